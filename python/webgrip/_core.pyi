@@ -1,0 +1,115 @@
+"""Type stubs for the native extension ``webgrip._core``.
+
+This is the contract between the Rust core and the Python layer. Errors are raised as the
+classes in :mod:`webgrip.errors` (the Rust side imports them), never as panics.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypedDict
+
+__version__: str
+
+class RawResponse(TypedDict):
+    url: str  # final URL after redirects
+    status: int
+    headers: list[tuple[str, str]]  # in wire order, names lower-cased
+    content: bytes  # decoded from Content-Encoding, capped
+    content_type: str | None  # media type only, lower-cased ("text/html")
+    charset: str | None  # charset parameter of Content-Type, if any
+    redirects: list[str]  # every URL requested before the final one, in order
+    remote_addr: str  # "ip:port" actually connected to for the final hop
+    elapsed: float  # seconds, whole call
+
+class RawDownload(TypedDict):
+    url: str
+    status: int
+    headers: list[tuple[str, str]]
+    content_type: str | None
+    temp_path: str  # complete, fsynced temp file inside dest_dir; caller renames it
+    size: int
+    sha256: str  # hex
+    redirects: list[str]
+    remote_addr: str
+    elapsed: float
+
+class Client:
+    """A guarded HTTP client. Thread-safe; share one per configuration."""
+
+    def __init__(
+        self,
+        *,
+        allow_networks: Sequence[str] = (),
+        deny_networks: Sequence[str] = (),
+        allowed_domains: Sequence[str] = (),
+        blocked_domains: Sequence[str] = (),
+        blocked_ports: Sequence[int] = ...,
+        max_redirects: int = 5,
+        timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        max_response_bytes: int = 10 * 1024 * 1024,
+        user_agent: str = ...,
+        ca_bundle: str | None = None,
+        allow_http: bool = True,
+        allow_https_downgrade: bool = False,
+        resolve: Mapping[str, Sequence[str]] | None = None,
+    ) -> None: ...
+    def check_url(self, url: str) -> str:
+        """Apply the policy (resolving the host) without connecting; the normalised URL."""
+    def request(
+        self,
+        url: str,
+        *,
+        method: str = "GET",
+        headers: Sequence[tuple[str, str]] = (),
+        body: bytes | None = None,
+        timeout: float | None = None,
+        max_bytes: int | None = None,
+        max_redirects: int | None = None,
+    ) -> RawResponse:
+        """One guarded request, redirects walked and re-checked. 4xx/5xx are returned, not raised."""
+    def download(
+        self,
+        url: str,
+        dest_dir: str,
+        *,
+        headers: Sequence[tuple[str, str]] = (),
+        timeout: float | None = None,
+        max_bytes: int | None = None,
+        progress: Callable[[int, int | None], None] | None = None,
+    ) -> RawDownload:
+        """Stream a 2xx body to a new temp file in ``dest_dir``; nothing is left on failure.
+
+        A non-2xx final status raises HTTPStatusError (no file). ``progress(done, total)`` is
+        called from time to time with the GIL held.
+        """
+
+def decode_body(content: bytes, content_type: str | None = None) -> tuple[str, str]:
+    """Decode a body to text: BOM, Content-Type charset, <meta> prescan, detection.
+
+    Returns ``(text, encoding_name)``.
+    """
+
+def check_ip(ip: str, allow_networks: Sequence[str] = (), deny_networks: Sequence[str] = ()) -> str | None:
+    """``None`` if the address is allowed, else the reason it is refused."""
+
+def extract_document(
+    html: str | bytes,
+    *,
+    url: str | None = None,
+    modes: Sequence[str] = ("markdown",),
+    main_content: bool = False,
+    content_type: str | None = None,
+) -> dict[str, Any]:
+    """Parse once and build the requested views.
+
+    ``modes`` is any of ``"markdown"``, ``"text"``, ``"links"``, ``"tables"``. The result has a
+    key per requested mode plus ``"metadata"`` (always). ``bytes`` input is decoded like
+    :func:`decode_body`.
+
+    - ``markdown``/``text``: ``str``
+    - ``links``: ``list[{"url": str, "text": str, "rel": str | None}]``
+    - ``tables``: ``list[{"caption": str | None, "headers": list[str],
+      "rows": list[dict[str, str]], "markdown": str}]``
+    - ``metadata``: ``{"title", "description", "canonical_url", "language", "author",
+      "published", "site_name"}`` (each ``str | None``)
+    """

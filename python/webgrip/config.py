@@ -1,0 +1,228 @@
+"""Configuration: one frozen dataclass, read from arguments, the environment or a TOML file.
+
+Defaults are safe: every non-public address is refused, proxies are never used, each call has
+a total deadline and a size cap. Open a range on purpose with ``allow_networks`` (for example
+an intranet, or loopback in tests) instead of weakening anything else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import __version__ as _version
+
+__all__ = ["DEFAULT_BLOCKED_PORTS", "Config"]
+
+#: Ports of services that must never be reachable from an agent's fetch, even on a public host.
+DEFAULT_BLOCKED_PORTS: tuple[int, ...] = (
+    0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521,
+    2049, 2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,
+)
+
+_ENV_PREFIX = "WEBGRIP_"
+
+
+def _default_download_dirs() -> tuple[str, ...]:
+    return ("~/Downloads",)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Every knob webgrip has. Build with keywords, :meth:`from_env` or :meth:`load`."""
+
+    # --- address and URL policy -------------------------------------------------------
+    allow_networks: tuple[str, ...] = ()
+    """CIDRs opened on purpose despite the default deny (e.g. ``10.1.0.0/16``, ``127.0.0.0/8``)."""
+    deny_networks: tuple[str, ...] = ()
+    """Extra CIDRs to refuse, on top of every non-global range."""
+    allowed_domains: tuple[str, ...] = ()
+    """If set, only these domains (and their subdomains) may be fetched."""
+    blocked_domains: tuple[str, ...] = ()
+    """Domains (and their subdomains) never fetched."""
+    blocked_ports: tuple[int, ...] = DEFAULT_BLOCKED_PORTS
+    allow_http: bool = True
+    """``False`` gives an https-only mode."""
+    resolve: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Host -> addresses overrides (like curl's ``--resolve``); still subject to the policy."""
+
+    # --- transport -------------------------------------------------------------------
+    max_redirects: int = 5
+    timeout: float = 30.0
+    """Total deadline in seconds for one call, across every redirect hop."""
+    connect_timeout: float = 10.0
+    max_response_bytes: int = 10 * 1024 * 1024
+    """Cap on the decoded body of a fetched page."""
+    user_agent: str = f"webgrip/{_version} (+https://pypi.org/project/webgrip/)"
+    ca_bundle: str | None = None
+    """Extra trusted CA certificates (PEM file), added to the built-in roots."""
+    rate_limit_seconds: float = 1.0
+    """Minimum interval between two requests to the same host; 0 disables."""
+    max_retries: int = 2
+    """Retries on 429/503 (honouring ``Retry-After``), inside the deadline."""
+    respect_robots_txt: bool = False
+
+    # --- tools -----------------------------------------------------------------------
+    search_provider: str = "duckduckgo"
+    search_fallbacks: tuple[str, ...] = ()
+    search_endpoints: Mapping[str, str] = field(default_factory=dict)
+    search_region: str | None = None
+    safe_search: str = "moderate"
+    brave_api_key: str | None = field(default=None, repr=False)
+    tavily_api_key: str | None = field(default=None, repr=False)
+    google_api_key: str | None = field(default=None, repr=False)
+    google_cx: str | None = None
+    searxng_url: str | None = None
+    download_dirs: tuple[str, ...] = field(default_factory=_default_download_dirs)
+    max_download_bytes: int = 100 * 1024 * 1024
+    tracking_params: tuple[str, ...] = ()
+    """Extra query parameters to strip, on top of the built-in list (``*`` suffix = prefix)."""
+    page_cache_size: int = 32
+    """Converted documents kept in memory for paging with ``start_index``."""
+    cache_dir: str | None = None
+    cache_ttl_seconds: float = 3600.0
+
+    def __post_init__(self) -> None:
+        # Accept lists (from TOML/JSON) but store tuples so the config stays hashable-ish
+        # and immutable.
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, list):
+                object.__setattr__(self, f.name, tuple(value))
+        if self.resolve:
+            object.__setattr__(
+                self, "resolve",
+                {str(k): tuple([v] if isinstance(v, str) else v) for k, v in self.resolve.items()},
+            )
+        _validate(self)
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some fields changed (validated like the original)."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
+        """Defaults, overridden by ``WEBGRIP_<FIELD>`` variables, overridden by ``overrides``.
+
+        Lists are comma-separated; ``WEBGRIP_RESOLVE`` is ``host=ip,ip;host2=ip``;
+        ``WEBGRIP_SEARCH_ENDPOINTS`` is ``name=url;name2=url``.
+        """
+        values = env_values(os.environ if env is None else env)
+        values.update(overrides)
+        return cls(**values)
+
+
+def env_values(env: Mapping[str, str]) -> dict[str, Any]:
+    """The fields set by ``WEBGRIP_*`` variables in ``env``, parsed to their types."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(Config):
+        raw = env.get(_ENV_PREFIX + f.name.upper())
+        if raw is None:
+            continue
+        out[f.name] = parse_value(f.name, raw)
+    return out
+
+
+def parse_value(name: str, raw: str) -> Any:
+    """Parse one setting given as a string (environment, CLI) into the field's type."""
+    kind = _FIELD_KINDS.get(name)
+    raw = raw.strip()
+    try:
+        if kind == "bool":
+            low = raw.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off", ""):
+                return False
+            raise ValueError(f"expected true/false, got {raw!r}")
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+        if kind == "str_tuple":
+            return tuple(p.strip() for p in raw.split(",") if p.strip())
+        if kind == "int_tuple":
+            return tuple(int(p) for p in raw.split(",") if p.strip())
+        if kind == "mapping":
+            result: dict[str, Any] = {}
+            for item in raw.split(";"):
+                if not item.strip():
+                    continue
+                key, sep, val = item.partition("=")
+                if not sep:
+                    raise ValueError(f"expected key=value, got {item!r}")
+                if name == "resolve":
+                    result[key.strip()] = tuple(p.strip() for p in val.split(",") if p.strip())
+                else:
+                    result[key.strip()] = val.strip()
+            return result
+        if kind == "opt_str":
+            return raw or None
+        return raw
+    except ValueError as exc:
+        raise ValueError(f"invalid value for {name!r}: {exc}") from None
+
+
+_FIELD_KINDS: dict[str, str] = {
+    "allow_networks": "str_tuple", "deny_networks": "str_tuple", "allowed_domains": "str_tuple",
+    "blocked_domains": "str_tuple", "blocked_ports": "int_tuple", "allow_http": "bool",
+    "resolve": "mapping", "max_redirects": "int", "timeout": "float",
+    "connect_timeout": "float", "max_response_bytes": "int", "user_agent": "str",
+    "ca_bundle": "opt_str", "rate_limit_seconds": "float", "max_retries": "int",
+    "respect_robots_txt": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
+    "search_endpoints": "mapping", "search_region": "opt_str", "safe_search": "str",
+    "brave_api_key": "opt_str", "tavily_api_key": "opt_str", "google_api_key": "opt_str",
+    "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
+    "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
+    "cache_dir": "opt_str", "cache_ttl_seconds": "float",
+}
+
+_SEARCH_PROVIDERS = ("duckduckgo", "searxng", "brave", "tavily", "google")
+_SAFE_SEARCH = ("off", "moderate", "strict")
+
+
+def _validate(c: Config) -> None:
+    def bad(key: str, why: str) -> ValueError:
+        return ValueError(f"invalid value for {key!r}: {why}")
+
+    if c.timeout <= 0:
+        raise bad("timeout", "must be > 0 seconds")
+    if c.connect_timeout <= 0:
+        raise bad("connect_timeout", "must be > 0 seconds")
+    if not 0 <= c.max_redirects <= 30:
+        raise bad("max_redirects", "must be between 0 and 30")
+    if c.max_response_bytes <= 0:
+        raise bad("max_response_bytes", "must be > 0")
+    if c.max_download_bytes <= 0:
+        raise bad("max_download_bytes", "must be > 0")
+    if c.rate_limit_seconds < 0:
+        raise bad("rate_limit_seconds", "must be >= 0")
+    if c.max_retries < 0:
+        raise bad("max_retries", "must be >= 0")
+    if c.page_cache_size < 0:
+        raise bad("page_cache_size", "must be >= 0")
+    if c.cache_ttl_seconds < 0:
+        raise bad("cache_ttl_seconds", "must be >= 0")
+    for p in c.blocked_ports:
+        if not isinstance(p, int) or not 0 <= p <= 65535:
+            raise bad("blocked_ports", f"{p!r} is not a port number")
+    if c.search_provider not in _SEARCH_PROVIDERS:
+        raise bad("search_provider", f"{c.search_provider!r}; choose one of {_SEARCH_PROVIDERS}")
+    for p in c.search_fallbacks:
+        if p not in _SEARCH_PROVIDERS:
+            raise bad("search_fallbacks", f"{p!r}; choose from {_SEARCH_PROVIDERS}")
+    if c.safe_search not in _SAFE_SEARCH:
+        raise bad("safe_search", f"{c.safe_search!r}; choose one of {_SAFE_SEARCH}")
+    if not c.user_agent.strip() or any(ch in c.user_agent for ch in "\r\n"):
+        raise bad("user_agent", "must be a non-empty single line")
+    import ipaddress
+
+    for key in ("allow_networks", "deny_networks"):
+        for net in getattr(c, key):
+            try:
+                ipaddress.ip_network(net, strict=False)
+            except ValueError:
+                raise bad(key, f"{net!r} is not a CIDR network") from None

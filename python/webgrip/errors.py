@@ -1,0 +1,102 @@
+"""The exceptions webgrip raises.
+
+Everything derives from :class:`WebgripError`, so ``except webgrip.WebgripError`` catches
+every failure of the library API. Each exception carries the URL it concerns (``.url``) and,
+where one applies, a short machine-readable ``.reason``. Several also derive from the
+matching built-in (``TimeoutError``, ``ConnectionError``, ``ValueError``) so code written
+against the standard library keeps working.
+
+The agent-facing tool functions never raise these: they turn them into ``Error: ...`` strings.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BlockedURLError",
+    "ConnectError",
+    "DownloadError",
+    "FetchTimeoutError",
+    "HTTPStatusError",
+    "InvalidURLError",
+    "ResponseTooLargeError",
+    "SearchBlockedError",
+    "SearchError",
+    "WebgripError",
+]
+
+
+class WebgripError(Exception):
+    """Base class of every webgrip error.
+
+    ``url`` is the URL the failing operation was working on (``None`` when there was none),
+    ``reason`` a short stable tag for the cause (for example ``"private-address"``).
+    """
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.url = url
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):  # keep pickling (multiprocessing, caches) working with kw-only args
+        return (_rebuild, (type(self), self.message, self.__dict__))
+
+
+def _rebuild(cls, message, state):
+    obj = cls.__new__(cls)
+    Exception.__init__(obj, message)
+    obj.__dict__.update(state)
+    return obj
+
+
+class InvalidURLError(WebgripError, ValueError):
+    """The URL cannot be parsed, or uses something webgrip never fetches (scheme, userinfo)."""
+
+
+class BlockedURLError(WebgripError):
+    """The security policy refused the URL or one of its redirect hops.
+
+    ``reason`` names the rule, e.g. ``private-address``, ``blocked-port``, ``blocked-domain``.
+    """
+
+
+class FetchTimeoutError(WebgripError, TimeoutError):
+    """The call's total deadline (or the connect timeout) passed."""
+
+
+class ResponseTooLargeError(WebgripError):
+    """The (decoded) body exceeded the configured cap. ``limit`` is the cap in bytes."""
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
+                 limit: int | None = None):
+        super().__init__(message, url=url, reason=reason)
+        self.limit = limit
+
+
+class HTTPStatusError(WebgripError):
+    """The server answered with a 4xx/5xx status. ``status`` holds it, ``response`` the reply."""
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
+                 status: int | None = None, response: object | None = None):
+        super().__init__(message, url=url, reason=reason)
+        self.status = status
+        self.response = response
+
+
+class ConnectError(WebgripError, ConnectionError):
+    """The connection failed: DNS, refused, reset, TLS, or a broken response."""
+
+
+class DownloadError(WebgripError):
+    """A download could not be saved (destination refused, disk error, ...)."""
+
+
+class SearchError(WebgripError):
+    """A search provider failed or answered with something that could not be parsed."""
+
+
+class SearchBlockedError(SearchError):
+    """The search provider refused to answer (bot check, rate limit). Do not retry at once."""

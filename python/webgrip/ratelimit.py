@@ -1,0 +1,47 @@
+"""Per-host politeness: a minimum interval between requests to the same host."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+
+__all__ = ["HostRateLimiter"]
+
+
+class HostRateLimiter:
+    """Reserve the next free slot per host; callers sleep outside the lock.
+
+    Reservations are made under a lock and sleeping happens outside it, so many threads
+    waiting on different hosts never block each other, and threads hitting the same host are
+    spaced ``interval`` apart in the order they arrived.
+    """
+
+    def __init__(self, interval: float, *, max_hosts: int = 4096):
+        self.interval = max(0.0, float(interval))
+        self._next: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+        self._max_hosts = max_hosts
+
+    def reserve(self, host: str) -> float:
+        """Book a slot for ``host`` and return how many seconds to wait before using it."""
+        if self.interval <= 0:
+            return 0.0
+        host = host.lower()
+        with self._lock:
+            now = time.monotonic()
+            slot = max(now, self._next.get(host, now))
+            self._next[host] = slot + self.interval
+            self._next.move_to_end(host)
+            while len(self._next) > self._max_hosts:
+                self._next.popitem(last=False)
+            return slot - now
+
+    def wait(self, host: str, *, deadline: float | None = None) -> None:
+        """Sleep until ``host`` may be contacted (never past ``deadline``, a monotonic time)."""
+        delay = self.reserve(host)
+        if delay <= 0:
+            return
+        if deadline is not None:
+            delay = min(delay, max(0.0, deadline - time.monotonic()))
+        time.sleep(delay)

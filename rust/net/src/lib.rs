@@ -1,0 +1,1 @@
+//! The guarded network core of webgrip.
