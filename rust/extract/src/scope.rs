@@ -16,6 +16,9 @@ pub struct Scope {
     pub roots: Vec<NodeId>,
     /// Nodes whose whole subtree is skipped.
     pub skip: HashSet<NodeId>,
+    /// Text the DOM does not show well but that is main content (e.g. a product description
+    /// only present in JSON-LD); emitted as a paragraph before the walked content.
+    pub supplement: Option<String>,
 }
 
 impl Scope {

@@ -1,8 +1,17 @@
 //! `webgrip._core`: the native half of webgrip.
+//!
+//! Each submodule registers its own functions and classes; errors are raised as the Python
+//! classes of `webgrip.errors` (see `errors.rs`).
 use pyo3::prelude::*;
+
+mod errors;
+mod extract;
+mod net;
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    net::register(m)?;
+    extract::register(m)?;
     Ok(())
 }
