@@ -9,6 +9,8 @@ try:
 except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0"
 
+from .aio import AsyncTools, AsyncWebClient
+from .client import Response, WebClient, check_url
 from .config import Config
 from .errors import (
     BlockedURLError,
@@ -20,20 +22,35 @@ from .errors import (
     ResponseTooLargeError,
     SearchBlockedError,
     SearchError,
+    UnsupportedContentError,
     WebgripError,
 )
+from .page import Download, Page
+from .tools import Tools, download_file, fetch_page, search_web
 
 __all__ = [
+    "AsyncTools",
+    "AsyncWebClient",
     "BlockedURLError",
     "Config",
     "ConnectError",
+    "Download",
     "DownloadError",
     "FetchTimeoutError",
     "HTTPStatusError",
     "InvalidURLError",
+    "Page",
+    "Response",
     "ResponseTooLargeError",
     "SearchBlockedError",
     "SearchError",
+    "Tools",
+    "UnsupportedContentError",
+    "WebClient",
     "WebgripError",
     "__version__",
+    "check_url",
+    "download_file",
+    "fetch_page",
+    "search_web",
 ]

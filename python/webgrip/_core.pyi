@@ -33,7 +33,26 @@ class RawDownload(TypedDict):
     elapsed: float
 
 class Client:
-    """A guarded HTTP client. Thread-safe; share one per configuration."""
+    """A guarded HTTP client. Thread-safe; share one per configuration.
+
+    Errors (``webgrip.errors``) and their ``reason`` tags:
+
+    - ``InvalidURLError``: ``invalid-url`` (unparseable URL or redirect ``Location``).
+    - ``BlockedURLError``: ``scheme``, ``userinfo``, ``blocked-port``, ``blocked-domain``,
+      ``not-allowed-domain``, ``denied-network``, ``https-downgrade``, ``redirect-loop``,
+      ``too-many-redirects`` (more than ``max_redirects``; 0 means a redirect is an error),
+      and for addresses ``loopback-address``, ``private-address``, ``link-local-address``,
+      ``unspecified-address``, ``multicast-address``, ``broadcast-address``,
+      ``documentation-address``, ``reserved-address``.
+    - ``FetchTimeoutError``: ``timeout`` (total deadline, connect timeout or DNS).
+    - ``ResponseTooLargeError``: ``too-large`` (``limit`` = the cap in bytes).
+    - ``ConnectError``: ``dns``, ``connection-refused``, ``connection-reset``, ``tls``,
+      ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``connect-failed``, ``io``.
+    - ``HTTPStatusError`` (downloads only): ``http-<status>`` (``status`` set).
+    - ``DownloadError``: ``io`` (temp file), ``cancelled`` (progress callback raised: the
+      callback's own exception is re-raised instead).
+    - Bad arguments (CIDR, header, method, CA file, timeouts) raise ``ValueError``.
+    """
 
     def __init__(
         self,

@@ -6,16 +6,32 @@ Every method raises the typed exceptions of :mod:`webgrip.errors`; the agent too
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from . import _core
+from .cache import PageCache, fetch_cached
 from .config import Config
+from .downloads import choose_filename, open_destination, place_file
+from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
+from .fetching import DocumentCache, build_page
+from .hygiene import url_for_fetch
+from .observe import Stats, log_request
+from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
+from .retry import retry_wait
+from .robots import MAX_ROBOTS_BYTES, RobotsCache
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 
 __all__ = ["Response", "WebClient", "check_url"]
 
@@ -136,10 +152,14 @@ class WebClient:
         self._limiter = HostRateLimiter(self.config.rate_limit_seconds)
         self._closed = False
         self._lock = threading.Lock()
+        self._stats = Stats()
+        self._page_cache = PageCache.from_config(self.config)  # None unless cache_dir is set
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
         self._closed = True
+        if self._page_cache is not None:
+            self._page_cache.close()
 
     def __enter__(self) -> WebClient:
         return self
@@ -166,12 +186,261 @@ class WebClient:
         host = urlsplit(url).hostname or ""
         self._limiter.wait(host)
         pairs = list(headers.items()) if isinstance(headers, Mapping) else list(headers or ())
-        raw = self._core.request(
-            url, method=method.upper(), headers=pairs, body=body, timeout=timeout,
-            max_bytes=max_bytes,
-        )
+        start = time.monotonic()
+        try:
+            raw = self._core.request(
+                url, method=method.upper(), headers=pairs, body=body, timeout=timeout,
+                max_bytes=max_bytes,
+            )
+        except Exception as exc:
+            self._stats.record_error(exc)
+            log_request(method, url, status=None, nbytes=0, seconds=time.monotonic() - start,
+                        error=exc)
+            raise
+        self._stats.record(len(raw["content"]))
+        log_request(method, url, status=raw["status"], nbytes=len(raw["content"]),
+                    seconds=time.monotonic() - start)
         return Response._from_raw(raw)
 
     def get(self, url: str, **kwargs: Any) -> Response:
         """GET ``url`` through the guard. Returns the response whatever its status."""
         return self.request("GET", url, **kwargs)
+
+    # -- agent-level operations: fetch, search, download ------------------------------------
+    # Below: the structured API the agent tools are built on. Each call has one total deadline
+    # (``config.timeout``) covering robots.txt, rate-limit waits, retries and the transfer.
+    def fetch(
+        self,
+        url: str,
+        *,
+        extract: str = "markdown",
+        main_content: bool | None = None,
+        use_cache: bool = False,
+    ) -> Page:
+        """Fetch ``url`` and convert it to one view (see :data:`webgrip.page.EXTRACT_MODES`).
+
+        Tracking parameters and the fragment are removed first. HTML becomes Markdown, text,
+        HTML, a link list or tables (``main_content`` defaults to ``True`` for markdown/text);
+        JSON is pretty-printed; other text types pass through. Every converted page is kept
+        in a small in-memory cache; ``use_cache=True`` answers from it when possible (paging
+        through a long page never downloads it again). Raises
+        :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
+        :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
+        bodies, and the other :mod:`webgrip.errors` exceptions.
+        """
+        if extract not in EXTRACT_MODES:
+            raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+        clean = self._clean_url(url)
+        key = (clean, extract, main_content)
+        documents = self._documents()
+        if use_cache:
+            cached = documents.get(key)
+            if cached is not None:
+                return cached
+        deadline = time.monotonic() + self.config.timeout
+        self._check_robots(clean, deadline)
+        response = fetch_cached(self, clean, deadline)  # persistent cache, if configured
+        if response.status >= 400:
+            raise _status_error(response)
+        page = build_page(response, url=clean, extract=extract, main_content=main_content)
+        documents.put(key, page)
+        return page
+
+    def search(self, query: str, **options: Any) -> list[SearchResult]:
+        """Search the web with the configured provider chain; see :func:`webgrip.search.search`.
+
+        ``options``: ``num_results``, ``provider``, ``region``, ``safe_search``,
+        ``time_range``, ``timeout``. Raises :class:`~webgrip.errors.SearchBlockedError` when
+        the provider refuses to answer and :class:`~webgrip.errors.SearchError` on failure.
+        """
+        from .search import search
+
+        return search(self, query, **options)
+
+    def download(
+        self,
+        url: str,
+        *,
+        save_to: str | None = None,
+        filename: str | None = None,
+        overwrite: bool = False,
+        progress: Callable[[int, int | None], None] | None = None,
+        timeout: float | None = None,
+    ) -> Download:
+        """Stream ``url`` to a file in ``save_to`` (default: the first ``download_dirs``).
+
+        The body goes to a temp file in the destination folder (never into memory), capped at
+        ``config.max_download_bytes``; only a complete, fsynced file is given its final name,
+        chosen by :func:`webgrip.downloads.choose_filename` and never overwriting an existing
+        file unless ``overwrite=True`` (otherwise ``name (1).ext``, …). ``save_to`` must be
+        inside ``config.download_dirs``; no symlink is followed below the allowed folder.
+        Nothing is left behind on failure. ``progress(done, total)`` is called while
+        streaming; ``timeout`` replaces ``config.timeout`` for this call. Raises
+        :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
+        and the other :mod:`webgrip.errors` exceptions.
+        """
+        clean = self._clean_url(url)
+        self.check_url(clean)  # refuse a forbidden URL before touching the disk
+        with open_destination(save_to or "", self.config.download_dirs) as dest:
+            deadline = time.monotonic() + (timeout or self.config.timeout)
+            self._check_robots(clean, deadline)
+            raw = self._download_with_retry(clean, dest.path, deadline, progress)
+            try:
+                headers = dict(raw["headers"])
+                _check_complete(raw, headers)
+                name = choose_filename(
+                    filename, content_disposition=headers.get("content-disposition"),
+                    url=raw["url"], content_type=raw["content_type"],
+                )
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(raw["temp_path"])
+                raise
+            path, renamed, replaced = place_file(dest, raw["temp_path"], name, overwrite=overwrite)
+        return Download(
+            path=path, size=raw["size"], content_type=raw["content_type"], sha256=raw["sha256"],
+            url=clean, final_url=raw["url"], renamed=renamed, replaced=replaced,
+        )
+
+    # -- helpers of the operations above ----------------------------------------------------
+    def _clean_url(self, url: str) -> str:
+        if not isinstance(url, str) or not url.strip():
+            raise InvalidURLError("the URL is empty", url=str(url), reason="empty")
+        try:
+            return url_for_fetch(url.strip(), self.config.tracking_params)
+        except ValueError as exc:
+            raise InvalidURLError(f"cannot parse URL: {exc}", url=url,
+                                  reason="unparsable") from None
+
+    def _documents(self) -> DocumentCache:
+        with self._lock:
+            cache = self.__dict__.get("_document_cache")
+            if cache is None:
+                cache = DocumentCache(self.config.page_cache_size, self.config.cache_ttl_seconds)
+                self.__dict__["_document_cache"] = cache
+            return cache
+
+    def _check_robots(self, url: str, deadline: float) -> None:
+        if not self.config.respect_robots_txt:
+            return
+        with self._lock:
+            robots = self.__dict__.get("_robots")
+            if robots is None:
+                robots = RobotsCache(
+                    lambda u, d: self._send_with_retry("GET", u, deadline=d,
+                                                       max_bytes=MAX_ROBOTS_BYTES),
+                    user_agent=self.config.user_agent,
+                    ttl=min(self.config.cache_ttl_seconds, 86400.0),
+                )
+                self.__dict__["_robots"] = robots
+        robots.check(url, deadline)
+
+    def _send_with_retry(
+        self, method: str, url: str, *, deadline: float, max_bytes: int | None = None,
+        headers: Iterable[tuple[str, str]] | None = None,
+    ) -> Response:
+        """:meth:`request` with 429/503 retries (``Retry-After`` honoured) inside ``deadline``."""
+        attempt = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _deadline_error(url, self.config.timeout)
+            response = self.request(method, url, timeout=remaining, max_bytes=max_bytes,
+                                    headers=headers)
+            wait = retry_wait(response.status, response.headers.get("retry-after"), attempt,
+                              self.config.max_retries, deadline)
+            if wait is None:
+                return response
+            time.sleep(wait)
+            attempt += 1
+
+    def _download_with_retry(
+        self, url: str, dest_dir: str, deadline: float,
+        progress: Callable[[int, int | None], None] | None,
+    ) -> Any:
+        attempt = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _deadline_error(url, self.config.timeout)
+            self._limiter.wait(urlsplit(url).hostname or "", deadline=deadline)
+            try:
+                return self._logged_download(
+                    url, dest_dir, timeout=max(0.001, deadline - time.monotonic()),
+                    max_bytes=self.config.max_download_bytes, progress=progress,
+                )
+            except HTTPStatusError as exc:
+                wait = retry_wait(exc.status or 0, _retry_after_of(exc), attempt,
+                                  self.config.max_retries, deadline)
+                if wait is None:
+                    raise
+                time.sleep(wait)
+                attempt += 1
+
+    # -- batch, observability ---------------------------------------------------------------
+    def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
+        """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
+        ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
+        from .batch import fetch_many
+
+        return fetch_many(self, urls, **options)
+
+    def stats(self) -> dict[str, Any]:
+        """Counters since this client was made: ``requests``, ``bytes``, ``cache_hits`` and
+        ``errors`` (a dict of exception class name to count)."""
+        return self._stats.snapshot()
+
+    def _logged_download(self, url: str, dest_dir: str, **kwargs: Any) -> Any:
+        """``_core.download`` counted in :meth:`stats` and logged like every request."""
+        start = time.monotonic()
+        try:
+            raw = self._core.download(url, dest_dir, **kwargs)
+        except Exception as exc:
+            self._stats.record_error(exc)
+            log_request("GET", url, status=getattr(exc, "status", None), nbytes=0,
+                        seconds=time.monotonic() - start, error=exc)
+            raise
+        self._stats.record(raw["size"])
+        log_request("GET", url, status=raw["status"], nbytes=raw["size"],
+                    seconds=time.monotonic() - start)
+        return raw
+
+
+def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:
+    """Defence in depth: an unencoded body must match its declared Content-Length."""
+    declared = headers.get("content-length", "").strip()
+    if declared.isdigit() and "content-encoding" not in headers and int(declared) != raw["size"]:
+        raise ConnectError(
+            f"the connection ended after {raw['size']} of {declared} bytes",
+            url=raw["url"], reason="incomplete-body",
+        )
+
+
+def _retry_after_of(exc: HTTPStatusError) -> str | None:
+    response = exc.response
+    headers = getattr(response, "headers", None)
+    if headers is None and isinstance(response, Mapping):
+        headers = response.get("headers")
+    if isinstance(headers, Mapping):
+        return headers.get("retry-after")
+    if isinstance(headers, (list, tuple)):
+        for item in headers:
+            if isinstance(item, (list, tuple)) and len(item) == 2 and item[0] == "retry-after":
+                return str(item[1])
+    return None
+
+
+def _status_error(response: Response) -> HTTPStatusError:
+    try:
+        phrase = HTTPStatus(response.status).phrase
+    except ValueError:
+        phrase = ""
+    label = f"HTTP {response.status} {phrase}".rstrip()
+    return HTTPStatusError(
+        f"{label} for {response.url}", url=response.url, reason=f"http-{response.status}",
+        status=response.status, response=response,
+    )
+
+
+def _deadline_error(url: str, timeout: float) -> FetchTimeoutError:
+    return FetchTimeoutError(f"timed out after {timeout:g} s", url=url, reason="deadline")

@@ -114,6 +114,35 @@ class Config:
         values.update(overrides)
         return cls(**values)
 
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        profile: str | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> Config:
+        """Build a config from a TOML file, a profile in it, the environment and arguments.
+
+        The file is ``path``, else ``$WEBGRIP_CONFIG``, else ``./webgrip.toml``, else
+        ``~/.config/webgrip/config.toml`` (``$XDG_CONFIG_HOME`` honoured); no file is fine.
+        Its top-level keys are :class:`Config` fields; ``[profiles.NAME]`` tables hold
+        per-agent overrides, chosen by ``profile`` or ``$WEBGRIP_PROFILE``. Precedence, highest
+        first: ``overrides`` > ``WEBGRIP_*`` variables > profile > file > defaults. Unknown keys
+        and invalid values raise :class:`ValueError` naming the key (and the file).
+        """
+        from .config_file import load_values
+
+        environ = os.environ if env is None else env
+        values = load_values(path, profile, environ, _FIELD_KINDS)
+        values.update(env_values(environ))
+        unknown = sorted(set(overrides) - set(_FIELD_KINDS))
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
+        values.update(overrides)
+        return cls(**values)
+
 
 def env_values(env: Mapping[str, str]) -> dict[str, Any]:
     """The fields set by ``WEBGRIP_*`` variables in ``env``, parsed to their types."""

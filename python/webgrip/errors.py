@@ -21,6 +21,7 @@ __all__ = [
     "ResponseTooLargeError",
     "SearchBlockedError",
     "SearchError",
+    "UnsupportedContentError",
     "WebgripError",
 ]
 
@@ -53,7 +54,8 @@ def _rebuild(cls, message, state):
 
 
 class InvalidURLError(WebgripError, ValueError):
-    """The URL cannot be parsed, or uses something webgrip never fetches (scheme, userinfo)."""
+    """The URL (or a redirect's ``Location``) cannot be parsed. Refused schemes and userinfo
+    are :class:`BlockedURLError` (reasons ``scheme``, ``userinfo``)."""
 
 
 class BlockedURLError(WebgripError):
@@ -88,6 +90,20 @@ class HTTPStatusError(WebgripError):
 
 class ConnectError(WebgripError, ConnectionError):
     """The connection failed: DNS, refused, reset, TLS, or a broken response."""
+
+
+class UnsupportedContentError(WebgripError):
+    """The response is not a document that can be shown as text (PDF, image, archive, ...).
+
+    ``content_type`` is the media type received, ``size`` the body size in bytes if known.
+    Save such files with ``download`` instead.
+    """
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
+                 content_type: str | None = None, size: int | None = None):
+        super().__init__(message, url=url, reason=reason)
+        self.content_type = content_type
+        self.size = size
 
 
 class DownloadError(WebgripError):

@@ -1,9 +1,1595 @@
 //! Main-content selection ("readable mode").
-use scraper::Html;
+//!
+//! One pass over the parsed tree builds a flat, pre-order table of elements with their
+//! subtree text statistics; every later step works on that table with index ranges, so
+//! nothing recurses (100k nested elements must not overflow the stack) and every step is
+//! linear in the number of nodes.
+//!
+//! The selection works in four steps:
+//! 1. *Chrome*: elements that are page furniture by their tag, ARIA role or class/id
+//!    (navigation, headers, footers, sidebars, cookie banners, share bars, related posts,
+//!    newsletter boxes, pagination, filter panels, ...) are marked, unless they hold most
+//!    of the page's readable text (a wrapper called `page-with-sidebar` is not a sidebar).
+//! 2. *Root*: starting from a semantic hint (`main`, `[role=main]`, a dominant `article`,
+//!    `itemprop=articleBody`) or from `body`, descend while one child holds nearly all of
+//!    the remaining weighted text. Link text weighs little, so link farms do not attract
+//!    the descent, while repeated items of a listing keep their common container.
+//! 3. *Pruning* inside the root: chrome, link-dense blocks that are not part of a repeated
+//!    item group, and trailing "related"/"comments" sections; comment threads are kept when
+//!    they are what the page is about (forums, Q&A).
+//! 4. *Safety*: if the selection is implausibly small for the page, fall back to the whole
+//!    body minus chrome; JSON-LD `articleBody`/`description` becomes the `supplement` when
+//!    the visible selection is thin and does not already contain it.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::iter::Edge;
+use ego_tree::NodeId;
+use scraper::{Html, Node};
 
 use crate::Scope;
 
+const NONE: u32 = u32::MAX;
+
+// Tag flags.
+/// Never rendered as text: scripts, styles, form controls, embedded media.
+const F_INVISIBLE: u32 = 1 << 0;
+/// Chrome by tag or role (nav, footer, aside, banner, ...).
+const F_CHROME_TAG: u32 = 1 << 1;
+/// Chrome by class/id tokens.
+const F_CHROME_CLASS: u32 = 1 << 2;
+/// Hidden by attribute or inline style.
+const F_HIDDEN: u32 = 1 << 3;
+/// Comment-thread container by class/id (kept on forums, dropped under articles).
+const F_COMMENTS: u32 = 1 << 4;
+/// `<a>` element.
+const F_LINK: u32 = 1 << 5;
+/// Heading (`h1`–`h6`).
+const F_HEADING: u32 = 1 << 6;
+/// A block that holds running text (p, pre, blockquote, li, td, dd, ...).
+const F_PARA: u32 = 1 << 7;
+/// Semantic main-content hint (main, role=main, article, itemprop=articleBody, ...).
+const F_MAIN_HINT: u32 = 1 << 8;
+/// Positive content class (content, article, post, entry, answer, ...).
+const F_POSITIVE: u32 = 1 << 9;
+/// Code (`pre`, `code`): documentation keeps it whatever its link density.
+const F_CODE: u32 = 1 << 10;
+/// `<article>` element.
+const F_ARTICLE: u32 = 1 << 11;
+/// Block-level container that can be pruned as a unit.
+const F_BLOCK: u32 = 1 << 12;
+/// `<header>` element (chrome only outside main/article).
+const F_HEADER: u32 = 1 << 13;
+/// `<body>`.
+const F_BODY: u32 = 1 << 14;
+/// Form controls/buttons: their labels are interface text, not content.
+const F_CONTROL: u32 = 1 << 15;
+// Lists and tables: structure whose short lines are content.
+const F_STRUCT: u32 = 1 << 16;
+/// Dropped by the emitters whatever the scope says (`dom::is_dropped`): a root must never
+/// be one of these, or the whole selection vanishes.
+const F_DROPPED: u32 = 1 << 17;
+
+/// One element (or the document root) in pre-order.
+#[derive(Debug, Clone)]
+struct Item {
+    id: NodeId,
+    parent: u32,
+    /// One past the last descendant's index: the subtree is `index..end`.
+    end: u32,
+    flags: u32,
+    /// Alphanumeric characters of visible text in the subtree.
+    text: u32,
+    /// ... of which inside links.
+    link: u32,
+    /// Sentence punctuation in the subtree (a cheap "is prose" signal).
+    punct: u32,
+    /// Subtree text outside chrome (filled after chrome is decided).
+    good: u32,
+    good_link: u32,
+    /// Alphanumeric characters of the element's own (direct) text.
+    own: u32,
+    /// Text of the element's own line of flow: its direct text plus that of inline
+    /// descendants (spans, links, emphasis), excluding nested blocks.
+    line: u32,
+    line_link: u32,
+    line_punct: u32,
+    /// Heading level 1-6, 0 otherwise.
+    level: u8,
+    /// Hash of tag + class, for spotting repeated siblings (listing items, posts).
+    sig: u64,
+}
+
+/// Parse a document the way a browser without scripting does: `<noscript>` content is then
+/// markup rather than raw text. An agent's fetch runs no scripts, and some sites (forum
+/// software in particular) serve their whole content inside `<noscript>` for exactly such
+/// readers. The emitters still drop `noscript` on whole-page views; readable mode may select
+/// inside it when that is where the page's text is.
+pub fn parse_document(html: &str) -> Html {
+    use html5ever::tendril::TendrilSink;
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    html5ever::driver::parse_document(scraper::HtmlTreeSink::new(Html::new_document()), opts)
+        .one(html)
+}
+
 /// Choose the part of `doc` that is the page's main content.
-pub fn select(_doc: &Html, _url: Option<&str>) -> Scope {
-    Scope::whole()
+pub fn select(doc: &Html, _url: Option<&str>) -> Scope {
+    let mut t = Table::build(doc);
+    if t.items.is_empty() {
+        return Scope::whole();
+    }
+    let body = t.body();
+    if t.items[body as usize].text == 0 {
+        // Nothing visible: nothing to choose between.
+        return Scope::whole();
+    }
+    t.decide_chrome(body);
+    t.accumulate_good();
+    let mut scope = t.choose(doc, body);
+    scope.supplement = supplement(doc, &t, &scope);
+    scope
+}
+
+struct Table {
+    items: Vec<Item>,
+}
+
+impl Table {
+    fn build(doc: &Html) -> Self {
+        let mut items: Vec<Item> = Vec::new();
+        let mut stack: Vec<u32> = Vec::new();
+        // Index of the innermost invisible / link ancestor depth, as counters.
+        let mut invisible_depth = 0u32;
+        let mut link_depth = 0u32;
+        let mut semantic_depth = 0u32;
+        for edge in doc.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) => match node.value() {
+                    Node::Element(el) => {
+                        let name = el.name();
+                        let mut flags = tag_flags(name);
+                        // Raw-text noscript (scripting-enabled parse): markup as text.
+                        if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
+                            flags |= F_INVISIBLE;
+                        }
+                        flags |= attr_flags(el, name);
+                        if crate::dom::is_dropped(el) {
+                            flags |= F_DROPPED;
+                        }
+                        if flags & F_HEADER != 0 && semantic_depth == 0 {
+                            flags |= F_CHROME_TAG;
+                        }
+                        let idx = items.len() as u32;
+                        let parent = stack.last().copied().unwrap_or(NONE);
+                        items.push(Item {
+                            id: node.id(),
+                            parent,
+                            end: idx + 1,
+                            flags,
+                            text: 0,
+                            link: 0,
+                            punct: 0,
+                            good: 0,
+                            good_link: 0,
+                            own: 0,
+                            line: 0,
+                            line_link: 0,
+                            line_punct: 0,
+                            level: heading_level(name),
+                            sig: signature(name, el.attr("class")),
+                        });
+                        stack.push(idx);
+                        if flags & F_INVISIBLE != 0 {
+                            invisible_depth += 1;
+                        }
+                        if flags & F_LINK != 0 {
+                            link_depth += 1;
+                        }
+                        if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
+                            semantic_depth += 1;
+                        }
+                    }
+                    Node::Document | Node::Fragment => {
+                        let idx = items.len() as u32;
+                        items.push(Item {
+                            id: node.id(),
+                            parent: NONE,
+                            end: idx + 1,
+                            flags: 0,
+                            text: 0,
+                            link: 0,
+                            punct: 0,
+                            good: 0,
+                            good_link: 0,
+                            own: 0,
+                            line: 0,
+                            line_link: 0,
+                            line_punct: 0,
+                            level: 0,
+                            sig: 0,
+                        });
+                        stack.push(idx);
+                    }
+                    Node::Text(text) => {
+                        if invisible_depth > 0 {
+                            continue;
+                        }
+                        if let Some(&top) = stack.last() {
+                            let (alnum, punct) = count_text(text);
+                            let it = &mut items[top as usize];
+                            it.text += alnum;
+                            it.own += alnum;
+                            it.punct += punct;
+                            it.line += alnum;
+                            it.line_punct += punct;
+                            if link_depth > 0 {
+                                it.link += alnum;
+                                it.line_link += alnum;
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                Edge::Close(node) => {
+                    let is_container =
+                        matches!(node.value(), Node::Element(_) | Node::Document | Node::Fragment);
+                    if !is_container {
+                        continue;
+                    }
+                    if let Some(idx) = stack.pop() {
+                        let end = items.len() as u32;
+                        let it = &mut items[idx as usize];
+                        it.end = end;
+                        let flags = it.flags;
+                        if flags & F_INVISIBLE != 0 {
+                            invisible_depth = invisible_depth.saturating_sub(1);
+                        }
+                        if flags & F_LINK != 0 {
+                            link_depth = link_depth.saturating_sub(1);
+                        }
+                        if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
+                            semantic_depth = semantic_depth.saturating_sub(1);
+                        }
+                    }
+                }
+            }
+        }
+        // Subtree totals: children come after parents in pre-order, so a reverse sweep
+        // adds every finished child into its parent.
+        for i in (1..items.len()).rev() {
+            let p = items[i].parent;
+            if p == NONE {
+                continue;
+            }
+            let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
+            let inline = items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) == 0
+                && items[i].flags & F_INVISIBLE == 0;
+            let (line, line_link, line_punct) =
+                (items[i].line, items[i].line_link, items[i].line_punct);
+            let par = &mut items[p as usize];
+            par.text += text;
+            par.link += link;
+            par.punct += punct;
+            if inline {
+                par.line += line;
+                par.line_link += line_link;
+                par.line_punct += line_punct;
+            }
+        }
+        Table { items }
+    }
+
+    fn body(&self) -> u32 {
+        self.items
+            .iter()
+            .position(|it| it.flags & F_BODY != 0)
+            .map(|i| i as u32)
+            .unwrap_or(0)
+    }
+
+    /// Drop the chrome mark from elements that hold most of the page's text (a mislabelled
+    /// wrapper), and from hidden elements that carry the page's only substantial text.
+    fn decide_chrome(&mut self, body: u32) {
+        let total = self.items[body as usize].text.max(1) as f32;
+        let b = &self.items[body as usize];
+        let (start, end) = (body as usize, b.end as usize);
+        for i in start..end {
+            let it = &mut self.items[i];
+            let chrome = it.flags & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
+            if chrome == 0 {
+                continue;
+            }
+            let share = it.text as f32 / total;
+            let link_density = it.link as f32 / it.text.max(1) as f32;
+            // Navigation stays navigation however big it is; anything else that holds the
+            // bulk of the page's prose is content whatever its class says.
+            let is_nav_like = link_density > 0.5;
+            if share > 0.5 && !is_nav_like {
+                it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
+            }
+        }
+    }
+
+    /// `good`/`good_link`: subtree text outside chrome and comment threads.
+    fn accumulate_good(&mut self) {
+        for it in &mut self.items {
+            it.good = 0;
+            it.good_link = 0;
+        }
+        // Own text per element = text minus children's text; recover it in one forward
+        // pass by subtracting children from parents (children follow parents).
+        let n = self.items.len();
+        let mut own: Vec<(u32, u32)> = self.items.iter().map(|it| (it.text, it.link)).collect();
+        for i in 1..n {
+            let p = self.items[i].parent;
+            if p != NONE {
+                let (t, l) = (self.items[i].text, self.items[i].link);
+                let o = &mut own[p as usize];
+                o.0 = o.0.saturating_sub(t);
+                o.1 = o.1.saturating_sub(l);
+            }
+        }
+        // Exclusion propagates downwards.
+        let mut excluded = vec![false; n];
+        for i in 0..n {
+            let p = self.items[i].parent;
+            let inherited = p != NONE && excluded[p as usize];
+            let f = self.items[i].flags;
+            excluded[i] = inherited
+                || f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_COMMENTS | F_CONTROL) != 0;
+            if !excluded[i] {
+                self.items[i].good = own[i].0;
+                self.items[i].good_link = own[i].1;
+            }
+        }
+        for i in (1..n).rev() {
+            let p = self.items[i].parent;
+            if p == NONE {
+                continue;
+            }
+            let (g, gl) = (self.items[i].good, self.items[i].good_link);
+            let par = &mut self.items[p as usize];
+            par.good += g;
+            par.good_link += gl;
+        }
+    }
+
+    /// Text weight used to locate the main block: prose counts fully, link text little.
+    fn weight(&self, i: u32) -> f32 {
+        let it = &self.items[i as usize];
+        let plain = it.good.saturating_sub(it.good_link) as f32;
+        plain + 0.25 * it.good_link as f32
+    }
+
+    fn children(&self, i: u32) -> ChildIter<'_> {
+        ChildIter {
+            items: &self.items,
+            next: i + 1,
+            end: self.items[i as usize].end,
+        }
+    }
+
+    fn choose(&self, doc: &Html, body: u32) -> Scope {
+        let start = self.semantic_start(body).unwrap_or(body);
+        let root = self.descend(start);
+        let root = self.widen(root, body);
+        let mut skip = HashSet::new();
+        self.prune(root, &mut skip);
+        self.drop_boilerplate_sections(doc, root, &mut skip);
+        self.drop_orphan_lines(root, &mut skip);
+        let kept = self.kept_text(root, &skip);
+        let page = self.items[body as usize].text;
+        // Implausibly small: a root with almost nothing of a page with real text.
+        if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
+            let mut skip = HashSet::new();
+            self.prune_chrome_only(body, &mut skip);
+            if self.kept_text(body, &skip) == 0 {
+                return Scope::whole();
+            }
+            let roots = self.emit_roots(body, &skip);
+            return Scope {
+                roots: roots.iter().map(|&i| self.items[i as usize].id).collect(),
+                skip,
+                supplement: None,
+            };
+        }
+        let roots = self.emit_roots(root, &skip);
+        Scope {
+            roots: roots.iter().map(|&i| self.items[i as usize].id).collect(),
+            skip,
+            supplement: None,
+        }
+    }
+
+    /// The emitters drop hidden elements (and `noscript`) wherever they are. When the
+    /// selection's text lives inside such a wrapper, hand them the wrapper's visible
+    /// descendants as roots instead, so the content survives.
+    fn emit_roots(&self, root: u32, skip: &HashSet<NodeId>) -> Vec<u32> {
+        let r = &self.items[root as usize];
+        let floor = (r.text / 5).max(1);
+        // Mark every ancestor (within root) of a big dropped element; the walk up stops at
+        // the first already-marked node, so this is linear.
+        let mut covers = vec![false; (r.end - root) as usize];
+        let mut any = false;
+        for i in root..r.end {
+            let it = &self.items[i as usize];
+            if it.flags & F_DROPPED == 0 || it.text < floor || skip.contains(&it.id) {
+                continue;
+            }
+            any = true;
+            let mut a = i;
+            while a >= root && a != NONE {
+                let k = (a - root) as usize;
+                if covers[k] {
+                    break;
+                }
+                covers[k] = true;
+                if a == root {
+                    break;
+                }
+                a = self.items[a as usize].parent;
+            }
+        }
+        if !any {
+            return vec![root];
+        }
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(x) = stack.pop() {
+            let it = &self.items[x as usize];
+            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+                continue;
+            }
+            if covers[(x - root) as usize] {
+                let kids: Vec<u32> = self.children(x).collect();
+                stack.extend(kids.into_iter().rev());
+            } else {
+                out.push(x);
+            }
+        }
+        if out.is_empty() {
+            out.push(root);
+        }
+        out
+    }
+
+    /// A semantic element that holds a good share of the page's weighted text.
+    fn semantic_start(&self, body: u32) -> Option<u32> {
+        let total = self.weight(body).max(1.0);
+        let b = &self.items[body as usize];
+        let mut best: Option<(u32, f32)> = None;
+        let mut articles = 0usize;
+        for i in body..b.end {
+            let it = &self.items[i as usize];
+            if it.flags & F_ARTICLE != 0 && self.weight(i) > 0.1 * total {
+                articles += 1;
+            }
+        }
+        for i in body..b.end {
+            let it = &self.items[i as usize];
+            let hint = it.flags & F_MAIN_HINT != 0 || (it.flags & F_ARTICLE != 0 && articles == 1);
+            if !hint {
+                continue;
+            }
+            let w = self.weight(i);
+            if w < 0.4 * total {
+                continue;
+            }
+            // Prefer the innermost qualifying hint (nested hints come later in pre-order);
+            // between unrelated ones, the heavier.
+            best = match best {
+                Some((b, bw)) if i >= self.items[b as usize].end && bw >= w => Some((b, bw)),
+                _ => Some((i, w)),
+            };
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Walk down while one child holds nearly all of the weighted text.
+    fn descend(&self, start: u32) -> u32 {
+        let mut node = start;
+        loop {
+            let total = self.weight(node);
+            if total <= 0.0 {
+                return node;
+            }
+            let mut best = NONE;
+            let mut best_w = 0.0f32;
+            for c in self.children(node) {
+                let w = self.weight(c);
+                if w > best_w {
+                    best_w = w;
+                    best = c;
+                }
+            }
+            if best == NONE || best_w < 0.72 * total {
+                return node;
+            }
+            node = best;
+        }
+    }
+
+    /// If the root is a lone item among repeated siblings that carry comparable text (a
+    /// post among posts), step up to include them all.
+    fn widen(&self, root: u32, body: u32) -> u32 {
+        let mut node = root;
+        while node != body {
+            let it = &self.items[node as usize];
+            let p = it.parent;
+            if p == NONE {
+                break;
+            }
+            let mut same = 0.0f32;
+            for c in self.children(p) {
+                if c != node && self.items[c as usize].sig == it.sig {
+                    same += self.weight(c);
+                }
+            }
+            if same > 0.3 * self.weight(node) {
+                node = p;
+            } else {
+                break;
+            }
+        }
+        node
+    }
+
+    /// Skip chrome, comment threads under articles, and link-dense blocks inside `root`.
+    fn prune(&self, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let root_text = r.text.max(1) as f32;
+        // Comment threads are the content when nothing else is (forums, Q&A).
+        let rest = self.weight(root);
+        let keep_comments = rest < 0.35 * (r.text.saturating_sub(r.link) as f32) || rest < 200.0;
+        // Sum of text per (parent, signature): repeated items of one kind under a parent.
+        let mut groups: HashMap<(u32, u64), u32> = HashMap::new();
+        for i in root + 1..r.end {
+            let it = &self.items[i as usize];
+            if it.flags & F_BLOCK != 0 {
+                *groups.entry((it.parent, it.sig)).or_insert(0) += it.text;
+            }
+        }
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            let f = it.flags;
+            let chrome = f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL) != 0
+                || (f & F_COMMENTS != 0 && !keep_comments);
+            if chrome {
+                skip.insert(it.id);
+                i = it.end;
+                continue;
+            }
+            if f & F_BLOCK != 0 && f & F_CODE == 0 && it.text > 0 {
+                let ld = it.link as f32 / it.text as f32;
+                let group = groups.get(&(it.parent, it.sig)).copied().unwrap_or(it.text) as f32;
+                let repeated_main = group > 0.3 * root_text;
+                let small = (it.text as f32) < 0.25 * root_text;
+                if ld > 0.6 && small && !repeated_main {
+                    skip.insert(it.id);
+                    i = it.end;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
+    /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
+    /// and the siblings that follow it up to the next heading of the same or higher rank.
+    fn drop_boilerplate_sections(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let root_text = r.text as f32;
+        let (start, end) = (root as usize, r.end as usize);
+        // Own text before each index (pre-order prefix sums), to ask "is the heading the
+        // first text of this wrapper" in O(1).
+        let mut prefix = Vec::with_capacity(end - start + 1);
+        let mut acc = 0u32;
+        for it in &self.items[start..end] {
+            prefix.push(acc);
+            acc += it.own;
+        }
+        prefix.push(acc);
+        let pre = |i: u32| prefix[(i as usize) - start];
+        let mut i = root + 1;
+        while (i as usize) < end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if it.level == 0 || it.text > 80 || !self.is_boilerplate_heading(doc, i) {
+                i += 1;
+                continue;
+            }
+            // Largest small wrapper that starts with this heading.
+            let mut wrapper = NONE;
+            let mut a = it.parent;
+            while a != NONE && a != root && a > root {
+                let ai = &self.items[a as usize];
+                let before = pre(i) - pre(a + 1);
+                if before > 0 || ai.text as f32 > 0.4 * root_text {
+                    break;
+                }
+                wrapper = a;
+                a = ai.parent;
+            }
+            if wrapper != NONE {
+                skip.insert(self.items[wrapper as usize].id);
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
+            // Heading in the flow: drop it and what follows, up to the next peer heading.
+            skip.insert(it.id);
+            let level = it.level;
+            let parent = it.parent;
+            let mut dropped = 0u32;
+            let mut s = it.end;
+            let pend = if parent == NONE { r.end } else { self.items[parent as usize].end };
+            let mut marks = Vec::new();
+            while s < pend {
+                let si = &self.items[s as usize];
+                if si.level != 0 && si.level <= level {
+                    break;
+                }
+                dropped += si.text;
+                marks.push(si.id);
+                s = si.end;
+            }
+            if (dropped as f32) < 0.4 * root_text {
+                skip.extend(marks);
+            }
+            i = it.end;
+        }
+    }
+
+    fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
+        let Some(node) = doc.tree.get(self.items[i as usize].id) else {
+            return false;
+        };
+        let mut text = String::new();
+        for d in node.descendants() {
+            if let Node::Text(t) = d.value() {
+                text.push_str(t);
+                if text.len() > 200 {
+                    return false;
+                }
+            }
+        }
+        let text = text.to_lowercase();
+        let text = text.trim();
+        BOILERPLATE_HEADINGS.iter().any(|h| text.contains(h))
+    }
+
+    /// Interface strings ("Add to list", "Sign in to continue", "Sorry, there was a
+    /// problem") are short lines among other short lines; content's short lines (headings,
+    /// captions, labels) sit next to prose. Drop short, unpunctuated leaf lines none of
+    /// whose neighbouring lines is prose. Lists, tables and code are left alone: their
+    /// short lines are structure.
+    fn drop_orphan_lines(&self, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        // (index, is_prose, is_candidate) for each text-bearing block in order.
+        let mut lines: Vec<(u32, bool, bool)> = Vec::new();
+        let mut guard_end = 0u32; // inside a list/table/code subtree until this index
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+                i = it.end;
+                continue;
+            }
+            if it.flags & (F_STRUCT | F_CODE) != 0 && i >= guard_end {
+                guard_end = it.end;
+            }
+            let is_block = it.flags & (F_BLOCK | F_PARA | F_HEADING) != 0;
+            if is_block && it.line > 0 {
+                let prose = it.line >= 80 && it.line_punct > 0 && it.line_link * 2 < it.line;
+                let leaf = it.text == it.line;
+                let candidate = leaf
+                    && i >= guard_end
+                    && it.level == 0
+                    && it.line < 40
+                    && it.line_punct == 0;
+                lines.push((i, prose, candidate));
+            }
+            i += 1;
+        }
+        for (k, &(idx, _, candidate)) in lines.iter().enumerate() {
+            if !candidate {
+                continue;
+            }
+            // Nearest neighbours within a short window on each side.
+            let lo = k.saturating_sub(2);
+            let hi = (k + 3).min(lines.len());
+            let near_prose = lines[lo..hi].iter().any(|l| l.1);
+            if !near_prose {
+                skip.insert(self.items[idx as usize].id);
+            }
+        }
+    }
+
+    /// Skip only the unambiguous chrome (fallback mode).
+    fn prune_chrome_only(&self, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if it.flags & (F_CHROME_TAG | F_HIDDEN | F_CONTROL) != 0 {
+                skip.insert(it.id);
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// Visible text left in `root` after skipping.
+    fn kept_text(&self, root: u32, skip: &HashSet<NodeId>) -> u32 {
+        let r = &self.items[root as usize];
+        let mut removed = 0u32;
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                removed += it.text;
+                i = it.end;
+            } else {
+                i += 1;
+            }
+        }
+        r.text.saturating_sub(removed)
+    }
+}
+
+struct ChildIter<'a> {
+    items: &'a [Item],
+    next: u32,
+    end: u32,
+}
+
+impl Iterator for ChildIter<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.end {
+            return None;
+        }
+        let c = self.next;
+        self.next = self.items[c as usize].end;
+        Some(c)
+    }
+}
+
+/// Headings that open page furniture rather than content.
+const BOILERPLATE_HEADINGS: &[&str] = &[
+    "related",
+    "you may also like",
+    "you might also like",
+    "you may like",
+    "recommended",
+    "more from",
+    "more stories",
+    "more articles",
+    "more news",
+    "read next",
+    "read more",
+    "most popular",
+    "most read",
+    "trending",
+    "leave a reply",
+    "leave a comment",
+    "post a comment",
+    "add a comment",
+    "share this",
+    "share on",
+    "follow us",
+    "newsletter",
+    "subscribe",
+    "sign up for",
+    "customers also",
+    "customers who",
+    "similar items",
+    "similar products",
+    "sponsored",
+    "latest news",
+    "latest posts",
+    "recent posts",
+    "popular posts",
+    "about the author",
+    "don't miss",
+    "editor's picks",
+    "also read",
+    "see also",
+];
+
+fn heading_level(name: &str) -> u8 {
+    let b = name.as_bytes();
+    if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
+        b[1] - b'0'
+    } else {
+        0
+    }
+}
+
+fn count_text(s: &str) -> (u32, u32) {
+    let mut alnum = 0u32;
+    let mut punct = 0u32;
+    for ch in s.chars() {
+        if ch.is_alphanumeric() {
+            alnum += 1;
+        } else if matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，') {
+            punct += 1;
+        }
+    }
+    (alnum, punct)
+}
+
+fn signature(name: &str, class: Option<&str>) -> u64 {
+    // FNV-1a over the tag and the class tokens with digits dropped (item-1, item-2 are one
+    // kind of item).
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut feed = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    };
+    for b in name.bytes() {
+        feed(b);
+    }
+    feed(b'|');
+    if let Some(c) = class {
+        for b in c.bytes() {
+            if !b.is_ascii_digit() {
+                feed(b);
+            }
+        }
+    }
+    h
+}
+
+fn tag_flags(name: &str) -> u32 {
+    match name {
+        "script" | "style" | "template" | "head" | "title" | "meta" | "link"
+        | "svg" | "canvas" | "iframe" | "object" | "embed" | "audio" | "video" | "map"
+        | "dialog" | "math" | "datalist" | "source" | "track" | "param" => F_INVISIBLE,
+        "select" | "option" | "optgroup" | "button" | "input" | "textarea" | "label" => F_CONTROL,
+        "nav" | "footer" | "aside" | "menu" => F_CHROME_TAG | F_BLOCK,
+        // Parsed as markup only when scripting is off; then it is a hidden block that can
+        // still be the page's content (forum software serves whole threads in it).
+        "noscript" => F_HIDDEN | F_BLOCK,
+        "header" => F_HEADER | F_BLOCK,
+        "a" => F_LINK,
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => F_HEADING | F_BLOCK,
+        "p" | "blockquote" | "dd" | "dt" | "figcaption" | "address" | "summary" => F_PARA | F_BLOCK,
+        "li" | "td" | "th" => F_PARA | F_BLOCK,
+        "pre" => F_PARA | F_CODE | F_BLOCK,
+        "code" | "kbd" | "samp" => F_CODE,
+        "main" => F_MAIN_HINT | F_BLOCK,
+        "article" => F_ARTICLE | F_BLOCK,
+        "body" => F_BODY,
+        "ul" | "ol" | "dl" | "table" => F_BLOCK | F_STRUCT,
+        "div" | "section" | "tbody" | "tr" | "form" | "figure" | "details" | "fieldset"
+        | "center" => F_BLOCK,
+        _ => 0,
+    }
+}
+
+/// Flags from role, itemprop, hidden-ness and class/id tokens.
+fn attr_flags(el: &scraper::node::Element, name: &str) -> u32 {
+    let mut f = 0u32;
+    if let Some(role) = el.attr("role") {
+        let role = role.trim().to_ascii_lowercase();
+        match role.as_str() {
+            "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
+            | "menubar" | "toolbar" | "dialog" | "alertdialog" | "tablist" => f |= F_CHROME_TAG,
+            "main" => f |= F_MAIN_HINT,
+            "article" => f |= F_ARTICLE,
+            _ => {}
+        }
+    }
+    if let Some(prop) = el.attr("itemprop") {
+        if prop.contains("articleBody") || prop.contains("reviewBody") {
+            f |= F_MAIN_HINT;
+        }
+    }
+    if el.attr("hidden").is_some()
+        || el
+            .attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        f |= F_HIDDEN;
+    }
+    if let Some(style) = el.attr("style") {
+        let s: String = style
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if s.contains("display:none") || s.contains("visibility:hidden") {
+            f |= F_HIDDEN;
+        }
+    }
+    // Class and id share one vocabulary.
+    let class = el.attr("class").unwrap_or("");
+    let id = el.attr("id").unwrap_or("");
+    if !class.is_empty() || !id.is_empty() {
+        f |= class_flags(class, id, name);
+    }
+    f
+}
+
+/// Negative vocabulary: substrings of lower-cased class/id that mark page furniture.
+const NEG_STRONG: &[&str] = &[
+    "sidebar",
+    "side-bar",
+    "breadcrumb",
+    "cookie",
+    "consent",
+    "gdpr",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "sign-up",
+    "navbar",
+    "navigation",
+    "nav-",
+    "-nav",
+    "_nav",
+    "nav_",
+    "menu",
+    "footer",
+    "masthead",
+    "pagination",
+    "pager",
+    "skip-link",
+    "skiplink",
+    "skip-to",
+    "visually-hidden",
+    "visuallyhidden",
+    "sr-only",
+    "screen-reader",
+    "screenreader",
+    "advert",
+    "sponsor",
+    "popup",
+    "modal",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "recommend",
+    "you-may",
+    "also-like",
+    "more-stories",
+    "read-more-links",
+    "promo",
+    "toolbar",
+    "site-header",
+    "page-header-nav",
+    "global-header",
+    "top-bar",
+    "topbar",
+    "offcanvas",
+    "off-canvas",
+    "drawer",
+    "filter",
+    "facet",
+    "toc-sidebar",
+    "version-select",
+    "version-switch",
+    "login",
+    "author-bio",
+    "about-author",
+    "disqus",
+    "trending",
+    "widget",
+    "banner",
+];
+
+/// Exact class/id tokens that mark furniture (too short to match as substrings).
+const NEG_TOKENS: &[&str] = &[
+    "nav", "ad", "ads", "adv", "header", "aside", "hidden", "hide", "print", "noprint",
+    "search", "tags", "tag", "byline", "meta", "subnav", "crumbs", "foot", "sr", "dropdown",
+];
+
+const COMMENT_WORDS: &[&str] = &["comment", "respond", "reply-form", "discussion"];
+
+const POS: &[&str] = &[
+    "content",
+    "article",
+    "main",
+    "post",
+    "entry",
+    "story",
+    "body",
+    "text",
+    "blog",
+    "description",
+    "answer",
+    "question",
+    "thread",
+    "message",
+    "prose",
+    "markdown",
+    "documentation",
+    "docs",
+    "product",
+];
+
+fn class_flags(class: &str, id: &str, name: &str) -> u32 {
+    let mut s = String::with_capacity(class.len() + id.len() + 1);
+    s.push_str(class);
+    s.push(' ');
+    s.push_str(id);
+    let s = s.to_ascii_lowercase();
+    let mut f = 0u32;
+    let mut neg = 0i32;
+    for pat in NEG_STRONG {
+        if s.contains(pat) {
+            neg += 2;
+            break;
+        }
+    }
+    let tokens = || s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty());
+    if tokens().any(|t| NEG_TOKENS.contains(&t)) {
+        neg += 2;
+    }
+    let pos = POS.iter().filter(|p| s.contains(**p)).count() as i32;
+    let comments = COMMENT_WORDS.iter().any(|p| s.contains(p));
+    if comments && name != "body" {
+        f |= F_COMMENTS;
+    }
+    if neg > 0 && neg > pos && name != "body" && name != "html" && name != "main" {
+        f |= F_CHROME_CLASS;
+    }
+    if pos > 0 && neg == 0 {
+        f |= F_POSITIVE;
+    }
+    for hint in ["articlebody", "article-body", "article__body", "post-body", "entry-content"] {
+        if s.contains(hint) {
+            f |= F_MAIN_HINT;
+        }
+    }
+    f
+}
+
+/// JSON-LD `articleBody` / product `description`, when the selection is thin and does not
+/// already contain it.
+fn supplement(doc: &Html, t: &Table, scope: &Scope) -> Option<String> {
+    let mut best: Option<String> = None;
+    for edge in doc.tree.root().traverse() {
+        let Edge::Open(node) = edge else { continue };
+        let Node::Element(el) = node.value() else {
+            continue;
+        };
+        if el.name() != "script" {
+            continue;
+        }
+        let is_ld = el
+            .attr("type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+        if !is_ld {
+            continue;
+        }
+        let mut raw = String::new();
+        for c in node.children() {
+            if let Node::Text(txt) = c.value() {
+                raw.push_str(txt);
+            }
+        }
+        if let Some(found) = jsonld::main_text(&raw) {
+            if best.as_ref().is_none_or(|b| found.len() > b.len()) {
+                best = Some(found);
+            }
+        }
+    }
+    let text = best?;
+    let text = text.trim().to_string();
+    if text.chars().filter(|c| c.is_alphanumeric()).count() < 80 {
+        return None;
+    }
+    // Only when the visible selection is thin.
+    let kept: u32 = scope
+        .roots
+        .iter()
+        .filter_map(|id| t.items.iter().position(|it| it.id == *id))
+        .map(|i| t.kept_text(i as u32, &scope.skip))
+        .sum();
+    let sup_len = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
+    if kept > 1500 && kept > 2 * sup_len {
+        return None;
+    }
+    // Already visible in the selection? Compare a sample of its words.
+    let visible = visible_words(doc, t, scope);
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 3)
+        .map(|w| w.to_lowercase())
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    let present = words.iter().filter(|w| visible.contains(w.as_str())).count();
+    if present as f32 > 0.6 * words.len() as f32 {
+        return None;
+    }
+    Some(text)
+}
+
+fn visible_words(doc: &Html, t: &Table, scope: &Scope) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for root in scope.roots_in(doc) {
+        let Some(start) = t.items.iter().position(|it| it.id == root) else {
+            continue;
+        };
+        let end = t.items[start].end as usize;
+        let mut i = start;
+        while i < end {
+            let it = &t.items[i];
+            if scope.skips(it.id) || it.flags & F_INVISIBLE != 0 {
+                i = it.end as usize;
+                continue;
+            }
+            if let Some(node) = doc.tree.get(it.id) {
+                for c in node.children() {
+                    if let Node::Text(txt) = c.value() {
+                        for w in txt.split(|c: char| !c.is_alphanumeric()) {
+                            if w.len() > 3 {
+                                out.insert(w.to_lowercase());
+                            }
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+mod jsonld {
+    //! A minimal JSON reader for JSON-LD: only what is needed to pull `articleBody` and a
+    //! product's `description` out of `<script type="application/ld+json">`, without a JSON
+    //! dependency. Iterative; malformed input yields `None`.
+
+    /// The longest `articleBody`, else the longest `description` of a Product-like object.
+    pub fn main_text(src: &str) -> Option<String> {
+        let mut p = Parser {
+            s: src.as_bytes(),
+            i: 0,
+        };
+        // Frames of objects being read: (is_product, description, is_object).
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut article: Option<String> = None;
+        let mut product_desc: Option<String> = None;
+        let mut pending_key: Option<String> = None;
+        p.ws();
+        if p.i >= p.s.len() {
+            return None;
+        }
+        // The value grammar, driven by an explicit stack.
+        loop {
+            p.ws();
+            let b = *p.s.get(p.i)?;
+            match b {
+                b'{' => {
+                    p.i += 1;
+                    frames.push(Frame {
+                        object: true,
+                        product: false,
+                        desc: None,
+                        key: pending_key.take(),
+                        expect_key: true,
+                    });
+                    continue;
+                }
+                b'[' => {
+                    p.i += 1;
+                    frames.push(Frame {
+                        object: false,
+                        product: false,
+                        desc: None,
+                        key: pending_key.take(),
+                        expect_key: false,
+                    });
+                    continue;
+                }
+                b'}' | b']' => {
+                    p.i += 1;
+                    let f = frames.pop()?;
+                    if f.object && f.product {
+                        if let Some(d) = f.desc {
+                            if product_desc.as_ref().is_none_or(|x| d.len() > x.len()) {
+                                product_desc = Some(d);
+                            }
+                        }
+                    }
+                    // A nested `@type` list ["Product", ...] marks the enclosing object.
+                    if !f.object && f.key.as_deref() == Some("@type") && f.product {
+                        if let Some(parent) = frames.last_mut() {
+                            parent.product = true;
+                        }
+                    }
+                    if frames.is_empty() {
+                        break;
+                    }
+                    p.after_value(&mut frames)?;
+                    continue;
+                }
+                _ => {}
+            }
+            // Keys.
+            if let Some(f) = frames.last() {
+                if f.object && f.expect_key {
+                    let k = p.string()?;
+                    p.ws();
+                    if p.s.get(p.i) != Some(&b':') {
+                        return None;
+                    }
+                    p.i += 1;
+                    if let Some(f) = frames.last_mut() {
+                        f.expect_key = false;
+                    }
+                    pending_key = Some(k);
+                    continue;
+                }
+            }
+            // Scalars.
+            let key = pending_key.take();
+            if b == b'"' {
+                let v = p.string()?;
+                let in_type_list = frames
+                    .last()
+                    .is_some_and(|f| !f.object && f.key.as_deref() == Some("@type"));
+                match key.as_deref() {
+                    Some("articleBody") | Some("reviewBody")
+                        if article.as_ref().is_none_or(|a| v.len() > a.len()) =>
+                    {
+                        article = Some(v);
+                    }
+                    Some("@type") if is_product_type(&v) => {
+                        if let Some(f) = frames.last_mut() {
+                            f.product = true;
+                        }
+                    }
+                    Some("description") => {
+                        if let Some(f) = frames.last_mut() {
+                            f.desc = Some(v);
+                        }
+                    }
+                    None if in_type_list && is_product_type(&v) => {
+                        if let Some(f) = frames.last_mut() {
+                            f.product = true;
+                        }
+                    }
+                    _ => {}
+                }
+            } else {
+                p.scalar()?;
+            }
+            if frames.is_empty() {
+                break;
+            }
+            p.after_value(&mut frames)?;
+        }
+        article.or(product_desc)
+    }
+
+    fn is_product_type(v: &str) -> bool {
+        matches!(
+            v,
+            "Product" | "ProductGroup" | "Book" | "Course" | "SoftwareApplication" | "Vehicle"
+        )
+    }
+
+    struct Frame {
+        object: bool,
+        product: bool,
+        desc: Option<String>,
+        key: Option<String>,
+        expect_key: bool,
+    }
+
+    struct Parser<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+
+    impl Parser<'_> {
+        fn ws(&mut self) {
+            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+                self.i += 1;
+            }
+        }
+
+        /// After a value inside a container: a comma (then a key if in an object) or the
+        /// closing bracket, which the main loop handles.
+        fn after_value(&mut self, frames: &mut [Frame]) -> Option<()> {
+            self.ws();
+            match self.s.get(self.i)? {
+                b',' => {
+                    self.i += 1;
+                    if let Some(f) = frames.last_mut() {
+                        if f.object {
+                            f.expect_key = true;
+                        }
+                    }
+                    Some(())
+                }
+                b'}' | b']' => Some(()),
+                _ => None,
+            }
+        }
+
+        fn scalar(&mut self) -> Option<()> {
+            let start = self.i;
+            while self.i < self.s.len()
+                && !matches!(self.s[self.i], b',' | b'}' | b']')
+                && !self.s[self.i].is_ascii_whitespace()
+            {
+                self.i += 1;
+            }
+            (self.i > start).then_some(())
+        }
+
+        fn string(&mut self) -> Option<String> {
+            if self.s.get(self.i) != Some(&b'"') {
+                return None;
+            }
+            self.i += 1;
+            let mut out: Vec<u8> = Vec::new();
+            loop {
+                let b = *self.s.get(self.i)?;
+                self.i += 1;
+                match b {
+                    b'"' => break,
+                    b'\\' => {
+                        let e = *self.s.get(self.i)?;
+                        self.i += 1;
+                        match e {
+                            b'n' | b'r' | b't' => out.push(b' '),
+                            b'b' | b'f' => {}
+                            b'u' => {
+                                let cp = self.hex4()?;
+                                let ch = if (0xD800..0xDC00).contains(&cp) {
+                                    // Surrogate pair.
+                                    if self.s.get(self.i) == Some(&b'\\')
+                                        && self.s.get(self.i + 1) == Some(&b'u')
+                                    {
+                                        self.i += 2;
+                                        let lo = self.hex4()?;
+                                        let c = 0x10000 + ((cp - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                                        char::from_u32(c)
+                                    } else {
+                                        None
+                                    }
+                                } else {
+                                    char::from_u32(cp)
+                                };
+                                let mut buf = [0u8; 4];
+                                out.extend_from_slice(
+                                    ch.unwrap_or('\u{FFFD}').encode_utf8(&mut buf).as_bytes(),
+                                );
+                            }
+                            other => out.push(other),
+                        }
+                    }
+                    other => out.push(other),
+                }
+            }
+            Some(String::from_utf8_lossy(&out).into_owned())
+        }
+
+        fn hex4(&mut self) -> Option<u32> {
+            let h = self.s.get(self.i..self.i + 4)?;
+            self.i += 4;
+            u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readable(html: &str) -> String {
+        let doc = parse_document(html);
+        let scope = select(&doc, None);
+        crate::text::render(&doc, &scope)
+    }
+
+    const PROSE: &str = "The committee met on Tuesday to discuss the budget for the coming year, \
+        and after a long debate it agreed to fund the new library, the park renovation and the \
+        repair of the old bridge, which had been closed since the spring floods.";
+
+    #[test]
+    fn article_drops_chrome() {
+        let html = format!(
+            r#"<html><body>
+            <header><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></header>
+            <nav><ul><li><a href="/a">Politics</a></li><li><a href="/b">Business</a></li></ul></nav>
+            <div class="cookie-banner">We use cookies to improve your experience. Accept all?</div>
+            <main><article><h1>Budget approved</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></article></main>
+            <aside class="sidebar"><h3>Most read</h3><a href="/x">Something else entirely</a></aside>
+            <footer>Copyright 2025 Example News. All rights reserved.</footer>
+            </body></html>"#
+        );
+        let out = readable(&html);
+        assert!(out.contains("committee met"), "{out}");
+        assert!(out.contains("Budget approved"), "{out}");
+        for junk in ["Politics", "cookies", "Copyright", "Something else", "Sport"] {
+            assert!(!out.contains(junk), "{junk} leaked: {out}");
+        }
+    }
+
+    #[test]
+    fn forum_replies_are_content() {
+        let reply = "I had the same problem with my router last week; updating the firmware \
+            and resetting the DNS settings fixed it for me, so try that first.";
+        let html = format!(
+            r#"<html><body><nav><a href="/">Forum index</a> <a href="/new">New posts</a></nav>
+            <div class="thread"><h1>Router keeps dropping the connection</h1>
+            <div class="post"><p>My router drops the connection every hour, and I have no idea why.
+            It started after the last update. Any ideas?</p></div>
+            <div class="comment reply"><p>{reply}</p></div>
+            <div class="comment reply"><p>Second reply: {reply}</p></div>
+            <div class="comment reply"><p>Third reply: {reply}</p></div></div>
+            <footer>Powered by forum software</footer></body></html>"#
+        );
+        let out = readable(&html);
+        assert!(out.contains("drops the connection every hour"), "{out}");
+        assert!(out.contains("Third reply"), "{out}");
+        assert!(!out.contains("Powered by"), "{out}");
+    }
+
+    #[test]
+    fn article_comments_are_dropped() {
+        let html = format!(
+            r#"<html><body><article><h1>Title</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+            <p>{PROSE}</p></article>
+            <section id="comments" class="comments-area"><h2>3 Comments</h2>
+            <div class="comment">Great article, thanks for sharing this with us all!</div></section>
+            </body></html>"#
+        );
+        let out = readable(&html);
+        assert!(out.contains("committee met"));
+        assert!(!out.contains("Great article"), "{out}");
+    }
+
+    #[test]
+    fn product_description_from_json_ld() {
+        let html = r#"<html><head><script type="application/ld+json">
+            {"@context":"https://schema.org","@type":"Product","name":"Trail Pack 25",
+             "description":"A light, weatherproof 25-litre pack with a padded hip belt, \
+             two side pockets and a hydration sleeve, made from recycled nylon."}
+            </script></head><body><nav><a href="/">Shop</a></nav>
+            <div class="product"><h1>Trail Pack 25</h1><span class="price">$99</span>
+            <button>Add to cart</button></div></body></html>"#;
+        let out = readable(html);
+        assert!(out.contains("weatherproof 25-litre pack"), "{out}");
+        assert!(out.contains("Trail Pack 25"), "{out}");
+    }
+
+    #[test]
+    fn json_ld_not_repeated_when_visible() {
+        let html = format!(
+            r#"<html><head><script type="application/ld+json">
+            {{"@type":"NewsArticle","articleBody":"{PROSE}"}}</script></head>
+            <body><article><p>{PROSE}</p><p>{PROSE}</p></article></body></html>"#
+        );
+        let out = readable(&html);
+        assert_eq!(out.matches("committee met").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn docs_keep_code_drop_sidebar() {
+        let html = format!(
+            r#"<html><body>
+            <div class="sidebar"><ul><li><a href="/a">Install</a></li><li><a href="/b">Configure</a></li>
+            <li><a href="/c">Deploy</a></li></ul></div>
+            <div class="version-select"><a href="/v1">v1.0</a><a href="/v2">v2.0</a></div>
+            <div class="content"><h1>Configure</h1><p>{PROSE}</p>
+            <pre><code>let config = Config::load("app.toml")?;
+server.run(config);</code></pre><p>{PROSE}</p></div></body></html>"#
+        );
+        let out = readable(&html);
+        assert!(out.contains("Config::load"), "{out}");
+        assert!(!out.contains("Deploy"), "{out}");
+        assert!(!out.contains("v2.0"), "{out}");
+    }
+
+    #[test]
+    fn listing_keeps_items_drops_pagination() {
+        let mut items = String::new();
+        for i in 1..=8 {
+            items.push_str(&format!(
+                r#"<div class="card"><h3><a href="/p/{i}">Walking boot model {i}</a></h3>
+                <p>Waterproof leather upper, grippy sole, size range 36 to 47, item {i}.</p></div>"#
+            ));
+        }
+        let html = format!(
+            r#"<html><body><nav><a href="/">Home</a><a href="/shoes">Shoes</a></nav>
+            <div class="filters"><h4>Filter by</h4><a href="?c=red">Red</a><a href="?c=blue">Blue</a></div>
+            <div class="results">{items}</div>
+            <div class="pagination"><a href="?p=1">1</a><a href="?p=2">2</a><a href="?p=3">Next page</a></div>
+            </body></html>"#
+        );
+        let out = readable(&html);
+        assert!(out.contains("Walking boot model 1"), "{out}");
+        assert!(out.contains("Walking boot model 8"), "{out}");
+        assert!(out.contains("grippy sole"), "{out}");
+        assert!(!out.contains("Next page"), "{out}");
+        assert!(!out.contains("Filter by"), "{out}");
+    }
+
+    #[test]
+    fn fallback_is_never_empty() {
+        let html = r#"<html><body><div><span>Opening hours</span></div>
+            <div><span>Mon-Fri 9-17</span></div><div><a href="/c">Contact</a></div></body></html>"#;
+        let out = readable(html);
+        assert!(out.contains("Opening hours"), "{out}");
+        assert!(out.contains("Mon-Fri"), "{out}");
+    }
+
+    #[test]
+    fn title_is_not_duplicated() {
+        let html = format!(
+            r#"<html><head><title>Budget approved</title></head><body>
+            <article><h1>Budget approved</h1><p>{PROSE}</p><p>{PROSE}</p></article></body></html>"#
+        );
+        let out = readable(&html);
+        assert_eq!(out.matches("Budget approved").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn content_inside_noscript_and_hidden_wrappers() {
+        let html = format!(
+            r#"<html><body><div id="app"></div><noscript><div id="main-outlet">
+            <h1>Thread</h1><div class="post"><p>{PROSE}</p></div></div></noscript></body></html>"#
+        );
+        assert!(readable(&html).contains("committee met"));
+        let html = format!(
+            r#"<html><body><div style="display:none"><main><p>{PROSE}</p><p>{PROSE}</p></main>
+            </div></body></html>"#
+        );
+        assert!(readable(&html).contains("committee met"));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 100_000;
+        let mut html = String::with_capacity(depth * 11 + 100);
+        html.push_str("<html><body>");
+        for _ in 0..depth {
+            html.push_str("<div>");
+        }
+        html.push_str("deep text");
+        for _ in 0..depth {
+            html.push_str("</div>");
+        }
+        html.push_str("</body></html>");
+        let doc = Html::parse_document(&html);
+        let scope = select(&doc, None);
+        assert!(!scope.roots.is_empty() || scope.skip.is_empty());
+    }
+
+    #[test]
+    fn json_ld_reader() {
+        let src = r#"[{"@type":["Thing","Product"],"offers":{"description":"no"},
+            "description":"Caf\u00e9 \"quoted\" \ud83d\ude00 text"}]"#;
+        assert_eq!(
+            jsonld::main_text(src).as_deref(),
+            Some("Café \"quoted\" 😀 text")
+        );
+        assert_eq!(jsonld::main_text(r#"{"articleBody":"body","description":"d"}"#).as_deref(), Some("body"));
+        assert_eq!(jsonld::main_text("{broken"), None);
+        assert_eq!(jsonld::main_text(""), None);
+        let deep = "[".repeat(100_000);
+        assert_eq!(jsonld::main_text(&deep), None);
+    }
 }

@@ -1,1 +1,24 @@
 //! The guarded network core of webgrip.
+//!
+//! - [`policy`]: which URLs and addresses may be fetched (WHATWG parsing, IANA tables).
+//! - [`resolve`]: one checked lookup per hop; ureq connects only to what it returns.
+//! - [`transport`]: the connector (re-checks addresses, records the peer, adds TLS).
+//! - [`client`]: the agent and the hand-walked redirect loop with one deadline.
+//! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
+pub mod cidr;
+pub mod client;
+pub mod download;
+pub mod error;
+pub mod fetch;
+pub mod iptable;
+pub mod policy;
+pub mod resolve;
+pub mod tls;
+pub mod transport;
+mod ureq_error;
+
+pub use client::{Client, ClientConfig, RequestSpec};
+pub use download::{DownloadResult, Progress};
+pub use error::{ErrorKind, NetError};
+pub use fetch::FetchResponse;
+pub use policy::{Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};

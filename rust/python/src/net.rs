@@ -1,6 +1,292 @@
-//! Bindings for the guarded network core (`webgrip_net`).
-use pyo3::prelude::*;
+//! Bindings for the guarded network core (`webgrip_net`): `Client` and `check_ip`.
+//!
+//! All network work runs with the GIL released; results are converted to Python objects
+//! after re-attaching. Errors become `webgrip.errors` classes (see `to_pyerr`).
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use webgrip_net::download::cancelled;
+use webgrip_net::{
+    ClientConfig, ErrorKind, NetError, Policy, PolicyConfig, RequestSpec, DEFAULT_BLOCKED_PORTS,
+};
+
+use crate::errors::webgrip_error;
+
+/// A `NetError` as the matching `webgrip.errors` exception (a caller mistake as `ValueError`).
+pub fn to_pyerr(py: Python<'_>, e: NetError) -> PyErr {
+    let class = match e.kind {
+        ErrorKind::InvalidInput => return PyValueError::new_err(e.message),
+        ErrorKind::InvalidUrl => "InvalidURLError",
+        ErrorKind::Blocked => "BlockedURLError",
+        ErrorKind::Timeout => "FetchTimeoutError",
+        ErrorKind::TooLarge => "ResponseTooLargeError",
+        ErrorKind::Connect => "ConnectError",
+        ErrorKind::HttpStatus => "HTTPStatusError",
+        ErrorKind::Download | ErrorKind::Cancelled => "DownloadError",
+    };
+    let mut extra: Vec<(&str, Py<PyAny>)> = Vec::new();
+    if let Some(limit) = e.limit {
+        let Ok(v) = limit.into_pyobject(py);
+        extra.push(("limit", v.into_any().unbind()));
+    }
+    if let Some(status) = e.status {
+        let Ok(v) = status.into_pyobject(py);
+        extra.push(("status", v.into_any().unbind()));
+    }
+    webgrip_error(
+        py,
+        class,
+        &e.message,
+        e.url.as_deref(),
+        Some(&e.reason),
+        &extra,
+    )
+}
+
+fn seconds(name: &str, v: f64) -> PyResult<Duration> {
+    if !(v.is_finite() && v > 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be a positive number of seconds, not {v}"
+        )));
+    }
+    Duration::try_from_secs_f64(v)
+        .map_err(|_| PyValueError::new_err(format!("{name} is out of range: {v}")))
+}
+
+fn opt_seconds(name: &str, v: Option<f64>) -> PyResult<Option<Duration>> {
+    v.map(|s| seconds(name, s)).transpose()
+}
+
+fn headers_list<'py>(
+    py: Python<'py>,
+    headers: &[(String, String)],
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, headers.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+}
+
+/// A guarded HTTP client. Thread-safe; share one per configuration.
+#[pyclass(frozen, module = "webgrip._core")]
+pub struct Client {
+    inner: Arc<webgrip_net::Client>,
+}
+
+#[pymethods]
+impl Client {
+    #[new]
+    #[pyo3(signature = (
+        *,
+        allow_networks = Vec::new(),
+        deny_networks = Vec::new(),
+        allowed_domains = Vec::new(),
+        blocked_domains = Vec::new(),
+        blocked_ports = None,
+        max_redirects = 5,
+        timeout = 30.0,
+        connect_timeout = 10.0,
+        max_response_bytes = 10 * 1024 * 1024,
+        user_agent = None,
+        ca_bundle = None,
+        allow_http = true,
+        allow_https_downgrade = false,
+        resolve = None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        allow_networks: Vec<String>,
+        deny_networks: Vec<String>,
+        allowed_domains: Vec<String>,
+        blocked_domains: Vec<String>,
+        blocked_ports: Option<Vec<u16>>,
+        max_redirects: u32,
+        timeout: f64,
+        connect_timeout: f64,
+        max_response_bytes: u64,
+        user_agent: Option<String>,
+        ca_bundle: Option<String>,
+        allow_http: bool,
+        allow_https_downgrade: bool,
+        resolve: Option<HashMap<String, Vec<String>>>,
+    ) -> PyResult<Self> {
+        let defaults = ClientConfig::default();
+        let cfg = ClientConfig {
+            policy: PolicyConfig {
+                allow_networks,
+                deny_networks,
+                allowed_domains,
+                blocked_domains,
+                blocked_ports: blocked_ports.unwrap_or_else(|| DEFAULT_BLOCKED_PORTS.to_vec()),
+                allow_http,
+                allow_https_downgrade,
+            },
+            resolve: resolve.unwrap_or_default().into_iter().collect(),
+            max_redirects,
+            timeout: seconds("timeout", timeout)?,
+            connect_timeout: seconds("connect_timeout", connect_timeout)?,
+            max_response_bytes,
+            user_agent: user_agent.unwrap_or(defaults.user_agent),
+            ca_bundle,
+        };
+        // Reading the CA file is I/O: do it without the GIL.
+        let inner = py
+            .detach(move || webgrip_net::Client::new(cfg))
+            .map_err(|e| to_pyerr(py, e))?;
+        Ok(Client {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// Apply the policy (resolving the host) without connecting; the normalised URL.
+    fn check_url(&self, py: Python<'_>, url: String) -> PyResult<String> {
+        let inner = self.inner.clone();
+        py.detach(move || inner.check_url(&url))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// One guarded request, redirects walked and re-checked. 4xx/5xx are returned.
+    #[pyo3(signature = (
+        url, *, method = "GET".to_string(), headers = Vec::new(), body = None, timeout = None,
+        max_bytes = None, max_redirects = None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn request<'py>(
+        &self,
+        py: Python<'py>,
+        url: String,
+        method: String,
+        headers: Vec<(String, String)>,
+        body: Option<Vec<u8>>,
+        timeout: Option<f64>,
+        max_bytes: Option<u64>,
+        max_redirects: Option<u32>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = RequestSpec {
+            url,
+            method: Some(method),
+            headers,
+            body,
+            timeout: opt_seconds("timeout", timeout)?,
+            max_bytes,
+            max_redirects,
+        };
+        let inner = self.inner.clone();
+        let r = py
+            .detach(move || inner.request(&spec))
+            .map_err(|e| to_pyerr(py, e))?;
+        let d = PyDict::new(py);
+        d.set_item("url", r.url)?;
+        d.set_item("status", r.status)?;
+        d.set_item("headers", headers_list(py, &r.headers)?)?;
+        d.set_item("content", PyBytes::new(py, &r.content))?;
+        d.set_item("content_type", r.content_type)?;
+        d.set_item("charset", r.charset)?;
+        d.set_item("redirects", r.redirects)?;
+        d.set_item("remote_addr", r.remote_addr)?;
+        d.set_item("elapsed", r.elapsed)?;
+        Ok(d)
+    }
+
+    /// Stream a 2xx body to a new temp file in `dest_dir`; nothing is left on failure.
+    #[pyo3(signature = (
+        url, dest_dir, *, headers = Vec::new(), timeout = None, max_bytes = None, progress = None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn download<'py>(
+        &self,
+        py: Python<'py>,
+        url: String,
+        dest_dir: PathBuf,
+        headers: Vec<(String, String)>,
+        timeout: Option<f64>,
+        max_bytes: Option<u64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = RequestSpec {
+            url,
+            method: Some("GET".into()),
+            headers,
+            body: None,
+            timeout: opt_seconds("timeout", timeout)?,
+            max_bytes,
+            max_redirects: None,
+        };
+        let inner = self.inner.clone();
+        // The exception raised by the progress callback, re-raised as is.
+        let mut callback_error: Option<PyErr> = None;
+        let result = py.detach(|| {
+            let shown = spec.url.clone();
+            let mut report = |done: u64, total: Option<u64>| -> Result<(), NetError> {
+                let Some(cb) = progress.as_ref() else {
+                    return Ok(());
+                };
+                Python::attach(|py| match cb.call1(py, (done, total)) {
+                    Ok(_) => Ok(()),
+                    Err(err) => {
+                        callback_error = Some(err);
+                        Err(cancelled(
+                            &shown,
+                            "the progress callback raised an exception",
+                        ))
+                    }
+                })
+            };
+            inner.download(&spec, &dest_dir, Some(&mut report))
+        });
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                return Err(match (e.kind, callback_error) {
+                    (ErrorKind::Cancelled, Some(err)) => err,
+                    _ => to_pyerr(py, e),
+                })
+            }
+        };
+        let d = PyDict::new(py);
+        d.set_item("url", r.url)?;
+        d.set_item("status", r.status)?;
+        d.set_item("headers", headers_list(py, &r.headers)?)?;
+        d.set_item("content_type", r.content_type)?;
+        d.set_item("temp_path", r.temp_path.to_string_lossy().into_owned())?;
+        d.set_item("size", r.size)?;
+        d.set_item("sha256", r.sha256)?;
+        d.set_item("redirects", r.redirects)?;
+        d.set_item("remote_addr", r.remote_addr)?;
+        d.set_item("elapsed", r.elapsed)?;
+        Ok(d)
+    }
+}
+
+/// `None` if the address is allowed, else the reason it is refused.
+#[pyfunction]
+#[pyo3(signature = (ip, allow_networks = Vec::new(), deny_networks = Vec::new()))]
+fn check_ip(
+    ip: &str,
+    allow_networks: Vec<String>,
+    deny_networks: Vec<String>,
+) -> PyResult<Option<String>> {
+    let addr: std::net::IpAddr = ip
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .map_err(|_| PyValueError::new_err(format!("{ip:?} is not an IP address")))?;
+    let policy = Policy::new(&PolicyConfig {
+        allow_networks,
+        deny_networks,
+        ..PolicyConfig::default()
+    })
+    .map_err(|e| PyValueError::new_err(e.message))?;
+    Ok(policy.check_ip(addr).err().map(|r| r.reason().to_string()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Client>()?;
+    m.add_function(wrap_pyfunction!(check_ip, m)?)?;
     Ok(())
 }

@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""Readable-mode quality and speed on the shared corpora, next to trafilatura.
+
+Scores ``extract_document(html, modes=["text"], main_content=True)["text"]`` (and the Markdown
+view with link targets stripped) with each corpus's own metric, as its README describes:
+
+- WCXB dev set: lowercase bag of ``\\w+`` tokens, per-page precision/recall/F1 (empty output
+  scores 0), mean over pages, overall and per ``_internal.page_type.primary``; the share of
+  ``with[]`` snippets found and of ``without[]`` snippets leaked; empty outputs.
+- article-bench: case-sensitive ``\\w+`` tokens as multisets of 4-token shingles; precision
+  averaged over pages with non-empty output, recall over all pages, F1 of the two averages.
+
+Usage (from the repository root)::
+
+    python benches/quality.py                 # both corpora, everything
+    python benches/quality.py --sample 50     # deterministic subset (CI smoke test)
+    python benches/quality.py --split odd     # held-out half (tuning used the even half)
+
+Scores are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
+
+WORD = re.compile(r"\w+")
+# Markdown link targets are not content: keep the text, drop the URL; drop images outright.
+MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+MD_AUTOLINK = re.compile(r"<(?:https?|mailto|ftp):[^>\s]*>")
+MD_REFDEF = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
+SPACE = re.compile(r"\s+")
+
+
+def strip_markdown_links(md: str) -> str:
+    md = MD_IMAGE.sub("", md)
+    # Nested brackets ("[![img](src)](href)") resolve after the image is gone.
+    md = MD_LINK.sub(r"\1", md)
+    md = MD_AUTOLINK.sub("", md)
+    return MD_REFDEF.sub("", md)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def prf(overlap: int, n_pred: int, n_ref: int) -> tuple[float, float, float]:
+    if n_pred == 0 or n_ref == 0:
+        return 0.0, 0.0, 0.0
+    p = overlap / n_pred
+    r = overlap / n_ref
+    f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
+    return p, r, f
+
+
+def wcxb_page(pred: str, ref: str) -> tuple[float, float, float]:
+    """WCXB: lowercase bag of ``\\w+`` tokens."""
+    pt = Counter(WORD.findall(pred.lower()))
+    rt = Counter(WORD.findall(ref.lower()))
+    overlap = sum((pt & rt).values())
+    return prf(overlap, sum(pt.values()), sum(rt.values()))
+
+
+def norm_snippet(s: str) -> str:
+    return SPACE.sub(" ", s).strip().lower()
+
+
+def shingles(text: str, k: int = 4) -> Counter:
+    toks = WORD.findall(text)
+    if len(toks) < k:
+        return Counter([tuple(toks)]) if toks else Counter()
+    return Counter(tuple(toks[i : i + k]) for i in range(len(toks) - k + 1))
+
+
+@dataclass
+class Scores:
+    """Per-page results of one extractor on one corpus."""
+
+    name: str
+    pages: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    nbytes: int = 0
+
+    @property
+    def mbps(self) -> float:
+        return self.nbytes / 1e6 / self.seconds if self.seconds else 0.0
+
+
+def mean(xs: Iterable[float]) -> float:
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+# --------------------------------------------------------------------------- corpora
+
+
+@dataclass
+class Page:
+    id: str
+    html: str
+    url: str | None
+    ref: str
+    page_type: str = "article"
+    with_: list[str] = field(default_factory=list)
+    without: list[str] = field(default_factory=list)
+
+
+def pick(ids: list[str], sample: int | None, split: str) -> list[str]:
+    ids = sorted(ids)
+    if split != "all":
+        want = 0 if split == "even" else 1
+        ids = [x for i, x in enumerate(ids) if i % 2 == want]
+    if sample and sample < len(ids):
+        ids = sorted(random.Random(4).sample(ids, sample))
+    return ids
+
+
+def load_wcxb(root: Path, sample: int | None, split: str) -> list[Page]:
+    gt_dir = root / "ground-truth"
+    ids = pick([p.stem for p in gt_dir.glob("*.json")], sample, split)
+    pages = []
+    for pid in ids:
+        gt = json.loads((gt_dir / f"{pid}.json").read_text(encoding="utf-8"))
+        html = gzip.decompress((root / "html" / f"{pid}.html.gz").read_bytes())
+        g = gt["ground_truth"]
+        pages.append(
+            Page(
+                id=pid,
+                html=html.decode("utf-8", errors="replace"),
+                url=gt.get("url"),
+                ref=g.get("main_content") or "",
+                page_type=gt.get("_internal", {}).get("page_type", {}).get("primary", "?"),
+                with_=list(g.get("with") or []),
+                without=list(g.get("without") or []),
+            )
+        )
+    return pages
+
+
+def load_articles(root: Path, sample: int | None, split: str) -> list[Page]:
+    gt = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
+    ids = pick([k for k in gt if (root / "html" / f"{k}.html.gz").exists()], sample, split)
+    pages = []
+    for pid in ids:
+        html = gzip.decompress((root / "html" / f"{pid}.html.gz").read_bytes())
+        pages.append(
+            Page(
+                id=pid,
+                html=html.decode("utf-8", errors="replace"),
+                url=gt[pid].get("url"),
+                ref=gt[pid].get("articleBody") or "",
+            )
+        )
+    return pages
+
+
+# --------------------------------------------------------------------------- extractors
+
+Extractor = Callable[[Page], str]
+
+
+def ours_text() -> Extractor:
+    from webgrip import _core
+
+    def run(page: Page) -> str:
+        out = _core.extract_document(page.html, url=page.url, modes=["text"], main_content=True)
+        return out["text"] or ""
+
+    return run
+
+
+def ours_markdown() -> Extractor:
+    from webgrip import _core
+
+    def run(page: Page) -> str:
+        out = _core.extract_document(
+            page.html, url=page.url, modes=["markdown"], main_content=True
+        )
+        return strip_markdown_links(out["markdown"] or "")
+
+    return run
+
+
+def trafilatura_text() -> Extractor:
+    import trafilatura
+
+    def run(page: Page) -> str:
+        return (
+            trafilatura.extract(
+                page.html, url=page.url, include_comments=False, include_tables=True
+            )
+            or ""
+        )
+
+    return run
+
+
+def predictions_file(path: Path) -> Extractor:
+    """Development aid: pre-computed outputs, one JSON line ``{"id": ..., "text": ...}``."""
+    table = {}
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        table[Path(rec["file"]).name.split(".")[0]] = rec["text"]
+
+    def run(page: Page) -> str:
+        return table.get(page.id, "")
+
+    return run
+
+
+def run_extractor(name: str, fn: Extractor, pages: list[Page], score) -> Scores:
+    s = Scores(name)
+    for page in pages:
+        t0 = time.perf_counter()
+        try:
+            pred = fn(page)
+        except Exception as exc:  # an extractor crash scores as empty output
+            print(f"  {name}: {page.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            pred = ""
+        s.seconds += time.perf_counter() - t0
+        s.nbytes += len(page.html.encode("utf-8"))
+        s.pages.append(score(page, pred))
+    return s
+
+
+def score_wcxb(page: Page, pred: str) -> dict:
+    p, r, f = wcxb_page(pred, page.ref)
+    low = norm_snippet(pred)
+    return {
+        "id": page.id,
+        "type": page.page_type,
+        "p": p,
+        "r": r,
+        "f": f,
+        "empty": not WORD.search(pred),
+        "with_found": sum(norm_snippet(x) in low for x in page.with_),
+        "with_total": len(page.with_),
+        "without_leaked": sum(norm_snippet(x) in low for x in page.without),
+        "without_total": len(page.without),
+    }
+
+
+def score_article(page: Page, pred: str) -> dict:
+    ps, rs = shingles(pred), shingles(page.ref)
+    overlap = sum((ps & rs).values())
+    n_pred, n_ref = sum(ps.values()), sum(rs.values())
+    return {
+        "id": page.id,
+        "p": overlap / n_pred if n_pred else None,  # None: empty output, left out of P
+        "r": overlap / n_ref if n_ref else 0.0,
+        "empty": n_pred == 0,
+    }
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def wcxb_summary(s: Scores) -> dict:
+    by_type: dict[str, list[dict]] = defaultdict(list)
+    for pg in s.pages:
+        by_type[pg["type"]].append(pg)
+
+    def agg(rows: list[dict]) -> dict:
+        wt = sum(r["with_total"] for r in rows)
+        wo = sum(r["without_total"] for r in rows)
+        return {
+            "n": len(rows),
+            "f": mean(r["f"] for r in rows),
+            "p": mean(r["p"] for r in rows),
+            "r": mean(r["r"] for r in rows),
+            "with": sum(r["with_found"] for r in rows) / wt if wt else float("nan"),
+            "leak": sum(r["without_leaked"] for r in rows) / wo if wo else float("nan"),
+            "empty": sum(r["empty"] for r in rows),
+        }
+
+    out = {"overall": agg(s.pages)}
+    for t in sorted(by_type):
+        out[t] = agg(by_type[t])
+    return out
+
+
+def article_summary(s: Scores) -> dict:
+    ps = [pg["p"] for pg in s.pages if pg["p"] is not None]
+    p = mean(ps)
+    r = mean(pg["r"] for pg in s.pages)
+    f = 0.0 if p + r == 0 else 2 * p * r / (p + r)
+    return {"n": len(s.pages), "f": f, "p": p, "r": r, "empty": sum(pg["empty"] for pg in s.pages)}
+
+
+def print_wcxb(results: list[Scores]) -> None:
+    sums = [wcxb_summary(s) for s in results]
+    keys = list(sums[0])
+    head = f"{'page type':<14}{'n':>5}  " + "  ".join(
+        f"{s.name + ' F1/P/R':<22}{'with':>6}{'leak':>6}{'empty':>6}" for s in results
+    )
+    print(head)
+    print("-" * len(head))
+    for k in keys:
+        cells = []
+        for sm in sums:
+            a = sm.get(k)
+            if a is None:
+                cells.append(" " * 40)
+                continue
+            cells.append(
+                f"{a['f']:.3f}/{a['p']:.3f}/{a['r']:.3f}    "
+                f"{a['with']:>6.3f}{a['leak']:>6.3f}{a['empty']:>6d}"
+            )
+        print(f"{k:<14}{sums[0][k]['n']:>5}  " + "  ".join(cells))
+
+
+def print_speed(results: list[Scores]) -> None:
+    base = next((s for s in results if s.name == "trafilatura"), None)
+    for s in results:
+        ratio = f"  ({s.mbps / base.mbps:.1f}x trafilatura)" if base and base.mbps else ""
+        print(f"  {s.name:<14}{s.mbps:8.2f} MB/s  {s.seconds:7.2f} s{ratio}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--sample", type=int, default=None, help="deterministic subset per corpus")
+    ap.add_argument("--split", choices=["all", "even", "odd"], default="all")
+    ap.add_argument("--no-trafilatura", action="store_true")
+    ap.add_argument("--no-markdown", action="store_true")
+    ap.add_argument("--only", choices=["wcxb", "articles"], default=None)
+    ap.add_argument("--pred", type=Path, help=argparse.SUPPRESS)  # dev: JSONL predictions
+    ap.add_argument("--dump", type=Path, help="write per-page scores (JSON) here")
+    args = ap.parse_args(argv)
+
+    extractors: list[tuple[str, Extractor]] = []
+    if args.pred:
+        extractors.append(("pred", predictions_file(args.pred)))
+    else:
+        extractors.append(("ours", ours_text()))
+        if not args.no_markdown:
+            extractors.append(("ours-md", ours_markdown()))
+    if not args.no_trafilatura:
+        try:
+            extractors.append(("trafilatura", trafilatura_text()))
+        except ImportError as exc:
+            print(f"trafilatura unavailable ({exc}); skipped", file=sys.stderr)
+
+    dump: dict = {}
+    if args.only in (None, "wcxb"):
+        pages = load_wcxb(args.corpus / "wcxb-dev", args.sample, args.split)
+        results = [run_extractor(n, fn, pages, score_wcxb) for n, fn in extractors]
+        print(f"\nWCXB dev ({len(pages)} pages, split={args.split}): F1/P/R, with[] found, "
+              "without[] leaked, empty outputs")
+        print_wcxb(results)
+        print("throughput (HTML bytes / extraction time):")
+        print_speed(results)
+        dump["wcxb"] = {s.name: s.pages for s in results}
+    if args.only in (None, "articles"):
+        pages = load_articles(args.corpus / "article-bench-dev", args.sample, args.split)
+        results = [run_extractor(n, fn, pages, score_article) for n, fn in extractors]
+        print(f"\narticle-bench ({len(pages)} pages, split={args.split}): 4-shingle F1/P/R")
+        for s in results:
+            a = article_summary(s)
+            print(f"  {s.name:<14}F1 {a['f']:.3f}  P {a['p']:.3f}  R {a['r']:.3f}  "
+                  f"empty {a['empty']}")
+        print("throughput:")
+        print_speed(results)
+        dump["articles"] = {s.name: s.pages for s in results}
+    if args.dump:
+        args.dump.write_text(json.dumps(dump, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,262 @@
+"""asyncio front-ends: :class:`AsyncWebClient` and :class:`AsyncTools`.
+
+Every method is the synchronous one run on a bounded pool of worker threads. That costs no
+parallelism: the Rust core releases the GIL for the whole transfer and conversion, so the
+event loop keeps running and several calls proceed at once (up to ``max_workers``).
+
+Cancellation. Cancelling the task that awaits a call returns control at once (the
+``CancelledError`` propagates as usual). The worker thread cannot be interrupted mid-call, so
+it is *abandoned*: it runs on in the background, bounded by the call's own deadline
+(``Config.timeout``), then returns to the pool; no thread is created per call, so abandoned
+calls cannot pile up threads. A download is also stopped early (its progress callback raises
+in the worker, which makes the core delete its temp file) and, should it finish anyway, the
+file it saved is deleted: a cancelled download leaves nothing on disk once its worker has
+ended. :meth:`AsyncWebClient.aclose` waits for abandoned workers to end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from .client import Response, WebClient
+from .config import Config
+from .errors import WebgripError
+from .page import Download, Page
+
+__all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
+
+T = TypeVar("T")
+ProgressFn = Callable[[int, "int | None"], None]
+DEFAULT_MAX_WORKERS = 16
+
+
+class DownloadAbandoned(Exception):
+    """Raised inside a worker to stop a download whose caller was cancelled."""
+
+
+class _Abandonable:
+    """The state a cancelled coroutine shares with its still-running worker.
+
+    Whichever comes second — the worker saving a file or the caller giving up — deletes the
+    file, under one lock, so there is no window in which a finished download survives a
+    cancellation.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._abandoned = False
+        self._saved: list[Download] = []
+
+    def progress(self, user: ProgressFn | None) -> ProgressFn:
+        def callback(done: int, total: int | None) -> None:
+            if self._abandoned:
+                raise DownloadAbandoned("the caller cancelled this download")
+            if user is not None:
+                user(done, total)
+
+        return callback
+
+    def saved(self, download: Download) -> None:
+        with self._lock:
+            if self._abandoned:
+                _discard(download)
+            else:
+                self._saved.append(download)
+
+    def abandon(self) -> None:
+        with self._lock:
+            self._abandoned = True
+            for download in self._saved:
+                _discard(download)
+            self._saved.clear()
+
+
+def _discard(download: Download) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(download.path)
+
+
+class _GuardedClient:
+    """A :class:`WebClient` view whose downloads obey one :class:`_Abandonable`."""
+
+    def __init__(self, client: WebClient, guard: _Abandonable):
+        self._client = client
+        self._guard = guard
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    def download(self, url: str, *, progress: Callable[[int, int | None], None] | None = None,
+                 **kwargs: Any) -> Download:
+        result = self._client.download(url, progress=self._guard.progress(progress), **kwargs)
+        self._guard.saved(result)
+        return result
+
+
+class AsyncWebClient:
+    """:class:`~webgrip.client.WebClient` with coroutine methods.
+
+    >>> async with AsyncWebClient(Config(timeout=10)) as client:     # doctest: +SKIP
+    ...     page = await client.fetch("https://example.com/")
+
+    Pass ``client`` to share an existing :class:`WebClient` (its rate limiter, caches and
+    counters); ``max_workers`` bounds the threads running calls.
+    """
+
+    def __init__(self, config: Config | None = None, *, client: WebClient | None = None,
+                 max_workers: int = DEFAULT_MAX_WORKERS):
+        self._owns_client = client is None
+        self.client = client if client is not None else WebClient(config)
+        self.config = self.client.config
+        self._executor = ThreadPoolExecutor(max_workers=max_workers,
+                                            thread_name_prefix="webgrip-async")
+
+    async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+
+    async def _run_abandonable(self, fn: Callable[[_Abandonable], T]) -> T:
+        guard = _Abandonable()
+        future = self._executor.submit(fn, guard)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            guard.abandon()
+            raise
+
+    # -- the WebClient methods, as coroutines ------------------------------------------------
+    async def check_url(self, url: str) -> str:
+        """See :meth:`WebClient.check_url`."""
+        return await self._run(self.client.check_url, url)
+
+    async def request(self, method: str, url: str, **kwargs: Any) -> Response:
+        """See :meth:`WebClient.request`."""
+        return await self._run(self.client.request, method, url, **kwargs)
+
+    async def get(self, url: str, **kwargs: Any) -> Response:
+        """See :meth:`WebClient.get`."""
+        return await self._run(self.client.get, url, **kwargs)
+
+    async def fetch(self, url: str, **kwargs: Any) -> Page:
+        """See :meth:`WebClient.fetch` (``extract``, ``main_content``, ``use_cache``)."""
+        return await self._run(self.client.fetch, url, **kwargs)
+
+    async def search(self, query: str, **kwargs: Any) -> list[Any]:
+        """See :meth:`WebClient.search`."""
+        return await self._run(self.client.search, query, **kwargs)
+
+    async def download(self, url: str, **kwargs: Any) -> Download:
+        """See :meth:`WebClient.download`. ``progress`` is called from the worker thread.
+
+        If the awaiting task is cancelled, no file is left once the worker has ended.
+        """
+        return await self._run_abandonable(
+            lambda guard: _GuardedClient(self.client, guard).download(url, **kwargs)
+        )
+
+    async def fetch_many(
+        self, urls: Iterable[str], *, concurrency: int = 8, **kwargs: Any
+    ) -> list[Page | WebgripError]:
+        """Fetch concurrently, at most ``concurrency`` at a time; results in input order."""
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(url: str) -> Page | WebgripError:
+            async with gate:
+                try:
+                    return await self.fetch(url, **kwargs)
+                except WebgripError as exc:
+                    return exc
+
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+
+    def stats(self) -> dict[str, Any]:
+        """See :meth:`WebClient.stats`."""
+        return self.client.stats()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Wait for running (including abandoned) calls to end, then release the threads."""
+        await asyncio.get_running_loop().run_in_executor(None, self._executor.shutdown, True)
+        if self._owns_client:
+            self.client.close()
+
+    async def __aenter__(self) -> AsyncWebClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class AsyncTools:
+    """:class:`~webgrip.tools.Tools` with coroutine methods returning the same strings.
+
+    >>> tools = AsyncTools(Config())                                  # doctest: +SKIP
+    >>> text = await tools.fetch_page("https://example.com/")
+    """
+
+    def __init__(self, config: Config | None = None, *, client: WebClient | None = None,
+                 max_workers: int = DEFAULT_MAX_WORKERS):
+        from .tools import Tools
+
+        self._tools_class = Tools
+        self.tools = Tools(config, client=client)
+        self.config = self.tools.config
+        self.client = AsyncWebClient(client=self.tools.client, max_workers=max_workers)
+        self.client._owns_client = client is None
+
+    async def _call(self, name: str, *args: Any, **kwargs: Any) -> str:
+        # Each call runs on a Tools view whose downloads obey this call's cancellation; fetch
+        # and search go to the shared client unchanged.
+        def work(guard: _Abandonable) -> str:
+            tools = self._tools_class(client=_GuardedClient(self.tools.client, guard))  # type: ignore[arg-type]
+            return getattr(tools, name)(*args, **kwargs)
+
+        return await self.client._run_abandonable(work)
+
+    async def fetch_page(self, url: str, extract: str = "markdown", max_length: int = 5000,
+                         start_index: int = 0) -> str:
+        """See :meth:`Tools.fetch_page <webgrip.tools.Tools.fetch_page>`."""
+        return await self._call("fetch_page", url, extract, max_length, start_index)
+
+    async def search_web(self, query: str, num_results: int = 5) -> str:
+        """See :meth:`Tools.search_web <webgrip.tools.Tools.search_web>`."""
+        return await self._call("search_web", query, num_results)
+
+    async def download_file(self, url: str, save_to: str | None = None,
+                            filename: str | None = None, overwrite: bool = False) -> str:
+        """See :meth:`Tools.download_file <webgrip.tools.Tools.download_file>`.
+
+        If the awaiting task is cancelled, no file is left once the worker has ended.
+        """
+        return await self._call("download_file", url, save_to, filename, overwrite)
+
+    async def research(self, query: str, num_results: int = 5, fetch_top: int = 3,
+                       max_length: int = 12000) -> str:
+        """See :meth:`Tools.research <webgrip.tools.Tools.research>`."""
+        return await self._call("research", query, num_results, fetch_top, max_length)
+
+    async def call(self, name: str, arguments: Any = None) -> str:
+        """Dispatch a model's tool call (see :func:`webgrip.schemas.call_tool`); never raises."""
+        return await self._call("call", name, arguments)
+
+    def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
+        """The tools' definitions; see :func:`webgrip.schemas.tool_schemas`."""
+        return self.tools.schemas(format)
+
+    async def aclose(self) -> None:
+        """See :meth:`AsyncWebClient.aclose`."""
+        await self.client.aclose()
+
+    async def __aenter__(self) -> AsyncTools:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

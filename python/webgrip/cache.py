@@ -1,0 +1,344 @@
+"""An opt-in persistent cache of fetched pages: SQLite (stdlib), WAL mode, one row per URL.
+
+Enabled by setting ``Config.cache_dir``; entries stay fresh for ``cache_ttl_seconds`` (or less
+when the server's ``Cache-Control: max-age`` says so). What it stores is the raw HTTP answer
+(status 200 only: final URL, headers, body, validators), so every extraction mode and every
+``start_index`` page is served from one entry.
+
+- ``Cache-Control: no-store`` responses are never written (and drop any older entry);
+  ``no-cache`` / ``max-age=0`` ones are stored but revalidated on every use.
+- A stale entry is revalidated with ``If-None-Match`` / ``If-Modified-Since``; a ``304``
+  refreshes it without downloading the body again.
+- Threads each get their own connection; processes share the file through WAL and a busy
+  timeout, so several agents can point at one ``cache_dir``.
+- The cache can never fail a fetch: a corrupt, unreadable or locked database logs one warning
+  and the request goes to the network as if there were no cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+from .observe import log_request
+
+if TYPE_CHECKING:
+    from .client import Response, WebClient
+    from .config import Config
+
+__all__ = ["DB_FILENAME", "PageCache", "fetch_cached", "normalise_url"]
+
+logger = logging.getLogger("webgrip.cache")
+
+DB_FILENAME = "webgrip-cache.sqlite3"
+_SCHEMA_VERSION = 1
+_BUSY_TIMEOUT_SECONDS = 5.0
+# Entries unused for this long are pruned when a cache is opened (they could still be
+# revalidated, but an unbounded file is worse than an occasional full download).
+_PRUNE_AFTER_SECONDS = 30 * 24 * 3600.0
+
+_CREATE = """
+CREATE TABLE IF NOT EXISTS pages (
+    key TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    headers TEXT NOT NULL,
+    content BLOB NOT NULL,
+    content_type TEXT,
+    charset TEXT,
+    redirects TEXT NOT NULL,
+    remote_addr TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    expires_at REAL NOT NULL,
+    etag TEXT,
+    last_modified TEXT
+)
+"""
+
+#: What :meth:`PageCache.get` says about where an answer came from.
+SOURCES = ("network", "cache", "revalidated")
+
+
+def normalise_url(url: str) -> str:
+    """The cache key for ``url``: scheme and host lower-cased, default port and fragment dropped.
+
+    The query string is kept verbatim (its order can matter to the server).
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    port = parts.port
+    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+        host = f"{host}:{port}"
+    return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
+
+
+def _cache_control(headers: Any) -> dict[str, str | None]:
+    raw = headers.get("cache-control", "") if headers else ""
+    out: dict[str, str | None] = {}
+    for item in raw.split(","):
+        name, sep, value = item.strip().partition("=")
+        if name:
+            out[name.lower()] = value.strip().strip('"') if sep else None
+    return out
+
+
+class PageCache:
+    """A persistent cache of 200 responses, keyed by :func:`normalise_url`.
+
+    Use :meth:`get` with a ``send`` callable that performs the real request; everything else
+    (freshness, validators, storing) happens here.
+    """
+
+    def __init__(
+        self, directory: str, ttl_seconds: float, *, clock: Callable[[], float] = time.time
+    ):
+        self.path = os.path.join(os.path.expanduser(directory), DB_FILENAME)
+        self.ttl = float(ttl_seconds)
+        self._clock = clock
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        self._disabled = False
+        self._warned = False
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        except OSError as exc:
+            self._fail("cannot create the cache directory", exc, disable=True)
+            return
+        conn = self._conn()
+        if conn is not None:
+            self._run(
+                lambda c: c.execute(
+                    "DELETE FROM pages WHERE stored_at < ?", (self._clock() - _PRUNE_AFTER_SECONDS,)
+                ),
+                write=True,
+            )
+
+    @classmethod
+    def from_config(cls, config: Config) -> PageCache | None:
+        """The cache ``config`` asks for, or ``None`` when ``cache_dir`` is unset."""
+        if not config.cache_dir:
+            return None
+        return cls(config.cache_dir, config.cache_ttl_seconds)
+
+    @property
+    def enabled(self) -> bool:
+        """``False`` once the database proved unusable (the cache then does nothing)."""
+        return not self._disabled
+
+    # -- the request flow -----------------------------------------------------------------
+    def get(
+        self, url: str, send: Callable[[Sequence[tuple[str, str]]], Response]
+    ) -> tuple[Response, str]:
+        """Answer a GET of ``url`` from the cache, revalidating or downloading as needed.
+
+        ``send(extra_headers)`` must perform the request (adding the conditional headers it is
+        given) and return a :class:`~webgrip.client.Response`. Returns the response and its
+        source: ``"cache"`` (fresh, no request made), ``"revalidated"`` (a ``304`` confirmed
+        the stored copy) or ``"network"``.
+        """
+        key = normalise_url(url)
+        row = self._load(key)
+        now = self._clock()
+        if row is not None and now < row["expires_at"]:
+            return self._to_response(row, now), "cache"
+        validators: list[tuple[str, str]] = []
+        if row is not None:
+            if row["etag"]:
+                validators.append(("If-None-Match", row["etag"]))
+            if row["last_modified"]:
+                validators.append(("If-Modified-Since", row["last_modified"]))
+        response = send(validators)
+        if response.status == 304 and row is not None:
+            self._refresh(key, row, response)
+            return self._to_response(row, now), "revalidated"
+        self.store(key, response)
+        return response, "network"
+
+    def store(self, key: str, response: Response) -> None:
+        """Store a 200 response under ``key`` unless it says ``no-store``."""
+        cc = _cache_control(response.headers)
+        if "no-store" in cc:
+            self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
+            return
+        if response.status != 200:
+            return
+        now = self._clock()
+        row = (
+            key, response.url, response.status,
+            json.dumps(list(response.header_list) or list(response.headers.items())),
+            response.content, response.content_type, response.charset,
+            json.dumps(list(response.redirects)), response.remote_addr,
+            now, now + self._lifetime(cc),
+            response.headers.get("etag"), response.headers.get("last-modified"),
+        )
+        self._run(
+            lambda c: c.execute(
+                "INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row
+            ),
+            write=True,
+        )
+
+    def clear(self) -> None:
+        """Drop every entry."""
+        self._run(lambda c: c.execute("DELETE FROM pages"), write=True)
+
+    def close(self) -> None:
+        """Close every connection this cache opened."""
+        with self._lock:
+            conns, self._connections = self._connections, []
+        for _, conn in conns:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        self._local = threading.local()
+
+    # -- internals ------------------------------------------------------------------------
+    def _lifetime(self, cc: dict[str, str | None]) -> float:
+        if "no-cache" in cc:
+            return 0.0
+        max_age = cc.get("s-maxage") or cc.get("max-age")
+        if max_age is not None:
+            try:
+                return max(0.0, min(self.ttl, float(max_age)))
+            except ValueError:
+                pass
+        return self.ttl
+
+    def _refresh(self, key: str, row: dict[str, Any], fresh: Response) -> None:
+        # A 304 may carry updated validators and caching headers; keep the old ones otherwise.
+        etag = fresh.headers.get("etag") or row["etag"]
+        last_modified = fresh.headers.get("last-modified") or row["last_modified"]
+        cc = _cache_control(fresh.headers) or _cache_control(dict(json.loads(row["headers"])))
+        now = self._clock()
+        if "no-store" in cc:
+            self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
+            return
+        self._run(
+            lambda c: c.execute(
+                "UPDATE pages SET stored_at = ?, expires_at = ?, etag = ?, last_modified = ?"
+                " WHERE key = ?",
+                (now, now + self._lifetime(cc), etag, last_modified, key),
+            ),
+            write=True,
+        )
+
+    def _load(self, key: str) -> dict[str, Any] | None:
+        def read(c: sqlite3.Connection) -> dict[str, Any] | None:
+            cur = c.execute("SELECT * FROM pages WHERE key = ?", (key,))
+            found = cur.fetchone()
+            if found is None:
+                return None
+            return dict(zip([d[0] for d in cur.description], found, strict=True))
+
+        return self._run(read)
+
+    def _to_response(self, row: dict[str, Any], now: float) -> Response:
+        from .client import Response  # client imports this module
+
+        raw = {
+            "url": row["url"], "status": row["status"],
+            "headers": [tuple(h) for h in json.loads(row["headers"])],
+            "content": bytes(row["content"]), "content_type": row["content_type"],
+            "charset": row["charset"], "redirects": json.loads(row["redirects"]),
+            "remote_addr": row["remote_addr"], "elapsed": max(0.0, self._clock() - now),
+        }
+        return Response._from_raw(raw)
+
+    def _conn(self) -> sqlite3.Connection | None:
+        if self._disabled:
+            return None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None,
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_SECONDS * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _SCHEMA_VERSION):  # written by another webgrip version
+                conn.execute("DROP TABLE IF EXISTS pages")
+            conn.execute(_CREATE)
+            conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            self._fail("cannot open the cache database", exc, disable=not _is_busy(exc))
+            return None
+        self._local.conn = conn
+        with self._lock:
+            # Threads come and go (each fetch_many call has its own pool): close the
+            # connections of threads that have ended so file descriptors do not pile up.
+            alive = []
+            for thread, old in self._connections:
+                if thread.is_alive():
+                    alive.append((thread, old))
+                else:
+                    with contextlib.suppress(sqlite3.Error):
+                        old.close()
+            alive.append((threading.current_thread(), conn))
+            self._connections = alive
+        return conn
+
+    def _run(self, op: Callable[[sqlite3.Connection], Any], *, write: bool = False) -> Any:
+        conn = self._conn()
+        if conn is None:
+            return None
+        try:
+            if write:
+                with conn:  # one short transaction per write
+                    return op(conn)
+            return op(conn)
+        except sqlite3.Error as exc:
+            # Locked: skip this one operation. Anything else (corruption, disk I/O, a schema
+            # someone else changed): stop using the cache for the rest of this client's life.
+            self._fail("cache database error", exc, disable=not _is_busy(exc))
+            return None
+
+    def _fail(self, what: str, exc: BaseException, *, disable: bool) -> None:
+        if disable:
+            self._disabled = True
+        with self._lock:
+            if self._warned:
+                return
+            self._warned = True
+        logger.warning(
+            "webgrip cache %s: %s (%s); continuing without it", self.path, what, exc,
+        )
+
+
+def _is_busy(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def fetch_cached(client: WebClient, url: str, deadline: float) -> Response:
+    """GET ``url`` for :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>` through the
+    client's persistent cache (a plain request when it has none), counting and logging hits.
+    """
+    cache: PageCache | None = getattr(client, "_page_cache", None)
+    if cache is None or not cache.enabled:
+        return client._send_with_retry("GET", url, deadline=deadline)
+    start = time.monotonic()
+    response, source = cache.get(
+        url, lambda extra: client._send_with_retry("GET", url, deadline=deadline, headers=extra)
+    )
+    if source == "cache":  # no request was made: count and log it here
+        client._stats.record(len(response.content), cached=True)
+        log_request("GET", url, status=response.status, nbytes=len(response.content),
+                    seconds=time.monotonic() - start, source="cache")
+    elif source == "revalidated":  # the 304 itself was counted and logged by request()
+        client._stats.record_hit()
+    return response

@@ -1,0 +1,298 @@
+"""The ``webgrip`` command line: fetch, search, download, extract, check, mcp.
+
+Exit status: 0 success, 1 the fetch/search/download failed, 2 usage or configuration error,
+3 the URL (or destination) was refused by the security policy. Configuration comes from
+``--config FILE`` / ``--profile NAME`` (else ``$WEBGRIP_CONFIG``, ``./webgrip.toml``,
+``~/.config/webgrip/config.toml``) and ``WEBGRIP_*`` environment variables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from . import __version__
+from .config import Config
+from .errors import BlockedURLError, InvalidURLError, WebgripError
+
+__all__ = ["EXIT_BLOCKED", "EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "main"]
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_BLOCKED = 0, 1, 2, 3
+_EXTRACT_MODES = ("markdown", "text", "html", "links", "tables")
+# Destination refusals by the download policy are "blocked", like URL refusals.
+_POLICY_REASONS = frozenset({"outside-download-dirs", "symlink"})
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="FILE", help="TOML config file to read")
+    common.add_argument("--profile", metavar="NAME", help="profile of the config file to apply")
+    common.add_argument("-v", "--verbose", action="store_true",
+                        help="log one line per request to stderr")
+
+    p = argparse.ArgumentParser(
+        prog="webgrip",
+        description="Safe, fast web tools for AI agents, from the shell.",
+        epilog="Exit status: 0 ok, 1 fetch/search failure, 2 usage, 3 blocked by policy.",
+    )
+    p.add_argument("--version", action="version", version=f"webgrip {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    f = sub.add_parser("fetch", parents=[common], help="fetch a page as Markdown, text, ...",
+                       description="Fetch URL and print its readable content.")
+    f.add_argument("url", metavar="URL")
+    f.add_argument("--extract", choices=_EXTRACT_MODES, default="markdown",
+                   help="view to print (default: markdown)")
+    f.add_argument("--max-length", type=_positive_int, metavar="N",
+                   help="print at most N characters (default: everything)")
+    f.add_argument("--start-index", type=_non_negative_int, default=0, metavar="N",
+                   help="start at character N (continue a truncated page)")
+    f.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep only the main content (default: on for markdown/text)")
+    f.add_argument("--json", action="store_true", help="print the page as a JSON object")
+
+    s = sub.add_parser("search", parents=[common], help="search the web",
+                       description="Search the web and print the results.")
+    s.add_argument("query", metavar="QUERY")
+    s.add_argument("-n", "--num-results", type=_positive_int, default=5, metavar="N",
+                   help="number of results (default: 5)")
+    s.add_argument("--provider", metavar="NAME",
+                   help="search provider (duckduckgo, searxng, brave, tavily, google)")
+    s.add_argument("--json", action="store_true", help="print the results as a JSON array")
+
+    d = sub.add_parser("download", parents=[common], help="download a file",
+                       description="Download URL into an allowed folder. A progress bar is "
+                       "shown on stderr when it is a terminal.")
+    d.add_argument("url", metavar="URL")
+    d.add_argument("-o", "--output-dir", metavar="DIR",
+                   help="folder to save into (must be inside WEBGRIP_DOWNLOAD_DIRS)")
+    d.add_argument("--name", metavar="FILENAME", help="file name to save as")
+    d.add_argument("--overwrite", action="store_true", help="replace an existing file")
+    d.add_argument("--json", action="store_true", help="print the result as a JSON object")
+
+    e = sub.add_parser("extract", parents=[common], help="convert a local HTML file (no network)",
+                       description="Convert local HTML (a file, or - for stdin) without any "
+                       "network access.")
+    e.add_argument("file", metavar="FILE", help="HTML file, or - to read stdin")
+    e.add_argument("--mode", choices=_EXTRACT_MODES, default="markdown",
+                   help="view to print (default: markdown)")
+    e.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep only the main content (default: on for markdown/text)")
+    e.add_argument("--url", metavar="BASE", help="the page's URL, to resolve relative links")
+    e.add_argument("--json", action="store_true", help="print the page as a JSON object")
+
+    c = sub.add_parser("check", parents=[common], help="show the security policy's verdict",
+                       description="Say whether URL may be fetched under the current policy, "
+                       "and why not. Resolves the host but never connects. Exit 0 if allowed, "
+                       "3 if refused.")
+    c.add_argument("url", metavar="URL")
+
+    sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",
+                   description="Run an MCP server on stdin/stdout offering fetch_page, "
+                   "search_web and download_file. Needs the 'mcp' extra.")
+    return p
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def _load_config(args: argparse.Namespace, **overrides: Any) -> Config:
+    load = getattr(Config, "load", None)
+    if load is not None:
+        return load(args.config, args.profile, **overrides)
+    if args.config or args.profile:
+        raise ValueError("this build cannot read config files")
+    return Config.from_env(**overrides)
+
+
+def _exit_code(exc: WebgripError) -> int:
+    if isinstance(exc, (BlockedURLError, InvalidURLError)):
+        return EXIT_BLOCKED
+    if exc.reason in _POLICY_REASONS:
+        return EXIT_BLOCKED
+    return EXIT_FAILURE
+
+
+def _print_json(obj: Any, out: TextIO) -> None:
+    json.dump(obj, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+# -- commands -----------------------------------------------------------------------------
+def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .client import WebClient
+    from .fetching import slice_text
+
+    with WebClient(_load_config(args)) as client:
+        page = client.fetch(args.url, extract=args.extract, main_content=args.main_content)
+    total = page.length
+    if args.start_index > total:
+        err.write(f"webgrip: --start-index {args.start_index} is past the end ({total} chars)\n")
+        return EXIT_USAGE
+    if args.max_length:
+        chunk, end = slice_text(page.content, args.start_index, args.max_length)
+    else:
+        chunk, end = page.content[args.start_index:], total
+    if args.json:
+        data = page.to_dict()
+        data.update(content=chunk, start_index=args.start_index, total_length=total,
+                    next_start_index=end if end < total else None)
+        _print_json(data, out)
+    else:
+        out.write(chunk if chunk.endswith("\n") or not chunk else chunk + "\n")
+        if end < total:
+            err.write(f"webgrip: truncated at {end} of {total} characters; "
+                      f"continue with --start-index {end}\n")
+    return EXIT_OK
+
+
+def _cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .client import WebClient
+
+    overrides = {"search_provider": args.provider} if args.provider else {}
+    with WebClient(_load_config(args, **overrides)) as client:
+        results = client.search(args.query, num_results=args.num_results)
+    if args.json:
+        _print_json([r.to_dict() for r in results], out)
+        return EXIT_OK
+    if not results:
+        out.write(f"No results for {args.query!r}.\n")
+    for i, r in enumerate(results, 1):
+        d = r.to_dict()
+        out.write(f"{i}. {d.get('title') or d.get('url')}\n   {d.get('url')}\n")
+        snippet = d.get("snippet")
+        if snippet:
+            out.write(f"   {snippet}\n")
+    return EXIT_OK
+
+
+def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ._progress import ProgressBar
+    from .client import WebClient
+
+    bar = ProgressBar(err) if _isatty(err) else None
+    try:
+        with WebClient(_load_config(args)) as client:
+            result = client.download(args.url, save_to=args.output_dir, filename=args.name,
+                                     overwrite=args.overwrite, progress=bar)
+    finally:
+        if bar is not None:
+            bar.finish()
+    if args.json:
+        _print_json(result.to_dict(), out)
+    else:
+        out.write(f"{result.path}\n")
+    return EXIT_OK
+
+
+def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .client import Response
+    from .fetching import build_page
+
+    if args.file == "-":
+        body = sys.stdin.buffer.read()
+        base = args.url or "file:///dev/stdin"
+    else:
+        try:
+            with open(args.file, "rb") as fh:
+                body = fh.read()
+        except OSError as exc:
+            err.write(f"webgrip: cannot read {args.file}: {exc.strerror}\n")
+            return EXIT_USAGE
+        base = args.url or "file://" + os.path.abspath(args.file)
+    # A local document dressed as a response, so it goes through exactly the conversion a
+    # fetched page does (no network involved).
+    response = Response._from_raw({
+        "url": base, "status": 200, "headers": [("content-type", "text/html")],
+        "content": body, "content_type": "text/html", "charset": None, "redirects": [],
+        "remote_addr": "", "elapsed": 0.0,
+    })
+    page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)
+    if args.json:
+        _print_json(page.to_dict(), out)
+    else:
+        out.write(page.content if page.content.endswith("\n") else page.content + "\n")
+    return EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .client import WebClient
+
+    with WebClient(_load_config(args)) as client:
+        try:
+            normalised = client.check_url(args.url)
+        except (BlockedURLError, InvalidURLError) as exc:
+            out.write(f"refused: {exc.reason or 'invalid-url'}: {exc}\n")
+            return EXIT_BLOCKED
+    out.write(f"allowed: {normalised}\n")
+    return EXIT_OK
+
+
+def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .mcp import serve
+
+    serve(_load_config(args))
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "fetch": _cmd_fetch, "search": _cmd_search, "download": _cmd_download,
+    "extract": _cmd_extract, "check": _cmd_check, "mcp": _cmd_mcp,
+}
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
+        return int(exc.code or 0)
+    out, err = sys.stdout, sys.stderr
+    if args.verbose:
+        import logging
+
+        logging.basicConfig(level=logging.INFO, stream=err,
+                            format="webgrip: %(message)s")
+    try:
+        return _COMMANDS[args.command](args, out, err)
+    except WebgripError as exc:
+        err.write(f"webgrip: {type(exc).__name__}: {exc}\n")
+        return _exit_code(exc)
+    except ValueError as exc:  # bad configuration, bad argument value
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_USAGE
+    except ImportError as exc:
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        err.write("webgrip: interrupted\n")
+        return 130
+    except BrokenPipeError:  # `webgrip fetch ... | head`
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Reading ``webgrip.toml``: find the file, check every key and value, apply a profile.
+
+Used by :meth:`webgrip.Config.load`. A file looks like::
+
+    timeout = 20
+    download_dirs = ["~/Downloads", "~/papers"]
+
+    [search_endpoints]
+    searxng = "https://searx.example.org"
+
+    [profiles.researcher]
+    max_download_bytes = 524288000
+    respect_robots_txt = true
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+__all__ = ["default_paths", "find_config_file", "load_values"]
+
+
+def default_paths(env: Mapping[str, str]) -> list[Path]:
+    """Where a config file is looked for when none is named, in order."""
+    xdg = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return [Path("webgrip.toml"), Path(xdg) / "webgrip" / "config.toml"]
+
+
+def find_config_file(path: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
+    """The file to read: ``path``, else ``$WEBGRIP_CONFIG``, else the first default that exists.
+
+    A file named explicitly (argument or variable) must exist.
+    """
+    named = path if path is not None else env.get("WEBGRIP_CONFIG") or None
+    if named is not None:
+        p = Path(os.path.expanduser(os.fspath(named)))
+        if not p.is_file():
+            raise ValueError(f"config file {os.fspath(p)!r} does not exist")
+        return p
+    for candidate in default_paths(env):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_values(
+    path: str | os.PathLike[str] | None,
+    profile: str | None,
+    env: Mapping[str, str],
+    kinds: Mapping[str, str],
+) -> dict[str, Any]:
+    """The settings from the config file with ``profile`` applied, checked against ``kinds``.
+
+    ``kinds`` maps each field name to its kind (``bool``, ``int``, ``float``, ``str``,
+    ``opt_str``, ``str_tuple``, ``int_tuple``, ``mapping``).
+    """
+    profile = profile if profile is not None else env.get("WEBGRIP_PROFILE") or None
+    file = find_config_file(path, env)
+    if file is None:
+        if profile is not None:
+            raise ValueError(f"profile {profile!r} requested but no config file was found")
+        return {}
+    try:
+        with open(file, "rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"config file {os.fspath(file)!r} is not valid TOML: {exc}") from None
+    where = os.fspath(file)
+    profiles = data.pop("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ValueError(f"invalid value for 'profiles' in {where!r}: expected tables")
+    values = _checked(data, kinds, where)
+    if profile is not None:
+        table = profiles.get(profile)
+        if not isinstance(table, dict):
+            known = ", ".join(sorted(profiles)) or "none"
+            raise ValueError(f"profile {profile!r} not found in {where!r} (profiles: {known})")
+        values.update(_checked(table, kinds, f"{where} [profiles.{profile}]"))
+    return values
+
+
+def _checked(table: Mapping[str, Any], kinds: Mapping[str, str], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        kind = kinds.get(key)
+        if kind is None:
+            raise ValueError(f"unknown setting {key!r} in {where!r}")
+        try:
+            out[key] = _coerce(key, kind, value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"invalid value for {key!r} in {where!r}: {exc}") from None
+    return out
+
+
+def _coerce(key: str, kind: str, value: Any) -> Any:
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, got {value!r}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected an integer, got {value!r}")
+        return value
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"expected a number, got {value!r}")
+        return float(value)
+    if kind in ("str", "opt_str"):
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {value!r}")
+        return (value or None) if kind == "opt_str" else value
+    if kind == "str_tuple":
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise TypeError(f"expected a list of strings, got {value!r}")
+        return tuple(items)
+    if kind == "int_tuple":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise TypeError(f"expected a list of integers, got {value!r}")
+        return tuple(value)
+    if kind == "mapping":
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a table, got {value!r}")
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if key == "resolve":
+                addrs = [v] if isinstance(v, str) else v
+                if not isinstance(addrs, list) or not all(isinstance(a, str) for a in addrs):
+                    raise TypeError(f"{k!r}: expected an address or a list of addresses")
+                out[k] = tuple(addrs)
+            else:
+                if not isinstance(v, str):
+                    raise TypeError(f"{k!r}: expected a string, got {v!r}")
+                out[k] = v
+        return out
+    raise ValueError(f"unsupported setting kind {kind!r}")  # pragma: no cover

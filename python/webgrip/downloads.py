@@ -1,0 +1,380 @@
+"""Safe downloads on disk: choosing a file name, checking the folder, placing the file.
+
+- :func:`choose_filename`: the ``filename`` argument, else ``Content-Disposition`` (RFC 6266;
+  ``filename*`` per RFC 8187 preferred), else the URL path, else ``download`` plus an extension
+  from the content type — always passed through :func:`sanitize_filename`.
+- :func:`open_destination`: the folder must lie inside one of the allowed roots; every
+  component below the root is opened with ``O_NOFOLLOW|O_DIRECTORY`` (missing ones are
+  created), so no symlink is ever followed there.
+- :func:`place_file`: the completed temp file is linked to its final name atomically
+  (``name (1).ext``, ``name (2).ext``, … when the name is taken) or, with ``overwrite``,
+  renamed over it. The temp file is always removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import mimetypes
+import os
+import re
+import stat
+import unicodedata
+from dataclasses import dataclass
+from typing import NoReturn
+from urllib.parse import unquote, urlsplit
+
+from .errors import DownloadError
+
+__all__ = [
+    "Destination",
+    "choose_filename",
+    "filename_from_content_disposition",
+    "open_destination",
+    "place_file",
+    "sanitize_filename",
+]
+
+MAX_NAME_BYTES = 200
+_FALLBACK = "download"
+_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CLOCK$", "CONIN$", "CONOUT$"}
+    | {f"{p}{i}" for p in ("COM", "LPT") for i in [*"0123456789", "¹", "²", "³"]}
+)
+# Characters replaced by "_" (besides control/format/unassigned ones): Windows-illegal and
+# shell-surprising characters, and slash look-alikes NFKC leaves alone.
+_UNSAFE = set('"*:<>?|~\\/') | {"\u2215", "\u2044", "\u29f8", "\u29f9", "\u2216", "\ufe68"}
+_PREFERRED_EXT = {
+    "text/plain": ".txt", "image/jpeg": ".jpg", "text/html": ".html", "application/xml": ".xml",
+    "text/csv": ".csv", "application/json": ".json", "text/markdown": ".md",
+    "application/gzip": ".gz", "audio/mpeg": ".mp3", "image/svg+xml": ".svg",
+}
+_PARAM = re.compile(
+    r"""\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)\s*(?:;|$)"""
+)
+
+
+# -- names -------------------------------------------------------------------------------
+def filename_from_content_disposition(value: str | None) -> str | None:
+    """The file name a ``Content-Disposition`` header proposes, unsanitised.
+
+    ``filename*`` (RFC 8187, UTF-8 or ISO-8859-1, percent-encoded) wins over ``filename``; a
+    malformed ``filename*`` is ignored. Returns ``None`` when neither is usable.
+    """
+    if not value:
+        return None
+    _, _, params = value.partition(";")
+    plain: str | None = None
+    extended: str | None = None
+    for match in _PARAM.finditer(params):
+        name, raw = match.group(1).lower(), match.group(2).strip()
+        if name == "filename*":
+            extended = _decode_ext_value(raw.strip('"')) or extended
+        elif name == "filename" and plain is None:
+            if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+                raw = re.sub(r"\\(.)", r"\1", raw[1:-1])
+            plain = _fix_mojibake(raw) or None
+    return extended or plain
+
+
+def _decode_ext_value(raw: str) -> str | None:
+    charset, sep, rest = raw.partition("'")
+    _lang, sep2, encoded = rest.partition("'")
+    if not (sep and sep2):
+        return None
+    charset = charset.strip().lower()
+    if charset not in ("utf-8", "iso-8859-1", "latin-1", "latin1"):
+        return None
+    try:
+        data = unquote(encoded, encoding="latin-1").encode("latin-1")
+        return data.decode("utf-8" if charset == "utf-8" else "latin-1", errors="strict") or None
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        return None
+
+
+def _fix_mojibake(text: str) -> str:
+    """Headers are often raw UTF-8 read as Latin-1; undo that when it is clearly the case."""
+    try:
+        fixed = text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+    return fixed
+
+
+def sanitize_filename(name: str | None, *, fallback: str = _FALLBACK) -> str:
+    """A safe base name for ``name``: never a path, hidden file, device or over-long name.
+
+    NFKC-normalises, keeps the last path segment (``/``, ``\\`` and look-alikes), replaces
+    control, format (bidi), unassigned and Windows-illegal characters with ``_``, trims
+    whitespace and dots at both ends, prefixes Windows device names with ``_`` and caps the
+    name at 200 UTF-8 bytes, keeping the extension. Returns ``fallback`` if nothing is left.
+    """
+    text = unicodedata.normalize("NFKC", name or "")
+    for sep in ("\\", "\u2215", "\u2044", "\u29f8", "\u29f9", "\u2216", "\ufe68"):
+        text = text.replace(sep, "/")
+    text = text.rsplit("/", 1)[-1]
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in _UNSAFE or cat[0] == "C" or cat in ("Zl", "Zp"):
+            out.append("_")
+        elif cat == "Zs":
+            out.append(" ")
+        else:
+            out.append(ch)
+    text = "".join(out).strip(" .")
+    if not text.strip("_-. "):
+        return fallback
+    stem = text.partition(".")[0]
+    if stem.rstrip(" ").upper() in _RESERVED or text.lower() in ("desktop.ini", "thumbs.db"):
+        text = "_" + text
+    return _cap_length(text, MAX_NAME_BYTES) or fallback
+
+
+def _cap_length(name: str, limit: int) -> str:
+    if len(name.encode("utf-8")) <= limit:
+        return name
+    stem, ext = os.path.splitext(name)
+    if len(ext.encode("utf-8")) > 20:
+        stem, ext = name, ""
+    budget = limit - len(ext.encode("utf-8"))
+    cut = stem.encode("utf-8")[:budget].decode("utf-8", errors="ignore").rstrip(" .")
+    return cut + ext if cut else ""
+
+
+def extension_for(content_type: str | None) -> str:
+    """The usual file extension for a media type, or ``""``."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if not media or media in ("application/octet-stream", "binary/octet-stream"):
+        return ""
+    return _PREFERRED_EXT.get(media) or mimetypes.guess_extension(media, strict=False) or ""
+
+
+def choose_filename(
+    filename: str | None,
+    *,
+    content_disposition: str | None = None,
+    url: str = "",
+    content_type: str | None = None,
+) -> str:
+    """The sanitised name to save a download under (see the module docstring for the order).
+
+    A name taken from the URL (or the fallback) without an extension gets one from
+    ``content_type`` when that type is specific; names given by the caller or the server are
+    kept as they are (after sanitising).
+    """
+    if filename:
+        return sanitize_filename(filename)
+    proposed = filename_from_content_disposition(content_disposition)
+    if proposed:
+        return sanitize_filename(proposed)
+    path = urlsplit(url).path
+    name = sanitize_filename(unquote(path.rsplit("/", 1)[-1], errors="replace") if path else "")
+    if "." not in name.lstrip("_"):
+        ext = extension_for(content_type)
+        if ext:
+            name = _cap_length(name, MAX_NAME_BYTES - len(ext)) + ext
+    return name
+
+
+# -- destination folder ------------------------------------------------------------------
+@dataclass
+class Destination:
+    """An open, checked download folder. Close it (or use ``with``) when done."""
+
+    path: str
+    """Absolute path of the folder (the root's real path plus the checked components)."""
+    fd: int
+    """A descriptor of the folder, opened without following symlinks below the root."""
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> Destination:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_destination(save_to: str, allowed_dirs: tuple[str, ...] | list[str]) -> Destination:
+    """Check ``save_to`` against ``allowed_dirs`` and open it; create missing folders below.
+
+    ``save_to`` may be absolute, ``~``-relative or relative (to the first allowed folder).
+    It must be one of the allowed folders or lie below one (compared after ``expanduser`` and
+    ``realpath`` of the root; the path below the root is normalised and then walked one
+    component at a time without following symlinks). Raises
+    :class:`~webgrip.errors.DownloadError` with reason ``outside-download-dirs``, ``symlink``
+    or ``not-a-directory``.
+    """
+    roots = [d for d in allowed_dirs if d]
+    if not roots:
+        raise DownloadError("downloads are disabled: no download_dirs configured",
+                            reason="outside-download-dirs")
+    raw = os.path.expanduser(str(save_to or roots[0]))
+    if not os.path.isabs(raw):
+        raw = os.path.join(os.path.expanduser(roots[0]), raw)
+    target = os.path.normpath(raw)
+    for root in roots:
+        root_abs = os.path.normpath(os.path.abspath(os.path.expanduser(root)))
+        root_real = os.path.realpath(root_abs)
+        for base in dict.fromkeys((root_abs, root_real)):
+            rel = _relative_inside(target, base)
+            if rel is not None:
+                try:
+                    return _walk(root_real, rel, save_to)
+                except DownloadError:
+                    raise
+                except OSError as exc:
+                    raise DownloadError(
+                        f"cannot use the folder {target}: {exc.strerror or exc}",
+                        reason="os-error",
+                    ) from None
+    allowed = ", ".join(roots)
+    raise DownloadError(
+        f"{save_to!r} is outside the allowed download folders ({allowed})",
+        reason="outside-download-dirs",
+    )
+
+
+def _relative_inside(target: str, base: str) -> list[str] | None:
+    if target == base:
+        return []
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if not target.startswith(prefix):
+        return None
+    parts = [p for p in target[len(prefix):].split(os.sep) if p and p != "."]
+    return None if ".." in parts else parts
+
+
+def _walk(root_real: str, parts: list[str], shown: str) -> Destination:
+    os.makedirs(root_real, exist_ok=True)
+    fd = os.open(root_real, _DIR_FLAGS)
+    path = root_real
+    try:
+        for part in parts:
+            path = os.path.join(path, part)
+            try:
+                nfd = os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                nfd = os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                _refuse_component(exc, fd, part, path, shown)
+            os.close(fd)
+            fd = nfd
+    except BaseException:
+        os.close(fd)
+        raise
+    return Destination(path=path, fd=fd)
+
+
+def _refuse_component(exc: OSError, fd: int, part: str, path: str, shown: str) -> NoReturn:
+    try:
+        st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise DownloadError(f"refusing to save into {shown!r}: {path} is a symbolic link",
+                            reason="symlink") from None
+    if exc.errno in (errno.ENOTDIR, errno.ELOOP) or (st is not None):
+        raise DownloadError(f"refusing to save into {shown!r}: {path} is not a folder",
+                            reason="not-a-directory") from None
+    raise DownloadError(f"cannot open folder {path}: {exc.strerror}", reason="os-error") from None
+
+
+# -- placing the file --------------------------------------------------------------------
+def _numbered(name: str, n: int) -> str:
+    if n == 0:
+        return name
+    stem, ext = os.path.splitext(name)
+    if not stem:  # ".ext"-only names cannot occur after sanitising; be safe anyway
+        stem, ext = name, ""
+    suffix = f" ({n})"
+    stem = _cap_length(stem, MAX_NAME_BYTES - len(suffix.encode()) - len(ext.encode())) or "_"
+    return f"{stem}{suffix}{ext}"
+
+
+def place_file(
+    dest: Destination, temp_path: str, name: str, *, overwrite: bool = False,
+    max_attempts: int = 1000,
+) -> tuple[str, bool, bool]:
+    """Give the completed temp file in ``dest`` its final ``name``; remove the temp name.
+
+    Returns ``(path, renamed, replaced)``. Without ``overwrite`` an existing name (file,
+    folder or symlink) is never touched: ``name (1).ext``, ``name (2).ext``, … are tried with
+    an atomic hard link. With ``overwrite`` the temp file is renamed over an existing regular
+    file; a symlink or folder there is refused. The temp file must be a regular file directly
+    inside ``dest``.
+    """
+    temp_name = os.path.basename(temp_path)
+    try:
+        _check_temp(dest, temp_path, temp_name)
+        if overwrite:
+            try:
+                st = os.stat(name, dir_fd=dest.fd, follow_symlinks=False)
+            except FileNotFoundError:
+                st = None
+            if st is not None and not stat.S_ISREG(st.st_mode):
+                kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+                raise DownloadError(
+                    f"refusing to overwrite {os.path.join(dest.path, name)}: it is {kind}",
+                    reason="symlink" if stat.S_ISLNK(st.st_mode) else "not-a-file",
+                )
+            os.replace(temp_name, name, src_dir_fd=dest.fd, dst_dir_fd=dest.fd)
+            return os.path.join(dest.path, name), False, st is not None
+        for n in range(max_attempts):
+            candidate = _numbered(name, n)
+            if _link_exclusive(dest, temp_name, candidate):
+                return os.path.join(dest.path, candidate), n > 0, False
+        raise DownloadError(f"no free name like {name!r} in {dest.path}", reason="name-taken")
+    except OSError as exc:
+        raise DownloadError(f"could not save into {dest.path}: {exc.strerror or exc}",
+                            reason="os-error") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name, dir_fd=dest.fd)
+
+
+def _check_temp(dest: Destination, temp_path: str, temp_name: str) -> None:
+    """The temp file the core wrote must be the regular file named ``temp_name`` in ``dest``."""
+    if os.path.normpath(os.path.dirname(temp_path)) != os.path.normpath(dest.path):
+        raise DownloadError(f"temporary file {temp_path} is not inside {dest.path}",
+                            reason="temp-outside")
+    inside = os.stat(temp_name, dir_fd=dest.fd, follow_symlinks=False)
+    by_path = os.stat(temp_path, follow_symlinks=False)
+    if not stat.S_ISREG(inside.st_mode) or (inside.st_dev, inside.st_ino) != (
+        by_path.st_dev, by_path.st_ino
+    ):
+        raise DownloadError(f"the folder {dest.path} changed during the download",
+                            reason="folder-changed")
+
+
+def _link_exclusive(dest: Destination, temp_name: str, candidate: str) -> bool:
+    """Atomically create ``candidate`` for the temp file's content; False if it exists."""
+    try:
+        os.link(temp_name, candidate, src_dir_fd=dest.fd, dst_dir_fd=dest.fd,
+                follow_symlinks=False)
+        return True
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV,
+                             errno.EMLINK):
+            raise
+    # No hard links here (FAT, some network shares): reserve the name, then rename onto it.
+    try:
+        fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644,
+                     dir_fd=dest.fd)
+    except FileExistsError:
+        return False
+    os.close(fd)
+    os.replace(temp_name, candidate, src_dir_fd=dest.fd, dst_dir_fd=dest.fd)
+    return True

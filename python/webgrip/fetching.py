@@ -1,0 +1,306 @@
+"""From a response body to readable content: content-type dispatch, paging and a page cache.
+
+- HTML goes through the Rust extractor (one parse per view), with the readable main content
+  by default for ``markdown``/``text`` and a fallback to the whole page when that is nearly
+  empty.
+- JSON is pretty-printed; ``text/*``, CSV, XML, YAML and friends pass through as text.
+- PDFs, images, archives and other binary bodies raise
+  :class:`~webgrip.errors.UnsupportedContentError` (save those with a download instead).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from .errors import UnsupportedContentError
+from .page import EXTRACT_MODES, Page
+
+if TYPE_CHECKING:
+    from .client import Response
+
+__all__ = [
+    "MAX_LINKS",
+    "DocumentCache",
+    "build_page",
+    "classify",
+    "describe_media_type",
+    "slice_text",
+]
+
+#: Links listed in ``links`` mode; the rest are counted.
+MAX_LINKS = 100
+#: Below this many characters, a main-content extract is replaced by the whole page.
+MIN_MAIN_CONTENT_CHARS = 100
+
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_TEXT_APP_TYPES = frozenset({
+    "application/xml", "application/javascript", "application/ecmascript",
+    "application/x-javascript", "application/yaml", "application/x-yaml", "application/toml",
+    "application/csv", "application/sql", "application/graphql", "application/x-sh",
+    "application/x-httpd-php", "application/rss+xml", "application/atom+xml",
+    "application/x-www-form-urlencoded", "application/markdown",
+})
+_UNKNOWN_TYPES = frozenset(
+    {"application/octet-stream", "application/unknown", "binary/octet-stream"}
+)
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "application/pdf"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"RIFF", "application/octet-stream"),
+    (b"\x7fELF", "application/octet-stream"),
+)
+
+
+def classify(content_type: str | None, body: bytes) -> tuple[str, str | None]:
+    """Decide how to treat a body: ``(kind, media_type)`` with kind ``html``, ``json``,
+    ``text`` or ``binary``. Sniffs only when the type is missing or generic."""
+    ct = (content_type or "").split(";", 1)[0].strip().lower() or None
+    if ct in _HTML_TYPES:
+        return "html", ct
+    if ct is not None and (ct == "application/json" or ct.endswith("+json")
+                           or ct == "application/x-ndjson"):
+        return "json", ct
+    if ct is not None and (ct.startswith("text/") or ct in _TEXT_APP_TYPES
+                           or ct.endswith("+xml")):
+        return "text", ct
+    if ct is not None and ct not in _UNKNOWN_TYPES:
+        return "binary", ct
+    return _sniff(body, ct)
+
+
+def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
+    head = body[:1024]
+    for magic, media in _MAGIC:
+        if head.startswith(magic):
+            return "binary", media
+    if b"\x00" in head:
+        return "binary", declared or "application/octet-stream"
+    start = head.lstrip().lower()
+    if start.startswith((b"<!doctype html", b"<html")) or b"<body" in start or b"<head" in start:
+        return "html", "text/html"
+    if start[:1] in (b"{", b"["):
+        try:
+            json.loads(body)
+            return "json", "application/json"
+        except ValueError:
+            pass
+    return "text", declared or "text/plain"
+
+
+def describe_media_type(media: str | None) -> str:
+    """A short human name for a media type ("a PDF document", "an image (image/png)")."""
+    if not media:
+        return "a binary file"
+    if media == "application/pdf":
+        return "a PDF document"
+    major = media.split("/", 1)[0]
+    if major in ("image", "audio", "video"):
+        article = "an" if major in ("image", "audio") else "a"
+        return f"{article} {major} file ({media})"
+    if any(k in media for k in ("zip", "tar", "gzip", "compressed", "rar", "7z")):
+        return f"an archive ({media})"
+    return f"a binary file ({media})"
+
+
+def build_page(
+    response: Response,
+    *,
+    url: str,
+    extract: str = "markdown",
+    main_content: bool | None = None,
+) -> Page:
+    """Convert a successful response into a :class:`Page` showing the ``extract`` view.
+
+    ``main_content`` defaults to ``True`` for ``markdown``/``text`` and ``False`` otherwise.
+    Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
+    ``links``/``tables`` on anything but HTML.
+    """
+    if extract not in EXTRACT_MODES:
+        raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+    kind, media = classify(response.headers.get("content-type"), response.content)
+    if kind == "binary":
+        size = _declared_size(response)
+        raise UnsupportedContentError(
+            f"{response.url} is {describe_media_type(media)}, not a text document",
+            url=response.url, reason="binary-content", content_type=media, size=size,
+        )
+    if kind != "html":
+        if extract in ("links", "tables"):
+            raise UnsupportedContentError(
+                f"extract={extract!r} needs an HTML page; {response.url} is {media}",
+                url=response.url, reason="not-html", content_type=media,
+                size=len(response.content),
+            )
+        text = _pretty_json(response.text) if kind == "json" else response.text
+        return Page(url=url, final_url=response.url, status=response.status,
+                    content_type=media, extract=extract, content=text)
+    return _html_page(response, url=url, media=media, extract=extract, main_content=main_content)
+
+
+def _declared_size(response: Response) -> int | None:
+    raw = response.headers.get("content-length", "")
+    if raw.strip().isdigit():
+        return int(raw.strip())
+    return len(response.content) or None
+
+
+def _pretty_json(text: str) -> str:
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:  # not JSON after all (or JSON lines): show it as sent
+        return text
+
+
+def _html_page(
+    response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None
+) -> Page:
+    main = extract in ("markdown", "text") if main_content is None else bool(main_content)
+    ct_header = response.headers.get("content-type")
+    common: dict[str, Any] = {"url": response.url, "content_type": ct_header}
+    data: tuple[dict[str, Any], ...] | None = None
+    if extract == "html":
+        doc = _core.extract_document(response.content, modes=(), main_content=False, **common)
+        content, main = response.text, False
+    elif extract in ("markdown", "text"):
+        doc = _core.extract_document(response.content, modes=(extract,), main_content=main,
+                                     **common)
+        content = doc.get(extract) or ""
+        if main and len(content.strip()) < MIN_MAIN_CONTENT_CHARS:
+            whole = _core.extract_document(response.content, modes=(extract,),
+                                           main_content=False, **common)
+            if len((whole.get(extract) or "").strip()) > len(content.strip()):
+                doc, content, main = whole, whole.get(extract) or "", False
+    elif extract == "links":
+        doc = _core.extract_document(response.content, modes=("links",), main_content=main,
+                                     **common)
+        links = _unique_links(doc.get("links") or [])
+        data = tuple(links)
+        content = _render_links(links)
+    else:  # tables
+        doc = _core.extract_document(response.content, modes=("tables",), main_content=main,
+                                     **common)
+        tables = [
+            {"caption": t.get("caption"), "headers": list(t.get("headers") or []),
+             "rows": [dict(r) for r in t.get("rows") or []]}
+            for t in doc.get("tables") or []
+        ]
+        data = tuple(tables)
+        content = _render_tables(tables)
+    metadata = dict(doc.get("metadata") or {})
+    return Page(
+        url=url, final_url=response.url, status=response.status, content_type=media,
+        extract=extract, content=content, title=metadata.get("title"), metadata=metadata,
+        data=data, main_content=main,
+    )
+
+
+def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for link in links:
+        href = link.get("url")
+        if not href:
+            continue
+        text = " ".join(str(link.get("text") or "").split())
+        if href not in seen:
+            seen[href] = {"url": href, "text": text, "rel": link.get("rel")}
+        elif not seen[href]["text"] and text:
+            seen[href]["text"] = text
+    return list(seen.values())
+
+
+def _render_links(links: list[dict[str, Any]]) -> str:
+    lines = []
+    for link in links[:MAX_LINKS]:
+        text = link["text"].replace("[", "\\[").replace("]", "\\]") or link["url"]
+        lines.append(f"- [{text}]({link['url']})")
+    if len(links) > MAX_LINKS:
+        lines.append(f"…and {len(links) - MAX_LINKS} more links")
+    return "\n".join(lines)
+
+
+def _render_tables(tables: list[dict[str, Any]]) -> str:
+    if not tables:
+        return ""
+    rows = ",\n".join(json.dumps(t, ensure_ascii=False) for t in tables)
+    return f"[\n{rows}\n]"
+
+
+def slice_text(text: str, start: int, max_length: int) -> tuple[str, int]:
+    """``text[start:end]`` of at most ``max_length`` characters, cut at a word boundary.
+
+    Returns ``(chunk, end)``; ``end`` is the ``start`` of the next chunk, so consecutive
+    chunks reassemble ``text`` exactly. A break is preferred at a newline in the last quarter
+    of the window, else at the last whitespace in its second half, else the cut is hard.
+    """
+    start = max(0, start)
+    end = start + max(1, max_length)
+    if end >= len(text):
+        return text[start:], len(text)
+    window = text[start:end]
+    newline = window.rfind("\n")
+    if newline >= len(window) * 3 // 4:
+        cut = newline + 1
+    else:
+        cut = 0
+        for i in range(len(window) - 1, len(window) // 2 - 1, -1):
+            if window[i].isspace():
+                cut = i + 1
+                break
+    if cut <= 0:
+        cut = len(window)
+    return window[:cut], start + cut
+
+
+class DocumentCache:
+    """A bounded, thread-safe LRU of converted pages with a time-to-live.
+
+    Keys are ``(url, extract, main_content)``; a ``maxsize`` of 0 disables caching.
+    """
+
+    def __init__(self, maxsize: int, ttl: float):
+        self.maxsize = max(0, int(maxsize))
+        self.ttl = float(ttl)
+        self._items: OrderedDict[Hashable, tuple[float, Page]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Page | None:
+        """The cached page for ``key``, or ``None`` if absent or expired."""
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            stored, page = item
+            if self.ttl > 0 and time.monotonic() - stored > self.ttl:
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return page
+
+    def put(self, key: Hashable, page: Page) -> None:
+        """Store ``page``, evicting the least recently used entries beyond ``maxsize``."""
+        if self.maxsize == 0:
+            return
+        with self._lock:
+            self._items[key] = (time.monotonic(), page)
+            self._items.move_to_end(key)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)

@@ -1,0 +1,124 @@
+"""An MCP server offering ``fetch_page``, ``search_web`` and ``download_file`` over stdio.
+
+Run it with ``webgrip mcp`` or ``python -m webgrip.mcp``; configure it like everything else
+(``WEBGRIP_*`` variables, ``$WEBGRIP_CONFIG`` / ``webgrip.toml``, ``$WEBGRIP_PROFILE``). A
+desktop client entry looks like::
+
+    {"mcpServers": {"webgrip": {"command": "python", "args": ["-m", "webgrip.mcp"],
+                                "env": {"WEBGRIP_DOWNLOAD_DIRS": "~/Downloads"}}}}
+
+The tool list (names, descriptions, input schemas, annotations) comes from
+:func:`webgrip.schemas.tool_schemas`, the same source as the OpenAI and Anthropic schemas.
+A tool that fails answers with an ``isError`` result whose text explains the failure, so the
+model can correct itself; only malformed protocol messages become protocol errors.
+
+Built on the official MCP Python SDK's low-level server (the ``mcp`` extra:
+``pip install 'webgrip[mcp]'``), imported only when a server is started.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+from .schemas import call_tool, tool_schemas
+
+if TYPE_CHECKING:
+    from .config import Config
+
+__all__ = ["build_server", "serve", "serve_stdio"]
+
+_INSTRUCTIONS = (
+    "Web access with a security guard: search_web finds pages, fetch_page reads one as "
+    "Markdown (continue long pages with start_index), download_file saves a file into an "
+    "allowed folder. Failures come back as text starting with 'Error:'."
+)
+_MISSING_SDK = (
+    "the webgrip MCP server needs the MCP Python SDK, which is not installed; "
+    "install it with: pip install 'webgrip[mcp]'"
+)
+
+
+def _sdk() -> tuple[Any, Any]:
+    try:
+        from mcp import types
+        from mcp.server.lowlevel import Server
+    except ImportError as exc:
+        raise ImportError(_MISSING_SDK) from exc
+    import inspect
+
+    if "on_list_tools" not in inspect.signature(Server.__init__).parameters:
+        # MCP SDK 1.x registers handlers with decorators instead of constructor arguments.
+        raise ImportError("the webgrip MCP server needs version 2 of the MCP Python SDK; "
+                          "upgrade it with: pip install -U 'webgrip[mcp]'")
+    return Server, types
+
+
+def build_server(tools: Any) -> Any:
+    """An ``mcp.server.lowlevel.Server`` serving ``tools`` (a :class:`webgrip.Tools`)."""
+    import anyio
+
+    Server, types = _sdk()
+
+    listed = [
+        types.Tool(
+            name=s["name"], description=s["description"], inputSchema=s["inputSchema"],
+            annotations=types.ToolAnnotations(**s["annotations"]) if "annotations" in s else None,
+        )
+        for s in tool_schemas(tools, "mcp")
+    ]
+
+    def run(name: str, arguments: dict[str, Any] | None) -> tuple[str, bool]:
+        text = call_tool(tools, name, arguments or {})
+        return text, text.startswith("Error:")
+
+    async def on_list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=listed)
+
+    async def on_call_tool(ctx: Any, params: Any) -> Any:
+        # The tools block on the network (without the GIL); run them off the event loop so
+        # the server keeps answering pings and cancellations meanwhile.
+        text, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], isError=failed,
+        )
+
+    return Server(
+        "webgrip", version=__version__, instructions=_INSTRUCTIONS,
+        on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+    )
+
+
+async def serve_stdio(tools: Any) -> None:
+    """Serve ``tools`` on this process's stdin/stdout until the client disconnects."""
+    _sdk()
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(tools)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def serve(config: Config | None = None) -> None:
+    """Run the stdio MCP server with ``config`` (default: file + environment). Blocks."""
+    import anyio
+
+    from .config import Config
+    from .tools import Tools
+
+    _sdk()  # fail with the install hint before doing anything else
+    if config is None:
+        load = getattr(Config, "load", None)
+        config = load() if load is not None else Config.from_env()
+    tools = Tools(config)
+    anyio.run(serve_stdio, tools)
+
+
+if __name__ == "__main__":
+    import sys
+
+    try:
+        serve()
+    except (ImportError, ValueError) as exc:
+        sys.stderr.write(f"webgrip mcp: {exc}\n")
+        sys.exit(2)

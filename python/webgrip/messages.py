@@ -1,0 +1,170 @@
+"""The one-line ``Error: …`` answers of the agent tools, and small formatting helpers.
+
+Each message names the cause and the next step, in one or two sentences, because it goes
+straight into a language model's context.
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+
+from .errors import (
+    BlockedURLError,
+    ConnectError,
+    DownloadError,
+    FetchTimeoutError,
+    HTTPStatusError,
+    InvalidURLError,
+    ResponseTooLargeError,
+    SearchBlockedError,
+    SearchError,
+    UnsupportedContentError,
+    WebgripError,
+)
+from .fetching import describe_media_type
+
+__all__ = ["error_message", "human_size", "shown_url"]
+
+_MAX_URL_CHARS = 300
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@]*@")
+
+
+def shown_url(url: object) -> str:
+    """``url`` made safe to quote in a message: one line, bounded length."""
+    text = url if isinstance(url, str) else repr(url)
+    text = _USERINFO.sub(r"\1", " ".join(text.split()))  # never echo a password
+    if len(text) > _MAX_URL_CHARS:
+        text = text[: _MAX_URL_CHARS - 1] + "…"
+    return text
+
+
+def human_size(size: int | None) -> str:
+    """``1234567`` -> ``1.2 MiB`` (binary units, like the configured limits)."""
+    if size is None:
+        return "unknown size"
+    value = float(size)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} bytes"  # pragma: no cover
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split()).rstrip(" .")
+    return text + "." if text else ""
+
+
+def _detail(exc: BaseException) -> str:
+    """The message without the core's ``Refused <url>: `` style prefix (we say it ourselves)."""
+    msg = " ".join(str(exc).split())
+    url = getattr(exc, "url", None)
+    if url:
+        for marker in (f"{url}: ", f'"{url}": ', f"{url!r}: "):
+            at = msg.find(marker)
+            if 0 <= at <= 40:
+                return msg[at + len(marker):]
+    return msg
+
+
+def _status_label(status: int | None) -> str:
+    if status is None:
+        return "HTTP error"
+    try:
+        return f"HTTP {status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"HTTP {status}"
+
+
+def _status_hint(status: int | None) -> str:
+    if status in (404, 410):
+        return "Check the URL or search for the page."
+    if status in (401, 403, 451):
+        return "The site refuses access; try another source."
+    if status == 429:
+        return "The site is rate-limiting requests; wait before retrying or use another source."
+    if status is not None and status >= 500:
+        return "The server failed; try again later or use another source."
+    return "Check the URL or try another source."
+
+
+def _blocked_hint(reason: str | None, detail: str) -> str:
+    if reason == "robots-txt":
+        return "The site asks automated clients not to fetch this page; use another source."
+    if reason and "domain" in reason:
+        return "This domain is not allowed by the configuration; use another source."
+    if reason and "port" in reason:
+        return "That port is not allowed; use the site's standard web address."
+    if reason == "scheme":
+        if "allow_http" in detail:
+            return "Only https:// addresses are allowed; try the https:// version of the URL."
+        return "Pass an http:// or https:// address."
+    if reason == "userinfo":
+        return "Remove the user name and password from the URL."
+    if reason in ("redirect-loop", "too-many-redirects", "https-downgrade"):
+        return "The site's redirects cannot be followed safely; try another source."
+    return "Only public web addresses can be fetched."
+
+
+def error_message(
+    exc: BaseException, *, url: object = None, action: str = "fetching", timeout: float = 30.0
+) -> str:
+    """The ``Error: …`` string for ``exc`` raised while ``action`` (e.g. "fetching") ``url``."""
+    where = shown_url(url if url is not None else getattr(exc, "url", None) or "")
+    msg = _detail(exc)
+    if isinstance(exc, BlockedURLError):
+        hint = _blocked_hint(exc.reason, msg)
+        if exc.reason == "robots-txt":
+            return f"Error: {_sentence(msg)} {hint}"
+        hop = shown_url(exc.url) if exc.url else where
+        return f"Error: Refused {hop} — {_sentence(msg)} {hint}"
+    if isinstance(exc, InvalidURLError):
+        return (f"Error: Invalid URL {where!r} — {_sentence(msg)} Pass a full web address "
+                "such as https://example.com/page.")
+    if isinstance(exc, FetchTimeoutError):
+        return (f"Error: Timed out after {timeout:g} s {action} {where}. "
+                "Try again later or try another source.")
+    if isinstance(exc, HTTPStatusError):
+        return f"Error: {_status_label(exc.status)} for {where}. {_status_hint(exc.status)}"
+    if isinstance(exc, UnsupportedContentError):
+        if exc.reason == "not-html":
+            return (f"Error: {_sentence(msg)} Use extract=\"markdown\" or extract=\"text\" "
+                    "for this document.")
+        size = "" if exc.size is None else f", {human_size(exc.size)}"
+        return (f"Error: {where} is {describe_media_type(exc.content_type)}{size}, not a web "
+                "page. Use download_file to save it.")
+    if isinstance(exc, ResponseTooLargeError):
+        limit = "" if exc.limit is None else f" {human_size(exc.limit)}"
+        if action == "downloading":
+            return (f"Error: {where} is larger than the{limit} download size limit, so nothing "
+                    "was saved. Use another source or ask for a higher max_download_bytes.")
+        return (f"Error: {where} is larger than the{limit} size limit. If it is a file, use "
+                "download_file; otherwise try another source.")
+    if isinstance(exc, ConnectError):
+        saved = " Nothing was saved." if action == "downloading" else ""
+        return (f"Error: Could not fetch {where} — {_sentence(msg)}{saved} Check the address "
+                "or try again later.")
+    if isinstance(exc, DownloadError):
+        return f"Error: Could not save {where} — {_sentence(msg)} {_download_hint(exc.reason)}"
+    if isinstance(exc, SearchBlockedError):
+        return (f"Error: The search provider refused to answer — {_sentence(msg)} "
+                "Do not retry at once; wait a minute or fetch a known URL instead.")
+    if isinstance(exc, SearchError):
+        return f"Error: Search failed — {_sentence(msg)} Try again later or rephrase the query."
+    if isinstance(exc, WebgripError):
+        return f"Error: {_sentence(msg)} Try again or use another source."
+    if isinstance(exc, (ValueError, TypeError)):
+        return f"Error: {_sentence(msg)} Fix the argument and call again."
+    if isinstance(exc, OSError):
+        return f"Error: {_sentence(exc.strerror or msg)} Check the folder and try again."
+    return (f"Error: Unexpected failure ({type(exc).__name__}: {_sentence(msg)}) "
+            "Try again or use another source.")
+
+
+def _download_hint(reason: str | None) -> str:
+    if reason == "outside-download-dirs":
+        return "Save inside an allowed download folder (or omit save_to)."
+    if reason in ("symlink", "not-a-directory", "not-a-file"):
+        return "Choose another folder or file name."
+    return "Check the folder and try again."

@@ -1,0 +1,184 @@
+"""Optional robots.txt compliance (RFC 9309), fetched through the same guarded client.
+
+Used when ``Config.respect_robots_txt`` is on. Rules are parsed per RFC 9309: the groups for
+our product token (the first word of the User-Agent) or else ``*``; the longest matching
+``Allow``/``Disallow`` pattern wins, ``Allow`` on a tie; ``*`` and ``$`` wildcards. A missing
+robots.txt (4xx) allows everything; a server error (5xx, 429) or an unreachable server
+disallows everything, as the RFC asks. Results are cached per origin.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
+
+from .errors import BlockedURLError, ConnectError, FetchTimeoutError, ResponseTooLargeError
+
+if TYPE_CHECKING:
+    from .client import Response
+
+__all__ = ["RobotsCache", "RobotsRules"]
+
+#: robots.txt bodies beyond this are cut (RFC 9309 asks crawlers to read at least 500 KiB).
+MAX_ROBOTS_BYTES = 512 * 1024
+#: Seconds an "unreachable" answer is remembered (shorter than a real robots.txt).
+ERROR_TTL = 60.0
+
+
+@dataclass
+class RobotsRules:
+    """The rules of one robots.txt: ``groups`` of (user agents, [(allow, pattern), ...])."""
+
+    groups: list[tuple[list[str], list[tuple[bool, str]]]] = field(default_factory=list)
+    allow_all: bool = False
+    disallow_all: bool = False
+    why: str = ""
+    """For ``disallow_all``: why the file could not be used (e.g. ``HTTP 503``)."""
+
+    @classmethod
+    def parse(cls, text: str) -> RobotsRules:
+        """Parse a robots.txt body. Unknown lines are ignored."""
+        groups: list[tuple[list[str], list[tuple[bool, str]]]] = []
+        agents: list[str] = []
+        rules: list[tuple[bool, str]] = []
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip()
+            key, sep, value = line.partition(":")
+            if not sep:
+                continue
+            key, value = key.strip().lower(), value.strip()
+            if key in ("user-agent", "useragent"):
+                if rules:  # a user-agent line after rules starts a new group
+                    groups.append((agents, rules))
+                    agents, rules = [], []
+                agents.append(value.lower())
+            elif key in ("allow", "disallow") and agents:
+                if key == "disallow" and not value:
+                    continue  # "Disallow:" with no path allows everything
+                rules.append((key == "allow", value))
+        if agents:
+            groups.append((agents, rules))
+        return cls(groups=groups)
+
+    def rules_for(self, token: str) -> list[tuple[bool, str]]:
+        """The merged rules of every group naming ``token``, else of the ``*`` groups."""
+        token = token.lower()
+        own = [r for agents, rules in self.groups if token in agents for r in rules]
+        if own or any(token in agents for agents, _ in self.groups):
+            return own
+        return [r for agents, rules in self.groups if "*" in agents for r in rules]
+
+    def can_fetch(self, token: str, url: str) -> bool:
+        """Whether the crawler ``token`` may fetch ``url`` under these rules."""
+        if self.disallow_all:
+            return False
+        if self.allow_all:
+            return True
+        parts = urlsplit(url)
+        path = _normalise(parts.path or "/")
+        if parts.query:
+            path += "?" + _normalise(parts.query)
+        if path == "/robots.txt":
+            return True
+        best: tuple[int, bool] | None = None
+        for allow, pattern in self.rules_for(token):
+            if _matches(_normalise(pattern), path):
+                score = (len(pattern), allow)
+                if best is None or score > best:
+                    best = score
+        return True if best is None else best[1]
+
+
+def _normalise(text: str) -> str:
+    return unquote(text, errors="replace")
+
+
+def _matches(pattern: str, path: str) -> bool:
+    anchored = pattern.endswith("$")
+    body = pattern[:-1] if anchored else pattern
+    regex = ".*".join(re.escape(piece) for piece in body.split("*"))
+    return re.match(regex + ("$" if anchored else ""), path, flags=re.DOTALL) is not None
+
+
+class RobotsCache:
+    """Fetches, parses and caches robots.txt per origin; thread-safe.
+
+    ``fetch(url, deadline)`` must return a :class:`~webgrip.client.Response` through the
+    guarded client (status not raised). ``ttl`` is how long a parsed file is trusted.
+    """
+
+    def __init__(self, fetch: Callable[[str, float], Response], *, user_agent: str,
+                 ttl: float = 3600.0, max_origins: int = 512):
+        self._fetch = fetch
+        self.token = (user_agent.split("/", 1)[0].split()[0] if user_agent.strip() else "*")
+        self.ttl = ttl
+        self._max = max_origins
+        self._items: OrderedDict[str, tuple[float, RobotsRules]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._origin_locks: dict[str, threading.Lock] = {}
+
+    def check(self, url: str, deadline: float) -> None:
+        """Raise :class:`~webgrip.errors.BlockedURLError` (reason ``robots-txt``) if the
+        site's robots.txt does not allow ``url``; otherwise return."""
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}".lower()
+        rules = self.rules(origin, deadline)
+        if rules.can_fetch(self.token, url):
+            return
+        if rules.disallow_all and rules.why:
+            message = f"robots.txt of {origin} could not be read ({rules.why}); not fetching"
+        else:
+            message = f"robots.txt of {origin} disallows {url}"
+        raise BlockedURLError(message, url=url, reason="robots-txt")
+
+    def rules(self, origin: str, deadline: float) -> RobotsRules:
+        """The rules for ``origin`` (``scheme://host[:port]``), fetched if not cached."""
+        cached = self._cached(origin)
+        if cached is not None:
+            return cached
+        with self._lock:
+            origin_lock = self._origin_locks.setdefault(origin, threading.Lock())
+        with origin_lock:
+            cached = self._cached(origin)
+            if cached is not None:
+                return cached
+            rules, ttl = self._load(origin, deadline)
+            with self._lock:
+                self._items[origin] = (time.monotonic() + ttl, rules)
+                self._items.move_to_end(origin)
+                while len(self._items) > self._max:
+                    old, _ = self._items.popitem(last=False)
+                    self._origin_locks.pop(old, None)
+            return rules
+
+    def _cached(self, origin: str) -> RobotsRules | None:
+        with self._lock:
+            item = self._items.get(origin)
+            if item is None:
+                return None
+            expires, rules = item
+            if time.monotonic() >= expires:
+                del self._items[origin]
+                return None
+            return rules
+
+    def _load(self, origin: str, deadline: float) -> tuple[RobotsRules, float]:
+        try:
+            response = self._fetch(origin + "/robots.txt", deadline)
+        except (ConnectError, FetchTimeoutError) as exc:
+            return RobotsRules(disallow_all=True, why=f"unreachable: {exc}"), ERROR_TTL
+        except ResponseTooLargeError:
+            return RobotsRules(allow_all=True), self.ttl
+        if response.status == 429 or response.status >= 500:
+            return RobotsRules(disallow_all=True, why=f"HTTP {response.status}"), ERROR_TTL
+        if response.status >= 400:
+            return RobotsRules(allow_all=True), self.ttl
+        if response.status >= 300:  # redirects beyond the limit: treat as unavailable
+            return RobotsRules(allow_all=True), self.ttl
+        return RobotsRules.parse(response.text), self.ttl

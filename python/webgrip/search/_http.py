@@ -1,0 +1,177 @@
+"""HTTP for providers: one guarded request inside the search deadline, secrets kept out.
+
+Every failure leaves here as a :class:`~webgrip.errors.SearchError` (or its subclass
+:class:`~webgrip.errors.SearchBlockedError`) that names the provider, says what went wrong
+and never contains an API key: keys are removed from messages and URLs, and the original
+exception is not chained (its text could hold a URL with ``key=...`` in it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..errors import (
+    BlockedURLError,
+    ConnectError,
+    FetchTimeoutError,
+    InvalidURLError,
+    ResponseTooLargeError,
+    SearchBlockedError,
+    SearchError,
+    WebgripError,
+)
+from .base import SearchRequest, display_name
+
+if TYPE_CHECKING:
+    from ..client import Response
+
+__all__ = ["call", "decode_json", "redact", "status_error", "try_json"]
+
+_MASK = "***"
+_INVALID = object()
+
+
+def _secret_pattern(secret: str) -> re.Pattern[str]:
+    """Matches ``secret`` however it was encoded: raw, percent-encoded (once or twice, any
+    mix, either hex case) or form-encoded (``+`` for a space)."""
+    parts = []
+    for ch in secret:
+        pct = "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+        alternatives = [re.escape(ch), re.escape(pct), re.escape(pct.replace("%", "%25"))]
+        if ch == " ":
+            alternatives.append(r"\+")
+        parts.append("(?:" + "|".join(alternatives) + ")")
+    return re.compile("".join(parts), re.IGNORECASE)
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with every secret (raw or encoded in any way) replaced by ``***``."""
+    for secret in secrets:
+        if secret:
+            text = _secret_pattern(secret).sub(_MASK, text)
+    return text
+
+
+def call(
+    request: SearchRequest,
+    provider: str,
+    method: str,
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    body: bytes | None = None,
+    secrets: Iterable[str | None] = (),
+) -> Response:
+    """One request for ``provider``, with the time left of the search deadline as timeout.
+
+    Returns the response whatever its status; transport failures become ``SearchError``.
+    """
+    secrets = tuple(secrets)
+    name = display_name(provider)
+    safe_url = redact(url, secrets)
+    remaining = request.deadline.remaining()
+    if remaining <= 0:
+        raise SearchError(
+            f"{name}: the search deadline ({request.deadline.total:g} s) passed before it "
+            "could be asked",
+            url=safe_url, reason="timeout",
+        )
+    failure: Exception | None = None
+    try:
+        response = request.client.request(
+            method, url, headers=dict(headers or {}), body=body, timeout=remaining,
+        )
+    except Exception as exc:  # converted below, outside the handler: nothing is chained
+        failure = exc
+    if failure is None:
+        return response
+    raise _convert(failure, name, safe_url, secrets, request.deadline.total)
+
+
+def _convert(
+    exc: Exception, name: str, safe_url: str, secrets: tuple[str | None, ...], total: float,
+) -> SearchError:
+    detail = redact(str(exc), secrets)
+    if isinstance(exc, FetchTimeoutError):
+        return SearchError(
+            f"{name}: no answer within the search deadline ({total:g} s)",
+            url=safe_url, reason="timeout",
+        )
+    if isinstance(exc, (BlockedURLError, InvalidURLError)):
+        return SearchError(
+            f"{name}: the endpoint {safe_url} is refused by the URL policy ({detail}); "
+            "check search_endpoints and allow_networks",
+            url=safe_url, reason=exc.reason or "blocked-url",
+        )
+    if isinstance(exc, ConnectError):
+        return SearchError(f"{name}: could not connect ({detail})", url=safe_url,
+                           reason=exc.reason or "connect")
+    if isinstance(exc, ResponseTooLargeError):
+        return SearchError(f"{name}: the answer was too large ({detail})", url=safe_url,
+                           reason="too-large")
+    reason = exc.reason if isinstance(exc, WebgripError) else None
+    return SearchError(f"{name}: request failed ({type(exc).__name__}: {detail})",
+                       url=safe_url, reason=reason or "request-failed")
+
+
+def status_error(
+    response: Response,
+    provider: str,
+    *,
+    detail: str | None = None,
+    blocked: bool = False,
+    secrets: Iterable[str | None] = (),
+    hint: str = "",
+    label: str | None = None,
+) -> SearchError:
+    """The error for a non-2xx answer: blocked (do not retry now) or a plain failure.
+
+    ``label`` replaces the provider's display name at the start of the message.
+    """
+    secrets = tuple(secrets)
+    name = label or display_name(provider)
+    safe_url = redact(response.url, secrets)
+    text = f"HTTP {response.status}"
+    if detail:
+        text += f": {redact(_shorten(detail), secrets)}"
+    if blocked:
+        return SearchBlockedError(
+            f"{name} refused the search ({text}); it is rate-limiting or blocking this "
+            "client. Do not retry at once.",
+            url=safe_url, reason="rate-limited" if response.status == 429 else "blocked",
+        )
+    message = f"{name} failed ({text})"
+    if hint:
+        message += f"; {hint}"
+    return SearchError(message, url=safe_url, reason=f"http-{response.status}")
+
+
+def decode_json(response: Response, provider: str, secrets: Iterable[str | None] = ()) -> Any:
+    """The JSON body, or a ``SearchError`` saying the provider sent something else."""
+    try:
+        data = json.loads(response.content.decode("utf-8-sig"))
+    except (ValueError, UnicodeDecodeError):
+        data = _INVALID
+    if data is _INVALID:
+        raise SearchError(
+            f"{display_name(provider)} answered with something that is not JSON "
+            f"(content type {response.content_type or 'unknown'})",
+            url=redact(response.url, secrets), reason="bad-response",
+        )
+    return data
+
+
+def try_json(response: Response) -> Any:
+    """The JSON body if there is one (for error details), else ``None``."""
+    try:
+        return json.loads(response.content.decode("utf-8-sig"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,80 @@
+"""Brave Search API: ``GET /res/v1/web/search`` with an ``X-Subscription-Token`` header.
+
+Needs ``Config.brave_api_key``. Region maps to ``country``/``search_lang``, safe search to
+``safesearch``, the time range to ``freshness`` (``pd``/``pw``/``pm``/``py``).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from ..errors import SearchError
+from ._html import text_of
+from ._http import call, decode_json, status_error, try_json
+from .base import SearchRequest, SearchResult, split_region
+
+__all__ = ["parse_response", "search"]
+
+NAME = "brave"
+_FRESHNESS = {"d": "pd", "w": "pw", "m": "pm", "y": "py"}
+
+
+def parse_response(data: object) -> list[SearchResult]:
+    """Results of a Brave answer (``web.results[].title/url/description``)."""
+    if not isinstance(data, dict):
+        raise SearchError("Brave Search answered with JSON of an unexpected shape",
+                          reason="bad-response")
+    web = data.get("web") or {}
+    items = web.get("results") if isinstance(web, dict) else None
+    results: list[SearchResult] = []
+    for item in items or []:
+        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+            continue
+        results.append(SearchResult(
+            title=text_of(str(item.get("title") or "")),
+            url=item["url"],
+            snippet=text_of(str(item.get("description") or "")),
+            provider=NAME,
+            position=len(results) + 1,
+        ))
+    return results
+
+
+def _error_detail(data: object) -> str | None:
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        err = data["error"]
+        return str(err.get("detail") or err.get("code") or "") or None
+    return None
+
+
+def search(request: SearchRequest) -> list[SearchResult]:
+    """Search with the Brave Search API."""
+    key = request.config.brave_api_key
+    if not key:
+        raise SearchError(
+            "Brave Search: no API key configured (set brave_api_key / WEBGRIP_BRAVE_API_KEY)",
+            reason="not-configured",
+        )
+    params = {"q": request.query, "count": str(request.num_results),
+              "safesearch": request.safe_search}
+    if request.time_range:
+        params["freshness"] = _FRESHNESS[request.time_range]
+    region = split_region(request.region)
+    if region:
+        params["country"] = region[0].upper()
+        params["search_lang"] = region[1]
+    endpoint = request.endpoint(NAME)
+    assert endpoint is not None
+    sep = "&" if "?" in endpoint else "?"
+    response = call(
+        request, NAME, "GET", f"{endpoint}{sep}{urlencode(params)}",
+        headers={"Accept": "application/json", "X-Subscription-Token": key},
+        secrets=(key,),
+    )
+    if not 200 <= response.status < 300:
+        detail = _error_detail(try_json(response))
+        if response.status == 429:
+            raise status_error(response, NAME, detail=detail, blocked=True, secrets=(key,))
+        hint = "check the API key" if response.status in (401, 403, 422) else ""
+        raise status_error(response, NAME, detail=detail, secrets=(key,), hint=hint)
+    return parse_response(decode_json(response, NAME, (key,)))

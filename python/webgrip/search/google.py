@@ -1,0 +1,92 @@
+"""Google Custom Search JSON API: ``GET /customsearch/v1?key=...&cx=...&q=...``.
+
+Needs ``Config.google_api_key`` and ``Config.google_cx`` (the Programmable Search Engine
+id). The key has to travel in the URL, so every message and URL this module raises has it
+masked. ``num`` is at most 10; region maps to ``gl``/``hl``, strict safe search to
+``safe=active``, the time range to ``dateRestrict`` (``d1``/``w1``/``m1``/``y1``).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from ..errors import SearchError
+from ._html import text_of
+from ._http import call, decode_json, status_error, try_json
+from .base import SearchRequest, SearchResult, split_region
+
+__all__ = ["parse_response", "search"]
+
+NAME = "google"
+_QUOTA_REASONS = frozenset({
+    "dailyLimitExceeded", "rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded",
+    "RATE_LIMIT_EXCEEDED", "RESOURCE_EXHAUSTED",
+})
+
+
+def parse_response(data: object) -> list[SearchResult]:
+    """Results of a Custom Search answer (``items[].title/link/snippet``)."""
+    if not isinstance(data, dict) or not isinstance(data.get("items", []), list):
+        raise SearchError("Google Custom Search answered with JSON of an unexpected shape",
+                          reason="bad-response")
+    results: list[SearchResult] = []
+    for item in data.get("items") or []:
+        if not isinstance(item, dict) or not isinstance(item.get("link"), str):
+            continue
+        results.append(SearchResult(
+            title=text_of(str(item.get("title") or "")),
+            url=item["link"],
+            snippet=text_of(str(item.get("snippet") or "")),
+            provider=NAME,
+            position=len(results) + 1,
+        ))
+    return results
+
+
+def _error(data: object) -> tuple[str | None, set[str]]:
+    """``(message, reasons)`` of a Google error body."""
+    if not isinstance(data, dict) or not isinstance(data.get("error"), dict):
+        return None, set()
+    err = data["error"]
+    reasons = {str(err.get("status") or "")}
+    for item in err.get("errors") or []:
+        if isinstance(item, dict):
+            reasons.add(str(item.get("reason") or ""))
+    return (str(err.get("message")) if err.get("message") else None), reasons
+
+
+def search(request: SearchRequest) -> list[SearchResult]:
+    """Search with the Google Custom Search JSON API."""
+    key, cx = request.config.google_api_key, request.config.google_cx
+    if not key or not cx:
+        missing = "google_api_key" if not key else "google_cx"
+        raise SearchError(
+            f"Google Custom Search: {missing} is not configured (set google_api_key and "
+            "google_cx / WEBGRIP_GOOGLE_API_KEY and WEBGRIP_GOOGLE_CX)",
+            reason="not-configured",
+        )
+    params = {"key": key, "cx": cx, "q": request.query,
+              "num": str(min(request.num_results, 10))}
+    if request.safe_search == "strict":
+        params["safe"] = "active"
+    elif request.safe_search == "off":
+        params["safe"] = "off"
+    if request.time_range:
+        params["dateRestrict"] = f"{request.time_range}1"
+    region = split_region(request.region)
+    if region:
+        params["gl"] = region[0]
+        params["hl"] = region[1]
+    endpoint = request.endpoint(NAME)
+    assert endpoint is not None
+    sep = "&" if "?" in endpoint else "?"
+    response = call(request, NAME, "GET", f"{endpoint}{sep}{urlencode(params)}",
+                    headers={"Accept": "application/json"}, secrets=(key,))
+    if not 200 <= response.status < 300:
+        message, reasons = _error(try_json(response))
+        quota = response.status == 429 or (response.status == 403 and reasons & _QUOTA_REASONS)
+        if quota:
+            raise status_error(response, NAME, detail=message, blocked=True, secrets=(key,))
+        hint = "check google_api_key and google_cx" if response.status in (400, 401, 403) else ""
+        raise status_error(response, NAME, detail=message, secrets=(key,), hint=hint)
+    return parse_response(decode_json(response, NAME, (key,)))

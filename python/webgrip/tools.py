@@ -1,0 +1,328 @@
+"""The three agent tools: ``fetch_page``, ``search_web`` and ``download_file``.
+
+:class:`Tools` wraps a :class:`~webgrip.client.WebClient`; its methods take plain arguments,
+return compact text for a language model, and never raise: every failure is a string starting
+with ``Error:`` that names the cause and the next step. The module-level functions use one
+shared default :class:`Tools` built from the environment on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Literal
+
+from .client import WebClient
+from .config import Config
+from .fetching import slice_text
+from .messages import error_message, human_size, shown_url
+from .page import EXTRACT_MODES, Download, Page
+
+__all__ = ["Tools", "default_tools", "download_file", "fetch_page", "search_web"]
+
+MIN_LENGTH, MAX_LENGTH = 100, 20_000
+MIN_RESULTS, MAX_RESULTS = 1, 10
+
+ExtractMode = Literal["markdown", "text", "html", "links", "tables"]
+
+_EMPTY = {
+    "markdown": "(No readable text was found on this page. Try extract=\"html\" or "
+                "extract=\"links\".)",
+    "text": "(No readable text was found on this page. Try extract=\"html\" or "
+            "extract=\"links\".)",
+    "html": "(The page is empty.)",
+    "links": "(No links were found on this page.)",
+    "tables": "(No tables were found on this page.)",
+}
+
+
+def _as_int(value: Any, name: str) -> int:
+    """Accept ints and the forms models send for them ("5000", 5000.0); refuse the rest."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    raise ValueError(f"{name} must be a whole number, got {shown_url(value)!r}")
+
+
+def _as_str(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+    return value
+
+
+class Tools:
+    """The agent tools over one client. Thread-safe; share one per configuration.
+
+    >>> tools = Tools(Config(timeout=20))                        # doctest: +SKIP
+    >>> print(tools.fetch_page("https://example.com/"))
+
+    Pass ``client`` to reuse an existing :class:`~webgrip.client.WebClient` (its config wins).
+    """
+
+    def __init__(self, config: Config | None = None, *, client: WebClient | None = None):
+        if client is not None:
+            self.client = client
+            self.config = client.config
+        else:
+            self.config = config or Config()
+            self.client = WebClient(self.config)
+
+    # -- fetch_page -----------------------------------------------------------------------
+    def fetch_page(
+        self,
+        url: str,
+        extract: ExtractMode = "markdown",
+        max_length: int = 5000,
+        start_index: int = 0,
+    ) -> str:
+        """Fetch a web page and return its readable content as Markdown (or text, HTML, links,
+        tables). JSON, plain text, CSV and XML documents are returned as text.
+
+        Use it to read a page found with search_web or a URL you were given. Long pages come
+        in parts: when the answer ends with "[Truncated: call fetch_page with start_index=N to
+        continue]", call again with that start_index to read on (the page is not downloaded
+        again). PDFs, images and other files cannot be read here: save them with
+        download_file. Only public web addresses can be fetched.
+
+        Args:
+            url: The full http(s) address of the page, e.g. https://example.com/article.
+            extract: What to return: "markdown" (default, the main content as Markdown),
+                "text" (plain text), "html" (the page's HTML), "links" (the links on the
+                page) or "tables" (the tables as JSON rows).
+            max_length: The most characters to return in this call, between 100 and 20000.
+            start_index: Where to start reading, as a character offset; use the value given
+                at the end of a truncated answer to read the next part.
+
+        Returns:
+            A short header (title, final URL, content type and which characters are shown)
+            followed by the content, or a line starting with "Error:" that says what went
+            wrong and what to do next.
+        """
+        try:
+            return self._fetch_page(url, extract, max_length, start_index)
+        except Exception as exc:
+            return error_message(exc, url=url, action="fetching", timeout=self.config.timeout)
+
+    def _fetch_page(self, url: Any, extract: Any, max_length: Any, start_index: Any) -> str:
+        url = _as_str(url, "url")
+        mode = _as_str(extract, "extract").strip().lower()
+        if mode not in EXTRACT_MODES:
+            raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}, "
+                             f"not {shown_url(extract)!r}")
+        length = min(MAX_LENGTH, max(MIN_LENGTH, _as_int(max_length, "max_length")))
+        start = _as_int(start_index, "start_index")
+        if start < 0:
+            raise ValueError("start_index must be 0 or more")
+        page = self.client.fetch(url, extract=mode, use_cache=start > 0)
+        return self._render_page(page, start, length)
+
+    @staticmethod
+    def _render_page(page: Page, start: int, length: int) -> str:
+        total = page.length
+        if total and start >= total:
+            return (f"Error: start_index={start} is past the end of {shown_url(page.final_url)} "
+                    f"({total} characters). The whole page has been read; start_index=0 "
+                    "starts again.")
+        chunk, end = slice_text(page.content, start, length)
+        header = []
+        if page.title:
+            header.append(f"Title: {' '.join(page.title.split())}")
+        header.append(f"URL: {page.final_url}")
+        header.append(f"Content-Type: {page.content_type or 'unknown'}")
+        if total:
+            header.append(f"Showing characters {start}–{end} of {total}")
+        body = chunk if total else _EMPTY[page.extract]
+        out = "\n".join(header) + "\n\n" + body
+        if end < total:
+            out += f"\n\n[Truncated: call fetch_page with start_index={end} to continue]"
+        return out
+
+    # -- search_web -------------------------------------------------------------------------
+    def search_web(self, query: str, num_results: int = 5) -> str:
+        """Search the web and return a numbered list of results: title, URL and snippet.
+
+        Use it to find pages on a topic or to answer questions about recent events, then read
+        the most promising results with fetch_page. If the answer says the search provider
+        refused to answer, do not search again at once.
+
+        Args:
+            query: What to search for, written as you would type it into a search engine.
+            num_results: How many results to return, between 1 and 10.
+
+        Returns:
+            The numbered results, a note that nothing was found, or a line starting with
+            "Error:" that says what went wrong and what to do next.
+        """
+        try:
+            return self._search_web(query, num_results)
+        except Exception as exc:
+            return error_message(exc, url=query, action="searching", timeout=self.config.timeout)
+
+    def _search_web(self, query: Any, num_results: Any) -> str:
+        from .search import format_results
+
+        text = " ".join(_as_str(query, "query").split())
+        if not text:
+            raise ValueError("query is empty; say what to search for")
+        count = min(MAX_RESULTS, max(MIN_RESULTS, _as_int(num_results, "num_results")))
+        results = self.client.search(text, num_results=count)
+        return format_results(results, text)
+
+    # -- download_file -----------------------------------------------------------------------
+    def download_file(
+        self,
+        url: str,
+        save_to: str | None = None,
+        filename: str | None = None,
+        overwrite: bool = False,
+    ) -> str:
+        """Download a file (PDF, image, archive, data set, ...) from the web and save it to disk.
+
+        Use it for files fetch_page cannot show, or when the user wants a copy. The file is
+        streamed to disk and only appears once complete; an existing file is never replaced
+        unless overwrite is true (a new name like "report (1).pdf" is used instead). Answers
+        with the saved path, size, content type and SHA-256.
+
+        Args:
+            url: The full http(s) address of the file.
+            save_to: The folder to save into. It must be an allowed download folder (normally
+                ~/Downloads) or a folder inside one; a relative path is taken inside the first
+                allowed folder. Leave it out to use the default download folder.
+            filename: The name to save under. Leave it out to use the name the server or the
+                URL gives; any folder part is ignored.
+            overwrite: Replace an existing file with the same name instead of choosing a new
+                name.
+
+        Returns:
+            Where the file was saved and its size, type and SHA-256, or a line starting with
+            "Error:" that says what went wrong and what to do next.
+        """
+        try:
+            return self._download_file(url, save_to, filename, overwrite)
+        except Exception as exc:
+            return error_message(exc, url=url, action="downloading", timeout=self.config.timeout)
+
+    def _download_file(self, url: Any, save_to: Any, filename: Any, overwrite: Any) -> str:
+        url = _as_str(url, "url")
+        folder = None if save_to is None or save_to == "" else _as_str(save_to, "save_to")
+        name = None if filename is None or filename == "" else _as_str(filename, "filename")
+        if not isinstance(overwrite, bool):
+            if isinstance(overwrite, str) and overwrite.strip().lower() in ("true", "false"):
+                overwrite = overwrite.strip().lower() == "true"
+            else:
+                raise ValueError(f"overwrite must be true or false, got {shown_url(overwrite)!r}")
+        result = self.client.download(url, save_to=folder, filename=name, overwrite=overwrite)
+        return self._render_download(result)
+
+    @staticmethod
+    def _render_download(d: Download) -> str:
+        lines = [f"Saved {d.final_url}", f"Path: {d.path}"]
+        if d.renamed:
+            lines.append("Note: a file with that name already existed, so a new name was used.")
+        if d.replaced:
+            lines.append("Note: an existing file with that name was replaced.")
+        lines.append(f"Size: {d.size} bytes ({human_size(d.size)})")
+        lines.append(f"Content-Type: {d.content_type or 'unknown'}")
+        lines.append(f"SHA-256: {d.sha256}")
+        return "\n".join(lines)
+
+    # -- research and framework integration (see webgrip.research, webgrip.schemas) ----------
+    def research(
+        self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000
+    ) -> str:
+        """Search the web and read the top results in one step: returns the numbered results
+        followed by the readable content of the best few pages.
+
+        Use it for a question that needs a few sources; use search_web and fetch_page instead
+        to choose pages yourself. Long pages are cut to share the length budget fairly; each
+        cut page says which start_index to pass to fetch_page to read on.
+
+        Args:
+            query: What to search for, written as you would type it into a search engine.
+            num_results: How many search results to list, between 1 and 10.
+            fetch_top: How many of the top results to read, between 0 and 10.
+            max_length: The most characters to return in total, between 1000 and 50000.
+
+        Returns:
+            The results and the pages' content, or a line starting with "Error:" that says
+            what went wrong and what to do next.
+        """
+        from .research import research
+
+        return research(self.client, query, num_results=num_results, fetch_top=fetch_top,
+                        max_length=max_length)
+
+    def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
+        """The three tools' definitions for ``"openai"``, ``"anthropic"`` or ``"mcp"``."""
+        from .schemas import tool_schemas
+
+        return tool_schemas(self, format)
+
+    def call(self, name: str, arguments: Any = None) -> str:
+        """Run a model's tool call by name (``arguments``: dict or JSON string); never raises."""
+        from .schemas import call_tool
+
+        return call_tool(self, name, arguments)
+
+    def register(self, decorator: Any) -> list[Any]:
+        """Apply a framework's ``@tool`` decorator to each tool; returns what it returned."""
+        from .schemas import register
+
+        return register(self, decorator)
+
+
+# -- module-level tools over a shared default ---------------------------------------------
+_default: Tools | None = None
+_default_lock = threading.Lock()
+
+
+def default_tools() -> Tools:
+    """The shared :class:`Tools` behind the module-level functions, built on first use from
+    :meth:`Config.from_env` (so importing webgrip never builds a client)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Tools(Config.from_env())
+        return _default
+
+
+def _config_error(exc: Exception) -> str:
+    return (f"Error: webgrip is misconfigured — {' '.join(str(exc).split())}. "
+            "Fix the WEBGRIP_* environment variables and restart.")
+
+
+def fetch_page(
+    url: str, extract: ExtractMode = "markdown", max_length: int = 5000, start_index: int = 0
+) -> str:
+    try:
+        tools = default_tools()
+    except Exception as exc:
+        return _config_error(exc)
+    return tools.fetch_page(url, extract, max_length, start_index)
+
+
+def search_web(query: str, num_results: int = 5) -> str:
+    try:
+        tools = default_tools()
+    except Exception as exc:
+        return _config_error(exc)
+    return tools.search_web(query, num_results)
+
+
+def download_file(
+    url: str, save_to: str | None = None, filename: str | None = None, overwrite: bool = False
+) -> str:
+    try:
+        tools = default_tools()
+    except Exception as exc:
+        return _config_error(exc)
+    return tools.download_file(url, save_to, filename, overwrite)
+
+
+fetch_page.__doc__ = Tools.fetch_page.__doc__
+search_web.__doc__ = Tools.search_web.__doc__
+download_file.__doc__ = Tools.download_file.__doc__

@@ -1,0 +1,68 @@
+//! One parse, every requested view.
+
+
+use crate::links::{self, Link};
+use crate::metadata::{self, Metadata};
+use crate::scope::Scope;
+use crate::tables::{self, Table};
+use crate::{guard, markdown, readable, text, urls};
+
+/// Which views to build.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Modes {
+    pub markdown: bool,
+    pub text: bool,
+    pub links: bool,
+    pub tables: bool,
+}
+
+impl Modes {
+    /// Parse a mode name; `None` if unknown.
+    pub fn add(&mut self, name: &str) -> Option<()> {
+        match name {
+            "markdown" => self.markdown = true,
+            "text" => self.text = true,
+            "links" => self.links = true,
+            "tables" => self.tables = true,
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Extracted {
+    pub markdown: Option<String>,
+    pub text: Option<String>,
+    pub links: Option<Vec<Link>>,
+    pub tables: Option<Vec<Table>>,
+    pub metadata: Metadata,
+}
+
+/// Parse `html` once and build the views in `modes` (metadata always). With
+/// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
+/// and metadata always cover the whole page.
+pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
+    let doc = readable::parse_document(html);
+    let base = urls::document_base(&doc, url);
+    let scope = if main_content && (modes.text || modes.markdown) {
+        readable::select(&doc, url)
+    } else {
+        Scope::whole()
+    };
+    Extracted {
+        markdown: modes
+            .markdown
+            .then(|| markdown::render(&doc, &scope, base.as_ref())),
+        text: modes.text.then(|| text::render(&doc, &scope)),
+        links: modes.links.then(|| links::extract(&doc, base.as_ref())),
+        tables: modes.tables.then(|| tables::extract(&doc)),
+        metadata: metadata::extract(&doc, base.as_ref()),
+    }
+}
+
+/// Parse a document after defusing input that would make html5ever quadratic
+/// (see [`guard`]). Everything that parses untrusted HTML should go through this.
+pub fn parse(html: &str) -> Html {
+    Html::parse_document(&guard::defuse(html))
+}

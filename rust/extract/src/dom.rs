@@ -1,0 +1,148 @@
+//! Small facts about elements shared by every view: attribute lookup, what is never shown,
+//! what is a block.
+
+use scraper::node::Element;
+
+/// An attribute value by (lower-case) local name. A linear scan: elements carry few
+/// attributes and this avoids interning the name for every lookup.
+#[inline]
+pub fn attr<'a>(el: &'a Element, name: &str) -> Option<&'a str> {
+    el.attrs
+        .iter()
+        .find(|(q, _)| &*q.local == name)
+        .map(|(_, v)| &**v)
+}
+
+/// Elements whose content a reader never sees as text.
+#[inline]
+pub fn is_invisible_tag(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "template"
+            | "noscript"
+            | "svg"
+            | "head"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "canvas"
+            | "audio"
+            | "video"
+            | "map"
+            | "datalist"
+            | "select"
+            | "button"
+            | "input"
+            | "textarea"
+            | "annotation"
+            | "annotation-xml"
+            | "title"
+    )
+}
+
+/// `hidden`, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`.
+pub fn is_hidden(el: &Element) -> bool {
+    for (name, value) in el.attrs.iter() {
+        match &*name.local {
+            "hidden" => return true,
+            "aria-hidden" => {
+                if value.trim().eq_ignore_ascii_case("true") {
+                    return true;
+                }
+            }
+            "style" => {
+                if style_hides(value) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether an inline style declares `display: none` or `visibility: hidden`.
+fn style_hides(style: &str) -> bool {
+    style.split(';').any(|decl| {
+        let Some((prop, value)) = decl.split_once(':') else {
+            return false;
+        };
+        let prop = prop.trim();
+        let value = value.trim();
+        let value = value
+            .strip_suffix("!important")
+            .map_or(value, str::trim_end)
+            .trim();
+        (prop.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
+            || (prop.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
+    })
+}
+
+/// Whether an element should not be emitted at all (tag or hiding attributes).
+#[inline]
+pub fn is_dropped(el: &Element) -> bool {
+    is_invisible_tag(el.name()) || (!el.attrs.is_empty() && is_hidden(el))
+}
+
+/// How an element breaks the flow of text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Inline,
+    /// Starts on a new line.
+    Line,
+    /// Separated by a blank line (paragraph-like).
+    Paragraph,
+}
+
+/// The flow class of an element by name.
+pub fn flow(name: &str) -> Flow {
+    match name {
+        "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "pre" | "ul" | "ol"
+        | "table" | "hr" | "dl" | "figure" | "address" | "article" | "section" | "aside"
+        | "header" | "footer" | "nav" | "main" | "details" | "fieldset" | "form" | "menu"
+        | "hgroup" | "dialog" | "center" | "search" => Flow::Paragraph,
+        "div" | "li" | "tr" | "dt" | "dd" | "figcaption" | "caption" | "summary" | "legend"
+        | "option" | "optgroup" | "body" | "html" | "tbody" | "thead" | "tfoot" | "frameset"
+        | "noframes" | "label" | "output" | "picture" | "td" | "th" => Flow::Line,
+        _ => Flow::Inline,
+    }
+}
+
+/// Heading level of `h1`..`h6`.
+#[inline]
+pub fn heading_level(name: &str) -> Option<usize> {
+    let b = name.as_bytes();
+    if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
+        Some((b[1] - b'0') as usize)
+    } else {
+        None
+    }
+}
+
+/// ASCII whitespace as HTML collapses it, plus no-break space (shown as a plain space).
+#[inline]
+pub fn is_collapsible(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles() {
+        assert!(style_hides("color:red; display : NONE"));
+        assert!(style_hides("visibility:hidden !important"));
+        assert!(!style_hides("display:block"));
+        assert!(!style_hides("content: 'display:none'x"));
+    }
+
+    #[test]
+    fn headings() {
+        assert_eq!(heading_level("h3"), Some(3));
+        assert_eq!(heading_level("hr"), None);
+        assert_eq!(heading_level("h7"), None);
+    }
+}

@@ -1,0 +1,695 @@
+//! The one tree walk behind the `text` and `markdown` views.
+//!
+//! Both views share structure (blocks, lists, tables, `pre`); Markdown adds inline syntax and
+//! escaping. Every opened element pushes one [`Frame`] on an explicit stack so closing it
+//! knows what to undo — no recursion anywhere.
+
+use ego_tree::NodeRef;
+use scraper::node::Element;
+use scraper::{Html, Node};
+use url::Url;
+
+use crate::dom::{self, attr, Flow};
+use crate::grid::{self, RawCell, RawRow};
+use crate::scope::Scope;
+use crate::urls;
+use crate::walk::{walk, Visitor};
+use crate::writer::{LineState, Writer};
+
+/// Which view to produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    Text,
+    Markdown,
+}
+
+/// Render the part of `doc` selected by `scope`.
+pub fn render(doc: &Html, scope: &Scope, flavor: Flavor, base: Option<&Url>) -> String {
+    let mut e = Emitter::new(scope, flavor, base);
+    if let Some(extra) = scope.supplement.as_deref() {
+        e.w.push_text(extra);
+        e.w.request_break(2);
+    }
+    for root in scope.roots_in(doc) {
+        if let Some(node) = doc.tree.get(root) {
+            walk(node, &mut e);
+            e.w.request_break(2);
+        }
+    }
+    e.w.finish()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Strong,
+    Em,
+    Del,
+    Code,
+    Link,
+}
+
+#[derive(Debug)]
+enum Frame {
+    Inline,
+    /// Block: request this many line breaks on close.
+    Block(u8),
+    Heading { prefixed: bool },
+    List,
+    Item,
+    Quote,
+    Pre { fence_at: Option<usize>, body_at: usize },
+    Styled { style: Style, wrapped: bool },
+    DataTable,
+    Row,
+    Cell {
+        start: usize,
+        colspan: usize,
+        rowspan: usize,
+    },
+    Caption { start: usize },
+}
+
+/// A data table being captured cell by cell; rendered on `</table>`.
+#[derive(Debug)]
+struct Capture {
+    saved: LineState,
+    rows: Vec<RawRow>,
+    caption: Option<String>,
+    in_thead: bool,
+}
+
+struct ListState {
+    ordered: bool,
+    next: i64,
+    step: i64,
+}
+
+struct Emitter<'s> {
+    w: Writer,
+    md: bool,
+    scope: &'s Scope,
+    base: Option<&'s Url>,
+    frames: Vec<Frame>,
+    lists: Vec<ListState>,
+    /// Data-table captures currently open (only the innermost is active).
+    captures: Vec<Capture>,
+    /// Depth inside captured cells (nested tables there are flattened).
+    cell_depth: u32,
+    strong: u32,
+    em: u32,
+    del: u32,
+    code: u32,
+    link: u32,
+    pre: u32,
+}
+
+impl<'s> Emitter<'s> {
+    fn new(scope: &'s Scope, flavor: Flavor, base: Option<&'s Url>) -> Self {
+        Emitter {
+            w: Writer::new(flavor == Flavor::Markdown, 4096),
+            md: flavor == Flavor::Markdown,
+            scope,
+            base,
+            frames: Vec::with_capacity(64),
+            lists: Vec::new(),
+            captures: Vec::new(),
+            cell_depth: 0,
+            strong: 0,
+            em: 0,
+            del: 0,
+            code: 0,
+            link: 0,
+            pre: 0,
+        }
+    }
+
+    fn sync_flags(&mut self) {
+        self.w.verbatim = self.code > 0 || self.pre > 0;
+        self.w.in_link = self.link > 0;
+        self.w.in_cell = self.cell_depth > 0;
+    }
+
+    fn open_element(&mut self, el: &Element, node: NodeRef<'_, Node>) -> bool {
+        let name = el.name();
+        match name {
+            "br" => {
+                if self.pre > 0 {
+                    self.w.raw_newline();
+                } else {
+                    self.w.line_break();
+                }
+                return false;
+            }
+            "hr" => {
+                self.w.request_break(2);
+                if self.md && !self.w.is_inline_only() {
+                    self.w.push_literal("---");
+                }
+                self.w.request_break(2);
+                return false;
+            }
+            "img" => {
+                if self.md {
+                    self.image(el);
+                }
+                return false;
+            }
+            "wbr" => return false,
+            _ => {}
+        }
+        let frame = if let Some(level) = dom::heading_level(name) {
+            self.w.request_break(2);
+            let prefixed = self.md && !self.w.is_inline_only();
+            if prefixed {
+                let mut marker = "#".repeat(level);
+                marker.push(' ');
+                self.w.push_prefix(Some(marker), "");
+            }
+            self.w.begin_inline_only();
+            Frame::Heading { prefixed }
+        } else {
+            match name {
+                "ul" | "ol" | "menu" => self.open_list(el),
+                "li" => self.open_item(el),
+                "blockquote" => {
+                    self.w.request_break(2);
+                    self.w.push_prefix(None, if self.md { "> " } else { "  " });
+                    Frame::Quote
+                }
+                "pre" => self.open_pre(el, node),
+                "strong" | "b" => self.open_style(Style::Strong, el),
+                "em" | "i" => self.open_style(Style::Em, el),
+                "del" | "s" | "strike" => self.open_style(Style::Del, el),
+                "code" | "kbd" | "samp" | "tt" => self.open_style(Style::Code, el),
+                "a" => self.open_style(Style::Link, el),
+                "table" => self.open_table(el, node),
+                "thead" => {
+                    if let Some(c) = self.active_capture() {
+                        c.in_thead = true;
+                    }
+                    Frame::Block(1)
+                }
+                "tbody" | "tfoot" => {
+                    if let Some(c) = self.active_capture() {
+                        c.in_thead = false;
+                    }
+                    Frame::Block(1)
+                }
+                "tr" if self.captures_here() => {
+                    let in_thead = self.captures.last().is_some_and(|c| c.in_thead);
+                    if let Some(c) = self.captures.last_mut() {
+                        c.rows.push(RawRow {
+                            cells: Vec::new(),
+                            header: true,
+                            in_thead,
+                        });
+                    }
+                    Frame::Row
+                }
+                "td" | "th" if self.captures_here() => self.open_cell(el),
+                "caption" if self.captures_here() => {
+                    self.cell_depth += 1;
+                    self.w.reset_capture_line();
+                    self.sync_flags();
+                    Frame::Caption {
+                        start: self.w.out.len(),
+                    }
+                }
+                _ => match dom::flow(name) {
+                    Flow::Inline => Frame::Inline,
+                    Flow::Line => {
+                        self.w.request_break(1);
+                        Frame::Block(1)
+                    }
+                    Flow::Paragraph => {
+                        self.w.request_break(2);
+                        Frame::Block(2)
+                    }
+                },
+            }
+        };
+        self.frames.push(frame);
+        true
+    }
+
+    fn close_element(&mut self) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        match frame {
+            Frame::Inline => {}
+            Frame::Block(n) => self.w.request_break(n),
+            Frame::Heading { prefixed } => {
+                self.w.end_inline_only();
+                if prefixed {
+                    self.w.pop_prefix();
+                }
+                self.w.request_break(2);
+            }
+            Frame::List => {
+                self.lists.pop();
+                self.w.request_break(if self.lists.is_empty() { 2 } else { 1 });
+            }
+            Frame::Item => {
+                self.w.pop_prefix();
+                self.w.request_break(1);
+            }
+            Frame::Quote => {
+                self.w.pop_prefix();
+                self.w.request_break(2);
+            }
+            Frame::Pre { fence_at, body_at } => self.close_pre(fence_at, body_at),
+            Frame::Styled { style, wrapped } => self.close_style(style, wrapped),
+            Frame::DataTable => self.close_table(),
+            Frame::Row => {}
+            Frame::Cell {
+                start,
+                colspan,
+                rowspan,
+            } => self.close_cell(start, colspan, rowspan),
+            Frame::Caption { start } => {
+                let text = self.take_captured(start);
+                self.cell_depth -= 1;
+                self.sync_flags();
+                if let Some(c) = self.captures.last_mut() {
+                    if !text.is_empty() {
+                        c.caption = Some(text);
+                    }
+                }
+            }
+        }
+    }
+
+    fn open_list(&mut self, el: &Element) -> Frame {
+        self.w
+            .request_break(if self.lists.is_empty() { 2 } else { 1 });
+        let ordered = el.name() == "ol";
+        let reversed = ordered && attr(el, "reversed").is_some();
+        let start = attr(el, "start")
+            .and_then(|s| s.trim().parse::<i64>().ok())
+            .map(|s| s.clamp(0, 999_999_999))
+            .unwrap_or(1);
+        self.lists.push(ListState {
+            ordered,
+            next: start,
+            step: if reversed { -1 } else { 1 },
+        });
+        Frame::List
+    }
+
+    fn open_item(&mut self, el: &Element) -> Frame {
+        self.w.request_break(1);
+        let marker = match self.lists.last_mut() {
+            Some(list) if list.ordered => {
+                if let Some(v) = attr(el, "value").and_then(|v| v.trim().parse::<i64>().ok()) {
+                    list.next = v.clamp(0, 999_999_999);
+                }
+                let n = list.next.max(0);
+                list.next = (list.next + list.step).clamp(0, 999_999_999);
+                format!("{n}. ")
+            }
+            _ => "- ".to_string(),
+        };
+        let indent = indent_for(marker.len());
+        self.w.push_prefix(Some(marker), indent);
+        Frame::Item
+    }
+
+    fn open_pre(&mut self, el: &Element, node: NodeRef<'_, Node>) -> Frame {
+        self.pre += 1;
+        self.sync_flags();
+        if self.pre > 1 || self.w.is_inline_only() {
+            return Frame::Pre {
+                fence_at: None,
+                body_at: self.w.out.len(),
+            };
+        }
+        self.w.request_break(2);
+        if !self.md {
+            return Frame::Pre {
+                fence_at: None,
+                body_at: self.w.out.len(),
+            };
+        }
+        let lang = code_language(el).or_else(|| {
+            node.children()
+                .find_map(|c| c.value().as_element())
+                .filter(|c| c.name() == "code")
+                .and_then(code_language)
+        });
+        self.w.push_literal("```");
+        let fence_at = self.w.out.len() - 3;
+        if let Some(lang) = lang {
+            self.w.push_literal(lang);
+        }
+        self.w.raw_newline();
+        Frame::Pre {
+            fence_at: Some(fence_at),
+            body_at: self.w.out.len(),
+        }
+    }
+
+    fn close_pre(&mut self, fence_at: Option<usize>, body_at: usize) {
+        self.pre -= 1;
+        self.sync_flags();
+        if let Some(fence_at) = fence_at {
+            // Drop trailing blank lines of the block, then close the fence on its own line.
+            let keep = self.w.out[body_at..].trim_end().len();
+            self.w.out.truncate(body_at + keep);
+            let longest = longest_run(&self.w.out[body_at..], b'`');
+            let fence = "`".repeat(longest.max(2) + 1);
+            if fence.len() > 3 {
+                self.w.out.insert_str(fence_at, &fence[3..]);
+            }
+            if keep > 0 {
+                self.w.out.push('\n');
+            }
+            self.w.mark_line_ended();
+            self.w.push_literal(&fence);
+        }
+        if self.pre == 0 {
+            self.w.request_break(2);
+        }
+    }
+
+    fn open_style(&mut self, style: Style, el: &Element) -> Frame {
+        let wrapped = self.md && self.pre == 0 && self.code == 0 && {
+            match style {
+                Style::Strong => self.strong == 0,
+                Style::Em => self.em == 0,
+                Style::Del => self.del == 0,
+                Style::Code => true,
+                Style::Link => self.link == 0,
+            }
+        };
+        let mut pushed = false;
+        if wrapped {
+            match style {
+                Style::Strong => self.w.push_wrap("**", "**".into()),
+                Style::Em => self.w.push_wrap("*", "*".into()),
+                Style::Del => self.w.push_wrap("~~", "~~".into()),
+                Style::Code => self.w.push_wrap("`", "`".into()),
+                Style::Link => {
+                    if let Some(url) = attr(el, "href").and_then(|h| urls::resolve(self.base, h))
+                    {
+                        self.w.push_wrap("[", format!("]({})", link_destination(&url)));
+                        pushed = true;
+                    }
+                }
+            }
+            pushed |= style != Style::Link;
+        }
+        match style {
+            Style::Strong => self.strong += 1,
+            Style::Em => self.em += 1,
+            Style::Del => self.del += 1,
+            Style::Code => self.code += 1,
+            Style::Link => self.link += 1,
+        }
+        self.sync_flags();
+        Frame::Styled {
+            style,
+            wrapped: pushed,
+        }
+    }
+
+    fn close_style(&mut self, style: Style, wrapped: bool) {
+        match style {
+            Style::Strong => self.strong -= 1,
+            Style::Em => self.em -= 1,
+            Style::Del => self.del -= 1,
+            Style::Code => self.code -= 1,
+            Style::Link => self.link -= 1,
+        }
+        if wrapped {
+            if style == Style::Code {
+                self.close_code_span();
+            } else {
+                self.w.pop_wrap();
+            }
+        }
+        self.sync_flags();
+    }
+
+    /// Inline code: the fence must be longer than any backtick run inside, and padded when
+    /// the content starts or ends with a backtick.
+    fn close_code_span(&mut self) {
+        let before = self.w.out.len();
+        let Some(at) = self.w.pop_wrap() else {
+            return;
+        };
+        let body = &self.w.out[at..before];
+        if !body.contains('`') {
+            return;
+        }
+        let body = body.to_string();
+        let fence = "`".repeat(longest_run(&body, b'`') + 1);
+        let pad = if body.starts_with('`') || body.ends_with('`') {
+            " "
+        } else {
+            ""
+        };
+        self.w.out.truncate(at - 1);
+        self.w.out.push_str(&fence);
+        self.w.out.push_str(pad);
+        self.w.out.push_str(&body);
+        self.w.out.push_str(pad);
+        self.w.out.push_str(&fence);
+    }
+
+    fn image(&mut self, el: &Element) {
+        let alt = attr(el, "alt").unwrap_or("").trim();
+        let src = ["src", "data-src"]
+            .iter()
+            .filter_map(|k| attr(el, k))
+            .find(|s| !s.trim().is_empty() && !urls::is_unsafe_scheme(s));
+        let Some(src) = src.and_then(|s| urls::resolve(self.base, s)) else {
+            if !alt.is_empty() {
+                self.w.push_text(alt);
+            }
+            return;
+        };
+        let mut md = String::with_capacity(alt.len() + src.len() + 6);
+        md.push_str("![");
+        for (i, word) in alt.split_whitespace().enumerate() {
+            if i > 0 {
+                md.push(' ');
+            }
+            crate::escape::push_escaped(
+                &mut md,
+                word,
+                crate::escape::Context {
+                    line_start: false,
+                    in_link: true,
+                    in_cell: self.cell_depth > 0,
+                },
+            );
+        }
+        md.push_str("](");
+        md.push_str(&link_destination(&src));
+        md.push(')');
+        self.w.push_literal(&md);
+    }
+
+    /// The innermost capture, if we are directly in its structure (not inside one of its cells).
+    fn active_capture(&mut self) -> Option<&mut Capture> {
+        if self.cell_depth == 0 {
+            self.captures.last_mut()
+        } else {
+            None
+        }
+    }
+
+    fn captures_here(&self) -> bool {
+        self.cell_depth == 0 && !self.captures.is_empty()
+    }
+
+    fn open_table(&mut self, el: &Element, node: NodeRef<'_, Node>) -> Frame {
+        if self.cell_depth > 0 || self.w.is_inline_only() || !crate::tables::is_data_table(el, node)
+        {
+            // Layout tables and tables inside captured cells flow as ordinary blocks.
+            self.w.request_break(2);
+            return Frame::Block(2);
+        }
+        self.w.request_break(2);
+        let saved = self.w.begin_capture();
+        self.captures.push(Capture {
+            saved,
+            rows: Vec::new(),
+            caption: None,
+            in_thead: false,
+        });
+        // The capture lives in `self.captures`; the frame only marks where it ends.
+        Frame::DataTable
+    }
+
+    fn open_cell(&mut self, el: &Element) -> Frame {
+        let is_th = el.name() == "th";
+        if let Some(row) = self.captures.last_mut().and_then(|c| c.rows.last_mut()) {
+            row.header &= is_th;
+        }
+        self.cell_depth += 1;
+        self.w.reset_capture_line();
+        self.sync_flags();
+        Frame::Cell {
+            start: self.w.out.len(),
+            colspan: grid::colspan(attr(el, "colspan")),
+            rowspan: grid::rowspan(attr(el, "rowspan")),
+        }
+    }
+
+    fn close_cell(&mut self, start: usize, colspan: usize, rowspan: usize) {
+        let text = self.take_captured(start);
+        self.cell_depth -= 1;
+        self.sync_flags();
+        if let Some(c) = self.captures.last_mut() {
+            if c.rows.is_empty() {
+                c.rows.push(RawRow::default());
+            }
+            if let Some(row) = c.rows.last_mut() {
+                row.cells.push(RawCell {
+                    text,
+                    colspan,
+                    rowspan,
+                });
+            }
+        }
+    }
+
+    /// Take what was written since `start` (a cell or caption), trimmed, out of the buffer.
+    fn take_captured(&mut self, start: usize) -> String {
+        let text = self.w.out[start..].trim().to_string();
+        self.w.out.truncate(start);
+        text
+    }
+
+    fn close_table(&mut self) {
+        let Some(capture) = self.captures.pop() else {
+            return;
+        };
+        self.w.end_capture(capture.saved);
+        self.sync_flags();
+        let mut rows = capture.rows;
+        rows.retain(|r| !r.cells.is_empty());
+        if let Some(caption) = capture.caption {
+            self.w.request_break(2);
+            self.w.push_literal(&caption);
+            self.w.request_break(2);
+        }
+        if self.md {
+            let mut grid = grid::build(rows);
+            if grid.header.is_none() && grid.rows.is_empty() {
+                return;
+            }
+            // A header of empty cells still has to exist for GFM; keep it.
+            if grid.columns == 0 {
+                grid.columns = 1;
+            }
+            for line in grid::to_markdown(&grid) {
+                self.w.request_break(1);
+                self.w.push_literal(&line);
+            }
+        } else {
+            for row in rows {
+                let cells: Vec<&str> = row
+                    .cells
+                    .iter()
+                    .map(|c| c.text.as_str())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                if !cells.is_empty() {
+                    self.w.request_break(1);
+                    self.w.push_literal(&cells.join(" | "));
+                }
+            }
+        }
+        self.w.request_break(2);
+    }
+}
+
+impl<'a> Visitor<'a> for Emitter<'_> {
+    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+        if self.scope.skips(node.id()) {
+            return false;
+        }
+        match node.value() {
+            Node::Text(t) => {
+                if self.pre > 0 {
+                    self.w.push_raw(t);
+                } else {
+                    self.w.push_text(t);
+                }
+                false
+            }
+            Node::Element(el) => {
+                if dom::is_dropped(el) {
+                    return false;
+                }
+                self.open_element(el, node)
+            }
+            Node::Document | Node::Fragment => true,
+            _ => false,
+        }
+    }
+
+    fn close(&mut self, node: NodeRef<'a, Node>) {
+        if node.value().is_element() {
+            self.close_element();
+        }
+    }
+}
+
+/// Spaces that line continuation lines up with a list item's content.
+fn indent_for(marker_len: usize) -> &'static str {
+    const SPACES: &str = "            ";
+    &SPACES[..marker_len.min(SPACES.len())]
+}
+
+/// `language-x` / `lang-x` in a `class` attribute.
+fn code_language(el: &Element) -> Option<&str> {
+    attr(el, "class")?.split_ascii_whitespace().find_map(|c| {
+        c.strip_prefix("language-")
+            .or_else(|| c.strip_prefix("lang-"))
+            .filter(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_graphic() && b != b'`'))
+    })
+}
+
+fn longest_run(s: &str, byte: u8) -> usize {
+    let mut best = 0;
+    let mut run = 0;
+    for &b in s.as_bytes() {
+        if b == byte {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+/// A URL as a Markdown link destination: `<...>` when spaces or unbalanced parentheses
+/// would end it early.
+fn link_destination(url: &str) -> String {
+    let mut depth: i32 = 0;
+    let mut balanced = true;
+    for b in url.bytes() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth < 0 {
+                    balanced = false;
+                }
+            }
+            b' ' | b'<' | b'>' | b'\n' => balanced = false,
+            _ => {}
+        }
+    }
+    if balanced && depth == 0 {
+        url.to_string()
+    } else {
+        let escaped = url.replace('<', "%3C").replace('>', "%3E").replace(' ', "%20");
+        format!("<{escaped}>")
+    }
+}

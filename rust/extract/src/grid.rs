@@ -1,0 +1,293 @@
+//! Table cells → a rectangular grid, with `colspan`/`rowspan` expanded.
+//!
+//! Span expansion copies cell text, so a hostile table could ask for billions of copies
+//! (`rowspan=65534` on 50,000 columns). A budget proportional to the real cells bounds the
+//! work; spans beyond it are left empty rather than expanded.
+
+/// HTML caps colspan at 1000 and rowspan at 65534.
+const MAX_COLSPAN: usize = 1000;
+const MAX_ROWSPAN: usize = 65534;
+
+#[derive(Debug, Clone)]
+pub struct RawCell {
+    pub text: String,
+    pub colspan: usize,
+    pub rowspan: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RawRow {
+    pub cells: Vec<RawCell>,
+    /// In `<thead>`, or made only of `<th>` cells.
+    pub header: bool,
+    pub in_thead: bool,
+}
+
+/// Parse a span attribute the way browsers do (leading digits; 0 or junk → 1), capped.
+pub fn span(value: Option<&str>, max: usize) -> usize {
+    let Some(v) = value else { return 1 };
+    let digits: String = v.trim().chars().take_while(char::is_ascii_digit).take(6).collect();
+    match digits.parse::<usize>() {
+        Ok(0) | Err(_) => 1,
+        Ok(n) => n.min(max),
+    }
+}
+
+pub fn colspan(value: Option<&str>) -> usize {
+    span(value, MAX_COLSPAN)
+}
+
+pub fn rowspan(value: Option<&str>) -> usize {
+    span(value, MAX_ROWSPAN)
+}
+
+/// The expanded table: the header row (if any) and the body rows, in order.
+#[derive(Debug, Default)]
+pub struct Grid {
+    pub header: Option<Vec<String>>,
+    pub rows: Vec<Vec<String>>,
+    /// Widest row, header included.
+    pub columns: usize,
+}
+
+/// A span still covering cells of the rows below: (column, rows left, text).
+struct Active {
+    col: usize,
+    left: usize,
+    text: String,
+}
+
+/// Expand spans and pick the header: the first `<thead>` row, else the first row.
+pub fn build(rows: Vec<RawRow>) -> Grid {
+    let real: usize = rows.iter().map(|r| r.cells.len()).sum();
+    let real_bytes: usize = rows
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| c.text.len())
+        .sum();
+    // Cells and bytes we are willing to create by copying.
+    let mut budget_cells = 4 * real + 100_000;
+    let mut budget_bytes = 4 * real_bytes + (1 << 20);
+
+    let header_index = rows.iter().position(|r| r.in_thead).unwrap_or(0);
+    let mut out_rows: Vec<Vec<String>> = Vec::with_capacity(rows.len());
+    let mut active: Vec<Active> = Vec::new();
+    for row in rows {
+        let mut line: Vec<String> = Vec::with_capacity(row.cells.len());
+        let mut next_active: Vec<Active> = Vec::new();
+        let mut spans = std::mem::take(&mut active).into_iter().peekable();
+        let mut take_spans = |line: &mut Vec<String>, next_active: &mut Vec<Active>| {
+            while let Some(a) = spans.next_if(|a| a.col <= line.len()) {
+                while line.len() < a.col {
+                    line.push(String::new());
+                }
+                line.push(a.text.clone());
+                if a.left > 1 {
+                    next_active.push(Active {
+                        col: a.col,
+                        left: a.left - 1,
+                        text: a.text,
+                    });
+                }
+            }
+        };
+        for cell in row.cells {
+            take_spans(&mut line, &mut next_active);
+            let col = line.len();
+            let copies = cell.colspan.saturating_sub(1);
+            let cost = copies * cell.text.len();
+            let expand = copies <= budget_cells && cost <= budget_bytes;
+            if expand {
+                budget_cells -= copies;
+                budget_bytes -= cost;
+            }
+            let width = if expand { cell.colspan } else { 1 };
+            if cell.rowspan > 1 {
+                let below = (cell.rowspan - 1).saturating_mul(width);
+                let below_cost = below.saturating_mul(cell.text.len().max(1));
+                if below <= budget_cells && below_cost <= budget_bytes {
+                    budget_cells -= below;
+                    budget_bytes -= below_cost;
+                    for c in col..col + width {
+                        next_active.push(Active {
+                            col: c,
+                            left: cell.rowspan - 1,
+                            text: cell.text.clone(),
+                        });
+                    }
+                }
+            }
+            for _ in 1..width {
+                line.push(cell.text.clone());
+            }
+            line.push(cell.text);
+            // Spans are consumed in column order; keep the rest aligned after this cell.
+        }
+        // Spans past the last real cell still fill their columns.
+        take_spans(&mut line, &mut next_active);
+        for a in spans {
+            while line.len() < a.col {
+                line.push(String::new());
+            }
+            line.push(a.text.clone());
+            if a.left > 1 {
+                next_active.push(Active {
+                    col: a.col,
+                    left: a.left - 1,
+                    text: a.text,
+                });
+            }
+        }
+        next_active.sort_by_key(|a| a.col);
+        active = next_active;
+        out_rows.push(line);
+    }
+    let columns = out_rows.iter().map(Vec::len).max().unwrap_or(0);
+    let header = if out_rows.is_empty() {
+        None
+    } else {
+        Some(out_rows.remove(header_index.min(out_rows.len() - 1)))
+    };
+    Grid {
+        header,
+        rows: out_rows,
+        columns,
+    }
+}
+
+/// A GFM pipe table. Cells must already be escaped for Markdown (`|` included) and be on one
+/// line. Only the header row is padded to the full width (renderers pad short body rows
+/// themselves), so a ragged hostile table costs no more than its cells.
+pub fn to_markdown(grid: &Grid) -> Vec<String> {
+    let mut lines = Vec::with_capacity(grid.rows.len() + 2);
+    if grid.columns == 0 {
+        return lines;
+    }
+    let empty: Vec<String> = Vec::new();
+    let header = grid.header.as_ref().unwrap_or(&empty);
+    let mut head = String::from("|");
+    let mut rule = String::from("|");
+    for i in 0..grid.columns {
+        let cell = header.get(i).map_or("", String::as_str);
+        head.push(' ');
+        head.push_str(cell);
+        head.push_str(" |");
+        rule.push_str(" --- |");
+    }
+    lines.push(head);
+    lines.push(rule);
+    for row in &grid.rows {
+        let mut line = String::from("|");
+        for cell in row {
+            line.push(' ');
+            line.push_str(cell);
+            line.push_str(" |");
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Escape a plain-text cell for a pipe table.
+pub fn escape_cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        crate::escape::push_escaped(
+            &mut out,
+            word,
+            crate::escape::Context {
+                line_start: false,
+                in_link: false,
+                in_cell: true,
+            },
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(cells: &[(&str, usize, usize)]) -> RawRow {
+        RawRow {
+            cells: cells
+                .iter()
+                .map(|&(t, c, r)| RawCell {
+                    text: t.to_string(),
+                    colspan: c,
+                    rowspan: r,
+                })
+                .collect(),
+            ..RawRow::default()
+        }
+    }
+
+    #[test]
+    fn spans_expand() {
+        let g = build(vec![
+            row(&[("A", 2, 1), ("B", 1, 2)]),
+            row(&[("c", 1, 1), ("d", 1, 1)]),
+            row(&[("e", 1, 1), ("f", 1, 1), ("g", 1, 1)]),
+        ]);
+        assert_eq!(g.header, Some(vec!["A".into(), "A".into(), "B".into()]));
+        assert_eq!(g.rows[0], vec!["c", "d", "B"]);
+        assert_eq!(g.rows[1], vec!["e", "f", "g"]);
+        assert_eq!(g.columns, 3);
+    }
+
+    #[test]
+    fn rowspan_in_middle_column() {
+        let g = build(vec![
+            row(&[("a", 1, 1), ("b", 1, 3), ("c", 1, 1)]),
+            row(&[("d", 1, 1), ("e", 1, 1)]),
+            row(&[("f", 1, 1), ("g", 1, 1)]),
+        ]);
+        assert_eq!(g.rows[0], vec!["d", "b", "e"]);
+        assert_eq!(g.rows[1], vec!["f", "b", "g"]);
+    }
+
+    #[test]
+    fn thead_row_is_header() {
+        let mut rows = vec![row(&[("x", 1, 1)]), row(&[("H", 1, 1)])];
+        rows[1].in_thead = true;
+        let g = build(rows);
+        assert_eq!(g.header, Some(vec!["H".to_string()]));
+        assert_eq!(g.rows, vec![vec!["x".to_string()]]);
+    }
+
+    #[test]
+    fn hostile_spans_are_bounded() {
+        let wide: Vec<(&str, usize, usize)> = (0..50_000).map(|_| ("x", 1, 65534)).collect();
+        let mut rows = vec![row(&wide)];
+        for _ in 0..10_000 {
+            rows.push(row(&[("y", 1000, 1)]));
+        }
+        let g = build(rows);
+        let total: usize = g.rows.iter().map(Vec::len).sum();
+        assert!(total < 5_000_000, "expanded to {total} cells");
+    }
+
+    #[test]
+    fn span_parsing() {
+        assert_eq!(colspan(Some("3")), 3);
+        assert_eq!(colspan(Some(" 2x")), 2);
+        assert_eq!(colspan(Some("0")), 1);
+        assert_eq!(colspan(Some("-1")), 1);
+        assert_eq!(colspan(Some("999999999")), 1000);
+        assert_eq!(rowspan(None), 1);
+    }
+
+    #[test]
+    fn markdown_pads_header_only() {
+        let g = build(vec![row(&[("h", 1, 1)]), row(&[("a", 1, 1), ("b", 1, 1)])]);
+        assert_eq!(
+            to_markdown(&g),
+            vec!["| h |  |", "| --- | --- |", "| a | b |"]
+        );
+        assert_eq!(escape_cell("a | b\n c"), "a \\| b c");
+    }
+}

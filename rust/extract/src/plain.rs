@@ -1,0 +1,85 @@
+//! The visible text of a subtree on one line: for link text, table cells, captions.
+
+use ego_tree::NodeRef;
+use scraper::Node;
+
+use crate::dom;
+use crate::walk::{walk, Visitor};
+
+/// Visible text under `node`, whitespace collapsed to single spaces, trimmed. Block
+/// boundaries and `<br>` count as spaces.
+pub fn inline_text(node: NodeRef<'_, Node>) -> String {
+    let mut v = Collect {
+        out: String::new(),
+        space: false,
+    };
+    walk(node, &mut v);
+    v.out
+}
+
+struct Collect {
+    out: String,
+    space: bool,
+}
+
+impl Collect {
+    fn push(&mut self, s: &str) {
+        for (i, word) in s.split(dom::is_collapsible).enumerate() {
+            if i > 0 {
+                self.space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            if self.space && !self.out.is_empty() {
+                self.out.push(' ');
+            }
+            self.space = false;
+            self.out.push_str(word);
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Collect {
+    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+        match node.value() {
+            Node::Text(t) => {
+                self.push(t);
+                false
+            }
+            Node::Element(el) => {
+                if dom::is_dropped(el) {
+                    return false;
+                }
+                if el.name() == "br" || dom::flow(el.name()) != dom::Flow::Inline {
+                    self.space = true;
+                }
+                true
+            }
+            Node::Document | Node::Fragment => true,
+            _ => false,
+        }
+    }
+
+    fn close(&mut self, node: NodeRef<'a, Node>) {
+        if let Some(el) = node.value().as_element() {
+            if dom::flow(el.name()) != dom::Flow::Inline {
+                self.space = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Html;
+
+    #[test]
+    fn collapses_and_skips() {
+        let doc = Html::parse_fragment(
+            "<div> a\n\t<b>b</b><script>x</script><p>c</p>d<br>e&nbsp;&amp; <span hidden>h</span></div>",
+        );
+        assert_eq!(inline_text(doc.tree.root()), "a b c d e &");
+    }
+}

@@ -1,0 +1,266 @@
+//! The `tables` view: every data table as header-keyed rows, plus its Markdown.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::NodeRef;
+use scraper::node::Element;
+use scraper::{Html, Node};
+
+use crate::dom::{self, attr};
+use crate::grid::{self, RawCell, RawRow};
+use crate::plain::inline_text;
+use crate::walk::{walk, Visitor};
+
+/// One extracted data table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub caption: Option<String>,
+    /// Unique, non-empty column names.
+    pub headers: Vec<String>,
+    /// Body rows as `(header, cell)` pairs in column order.
+    pub rows: Vec<Vec<(String, String)>>,
+    pub markdown: String,
+}
+
+/// The rows of a table element: direct `tr` children and those of its row groups, in order,
+/// with whether each sits in `<thead>`.
+fn table_rows<'a>(table: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a, Node>, bool)> {
+    table.children().flat_map(|child| {
+        let name = child.value().as_element().map(Element::name);
+        let (group, thead) = match name {
+            Some("tr") => (None, false),
+            Some("thead") => (Some(child), true),
+            Some("tbody" | "tfoot") => (Some(child), false),
+            _ => (None, false),
+        };
+        let single = (name == Some("tr")).then_some((child, false));
+        let grouped = group.into_iter().flat_map(move |g| {
+            g.children()
+                .filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr"))
+                .map(move |r| (r, thead))
+        });
+        single.into_iter().chain(grouped)
+    })
+}
+
+fn cells<'a>(row: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a, Node>, &'a Element)> {
+    row.children().filter_map(|c| {
+        let el = c.value().as_element()?;
+        matches!(el.name(), "td" | "th").then_some((c, el))
+    })
+}
+
+/// Data table or layout table? Layout: `role=presentation`, fewer than two rows, a table
+/// nested directly in a cell, or a single column without any `<th>`.
+pub fn is_data_table(el: &Element, node: NodeRef<'_, Node>) -> bool {
+    if let Some(role) = attr(el, "role") {
+        if role.eq_ignore_ascii_case("presentation") || role.eq_ignore_ascii_case("none") {
+            return false;
+        }
+    }
+    let mut rows = 0usize;
+    let mut max_cols = 0usize;
+    let mut has_th = false;
+    for (row, _) in table_rows(node) {
+        rows += 1;
+        let mut cols = 0usize;
+        for (cell, cel) in cells(row) {
+            cols += 1;
+            has_th |= cel.name() == "th";
+            let nested = cell
+                .children()
+                .any(|c| c.value().as_element().is_some_and(|e| e.name() == "table"));
+            if nested {
+                return false;
+            }
+        }
+        max_cols = max_cols.max(cols);
+    }
+    rows >= 2 && (max_cols >= 2 || has_th)
+}
+
+/// Every data table of the document, in document order (nested ones included).
+pub fn extract(doc: &Html) -> Vec<Table> {
+    let mut v = Finder { tables: Vec::new() };
+    walk(doc.tree.root(), &mut v);
+    v.tables
+}
+
+struct Finder {
+    tables: Vec<Table>,
+}
+
+impl<'a> Visitor<'a> for Finder {
+    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+        match node.value() {
+            Node::Element(el) => {
+                if dom::is_dropped(el) {
+                    return false;
+                }
+                if el.name() == "table" && is_data_table(el, node) {
+                    if let Some(t) = build(node) {
+                        self.tables.push(t);
+                    }
+                }
+                true
+            }
+            Node::Document | Node::Fragment => true,
+            _ => false,
+        }
+    }
+
+    fn close(&mut self, _node: NodeRef<'a, Node>) {}
+}
+
+fn build(table: NodeRef<'_, Node>) -> Option<Table> {
+    let caption = table
+        .children()
+        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "caption"))
+        .map(inline_text)
+        .filter(|c| !c.is_empty());
+    let mut raw = Vec::new();
+    for (row, in_thead) in table_rows(table) {
+        let mut r = RawRow {
+            in_thead,
+            header: true,
+            ..RawRow::default()
+        };
+        for (cell, el) in cells(row) {
+            r.header &= el.name() == "th";
+            r.cells.push(RawCell {
+                text: inline_text(cell),
+                colspan: grid::colspan(attr(el, "colspan")),
+                rowspan: grid::rowspan(attr(el, "rowspan")),
+            });
+        }
+        if !r.cells.is_empty() {
+            raw.push(r);
+        }
+    }
+    if raw.len() < 2 {
+        return None;
+    }
+    let real_cells: usize = raw.iter().map(|r| r.cells.len()).sum();
+    let grid = grid::build(raw);
+    let header_cells = grid.header.clone().unwrap_or_default();
+    let headers = unique_headers(&header_cells, grid.columns);
+
+    let escaped = grid::Grid {
+        header: grid
+            .header
+            .as_ref()
+            .map(|h| h.iter().map(|c| grid::escape_cell(c)).collect()),
+        rows: grid
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| grid::escape_cell(c)).collect())
+            .collect(),
+        columns: grid.columns,
+    };
+    let mut markdown = String::new();
+    for line in grid::to_markdown(&escaped) {
+        markdown.push_str(&line);
+        markdown.push('\n');
+    }
+
+    // Padding every row to the full width is what callers want, unless a ragged hostile
+    // table would multiply its size.
+    let pad = grid.rows.len().saturating_mul(headers.len()) <= 4 * real_cells + 100_000;
+    let rows = grid
+        .rows
+        .into_iter()
+        .map(|cells| {
+            let mut pairs: Vec<(String, String)> = cells
+                .into_iter()
+                .zip(headers.iter())
+                .map(|(c, h)| (h.clone(), c))
+                .collect();
+            // Pad short rows so every row has every column.
+            if pad {
+                for h in headers.iter().skip(pairs.len()) {
+                    pairs.push((h.clone(), String::new()));
+                }
+            }
+            pairs
+        })
+        .collect();
+    Some(Table {
+        caption,
+        headers,
+        rows,
+        markdown,
+    })
+}
+
+/// Header names for `columns` columns: empty ones become `col_N` (1-based), repeats get
+/// `_2`, `_3`, ...
+pub fn unique_headers(cells: &[String], columns: usize) -> Vec<String> {
+    let mut used: HashSet<String> = HashSet::with_capacity(columns);
+    let mut next_suffix: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(columns);
+    for i in 0..columns {
+        let base = cells
+            .get(i)
+            .map(|c| c.trim())
+            .filter(|c| !c.is_empty())
+            .map_or_else(|| format!("col_{}", i + 1), str::to_string);
+        let name = if used.contains(&base) {
+            let n = next_suffix.entry(base.clone()).or_insert(2);
+            loop {
+                let candidate = format!("{base}_{n}");
+                *n += 1;
+                if !used.contains(&candidate) {
+                    break candidate;
+                }
+            }
+        } else {
+            base
+        };
+        used.insert(name.clone());
+        out.push(name);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_made_unique() {
+        let h = unique_headers(&["Name".into(), "".into(), "Name".into(), "Name".into()], 5);
+        assert_eq!(h, vec!["Name", "col_2", "Name_2", "Name_3", "col_5"]);
+        let h = unique_headers(&["col_2".into(), "".into()], 2);
+        assert_eq!(h, vec!["col_2", "col_2_2"]);
+    }
+
+    #[test]
+    fn data_table_extracted() {
+        let doc = Html::parse_document(
+            "<table><caption> Prices </caption><thead><tr><th>Item</th><th>Cost</th></tr></thead>\
+             <tbody><tr><td>Tea</td><td>3 | 4</td></tr><tr><td colspan=2>n/a</td></tr></tbody></table>\
+             <table><tr><td>layout</td></tr></table>",
+        );
+        let t = extract(&doc);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].caption.as_deref(), Some("Prices"));
+        assert_eq!(t[0].headers, vec!["Item", "Cost"]);
+        assert_eq!(
+            t[0].rows[1],
+            vec![("Item".into(), "n/a".into()), ("Cost".into(), "n/a".into())]
+        );
+        assert_eq!(
+            t[0].markdown,
+            "| Item | Cost |\n| --- | --- |\n| Tea | 3 \\| 4 |\n| n/a | n/a |\n"
+        );
+    }
+
+    #[test]
+    fn layout_tables_skipped() {
+        let doc = Html::parse_document(
+            "<table role=presentation><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>\
+             <table><tr><td>a</td></tr><tr><td>b</td></tr></table>",
+        );
+        assert!(extract(&doc).is_empty());
+    }
+}

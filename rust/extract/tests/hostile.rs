@@ -1,0 +1,99 @@
+//! Hostile inputs: deep nesting, huge unclosed-tag soup, very wide tables, bad bytes.
+//! Each runs on a thread with a small stack to prove no traversal recurses.
+
+use webgrip_extract::{charset, extract, Modes};
+
+const SMALL_STACK: usize = 256 * 1024;
+
+fn all_modes() -> Modes {
+    Modes {
+        markdown: true,
+        text: true,
+        links: true,
+        tables: true,
+    }
+}
+
+/// Run every view over `html` on a 256 KiB stack; return (markdown, text).
+fn run_small_stack(html: String) -> (String, String) {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(move || {
+            let out = extract(&html, Some("https://ex.com/"), all_modes(), true);
+            (
+                out.markdown.unwrap_or_default(),
+                out.text.unwrap_or_default(),
+            )
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic")
+}
+
+#[test]
+fn hundred_thousand_nested_divs() {
+    let n = 100_000;
+    let html = format!(
+        "{}<p>deep <b>text</b> <a href=/x>link</a></p>{}",
+        "<div>".repeat(n),
+        "</div>".repeat(n)
+    );
+    let (md, text) = run_small_stack(html);
+    assert_eq!(text, "deep text link\n");
+    assert_eq!(md, "deep **text** [link](https://ex.com/x)\n");
+}
+
+#[test]
+fn nested_lists_quotes_and_inline() {
+    let n = 20_000;
+    let html = format!(
+        "{}x{}",
+        "<ul><li><blockquote><b><i><a href=a>".repeat(n),
+        ""
+    );
+    let (md, text) = run_small_stack(html);
+    assert!(md.contains('x') && text.contains('x'));
+}
+
+#[test]
+fn ten_megabytes_of_unclosed_tags() {
+    for tag in ["<div>", "<b>", "<p>x", "<a href=y>z", "<li>", "<table><tr><td>", "<span>"] {
+        let html = tag.repeat(10 * 1024 * 1024 / tag.len());
+        let (md, text) = run_small_stack(html);
+        if tag.contains('x') || tag.contains('z') {
+            assert!(!md.is_empty() && !text.is_empty(), "{tag}");
+        }
+    }
+}
+
+#[test]
+fn fifty_thousand_column_table() {
+    let cells = "<td>c</td>".repeat(50_000);
+    let html = format!("<table><tr>{}</tr><tr>{cells}</tr><tr>{cells}</tr></table>", "<th>h</th>".repeat(50_000));
+    let (md, text) = run_small_stack(html);
+    assert_eq!(md.lines().count(), 4);
+    assert_eq!(text.lines().count(), 3);
+    let one_row = format!("<table><tr>{cells}</tr></table>");
+    let (md, _) = run_small_stack(one_row);
+    assert_eq!(md.matches('c').count(), 50_000);
+}
+
+#[test]
+fn huge_spans_are_bounded() {
+    let wide = "<td rowspan=65534 colspan=1000>x</td>".repeat(2000);
+    let html = format!("<table><tr>{wide}</tr>{}</table>", "<tr><td>y</td></tr>".repeat(5000));
+    let (md, _) = run_small_stack(html);
+    assert!(md.len() < 200_000_000);
+}
+
+#[test]
+fn invalid_utf8_bytes_decode_then_extract() {
+    let mut bytes = b"<html><meta charset=utf-8><p>ok ".to_vec();
+    bytes.extend_from_slice(&[0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x82]);
+    bytes.extend_from_slice(b" end</p>");
+    let (html, enc) = charset::decode(&bytes, None);
+    assert_eq!(enc, "UTF-8");
+    let (md, text) = run_small_stack(html);
+    assert!(text.starts_with("ok ") && text.trim_end().ends_with("end"));
+    assert!(md.contains('\u{FFFD}'));
+}

@@ -1,0 +1,336 @@
+//! The guarded client: one ureq agent per configuration, and the redirect walk every call
+//! goes through (fetch and download alike).
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ureq::http::{self, header, HeaderName, HeaderValue, Method};
+use ureq::Agent;
+use url::Url;
+
+use crate::error::{ErrorKind, NetError};
+use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
+use crate::resolve::{GuardedResolver, Lookup};
+use crate::tls::tls_config;
+use crate::transport::{clear_last_peer, last_peer, GuardedConnector};
+use crate::ureq_error::from_ureq;
+
+/// Everything a [`Client`] is built from.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub policy: PolicyConfig,
+    /// Host -> addresses overrides; the addresses still pass the policy.
+    pub resolve: Vec<(String, Vec<String>)>,
+    pub max_redirects: u32,
+    /// Total deadline of one call, across every redirect hop.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Cap on the decoded body.
+    pub max_response_bytes: u64,
+    pub user_agent: String,
+    /// Extra trusted CA certificates (PEM file).
+    pub ca_bundle: Option<String>,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            policy: PolicyConfig::default(),
+            resolve: Vec::new(),
+            max_redirects: 5,
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_response_bytes: 10 * 1024 * 1024,
+            user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
+            ca_bundle: None,
+        }
+    }
+}
+
+/// One call: what to send, and per-call overrides of the client's limits.
+#[derive(Clone, Debug, Default)]
+pub struct RequestSpec {
+    pub url: String,
+    /// Defaults to GET.
+    pub method: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Vec<u8>>,
+    pub timeout: Option<Duration>,
+    pub max_bytes: Option<u64>,
+    pub max_redirects: Option<u32>,
+}
+
+/// The final response of a redirect walk, body not read yet.
+pub(crate) struct Opened {
+    pub response: http::Response<ureq::Body>,
+    pub url: Url,
+    pub redirects: Vec<String>,
+    pub remote_addr: Option<SocketAddr>,
+    pub started: Instant,
+}
+
+#[derive(Debug)]
+pub struct Client {
+    agent: Agent,
+    lookup: Arc<Lookup>,
+    pub(crate) max_redirects: u32,
+    pub(crate) timeout: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) max_response_bytes: u64,
+}
+
+fn parse_overrides(
+    list: &[(String, Vec<String>)],
+) -> Result<HashMap<String, Vec<IpAddr>>, NetError> {
+    let mut out: HashMap<String, Vec<IpAddr>> = HashMap::new();
+    for (host, addrs) in list {
+        let key =
+            normalize_host(host).map_err(|e| NetError::invalid_input(format!("resolve: {e}")))?;
+        let entry = out.entry(key).or_default();
+        for a in addrs {
+            let ip: IpAddr = a
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse()
+                .map_err(|_| {
+                    NetError::invalid_input(format!("resolve: {a:?} is not an IP address"))
+                })?;
+            entry.push(ip);
+        }
+    }
+    Ok(out)
+}
+
+fn header_pairs(headers: &[(String, String)]) -> Result<Vec<(HeaderName, HeaderValue)>, NetError> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            let name = HeaderName::from_bytes(k.as_bytes())
+                .map_err(|_| NetError::invalid_input(format!("invalid header name {k:?}")))?;
+            let value = HeaderValue::from_str(v)
+                .map_err(|_| NetError::invalid_input(format!("invalid value for header {k:?}")))?;
+            Ok((name, value))
+        })
+        .collect()
+}
+
+fn is_redirect(status: u16) -> bool {
+    matches!(status, 301 | 302 | 303 | 307 | 308)
+}
+
+/// Headers that identify the user to one origin; never sent on to another.
+fn is_credential(name: &HeaderName) -> bool {
+    name == header::AUTHORIZATION || name == header::COOKIE || name == header::PROXY_AUTHORIZATION
+}
+
+/// Headers that describe a body; dropped when a redirect turns the request into a GET.
+fn is_body_header(name: &HeaderName) -> bool {
+    name == header::CONTENT_TYPE
+        || name == header::CONTENT_LENGTH
+        || name == header::CONTENT_ENCODING
+        || name == header::TRANSFER_ENCODING
+}
+
+/// Add "(redirected from ...)" to a refusal of a redirect hop, so the reader knows where it
+/// came from.
+fn from_hop(mut e: NetError, previous: &Url) -> NetError {
+    e.message = format!("{} (redirected from {previous})", e.message);
+    e
+}
+
+impl Client {
+    pub fn new(cfg: ClientConfig) -> Result<Client, NetError> {
+        let policy = Arc::new(Policy::new(&cfg.policy)?);
+        let lookup = Arc::new(Lookup::new(policy.clone(), parse_overrides(&cfg.resolve)?));
+        if cfg.user_agent.trim().is_empty() || cfg.user_agent.contains(['\r', '\n']) {
+            return Err(NetError::invalid_input(
+                "user_agent must be a non-empty single line",
+            ));
+        }
+        let config = Agent::config_builder()
+            // A proxy would resolve the name itself and skip every address check.
+            .proxy(None)
+            // Redirects are walked by hand so that every hop is checked.
+            .max_redirects(0)
+            .http_status_as_error(false)
+            // WebDAV and other extension methods are the caller's business.
+            .allow_non_standard_methods(true)
+            .user_agent(cfg.user_agent.as_str())
+            .timeout_global(Some(cfg.timeout))
+            .timeout_connect(Some(cfg.connect_timeout))
+            .tls_config(tls_config(cfg.ca_bundle.as_deref())?)
+            .build();
+        let agent = Agent::with_parts(
+            config,
+            GuardedConnector::new(policy),
+            GuardedResolver(lookup.clone()),
+        );
+        Ok(Client {
+            agent,
+            lookup,
+            max_redirects: cfg.max_redirects,
+            timeout: cfg.timeout,
+            connect_timeout: cfg.connect_timeout,
+            max_response_bytes: cfg.max_response_bytes,
+        })
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.lookup.policy
+    }
+
+    /// The policy decision for `url`, resolving its host but never connecting: the
+    /// normalised URL, or why it is refused.
+    pub fn check_url(&self, url: &str) -> Result<String, NetError> {
+        let target = self.lookup.policy.check_url(url)?;
+        self.lookup.resolve(
+            target.url.as_str(),
+            &target.host,
+            target.port,
+            Some(self.connect_timeout),
+        )?;
+        Ok(target.url.into())
+    }
+
+    /// Send one hop. The hop's global timeout is what is left of the call's deadline.
+    fn send(
+        &self,
+        url: &Url,
+        method: &Method,
+        headers: &[(HeaderName, HeaderValue)],
+        body: Option<&[u8]>,
+        remaining: Duration,
+    ) -> Result<http::Response<ureq::Body>, NetError> {
+        let mut builder = http::Request::builder()
+            .method(method.clone())
+            .uri(url.as_str());
+        for (k, v) in headers {
+            builder = builder.header(k, v);
+        }
+        let shown = url.as_str();
+        let bad = |e: http::Error| NetError::invalid_url(shown, e);
+        let result = match body {
+            Some(b) => {
+                let req = builder.body(b.to_vec()).map_err(bad)?;
+                let req = self
+                    .agent
+                    .configure_request(req)
+                    .timeout_global(Some(remaining))
+                    .build();
+                self.agent.run(req)
+            }
+            None => {
+                let req = builder.body(()).map_err(bad)?;
+                let req = self
+                    .agent
+                    .configure_request(req)
+                    .timeout_global(Some(remaining))
+                    .build();
+                self.agent.run(req)
+            }
+        };
+        result.map_err(|e| from_ureq(e, shown))
+    }
+
+    /// Walk redirects by hand: every hop is checked like the first URL, methods and
+    /// credentials are adjusted, and all hops share one deadline.
+    pub(crate) fn open(&self, spec: &RequestSpec) -> Result<Opened, NetError> {
+        let started = Instant::now();
+        let deadline = started + spec.timeout.unwrap_or(self.timeout);
+        let max_redirects = spec.max_redirects.unwrap_or(self.max_redirects);
+        let mut method = match &spec.method {
+            Some(m) => Method::from_bytes(m.to_ascii_uppercase().as_bytes())
+                .map_err(|_| NetError::invalid_input(format!("invalid HTTP method {m:?}")))?,
+            None => Method::GET,
+        };
+        let mut headers = header_pairs(&spec.headers)?;
+        let mut body = spec.body.clone();
+        let mut target: Target = self.lookup.policy.check_url(&spec.url)?;
+        let mut redirects: Vec<String> = Vec::new();
+        loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(NetError::timeout(
+                    target.url.as_str(),
+                    "the call's deadline passed before this redirect hop",
+                ));
+            }
+            clear_last_peer();
+            let sent = self.send(&target.url, &method, &headers, body.as_deref(), remaining);
+            let response = match (sent, redirects.last()) {
+                (Ok(r), _) => r,
+                // An address refused at this hop: say which page redirected here.
+                (Err(mut e), Some(prev)) if e.kind == ErrorKind::Blocked => {
+                    e.message = format!("{} (redirected from {prev})", e.message);
+                    return Err(e);
+                }
+                (Err(e), _) => return Err(e),
+            };
+            let status = response.status().as_u16();
+            let location = response
+                .headers()
+                .get(header::LOCATION)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            let (true, Some(location)) = (is_redirect(status), location) else {
+                return Ok(Opened {
+                    response,
+                    url: target.url,
+                    redirects,
+                    remote_addr: last_peer(),
+                    started,
+                });
+            };
+            drop(response);
+            let here = target.url.as_str();
+            let next = target
+                .url
+                .join(location.trim())
+                .map_err(|e| from_hop(NetError::invalid_url(&location, e), &target.url))?;
+            if next == target.url || redirects.iter().any(|r| r == next.as_str()) {
+                return Err(NetError::blocked(
+                    here,
+                    "redirect-loop",
+                    format!("redirect loop: it sends back to {next}, which was already visited"),
+                ));
+            }
+            if redirects.len() >= max_redirects as usize {
+                return Err(NetError::blocked(
+                    here,
+                    "too-many-redirects",
+                    format!("too many redirects (the limit is {max_redirects}); the next one was to {next}"),
+                ));
+            }
+            if target.url.scheme() == "https"
+                && next.scheme() == "http"
+                && !self.lookup.policy.allow_https_downgrade
+            {
+                return Err(from_hop(
+                    NetError::blocked(
+                        next.as_str(),
+                        "https-downgrade",
+                        "a redirect from https to plain http is refused",
+                    ),
+                    &target.url,
+                ));
+            }
+            let next_target = self
+                .lookup
+                .policy
+                .check_parsed(next)
+                .map_err(|e| from_hop(e, &target.url))?;
+            if next_target.url.origin() != target.url.origin() {
+                headers.retain(|(k, _)| !is_credential(k));
+            }
+            // 301/302/303 become a GET without body (what browsers do); 307/308 resend as is.
+            if matches!(status, 301..=303) && method != Method::HEAD {
+                method = Method::GET;
+                body = None;
+                headers.retain(|(k, _)| !is_body_header(k));
+            }
+            redirects.push(target.url.into());
+            target = next_target;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! A whole response read into memory, with the decoded body capped.
+use std::io::Read;
+use std::net::SocketAddr;
+
+use ureq::http::{header, HeaderMap};
+
+use crate::client::{Client, Opened, RequestSpec};
+use crate::error::NetError;
+use crate::ureq_error::from_body_io;
+
+/// A completed exchange: any status, redirects already walked.
+#[derive(Debug, Clone)]
+pub struct FetchResponse {
+    pub url: String,
+    pub status: u16,
+    /// Names lower-case, repeated headers kept, grouped by name in order of appearance.
+    pub headers: Vec<(String, String)>,
+    /// Decoded from Content-Encoding, at most the cap.
+    pub content: Vec<u8>,
+    pub content_type: Option<String>,
+    pub charset: Option<String>,
+    pub redirects: Vec<String>,
+    /// `ip:port` of the final hop's connection (empty if unknown).
+    pub remote_addr: String,
+    /// Seconds for the whole call.
+    pub elapsed: f64,
+}
+
+pub(crate) fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The media type (lower-cased) and `charset` parameter of the Content-Type header.
+pub(crate) fn content_type(headers: &HeaderMap) -> (Option<String>, Option<String>) {
+    let Some(raw) = headers.get(header::CONTENT_TYPE) else {
+        return (None, None);
+    };
+    let raw = String::from_utf8_lossy(raw.as_bytes());
+    let mut parts = raw.split(';');
+    let media = parts
+        .next()
+        .map(|m| m.trim().to_ascii_lowercase())
+        .filter(|m| !m.is_empty());
+    let charset = parts.find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches('"').trim().to_string())
+            .filter(|v| !v.is_empty())
+    });
+    (media, charset)
+}
+
+pub(crate) fn peer_string(addr: Option<SocketAddr>) -> String {
+    addr.map(|a| a.to_string()).unwrap_or_default()
+}
+
+impl Client {
+    /// One guarded request; 4xx/5xx are returned with their body, not raised.
+    pub fn request(&self, spec: &RequestSpec) -> Result<FetchResponse, NetError> {
+        let cap = spec.max_bytes.unwrap_or(self.max_response_bytes);
+        let Opened {
+            response,
+            url,
+            redirects,
+            remote_addr,
+            started,
+        } = self.open(spec)?;
+        let shown = url.as_str();
+        let (parts, body) = response.into_parts();
+        // Known only for an identity-encoded, length-delimited body.
+        let declared = body.content_length();
+        if let Some(len) = declared.filter(|len| *len > cap) {
+            return Err(NetError::too_large(
+                shown,
+                cap,
+                format!("its Content-Length is {len} bytes"),
+            ));
+        }
+        // `take` sits on the *decoded* stream: ureq's own limit counts wire bytes, which a
+        // gzip or brotli bomb multiplies by a thousand. One byte over the cap proves excess.
+        let mut reader = body.into_reader().take(cap.saturating_add(1));
+        let initial = declared.unwrap_or(0).min(cap).min(1 << 20);
+        let mut content = Vec::with_capacity(usize::try_from(initial).unwrap_or(0));
+        reader
+            .read_to_end(&mut content)
+            .map_err(|e| from_body_io(e, shown))?;
+        if content.len() as u64 > cap {
+            return Err(NetError::too_large(
+                shown,
+                cap,
+                "the decoded body is larger than the limit",
+            ));
+        }
+        let (content_type, charset) = content_type(&parts.headers);
+        Ok(FetchResponse {
+            url: url.to_string(),
+            status: parts.status.as_u16(),
+            headers: header_list(&parts.headers),
+            content,
+            content_type,
+            charset,
+            redirects,
+            remote_addr: peer_string(remote_addr),
+            elapsed: started.elapsed().as_secs_f64(),
+        })
+    }
+}

@@ -1,0 +1,383 @@
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::error::ErrorKind;
+
+fn policy() -> Policy {
+    Policy::default()
+}
+
+fn with(cfg: impl FnOnce(&mut PolicyConfig)) -> Policy {
+    let mut c = PolicyConfig::default();
+    cfg(&mut c);
+    Policy::new(&c).expect("valid test policy")
+}
+
+/// The reason an address is refused, or "ok".
+fn ip_verdict(p: &Policy, ip: &str) -> String {
+    let ip: IpAddr = ip.parse().expect("test address");
+    match p.check_ip(ip) {
+        Ok(()) => "ok".into(),
+        Err(r) => r.reason().into(),
+    }
+}
+
+/// The reason a URL is refused by the DNS-free checks, or its normalised form.
+fn url_verdict(p: &Policy, url: &str) -> String {
+    match p.check_url(url) {
+        Ok(t) => t.url.to_string(),
+        Err(e) if e.kind == ErrorKind::InvalidUrl => "invalid".into(),
+        Err(e) => e.reason,
+    }
+}
+
+#[test]
+fn ipv4_table_rows_and_their_boundaries() {
+    let p = policy();
+    let rows = [
+        ("0.0.0.0", "unspecified-address"),
+        ("0.255.255.255", "unspecified-address"),
+        ("1.0.0.0", "ok"),
+        ("9.255.255.255", "ok"),
+        ("10.0.0.0", "private-address"),
+        ("10.255.255.255", "private-address"),
+        ("11.0.0.0", "ok"),
+        ("100.63.255.255", "ok"),
+        ("100.64.0.0", "private-address"),
+        ("100.100.100.200", "private-address"),
+        ("100.127.255.255", "private-address"),
+        ("100.128.0.0", "ok"),
+        ("126.255.255.255", "ok"),
+        ("127.0.0.1", "loopback-address"),
+        ("127.255.255.255", "loopback-address"),
+        ("128.0.0.0", "ok"),
+        ("169.253.255.255", "ok"),
+        ("169.254.169.254", "link-local-address"),
+        ("169.255.0.0", "ok"),
+        ("172.15.255.255", "ok"),
+        ("172.16.0.0", "private-address"),
+        ("172.31.255.255", "private-address"),
+        ("172.32.0.0", "ok"),
+        ("191.255.255.255", "ok"),
+        ("192.0.0.0", "reserved-address"),
+        ("192.0.0.8", "reserved-address"),
+        ("192.0.0.9", "ok"),
+        ("192.0.0.10", "ok"),
+        ("192.0.0.11", "reserved-address"),
+        ("192.0.0.255", "reserved-address"),
+        ("192.0.1.0", "ok"),
+        ("192.0.2.1", "documentation-address"),
+        ("192.88.99.1", "reserved-address"),
+        ("192.167.255.255", "ok"),
+        ("192.168.0.1", "private-address"),
+        ("192.169.0.0", "ok"),
+        ("198.17.255.255", "ok"),
+        ("198.18.0.0", "reserved-address"),
+        ("198.19.255.255", "reserved-address"),
+        ("198.20.0.0", "ok"),
+        ("198.51.100.7", "documentation-address"),
+        ("203.0.113.9", "documentation-address"),
+        ("223.255.255.255", "ok"),
+        ("224.0.0.1", "multicast-address"),
+        ("239.255.255.255", "multicast-address"),
+        ("240.0.0.0", "reserved-address"),
+        ("255.255.255.254", "reserved-address"),
+        ("255.255.255.255", "broadcast-address"),
+        ("8.8.8.8", "ok"),
+        ("93.184.216.34", "ok"),
+    ];
+    for (ip, want) in rows {
+        assert_eq!(ip_verdict(&p, ip), want, "{ip}");
+    }
+}
+
+#[test]
+fn ipv6_table_rows() {
+    let p = policy();
+    let rows = [
+        ("::", "unspecified-address"),
+        ("::1", "loopback-address"),
+        ("0:0:0:0:0:0:0:1", "loopback-address"),
+        ("::2", "unspecified-address"),
+        // IPv4-mapped: judged as the IPv4 address.
+        ("::ffff:127.0.0.1", "loopback-address"),
+        ("::ffff:7f00:1", "loopback-address"),
+        ("::ffff:10.1.2.3", "private-address"),
+        ("::ffff:169.254.169.254", "link-local-address"),
+        ("::ffff:8.8.8.8", "ok"),
+        // IPv4-compatible (deprecated): the embedded address decides, and public is still no.
+        ("::127.0.0.1", "loopback-address"),
+        ("::10.0.0.1", "private-address"),
+        ("::8.8.8.8", "reserved-address"),
+        // SIIT
+        ("::ffff:0:127.0.0.1", "loopback-address"),
+        ("::ffff:0:8.8.8.8", "reserved-address"),
+        // NAT64 well-known prefix: reaches the embedded IPv4.
+        ("64:ff9b::7f00:1", "loopback-address"),
+        ("64:ff9b::a9fe:a9fe", "link-local-address"),
+        ("64:ff9b::808:808", "ok"),
+        ("64:ff9b:1::808:808", "reserved-address"),
+        // 6to4: embedded at bits 16..48.
+        ("2002:7f00:1::", "loopback-address"),
+        ("2002:a00:1::1", "private-address"),
+        ("2002:808:808::1", "reserved-address"),
+        // Teredo and the IETF block, with its globally reachable exceptions.
+        ("2001::1", "reserved-address"),
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved-address"),
+        ("2001:2::1", "reserved-address"),
+        ("2001:1::1", "ok"),
+        ("2001:1::4", "reserved-address"),
+        ("2001:3::1", "ok"),
+        ("2001:4:112::1", "ok"),
+        ("2001:20::1", "ok"),
+        ("2001:1ff::1", "reserved-address"),
+        ("2001:200::1", "ok"),
+        ("2001:db8::1", "documentation-address"),
+        ("3fff::1", "documentation-address"),
+        ("3fff:fff::1", "documentation-address"),
+        ("3fff:1000::1", "ok"),
+        ("5f00::1", "reserved-address"),
+        ("100::1", "reserved-address"),
+        ("100:0:0:1::1", "reserved-address"),
+        ("fc00::1", "private-address"),
+        ("fdff:ffff::1", "private-address"),
+        ("fe80::1", "link-local-address"),
+        ("febf::1", "link-local-address"),
+        ("fec0::1", "private-address"),
+        ("ff02::1", "multicast-address"),
+        ("4000::1", "reserved-address"),
+        ("1fff:ffff::1", "reserved-address"),
+        ("2606:4700:4700::1111", "ok"),
+        ("2a00:1450:4001:80b::200e", "ok"),
+    ];
+    for (ip, want) in rows {
+        assert_eq!(ip_verdict(&p, ip), want, "{ip}");
+    }
+}
+
+#[test]
+fn ipv4_spellings_are_parsed_like_whatwg() {
+    let p = policy();
+    for url in [
+        "http://127.0.0.1/",
+        "http://2130706433/",
+        "http://0177.0.0.1/",
+        "http://0x7f.1/",
+        "http://0x7f000001/",
+        "http://127.1/",
+        "http://127.0.1/",
+        "http://017700000001/",
+        "http://%31%32%37.0.0.1/",
+        "http://127.0.0.1./",
+        "http://[::1]/",
+        "http://[0:0:0:0:0:0:0:1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:7f00:1]/",
+        "http://localhost/",
+        "http://localhost./",
+        "http://LOCALHOST/",
+        "http://a.b.localhost/",
+    ] {
+        assert_eq!(url_verdict(&p, url), "loopback-address", "{url}");
+    }
+    let open = with(|c| c.allow_networks = vec!["127.0.0.0/8".into()]);
+    assert_eq!(
+        url_verdict(&open, "http://LocalHost./x"),
+        "http://localhost./x"
+    );
+    assert_eq!(
+        url_verdict(&p, "http://localhost.example/"),
+        "http://localhost.example/"
+    );
+    assert_eq!(url_verdict(&p, "http://0/"), "unspecified-address");
+    assert_eq!(url_verdict(&p, "http://0x0a.0.0.1/"), "private-address");
+    assert_eq!(url_verdict(&p, "http://167772161/"), "private-address");
+    assert_eq!(url_verdict(&p, "http://0xa9fea9fe/"), "link-local-address");
+    // Out of range numbers are invalid, never wrapped modulo 2^32.
+    assert_eq!(url_verdict(&p, "http://4294967296/"), "invalid");
+    assert_eq!(url_verdict(&p, "http://256.0.0.1/"), "invalid");
+    // Zone identifiers are not part of a URL host.
+    assert_eq!(url_verdict(&p, "http://[fe80::1%25eth0]/"), "invalid");
+}
+
+#[test]
+fn normalised_urls_are_returned() {
+    let p = policy();
+    assert_eq!(url_verdict(&p, "HTTP://Example.COM"), "http://example.com/");
+    assert_eq!(
+        url_verdict(&p, "http://8.8.8.8:8080/x"),
+        "http://8.8.8.8:8080/x"
+    );
+    assert_eq!(
+        url_verdict(&p, "https://bücher.example/"),
+        "https://xn--bcher-kva.example/"
+    );
+    assert_eq!(
+        url_verdict(&p, "  http://example.com/\t"),
+        "http://example.com/"
+    );
+}
+
+#[test]
+fn scheme_userinfo_and_port_rules() {
+    let p = policy();
+    for url in [
+        "ftp://example.com/",
+        "file:///etc/passwd",
+        "gopher://example.com/",
+        "data:,x",
+    ] {
+        assert_eq!(url_verdict(&p, url), "scheme", "{url}");
+    }
+    assert_eq!(url_verdict(&p, "http://user@example.com/"), "userinfo");
+    assert_eq!(url_verdict(&p, "http://user:pw@example.com/"), "userinfo");
+    assert_eq!(url_verdict(&p, "http://:pw@example.com/"), "userinfo");
+    for port in [
+        0, 22, 23, 25, 445, 3306, 5432, 6379, 11211, 27017, 9200, 2375,
+    ] {
+        let url = format!("http://example.com:{port}/");
+        assert_eq!(url_verdict(&p, &url), "blocked-port", "{url}");
+    }
+    assert_eq!(
+        url_verdict(&p, "http://example.com:8080/"),
+        "http://example.com:8080/"
+    );
+    let https_only = with(|c| c.allow_http = false);
+    assert_eq!(url_verdict(&https_only, "http://example.com/"), "scheme");
+    assert_eq!(
+        url_verdict(&https_only, "https://example.com/"),
+        "https://example.com/"
+    );
+    let custom_ports = with(|c| c.blocked_ports = vec![8080]);
+    assert_eq!(
+        url_verdict(&custom_ports, "http://example.com:22/"),
+        "http://example.com:22/"
+    );
+    assert_eq!(
+        url_verdict(&custom_ports, "http://example.com:8080/"),
+        "blocked-port"
+    );
+    assert_eq!(
+        url_verdict(&custom_ports, "http://example.com:0/"),
+        "blocked-port"
+    );
+}
+
+#[test]
+fn domain_lists_match_exact_or_subdomain_only() {
+    let p = with(|c| c.blocked_domains = vec!["Evil.COM.".into(), "*.bad.org".into()]);
+    assert_eq!(url_verdict(&p, "http://evil.com/"), "blocked-domain");
+    assert_eq!(url_verdict(&p, "http://a.b.evil.com/"), "blocked-domain");
+    assert_eq!(url_verdict(&p, "http://evil.com./"), "blocked-domain");
+    assert_eq!(
+        url_verdict(&p, "http://notevil.com/"),
+        "http://notevil.com/"
+    );
+    assert_eq!(
+        url_verdict(&p, "http://evil.com.example/"),
+        "http://evil.com.example/"
+    );
+    assert_eq!(url_verdict(&p, "http://bad.org/"), "blocked-domain");
+
+    let p = with(|c| c.allowed_domains = vec!["bücher.example".into(), "example.org".into()]);
+    assert_eq!(
+        url_verdict(&p, "http://xn--bcher-kva.example/"),
+        "http://xn--bcher-kva.example/"
+    );
+    assert_eq!(
+        url_verdict(&p, "http://www.example.org/"),
+        "http://www.example.org/"
+    );
+    assert_eq!(
+        url_verdict(&p, "http://badexample.org/"),
+        "not-allowed-domain"
+    );
+    assert_eq!(url_verdict(&p, "http://8.8.8.8/"), "not-allowed-domain");
+}
+
+#[test]
+fn allow_and_deny_networks() {
+    let p = with(|c| {
+        c.allow_networks = vec!["127.0.0.0/8".into(), "10.1.0.0/16".into()];
+        c.deny_networks = vec!["10.1.2.0/24".into(), "8.8.8.0/24".into()];
+    });
+    assert_eq!(ip_verdict(&p, "127.0.0.1"), "ok");
+    assert_eq!(ip_verdict(&p, "::ffff:127.0.0.1"), "ok");
+    assert_eq!(ip_verdict(&p, "::1"), "loopback-address");
+    assert_eq!(ip_verdict(&p, "10.1.9.9"), "ok");
+    assert_eq!(ip_verdict(&p, "10.2.0.1"), "private-address");
+    assert_eq!(ip_verdict(&p, "10.1.2.3"), "denied-network");
+    assert_eq!(ip_verdict(&p, "8.8.8.8"), "denied-network");
+    assert_eq!(ip_verdict(&p, "8.8.4.4"), "ok");
+    assert!(Policy::new(&PolicyConfig {
+        allow_networks: vec!["10.0.0.0/40".into()],
+        ..PolicyConfig::default()
+    })
+    .is_err());
+}
+
+#[test]
+fn messages_name_the_url_and_the_rule() {
+    let e = policy().check_url("http://10.0.0.5/").expect_err("refused");
+    assert_eq!(
+        e.message,
+        "Refused http://10.0.0.5/: 10.0.0.5 is a private address (10.0.0.0/8)"
+    );
+    assert_eq!(e.url.as_deref(), Some("http://10.0.0.5/"));
+    let e = policy()
+        .check_url("http://[::ffff:169.254.169.254]/")
+        .expect_err("refused");
+    assert!(
+        e.message.contains("embeds 169.254.169.254 (IPv4-mapped)")
+            || e.message.contains("169.254.169.254 is a link-local"),
+        "{}",
+        e.message
+    );
+}
+
+proptest! {
+    /// Every IPv4 address in a refused block stays refused however the URL spells it.
+    #[test]
+    fn numeric_spellings_agree(a in any::<u32>()) {
+        let p = policy();
+        let ip = Ipv4Addr::from(a);
+        let want = ip_verdict(&p, &ip.to_string());
+        let decimal = format!("http://{a}/");
+        let hex = format!("http://{a:#x}/");
+        let [b0, b1, b2, b3] = ip.octets();
+        let octal = format!("http://0{b0:o}.0{b1:o}.0{b2:o}.0{b3:o}/");
+        let short = format!("http://{b0}.{}/", (u32::from(b1) << 16) | (u32::from(b2) << 8) | u32::from(b3));
+        let mapped = format!("http://[::ffff:{ip}]/");
+        for url in [decimal, hex, octal, short, mapped] {
+            let got = url_verdict(&p, &url);
+            if want == "ok" {
+                prop_assert!(got.starts_with("http://"), "{} -> {}", url, got);
+            } else {
+                prop_assert_eq!(&got, &want, "{}", url);
+            }
+        }
+    }
+
+    /// Mapped IPv6 and plain IPv4 get the same decision.
+    #[test]
+    fn mapped_matches_v4(a in any::<u32>()) {
+        let p = policy();
+        let v4 = Ipv4Addr::from(a);
+        let v6 = v4.to_ipv6_mapped();
+        prop_assert_eq!(ip_verdict(&p, &v4.to_string()), ip_verdict(&p, &v6.to_string()));
+    }
+
+    /// Outside 2000::/3 nothing is public, except what embeds a public IPv4 in a form that
+    /// reaches it (mapped, NAT64).
+    #[test]
+    fn ipv6_outside_global_unicast_is_refused(x in any::<u128>()) {
+        let ip = Ipv6Addr::from(x);
+        let top = x >> 125;
+        let embeds = ip.to_ipv4_mapped().is_some() || (x >> 32) == (0x64_ff9b_u128 << 64);
+        if top != 1 && !embeds {
+            prop_assert_ne!(ip_verdict(&policy(), &ip.to_string()), "ok");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+"""Helpers shared by the search tests: fixture files and a loopback client."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webgrip.config import Config
+
+FIXTURES = Path(__file__).parent / "fixtures" / "search"
+#: Real DuckDuckGo pages, kept beside the repository (``../shared``), never copied into it.
+SHARED_DDG = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "duckduckgo"
+
+LOOPBACK = ("127.0.0.0/8", "::1/128")
+
+
+def fixture_text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def fixture_json(name: str) -> Any:
+    return json.loads(fixture_text(name))
+
+
+def shared_ddg(name: str) -> str:
+    path = SHARED_DDG / name
+    if not path.is_file():
+        pytest.skip(f"shared DuckDuckGo fixture not available: {path}")
+    return path.read_text(encoding="utf-8")
+
+
+def core_client_available() -> bool:
+    from webgrip import _core
+
+    return hasattr(_core, "Client")
+
+
+def loopback_client(httpserver, **config: Any):
+    """A ``WebClient`` allowed to reach the pytest-httpserver stand-in, endpoints pointed at it."""
+    if not core_client_available():
+        pytest.skip("the Rust core (_core.Client) is not built yet")
+    from webgrip.client import WebClient
+
+    endpoints = {
+        "duckduckgo_html": httpserver.url_for("/html/"),
+        "duckduckgo_lite": httpserver.url_for("/lite/"),
+        "brave": httpserver.url_for("/res/v1/web/search"),
+        "tavily": httpserver.url_for("/search"),
+        "google": httpserver.url_for("/customsearch/v1"),
+        "searxng": httpserver.url_for("/searx/search"),
+    }
+    endpoints.update(config.pop("search_endpoints", {}))
+    settings: dict[str, Any] = {
+        "allow_networks": LOOPBACK, "rate_limit_seconds": 0, "max_retries": 0,
+        "search_endpoints": endpoints, "timeout": 10.0,
+    }
+    settings.update(config)
+    return WebClient(Config(**settings))

@@ -1,0 +1,172 @@
+"""AsyncWebClient / AsyncTools: coroutines over worker threads, concurrency, cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from loopback import loopback_config
+from siteserver import Reply, SiteServer, article, page, slow_stream
+from webgrip import AsyncTools, AsyncWebClient, Tools, _core
+from webgrip.aio import _Abandonable
+from webgrip.errors import BlockedURLError, HTTPStatusError
+from webgrip.page import Download, Page
+
+requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
+
+
+@pytest.fixture
+def site():
+    with SiteServer() as s:
+        yield s
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+@requires_core
+def test_fetch_search_download_as_coroutines(site, tmp_path):
+    url = site.route("/a", page(article("Async")))
+    site.route("/f.txt", lambda req: Reply(200, b"data", content_type="text/plain"))
+
+    async def main():
+        async with AsyncWebClient(loopback_config(tmp_path)) as client:
+            got = await client.fetch(url)
+            saved = await client.download(site.url("/f.txt"))
+            allowed = await client.check_url(url)
+            with pytest.raises(HTTPStatusError):
+                await client.fetch(site.url("/missing"))
+            return got, saved, allowed, client.stats()
+
+    got, saved, allowed, stats = run(main())
+    assert isinstance(got, Page) and "Async paragraph 1" in got.content
+    assert isinstance(saved, Download) and Path(saved.path).read_bytes() == b"data"
+    assert allowed.startswith("http://127.0.0.1")
+    assert stats["requests"] == 3
+
+
+@requires_core
+def test_calls_run_concurrently_without_blocking_the_loop(site):
+    barrier = threading.Barrier(3, timeout=10)
+
+    def together(req):
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            return Reply(500, b"not concurrent")
+        return Reply(200, article("Together").encode())
+
+    site.route("/t", together)
+
+    async def main():
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.001)
+
+        tick_task = asyncio.create_task(ticker())
+        async with AsyncWebClient(loopback_config()) as client:
+            pages = await client.fetch_many(
+                [site.url("/t") + f"?n={i}" for i in range(3)] + ["http://10.0.0.1/"],
+                concurrency=3,
+            )
+        tick_task.cancel()
+        return pages, ticks
+
+    pages, ticks = run(main())
+    assert [type(p).__name__ for p in pages] == ["Page", "Page", "Page", "BlockedURLError"]
+    assert isinstance(pages[3], BlockedURLError)
+    assert ticks > 1  # the event loop kept running while the fetches were in flight
+
+
+@requires_core
+def test_async_tools_match_the_sync_tools(site, tmp_path):
+    url = site.route("/a", page(article("Same")))
+    config = loopback_config(tmp_path)
+
+    async def main():
+        async with AsyncTools(config) as tools:
+            return (await tools.fetch_page(url, max_length=300),
+                    await tools.call("fetch_page", {"url": url, "max_length": 300}),
+                    await tools.fetch_page("ftp://x/"),
+                    tools.schemas("anthropic"))
+
+    text, called, error, schemas = run(main())
+    assert text == Tools(config).fetch_page(url, max_length=300)
+    assert called == text
+    assert error.startswith("Error:")
+    assert [s["name"] for s in schemas] == ["fetch_page", "search_web", "download_file"]
+
+
+def _leftovers(folder) -> list[str]:
+    return sorted(os.listdir(folder))
+
+
+@requires_core
+@pytest.mark.parametrize("api", ["client", "tools"])
+def test_cancelled_download_leaves_no_file(site, tmp_path, api):
+    started = threading.Event()
+    stop = threading.Event()
+    chunk = b"z" * 65536
+    site.route("/big.bin", lambda req: Reply(
+        200, slow_stream(chunk, 1000, 0.01, started, stop), length=len(chunk) * 1000,
+        content_type="application/octet-stream"))
+    downloads = tmp_path / "dl"
+    downloads.mkdir()
+    config = loopback_config(download_dirs=(str(downloads),), timeout=60)
+
+    async def main():
+        owner = AsyncWebClient(config) if api == "client" else AsyncTools(config)
+        if api == "client":
+            task = asyncio.create_task(owner.download(site.url("/big.bin")))
+        else:
+            task = asyncio.create_task(owner.download_file(site.url("/big.bin")))
+        while not started.is_set() and not task.done():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # some bytes are on disk now
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await owner.aclose()  # waits for the abandoned worker to end
+
+    try:
+        run(main())
+    finally:
+        stop.set()
+    assert _leftovers(downloads) == []
+
+
+def test_abandon_after_the_file_was_saved_deletes_it(tmp_path):
+    # The worker may finish just as the caller is cancelled: whichever comes second cleans up.
+    for order in ("saved-first", "abandon-first"):
+        path = tmp_path / f"{order}.bin"
+        path.write_bytes(b"x")
+        d = Download(path=str(path), size=1, content_type=None, sha256="", url="u",
+                     final_url="u")
+        guard = _Abandonable()
+        if order == "saved-first":
+            guard.saved(d)
+            assert path.exists()
+            guard.abandon()
+        else:
+            guard.abandon()
+            guard.saved(d)
+        assert not path.exists(), order
+
+
+def test_abandoned_progress_callback_stops_the_worker():
+    seen = []
+    guard = _Abandonable()
+    callback = guard.progress(lambda done, total: seen.append(done))
+    callback(1, 10)
+    guard.abandon()
+    with pytest.raises(Exception, match="cancelled"):
+        callback(2, 10)
+    assert seen == [1]

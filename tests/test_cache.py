@@ -1,0 +1,356 @@
+"""The persistent page cache: hits, no-store, TTL and revalidation, corruption, concurrency."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+from loopback import loopback_config
+from siteserver import Reply, SiteServer, article, page
+from webgrip import _core
+from webgrip.cache import DB_FILENAME, PageCache, normalise_url
+from webgrip.client import Response, WebClient
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_response(url: str, status: int = 200, body: bytes = b"<p>hi</p>", **headers: str):
+    header_list = [("content-type", "text/html; charset=utf-8")]
+    header_list += [(k.replace("_", "-").lower(), v) for k, v in headers.items()]
+    return Response._from_raw({
+        "url": url, "status": status, "headers": header_list, "content": body,
+        "content_type": "text/html", "charset": "utf-8", "redirects": [],
+        "remote_addr": "127.0.0.1:80", "elapsed": 0.01,
+    })
+
+
+class Origin:
+    """A fake origin server: answers with a queue of responses and records the request headers."""
+
+    def __init__(self, *responses: Response):
+        self.responses = list(responses)
+        self.requests: list[dict[str, str]] = []
+
+    def __call__(self, extra_headers):
+        self.requests.append(dict(extra_headers))
+        return self.responses.pop(0) if len(self.responses) > 1 else self.responses[0]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def cache(tmp_path, clock):
+    c = PageCache(str(tmp_path), 60, clock=clock)
+    yield c
+    c.close()
+
+
+URL = "http://example.test/page?q=1"
+
+
+def test_normalise_url():
+    assert normalise_url("HTTP://Example.TEST:80/a?b=1#frag") == "http://example.test/a?b=1"
+    assert normalise_url("https://example.test") == "https://example.test/"
+    assert normalise_url("https://example.test:8443/x") == "https://example.test:8443/x"
+    assert normalise_url("http://[::1]:8080/") == "http://[::1]:8080/"
+
+
+def test_second_get_is_a_hit_with_the_same_content(cache):
+    origin = Origin(make_response(URL, body=b"<h1>Title</h1>"))
+    _, source1 = cache.get(URL, origin)
+    second, source2 = cache.get("http://EXAMPLE.test/page?q=1#x", origin)
+    assert (source1, source2) == ("network", "cache")
+    assert len(origin.requests) == 1
+    assert second.content == b"<h1>Title</h1>"
+    assert second.status == 200 and second.url == URL
+    assert second.headers["content-type"] == "text/html; charset=utf-8"
+    assert second.content_type == "text/html" and second.charset == "utf-8"
+
+
+def test_cache_survives_reopening(tmp_path, clock):
+    origin = Origin(make_response(URL))
+    a = PageCache(str(tmp_path), 60, clock=clock)
+    a.get(URL, origin)
+    a.close()
+    b = PageCache(str(tmp_path), 60, clock=clock)
+    assert b.get(URL, origin)[1] == "cache"
+    b.close()
+    assert (tmp_path / DB_FILENAME).exists()
+
+
+def test_no_store_is_never_written(cache):
+    origin = Origin(make_response(URL, cache_control="private, no-store"))
+    assert cache.get(URL, origin)[1] == "network"
+    assert cache.get(URL, origin)[1] == "network"
+    assert len(origin.requests) == 2
+
+
+def test_no_store_drops_an_older_entry(cache, clock):
+    origin = Origin(make_response(URL, etag='"v1"'), make_response(URL, cache_control="no-store"),
+                    make_response(URL, body=b"new"))
+    cache.get(URL, origin)
+    clock.now += 120
+    cache.get(URL, origin)  # stale -> network -> no-store: entry removed
+    _, source = cache.get(URL, origin)
+    assert source == "network"
+    assert origin.requests[2] == {}  # nothing left to revalidate
+
+
+def test_errors_are_not_cached(cache):
+    origin = Origin(make_response(URL, status=404), make_response(URL, status=200))
+    assert cache.get(URL, origin)[0].status == 404
+    assert cache.get(URL, origin)[0].status == 200
+    assert cache.get(URL, origin)[1] == "cache"
+    assert len(origin.requests) == 2
+
+
+def test_ttl_expiry_then_etag_revalidation_counts_304s(cache, clock):
+    origin = Origin(
+        make_response(URL, body=b"original", etag='"abc"', last_modified="Mon, 01 Jan 2024"),
+        make_response(URL, status=304, body=b""),
+    )
+    cache.get(URL, origin)
+    clock.now += 30
+    assert cache.get(URL, origin)[1] == "cache"  # still fresh
+    clock.now += 31
+    response, source = cache.get(URL, origin)
+    assert source == "revalidated"
+    assert response.status == 200 and response.content == b"original"
+    assert origin.requests[1] == {"If-None-Match": '"abc"',
+                                  "If-Modified-Since": "Mon, 01 Jan 2024"}
+    # The 304 refreshed the entry: fresh again for another TTL.
+    clock.now += 59
+    assert cache.get(URL, origin)[1] == "cache"
+    clock.now += 2
+    assert cache.get(URL, origin)[1] == "revalidated"
+    assert sum(1 for r in origin.requests if r) == 2  # two conditional requests, two 304s
+
+
+def test_changed_resource_replaces_the_entry(cache, clock):
+    origin = Origin(make_response(URL, body=b"v1", etag='"1"'),
+                    make_response(URL, body=b"v2", etag='"2"'))
+    cache.get(URL, origin)
+    clock.now += 61
+    response, source = cache.get(URL, origin)
+    assert (source, response.content) == ("network", b"v2")
+    clock.now += 61
+    cache.get(URL, origin)
+    assert origin.requests[-1]["If-None-Match"] == '"2"'
+
+
+def test_max_age_shorter_than_ttl_and_no_cache(cache, clock):
+    short = "http://example.test/short"
+    always = "http://example.test/always"
+    o1 = Origin(make_response(short, cache_control="max-age=10"))
+    o2 = Origin(make_response(always, cache_control="no-cache", etag='"e"'),
+                make_response(always, status=304, body=b""))
+    cache.get(short, o1)
+    cache.get(always, o2)
+    clock.now += 11
+    assert cache.get(short, o1)[1] == "network"
+    assert cache.get(always, o2)[1] == "revalidated"
+
+
+def test_corrupt_database_warns_once_and_fetches_still_work(tmp_path, caplog):
+    (tmp_path / DB_FILENAME).write_bytes(b"this is not a sqlite database" * 100)
+    origin = Origin(make_response(URL))
+    with caplog.at_level(logging.WARNING, logger="webgrip"):
+        c = PageCache(str(tmp_path), 60)
+        for _ in range(3):
+            response, source = c.get(URL, origin)
+            assert (response.status, source) == (200, "network")
+    assert not c.enabled
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert "continuing without it" in warnings[0].getMessage()
+    assert len(origin.requests) == 3
+
+
+def test_unwritable_cache_dir_degrades(tmp_path, caplog):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with caplog.at_level(logging.WARNING, logger="webgrip"):
+        c = PageCache(str(blocker / "sub"), 60)
+        assert c.get(URL, Origin(make_response(URL)))[1] == "network"
+    assert not c.enabled
+    assert len(caplog.records) == 1
+
+
+def test_threads_share_one_cache(cache):
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            url = f"http://example.test/{i % 10}"
+            origin = Origin(make_response(url, body=f"body {i % 10}".encode()))
+            for _ in range(5):
+                response, _ = cache.get(url, origin)
+                assert response.content == f"body {i % 10}".encode()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert cache.enabled
+
+
+_WORKER = textwrap.dedent("""
+    import sys
+    from webgrip.cache import PageCache
+    from webgrip.client import Response
+
+    directory, worker = sys.argv[1], int(sys.argv[2])
+    cache = PageCache(directory, 3600)
+    def send(extra):
+        return Response._from_raw({
+            "url": url, "status": 200, "headers": [], "content": url.encode(),
+            "content_type": "text/html", "charset": None, "redirects": [],
+            "remote_addr": "127.0.0.1:80", "elapsed": 0.0})
+    for i in range(200):
+        url = f"http://example.test/{worker}/{i}"
+        cache.get(url, send)
+    # Read what the other process wrote so far (the same URLs or new ones: both must work).
+    for i in range(200):
+        url = f"http://example.test/{1 - worker}/{i}"
+        response, _ = cache.get(url, send)
+        assert response.content == url.encode(), response.content
+    assert cache.enabled, "cache was disabled"
+    print("ok")
+""")
+
+
+def test_two_processes_share_one_database(tmp_path):
+    env = dict(os.environ)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WORKER, str(tmp_path), str(w)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for w in (0, 1)
+    ]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert out.strip() == "ok"
+    check = PageCache(str(tmp_path), 3600)
+
+    def never(extra):
+        raise AssertionError("should be a hit")
+
+    for w in (0, 1):
+        for i in (0, 199):
+            url = f"http://example.test/{w}/{i}"
+            response, source = check.get(url, never)
+            assert (source, response.content) == ("cache", url.encode())
+    check.close()
+
+
+# -- through WebClient.fetch, against a loopback server ----------------------------------------
+requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
+
+
+@pytest.fixture
+def site():
+    with SiteServer() as s:
+        yield s
+
+
+def _client(tmp_path, **changes) -> WebClient:
+    return WebClient(loopback_config(cache_dir=str(tmp_path / "cache"), **changes))
+
+
+@requires_core
+def test_fetch_hit_serves_every_mode_from_one_entry(site, tmp_path):
+    url = site.route("/doc", page(article("Cached")))
+    with _client(tmp_path) as client:
+        first = client.fetch(url)
+        second = client.fetch(url)
+        links = client.fetch(url, extract="links")
+        stats = client.stats()
+    assert second.content == first.content and "Cached paragraph 1" in second.content
+    assert links.extract == "links"
+    assert len(site.hits("/doc")) == 1
+    assert stats["cache_hits"] == 2 and stats["requests"] == 3
+
+
+@requires_core
+def test_fetch_cache_is_shared_by_clients_and_off_by_default(site, tmp_path):
+    url = site.route("/doc", page(article("Shared")))
+    with _client(tmp_path) as a:
+        a.fetch(url)
+    with _client(tmp_path) as b:
+        b.fetch(url)
+    assert len(site.hits("/doc")) == 1
+    with WebClient(loopback_config()) as plain:
+        plain.fetch(url)
+        plain.fetch(url)
+    assert len(site.hits("/doc")) == 3
+
+
+@requires_core
+def test_fetch_no_store_always_goes_to_the_network(site, tmp_path):
+    url = site.route("/secret", page(article("Private"), cache_control="no-store"))
+    with _client(tmp_path) as client:
+        client.fetch(url)
+        client.fetch(url)
+        assert client.stats()["cache_hits"] == 0
+    assert len(site.hits("/secret")) == 2
+
+
+@requires_core
+def test_fetch_revalidates_stale_entries_with_etag(site, tmp_path):
+    body = article("Versioned").encode()
+
+    def versioned(req):
+        if req.headers.get("if-none-match") == '"v1"':
+            return Reply(304, b"", {"ETag": '"v1"'})
+        return Reply(200, body, {"ETag": '"v1"'})
+
+    url = site.route("/v", versioned)
+    with _client(tmp_path, cache_ttl_seconds=0) as client:  # always stale
+        pages = [client.fetch(url) for _ in range(3)]
+        stats = client.stats()
+    hits = site.hits("/v")
+    assert len(hits) == 3
+    assert [h.headers.get("if-none-match") for h in hits] == [None, '"v1"', '"v1"']
+    assert pages[0].content == pages[1].content == pages[2].content
+    assert "Versioned paragraph 2" in pages[2].content
+    assert stats["cache_hits"] == 2  # the two 304s
+
+
+@requires_core
+def test_fetch_with_corrupt_cache_db_still_works(site, tmp_path, caplog):
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / DB_FILENAME).write_bytes(b"\x00garbage" * 512)
+    url = site.route("/doc", page(article("Robust")))
+    with caplog.at_level(logging.WARNING, logger="webgrip"), _client(tmp_path) as client:
+        assert "Robust paragraph" in client.fetch(url).content
+        assert "Robust paragraph" in client.fetch(url).content
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+    assert len(site.hits("/doc")) == 2
+
+
+def test_connections_of_finished_threads_are_closed(cache):
+    origin = Origin(make_response(URL))
+    for _ in range(20):
+        t = threading.Thread(target=cache.get, args=(URL, origin))
+        t.start()
+        t.join()
+    cache.get(URL, origin)  # opening this thread's connection prunes the dead ones
+    assert len(cache._connections) <= 2

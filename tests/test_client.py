@@ -1,0 +1,224 @@
+"""``WebClient.get`` against real loopback servers: responses, TLS, threads, politeness."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from conftest import loopback_config, reply
+from webgrip import ConnectError, HTTPStatusError, Response, WebClient, _core
+
+
+def test_get_returns_the_response(httpserver, web):
+    httpserver.expect_request("/page").respond_with_data(
+        "<p>hi</p>", content_type="text/html; charset=utf-8", headers={"X-Test": "1"}
+    )
+    r = web.get(httpserver.url_for("/page"))
+    assert isinstance(r, Response)
+    assert r.status == 200 and r.ok
+    assert r.content == b"<p>hi</p>"
+    assert r.content_type == "text/html"
+    assert r.charset == "utf-8"
+    assert r.headers["x-test"] == "1"
+    assert r.url == httpserver.url_for("/page")
+    assert r.redirects == ()
+    host, _, port = r.remote_addr.rpartition(":")
+    assert host == "127.0.0.1" and int(port) == httpserver.port
+    assert r.elapsed > 0
+
+
+def test_request_headers_and_user_agent_are_sent(raw_server, loopback):
+    server = raw_server(reply(200, b"ok"))
+    with WebClient(loopback.replace(user_agent="agent-test/1")) as client:
+        client.get(server.url("/h"), headers={"X-Custom": "yes"})
+    head = server.requests[0].decode("latin-1").lower()
+    assert head.startswith("get /h http/1.1")
+    assert "user-agent: agent-test/1" in head
+    assert "x-custom: yes" in head
+
+
+def test_post_sends_the_body(httpserver, web):
+    httpserver.expect_request("/p", method="POST", data=b"payload").respond_with_data("done")
+    r = web.request("POST", httpserver.url_for("/p"), body=b"payload")
+    assert r.content == b"done"
+
+
+@pytest.mark.parametrize("status", [404, 410, 500, 503])
+def test_error_statuses_keep_their_body(httpserver, web, status):
+    httpserver.expect_request("/e").respond_with_data(f"body of {status}", status=status)
+    r = web.get(httpserver.url_for("/e"))
+    assert r.status == status and not r.ok
+    assert r.content == f"body of {status}".encode()
+    with pytest.raises(HTTPStatusError) as info:
+        r.raise_for_status()
+    assert info.value.status == status
+    assert info.value.response is r
+
+
+def test_connection_refused_is_connect_error(raw_server, web):
+    server = raw_server()
+    url = server.url("/")
+    server.close()
+    with pytest.raises(ConnectError) as info:
+        web.get(url)
+    assert info.value.url == url
+    assert isinstance(info.value, ConnectionError)
+
+
+def test_headers_repeated_are_kept(raw_server, web):
+    server = raw_server(reply(200, b"x", [("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]))
+    r = web.get(server.url())
+    assert ("set-cookie", "a=1") in r.header_list and ("set-cookie", "b=2") in r.header_list
+    assert r.headers["set-cookie"] == "a=1, b=2"
+
+
+def test_https_with_extra_ca_bundle(https_server, ca_bundle):
+    https_server.expect_request("/secure").respond_with_data("secret page")
+    url = https_server.url_for("/secure")
+    assert url.startswith("https://")
+    with WebClient(loopback_config(ca_bundle=ca_bundle)) as client:
+        r = client.get(url)
+    assert r.status == 200 and r.content == b"secret page"
+
+
+def test_https_with_unknown_ca_is_refused(https_server):
+    https_server.expect_request("/secure").respond_with_data("secret page")
+    with WebClient(loopback_config()) as client, pytest.raises(ConnectError) as info:
+        client.get(https_server.url_for("/secure"))
+    assert info.value.reason == "tls"
+
+
+def test_bad_ca_bundle_is_a_value_error(tmp_path):
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate")
+    with pytest.raises(ValueError):
+        WebClient(loopback_config(ca_bundle=str(bad)))
+
+
+def test_many_threads_share_one_client(raw_server):
+    # Each reply echoes the request path, so crossed wires would show.
+    def echo(conn, head):
+        path = head.split(b" ")[1]
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(path), path))
+        # Keep-alive: serve further requests on the same connection.
+        while True:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                head += chunk
+            path = head.split(b" ")[1]
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(path), path))
+
+    server = raw_server(echo)
+    with WebClient(loopback_config()) as client:
+
+        def work(i: int) -> list[bool]:
+            out = []
+            for j in range(10):
+                path = f"/t{i}/r{j}"
+                out.append(client.get(server.url(path)).content == path.encode())
+            return out
+
+        with ThreadPoolExecutor(16) as pool:
+            results = [ok for batch in pool.map(work, range(16)) for ok in batch]
+    assert len(results) == 160 and all(results)
+
+
+def test_network_calls_release_the_gil(raw_server, web):
+    # A server that answers only after another Python thread has run proves the GIL was free.
+    ran = threading.Event()
+
+    def slow(conn, _head):
+        body = b"ok" if ran.wait(5) else b"gil-held"
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    server = raw_server(slow)
+    ticker = threading.Thread(target=ran.set)
+    result: list[bytes] = []
+    fetcher = threading.Thread(target=lambda: result.append(web.get(server.url()).content))
+    fetcher.start()
+    time.sleep(0.05)
+    ticker.start()
+    fetcher.join(10)
+    assert result == [b"ok"]
+
+
+def test_per_domain_interval_is_honoured(httpserver):
+    httpserver.expect_request("/r").respond_with_data("x")
+    with WebClient(loopback_config(rate_limit_seconds=0.2)) as client:
+        start = time.monotonic()
+        for _ in range(4):
+            client.get(httpserver.url_for("/r"))
+        spent = time.monotonic() - start
+    assert spent >= 0.6  # three intervals between four requests: a guaranteed lower bound
+
+
+def test_rate_limit_spaces_threads_on_one_host(httpserver):
+    httpserver.expect_request("/r").respond_with_data("x")
+    stamps: list[float] = []
+    lock = threading.Lock()
+    with WebClient(loopback_config(rate_limit_seconds=0.15)) as client:
+
+        def one(_):
+            client.get(httpserver.url_for("/r"))
+            with lock:
+                stamps.append(time.monotonic())
+
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(one, range(4)))
+    stamps.sort()
+    assert stamps[-1] - stamps[0] >= 0.3  # at least two of three gaps, with scheduling slack
+
+
+needs_decode = pytest.mark.skipif(
+    not hasattr(_core, "decode_body"), reason="_core.decode_body (charset engine) not built in"
+)
+
+
+@needs_decode
+def test_latin1_page_without_charset_header(raw_server, web):
+    body = "<html><body><p>Café déjà vu, garçon, naïve über Straße</p></body></html>"
+    server = raw_server(reply(200, body.encode("latin-1"), {"Content-Type": "text/html"}))
+    r = web.get(server.url())
+    assert r.charset is None
+    assert "Café déjà vu, garçon, naïve über Straße" in r.text
+
+
+@needs_decode
+def test_shift_jis_declared_only_in_meta(raw_server, web):
+    text = "日本語のページです。こんにちは、世界。"
+    html = f'<html><head><meta charset="shift_jis"></head><body><p>{text}</p></body></html>'
+    server = raw_server(reply(200, html.encode("shift_jis"), {"Content-Type": "text/html"}))
+    r = web.get(server.url())
+    assert r.charset is None
+    assert text in r.text
+    assert r.encoding.lower().replace("-", "_") in ("shift_jis", "sjis", "windows_31j")
+
+
+def test_ipv6_loopback_when_opened(raw_server, web):
+    try:
+        server = raw_server(reply(200, b"v6"), host="::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    r = web.get(server.url("/six"))
+    assert r.content == b"v6"
+    assert r.remote_addr == f"[::1]:{server.port}"
+
+
+def test_resolve_override_pins_the_address(raw_server):
+    server = raw_server(reply(200, b"pinned"))
+    with WebClient(loopback_config(resolve={"pinned.test": ("127.0.0.1",)})) as client:
+        r = client.get(f"http://pinned.test:{server.port}/")
+    assert r.content == b"pinned"
+    assert r.remote_addr == f"127.0.0.1:{server.port}"
+    assert f"host: pinned.test:{server.port}".encode() in server.requests[0].lower()
+
+
+def test_remote_addr_is_reported_for_pooled_connections(httpserver, web):
+    httpserver.expect_request("/p").respond_with_data("x")
+    addrs = {web.get(httpserver.url_for("/p")).remote_addr for _ in range(3)}
+    assert addrs == {f"127.0.0.1:{httpserver.port}"}

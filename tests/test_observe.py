@@ -1,0 +1,109 @@
+"""Request logging (no secrets) and the per-client counters."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+from loopback import loopback_config
+from siteserver import Reply, SiteServer, page
+from webgrip import _core
+from webgrip.client import WebClient
+from webgrip.errors import BlockedURLError, FetchTimeoutError
+from webgrip.observe import Stats, log_request
+
+
+def test_log_line_has_method_host_status_bytes_ms_source_and_no_secrets(caplog):
+    with caplog.at_level(logging.INFO, logger="webgrip"):
+        log_request("get", "https://user:pw@api.example.test:8443/v1/search?key=SECRET&q=x",
+                    status=200, nbytes=5120, seconds=0.0432, source="network")
+    (record,) = caplog.records
+    line = record.getMessage()
+    assert record.name == "webgrip"
+    assert line == "GET api.example.test:8443 200 5120B 43ms network"
+    for secret in ("SECRET", "key=", "/v1/search", "user", "pw"):
+        assert secret not in line
+
+
+def test_log_line_for_an_error(caplog):
+    with caplog.at_level(logging.INFO, logger="webgrip"):
+        log_request("GET", "http://slow.test/?token=abc", status=None, nbytes=0, seconds=2.0,
+                    error=FetchTimeoutError("timed out"))
+    line = caplog.records[0].getMessage()
+    assert line == "GET slow.test error=FetchTimeoutError 2000ms"
+
+
+def test_nothing_logged_below_info(caplog):
+    with caplog.at_level(logging.WARNING, logger="webgrip"):
+        log_request("GET", "http://a.test/", status=200, nbytes=1, seconds=0.0)
+    assert caplog.records == []
+
+
+def test_stats_count_requests_bytes_hits_and_errors_across_threads():
+    stats = Stats()
+
+    def work() -> None:
+        for _ in range(1000):
+            stats.record(10)
+            stats.record(5, cached=True)
+        stats.record_error(BlockedURLError("no", reason="private-address"))
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stats.record_error(FetchTimeoutError("slow"))
+    snap = stats.snapshot()
+    assert snap == {
+        "requests": 16000,
+        "bytes": 8 * 1000 * 15,
+        "cache_hits": 8000,
+        "errors": {"BlockedURLError": 8, "FetchTimeoutError": 1},
+    }
+    snap["requests"] = 0  # a copy: the counters are untouched
+    assert stats.snapshot()["requests"] == 16000
+
+
+# -- hooked into WebClient ----------------------------------------------------------------------
+requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
+
+
+@requires_core
+def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
+    with SiteServer() as site:
+        url = site.route("/p", page("<p>hello</p>"))
+        site.route("/file.bin", lambda req: Reply(200, b"x" * 1000,
+                                                  content_type="application/octet-stream"))
+        with WebClient(loopback_config(tmp_path)) as client, \
+                caplog.at_level(logging.INFO, logger="webgrip"):
+            client.get(url + "?api_key=SECRET")
+            client.fetch(url)
+            client.download(site.url("/file.bin"))
+            with pytest.raises(BlockedURLError):
+                client.get("http://10.9.8.7/?token=SECRET")
+            stats = client.stats()
+    lines = [r.getMessage() for r in caplog.records if r.name == "webgrip"]
+    assert len(lines) == 4, lines
+    assert lines[0].startswith(f"GET 127.0.0.1:{site.port} 200 12B ")
+    assert lines[0].endswith(" network")
+    assert lines[2].startswith(f"GET 127.0.0.1:{site.port} 200 1000B ")
+    assert lines[3].startswith("GET 10.9.8.7 error=BlockedURLError")
+    assert not any("SECRET" in line or "api_key" in line for line in lines)
+    assert stats == {"requests": 3, "bytes": 12 + 12 + 1000, "cache_hits": 0,
+                     "errors": {"BlockedURLError": 1}}
+
+
+@requires_core
+def test_cache_hits_are_logged_as_cache(tmp_path, caplog):
+    with SiteServer() as site:
+        url = site.route("/p", page("<p>hello</p>"))
+        cfg = loopback_config(cache_dir=str(tmp_path))
+        with WebClient(cfg) as client, caplog.at_level(logging.INFO, logger="webgrip"):
+            client.fetch(url)
+            client.fetch(url)
+            stats = client.stats()
+    lines = [r.getMessage() for r in caplog.records if r.name == "webgrip"]
+    assert [line.rsplit(" ", 1)[1] for line in lines] == ["network", "cache"]
+    assert stats["requests"] == 2 and stats["cache_hits"] == 1

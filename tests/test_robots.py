@@ -1,0 +1,127 @@
+"""robots.txt: RFC 9309 matching, and the fetch-time check on and off against loopback."""
+
+from __future__ import annotations
+
+import pytest
+from loopback import loopback_config
+from webgrip import BlockedURLError, Tools
+from webgrip.client import WebClient
+from webgrip.robots import RobotsRules
+
+ROBOTS = """# comment
+User-agent: *
+Disallow: /private/
+Allow: /private/open
+Disallow: /*.json$
+
+User-agent: webgrip
+User-agent: otherbot
+Disallow: /no-webgrip
+Allow: /no-webgrip/but-this
+"""
+
+
+@pytest.mark.parametrize(
+    ("token", "path", "allowed"),
+    [
+        ("somebot", "/", True),
+        ("somebot", "/private/x", False),
+        ("somebot", "/private/open/page", True),  # longer Allow wins
+        ("somebot", "/data.json", False),
+        ("somebot", "/data.json?x=1", True),  # "$" anchors the end
+        ("somebot", "/robots.txt", True),
+        ("webgrip", "/private/x", True),  # own group replaces "*"
+        ("WebGrip", "/no-webgrip/page", False),  # case-insensitive token
+        ("webgrip", "/no-webgrip/but-this", True),
+        ("otherbot", "/no-webgrip", False),
+    ],
+)
+def test_rules(token, path, allowed):
+    rules = RobotsRules.parse(ROBOTS)
+    assert rules.can_fetch(token, "https://example.com" + path) is allowed
+
+
+def test_tie_goes_to_allow_and_empty_disallow_allows_all():
+    rules = RobotsRules.parse("User-agent: *\nDisallow: /page\nAllow: /page\n")
+    assert rules.can_fetch("x", "https://e.test/page")
+    assert RobotsRules.parse("User-agent: *\nDisallow:\n").can_fetch("x", "https://e.test/a")
+    assert RobotsRules.parse("").can_fetch("x", "https://e.test/a")
+
+
+def test_wildcards_and_percent_encoding():
+    rules = RobotsRules.parse("User-agent: *\nDisallow: /*/edit\nDisallow: /caf%C3%A9\n")
+    assert not rules.can_fetch("x", "https://e.test/wiki/edit")
+    assert rules.can_fetch("x", "https://e.test/edit")
+    assert not rules.can_fetch("x", "https://e.test/café/menu")
+
+
+SITE_ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: otherbot\nDisallow: /public2\n"
+
+
+def serve_site(httpserver, robots_body: str | None = SITE_ROBOTS, robots_status: int = 200):
+    if robots_body is not None:
+        httpserver.expect_request("/robots.txt").respond_with_data(
+            robots_body, status=robots_status, content_type="text/plain")
+    for path in ("/private/x", "/public", "/public2"):
+        httpserver.expect_request(path).respond_with_data(f"content of {path}",
+                                                          content_type="text/plain")
+
+
+def robots_hits(httpserver) -> int:
+    return sum(1 for req, _ in httpserver.log if req.path == "/robots.txt")
+
+
+def test_robots_on_disallowed_refused_allowed_ok_fetched_once(tmp_path, httpserver):
+    serve_site(httpserver)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    answer = tools.fetch_page(httpserver.url_for("/private/x"))
+    assert answer.startswith("Error: robots.txt of http://")
+    assert "disallows" in answer and "use another source" in answer
+    assert not any(req.path == "/private/x" for req, _ in httpserver.log)
+    assert tools.fetch_page(httpserver.url_for("/public")).endswith("content of /public")
+    assert tools.fetch_page(httpserver.url_for("/public2")).endswith("content of /public2")
+    assert robots_hits(httpserver) == 1
+
+
+def test_robots_group_chosen_by_user_agent_token(tmp_path, httpserver):
+    serve_site(httpserver)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True,
+                                  user_agent="OtherBot/2.0 (+https://e.test)"))
+    assert tools.fetch_page(httpserver.url_for("/private/x")).endswith("content of /private/x")
+    assert tools.fetch_page(httpserver.url_for("/public2")).startswith("Error: robots.txt")
+
+
+def test_robots_block_raises_typed_error(tmp_path, httpserver):
+    serve_site(httpserver)
+    with WebClient(loopback_config(tmp_path, respect_robots_txt=True)) as client, \
+            pytest.raises(BlockedURLError) as info:
+        client.fetch(httpserver.url_for("/private/x"))
+    assert info.value.reason == "robots-txt"
+
+
+def test_robots_off_by_default(tmp_path, httpserver):
+    serve_site(httpserver)
+    answer = Tools(loopback_config(tmp_path)).fetch_page(httpserver.url_for("/private/x"))
+    assert answer.endswith("content of /private/x")
+    assert robots_hits(httpserver) == 0
+
+
+def test_missing_robots_allows(tmp_path, httpserver):
+    serve_site(httpserver, "not here", robots_status=404)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    assert tools.fetch_page(httpserver.url_for("/private/x")).endswith("content of /private/x")
+
+
+def test_robots_server_error_disallows(tmp_path, httpserver):
+    serve_site(httpserver, "oops", robots_status=500)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True, max_retries=0))
+    answer = tools.fetch_page(httpserver.url_for("/public"))
+    assert answer.startswith("Error: robots.txt of") and "HTTP 500" in answer
+
+
+def test_robots_applies_to_downloads(tmp_path, httpserver):
+    serve_site(httpserver)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    answer = tools.download_file(httpserver.url_for("/private/x"))
+    assert answer.startswith("Error:") and "robots.txt" in answer
+    assert list(tmp_path.iterdir()) == []
