@@ -185,9 +185,7 @@ def ours_markdown() -> Extractor:
     from webgrip import _core
 
     def run(page: Page) -> str:
-        out = _core.extract_document(
-            page.html, url=page.url, modes=["markdown"], main_content=True
-        )
+        out = _core.extract_document(page.html, url=page.url, modes=["markdown"], main_content=True)
         return strip_markdown_links(out["markdown"] or "")
 
     return run
@@ -359,8 +357,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "wcxb"):
         pages = load_wcxb(args.corpus / "wcxb-dev", args.sample, args.split)
         results = [run_extractor(n, fn, pages, score_wcxb) for n, fn in extractors]
-        print(f"\nWCXB dev ({len(pages)} pages, split={args.split}): F1/P/R, with[] found, "
-              "without[] leaked, empty outputs")
+        print(
+            f"\nWCXB dev ({len(pages)} pages, split={args.split}): F1/P/R, with[] found, "
+            "without[] leaked, empty outputs"
+        )
         print_wcxb(results)
         print("throughput (HTML bytes / extraction time):")
         print_speed(results)
@@ -371,8 +371,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\narticle-bench ({len(pages)} pages, split={args.split}): 4-shingle F1/P/R")
         for s in results:
             a = article_summary(s)
-            print(f"  {s.name:<14}F1 {a['f']:.3f}  P {a['p']:.3f}  R {a['r']:.3f}  "
-                  f"empty {a['empty']}")
+            print(
+                f"  {s.name:<14}F1 {a['f']:.3f}  P {a['p']:.3f}  R {a['r']:.3f}  empty {a['empty']}"
+            )
         print("throughput:")
         print_speed(results)
         dump["articles"] = {s.name: s.pages for s in results}

@@ -63,7 +63,10 @@ def test_bad_config_exits_2(tmp_path):
 def test_extract_from_stdin_to_markdown():
     result = webgrip("extract", "-", stdin=HTML, env=dict(os.environ))
     assert result.returncode == 0, result.stderr
-    assert "Local doc" in result.stdout and "paragraph of local text" in result.stdout
+    assert "paragraph of local text" in result.stdout
+    # No --url: relative links stay relative, absolute ones are kept.
+    assert "[relative link](/next)" in result.stdout
+    assert "[absolute](https://example.org/x)" in result.stdout
 
 
 @requires_core

@@ -19,7 +19,7 @@ ARTICLE = """<!doctype html><html lang="en"><head><title>Cheese Guide</title>
 It is the most popular cheese in the United Kingdom and is aged for months.</p>
 <p>Brie is a soft cow's-milk cheese named after Brie, the French region from which it
 originated. It is pale in colour with a slight greyish tinge under a rind of white mould.</p>
-<p>See the <a href="https://example.org/gouda">Gouda page</a> for more.</p>
+<p>See the <a href="https://example.org/gouda?utm_medium=x">Gouda page</a> for more.</p>
 <table><caption>Prices</caption><tr><th>Cheese</th><th>Price</th></tr>
 <tr><td>Cheddar</td><td>4.50</td></tr><tr><td>Brie</td><td>6.00</td></tr></table>
 </article></main>

@@ -25,6 +25,7 @@ from .errors import (
     UnsupportedContentError,
     WebgripError,
 )
+from .extract import extract
 from .page import Download, Page
 from .tools import Tools, download_file, fetch_page, search_web
 
@@ -49,6 +50,7 @@ __all__ = [
     "WebClient",
     "WebgripError",
     "__version__",
+    "extract",
     "check_url",
     "download_file",
     "fetch_page",

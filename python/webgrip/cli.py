@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -206,7 +205,6 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if args.file == "-":
         body = sys.stdin.buffer.read()
-        base = args.url or "file:///dev/stdin"
     else:
         try:
             with open(args.file, "rb") as fh:
@@ -214,7 +212,7 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as exc:
             err.write(f"webgrip: cannot read {args.file}: {exc.strerror}\n")
             return EXIT_USAGE
-        base = args.url or "file://" + os.path.abspath(args.file)
+    base = args.url or ""  # without a base URL, relative links stay relative
     # A local document dressed as a response, so it goes through exactly the conversion a
     # fetched page does (no network involved).
     response = Response._from_raw({

@@ -242,7 +242,8 @@ class WebClient:
         response = fetch_cached(self, clean, deadline)  # persistent cache, if configured
         if response.status >= 400:
             raise _status_error(response)
-        page = build_page(response, url=clean, extract=extract, main_content=main_content)
+        page = build_page(response, url=clean, extract=extract, main_content=main_content,
+                          tracking_params=self.config.tracking_params)
         documents.put(key, page)
         return page
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from .errors import UnsupportedContentError
+from .hygiene import strip_tracking
 from .page import EXTRACT_MODES, Page
 
 if TYPE_CHECKING:
@@ -119,10 +121,13 @@ def build_page(
     url: str,
     extract: str = "markdown",
     main_content: bool | None = None,
+    tracking_params: tuple[str, ...] = (),
 ) -> Page:
     """Convert a successful response into a :class:`Page` showing the ``extract`` view.
 
     ``main_content`` defaults to ``True`` for ``markdown``/``text`` and ``False`` otherwise.
+    In ``links`` and ``markdown`` modes tracking parameters (the built-in list plus
+    ``tracking_params``) are removed from every link.
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
@@ -145,7 +150,8 @@ def build_page(
         text = _pretty_json(response.text) if kind == "json" else response.text
         return Page(url=url, final_url=response.url, status=response.status,
                     content_type=media, extract=extract, content=text)
-    return _html_page(response, url=url, media=media, extract=extract, main_content=main_content)
+    return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
+                      tracking_params=tracking_params)
 
 
 def _declared_size(response: Response) -> int | None:
@@ -163,7 +169,8 @@ def _pretty_json(text: str) -> str:
 
 
 def _html_page(
-    response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None
+    response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None,
+    tracking_params: tuple[str, ...],
 ) -> Page:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
@@ -181,10 +188,12 @@ def _html_page(
                                            main_content=False, **common)
             if len((whole.get(extract) or "").strip()) > len(content.strip()):
                 doc, content, main = whole, whole.get(extract) or "", False
+        if extract == "markdown":
+            content = _clean_markdown_links(content, tracking_params)
     elif extract == "links":
         doc = _core.extract_document(response.content, modes=("links",), main_content=main,
                                      **common)
-        links = _unique_links(doc.get("links") or [])
+        links = _unique_links(doc.get("links") or [], tracking_params)
         data = tuple(links)
         content = _render_links(links)
     else:  # tables
@@ -205,18 +214,31 @@ def _html_page(
     )
 
 
-def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _unique_links(
+    links: list[dict[str, Any]], tracking_params: tuple[str, ...]
+) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for link in links:
         href = link.get("url")
         if not href:
             continue
+        href = strip_tracking(href, tracking_params)
         text = " ".join(str(link.get("text") or "").split())
         if href not in seen:
             seen[href] = {"url": href, "text": text, "rel": link.get("rel")}
         elif not seen[href]["text"] and text:
             seen[href]["text"] = text
     return list(seen.values())
+
+
+_MD_LINK_TARGET = re.compile(r"\]\((https?://[^\s)]+)")
+
+
+def _clean_markdown_links(markdown: str, tracking_params: tuple[str, ...]) -> str:
+    """Remove tracking parameters from the targets of Markdown links and images."""
+    return _MD_LINK_TARGET.sub(
+        lambda m: "](" + strip_tracking(m.group(1), tracking_params), markdown
+    )
 
 
 def _render_links(links: list[dict[str, Any]]) -> str:

@@ -2,7 +2,6 @@
 //! `cargo run --profile fastbuild -p webgrip-extract --example parse_probe -- <file | gen:KIND:N>`
 use std::time::Instant;
 
-use scraper::Html;
 use webgrip_extract::{links, markdown, metadata, tables, text, urls, Scope};
 
 fn main() {

@@ -8,9 +8,34 @@ use scraper::{Html, Node};
 fn is_block(name: &str) -> bool {
     matches!(
         name,
-        "p" | "div" | "section" | "article" | "main" | "li" | "ul" | "ol" | "h1" | "h2" | "h3"
-            | "h4" | "h5" | "h6" | "pre" | "blockquote" | "tr" | "table" | "br" | "dd" | "dt"
-            | "header" | "footer" | "nav" | "aside" | "figure" | "figcaption" | "form" | "td"
+        "p" | "div"
+            | "section"
+            | "article"
+            | "main"
+            | "li"
+            | "ul"
+            | "ol"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "pre"
+            | "blockquote"
+            | "tr"
+            | "table"
+            | "br"
+            | "dd"
+            | "dt"
+            | "header"
+            | "footer"
+            | "nav"
+            | "aside"
+            | "figure"
+            | "figcaption"
+            | "form"
+            | "td"
             | "th"
     )
 }
@@ -23,7 +48,9 @@ fn walk(doc: &Html, scope: &webgrip_extract::Scope, out: &mut String) {
     for root in scope.roots_in(doc) {
         let mut stack: Vec<(NodeId, bool)> = vec![(root, false)];
         while let Some((id, closing)) = stack.pop() {
-            let Some(node) = doc.tree.get(id) else { continue };
+            let Some(node) = doc.tree.get(id) else {
+                continue;
+            };
             match node.value() {
                 Node::Text(t) => out.push_str(t),
                 Node::Element(el) => {
@@ -37,8 +64,16 @@ fn walk(doc: &Html, scope: &webgrip_extract::Scope, out: &mut String) {
                     if scope.skips(id)
                         || matches!(
                             name,
-                            "script" | "style" | "template" | "head" | "svg"
-                                | "iframe" | "select" | "button" | "option" | "textarea"
+                            "script"
+                                | "style"
+                                | "template"
+                                | "head"
+                                | "svg"
+                                | "iframe"
+                                | "select"
+                                | "button"
+                                | "option"
+                                | "textarea"
                         )
                     {
                         continue;
@@ -84,9 +119,14 @@ fn main() {
     let mut secs = 0.0f64;
     let mut bytes = 0usize;
     for path in std::env::args().skip(1) {
-        let Ok(html) = std::fs::read_to_string(&path) else { continue };
+        let Ok(html) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         let t0 = std::time::Instant::now();
-        let doc = webgrip_extract::readable::parse_document(&html);
+        let doc = webgrip_extract::document::parse(&html);
+        if std::env::var_os("PARSE_ONLY").is_some() {
+            continue;
+        }
         let scope = webgrip_extract::readable::select(&doc, None);
         let text = if std::env::var_os("OWN_WALK").is_some() {
             let mut text = String::new();
@@ -97,7 +137,12 @@ fn main() {
         };
         secs += t0.elapsed().as_secs_f64();
         bytes += html.len();
-        let _ = writeln!(w, "{{\"file\": \"{}\", \"text\": \"{}\"}}", esc(&path), esc(&text));
+        let _ = writeln!(
+            w,
+            "{{\"file\": \"{}\", \"text\": \"{}\"}}",
+            esc(&path),
+            esc(&text)
+        );
     }
     eprintln!("{:.1} MB/s", bytes as f64 / 1e6 / secs.max(1e-9));
 }

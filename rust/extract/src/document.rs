@@ -1,5 +1,6 @@
 //! One parse, every requested view.
 
+use scraper::Html;
 
 use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
@@ -43,7 +44,7 @@ pub struct Extracted {
 /// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
 /// and metadata always cover the whole page.
 pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
-    let doc = readable::parse_document(html);
+    let doc = parse(html);
     let base = urls::document_base(&doc, url);
     let scope = if main_content && (modes.text || modes.markdown) {
         readable::select(&doc, url)
@@ -64,5 +65,6 @@ pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) 
 /// Parse a document after defusing input that would make html5ever quadratic
 /// (see [`guard`]). Everything that parses untrusted HTML should go through this.
 pub fn parse(html: &str) -> Html {
-    Html::parse_document(&guard::defuse(html))
+    // Scripting disabled, so `<noscript>` content is markup (see readable::parse_document).
+    readable::parse_document(&guard::defuse(html))
 }

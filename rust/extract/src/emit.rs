@@ -352,16 +352,21 @@ impl<'s> Emitter<'s> {
     fn close_pre(&mut self, fence_at: Option<usize>, body_at: usize) {
         self.pre -= 1;
         self.sync_flags();
-        if let Some(fence_at) = fence_at {
-            // Drop trailing blank lines of the block, then close the fence on its own line.
-            let keep = self.w.out[body_at..].trim_end().len();
+        // Drop trailing blank lines of the block (the fence or the next block follows).
+        let keep = self.w.out[body_at..].trim_end().len();
+        if self.pre == 0 && !self.w.is_inline_only() && body_at + keep < self.w.out.len() {
             self.w.out.truncate(body_at + keep);
+            if keep > 0 {
+                self.w.mark_line_open();
+            }
+        }
+        if let Some(fence_at) = fence_at {
             let longest = longest_run(&self.w.out[body_at..], b'`');
             let fence = "`".repeat(longest.max(2) + 1);
             if fence.len() > 3 {
                 self.w.out.insert_str(fence_at, &fence[3..]);
             }
-            if keep > 0 {
+            if self.w.out.len() > body_at {
                 self.w.out.push('\n');
             }
             self.w.mark_line_ended();

@@ -130,7 +130,21 @@ pub fn select(doc: &Html, _url: Option<&str>) -> Scope {
         return Scope::whole();
     }
     t.decide_chrome(body);
-    t.accumulate_good();
+    t.accumulate_good(true);
+    // Forums and Q&A: when comment-classed posts outweigh everything else, they are what the
+    // page is about (a long article with a long thread under it keeps only the article).
+    let without = t.items[body as usize].good;
+    t.accumulate_good(false);
+    let with = t.items[body as usize].good;
+    let comments = with.saturating_sub(without);
+    let forum = comments > 0 && (without < 300 || (comments > 3 * without / 2 && without < 1500));
+    if forum {
+        for it in &mut t.items {
+            it.flags &= !F_COMMENTS;
+        }
+    } else {
+        t.accumulate_good(true);
+    }
     let mut scope = t.choose(doc, body);
     scope.supplement = supplement(doc, &t, &scope);
     scope
@@ -237,8 +251,10 @@ impl Table {
                     _ => {}
                 },
                 Edge::Close(node) => {
-                    let is_container =
-                        matches!(node.value(), Node::Element(_) | Node::Document | Node::Fragment);
+                    let is_container = matches!(
+                        node.value(),
+                        Node::Element(_) | Node::Document | Node::Fragment
+                    );
                     if !is_container {
                         continue;
                     }
@@ -316,8 +332,8 @@ impl Table {
         }
     }
 
-    /// `good`/`good_link`: subtree text outside chrome and comment threads.
-    fn accumulate_good(&mut self) {
+    /// `good`/`good_link`: subtree text outside chrome (and comment threads if asked).
+    fn accumulate_good(&mut self, exclude_comments: bool) {
         for it in &mut self.items {
             it.good = 0;
             it.good_link = 0;
@@ -342,7 +358,8 @@ impl Table {
             let inherited = p != NONE && excluded[p as usize];
             let f = self.items[i].flags;
             excluded[i] = inherited
-                || f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_COMMENTS | F_CONTROL) != 0;
+                || f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL) != 0
+                || (exclude_comments && f & F_COMMENTS != 0);
             if !excluded[i] {
                 self.items[i].good = own[i].0;
                 self.items[i].good_link = own[i].1;
@@ -566,7 +583,8 @@ impl Table {
                 i = it.end;
                 continue;
             }
-            if f & F_BLOCK != 0 && f & F_CODE == 0 && it.text > 0 {
+            // Headings are exempt: a linked heading is an item's title, not a menu.
+            if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 {
                 let ld = it.link as f32 / it.text as f32;
                 let group = groups.get(&(it.parent, it.sig)).copied().unwrap_or(it.text) as f32;
                 let repeated_main = group > 0.3 * root_text;
@@ -632,7 +650,11 @@ impl Table {
             let parent = it.parent;
             let mut dropped = 0u32;
             let mut s = it.end;
-            let pend = if parent == NONE { r.end } else { self.items[parent as usize].end };
+            let pend = if parent == NONE {
+                r.end
+            } else {
+                self.items[parent as usize].end
+            };
             let mut marks = Vec::new();
             while s < pend {
                 let si = &self.items[s as usize];
@@ -692,11 +714,8 @@ impl Table {
             if is_block && it.line > 0 {
                 let prose = it.line >= 80 && it.line_punct > 0 && it.line_link * 2 < it.line;
                 let leaf = it.text == it.line;
-                let candidate = leaf
-                    && i >= guard_end
-                    && it.level == 0
-                    && it.line < 40
-                    && it.line_punct == 0;
+                let candidate =
+                    leaf && i >= guard_end && it.level == 0 && it.line < 40 && it.line_punct == 0;
                 lines.push((i, prose, candidate));
             }
             i += 1;
@@ -854,9 +873,9 @@ fn signature(name: &str, class: Option<&str>) -> u64 {
 
 fn tag_flags(name: &str) -> u32 {
     match name {
-        "script" | "style" | "template" | "head" | "title" | "meta" | "link"
-        | "svg" | "canvas" | "iframe" | "object" | "embed" | "audio" | "video" | "map"
-        | "dialog" | "math" | "datalist" | "source" | "track" | "param" => F_INVISIBLE,
+        "script" | "style" | "template" | "head" | "title" | "meta" | "link" | "svg" | "canvas"
+        | "iframe" | "object" | "embed" | "audio" | "video" | "map" | "dialog" | "math"
+        | "datalist" | "source" | "track" | "param" => F_INVISIBLE,
         "select" | "option" | "optgroup" | "button" | "input" | "textarea" | "label" => F_CONTROL,
         "nav" | "footer" | "aside" | "menu" => F_CHROME_TAG | F_BLOCK,
         // Parsed as markup only when scripting is off; then it is a hidden block that can
@@ -993,8 +1012,8 @@ const NEG_STRONG: &[&str] = &[
 
 /// Exact class/id tokens that mark furniture (too short to match as substrings).
 const NEG_TOKENS: &[&str] = &[
-    "nav", "ad", "ads", "adv", "header", "aside", "hidden", "hide", "print", "noprint",
-    "search", "tags", "tag", "byline", "meta", "subnav", "crumbs", "foot", "sr", "dropdown",
+    "nav", "ad", "ads", "adv", "header", "aside", "hidden", "hide", "print", "noprint", "search",
+    "tags", "tag", "byline", "meta", "subnav", "crumbs", "foot", "sr", "dropdown",
 ];
 
 const COMMENT_WORDS: &[&str] = &["comment", "respond", "reply-form", "discussion"];
@@ -1035,7 +1054,10 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
             break;
         }
     }
-    let tokens = || s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty());
+    let tokens = || {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|t| !t.is_empty())
+    };
     if tokens().any(|t| NEG_TOKENS.contains(&t)) {
         neg += 2;
     }
@@ -1050,7 +1072,13 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
     if pos > 0 && neg == 0 {
         f |= F_POSITIVE;
     }
-    for hint in ["articlebody", "article-body", "article__body", "post-body", "entry-content"] {
+    for hint in [
+        "articlebody",
+        "article-body",
+        "article__body",
+        "post-body",
+        "entry-content",
+    ] {
         if s.contains(hint) {
             f |= F_MAIN_HINT;
         }
@@ -1114,7 +1142,10 @@ fn supplement(doc: &Html, t: &Table, scope: &Scope) -> Option<String> {
     if words.is_empty() {
         return None;
     }
-    let present = words.iter().filter(|w| visible.contains(w.as_str())).count();
+    let present = words
+        .iter()
+        .filter(|w| visible.contains(w.as_str()))
+        .count();
     if present as f32 > 0.6 * words.len() as f32 {
         return None;
     }
@@ -1363,7 +1394,9 @@ mod jsonld {
                                     {
                                         self.i += 2;
                                         let lo = self.hex4()?;
-                                        let c = 0x10000 + ((cp - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                                        let c = 0x10000
+                                            + ((cp - 0xD800) << 10)
+                                            + (lo.wrapping_sub(0xDC00) & 0x3FF);
                                         char::from_u32(c)
                                     } else {
                                         None
@@ -1398,7 +1431,7 @@ mod tests {
     use super::*;
 
     fn readable(html: &str) -> String {
-        let doc = parse_document(html);
+        let doc = crate::document::parse(html);
         let scope = select(&doc, None);
         crate::text::render(&doc, &scope)
     }
@@ -1422,7 +1455,13 @@ mod tests {
         let out = readable(&html);
         assert!(out.contains("committee met"), "{out}");
         assert!(out.contains("Budget approved"), "{out}");
-        for junk in ["Politics", "cookies", "Copyright", "Something else", "Sport"] {
+        for junk in [
+            "Politics",
+            "cookies",
+            "Copyright",
+            "Something else",
+            "Sport",
+        ] {
             assert!(!out.contains(junk), "{junk} leaked: {out}");
         }
     }
@@ -1573,7 +1612,7 @@ server.run(config);</code></pre><p>{PROSE}</p></div></body></html>"#
             html.push_str("</div>");
         }
         html.push_str("</body></html>");
-        let doc = Html::parse_document(&html);
+        let doc = crate::document::parse(&html);
         let scope = select(&doc, None);
         assert!(!scope.roots.is_empty() || scope.skip.is_empty());
     }
@@ -1586,7 +1625,10 @@ server.run(config);</code></pre><p>{PROSE}</p></div></body></html>"#
             jsonld::main_text(src).as_deref(),
             Some("Café \"quoted\" 😀 text")
         );
-        assert_eq!(jsonld::main_text(r#"{"articleBody":"body","description":"d"}"#).as_deref(), Some("body"));
+        assert_eq!(
+            jsonld::main_text(r#"{"articleBody":"body","description":"d"}"#).as_deref(),
+            Some("body")
+        );
         assert_eq!(jsonld::main_text("{broken"), None);
         assert_eq!(jsonld::main_text(""), None);
         let deep = "[".repeat(100_000);

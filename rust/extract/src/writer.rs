@@ -13,6 +13,8 @@
 struct Prefix {
     marker: Option<String>,
     indent: &'static str,
+    /// Identity, to tell which prefixes two lines share.
+    id: u64,
 }
 
 /// Inline syntax around content, written lazily.
@@ -36,6 +38,10 @@ pub struct LineState {
     line_started: bool,
     unwritten_marker: bool,
     inline_only: u32,
+    /// The prefixes of the last content line: blank lines between blocks only carry the
+    /// prefixes shared by the lines around them.
+    content_prefixes: Vec<u64>,
+    next_id: u64,
 }
 
 #[derive(Debug)]
@@ -120,7 +126,9 @@ impl Writer {
 
     pub fn push_prefix(&mut self, marker: Option<String>, indent: &'static str) {
         self.st.unwritten_marker = marker.is_some();
-        self.st.prefixes.push(Prefix { marker, indent });
+        self.st.next_id += 1;
+        let id = self.st.next_id;
+        self.st.prefixes.push(Prefix { marker, indent, id });
     }
 
     pub fn pop_prefix(&mut self) {
@@ -204,6 +212,8 @@ impl Writer {
             self.st.unwritten_marker = false;
             self.st.line_started = true;
             self.st.pending_space = false;
+            self.st.content_prefixes.clear();
+            self.st.content_prefixes.extend(self.st.prefixes.iter().map(|p| p.id));
             self.first_word = true;
         } else if self.st.pending_space {
             self.out.push(' ');
@@ -227,7 +237,14 @@ impl Writer {
 
     fn push_blank_prefix(&mut self) {
         let start = self.out.len();
-        for p in &self.st.prefixes {
+        let shared = self
+            .st
+            .prefixes
+            .iter()
+            .zip(&self.st.content_prefixes)
+            .take_while(|(p, id)| p.id == **id)
+            .count();
+        for p in &self.st.prefixes[..shared] {
             self.out.push_str(p.indent);
         }
         let trimmed = self.out[start..].trim_end().len();
@@ -336,6 +353,12 @@ impl Writer {
         if self.st.pending_nl > 0 {
             self.ensure_content();
         }
+    }
+
+    /// The caller trimmed the output back to the end of a content line.
+    pub fn mark_line_open(&mut self) {
+        self.st.line_started = true;
+        self.st.pending_space = false;
     }
 
     /// The caller ended the current line by hand (closing a fenced block).

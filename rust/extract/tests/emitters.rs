@@ -63,7 +63,7 @@ fn lists_nested() {
 fn blockquotes() {
     assert_eq!(
         md("<blockquote><p>a</p><blockquote><p>b</p></blockquote><p>c</p></blockquote><p>d</p>"),
-        "> a\n> >\n> > b\n>\n> c\n\nd\n"
+        "> a\n>\n> > b\n>\n> c\n\nd\n"
     );
 }
 

@@ -82,7 +82,7 @@ const V4_TABLE: &[Row] = &[
         [169, 254, 0, 0],
         16,
         "link-local-address",
-        "a link-local address, where cloud metadata services live,",
+        "a link-local address",
     ),
     row4([172, 16, 0, 0], 12, PRIVATE, "a private address"),
     row4([192, 0, 0, 0], 24, RESERVED, "an IETF protocol assignment"),

@@ -1,6 +1,126 @@
-//! Bindings for HTML extraction (`webgrip_extract`).
+//! Bindings for HTML extraction (`webgrip_extract`): `decode_body` and `extract_document`.
+//!
+//! Decoding, parsing and every view run with the GIL released; only the conversion of the
+//! owned results into Python objects happens attached.
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use webgrip_extract::links::Link;
+use webgrip_extract::metadata::Metadata;
+use webgrip_extract::tables::Table;
+use webgrip_extract::{charset, Extracted, Modes};
+
+/// Decode a body to text: BOM, Content-Type charset, `<meta>` prescan, detection.
+#[pyfunction]
+#[pyo3(signature = (content, content_type=None))]
+fn decode_body(
+    py: Python<'_>,
+    content: &[u8],
+    content_type: Option<&str>,
+) -> (String, &'static str) {
+    py.detach(|| charset::decode(content, content_type))
+}
+
+/// Parse once and build the requested views plus metadata.
+#[pyfunction]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None))]
+fn extract_document<'py>(
+    py: Python<'py>,
+    html: &Bound<'py, PyAny>,
+    url: Option<&str>,
+    modes: Vec<String>,
+    main_content: bool,
+    content_type: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut wanted = Modes::default();
+    for m in &modes {
+        if wanted.add(m).is_none() {
+            return Err(PyValueError::new_err(format!(
+                "unknown mode {m:?}: expected any of 'markdown', 'text', 'links', 'tables'"
+            )));
+        }
+    }
+    let out = if let Ok(s) = html.cast::<PyString>() {
+        let text = s.to_cow()?;
+        py.detach(|| webgrip_extract::extract(&text, url, wanted, main_content))
+    } else if let Ok(b) = html.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.detach(|| {
+            let (text, _) = charset::decode(bytes, content_type);
+            webgrip_extract::extract(&text, url, wanted, main_content)
+        })
+    } else {
+        return Err(PyTypeError::new_err("html must be str or bytes"));
+    };
+    to_dict(py, out)
+}
+
+fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if let Some(md) = out.markdown {
+        d.set_item("markdown", md)?;
+    }
+    if let Some(text) = out.text {
+        d.set_item("text", text)?;
+    }
+    if let Some(links) = out.links {
+        d.set_item("links", links_list(py, links)?)?;
+    }
+    if let Some(tables) = out.tables {
+        d.set_item("tables", tables_list(py, tables)?)?;
+    }
+    d.set_item("metadata", metadata_dict(py, out.metadata)?)?;
+    Ok(d)
+}
+
+fn links_list(py: Python<'_>, links: Vec<Link>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for l in links {
+        let d = PyDict::new(py);
+        d.set_item("url", l.url)?;
+        d.set_item("text", l.text)?;
+        d.set_item("rel", l.rel)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+fn tables_list(py: Python<'_>, tables: Vec<Table>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for t in tables {
+        let d = PyDict::new(py);
+        d.set_item("caption", t.caption)?;
+        d.set_item("headers", t.headers)?;
+        let rows = PyList::empty(py);
+        for row in t.rows {
+            let r = PyDict::new(py);
+            for (k, v) in row {
+                r.set_item(k, v)?;
+            }
+            rows.append(r)?;
+        }
+        d.set_item("rows", rows)?;
+        d.set_item("markdown", t.markdown)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+fn metadata_dict(py: Python<'_>, m: Metadata) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("title", m.title)?;
+    d.set_item("description", m.description)?;
+    d.set_item("canonical_url", m.canonical_url)?;
+    d.set_item("language", m.language)?;
+    d.set_item("author", m.author)?;
+    d.set_item("published", m.published)?;
+    d.set_item("site_name", m.site_name)?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode_body, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     Ok(())
 }
