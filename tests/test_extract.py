@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from markdown_it import MarkdownIt
-
 from webgrip import _core, extract
 
 URL = "https://docs.example.org/guide/page"
@@ -22,7 +21,8 @@ GOLDEN = """<!doctype html>
 <nav hidden><a href="/hidden-nav">Hidden</a></nav>
 <h1>Golden <em>page</em></h1>
 <p>Intro with <strong>bold</strong>, <em>italic</em>, <code>x = `y`</code>, a
-<a href="install">relative link</a>, a <a href="https://other.example/abs?q=1&amp;r=2" rel="nofollow">second link</a>
+<a href="install">relative link</a>, a
+<a href="https://other.example/abs?q=1&amp;r=2" rel="nofollow">second link</a>
 and <a href="javascript:alert(1)">a script link</a>.<br>New line &amp; entity: 5 &lt; 6.</p>
 <h2>Lists</h2>
 <ul><li>One</li><li>Two<ol start="3"><li>Three</li><li>Four</li></ol></li></ul>
@@ -34,7 +34,8 @@ and <a href="javascript:alert(1)">a script link</a>.<br>New line &amp; entity: 5
 <table><caption>Scores</caption><thead><tr><th>Name</th><th>Score | pts</th></tr></thead>
 <tbody><tr><td>Ada</td><td>10</td></tr><tr><td colspan="2">Tied</td></tr></tbody></table>
 <hr>
-<p><img src="img/logo.png" alt="Logo"> <span style="display:none">invisible</span><span aria-hidden="true">also</span></p>
+<p><img src="img/logo.png" alt="Logo"> <span style="display:none">invisible</span
+><span aria-hidden="true">also</span></p>
 <noscript>no script</noscript><template><p>tmpl</p></template>
 <h3>Final</h3><p>The end. <a href="install">Install again</a></p>
 </body></html>
@@ -42,8 +43,9 @@ and <a href="javascript:alert(1)">a script link</a>.<br>New line &amp; entity: 5
 
 GOLDEN_MD = """# Golden *page*
 
-Intro with **bold**, *italic*, `` x = `y` ``, a [relative link](https://docs.example.org/guide/install), \
-a [second link](https://other.example/abs?q=1&r=2) and a script link.  
+Intro with **bold**, *italic*, `` x = `y` ``, \
+a [relative link](https://docs.example.org/guide/install), \
+a [second link](https://other.example/abs?q=1&r=2) and a script link.\x20\x20
 New line & entity: 5 < 6.
 
 ## Lists
@@ -190,12 +192,15 @@ def test_extract_document_builds_several_views_from_one_call():
 def test_bytes_are_decoded():
     latin1 = "<p>Le café est très bon, déjà servi à la française.</p>".encode("latin-1")
     assert extract(latin1, mode="text") == "Le café est très bon, déjà servi à la française.\n"
-    sjis = '<meta charset="shift_jis"><p>'.encode() + "日本語のテキスト".encode("shift_jis")
+    sjis = b'<meta charset="shift_jis"><p>' + "日本語のテキスト".encode("shift_jis")
     assert extract(sjis, mode="text") == "日本語のテキスト\n"
 
 
 def test_decode_body():
-    assert _core.decode_body(b"caf\xe9", "text/html; charset=ISO-8859-1") == ("café", "windows-1252")
+    assert _core.decode_body(b"caf\xe9", "text/html; charset=ISO-8859-1") == (
+        "café",
+        "windows-1252",
+    )
     text, enc = _core.decode_body(b"ok \xff\xfe end", "text/html; charset=utf-8")
     assert enc == "UTF-8" and "\ufffd" in text
     assert _core.decode_body(b"\xef\xbb\xbfhi") == ("hi", "UTF-8")
@@ -223,7 +228,8 @@ EXTRA_PAGES = [
     """<h2>API <code>get()</code></h2><p>See <a href="/a_(b)">paren link</a> and
     <a href="/x y">spaced</a>; literal *stars*, [brackets](x) and # hash.</p>
     <h4>Table two</h4><table><thead><tr><th>k</th><th>v</th></tr></thead>
-    <tr><td><a href="/k">key</a></td><td>a|b</td></tr><tr><td>2</td><td>line<br>break</td></tr></table>""",
+    <tr><td><a href="/k">key</a></td><td>a|b</td></tr>
+    <tr><td>2</td><td>line<br>break</td></tr></table>""",
 ]
 
 
@@ -259,9 +265,9 @@ def _inline_text(tok) -> str:
     for c in tok.children or []:
         if c.type in ("text", "code_inline"):
             parts.append(c.content)
-        elif c.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-        elif c.type == "html_inline" and c.content.lower().startswith("<br"):
+        elif c.type in ("softbreak", "hardbreak") or (
+            c.type == "html_inline" and c.content.lower().startswith("<br")
+        ):
             parts.append(" ")
     return " ".join("".join(parts).split())
 
@@ -270,7 +276,10 @@ def _html_headings(html: str) -> list[str]:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
-    return [" ".join(h.get_text(" ").split()) for h in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])]
+    return [
+        " ".join(h.get_text(" ").split())
+        for h in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
+    ]
 
 
 @pytest.mark.parametrize("page", EXTRA_PAGES)
@@ -285,7 +294,7 @@ def test_markdown_reparses_to_same_structure(page):
     # Tables: same width and the same body cells as the tables view.
     expected = extract(page, url=URL, mode="tables")
     assert len(tables) == len(expected)
-    for (header, body), table in zip(tables, expected):
+    for (header, body), table in zip(tables, expected, strict=True):
         assert len(header) == len(table["headers"])
         assert body == [list(r.values()) for r in table["rows"]]
 
@@ -294,6 +303,10 @@ def test_markdown_round_trip_details():
     md = extract(EXTRA_PAGES[2], url=URL)
     headings, hrefs, tables = _markdown_facts(md)
     assert headings == ["API get()", "Table two"]
-    assert hrefs == ["https://docs.example.org/a_(b)", "https://docs.example.org/x%20y", "https://docs.example.org/k"]
+    assert hrefs == [
+        "https://docs.example.org/a_(b)",
+        "https://docs.example.org/x%20y",
+        "https://docs.example.org/k",
+    ]
     assert tables == [(["k", "v"], [["key", "a|b"], ["2", "line break"]])]
     assert "*stars*" not in md.replace("\\*", "")

@@ -288,3 +288,35 @@ def test_langchain_adapter_keeps_the_schema_and_validation(tools):
     assert converted["parameters"]["properties"]["max_length"]["maximum"] == 20000
     assert lc[1].invoke({"query": "rust", "num_results": 2}) == "results"
     assert lc[1].invoke({"query": 5}).startswith("Error:")
+
+
+# -- the real Tools ------------------------------------------------------------------------
+def test_real_tools_schemas_come_from_their_signatures():
+    from webgrip import Config, Tools
+
+    real = Tools(Config())
+    schemas = {s["name"]: s for s in real.schemas("anthropic")}
+    fetch = schemas["fetch_page"]["input_schema"]["properties"]
+    assert fetch["extract"]["enum"] == ["markdown", "text", "html", "links", "tables"]
+    assert (fetch["max_length"]["minimum"], fetch["max_length"]["maximum"]) == (100, 20000)
+    search = schemas["search_web"]["input_schema"]["properties"]
+    assert (search["num_results"]["minimum"], search["num_results"]["maximum"]) == (1, 10)
+    download = schemas["download_file"]["input_schema"]
+    assert download["required"] == ["url"]
+    assert download["properties"]["overwrite"]["type"] == "boolean"
+    for s in schemas.values():
+        assert "Args:" not in s["description"] and len(s["description"]) > 50
+    research = tool_schemas(real, "openai", names=("research",))[0]["function"]
+    assert research["parameters"]["properties"]["fetch_top"]["maximum"] == 10
+
+
+def test_real_tools_call_and_register():
+    from webgrip import Config, Tools
+
+    real = Tools(Config())
+    assert real.call("fetch_page", {"url": 5}).startswith("Error: argument 'url'")
+    refused = real.call("fetch_page", {"url": "http://10.0.0.1/"})  # refused before any I/O
+    assert refused.startswith("Error:") and "10.0.0.1" in refused
+    assert real.call("browse", {}).startswith("Error: unknown tool")
+    names = [f.__name__ for f in real.register(lambda f: f)]
+    assert names == ["fetch_page", "search_web", "download_file"]

@@ -50,9 +50,9 @@ __all__ = [
     "WebClient",
     "WebgripError",
     "__version__",
-    "extract",
     "check_url",
     "download_file",
+    "extract",
     "fetch_page",
     "search_web",
 ]

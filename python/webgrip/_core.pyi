@@ -85,7 +85,10 @@ class Client:
         max_bytes: int | None = None,
         max_redirects: int | None = None,
     ) -> RawResponse:
-        """One guarded request, redirects walked and re-checked. 4xx/5xx are returned, not raised."""
+        """One guarded request, redirects walked and re-checked.
+
+        4xx/5xx are returned, not raised.
+        """
     def download(
         self,
         url: str,
@@ -108,7 +111,9 @@ def decode_body(content: bytes, content_type: str | None = None) -> tuple[str, s
     Returns ``(text, encoding_name)``.
     """
 
-def check_ip(ip: str, allow_networks: Sequence[str] = (), deny_networks: Sequence[str] = ()) -> str | None:
+def check_ip(
+    ip: str, allow_networks: Sequence[str] = (), deny_networks: Sequence[str] = ()
+) -> str | None:
     """``None`` if the address is allowed, else the reason it is refused."""
 
 def extract_document(

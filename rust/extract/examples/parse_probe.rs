@@ -5,7 +5,9 @@ use std::time::Instant;
 use webgrip_extract::{links, markdown, metadata, tables, text, urls, Scope};
 
 fn main() {
-    let arg = std::env::args().nth(1).unwrap_or_else(|| "gen:div:100000".into());
+    let arg = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "gen:div:100000".into());
     let html = if let Some(spec) = arg.strip_prefix("gen:") {
         let mut parts = spec.splitn(2, ':');
         let tag = parts.next().unwrap_or("div");
@@ -14,6 +16,16 @@ fn main() {
     } else {
         std::fs::read_to_string(&arg).unwrap_or_default()
     };
+    let t = Instant::now();
+    let defused = webgrip_extract::guard::defuse(&html).len();
+    let t_guard = t.elapsed();
+    let t = Instant::now();
+    let raw = scraper::Html::parse_document(&html);
+    let t_raw = t.elapsed();
+    drop(raw);
+    println!(
+        "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
+    );
     let t = Instant::now();
     let doc = webgrip_extract::parse(&html);
     let parse = t.elapsed();

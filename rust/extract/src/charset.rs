@@ -91,11 +91,8 @@ fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
             while j < bytes.len() && !is_space(bytes[j]) && bytes[j] != b'>' {
                 j += 1;
             }
-            loop {
-                match attribute(bytes, j) {
-                    Some((_, _, next)) => j = next,
-                    None => break,
-                }
+            while let Some((_, _, next)) = attribute(bytes, j) {
+                j = next;
             }
             i = j + 1;
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
@@ -260,8 +257,8 @@ mod tests {
     #[test]
     fn meta_charset_shift_jis() {
         let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("日本語のページです");
-        let mut page = b"<html><head><meta charset=\"shift_jis\"><title>t</title></head><body>"
-            .to_vec();
+        let mut page =
+            b"<html><head><meta charset=\"shift_jis\"><title>t</title></head><body>".to_vec();
         page.extend_from_slice(&sjis);
         let (text, enc) = decode(&page, None);
         assert_eq!(enc, "Shift_JIS");
@@ -289,7 +286,8 @@ mod tests {
 
     #[test]
     fn latin1_without_declaration_is_detected() {
-        let page = "<p>Le café est très bon, déjà servi à la française. Où est la crème brûlée ?</p>";
+        let page =
+            "<p>Le café est très bon, déjà servi à la française. Où est la crème brûlée ?</p>";
         let (latin1, _, _) = WINDOWS_1252.encode(page);
         let (text, enc) = decode(&latin1, None);
         assert_eq!(enc, "windows-1252");
@@ -306,7 +304,10 @@ mod tests {
 
     #[test]
     fn unknown_label_falls_through() {
-        assert_eq!(decode(b"plain", Some("text/html; charset=bogus")).1, "UTF-8");
+        assert_eq!(
+            decode(b"plain", Some("text/html; charset=bogus")).1,
+            "UTF-8"
+        );
         assert_eq!(decode(b"", None), (String::new(), "UTF-8"));
     }
 }

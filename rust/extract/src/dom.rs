@@ -47,16 +47,8 @@ pub fn is_hidden(el: &Element) -> bool {
     for (name, value) in el.attrs.iter() {
         match &*name.local {
             "hidden" => return true,
-            "aria-hidden" => {
-                if value.trim().eq_ignore_ascii_case("true") {
-                    return true;
-                }
-            }
-            "style" => {
-                if style_hides(value) {
-                    return true;
-                }
-            }
+            "aria-hidden" if value.trim().eq_ignore_ascii_case("true") => return true,
+            "style" if style_hides(value) => return true,
             _ => {}
         }
     }

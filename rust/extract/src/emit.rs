@@ -53,12 +53,20 @@ enum Frame {
     Inline,
     /// Block: request this many line breaks on close.
     Block(u8),
-    Heading { prefixed: bool },
+    Heading {
+        prefixed: bool,
+    },
     List,
     Item,
     Quote,
-    Pre { fence_at: Option<usize>, body_at: usize },
-    Styled { style: Style, wrapped: bool },
+    Pre {
+        fence_at: Option<usize>,
+        body_at: usize,
+    },
+    Styled {
+        style: Style,
+        wrapped: bool,
+    },
     DataTable,
     Row,
     Cell {
@@ -66,7 +74,9 @@ enum Frame {
         colspan: usize,
         rowspan: usize,
     },
-    Caption { start: usize },
+    Caption {
+        start: usize,
+    },
 }
 
 /// A data table being captured cell by cell; rendered on `</table>`.
@@ -248,7 +258,8 @@ impl<'s> Emitter<'s> {
             }
             Frame::List => {
                 self.lists.pop();
-                self.w.request_break(if self.lists.is_empty() { 2 } else { 1 });
+                self.w
+                    .request_break(if self.lists.is_empty() { 2 } else { 1 });
             }
             Frame::Item => {
                 self.w.pop_prefix();
@@ -395,9 +406,9 @@ impl<'s> Emitter<'s> {
                 Style::Del => self.w.push_wrap("~~", "~~".into()),
                 Style::Code => self.w.push_wrap("`", "`".into()),
                 Style::Link => {
-                    if let Some(url) = attr(el, "href").and_then(|h| urls::resolve(self.base, h))
-                    {
-                        self.w.push_wrap("[", format!("]({})", link_destination(&url)));
+                    if let Some(url) = attr(el, "href").and_then(|h| urls::resolve(self.base, h)) {
+                        self.w
+                            .push_wrap("[", format!("]({})", link_destination(&url)));
                         pushed = true;
                     }
                 }
@@ -694,7 +705,10 @@ fn link_destination(url: &str) -> String {
     if balanced && depth == 0 {
         url.to_string()
     } else {
-        let escaped = url.replace('<', "%3C").replace('>', "%3E").replace(' ', "%20");
+        let escaped = url
+            .replace('<', "%3C")
+            .replace('>', "%3E")
+            .replace(' ', "%20");
         format!("<{escaped}>")
     }
 }

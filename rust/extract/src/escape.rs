@@ -49,7 +49,9 @@ pub fn push_escaped(out: &mut String, word: &str, ctx: Context) {
             b'_' => !(prev.is_some_and(is_word_byte) && next.is_some_and(is_word_byte)),
             b'[' => ctx.in_link,
             b']' => ctx.in_link || matches!(next, Some(b'(' | b'[' | b':')),
-            b'<' => next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
+            b'<' => {
+                next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?'))
+            }
             b'&' => looks_like_entity(&bytes[i + 1..]),
             b'|' => ctx.in_cell,
             b'~' => prev == Some(b'~') || next == Some(b'~'),
@@ -96,10 +98,7 @@ fn escape_line_start(out: &mut String, word: &str) -> usize {
         b'0'..=b'9' => {
             // Ordered list marker: digits then '.' or ')' ending the word.
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            if digits <= 9
-                && digits + 1 == bytes.len()
-                && matches!(bytes[digits], b'.' | b')')
-            {
+            if digits <= 9 && digits + 1 == bytes.len() && matches!(bytes[digits], b'.' | b')') {
                 out.push_str(&word[..digits]);
                 out.push('\\');
                 out.push_str(&word[digits..]);
@@ -143,10 +142,7 @@ mod tests {
         assert_eq!(esc("&amp;", c), "\\&amp;");
         assert_eq!(esc("C:\\dir", c), "C:\\dir");
         assert_eq!(esc("a|b", c), "a|b");
-        assert_eq!(
-            esc("a|b", Context { in_cell: true, ..c }),
-            "a\\|b"
-        );
+        assert_eq!(esc("a|b", Context { in_cell: true, ..c }), "a\\|b");
         assert_eq!(esc("`x`", c), "\\`x\\`");
         assert_eq!(esc("~~x~~", c), "\\~\\~x\\~\\~");
     }

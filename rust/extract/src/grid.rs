@@ -26,7 +26,12 @@ pub struct RawRow {
 /// Parse a span attribute the way browsers do (leading digits; 0 or junk → 1), capped.
 pub fn span(value: Option<&str>, max: usize) -> usize {
     let Some(v) = value else { return 1 };
-    let digits: String = v.trim().chars().take_while(char::is_ascii_digit).take(6).collect();
+    let digits: String = v
+        .trim()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .take(6)
+        .collect();
     match digits.parse::<usize>() {
         Ok(0) | Err(_) => 1,
         Ok(n) => n.min(max),

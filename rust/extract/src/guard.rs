@@ -45,8 +45,8 @@ fn is_void(n: &Name) -> bool {
 /// Elements whose end tag is optional: the parser closes them itself, they don't nest.
 fn closes_itself(n: &Name) -> bool {
     [
-        "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody",
-        "tfoot", "colgroup", "caption", "rb", "rt", "rp", "rtc", "html", "head", "body",
+        "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot",
+        "colgroup", "caption", "rb", "rt", "rp", "rtc", "html", "head", "body",
     ]
     .iter()
     .any(|v| is(n, v))
@@ -55,8 +55,16 @@ fn closes_itself(n: &Name) -> bool {
 /// Elements whose content is raw text up to the matching end tag.
 fn raw_text(n: &Name) -> bool {
     [
-        "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-        "noscript", "plaintext",
+        "script",
+        "style",
+        "textarea",
+        "title",
+        "xmp",
+        "iframe",
+        "noembed",
+        "noframes",
+        "noscript",
+        "plaintext",
     ]
     .iter()
     .any(|v| is(n, v))
@@ -213,7 +221,8 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
         if b.get(lt + 1) == Some(&b'/')
             && after <= b.len()
             && b[lt + 2..after].eq_ignore_ascii_case(name)
-            && b.get(after).is_none_or(|&c| is_space(c) || c == b'>' || c == b'/')
+            && b.get(after)
+                .is_none_or(|&c| is_space(c) || c == b'>' || c == b'/')
         {
             return lt;
         }

@@ -99,10 +99,7 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
             _ => {}
         }
     }
-    let og_url = f
-        .og_url
-        .as_deref()
-        .and_then(|u| urls::resolve(base, u));
+    let og_url = f.og_url.as_deref().and_then(|u| urls::resolve(base, u));
     let pick = |xs: [Option<String>; 4]| xs.into_iter().flatten().next();
     Metadata {
         title: pick([f.og_title, f.title_tag, f.ld_headline, f.h1]),
@@ -151,10 +148,8 @@ fn meta(f: &mut Found, el: &scraper::node::Element) {
             set(&mut f.author, name);
         }
         // Often a profile URL rather than a name; only used when nothing better exists.
-        "article:author" => {
-            if !content.trim_start().starts_with("http") {
-                set(&mut f.article_author, content);
-            }
+        "article:author" if !content.trim_start().starts_with("http") => {
+            set(&mut f.article_author, content)
         }
         "article:published_time" | "datepublished" | "og:published_time" => {
             set(&mut f.published, content)

@@ -69,6 +69,8 @@ const F_STRUCT: u32 = 1 << 16;
 /// Dropped by the emitters whatever the scope says (`dom::is_dropped`): a root must never
 /// be one of these, or the whole selection vanishes.
 const F_DROPPED: u32 = 1 << 17;
+/// Has a class attribute (its signature names a kind of block, not just a tag).
+const F_CLASSED: u32 = 1 << 18;
 
 /// One element (or the document root) in pre-order.
 #[derive(Debug, Clone)]
@@ -82,6 +84,8 @@ struct Item {
     text: u32,
     /// ... of which inside links.
     link: u32,
+    /// Number of `<a>` elements in the subtree.
+    links: u32,
     /// Sentence punctuation in the subtree (a cheap "is prose" signal).
     punct: u32,
     /// Subtree text outside chrome (filled after chrome is decided).
@@ -173,6 +177,9 @@ impl Table {
                             flags |= F_INVISIBLE;
                         }
                         flags |= attr_flags(el, name);
+                        if el.attr("class").is_some_and(|c| !c.trim().is_empty()) {
+                            flags |= F_CLASSED;
+                        }
                         if crate::dom::is_dropped(el) {
                             flags |= F_DROPPED;
                         }
@@ -188,6 +195,7 @@ impl Table {
                             flags,
                             text: 0,
                             link: 0,
+                            links: u32::from(flags & F_LINK != 0),
                             punct: 0,
                             good: 0,
                             good_link: 0,
@@ -218,6 +226,7 @@ impl Table {
                             flags: 0,
                             text: 0,
                             link: 0,
+                            links: 0,
                             punct: 0,
                             good: 0,
                             good_link: 0,
@@ -284,6 +293,7 @@ impl Table {
                 continue;
             }
             let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
+            let links = items[i].links;
             let inline = items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) == 0
                 && items[i].flags & F_INVISIBLE == 0;
             let (line, line_link, line_punct) =
@@ -292,6 +302,7 @@ impl Table {
             par.text += text;
             par.link += link;
             par.punct += punct;
+            par.links += links;
             if inline {
                 par.line += line;
                 par.line_link += line_link;
@@ -381,7 +392,7 @@ impl Table {
     fn weight(&self, i: u32) -> f32 {
         let it = &self.items[i as usize];
         let plain = it.good.saturating_sub(it.good_link) as f32;
-        plain + 0.25 * it.good_link as f32
+        plain + 0.5 * it.good_link as f32
     }
 
     fn children(&self, i: u32) -> ChildIter<'_> {
@@ -396,12 +407,37 @@ impl Table {
         let start = self.semantic_start(body).unwrap_or(body);
         let root = self.descend(start);
         let root = self.widen(root, body);
+        if std::env::var_os("RDEBUG").is_some() {
+            let mut a = root;
+            while a != NONE {
+                let it = &self.items[a as usize];
+                if let Some(n) = doc.tree.get(it.id) {
+                    if let Some(el) = n.value().as_element() {
+                        eprintln!(
+                            "{} .{:?} #{:?} text={} good={} w={} start={}",
+                            el.name(),
+                            el.attr("class"),
+                            el.attr("id"),
+                            it.text,
+                            it.good,
+                            self.weight(a),
+                            start
+                        );
+                    }
+                }
+                a = it.parent;
+            }
+        }
         let mut skip = HashSet::new();
         self.prune(root, &mut skip);
-        self.drop_boilerplate_sections(doc, root, &mut skip);
-        self.drop_orphan_lines(root, &mut skip);
+        if std::env::var_os("NO_SECT").is_none() {
+            self.drop_boilerplate_sections(doc, root, &mut skip);
+        }
+        if std::env::var_os("NO_ORPHAN").is_none() {
+            self.drop_orphan_lines(root, &mut skip);
+        }
         let kept = self.kept_text(root, &skip);
-        let page = self.items[body as usize].text;
+        let page = self.items[body as usize].good;
         // Implausibly small: a root with almost nothing of a page with real text.
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
             let mut skip = HashSet::new();
@@ -564,12 +600,14 @@ impl Table {
         // Comment threads are the content when nothing else is (forums, Q&A).
         let rest = self.weight(root);
         let keep_comments = rest < 0.35 * (r.text.saturating_sub(r.link) as f32) || rest < 200.0;
-        // Sum of text per (parent, signature): repeated items of one kind under a parent.
+        // Text per signature: repeated items of one kind (listing cards, posts). Classed
+        // elements group across the whole root (cards often sit in wrappers of their own);
+        // bare tags only among siblings, or every `div` would be one group.
         let mut groups: HashMap<(u32, u64), u32> = HashMap::new();
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
             if it.flags & F_BLOCK != 0 {
-                *groups.entry((it.parent, it.sig)).or_insert(0) += it.text;
+                *groups.entry(self.group_key(i)).or_insert(0) += it.text;
             }
         }
         let mut i = root + 1;
@@ -586,7 +624,7 @@ impl Table {
             // Headings are exempt: a linked heading is an item's title, not a menu.
             if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 {
                 let ld = it.link as f32 / it.text as f32;
-                let group = groups.get(&(it.parent, it.sig)).copied().unwrap_or(it.text) as f32;
+                let group = groups.get(&self.group_key(i)).copied().unwrap_or(it.text) as f32;
                 let repeated_main = group > 0.3 * root_text;
                 let small = (it.text as f32) < 0.25 * root_text;
                 if ld > 0.6 && small && !repeated_main {
@@ -731,6 +769,15 @@ impl Table {
             if !near_prose {
                 skip.insert(self.items[idx as usize].id);
             }
+        }
+    }
+
+    fn group_key(&self, i: u32) -> (u32, u64) {
+        let it = &self.items[i as usize];
+        if it.flags & F_CLASSED != 0 {
+            (NONE, it.sig)
+        } else {
+            (it.parent, it.sig)
         }
     }
 

@@ -115,7 +115,11 @@ impl<'a> Visitor<'a> for Finder {
 fn build(table: NodeRef<'_, Node>) -> Option<Table> {
     let caption = table
         .children()
-        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "caption"))
+        .find(|c| {
+            c.value()
+                .as_element()
+                .is_some_and(|e| e.name() == "caption")
+        })
         .map(inline_text)
         .filter(|c| !c.is_empty());
     let mut raw = Vec::new();

@@ -213,7 +213,9 @@ impl Writer {
             self.st.line_started = true;
             self.st.pending_space = false;
             self.st.content_prefixes.clear();
-            self.st.content_prefixes.extend(self.st.prefixes.iter().map(|p| p.id));
+            self.st
+                .content_prefixes
+                .extend(self.st.prefixes.iter().map(|p| p.id));
             self.first_word = true;
         } else if self.st.pending_space {
             self.out.push(' ');

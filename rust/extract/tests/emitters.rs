@@ -56,7 +56,10 @@ fn lists_nested() {
     let html = "<ul><li>a<ul><li>b</li><li>c<ol start=3><li>d</li><li>e</li></ol></li></ul></li><li>f</li></ul>";
     assert_eq!(md(html), "- a\n  - b\n  - c\n    3. d\n    4. e\n- f\n");
     assert_eq!(txt(html), "- a\n  - b\n  - c\n    3. d\n    4. e\n- f\n");
-    assert_eq!(md("<ol><li><p>p1</p><p>p2</p></li><li>q</li></ol>"), "1. p1\n\n   p2\n\n2. q\n");
+    assert_eq!(
+        md("<ol><li><p>p1</p><p>p2</p></li><li>q</li></ol>"),
+        "1. p1\n\n   p2\n\n2. q\n"
+    );
 }
 
 #[test]
@@ -97,12 +100,16 @@ fn escaping_is_minimal() {
 
 #[test]
 fn whitespace_collapses_like_a_browser() {
-    assert_eq!(txt("<p>  a \n\n b&nbsp;&nbsp;c </p>\n\n<div> d </div>"), "a b c\n\nd\n");
+    assert_eq!(
+        txt("<p>  a \n\n b&nbsp;&nbsp;c </p>\n\n<div> d </div>"),
+        "a b c\n\nd\n"
+    );
 }
 
 #[test]
 fn scope_roots_and_skip() {
-    let doc = Html::parse_document("<nav>menu</nav><article><p>keep</p><aside>drop</aside></article>");
+    let doc =
+        Html::parse_document("<nav>menu</nav><article><p>keep</p><aside>drop</aside></article>");
     let find = |name: &str| {
         doc.tree
             .nodes()
@@ -116,5 +123,8 @@ fn scope_roots_and_skip() {
     scope.supplement = Some("Lead.".into());
     assert_eq!(text::render(&doc, &scope), "Lead.\n\nkeep\n");
     let base = Url::parse("https://ex.com/").ok();
-    assert_eq!(markdown::render(&doc, &scope, base.as_ref()), "Lead.\n\nkeep\n");
+    assert_eq!(
+        markdown::render(&doc, &scope, base.as_ref()),
+        "Lead.\n\nkeep\n"
+    );
 }

@@ -7,7 +7,11 @@ const SMALL_STACK: usize = 256 * 1024;
 
 /// 10 MB as specified when optimised (`cargo test --profile fastbuild`); unoptimised debug
 /// builds of html5ever are ~10x slower, so they use 2 MB to keep `cargo test` quick.
-const SOUP_BYTES: usize = if cfg!(debug_assertions) { 2 << 20 } else { 10 << 20 };
+const SOUP_BYTES: usize = if cfg!(debug_assertions) {
+    2 << 20
+} else {
+    10 << 20
+};
 
 fn all_modes() -> Modes {
     Modes {
@@ -75,7 +79,10 @@ fn ten_megabytes_of_unclosed_tags() {
 #[test]
 fn fifty_thousand_column_table() {
     let cells = "<td>c</td>".repeat(50_000);
-    let html = format!("<table><tr>{}</tr><tr>{cells}</tr><tr>{cells}</tr></table>", "<th>h</th>".repeat(50_000));
+    let html = format!(
+        "<table><tr>{}</tr><tr>{cells}</tr><tr>{cells}</tr></table>",
+        "<th>h</th>".repeat(50_000)
+    );
     let (md, text) = run_small_stack(html);
     assert_eq!(md.lines().count(), 4);
     assert_eq!(text.lines().count(), 3);
@@ -87,7 +94,10 @@ fn fifty_thousand_column_table() {
 #[test]
 fn huge_spans_are_bounded() {
     let wide = "<td rowspan=65534 colspan=1000>x</td>".repeat(2000);
-    let html = format!("<table><tr>{wide}</tr>{}</table>", "<tr><td>y</td></tr>".repeat(5000));
+    let html = format!(
+        "<table><tr>{wide}</tr>{}</table>",
+        "<tr><td>y</td></tr>".repeat(5000)
+    );
     let (md, _) = run_small_stack(html);
     assert!(md.len() < 200_000_000);
 }

@@ -24,9 +24,14 @@ pub struct Denial {
 }
 
 impl fmt::Display for Denial {
+    /// Reads after "<ip> is ": "a private address (10.0.0.0/8)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.embedded {
-            Some((form, v4)) => write!(f, "embeds {v4} ({form}), {} ({})", self.what, self.range),
+            Some((form, v4)) => write!(
+                f,
+                "an IPv6 address embedding {v4} ({form}), which is {} ({})",
+                self.what, self.range
+            ),
             None => write!(f, "{} ({})", self.what, self.range),
         }
     }
@@ -312,7 +317,7 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<Denial> {
             None if e.public_ok => None,
             None => Some(Denial {
                 reason: RESERVED,
-                what: "a deprecated IPv4-embedding form",
+                what: "refused in this deprecated form",
                 range: e.net,
                 embedded: Some((e.form, v4)),
             }),

@@ -326,12 +326,24 @@ fn messages_name_the_url_and_the_rule() {
         "Refused http://10.0.0.5/: 10.0.0.5 is a private address (10.0.0.0/8)"
     );
     assert_eq!(e.url.as_deref(), Some("http://10.0.0.5/"));
+    // Mapped addresses are the IPv4 host itself.
     let e = policy()
         .check_url("http://[::ffff:169.254.169.254]/")
         .expect_err("refused");
     assert!(
-        e.message.contains("embeds 169.254.169.254 (IPv4-mapped)")
-            || e.message.contains("169.254.169.254 is a link-local"),
+        e.message
+            .ends_with("::ffff:169.254.169.254 is a link-local address (169.254.0.0/16)"),
+        "{}",
+        e.message
+    );
+    let e = policy()
+        .check_url("http://[64:ff9b::7f00:1]/")
+        .expect_err("refused");
+    assert!(
+        e.message.ends_with(
+            "64:ff9b::7f00:1 is an IPv6 address embedding 127.0.0.1 (NAT64), \
+             which is a loopback address (127.0.0.0/8)"
+        ),
         "{}",
         e.message
     );
