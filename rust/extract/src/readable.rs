@@ -437,8 +437,15 @@ impl Table {
             self.drop_orphan_lines(root, &mut skip);
         }
         let kept = self.kept_text(root, &skip);
-        let page = self.items[body as usize].good;
+        // Compare with what a whole-page view would show (hidden menus and modals excluded),
+        // unless the page keeps its text inside a hidden wrapper.
+        let raw = self.items[body as usize].text;
+        let vis = self.visible_text(body);
+        let page = if vis * 4 < raw { raw } else { vis };
         // Implausibly small: a root with almost nothing of a page with real text.
+        if std::env::var_os("RDEBUG").is_some() {
+            eprintln!("kept={kept} page={page} raw={raw} vis={vis}");
+        }
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
             let mut skip = HashSet::new();
             self.prune_chrome_only(body, &mut skip);
@@ -794,6 +801,23 @@ impl Table {
             }
             i += 1;
         }
+    }
+
+    /// Text in `root` outside elements the emitters drop.
+    fn visible_text(&self, root: u32) -> u32 {
+        let r = &self.items[root as usize];
+        let mut dropped = 0u32;
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if it.flags & F_DROPPED != 0 {
+                dropped += it.text;
+                i = it.end;
+            } else {
+                i += 1;
+            }
+        }
+        r.text.saturating_sub(dropped)
     }
 
     /// Visible text left in `root` after skipping.
