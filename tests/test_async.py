@@ -170,3 +170,34 @@ def test_abandoned_progress_callback_stops_the_worker():
     with pytest.raises(Exception, match="cancelled"):
         callback(2, 10)
     assert seen == [1]
+
+
+@requires_core
+def test_cancelled_fetches_do_not_leak_threads(site):
+    release = threading.Event()
+
+    def slow(req):
+        release.wait(10)
+        return Reply(200, article("Slow").encode())
+
+    site.route("/slow", slow)
+
+    def workers() -> int:
+        return sum(t.name.startswith("webgrip-async") for t in threading.enumerate())
+
+    async def main():
+        client = AsyncWebClient(loopback_config(), max_workers=3)
+        tasks = [asyncio.create_task(client.fetch(site.url("/slow") + f"?n={i}"))
+                 for i in range(12)]
+        await asyncio.sleep(0.2)
+        for t in tasks:
+            t.cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert all(isinstance(r, asyncio.CancelledError) for r in results)
+        # Abandoned calls occupy at most the pool's workers, never a thread each.
+        assert 1 <= workers() <= 3
+        release.set()
+        await client.aclose()
+
+    run(main())
+    assert workers() == 0  # aclose() waited for the abandoned calls to finish

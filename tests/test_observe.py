@@ -81,18 +81,20 @@ def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
             client.get(url + "?api_key=SECRET")
             client.fetch(url)
             client.download(site.url("/file.bin"))
+            client.get(site.url("/missing"))  # a 404 answer: counted as an HTTP error
             with pytest.raises(BlockedURLError):
                 client.get("http://10.9.8.7/?token=SECRET")
             stats = client.stats()
     lines = [r.getMessage() for r in caplog.records if r.name == "webgrip"]
-    assert len(lines) == 4, lines
+    assert len(lines) == 5, lines
     assert lines[0].startswith(f"GET 127.0.0.1:{site.port} 200 12B ")
     assert lines[0].endswith(" network")
     assert lines[2].startswith(f"GET 127.0.0.1:{site.port} 200 1000B ")
-    assert lines[3].startswith("GET 10.9.8.7 error=BlockedURLError")
+    assert lines[3].startswith(f"GET 127.0.0.1:{site.port} 404 9B ")
+    assert lines[4].startswith("GET 10.9.8.7 error=BlockedURLError")
     assert not any("SECRET" in line or "api_key" in line for line in lines)
-    assert stats == {"requests": 3, "bytes": 12 + 12 + 1000, "cache_hits": 0,
-                     "errors": {"BlockedURLError": 1}}
+    assert stats == {"requests": 4, "bytes": 12 + 12 + 1000 + 9, "cache_hits": 0,
+                     "errors": {"BlockedURLError": 1, "HTTPStatusError": 1}}
 
 
 @requires_core

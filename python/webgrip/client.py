@@ -197,7 +197,7 @@ class WebClient:
             log_request(method, url, status=None, nbytes=0, seconds=time.monotonic() - start,
                         error=exc)
             raise
-        self._stats.record(len(raw["content"]))
+        self._stats.record(len(raw["content"]), status=raw["status"])
         log_request(method, url, status=raw["status"], nbytes=len(raw["content"]),
                     seconds=time.monotonic() - start)
         return Response._from_raw(raw)

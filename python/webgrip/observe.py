@@ -29,7 +29,8 @@ class Stats:
 
     ``requests`` counts every request answered, from the network or the cache;
     ``cache_hits`` those served without a full download (fresh hits and 304 revalidations);
-    ``errors`` maps an exception class name (``"FetchTimeoutError"``...) to its count.
+    ``errors`` maps an exception class name (``"FetchTimeoutError"``...) to its count, 4xx/5xx
+    answers counting as ``"HTTPStatusError"``.
     """
 
     def __init__(self) -> None:
@@ -39,13 +40,19 @@ class Stats:
         self._cache_hits = 0
         self._errors: Counter[str] = Counter()
 
-    def record(self, nbytes: int = 0, *, cached: bool = False) -> None:
-        """Count one answered request of ``nbytes`` body bytes."""
+    def record(self, nbytes: int = 0, *, cached: bool = False, status: int | None = None) -> None:
+        """Count one answered request of ``nbytes`` body bytes.
+
+        A 4xx/5xx ``status`` also counts as an ``HTTPStatusError``: that is what fetching it
+        raises, even though the request itself completed.
+        """
         with self._lock:
             self._requests += 1
             self._bytes += nbytes
             if cached:
                 self._cache_hits += 1
+            if status is not None and status >= 400:
+                self._errors["HTTPStatusError"] += 1
 
     def record_hit(self) -> None:
         """Count a cache hit on a request already counted (a ``304`` revalidation)."""

@@ -337,8 +337,14 @@ impl Table {
             // Navigation stays navigation however big it is; anything else that holds the
             // bulk of the page's prose is content whatever its class says.
             let is_nav_like = link_density > 0.5;
+            if share > 0.3 && std::env::var_os("RDEBUG").is_some() {
+                eprintln!("chrome? idx={i} share={share:.2} ld={link_density:.2} flags={:x}", it.flags);
+            }
             if share > 0.5 && !is_nav_like {
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
+            } else if share > 0.25 && link_density < 0.35 && chrome == F_CHROME_CLASS {
+                // A class name alone does not make a quarter of the page's prose chrome.
+                it.flags &= !F_CHROME_CLASS;
             }
         }
     }
@@ -1077,8 +1083,6 @@ const NEG_STRONG: &[&str] = &[
     "about-author",
     "disqus",
     "trending",
-    "widget",
-    "banner",
 ];
 
 /// Exact class/id tokens that mark furniture (too short to match as substrings).

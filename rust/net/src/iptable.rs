@@ -340,6 +340,33 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<Denial> {
     None
 }
 
+const TEREDO: Cidr = Cidr::v6([0x2001, 0, 0, 0, 0, 0, 0, 0], 32);
+
+/// Every IPv4 address an IPv6 address carries (mapped, NAT64, SIIT, 6to4, compatible, and
+/// both Teredo addresses: the server's, and the client's with its bits inverted).
+///
+/// Used so that `deny_networks` written in IPv4 also refuse the IPv6 forms that reach the
+/// same IPv4 host: without it `deny_networks=["203.0.113.0/24"]` is bypassed by
+/// `[64:ff9b::cb00:7101]` on a NAT64 network, which the table lets through when the embedded
+/// address is public. `::` and `::1` carry none.
+pub fn embedded_ipv4s(ip: Ipv6Addr) -> Vec<Ipv4Addr> {
+    let addr = IpAddr::V6(ip);
+    if ip.is_unspecified() || ip.is_loopback() {
+        return Vec::new();
+    }
+    if TEREDO.contains(addr) {
+        let value = u128::from(ip);
+        let server = Ipv4Addr::from((value >> 64) as u32);
+        let client = Ipv4Addr::from(!(value as u32));
+        return vec![server, client];
+    }
+    EMBEDDINGS
+        .iter()
+        .find(|e| e.net.contains(addr))
+        .map(|e| vec![embedded_v4(ip, e.offset)])
+        .unwrap_or_default()
+}
+
 /// `None` when the address is on the public internet, else why it is not.
 pub fn classify(ip: IpAddr) -> Option<Denial> {
     match ip {

@@ -121,7 +121,8 @@ pub fn normalize_host(raw: &str) -> Result<String, String> {
     let s = raw.trim();
     let s = s.strip_prefix("*.").unwrap_or(s);
     let s = s.strip_prefix('.').unwrap_or(s);
-    let s = s.strip_suffix('.').unwrap_or(s);
+    // Every trailing dot: `example.com..` in a list must still mean example.com.
+    let s = s.trim_end_matches('.');
     if s.is_empty() {
         return Err(format!("{raw:?} is not a host name"));
     }
@@ -175,10 +176,25 @@ impl Default for Policy {
     }
 }
 
+/// A network written in IPv4-mapped form (`::ffff:10.0.0.0/104`) as the IPv4 network it
+/// stands for (`10.0.0.0/8`). [`Policy::check_ip`] judges mapped addresses as IPv4, so a
+/// mapped network left as IPv6 would never match anything: a `deny_networks` entry written
+/// that way was silently ignored.
+fn canonical_cidr(c: Cidr) -> Cidr {
+    match c.addr() {
+        IpAddr::V6(v6) if c.prefix() >= 96 => v6
+            .to_ipv4_mapped()
+            .and_then(|v4| Cidr::new(IpAddr::V4(v4), c.prefix() - 96))
+            .unwrap_or(c),
+        _ => c,
+    }
+}
+
 fn parse_networks(list: &[String], what: &str) -> Result<Vec<Cidr>, NetError> {
     list.iter()
         .map(|s| {
             s.parse::<Cidr>()
+                .map(canonical_cidr)
                 .map_err(|e| NetError::invalid_input(format!("{what}: {e}")))
         })
         .collect()
@@ -208,11 +224,25 @@ impl Policy {
 
     /// The address rule: `deny_networks` first, then `allow_networks`, then the built-in
     /// table. An explicit deny always wins over an explicit allow.
+    ///
+    /// `deny_networks` are matched against the address as written, its IPv4 form if it is
+    /// IPv4-mapped, and every IPv4 address it embeds (NAT64, 6to4, Teredo, ...): a denied
+    /// IPv4 host stays denied whichever IPv6 spelling reaches it. `allow_networks` only
+    /// match the address itself (IPv4-mapped counts as the IPv4 host): opening
+    /// `127.0.0.0/8` opens `::ffff:127.0.0.1` (the same socket peer) but not
+    /// `64:ff9b::7f00:1` or `2002:7f00:1::`, which the table keeps judging.
     pub fn check_ip(&self, ip: IpAddr) -> Result<(), IpRefusal> {
-        let ip = canonical_ip(ip);
-        if let Some(c) = self.deny_networks.iter().find(|c| c.contains(ip)) {
+        let embedded = match ip {
+            IpAddr::V6(v6) => iptable::embedded_ipv4s(v6),
+            IpAddr::V4(_) => Vec::new(),
+        };
+        let denied = std::iter::once(ip)
+            .chain(embedded.into_iter().map(IpAddr::V4))
+            .find_map(|a| self.deny_networks.iter().find(|c| c.contains(a)));
+        if let Some(c) = denied {
             return Err(IpRefusal::DenyNetwork(*c));
         }
+        let ip = canonical_ip(ip);
         if self.allow_networks.iter().any(|c| c.contains(ip)) {
             return Ok(());
         }
@@ -310,6 +340,15 @@ impl Policy {
                 let d = d.strip_suffix('.').unwrap_or(d);
                 if d.is_empty() {
                     return Err(NetError::invalid_url(shown, "empty host name"));
+                }
+                // An empty label (`example.com..`, `a..b`, `.a`) is no DNS name. Refuse it:
+                // `example.com..` minus one dot is `example.com.`, which matched no entry of
+                // `blocked_domains` yet resolves to example.com (the resolver strips one dot).
+                if d.split('.').any(str::is_empty) {
+                    return Err(NetError::invalid_url(
+                        shown,
+                        "the host name has an empty label (two dots in a row, or a leading dot)",
+                    ));
                 }
                 TargetHost::Name(d.to_ascii_lowercase())
             }

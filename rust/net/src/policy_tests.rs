@@ -393,3 +393,62 @@ proptest! {
         }
     }
 }
+
+// Regressions found by red-teaming the public API (tests/test_security_bypass.py).
+
+#[test]
+fn deny_networks_also_refuse_embedded_ipv4_forms() {
+    let p = with(|c| c.deny_networks = vec!["8.8.8.0/24".into()]);
+    for ip in [
+        "8.8.8.8",
+        "::ffff:8.8.8.8",
+        "64:ff9b::808:808",
+        "::ffff:0:808:808",
+        "2002:808:808::1",
+        "::808:808",
+        // Teredo: server 8.8.8.8, or client 8.8.8.8 (stored inverted)
+        "2001:0:808:808::1",
+        "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+    ] {
+        assert_eq!(ip_verdict(&p, ip), "denied-network", "{ip}");
+    }
+    assert_eq!(ip_verdict(&p, "64:ff9b::909:909"), "ok");
+}
+
+#[test]
+fn mapped_networks_in_lists_mean_their_ipv4_network() {
+    let p = with(|c| {
+        c.allow_networks = vec!["10.0.0.0/8".into()];
+        c.deny_networks = vec!["::ffff:10.0.0.0/120".into()];
+    });
+    assert_eq!(ip_verdict(&p, "10.0.0.7"), "denied-network");
+    assert_eq!(ip_verdict(&p, "::ffff:10.0.0.7"), "denied-network");
+    assert_eq!(ip_verdict(&p, "10.0.1.7"), "ok");
+    let p = with(|c| c.allow_networks = vec!["::ffff:127.0.0.0/104".into()]);
+    assert_eq!(ip_verdict(&p, "127.0.0.1"), "ok");
+}
+
+#[test]
+fn ipv4_allow_does_not_open_translated_forms() {
+    let p = with(|c| c.allow_networks = vec!["127.0.0.0/8".into()]);
+    assert_eq!(ip_verdict(&p, "::ffff:127.0.0.1"), "ok");
+    for ip in ["64:ff9b::7f00:1", "::127.0.0.1", "2002:7f00:1::1", "::ffff:0:7f00:1"] {
+        assert_eq!(ip_verdict(&p, ip), "loopback-address", "{ip}");
+    }
+}
+
+#[test]
+fn host_names_with_empty_labels_are_invalid() {
+    let p = with(|c| c.blocked_domains = vec!["example.com..".into()]);
+    for url in [
+        "http://example.com../",
+        "http://example.com.../",
+        "http://a..example.com/",
+        "http://.example.com/",
+        "http://localhost../",
+    ] {
+        assert_eq!(url_verdict(&p, url), "invalid", "{url}");
+    }
+    assert_eq!(url_verdict(&p, "http://example.com./"), "blocked-domain");
+    assert_eq!(url_verdict(&p, "http://www.example.com/"), "blocked-domain");
+}
