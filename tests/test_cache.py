@@ -354,3 +354,25 @@ def test_connections_of_finished_threads_are_closed(cache):
         t.join()
     cache.get(URL, origin)  # opening this thread's connection prunes the dead ones
     assert len(cache._connections) <= 2
+
+
+def test_locked_database_skips_writes_with_one_warning(tmp_path, monkeypatch, caplog):
+    import sqlite3
+
+    import webgrip.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_BUSY_TIMEOUT_SECONDS", 0.05)
+    c = PageCache(str(tmp_path), 60)
+    holder = sqlite3.connect(str(tmp_path / DB_FILENAME), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process in the middle of a long write
+    origin = Origin(make_response(URL))
+    with caplog.at_level(logging.WARNING, logger="webgrip"):
+        for _ in range(3):
+            assert c.get(URL, origin)[1] == "network"  # the write is skipped, never fatal
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+    assert c.enabled  # a lock is transient: the cache stays on
+    holder.execute("ROLLBACK")
+    holder.close()
+    c.get(URL, origin)
+    assert c.get(URL, origin)[1] == "cache"
+    c.close()

@@ -269,3 +269,14 @@ def test_progress_bar_silent_if_never_drawn():
     out = io.StringIO()
     ProgressBar(out).finish()
     assert out.getvalue() == ""
+
+
+@requires_core
+def test_verbose_logs_one_line_per_request_without_query(site):
+    url = site.route("/a", page(article("Logged")))
+    result = webgrip("fetch", url + "?token=SECRET", "-v")
+    assert result.returncode == 0
+    lines = [line for line in result.stderr.splitlines() if line.startswith("webgrip: GET")]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"webgrip: GET 127.0.0.1:{site.port} 200 ")
+    assert "SECRET" not in result.stderr

@@ -44,26 +44,31 @@ pub struct Extracted {
 /// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
 /// and metadata always cover the whole page.
 pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
-    let doc = parse(html);
-    let base = urls::document_base(&doc, url);
+    extract_parsed(&parse(html), url, modes, main_content)
+}
+
+/// [`extract`] over an already parsed document.
+pub fn extract_parsed(doc: &Html, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
+    let base = urls::document_base(doc, url);
     let scope = if main_content && (modes.text || modes.markdown) {
-        readable::select(&doc, url)
+        readable::select(doc, url)
     } else {
         Scope::whole()
     };
     Extracted {
         markdown: modes
             .markdown
-            .then(|| markdown::render(&doc, &scope, base.as_ref())),
-        text: modes.text.then(|| text::render(&doc, &scope)),
-        links: modes.links.then(|| links::extract(&doc, base.as_ref())),
-        tables: modes.tables.then(|| tables::extract(&doc)),
-        metadata: metadata::extract(&doc, base.as_ref()),
+            .then(|| markdown::render(doc, &scope, base.as_ref())),
+        text: modes.text.then(|| text::render(doc, &scope)),
+        links: modes.links.then(|| links::extract(doc, base.as_ref())),
+        tables: modes.tables.then(|| tables::extract(doc)),
+        metadata: metadata::extract(doc, base.as_ref()),
     }
 }
 
-/// Parse a document after defusing input that would make html5ever quadratic
-/// (see [`guard`]). Everything that parses untrusted HTML should go through this.
+/// Parse a document after defusing input that would make html5ever quadratic and stripping
+/// what no view reads (see [`guard`]). Everything that parses untrusted HTML should go
+/// through this.
 pub fn parse(html: &str) -> Html {
     // Scripting disabled, so `<noscript>` content is markup (see readable::parse_document).
     readable::parse_document(&guard::defuse(html))

@@ -1,22 +1,38 @@
-//! Defusing input that would make html5ever quadratic, before it is parsed.
+//! A linear pre-pass over the input, before html5ever sees it.
 //!
-//! html5ever scans its stack of open elements for many start tags (e.g. every `<div>` checks
-//! for an open `<p>` "in button scope"), and checks each new attribute against all earlier
-//! ones. So 100,000 nested `<div>`s take a minute and a tag with 100,000 attributes longer.
-//! This linear pre-pass tracks an approximate nesting depth with a lightweight tokenizer and
-//! drops start tags (and their matching end tags) beyond [`MAX_DEPTH`], and drops tags with
-//! more than [`MAX_ATTRS`] attributes. Their text is kept. Ordinary pages are returned
-//! untouched and borrowed.
+//! Two jobs:
+//!
+//! * **Defuse** input that would make html5ever quadratic. html5ever scans its stack of open
+//!   elements for many start tags (e.g. every `<div>` checks for an open `<p>` "in button
+//!   scope"), and checks each new attribute against all earlier ones. So 100,000 nested
+//!   `<div>`s take a minute and a tag with 100,000 attributes longer. Start tags (and their
+//!   matching end tags) beyond [`MAX_DEPTH`] are dropped, and so are tags with more than
+//!   [`MAX_ATTRS`] attributes. Their text is kept.
+//! * **Strip** what every view throws away, so html5ever does not tokenize it: the contents of
+//!   `<script>` (except JSON-LD, which metadata reads) and `<style>`, the text of comments, the inside of `<svg>` subtrees, and long values of attributes no view reads.
+//!   The elements themselves stay (empty), so the tree keeps its shape and every view its
+//!   output.
+//!
+//! The scanner follows the HTML tokenizer's states closely enough to know where html5ever
+//! will be: attribute values (quoted values may hold `<script>` or `>`), RCDATA / RAWTEXT
+//! elements (`<title>`, `<textarea>`, `<xmp>`, ...), the script-data escape states
+//! (`<!--` ... `<script>` inside a script), comments including their odd endings, CDATA in
+//! SVG/MathML, and breakout tags that leave foreign content. Wherever it is unsure it cuts
+//! nothing: an `<svg>` holding anything unusual (a breakout tag, `<foreignObject>`, markup in
+//! `<title>`, a stray end tag) is left whole, and a document with `<frameset>` is not
+//! stripped at all. Ordinary pages that need neither job are returned borrowed.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use memchr::{memchr, memmem};
+use memchr::{memchr, memchr2};
 
 /// Deeper than any real page nests; html5ever's scans stay cheap below it.
 pub const MAX_DEPTH: usize = 256;
 /// Real tags carry a few dozen attributes at most.
 pub const MAX_ATTRS: usize = 256;
+/// Attribute values at least this long are emptied unless a view reads the attribute.
+pub const LONG_ATTR: usize = 64;
 
 type Name = [u8; 16];
 
@@ -33,197 +49,320 @@ fn is(name: &Name, s: &str) -> bool {
     b.len() <= 16 && name[..b.len()] == *b && name.get(b.len()).is_none_or(|&c| c == 0)
 }
 
+fn is_any(n: &Name, names: &[&str]) -> bool {
+    names.iter().any(|v| is(n, v))
+}
+
 fn is_void(n: &Name) -> bool {
-    [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr", "param", "keygen", "frame", "basefont", "bgsound", "image",
-    ]
-    .iter()
-    .any(|v| is(n, v))
+    is_any(
+        n,
+        &[
+            "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr", "param", "keygen", "frame", "basefont", "bgsound", "image",
+        ],
+    )
 }
 
 /// Elements whose end tag is optional: the parser closes them itself, they don't nest.
 fn closes_itself(n: &Name) -> bool {
-    [
-        "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot",
-        "colgroup", "caption", "rb", "rt", "rp", "rtc", "html", "head", "body",
-    ]
-    .iter()
-    .any(|v| is(n, v))
+    is_any(
+        n,
+        &[
+            "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody",
+            "tfoot", "colgroup", "caption", "rb", "rt", "rp", "rtc", "html", "head", "body",
+        ],
+    )
 }
 
-/// Elements whose content is raw text up to the matching end tag.
-fn raw_text(n: &Name) -> bool {
-    [
-        "script",
-        "style",
-        "textarea",
+/// How the tokenizer reads the content of an HTML element (scripting disabled, so
+/// `<noscript>` is ordinary markup).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Markup,
+    /// RCDATA or RAWTEXT: text up to the matching end tag.
+    Raw,
+    Script,
+    Plaintext,
+}
+
+fn content_of(n: &Name) -> Content {
+    if is(n, "script") {
+        Content::Script
+    } else if is_any(
+        n,
+        &[
+            "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+        ],
+    ) {
+        Content::Raw
+    } else if is(n, "plaintext") {
+        Content::Plaintext
+    } else {
+        Content::Markup
+    }
+}
+
+/// Start tags that leave SVG/MathML content for HTML (`font` only with color/face/size).
+fn breaks_out(n: &Name) -> bool {
+    is_any(
+        n,
+        &[
+            "b",
+            "big",
+            "blockquote",
+            "body",
+            "br",
+            "center",
+            "code",
+            "dd",
+            "div",
+            "dl",
+            "dt",
+            "em",
+            "embed",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "head",
+            "hr",
+            "i",
+            "img",
+            "li",
+            "listing",
+            "menu",
+            "meta",
+            "nobr",
+            "ol",
+            "p",
+            "pre",
+            "ruby",
+            "s",
+            "small",
+            "span",
+            "strong",
+            "strike",
+            "sub",
+            "sup",
+            "table",
+            "tt",
+            "u",
+            "ul",
+            "var",
+        ],
+    )
+}
+
+/// Foreign elements whose content is HTML again (SVG and MathML integration points).
+fn integration_point(n: &Name) -> bool {
+    is_any(
+        n,
+        &[
+            "foreignobject",
+            "desc",
+            "title",
+            "mi",
+            "mo",
+            "mn",
+            "ms",
+            "mtext",
+            "annotation-xml",
+        ],
+    )
+}
+
+/// Attributes some view reads; their values are never emptied.
+fn attr_is_read(name: &[u8]) -> bool {
+    const READ: &[&str] = &[
+        "href",
+        "src",
+        "data-src",
+        "alt",
         "title",
-        "xmp",
-        "iframe",
-        "noembed",
-        "noframes",
-        "noscript",
-        "plaintext",
-    ]
-    .iter()
-    .any(|v| is(n, v))
+        "class",
+        "id",
+        "style",
+        "rel",
+        "type",
+        "lang",
+        "content",
+        "name",
+        "property",
+        "itemprop",
+        "datetime",
+        "colspan",
+        "rowspan",
+        "hidden",
+        "aria-hidden",
+        "http-equiv",
+        "reversed",
+        "start",
+        "value",
+        "role",
+        "charset",
+        "encoding",
+        "color",
+        "face",
+        "size",
+    ];
+    READ.iter().any(|r| name.eq_ignore_ascii_case(r.as_bytes()))
 }
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-/// Return `html` with over-deep start tags and attribute bombs removed (borrowed if none).
-pub fn defuse(html: &str) -> Cow<'_, str> {
-    let b = html.as_bytes();
-    let mut stack: Vec<Name> = Vec::new();
-    let mut foreign = 0usize;
-    let mut dropped: HashMap<Name, usize> = HashMap::new();
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while let Some(p) = memchr(b'<', &b[i..]) {
-        let lt = i + p;
-        let rest = &b[lt..];
-        if rest.starts_with(b"<!--") {
-            i = memmem::find(&b[lt + 4..], b"-->").map_or(b.len(), |e| lt + 4 + e + 3);
-            continue;
-        }
-        match rest.get(1) {
-            Some(b'/') => {
-                let name_len = rest[2..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-')
-                    .count();
-                let end = memchr(b'>', &b[lt..]).map_or(b.len(), |e| lt + e + 1);
-                if name_len > 0 {
-                    let key = name_key(&rest[2..2 + name_len]);
-                    match dropped.get_mut(&key) {
-                        Some(n) if *n > 0 => {
-                            *n -= 1;
-                            cuts.push((lt, end));
-                        }
-                        _ => {
-                            if let Some(at) = stack.iter().rposition(|k| *k == key) {
-                                foreign -= stack[at..]
-                                    .iter()
-                                    .filter(|k| is(k, "svg") || is(k, "math"))
-                                    .count();
-                                stack.truncate(at);
-                            }
-                        }
-                    }
-                }
-                i = end;
-            }
-            Some(c) if c.is_ascii_alphabetic() => {
-                let name_len = rest[1..]
-                    .iter()
-                    .take_while(|c| !is_space(**c) && **c != b'>' && **c != b'/')
-                    .count();
-                let key = name_key(&rest[1..1 + name_len]);
-                let (end, attrs, self_closing) = scan_tag(b, lt + 1 + name_len);
-                i = end;
-                if attrs > MAX_ATTRS {
-                    cuts.push((lt, end));
-                    if !is_void(&key) {
-                        *dropped.entry(key).or_insert(0) += 1;
-                    }
-                    continue;
-                }
-                if is_void(&key) || closes_itself(&key) || (self_closing && foreign > 0) {
-                    continue;
-                }
-                if raw_text(&key) {
-                    if is(&key, "plaintext") {
-                        break;
-                    }
-                    i = find_end_tag(b, end, &rest[1..1 + name_len]);
-                    continue;
-                }
-                if stack.len() >= MAX_DEPTH {
-                    cuts.push((lt, end));
-                    *dropped.entry(key).or_insert(0) += 1;
-                    continue;
-                }
-                if is(&key, "svg") || is(&key, "math") {
-                    foreign += 1;
-                }
-                stack.push(key);
-            }
-            Some(b'!' | b'?') => {
-                i = memchr(b'>', &b[lt..]).map_or(b.len(), |e| lt + e + 1);
-            }
-            _ => i = lt + 1,
-        }
-        if i >= b.len() {
-            break;
-        }
-    }
-    if cuts.is_empty() {
-        return Cow::Borrowed(html);
-    }
-    let mut out = String::with_capacity(html.len());
-    let mut from = 0;
-    for (start, end) in cuts {
-        out.push_str(&html[from..start]);
-        from = end;
-    }
-    out.push_str(&html[from..]);
-    Cow::Owned(out)
+/// One attribute of a scanned tag, as byte ranges of the input.
+#[derive(Clone, Copy, Debug)]
+struct Attr {
+    name: (usize, usize),
+    /// Value range without quotes, and whether it was quoted.
+    value: Option<(usize, usize, bool)>,
 }
 
-/// From just after a tag name: the index after the closing `>`, the number of attributes
-/// and whether the tag ends with `/>`. Quoted values may contain `>`.
-fn scan_tag(b: &[u8], mut i: usize) -> (usize, usize, bool) {
-    let mut attrs = 0;
-    let mut after_eq = false;
-    let mut prev_space = true;
-    let mut last = 0u8;
+/// A scanned tag: where it ends (after `>`), whether it is self-closing, its attributes.
+struct Tag {
+    end: usize,
+    self_closing: bool,
+}
+
+/// Scan a tag's attributes from just after its name, following the tokenizer's attribute
+/// states. `None` if the input ends inside the tag (html5ever then drops the tag).
+fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+    #[derive(Clone, Copy)]
+    enum S {
+        BeforeName,
+        Name,
+        AfterName,
+        BeforeValue,
+        Unquoted,
+        AfterQuoted,
+        SelfClosing,
+    }
+    attrs.clear();
+    let mut s = S::BeforeName;
     while i < b.len() {
         let c = b[i];
-        match c {
-            b'>' => return (i + 1, attrs, last == b'/'),
-            b'"' | b'\'' if after_eq => {
-                i = memchr(c, &b[i + 1..]).map_or(b.len(), |e| i + 1 + e + 1);
-                after_eq = false;
-                prev_space = false;
-                last = c;
-                continue;
-            }
-            b'=' => after_eq = true,
-            c if is_space(c) => {
-                prev_space = true;
-                i += 1;
-                continue;
-            }
-            b'/' => {}
-            _ => {
-                if prev_space && !after_eq {
-                    attrs += 1;
+        match s {
+            S::BeforeName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    attrs.push(Attr {
+                        name: (i, i + 1),
+                        value: None,
+                    });
+                    s = S::Name;
                 }
-                after_eq = false;
+            },
+            S::Name => {
+                let a = attrs.last_mut().expect("in a name");
+                match c {
+                    _ if is_space(c) => s = S::AfterName,
+                    b'/' => s = S::SelfClosing,
+                    b'>' => break,
+                    b'=' => s = S::BeforeValue,
+                    _ => {
+                        a.name.1 = i + 1;
+                    }
+                }
             }
+            S::AfterName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'=' => s = S::BeforeValue,
+                b'>' => break,
+                _ => {
+                    attrs.push(Attr {
+                        name: (i, i + 1),
+                        value: None,
+                    });
+                    s = S::Name;
+                }
+            },
+            S::BeforeValue => match c {
+                _ if is_space(c) => {}
+                b'"' | b'\'' => {
+                    let start = i + 1;
+                    let end = memchr(c, &b[start..]).map(|e| start + e)?;
+                    attrs.last_mut().expect("attr").value = Some((start, end, true));
+                    i = end + 1;
+                    s = S::AfterQuoted;
+                    continue;
+                }
+                b'>' => break,
+                _ => {
+                    attrs.last_mut().expect("attr").value = Some((i, i + 1, false));
+                    s = S::Unquoted;
+                }
+            },
+            S::Unquoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'>' => break,
+                _ => {
+                    if let Some(v) = attrs.last_mut().and_then(|a| a.value.as_mut()) {
+                        v.1 = i + 1;
+                    }
+                }
+            },
+            S::AfterQuoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
+            S::SelfClosing => match c {
+                b'>' => {
+                    return Some(Tag {
+                        end: i + 1,
+                        self_closing: true,
+                    })
+                }
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
         }
-        prev_space = false;
-        last = c;
         i += 1;
     }
-    (b.len(), attrs, false)
+    (i < b.len()).then_some(Tag {
+        end: i + 1,
+        self_closing: false,
+    })
 }
 
-/// Where the raw-text element ending at `</name` starts (or the end of input).
-fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
+/// Length of a tag name starting at `i` (up to whitespace, `/` or `>`).
+fn tag_name_len(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .take_while(|c| !is_space(**c) && **c != b'>' && **c != b'/')
+        .count()
+}
+
+/// Whether `b[at..]` starts with `</name` followed by whitespace, `/` or `>` (an
+/// appropriate end tag for a raw-text element named `name`).
+fn is_end_tag(b: &[u8], at: usize, name: &[u8]) -> bool {
+    let after = at + 2 + name.len();
+    b.get(at + 1) == Some(&b'/')
+        && after < b.len()
+        && b[at + 2..after].eq_ignore_ascii_case(name)
+        && (is_space(b[after]) || b[after] == b'>' || b[after] == b'/')
+}
+
+/// Where the RCDATA/RAWTEXT content starting at `from` ends (the `<` of its end tag, or the
+/// end of input).
+fn raw_end(b: &[u8], from: usize, name: &[u8]) -> usize {
     let mut i = from;
     while let Some(p) = memchr(b'<', &b[i..]) {
         let lt = i + p;
-        let after = lt + 2 + name.len();
-        if b.get(lt + 1) == Some(&b'/')
-            && after <= b.len()
-            && b[lt + 2..after].eq_ignore_ascii_case(name)
-            && b.get(after)
-                .is_none_or(|&c| is_space(c) || c == b'>' || c == b'/')
-        {
+        if is_end_tag(b, lt, name) {
             return lt;
         }
         i = lt + 1;
@@ -231,15 +370,425 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
     b.len()
 }
 
+/// Where script data starting at `from` ends, following the tokenizer's escaped and
+/// double-escaped states (`<!-- <script> ... </script> -->` inside a script does not end it).
+fn script_end(b: &[u8], from: usize) -> usize {
+    #[derive(PartialEq)]
+    enum S {
+        Data,
+        Escaped,
+        Double,
+    }
+    let mut s = S::Data;
+    let mut i = from;
+    loop {
+        let found = if s == S::Data {
+            memchr(b'<', &b[i..])
+        } else {
+            memchr2(b'<', b'>', &b[i..])
+        };
+        let Some(p) = found else { return b.len() };
+        let at = i + p;
+        i = at + 1;
+        if b[at] == b'>' {
+            // `-->` (the dashes may be the ones of `<!--`) leaves both escaped states.
+            if at >= 2 && b[at - 2] == b'-' && b[at - 1] == b'-' {
+                s = S::Data;
+            }
+            continue;
+        }
+        match s {
+            S::Data => {
+                if is_end_tag(b, at, b"script") {
+                    return at;
+                }
+                if b[at + 1..].starts_with(b"!--") {
+                    s = S::Escaped;
+                    i = at + 4;
+                    // `<!-->` / `<!--->`: the dashes of the opener close it at once.
+                    if b.get(i) == Some(&b'>') {
+                        s = S::Data;
+                        i += 1;
+                    }
+                }
+            }
+            S::Escaped => {
+                if is_end_tag(b, at, b"script") {
+                    return at;
+                }
+                let after = at + 7;
+                if after < b.len()
+                    && b[at + 1..after].eq_ignore_ascii_case(b"script")
+                    && (is_space(b[after]) || b[after] == b'>' || b[after] == b'/')
+                {
+                    s = S::Double;
+                }
+            }
+            S::Double => {
+                if is_end_tag(b, at, b"script") {
+                    s = S::Escaped;
+                }
+            }
+        }
+    }
+}
+
+/// For a comment whose `<!--` starts at `lt`: where its text ends (the start of the closing
+/// `--` / `--!`, kept so the comment still closes) and where the comment ends.
+fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
+    let body = lt + 4;
+    // Abrupt endings: `<!-->` and `<!--->`.
+    if b.get(body) == Some(&b'>') {
+        return (body, body + 1);
+    }
+    if b.get(body) == Some(&b'-') && b.get(body + 1) == Some(&b'>') {
+        return (body, body + 2);
+    }
+    let mut i = body;
+    while let Some(p) = memchr(b'>', &b[i..]) {
+        let gt = i + p;
+        if gt >= body + 2 && b[gt - 2] == b'-' && b[gt - 1] == b'-' {
+            return (gt - 2, gt + 1);
+        }
+        if gt >= body + 3 && b[gt - 3] == b'-' && b[gt - 2] == b'-' && b[gt - 1] == b'!' {
+            return (gt - 3, gt + 1);
+        }
+        i = gt + 1;
+    }
+    (b.len(), b.len())
+}
+
+/// A bogus comment (`<!x`, `<?x`, `</0`) or DOCTYPE: ends after the next `>`.
+fn bogus_end(b: &[u8], from: usize) -> usize {
+    memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
+}
+
+/// From just after an `<svg ...>` start tag in HTML content: the `<` of the end tag that
+/// closes it (or the end of input), if its content is plain SVG whose removal cannot change
+/// anything outside it. `None` (keep it whole) for anything unusual.
+fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option<usize> {
+    let mut stack: Vec<Name> = vec![name_key(b"svg")];
+    // Inside an SVG `<title>`/`<desc>` (HTML integration points): only text is accepted.
+    let mut text_only = false;
+    let mut i = from;
+    while let Some(p) = memchr(b'<', &b[i..]) {
+        let lt = i + p;
+        let rest = &b[lt..];
+        match rest.get(1) {
+            Some(b'/') if rest.get(2).is_some_and(u8::is_ascii_alphabetic) => {
+                let n = tag_name_len(b, lt + 2);
+                let key = name_key(&b[lt + 2..lt + 2 + n]);
+                if n > 16 || is(&key, "br") || is(&key, "p") {
+                    return None;
+                }
+                let tag = scan_tag(b, lt + 2 + n, attrs)?;
+                // html5ever pops to the nearest open element of that name; past the root it
+                // would reach HTML elements and act on them.
+                let at = stack.iter().rposition(|k| *k == key)?;
+                if at == 0 {
+                    return Some(lt);
+                }
+                stack.truncate(at);
+                text_only = false;
+                i = tag.end;
+            }
+            _ if text_only => return None,
+            Some(b'!') if rest.starts_with(b"<!--") => i = comment_extent(b, lt).1,
+            Some(b'!') if rest.starts_with(b"<![CDATA[") => {
+                i = memchr::memmem::find(&b[lt + 9..], b"]]>").map_or(b.len(), |e| lt + 9 + e + 3);
+            }
+            Some(b'!' | b'?') => i = bogus_end(b, lt + 1),
+            Some(b'/') => return None,
+            Some(c) if c.is_ascii_alphabetic() => {
+                let n = tag_name_len(b, lt + 1);
+                let key = name_key(&b[lt + 1..lt + 1 + n]);
+                if n > 16 || breaks_out(&key) || is(&key, "font") {
+                    return None;
+                }
+                let tag = scan_tag(b, lt + 1 + n, attrs)?;
+                if !tag.self_closing {
+                    if is(&key, "title") || is(&key, "desc") {
+                        text_only = true;
+                    } else if integration_point(&key) || is(&key, "math") {
+                        return None;
+                    }
+                    stack.push(key);
+                }
+                i = tag.end;
+            }
+            _ => i = lt + 1,
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    (!text_only).then_some(b.len())
+}
+
+/// A byte range to remove from the input.
+type Cut = (usize, usize);
+
+/// Return `html` defused and stripped (see the module docs); borrowed if nothing changed.
+pub fn defuse(html: &str) -> Cow<'_, str> {
+    prepass(html, true)
+}
+
+/// Only the defusing half of [`defuse`]: over-deep and over-attributed tags. The output of
+/// every view is the same either way; this exists to check that.
+pub fn defuse_only(html: &str) -> Cow<'_, str> {
+    prepass(html, false)
+}
+
+/// An open element as the scanner tracks it.
+#[derive(Clone, Copy)]
+struct Open {
+    name: Name,
+    /// Whether html5ever reads this element's content as SVG/MathML (`svg`/`math` from HTML
+    /// content, and everything in them up to an integration point).
+    foreign: bool,
+}
+
+fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
+    let b = html.as_bytes();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut dropped: HashMap<Name, usize> = HashMap::new();
+    let mut cuts: Vec<Cut> = Vec::new();
+    // Content cuts (stripping) are kept apart: a `<frameset>` voids them.
+    let mut strips: Vec<Cut> = Vec::new();
+    let mut frameset = false;
+    let mut attrs: Vec<Attr> = Vec::new();
+    let mut i = 0;
+    while let Some(p) = memchr(b'<', &b[i..]) {
+        let lt = i + p;
+        let rest = &b[lt..];
+        let foreign = stack.last().is_some_and(|o| o.foreign);
+        match rest.get(1) {
+            Some(b'!') if rest.starts_with(b"<!--") => {
+                let (text_end, end) = comment_extent(b, lt);
+                if strip && text_end > lt + 4 {
+                    strips.push((lt + 4, text_end));
+                }
+                i = end;
+            }
+            Some(b'!') if foreign && rest.starts_with(b"<![CDATA[") => {
+                i = memchr::memmem::find(&b[lt + 9..], b"]]>").map_or(b.len(), |e| lt + 9 + e + 3);
+            }
+            Some(b'!' | b'?') => i = bogus_end(b, lt + 1),
+            Some(b'/') if rest.get(2).is_some_and(u8::is_ascii_alphabetic) => {
+                let name_len = tag_name_len(b, lt + 2);
+                let key = name_key(&b[lt + 2..lt + 2 + name_len]);
+                let Some(tag) = scan_tag(b, lt + 2 + name_len, &mut attrs) else {
+                    break;
+                };
+                match dropped.get_mut(&key) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        cuts.push((lt, tag.end));
+                    }
+                    _ => {
+                        if let Some(at) = stack.iter().rposition(|k| k.name == key) {
+                            stack.truncate(at);
+                        }
+                    }
+                }
+                i = tag.end;
+            }
+            Some(b'/') => {
+                // `</>` is dropped; `</` + anything else is a bogus comment.
+                i = if rest.get(2) == Some(&b'>') {
+                    lt + 3
+                } else if rest.len() > 2 {
+                    bogus_end(b, lt + 2)
+                } else {
+                    b.len()
+                };
+            }
+            Some(c) if c.is_ascii_alphabetic() => {
+                let name_len = tag_name_len(b, lt + 1);
+                let key = name_key(&b[lt + 1..lt + 1 + name_len]);
+                let Some(tag) = scan_tag(b, lt + 1 + name_len, &mut attrs) else {
+                    break;
+                };
+                i = tag.end;
+                if attrs.len() > MAX_ATTRS {
+                    cuts.push((lt, tag.end));
+                    if !is_void(&key) {
+                        *dropped.entry(key).or_insert(0) += 1;
+                    }
+                    continue;
+                }
+                if strip {
+                    strip_attrs(b, &attrs, &mut strips);
+                }
+                let mut foreign = foreign;
+                if foreign
+                    && (breaks_out(&key)
+                        || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
+                {
+                    // Back to HTML: html5ever pops the foreign elements.
+                    while stack.last().is_some_and(|o| o.foreign) {
+                        stack.pop();
+                    }
+                    foreign = false;
+                }
+                if is(&key, "frameset") {
+                    frameset = true;
+                }
+                if foreign {
+                    if tag.self_closing {
+                        continue;
+                    }
+                    let inner = !integration_point(&key);
+                    if stack.len() < MAX_DEPTH {
+                        stack.push(Open {
+                            name: key,
+                            foreign: inner,
+                        });
+                    } else {
+                        cuts.push((lt, tag.end));
+                        *dropped.entry(key).or_insert(0) += 1;
+                    }
+                    continue;
+                }
+                if is_void(&key) || closes_itself(&key) {
+                    continue;
+                }
+                match content_of(&key) {
+                    Content::Plaintext => break,
+                    Content::Script => {
+                        let end = script_end(b, i);
+                        if strip && end > i && !is_json_ld(b, &attrs) {
+                            strips.push((i, end));
+                        }
+                        i = end;
+                        continue;
+                    }
+                    Content::Raw => {
+                        let end = raw_end(b, i, &b[lt + 1..lt + 1 + name_len]);
+                        if strip && end > i && is(&key, "style") {
+                            strips.push((i, end));
+                        }
+                        i = end;
+                        continue;
+                    }
+                    Content::Markup => {}
+                }
+                if stack.len() >= MAX_DEPTH {
+                    cuts.push((lt, tag.end));
+                    *dropped.entry(key).or_insert(0) += 1;
+                    continue;
+                }
+                let svg = is(&key, "svg");
+                if svg && strip && !tag.self_closing {
+                    if let Some(end) = svg_extent(b, i, &mut attrs) {
+                        if end > i {
+                            strips.push((i, end));
+                        }
+                        // Step over the end tag too: it closes this svg, nothing we track.
+                        i = end;
+                        if end < b.len() {
+                            match scan_tag(b, end + 2 + tag_name_len(b, end + 2), &mut attrs) {
+                                Some(t) => i = t.end,
+                                None => break,
+                            }
+                        }
+                        continue;
+                    }
+                }
+                if (svg || is(&key, "math")) && tag.self_closing {
+                    continue;
+                }
+                stack.push(Open {
+                    name: key,
+                    foreign: svg || is(&key, "math"),
+                });
+            }
+            _ => i = lt + 1,
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    if !frameset {
+        cuts.append(&mut strips);
+    }
+    cuts.sort_unstable();
+    if cuts.is_empty() {
+        return Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut from = 0;
+    for (start, end) in cuts {
+        // Cuts never overlap and fall on ASCII bytes; stay safe if that were ever wrong.
+        if start < from || !html.is_char_boundary(start) || !html.is_char_boundary(end) {
+            continue;
+        }
+        out.push_str(&html[from..start]);
+        from = end;
+    }
+    out.push_str(&html[from..]);
+    Cow::Owned(out)
+}
+
+/// `<font color|face|size>` leaves foreign content.
+fn font_breakout(b: &[u8], a: &Attr) -> bool {
+    let name = &b[a.name.0..a.name.1];
+    [&b"color"[..], b"face", b"size"]
+        .iter()
+        .any(|n| name.eq_ignore_ascii_case(n))
+}
+
+/// `type="application/ld+json"` on a script (the first `type` attribute, as html5ever keeps).
+/// A value with character references is treated as JSON-LD, to be safe.
+fn is_json_ld(b: &[u8], attrs: &[Attr]) -> bool {
+    let Some(a) = attrs
+        .iter()
+        .find(|a| b[a.name.0..a.name.1].eq_ignore_ascii_case(b"type"))
+    else {
+        return false;
+    };
+    let Some((s, e, _)) = a.value else {
+        return false;
+    };
+    let v = &b[s..e];
+    let trimmed = v.trim_ascii();
+    trimmed.eq_ignore_ascii_case(b"application/ld+json") || memchr(b'&', v).is_some()
+}
+
+/// Empty long quoted values of attributes no view reads; shorten long `data:` URLs in those
+/// it does (to `data:`, which every view treats the same as the full URL).
+fn strip_attrs(b: &[u8], attrs: &[Attr], cuts: &mut Vec<Cut>) {
+    for a in attrs {
+        let Some((s, e, true)) = a.value else {
+            continue;
+        };
+        if e - s < LONG_ATTR {
+            continue;
+        }
+        if !attr_is_read(&b[a.name.0..a.name.1]) {
+            cuts.push((s, e));
+        } else if b[s..s + 5].eq_ignore_ascii_case(b"data:") {
+            cuts.push((s + 5, e));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn strip(html: &str) -> String {
+        defuse(html).into_owned()
+    }
+
     #[test]
     fn ordinary_pages_borrowed() {
+        let page = "<html><head><title>t</title></head><body>\
+                    <div class='a>b'><p>x<p>y<svg/></div></body></html>";
+        assert!(matches!(defuse(page), Cow::Borrowed(_)));
         let page = "<html><head><script>if (a<b) x='<div>'</script></head><body>\
                     <div class='a>b'><p>x<p>y<svg><path/><path/></svg></div></body></html>";
-        assert!(matches!(defuse(page), Cow::Borrowed(_)));
+        assert!(matches!(defuse_only(page), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -256,5 +805,199 @@ mod tests {
     fn attribute_bombs_dropped() {
         let page = format!("<p>a<span {}>b</span>c", "x=1 ".repeat(1000));
         assert_eq!(defuse(&page), "<p>ab</span>c".replace("</span>", ""));
+    }
+
+    #[test]
+    fn script_and_style_emptied() {
+        assert_eq!(
+            strip("<p>a<script>if (a<b) x='</div>'</script>b<style>p>a{}</style>c"),
+            "<p>a<script></script>b<style></style>c"
+        );
+        // Case and whitespace in the end tag; attributes on it.
+        assert_eq!(
+            strip("<SCRIPT src=x>x</SCRIPT >y<Style>z</sTyle\t>"),
+            "<SCRIPT src=x></SCRIPT >y<Style></sTyle\t>"
+        );
+        assert_eq!(strip("<script>a</script/>b"), "<script></script/>b");
+        // `</scripts>` does not end a script.
+        assert_eq!(strip("<script>a</scripts>b</script>c"), "<script></script>c");
+    }
+
+    #[test]
+    fn json_ld_kept() {
+        let page = r#"<script type=" Application/LD+JSON ">{"a":"<b>"}</script><script type="text/javascript">x</script>"#;
+        assert_eq!(
+            strip(page),
+            r#"<script type=" Application/LD+JSON ">{"a":"<b>"}</script><script type="text/javascript"></script>"#
+        );
+    }
+
+    #[test]
+    fn script_at_eof_dropped() {
+        assert_eq!(strip("<p>a<script>var x = '<p>b"), "<p>a<script>");
+        assert_eq!(strip("<p>a<style>p{"), "<p>a<style>");
+        // `</script` at EOF without its `>` is not an end tag either.
+        assert_eq!(strip("a<script>x</script"), "a<script>");
+    }
+
+    #[test]
+    fn script_escape_states() {
+        // `<!--` then `<script>` inside a script: its `</script>` does not end the outer one.
+        let page = "<script><!-- document.write('<script>x</script>') --></script><p>after";
+        assert_eq!(strip(page), "<script></script><p>after");
+        // Leaving the escape with `-->` before the end tag.
+        let page = "<script><!-- a --> <script> </script>b";
+        assert_eq!(strip(page), "<script></script>b");
+        // `<!-->` opens and closes the escape at once.
+        let page = "<script><!--><script></script>b";
+        assert_eq!(strip(page), "<script></script>b");
+        // Inside the escape (not double-escaped), `</script>` ends the script.
+        let page = "<script><!-- x </script>b";
+        assert_eq!(strip(page), "<script></script>b");
+    }
+
+    #[test]
+    fn tags_inside_attribute_values_ignored() {
+        let page = r#"<a title="<script>" href='x>'>t</a><div data-x=<style>>u</div>"#;
+        assert_eq!(strip(page), page);
+        // An `=` before an attribute name starts a name, so the quote is not a value.
+        let page = r#"<p =">" x><script>s</script>"#;
+        assert_eq!(strip(page), r#"<p =">" x><script></script>"#);
+        // Unquoted value ending in `/` is not self-closing.
+        let page = "<svg viewBox=0/><path d=1></path></svg>x";
+        assert_eq!(strip(page), "<svg viewBox=0/></svg>x");
+    }
+
+    #[test]
+    fn raw_text_elements_hide_tags() {
+        for page in [
+            "<textarea><script>x</script></textarea>",
+            "<title><style>x</style></title>",
+            "<xmp><!-- <script>a</script> --></xmp>",
+            "<iframe><svg><path/></svg></iframe>",
+            "<noembed><script>a</script></noembed>",
+            "<noframes><style>a</style></noframes>",
+        ] {
+            assert_eq!(strip(page), page, "{page}");
+        }
+        assert_eq!(
+            strip("<textarea>a</textarea ><script>b</script>"),
+            "<textarea>a</textarea ><script></script>"
+        );
+        // Plaintext: nothing after it is markup.
+        let page = "<plaintext><script>a</script>";
+        assert_eq!(strip(page), page);
+    }
+
+    #[test]
+    fn noscript_is_markup() {
+        // Scripting is disabled, so noscript content is parsed (and kept): only its script
+        // contents go.
+        assert_eq!(
+            strip("<noscript><p>x<script>y</script></noscript>"),
+            "<noscript><p>x<script></script></noscript>"
+        );
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(strip("a<!-- x -->b"), "a<!---->b");
+        assert_eq!(strip("a<!-->b<!--->c"), "a<!-->b<!--->c");
+        assert_eq!(strip("a<!-- x --!>b"), "a<!----!>b");
+        assert_eq!(strip("a<!-- x -- >y--->b"), "a<!---->b");
+        assert_eq!(strip("a<!-- <script> -->b"), "a<!---->b");
+        assert_eq!(strip("a<!-- never closed <p>"), "a<!--");
+        // Bogus comments and doctypes end at the first `>`.
+        assert_eq!(
+            strip("<!DOCTYPE html><?x <script>?>a<script>b</script>"),
+            "<!DOCTYPE html><?x <script>?>a<script></script>"
+        );
+    }
+
+    #[test]
+    fn svg_emptied() {
+        assert_eq!(
+            strip("a<svg viewBox='0 0 1 1'><g><path d='M0'/><title>T</title></g></svg>b"),
+            "a<svg viewBox='0 0 1 1'></svg>b"
+        );
+        // Nested svg, `</svg>` in CDATA and comments.
+        assert_eq!(
+            strip("<svg><svg><g/></svg><![CDATA[</svg>]]><!--</svg>--><style>x</style></svg>b"),
+            "<svg></svg>b"
+        );
+        // Unclosed: the rest of the document is SVG.
+        assert_eq!(strip("a<svg><path>"), "a<svg>");
+        // Self-closing svg has no content.
+        assert_eq!(strip("<svg/><p>x"), "<svg/><p>x");
+    }
+
+    #[test]
+    fn svg_left_whole_when_unusual() {
+        for page in [
+            // Breakout tags end the SVG early; their text is visible.
+            "<svg><path/><div>visible</div></svg>",
+            "<svg><p>x</svg>",
+            "<svg><font color=red>x</font></svg>",
+            // HTML inside foreignObject, or markup inside an SVG title.
+            "<svg><foreignObject><p>x</p></foreignObject></svg>",
+            "<svg><title><b>x</b></title></svg>",
+            // An end tag matching nothing inside acts on HTML elements outside.
+            "<div><svg><g></div>x</svg>",
+            "<svg></p></svg>",
+        ] {
+            assert_eq!(strip(page), page, "{page}");
+        }
+    }
+
+    #[test]
+    fn scripts_inside_foreign_content_are_markup() {
+        // An SVG <script>/<style> is tokenized as markup: not cut by the script rule (the
+        // whole svg is left as is because of the breakout).
+        let page = "<svg><script>a<b>c</b></script></svg>";
+        assert_eq!(strip(page), page);
+        // After a breakout, HTML again.
+        let page = "<svg><b>x</b><script>y</script>";
+        assert_eq!(strip(page), "<svg><b>x</b><script></script>");
+        // Integration points read HTML: a script there is a real script.
+        let page = "<math><mi><script>y</script></mi></math>";
+        assert_eq!(strip(page), "<math><mi><script></script></mi></math>");
+    }
+
+    #[test]
+    fn template_content_kept() {
+        let page = "<template><p>x</p></template>";
+        assert_eq!(strip(page), page);
+    }
+
+    #[test]
+    fn frameset_disables_stripping() {
+        let page = "<svg>text</svg><frameset><script>a</script>";
+        assert_eq!(strip(page), page);
+    }
+
+    #[test]
+    fn long_attributes() {
+        let long = "x".repeat(100);
+        let page = format!(r#"<div data-big="{long}" class="{long}" :v='{long}' u={long}>a</div>"#);
+        assert_eq!(
+            strip(&page),
+            format!(r#"<div data-big="" class="{long}" :v='' u={long}>a</div>"#)
+        );
+        let page = format!(r#"<img src="data:image/png;base64,{long}" alt=x>"#);
+        assert_eq!(strip(&page), r#"<img src="data:" alt=x>"#);
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let cases = [
+            "<", "</", "<!", "<!-", "<!--", "<!---", "<a", "<a b", "<a b=", "<a b=\"", "<a/",
+            "<script", "<script>", "<script><!--", "<script><!--<script", "<svg", "<svg>",
+            "<svg><![CDATA[", "</a", "<?", "<é>", "<sçript>é</sçript>", "<a b='é'>", "<svg><é",
+            "<script>é</script\u{e9}>",
+        ];
+        for c in cases {
+            let _ = defuse(c);
+            let _ = defuse_only(c);
+        }
     }
 }

@@ -66,6 +66,10 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
         let Node::Element(el) = node.value() else {
             continue;
         };
+        // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
+        if el.name.ns != html5ever::ns!(html) {
+            continue;
+        }
         match el.name() {
             "html" => set(&mut f.lang, attr(el, "lang").unwrap_or("")),
             "title" if f.title_tag.is_none() => set(&mut f.title_tag, &inline_text_of(node)),

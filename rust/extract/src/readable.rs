@@ -69,6 +69,10 @@ const F_STRUCT: u32 = 1 << 16;
 /// Dropped by the emitters whatever the scope says (`dom::is_dropped`): a root must never
 /// be one of these, or the whole selection vanishes.
 const F_DROPPED: u32 = 1 << 17;
+/// Chrome by a navigation-like class only (see `NEG_NAVLIKE`).
+const F_NAVLIKE: u32 = 1 << 19;
+/// `<form>`: chrome when small (sign-in, newsletter), not when it wraps posts.
+const F_FORM: u32 = 1 << 20;
 /// Has a class attribute (its signature names a kind of block, not just a tag).
 const F_CLASSED: u32 = 1 << 18;
 
@@ -340,10 +344,22 @@ impl Table {
             if share > 0.3 && std::env::var_os("RDEBUG").is_some() {
                 eprintln!("chrome? idx={i} share={share:.2} ld={link_density:.2} flags={:x}", it.flags);
             }
-            if share > 0.5 && !is_nav_like {
+            if it.flags & F_FORM != 0 && it.text > 400 && !is_nav_like {
+                it.flags &= !F_CHROME_TAG;
+            }
+            // Nor is a wrapper of (nearly) the whole page chrome, links or not.
+            if share > 0.8 || (share > 0.5 && !is_nav_like) {
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
             } else if share > 0.25 && link_density < 0.35 && chrome == F_CHROME_CLASS {
                 // A class name alone does not make a quarter of the page's prose chrome.
+                it.flags &= !F_CHROME_CLASS;
+            } else if chrome == F_CHROME_CLASS
+                && it.flags & F_NAVLIKE != 0
+                && it.text >= 120
+                && link_density < 0.25
+                && it.punct * 150 >= it.text
+            {
+                // A "dropdown"/"menu"-named box of sentences (accordions, FAQ panels).
                 it.flags &= !F_CHROME_CLASS;
             }
         }
@@ -560,6 +576,7 @@ impl Table {
     /// Walk down while one child holds nearly all of the weighted text.
     fn descend(&self, start: u32) -> u32 {
         let mut node = start;
+        let start_w = self.weight(start);
         loop {
             let total = self.weight(node);
             if total <= 0.0 {
@@ -574,7 +591,8 @@ impl Table {
                     best = c;
                 }
             }
-            if best == NONE || best_w < 0.72 * total {
+            let floor: f32 = std::env::var("FLOOR").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
+            if best == NONE || best_w < 0.72 * total || best_w < floor * start_w {
                 return node;
             }
             node = best;
@@ -623,10 +641,14 @@ impl Table {
                 *groups.entry(self.group_key(i)).or_insert(0) += it.text;
             }
         }
+        let dbg = std::env::var_os("RDEBUG2").is_some();
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
             let f = it.flags;
+            if dbg && f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_COMMENTS) != 0 && it.text > 100 {
+                eprintln!("skip text={} flags={:x} id={:?}", it.text, f, it.id);
+            }
             let chrome = f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL) != 0
                 || (f & F_COMMENTS != 0 && !keep_comments);
             if chrome {
@@ -969,7 +991,10 @@ fn tag_flags(name: &str) -> u32 {
         "article" => F_ARTICLE | F_BLOCK,
         "body" => F_BODY,
         "ul" | "ol" | "dl" | "table" => F_BLOCK | F_STRUCT,
-        "div" | "section" | "tbody" | "tr" | "form" | "figure" | "details" | "fieldset"
+        // Sign-in, search and newsletter forms; a page-wide form wrapper (ASP.NET) holds most
+        // of the text and is let off in `decide_chrome`.
+        "form" => F_CHROME_TAG | F_BLOCK | F_FORM,
+        "div" | "section" | "tbody" | "tr" | "figure" | "details" | "fieldset"
         | "center" => F_BLOCK,
         _ => 0,
     }
@@ -1020,10 +1045,27 @@ fn attr_flags(el: &scraper::node::Element, name: &str) -> u32 {
 }
 
 /// Negative vocabulary: substrings of lower-cased class/id that mark page furniture.
-const NEG_STRONG: &[&str] = &[
+const NEG_ALWAYS: &[&str] = &[
+    // Poster details beside forum posts (join date, post counts, badges).
+    "userinfo",
+    "user-info",
+    "user_info",
+    "userextras",
+    "user-extras",
+    "user-details",
+    "user-stats",
+    "userstats",
+    "postprofile",
+    "post-profile",
+    "author-info",
+    "authorinfo",
+    "member-info",
+    "memberinfo",
+    "poster-info",
+    "signature",
+    "&str] = &[",
     "sidebar",
     "side-bar",
-    "breadcrumb",
     "cookie",
     "consent",
     "gdpr",
@@ -1031,17 +1073,7 @@ const NEG_STRONG: &[&str] = &[
     "subscribe",
     "signup",
     "sign-up",
-    "navbar",
-    "navigation",
-    "nav-",
-    "-nav",
-    "_nav",
-    "nav_",
-    "menu",
     "footer",
-    "masthead",
-    "pagination",
-    "pager",
     "skip-link",
     "skiplink",
     "skip-to",
@@ -1064,6 +1096,27 @@ const NEG_STRONG: &[&str] = &[
     "more-stories",
     "read-more-links",
     "promo",
+    "toc-sidebar",
+    "author-bio",
+    "about-author",
+    "disqus",
+    "trending",
+];
+
+/// Navigation-like furniture: trusted only when the element also looks like navigation
+/// (link-dense or without prose); an accordion "dropdown" full of sentences is content.
+const NEG_NAVLIKE: &[&str] = &[
+    "breadcrumb",
+    "navbar",
+    "navigation",
+    "nav-",
+    "-nav",
+    "_nav",
+    "nav_",
+    "menu",
+    "masthead",
+    "pagination",
+    "pager",
     "toolbar",
     "site-header",
     "page-header-nav",
@@ -1075,17 +1128,14 @@ const NEG_STRONG: &[&str] = &[
     "drawer",
     "filter",
     "facet",
-    "toc-sidebar",
     "version-select",
     "version-switch",
     "login",
-    "author-bio",
-    "about-author",
-    "disqus",
-    "trending",
 ];
 
 /// Exact class/id tokens that mark furniture (too short to match as substrings).
+const NEG_TOKENS_ALWAYS: &[&str] = &["ad", "ads", "adv", "print", "noprint", "sr"];
+/// ... navigation-like ones.
 const NEG_TOKENS: &[&str] = &[
     "nav", "ad", "ads", "adv", "header", "aside", "hidden", "hide", "print", "noprint", "search",
     "tags", "tag", "byline", "meta", "subnav", "crumbs", "foot", "sr", "dropdown",
@@ -1123,17 +1173,17 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
     let s = s.to_ascii_lowercase();
     let mut f = 0u32;
     let mut neg = 0i32;
-    for pat in NEG_STRONG {
-        if s.contains(pat) {
-            neg += 2;
-            break;
-        }
-    }
+    let mut always = false;
     let tokens = || {
         s.split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|t| !t.is_empty())
     };
-    if tokens().any(|t| NEG_TOKENS.contains(&t)) {
+    if NEG_ALWAYS.iter().any(|p| s.contains(p)) || tokens().any(|t| NEG_TOKENS_ALWAYS.contains(&t))
+    {
+        neg += 2;
+        always = true;
+    }
+    if NEG_NAVLIKE.iter().any(|p| s.contains(p)) || tokens().any(|t| NEG_TOKENS.contains(&t)) {
         neg += 2;
     }
     let pos = POS.iter().filter(|p| s.contains(**p)).count() as i32;
@@ -1143,6 +1193,9 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
     }
     if neg > 0 && neg > pos && name != "body" && name != "html" && name != "main" {
         f |= F_CHROME_CLASS;
+        if !always {
+            f |= F_NAVLIKE;
+        }
     }
     if pos > 0 && neg == 0 {
         f |= F_POSITIVE;
@@ -1204,7 +1257,7 @@ fn supplement(doc: &Html, t: &Table, scope: &Scope) -> Option<String> {
         .map(|i| t.kept_text(i as u32, &scope.skip))
         .sum();
     let sup_len = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
-    if kept > 1500 && kept > 2 * sup_len {
+    if kept > 1500 && kept > 2 * sup_len && std::env::var_os("SUP_ALWAYS").is_none() {
         return None;
     }
     // Already visible in the selection? Compare a sample of its words.

@@ -52,6 +52,8 @@ pub enum IpRefusal {
     Table(Denial),
     /// A block the user listed in `deny_networks`.
     DenyNetwork(Cidr),
+    /// An address the user listed in `blocked_domains`.
+    BlockedAddress(Cidr),
 }
 
 impl IpRefusal {
@@ -59,6 +61,7 @@ impl IpRefusal {
         match self {
             IpRefusal::Table(d) => d.reason,
             IpRefusal::DenyNetwork(_) => "denied-network",
+            IpRefusal::BlockedAddress(_) => "blocked-domain",
         }
     }
 }
@@ -68,6 +71,9 @@ impl fmt::Display for IpRefusal {
         match self {
             IpRefusal::Table(d) => d.fmt(f),
             IpRefusal::DenyNetwork(c) => write!(f, "in a network listed in deny_networks ({c})"),
+            IpRefusal::BlockedAddress(c) => {
+                write!(f, "an address listed in blocked_domains ({})", c.addr())
+            }
         }
     }
 }
@@ -155,6 +161,8 @@ pub struct Policy {
     deny_networks: Vec<Cidr>,
     allowed_domains: Vec<String>,
     blocked_domains: Vec<String>,
+    /// The IP literals of `blocked_domains`, as single-host networks (see [`Policy::new`]).
+    blocked_addresses: Vec<Cidr>,
     /// Sorted, for binary search.
     blocked_ports: Vec<u16>,
     pub allow_http: bool,
@@ -169,6 +177,7 @@ impl Default for Policy {
             deny_networks: Vec::new(),
             allowed_domains: Vec::new(),
             blocked_domains: Vec::new(),
+            blocked_addresses: Vec::new(),
             blocked_ports: DEFAULT_BLOCKED_PORTS.to_vec(),
             allow_http: true,
             allow_https_downgrade: false,
@@ -211,11 +220,22 @@ impl Policy {
         let mut blocked_ports = cfg.blocked_ports.clone();
         blocked_ports.sort_unstable();
         blocked_ports.dedup();
+        let blocked_domains = parse_domains(&cfg.blocked_domains, "blocked_domains")?;
+        // An address in blocked_domains is matched as a string against the URL's host only,
+        // so `[::ffff:8.8.8.8]`, `[64:ff9b::808:808]` or a name resolving to 8.8.8.8 got past
+        // `blocked_domains=["8.8.8.8"]`. Also judge it as an address, like deny_networks.
+        let blocked_addresses = blocked_domains
+            .iter()
+            .filter_map(|d| d.parse::<IpAddr>().ok())
+            .map(canonical_ip)
+            .filter_map(|ip| Cidr::new(ip, if ip.is_ipv4() { 32 } else { 128 }))
+            .collect();
         Ok(Policy {
             allow_networks: parse_networks(&cfg.allow_networks, "allow_networks")?,
             deny_networks: parse_networks(&cfg.deny_networks, "deny_networks")?,
             allowed_domains: parse_domains(&cfg.allowed_domains, "allowed_domains")?,
-            blocked_domains: parse_domains(&cfg.blocked_domains, "blocked_domains")?,
+            blocked_domains,
+            blocked_addresses,
             blocked_ports,
             allow_http: cfg.allow_http,
             allow_https_downgrade: cfg.allow_https_downgrade,
@@ -236,11 +256,16 @@ impl Policy {
             IpAddr::V6(v6) => iptable::embedded_ipv4s(v6),
             IpAddr::V4(_) => Vec::new(),
         };
-        let denied = std::iter::once(ip)
-            .chain(embedded.into_iter().map(IpAddr::V4))
-            .find_map(|a| self.deny_networks.iter().find(|c| c.contains(a)));
-        if let Some(c) = denied {
+        let spellings = || std::iter::once(ip).chain(embedded.iter().copied().map(IpAddr::V4));
+        if let Some(c) = spellings().find_map(|a| self.deny_networks.iter().find(|c| c.contains(a)))
+        {
             return Err(IpRefusal::DenyNetwork(*c));
+        }
+        // After deny_networks, before allow_networks: a user's block beats a user's opening.
+        if let Some(c) =
+            spellings().find_map(|a| self.blocked_addresses.iter().find(|c| c.contains(a)))
+        {
+            return Err(IpRefusal::BlockedAddress(*c));
         }
         let ip = canonical_ip(ip);
         if self.allow_networks.iter().any(|c| c.contains(ip)) {

@@ -432,7 +432,12 @@ fn mapped_networks_in_lists_mean_their_ipv4_network() {
 fn ipv4_allow_does_not_open_translated_forms() {
     let p = with(|c| c.allow_networks = vec!["127.0.0.0/8".into()]);
     assert_eq!(ip_verdict(&p, "::ffff:127.0.0.1"), "ok");
-    for ip in ["64:ff9b::7f00:1", "::127.0.0.1", "2002:7f00:1::1", "::ffff:0:7f00:1"] {
+    for ip in [
+        "64:ff9b::7f00:1",
+        "::127.0.0.1",
+        "2002:7f00:1::1",
+        "::ffff:0:7f00:1",
+    ] {
         assert_eq!(ip_verdict(&p, ip), "loopback-address", "{ip}");
     }
 }
@@ -451,4 +456,25 @@ fn host_names_with_empty_labels_are_invalid() {
     }
     assert_eq!(url_verdict(&p, "http://example.com./"), "blocked-domain");
     assert_eq!(url_verdict(&p, "http://www.example.com/"), "blocked-domain");
+}
+
+#[test]
+fn ip_literals_in_blocked_domains_block_every_spelling() {
+    let p = with(|c| {
+        c.blocked_domains = vec!["8.8.8.8".into(), "[2606:4700::1]".into()];
+        c.allow_networks = vec!["0.0.0.0/0".into()];
+    });
+    for ip in [
+        "8.8.8.8",
+        "::ffff:8.8.8.8",
+        "64:ff9b::808:808",
+        "2606:4700::1",
+    ] {
+        assert_eq!(ip_verdict(&p, ip), "blocked-domain", "{ip}");
+    }
+    assert_eq!(ip_verdict(&p, "8.8.4.4"), "ok");
+    assert_eq!(
+        url_verdict(&p, "http://[::ffff:808:808]/"),
+        "blocked-domain"
+    );
 }

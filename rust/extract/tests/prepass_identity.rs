@@ -1,0 +1,135 @@
+//! The pre-parse strip (`guard::defuse`) must not change any view: every output with it is
+//! identical to the output with only the defusing half (`guard::defuse_only`).
+//!
+//! * random tag soup built from tricky fragments (proptest);
+//! * the shared corpus (`<repo>/../shared/corpus/*/html/*.html.gz`, or `$WEBGRIP_CORPUS`),
+//!   when present: the first 40 pages by default, every page with
+//!   `cargo test --profile fastbuild -p webgrip-extract --test prepass_identity -- --ignored`.
+//!   Skips cleanly when the corpus is absent.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use webgrip_extract::{extract_parsed, guard, readable, Modes};
+
+const URL: &str = "https://example.com/dir/page.html";
+
+fn all_modes() -> Modes {
+    Modes {
+        markdown: true,
+        text: true,
+        links: true,
+        tables: true,
+    }
+}
+
+/// Every view (and main-content text/Markdown) of `html` parsed after `prepass`.
+fn views(html: &str, prepass: fn(&str) -> std::borrow::Cow<'_, str>) -> String {
+    let doc = readable::parse_document(&prepass(html));
+    let whole = extract_parsed(&doc, Some(URL), all_modes(), false);
+    let main = extract_parsed(&doc, Some(URL), all_modes(), true);
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        whole.markdown,
+        whole.text,
+        whole.links,
+        whole.tables,
+        whole.metadata,
+        main.markdown,
+        main.text
+    )
+}
+
+fn assert_same(html: &str, what: &str) {
+    let stripped = views(html, guard::defuse);
+    let plain = views(html, guard::defuse_only);
+    if stripped != plain {
+        let at = stripped
+            .bytes()
+            .zip(plain.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        let lo = at.saturating_sub(200);
+        panic!(
+            "{what}: views differ at byte {at}\n with strip: {:?}\n without:    {:?}",
+            stripped.get(lo..(at + 200).min(stripped.len())),
+            plain.get(lo..(at + 200).min(plain.len()))
+        );
+    }
+}
+
+const FRAGMENTS: &[&str] = &[
+    "<script>", "</script>", "<script type=\"application/ld+json\">", "{\"headline\":\"H\"}",
+    "<SCRIPT>", "</script >", "<style>", "</style>", "<!--", "-->", "--!>", "<!-->", "<svg>",
+    "</svg>", "<svg/>", "<path d=\"M0 0\"/>", "<g>", "</g>", "<title>", "</title>", "<desc>",
+    "<foreignObject>", "</foreignObject>", "<math>", "<mi>", "</mi>", "</math>", "<![CDATA[",
+    "]]>", "<textarea>", "</textarea>", "<xmp>", "</xmp>", "<noscript>", "</noscript>",
+    "<template>", "</template>", "<p>", "</p>", "<b>", "</b>", "<div>", "</div>", "<h1>",
+    "</h1>", "<table>", "<tr>", "<td>", "<th>", "</table>", "<a href=\"/x\">", "</a>",
+    "<a href='/y' title=\"<script>\">", "<img src=x alt=\"A\">", "<font color=red>", "<ul>",
+    "<li>", "<pre>", "<select>", "<frameset>", "<plaintext>", "<iframe>", "</iframe>", "x",
+    "hello world", " ", "\n", "<", ">", "\"", "'", "=", "/", "&amp;", "</", "<!DOCTYPE html>",
+    "<?php ?>", "<meta name=description content=D>", "<html lang=en>",
+    "<div data-x=\"0123456789012345678901234567890123456789012345678901234567890123456789\">",
+    "<img src=\"data:image/png;base64,0123456789012345678901234567890123456789012345678901234567\">",
+    "é", "<body>", "<head>", "</head>", "<time datetime=2020-01-02>",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 400 } else { 3000 }))]
+    #[test]
+    fn random_soup_same_views(parts in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..48)) {
+        let html = parts.concat();
+        assert_same(&html, &html);
+    }
+
+    #[test]
+    fn random_strings_never_panic(s in "\\PC*") {
+        let _ = guard::defuse(&s);
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let root = std::env::var_os("WEBGRIP_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+        PathBuf::from,
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|d| std::fs::read_dir(d.path().join("html")).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn check_corpus(limit: usize) {
+    let files = corpus_files();
+    if files.is_empty() {
+        eprintln!("corpus not found: skipped");
+        return;
+    }
+    for f in files.iter().take(limit) {
+        let mut html = Vec::new();
+        let Ok(file) = std::fs::File::open(f) else { continue };
+        if flate2::read::GzDecoder::new(file).read_to_end(&mut html).is_err() {
+            continue;
+        }
+        assert_same(&String::from_utf8_lossy(&html), &f.display().to_string());
+    }
+}
+
+#[test]
+fn corpus_sample_same_views() {
+    check_corpus(if cfg!(debug_assertions) { 15 } else { 60 });
+}
+
+#[test]
+#[ignore = "the whole corpus: run with --ignored (fastbuild profile recommended)"]
+fn corpus_all_same_views() {
+    check_corpus(usize::MAX);
+}
