@@ -156,21 +156,23 @@ fn breaks_out(n: &Name) -> bool {
 }
 
 /// Foreign elements whose content is HTML again (SVG and MathML integration points).
-fn integration_point(n: &Name) -> bool {
-    is_any(
-        n,
-        &[
-            "foreignobject",
-            "desc",
-            "title",
-            "mi",
-            "mo",
-            "mn",
-            "ms",
-            "mtext",
-            "annotation-xml",
-        ],
-    )
+fn integration_point(n: &Name, ns: Ns, b: &[u8], attrs: &[Attr]) -> bool {
+    match ns {
+        Ns::Svg => is_any(n, &["foreignobject", "desc", "title"]),
+        Ns::Math => {
+            is_any(n, &["mi", "mo", "mn", "ms", "mtext"])
+                || (is(n, "annotation-xml")
+                    && attrs.iter().any(|a| {
+                        b[a.name.0..a.name.1].eq_ignore_ascii_case(b"encoding")
+                            && a.value.is_some_and(|(s, e, _)| {
+                                let v = &b[s..e];
+                                v.eq_ignore_ascii_case(b"text/html")
+                                    || v.eq_ignore_ascii_case(b"application/xhtml+xml")
+                            })
+                    }))
+        }
+        Ns::Html => false,
+    }
 }
 
 /// Attributes some view reads; their values are never emptied.
@@ -509,7 +511,7 @@ fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option<usize> {
                 if !tag.self_closing {
                     if is(&key, "title") || is(&key, "desc") {
                         text_only = true;
-                    } else if integration_point(&key) || is(&key, "math") {
+                    } else if is_any(&key, &["foreignobject", "math"]) {
                         return None;
                     }
                     stack.push(key);
@@ -539,12 +541,21 @@ pub fn defuse_only(html: &str) -> Cow<'_, str> {
     prepass(html, false)
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ns {
+    Html,
+    Svg,
+    Math,
+}
+
 /// An open element as the scanner tracks it.
 #[derive(Clone, Copy)]
 struct Open {
     name: Name,
-    /// Whether html5ever reads this element's content as SVG/MathML (`svg`/`math` from HTML
-    /// content, and everything in them up to an integration point).
+    /// The element's namespace.
+    ns: Ns,
+    /// Whether html5ever reads this element's content as SVG/MathML (foreign elements other
+    /// than integration points).
     foreign: bool,
 }
 
@@ -634,14 +645,23 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 if is(&key, "frameset") {
                     frameset = true;
                 }
+                // In a MathML text integration point, `mglyph`/`malignmark` stay MathML.
+                if !foreign
+                    && is_any(&key, &["mglyph", "malignmark"])
+                    && stack.last().is_some_and(|o| o.ns == Ns::Math)
+                {
+                    foreign = true;
+                }
                 if foreign {
                     if tag.self_closing {
                         continue;
                     }
-                    let inner = !integration_point(&key);
+                    let ns = stack.last().map_or(Ns::Html, |o| o.ns);
+                    let inner = !integration_point(&key, ns, b, &attrs);
                     if stack.len() < MAX_DEPTH {
                         stack.push(Open {
                             name: key,
+                            ns,
                             foreign: inner,
                         });
                     } else {
@@ -698,9 +718,17 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 if (svg || is(&key, "math")) && tag.self_closing {
                     continue;
                 }
+                let math = is(&key, "math");
                 stack.push(Open {
                     name: key,
-                    foreign: svg || is(&key, "math"),
+                    ns: if svg {
+                        Ns::Svg
+                    } else if math {
+                        Ns::Math
+                    } else {
+                        Ns::Html
+                    },
+                    foreign: svg || math,
                 });
             }
             _ => i = lt + 1,

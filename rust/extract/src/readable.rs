@@ -458,6 +458,9 @@ impl Table {
         if std::env::var_os("NO_ORPHAN").is_none() {
             self.drop_orphan_lines(root, &mut skip);
         }
+        if std::env::var_os("NO_DEDUP").is_none() {
+            self.drop_repeated_lines(doc, root, &mut skip);
+        }
         let kept = self.kept_text(root, &skip);
         // Compare with what a whole-page view would show (hidden menus and modals excluded),
         // unless the page keeps its text inside a hidden wrapper.
@@ -813,6 +816,45 @@ impl Table {
             (NONE, it.sig)
         } else {
             (it.parent, it.sig)
+        }
+    }
+
+    /// Responsive layouts often ship the same block twice (desktop and mobile variants,
+    /// one hidden by a stylesheet we do not apply): keep the first copy of a substantial
+    /// leaf block, skip later identical ones.
+    fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+                i = it.end;
+                continue;
+            }
+            let is_block = it.flags & (F_BLOCK | F_PARA | F_HEADING) != 0;
+            if is_block && it.text == it.line && it.line >= 40 {
+                // Leaf block: its subtree is inline, so hashing it costs its own size.
+                let mut h: u64 = 0xcbf29ce484222325;
+                if let Some(node) = doc.tree.get(it.id) {
+                    for d in node.descendants() {
+                        if let Node::Text(t) = d.value() {
+                            for ch in t.chars().filter(|c| c.is_alphanumeric()) {
+                                for b in ch.to_lowercase().to_string().bytes() {
+                                    h ^= b as u64;
+                                    h = h.wrapping_mul(0x100000001b3);
+                                }
+                            }
+                        }
+                    }
+                }
+                if !seen.insert(h) {
+                    skip.insert(it.id);
+                }
+                i = it.end;
+                continue;
+            }
+            i += 1;
         }
     }
 
@@ -1244,20 +1286,8 @@ fn supplement(doc: &Html, t: &Table, scope: &Scope) -> Option<String> {
             }
         }
     }
-    let text = best?;
-    let text = text.trim().to_string();
+    let text = strip_markup(best?.trim());
     if text.chars().filter(|c| c.is_alphanumeric()).count() < 80 {
-        return None;
-    }
-    // Only when the visible selection is thin.
-    let kept: u32 = scope
-        .roots
-        .iter()
-        .filter_map(|id| t.items.iter().position(|it| it.id == *id))
-        .map(|i| t.kept_text(i as u32, &scope.skip))
-        .sum();
-    let sup_len = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
-    if kept > 1500 && kept > 2 * sup_len && std::env::var_os("SUP_ALWAYS").is_none() {
         return None;
     }
     // Already visible in the selection? Compare a sample of its words.
@@ -1278,6 +1308,35 @@ fn supplement(doc: &Html, t: &Table, scope: &Scope) -> Option<String> {
         return None;
     }
     Some(text)
+}
+
+/// JSON-LD descriptions sometimes carry HTML: keep the text between tags and decode the
+/// few entities that matter for reading.
+fn strip_markup(s: &str) -> String {
+    if !s.contains('<') && !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut in_tag = false;
+    for ch in s.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&nbsp;", " ")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn visible_words(doc: &Html, t: &Table, scope: &Scope) -> HashSet<String> {
