@@ -5,6 +5,7 @@ process, so its CPU is not charged to the client) serving real pages from the WC
 
     python benches/e2e.py                      # 100 pages, 1 GiB download
     python benches/e2e.py --pages 50 --download-size 64M     # quick look
+    python benches/e2e.py --only download --repeat 3         # download part only
 
 Contenders for fetch + Markdown, each sequentially and with 8 threads (webgrip also through
 ``fetch_many``):
@@ -63,7 +64,8 @@ def _serve(pages: list[bytes], port_out: mp.Queue, ready: mp.Event) -> None:
                 line = head.split(b"\r\n", 1)[0].decode()
                 path = line.split(" ")[1]
                 if path.startswith("/p/"):
-                    writer.write(responses[int(path[3:]) % len(responses)])
+                    writer.write(responses[int(path[3:]) % len(responses)] if responses
+                                 else b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
                     await writer.drain()
                 elif path.startswith("/big/"):
                     size = int(path[5:])
@@ -226,34 +228,8 @@ def parse_size(text: str) -> int:
     return int(text)
 
 
-# -- main -------------------------------------------------------------------------------------
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    ap.add_argument("--pages", type=int, default=100, help="corpus pages to fetch (default 100)")
-    ap.add_argument("--threads", type=int, default=8)
-    ap.add_argument("--repeat", type=int, default=2,
-                    help="runs per measurement; the fastest is kept (default 2)")
-    ap.add_argument("--download-size", type=parse_size, default=1 << 30,
-                    help="size of the generated download, e.g. 1G, 256M (default 1G)")
-    ap.add_argument("--skip-download", action="store_true")
-    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
-    args = ap.parse_args(argv)
-
-    pages = load_pages(args.corpus, args.pages)
-    port_q: mp.Queue = mp.Queue()
-    ready = mp.Event()
-    server = mp.Process(target=_serve, args=(pages, port_q, ready), daemon=True)
-    server.start()
-    ready.wait(30)
-    port = port_q.get(timeout=30)
-    base = f"http://127.0.0.1:{port}"
-    urls = [f"{base}/p/{i}" for i in range(len(pages))]
-    total_mb = sum(map(len, pages)) / 1e6
-    print(f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, "
-          f"server on {base}\n")
-
-    rows: list[dict] = []
+def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> None:
+    """Fetch + Markdown for every contender; appends to ``rows`` and prints the table."""
 
     def run(name: str, mode: str, fetch_all: Callable[[], int]) -> None:
         # Best of --repeat runs: on a shared machine the fastest run is the one least
@@ -297,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             threaded(gaia, urls, args.threads))
 
     baseline_row = next(r for r in rows
-                if r["contender"].startswith("requests") and r["mode"] == "sequential")
+                        if r["contender"].startswith("requests") and r["mode"] == "sequential")
     seq = {r["contender"]: r["pages_per_s"] for r in rows if r["mode"] == "sequential"}
     print("\n| contender | mode | pages/s | CPU ms/page | pages/s × baseline "
           "| CPU/page ÷ baseline | × own sequential |")
@@ -308,6 +284,43 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {r['contender']} | {r['mode']} | {r['pages_per_s']:.1f} | "
               f"{r['cpu_ms_per_page']:.2f} | {speed:.1f}× | {thrift:.1f}× less | "
               f"{r['pages_per_s'] / seq[r['contender']]:.2f}× |")
+
+
+# -- main -------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--pages", type=int, default=100, help="corpus pages to fetch (default 100)")
+    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="runs per measurement; the fastest is kept (default 2)")
+    ap.add_argument("--download-size", type=parse_size, default=1 << 30,
+                    help="size of the generated download, e.g. 1G, 256M (default 1G)")
+    ap.add_argument("--skip-download", action="store_true",
+                    help="skip the download measurement (same as --only fetch)")
+    ap.add_argument("--only", choices=("fetch", "download"),
+                    help="run only the fetch + Markdown part or only the download part")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    args = ap.parse_args(argv)
+
+    if args.only == "fetch":
+        args.skip_download = True
+    pages = [] if args.only == "download" else load_pages(args.corpus, args.pages)
+    port_q: mp.Queue = mp.Queue()
+    ready = mp.Event()
+    server = mp.Process(target=_serve, args=(pages, port_q, ready), daemon=True)
+    server.start()
+    ready.wait(30)
+    port = port_q.get(timeout=30)
+    base = f"http://127.0.0.1:{port}"
+    urls = [f"{base}/p/{i}" for i in range(len(pages))]
+    total_mb = sum(map(len, pages)) / 1e6
+    print(f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, "
+          f"server on {base}\n")
+
+    rows: list[dict] = []
+    if args.only != "download":
+        run_fetch(args, urls, rows)
 
     downloads: list[dict] = []
     if not args.skip_download:

@@ -144,3 +144,29 @@ def test_research_never_raises(site):
                                                     "duckduckgo_lite": site.url("/html/")}))
     assert tools.research("anything").startswith("Error:")
     assert tools.research("   ").startswith("Error:")
+
+
+def test_research_continuation_offset_is_where_fetch_page_continues(site):
+    import re
+
+    words = " ".join(f"word{i:04d}" for i in range(3000))
+    body = ("\n\n\n    " + words + "\n").encode()
+    site.route("/plain", lambda req: Reply(200, body, content_type="text/plain; charset=utf-8"))
+    url = site.url("/plain")
+    endpoints = _search_site(site, [("Plain words", url, "Lots of words")])
+    tools = Tools(loopback_config(search_endpoints=endpoints))
+    content = tools.client.fetch(url).content
+    assert content[:1].isspace(), "the converted content must start with whitespace"
+    answer = tools.research("words", num_results=1, fetch_top=1, max_length=2000)
+    match = re.search(r"\[Truncated at (\d+) of (\d+) characters: call fetch_page with "
+                      r"url='[^']+' and start_index=(\d+) to read on\]", answer)
+    assert match, answer
+    at, total, start = map(int, match.groups())
+    assert at == start and total == len(content)
+    shown = answer[:match.start()].split(f"URL: {url}\n", 1)[1].rstrip()
+    # What research showed ends exactly where start_index picks up...
+    assert content[:start].strip() == shown
+    # ... and fetch_page(start_index=N) continues with the very next characters.
+    more = tools.fetch_page(url, start_index=start, max_length=1000)
+    assert f"Showing characters {start}–" in more
+    assert more.split("\n\n", 1)[1].startswith(content[start:start + 200])

@@ -15,6 +15,8 @@ from siteserver import Reply, SiteServer, article, page
 from webgrip import _core
 from webgrip.cache import DB_FILENAME, PageCache, normalise_url
 from webgrip.client import Response, WebClient
+from webgrip.config import Config
+from webgrip.errors import BlockedURLError
 
 
 class Clock:
@@ -376,3 +378,96 @@ def test_locked_database_skips_writes_with_one_warning(tmp_path, monkeypatch, ca
     c.get(URL, origin)
     assert c.get(URL, origin)[1] == "cache"
     c.close()
+
+
+# -- the policy is never bypassed by the cache ---------------------------------------------------
+def test_usable_refusal_drops_the_entry_and_goes_to_the_network(cache):
+    origin = Origin(make_response(URL, body=b"old"), make_response(URL, body=b"new"))
+    cache.get(URL, origin)
+    response, source = cache.get(URL, origin, usable=lambda stored: False)
+    assert (source, response.content) == ("network", b"new")
+    assert origin.requests[1] == {}  # no validators: the refused entry was not revalidated
+    assert cache.get(URL, origin)[1] == "cache"  # the new answer was stored
+
+
+def test_scopes_do_not_see_each_other(tmp_path, clock):
+    a = PageCache(str(tmp_path), 60, clock=clock, scope="a")
+    b = PageCache(str(tmp_path), 60, clock=clock, scope="b")
+    origin = Origin(make_response(URL, body=b"from a"), make_response(URL, body=b"from b"))
+    assert a.get(URL, origin)[1] == "network"
+    assert b.get(URL, origin)[1] == "network"
+    assert b.get(URL, origin)[0].content == b"from b"
+    assert a.get(URL, origin)[0].content == b"from a"
+    a.close()
+    b.close()
+
+
+def test_policy_fingerprint_changes_with_every_policy_field():
+    from webgrip.cache import policy_fingerprint
+
+    base = policy_fingerprint(Config())
+    assert policy_fingerprint(Config()) == base
+    assert policy_fingerprint(Config(cache_ttl_seconds=5, rate_limit_seconds=0)) == base
+    for change in ({"allow_networks": ("127.0.0.0/8",)}, {"blocked_domains": ("a.test",)},
+                   {"allowed_domains": ("a.test",)}, {"blocked_ports": (8080,)},
+                   {"max_redirects": 1}, {"allow_http": not Config().allow_http},
+                   {"resolve": {"a.test": ("127.0.0.1",)}}):
+        assert policy_fingerprint(Config(**change)) != base, change
+
+
+def _refusal(client: WebClient, url: str) -> BaseException:
+    with pytest.raises(BlockedURLError) as info:
+        client.fetch(url)
+    return info.value
+
+
+@requires_core
+@pytest.mark.parametrize("strict", [
+    {},  # the default policy: no loopback at all
+    {"allow_networks": ("127.0.0.0/8",), "blocked_domains": ("127.0.0.1",)},
+])
+def test_a_looser_clients_entry_never_answers_a_refused_url(site, tmp_path, strict):
+    url = site.route("/private", page(article("Private")))
+    cache_dir = str(tmp_path / "cache")
+    with WebClient(loopback_config(cache_dir=cache_dir)) as loose:
+        assert "Private paragraph" in loose.fetch(url).content
+    values = {"rate_limit_seconds": 0, "timeout": 10.0, **strict}
+    with WebClient(Config(**values)) as uncached:
+        expected = _refusal(uncached, url)
+    with WebClient(Config(cache_dir=cache_dir, **values)) as cached:
+        got = _refusal(cached, url)
+        stats = cached.stats()
+    assert (type(got), got.reason, str(got)) == (type(expected), expected.reason, str(expected))
+    assert stats["cache_hits"] == 0 and stats["errors"] == {"BlockedURLError": 1}
+    assert len(site.hits("/private")) == 1
+
+
+@requires_core
+def test_clients_with_different_policies_do_not_share_entries(site, tmp_path):
+    url = site.route("/doc", page(article("Doc")))
+    with _client(tmp_path) as a:
+        a.fetch(url)
+    with _client(tmp_path, blocked_domains=("elsewhere.test",)) as b:
+        b.fetch(url)
+        b.fetch(url)
+    assert len(site.hits("/doc")) == 2  # b got its own entry, then hit it
+
+
+@requires_core
+def test_a_stored_redirect_chain_is_rechecked_against_the_current_policy(site, tmp_path):
+    url = site.route("/start", page(article("Fresh")))
+    refused = f"http://localhost:{site.url('/').split(':')[2].split('/')[0]}/secret"
+    with _client(tmp_path, blocked_domains=("localhost",)) as client:
+        # An entry (in this client's own scope) whose redirect chain ends on a host the
+        # policy refuses, e.g. stored before the policy or the host's addresses changed.
+        poisoned = Response._from_raw({
+            "url": refused, "status": 200,
+            "headers": [("content-type", "text/html; charset=utf-8")],
+            "content": b"<p>SECRET</p>", "content_type": "text/html", "charset": "utf-8",
+            "redirects": [refused], "remote_addr": "127.0.0.1:80", "elapsed": 0.0,
+        })
+        client._page_cache.store(client._page_cache.key(url), poisoned)
+        fetched = client.fetch(url)
+        assert "SECRET" not in fetched.content and "Fresh paragraph" in fetched.content
+        assert client.stats()["cache_hits"] == 0
+    assert len(site.hits("/start")) == 1

@@ -115,6 +115,38 @@ def test_check_reads_a_config_profile(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@requires_core
+def test_check_name_that_does_not_resolve_is_undecided_exit_1():
+    # ``.invalid`` never resolves (RFC 2606): not a policy verdict, so neither 0 nor 3.
+    result = webgrip("check", "https://no-such-host.invalid/", timeout=30)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.startswith("undecided: ")
+    assert "no-such-host.invalid" in result.stdout
+
+
+def test_check_help_states_every_exit_status():
+    text = " ".join(webgrip("check", "--help").stdout.split())
+    assert "Exit 0 if allowed, 3 if refused by the policy, 1 if no verdict could be reached" in text
+    assert "does not resolve" in text
+
+
+@requires_core
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_common_options_before_or_after_the_command(site, tmp_path, where):
+    url = site.route("/v", page(article("Verbose")))
+    cfg = tmp_path / "webgrip.toml"
+    cfg.write_text('[profiles.tiny]\nmax_response_bytes = 10\n')
+    common = ["-v", "--config", str(cfg)]
+    args = [*common, "fetch", url] if where == "before" else ["fetch", url, *common]
+    result = webgrip(*args)
+    assert result.returncode == 0, result.stderr
+    assert any(line.startswith("webgrip: GET") for line in result.stderr.splitlines())
+    # --profile given on the other side of the command still applies.
+    args = ([*common, "fetch", url, "--profile", "tiny"] if where == "before"
+            else ["--profile", "tiny", "fetch", url, *common])
+    assert webgrip(*args).returncode == 1  # 10-byte cap: the page is too large
+
+
 # -- fetch ---------------------------------------------------------------------------------
 @requires_core
 def test_fetch_prints_markdown(site):
@@ -280,3 +312,16 @@ def test_verbose_logs_one_line_per_request_without_query(site):
     assert len(lines) == 1
     assert lines[0].startswith(f"webgrip: GET 127.0.0.1:{site.port} 200 ")
     assert "SECRET" not in result.stderr
+
+
+def test_integration_docs_match_the_benchmark_and_cli():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    docs = (root / "docs" / "integrations.md").read_text()
+    bench = (root / "benches" / "e2e.py").read_text()
+    default = re.search(r'"--pages", type=int, default=(\d+)', bench).group(1)
+    assert f"python benches/e2e.py                       # {default} corpus pages" in docs
+    assert "--only download" in docs and '"--only"' in bench
+    assert "webgrip -v fetch" in docs  # -v before the command: accepted, see the test above

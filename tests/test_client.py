@@ -7,8 +7,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import loopback_config, reply
-from webgrip import ConnectError, HTTPStatusError, Response, WebClient, _core
+from conftest import http_response, loopback_config, reply
+from webgrip import (
+    ConnectError,
+    FetchTimeoutError,
+    HTTPStatusError,
+    Response,
+    WebClient,
+    _core,
+)
 
 
 def test_get_returns_the_response(httpserver, web):
@@ -222,3 +229,150 @@ def test_remote_addr_is_reported_for_pooled_connections(httpserver, web):
     httpserver.expect_request("/p").respond_with_data("x")
     addrs = {web.get(httpserver.url_for("/p")).remote_addr for _ in range(3)}
     assert addrs == {f"127.0.0.1:{httpserver.port}"}
+
+
+# -- the rate-limit wait counts against the call's total deadline ----------------------------
+
+
+def test_rate_limit_wait_is_inside_the_deadline(httpserver):
+    httpserver.expect_request("/r").respond_with_data("x")
+    with WebClient(loopback_config(rate_limit_seconds=2.5, timeout=1)) as client:
+        client.get(httpserver.url_for("/r"))
+        start = time.monotonic()
+        with pytest.raises(FetchTimeoutError) as info:
+            client.get(httpserver.url_for("/r"))
+        assert time.monotonic() - start < 0.5  # refused at once, not after sleeping
+        assert info.value.reason == "timeout"
+        assert info.value.url == httpserver.url_for("/r")
+        assert "rate_limit_seconds=2.5" in str(info.value)
+    assert len(httpserver.log) == 1  # the second request was never sent
+
+
+def test_refused_rate_limit_slot_is_not_booked(httpserver):
+    """A call that gives up does not push the host's next slot further away."""
+    httpserver.expect_request("/r").respond_with_data("x")
+    with WebClient(loopback_config(rate_limit_seconds=0.6)) as client:
+        url = httpserver.url_for("/r")
+        client.get(url)
+        for _ in range(3):
+            with pytest.raises(FetchTimeoutError):
+                client.get(url, timeout=0.1)
+        start = time.monotonic()
+        client.get(url)  # waits ~0.6 s for the slot after the first request only
+        assert time.monotonic() - start < 1.0  # not 1.2+ (a slot booked by a refused call)
+
+
+def test_rate_limit_wait_and_transfer_share_one_budget(raw_server):
+    """After waiting for its slot, the request only gets what is left of the deadline."""
+    server = raw_server(_slow_reply)
+    with WebClient(loopback_config(rate_limit_seconds=0.6)) as client:
+        client.get(server.url("/fast"))
+        start = time.monotonic()
+        with pytest.raises(FetchTimeoutError):
+            client.get(server.url("/slow"), timeout=1.0)  # 0.6 s wait + 0.4 s of transfer
+        assert time.monotonic() - start < 1.4
+
+
+def _slow_reply(conn, head):
+    if b"/slow" in head:
+        time.sleep(1.5)
+    conn.sendall(http_response(200, b"ok"))
+
+
+def test_fetch_and_download_count_the_rate_limit_wait(httpserver, tmp_path):
+    httpserver.expect_request("/doc").respond_with_data("<p>hello</p>", content_type="text/html")
+    cfg = loopback_config(rate_limit_seconds=5, timeout=1, download_dirs=(str(tmp_path),))
+    with WebClient(cfg) as client:
+        client.fetch(httpserver.url_for("/doc"))
+        start = time.monotonic()
+        with pytest.raises(FetchTimeoutError) as fetch_info:
+            client.fetch(httpserver.url_for("/doc"))
+        with pytest.raises(FetchTimeoutError) as download_info:
+            client.download(httpserver.url_for("/doc"))
+        assert time.monotonic() - start < 0.5
+    assert fetch_info.value.reason == download_info.value.reason == "timeout"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_search_counts_the_rate_limit_wait(httpserver):
+    from webgrip import SearchError
+
+    httpserver.expect_request("/searx").respond_with_json({"results": []})
+    endpoint = httpserver.url_for("/searx")
+    cfg = loopback_config(rate_limit_seconds=5, timeout=1, search_provider="searxng",
+                          searxng_url=endpoint)
+    with WebClient(cfg) as client:
+        client.get(endpoint)
+        start = time.monotonic()
+        with pytest.raises(SearchError) as info:
+            client.search("anything")
+        assert time.monotonic() - start < 0.5
+    assert info.value.reason == "timeout"
+
+
+def test_deadline_errors_use_one_reason_tag(raw_server):
+    """The core and the Python retry loop tag a passed deadline the same way."""
+    server = raw_server(lambda conn, head: (time.sleep(1.5), conn.sendall(http_response(200))))
+    with WebClient(loopback_config(timeout=0.5)) as client, \
+            pytest.raises(FetchTimeoutError) as core_info:
+        client.get(server.url())
+    assert core_info.value.reason == "timeout"
+    from webgrip.client import _deadline_error
+
+    assert _deadline_error("http://x/", 1.0).reason == "timeout"
+
+
+# -- one style for status errors -------------------------------------------------------------
+
+
+def test_raise_for_status_says_status_and_phrase_like_fetch(httpserver, web, tmp_path):
+    httpserver.expect_request("/gone").respond_with_data("nope", status=404)
+    httpserver.expect_request("/odd").respond_with_data("?", status=599)
+    url = httpserver.url_for("/gone")
+    with pytest.raises(HTTPStatusError) as raised:
+        web.get(url).raise_for_status()
+    with pytest.raises(HTTPStatusError) as fetched:
+        web.fetch(url)
+    assert str(raised.value) == str(fetched.value) == f"HTTP 404 Not Found for {url}"
+    assert raised.value.reason == fetched.value.reason == "http-404"
+    with pytest.raises(HTTPStatusError, match=r"^HTTP 599 for http://"):
+        web.get(httpserver.url_for("/odd")).raise_for_status()
+    with WebClient(loopback_config(download_dirs=(str(tmp_path),))) as client, \
+            pytest.raises(HTTPStatusError) as downloaded:
+        client.download(url)
+    assert str(downloaded.value) == f"HTTP 404 Not Found for {url}"
+
+
+# -- check_url resolves, so it can fail like a connection ----------------------------------------
+
+
+def test_check_url_documents_and_raises_dns_failures():
+    from webgrip import check_url
+
+    for doc in (check_url.__doc__, WebClient.check_url.__doc__, _core.Client.check_url.__doc__):
+        assert "ConnectError" in doc and "dns" in doc and "FetchTimeoutError" in doc
+    cfg = loopback_config(resolve={"nowhere.test": ()})
+    with pytest.raises(ConnectError) as info:
+        check_url("http://nowhere.test/", cfg)
+    assert info.value.reason == "dns"
+
+
+# -- long URLs are cut in messages, kept whole in .url --------------------------------------------
+
+
+def test_errors_quote_at_most_200_characters_of_a_url(raw_server):
+    from webgrip import BlockedURLError, InvalidURLError
+
+    site = raw_server(reply(200, b"ok"))
+    blocked = "http://10.0.0.1/" + "a" * 1_000_000
+    invalid = site.url("/" + "b" * 1_000_000)
+    slow_site = raw_server(lambda conn, head: time.sleep(2))
+    slow = slow_site.url("/" + "c" * 5000)
+    with WebClient(loopback_config(timeout=0.5)) as client:
+        for url, cls in ((blocked, BlockedURLError), (invalid, InvalidURLError),
+                         (slow, FetchTimeoutError)):
+            with pytest.raises(cls) as info:
+                client.get(url)
+            assert info.value.url == url
+            assert len(str(info.value)) < 400, str(info.value)[:500]
+            assert url[:150] in str(info.value) and "…" in str(info.value)

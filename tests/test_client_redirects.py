@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import http_response, loopback_config
-from webgrip import BlockedURLError, InvalidURLError, WebClient
+from webgrip import BlockedURLError, Config, InvalidURLError, WebClient
 
 ONLY_127_0_0_1 = ("127.0.0.1/32",)
 
@@ -204,6 +204,39 @@ def test_https_to_http_downgrade_refused(https_server, ca_bundle, raw_server):
         c.get(https_server.url_for("/down"))
     assert info.value.reason == "https-downgrade"
     assert plain.connections == 0
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_config_allow_https_downgrade_reaches_the_core(https_server, ca_bundle, raw_server,
+                                                       allowed):
+    plain = raw_server(routes({"/x": http_response(200, b"plain")}))
+    https_server.expect_request("/down").respond_with_data(
+        "", status=302, headers={"Location": plain.url("/x")}
+    )
+    cfg = loopback_config(ca_bundle=ca_bundle, allow_https_downgrade=allowed)
+    with WebClient(cfg) as c:
+        if allowed:
+            r = c.get(https_server.url_for("/down"))
+            assert (r.status, r.content, r.url) == (200, b"plain", plain.url("/x"))
+            assert plain.connections == 1
+        else:
+            with pytest.raises(BlockedURLError) as info:
+                c.get(https_server.url_for("/down"))
+            assert info.value.reason == "https-downgrade"
+            assert plain.connections == 0
+
+
+def test_allow_https_downgrade_from_env_reaches_the_core(https_server, ca_bundle, raw_server):
+    plain = raw_server(routes({"/x": http_response(200, b"plain")}))
+    https_server.expect_request("/down").respond_with_data(
+        "", status=302, headers={"Location": plain.url("/x")}
+    )
+    cfg = Config.from_env({"WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "1",
+                           "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8",
+                           "WEBGRIP_RATE_LIMIT_SECONDS": "0",
+                           "WEBGRIP_CA_BUNDLE": ca_bundle})
+    with WebClient(cfg) as c:
+        assert c.get(https_server.url_for("/down")).content == b"plain"
 
 
 def same_port_pair(raw_server):

@@ -139,3 +139,92 @@ def test_invalid_toml_reported(tmp_path):
 def test_invalid_env_value_named(tmp_path):
     with pytest.raises(ValueError, match="'max_retries'"):
         Config.load(write(tmp_path, BASE), env={"WEBGRIP_MAX_RETRIES": "many"})
+
+
+# -- allow_https_downgrade ------------------------------------------------------------------
+
+
+def test_allow_https_downgrade_defaults_off_and_is_read_everywhere(tmp_path):
+    assert Config().allow_https_downgrade is False
+    assert Config.from_env({"WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "true"}).allow_https_downgrade
+    assert not Config.from_env({"WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "0"}).allow_https_downgrade
+    path = write(tmp_path, "allow_https_downgrade = true\n")
+    assert Config.load(path, env={}).allow_https_downgrade is True
+    with pytest.raises(ValueError, match="'allow_https_downgrade'"):
+        Config.load(write(tmp_path, 'allow_https_downgrade = "yes"\n'), env={})
+    with pytest.raises(ValueError, match="'allow_https_downgrade'"):
+        Config.from_env({"WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "maybe"})
+
+
+# -- search_endpoints keys and values ---------------------------------------------------------
+
+ENDPOINT_NAMES = ("duckduckgo_html", "duckduckgo_lite", "searxng", "brave", "tavily", "google")
+
+
+def test_every_documented_search_endpoint_name_is_accepted():
+    cfg = Config(search_endpoints={n: f"https://{n}.example/api" for n in ENDPOINT_NAMES})
+    assert set(cfg.search_endpoints) == set(ENDPOINT_NAMES)
+    assert Config(search_endpoints={"searxng": ""}).search_endpoints == {"searxng": ""}
+
+
+@pytest.mark.parametrize("bad", ["duckduckgo", "searx", "bing", "Brave", "duckduckgo-html"])
+def test_unknown_search_endpoint_key_is_refused_listing_valid_ones(bad):
+    with pytest.raises(ValueError) as info:
+        Config(search_endpoints={bad: "https://x.example/"})
+    text = str(info.value)
+    assert "'search_endpoints'" in text and repr(bad) in text
+    for name in ENDPOINT_NAMES:
+        assert name in text
+
+
+def test_unknown_search_endpoint_key_refused_from_file_and_env(tmp_path):
+    with pytest.raises(ValueError, match="'searx'"):
+        Config.load(write(tmp_path, '[search_endpoints]\nsearx = "https://s.example/"\n'),
+                    env={})
+    with pytest.raises(ValueError, match="'duck'"):
+        Config.from_env({"WEBGRIP_SEARCH_ENDPOINTS": "duck=https://d.example/"})
+
+
+@pytest.mark.parametrize("url", [
+    "ftp://files.example/search", "searx.example.org/search", "https://", "javascript:x",
+    "http://[::1/search", "https://exa mple.org/", 42,
+])
+def test_search_endpoint_must_be_an_http_url(url):
+    with pytest.raises(ValueError, match=r"'search_endpoints'.*'brave'"):
+        Config(search_endpoints={"brave": url})
+
+
+# -- blocked_ports: "+" adds to the defaults ------------------------------------------------
+
+
+def test_blocked_ports_plain_value_replaces_the_defaults():
+    from webgrip.config import DEFAULT_BLOCKED_PORTS
+
+    assert Config.from_env({"WEBGRIP_BLOCKED_PORTS": "8080"}).blocked_ports == (8080,)
+    assert Config(blocked_ports=(8080,)).blocked_ports == (8080,)
+    assert Config().blocked_ports == DEFAULT_BLOCKED_PORTS
+
+
+def test_blocked_ports_plus_adds_to_the_defaults(tmp_path):
+    from webgrip.config import DEFAULT_BLOCKED_PORTS
+
+    env = Config.from_env({"WEBGRIP_BLOCKED_PORTS": "+8080, 9000,22"})
+    assert env.blocked_ports == (*DEFAULT_BLOCKED_PORTS, 8080, 9000)
+    assert {22, 6379, 8080, 9000} <= set(env.blocked_ports)
+    file = Config.load(write(tmp_path, 'blocked_ports = "+8080"\n'), env={})
+    assert file.blocked_ports == (*DEFAULT_BLOCKED_PORTS, 8080)
+    assert Config.from_env({"WEBGRIP_BLOCKED_PORTS": "+"}).blocked_ports == DEFAULT_BLOCKED_PORTS
+    with pytest.raises(ValueError, match="'blocked_ports'"):
+        Config.load(write(tmp_path, 'blocked_ports = "+ssh"\n'), env={})
+    with pytest.raises(ValueError, match="'blocked_ports'"):
+        Config.load(write(tmp_path, 'blocked_ports = "8080"\n'), env={})
+    with pytest.raises(ValueError, match="'blocked_ports'"):
+        Config.from_env({"WEBGRIP_BLOCKED_PORTS": "+70000"})
+
+
+def test_blocked_ports_field_documents_the_plus_form():
+    import inspect
+
+    import webgrip.config
+
+    assert "+8080" in inspect.getsource(webgrip.config.Config)

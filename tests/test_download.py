@@ -52,6 +52,20 @@ def test_download_reports_path_size_type_hash(tools, dl, httpserver):
     assert names(dl) == ["report.pdf"]
 
 
+@pytest.mark.parametrize(("size", "line"), [
+    (0, "Size: 0 bytes"),
+    (24, "Size: 24 bytes"),
+    (1023, "Size: 1023 bytes"),
+    (1024, "Size: 1024 bytes (1.0 KiB)"),
+    (3 * 1024 * 1024 + 5, "Size: 3145733 bytes (3.0 MiB)"),
+])
+def test_download_size_line_says_bytes_once(tools, httpserver, size, line):
+    url = serve_file(httpserver, path=f"/files/f{size}.bin", body=b"x" * size,
+                     content_type="application/octet-stream")
+    answer = tools.download_file(url)
+    assert line in answer.splitlines(), answer
+
+
 def test_structured_download(dl, httpserver):
     url = serve_file(httpserver)
     with WebClient(loopback_config(dl)) as client:

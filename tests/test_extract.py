@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
 import pytest
 from markdown_it import MarkdownIt
 from webgrip import _core, extract
 
 URL = "https://docs.example.org/guide/page"
+ROOT = Path(__file__).resolve().parent.parent
 
 GOLDEN = """<!doctype html>
 <html lang="en"><head><title>Golden page | Site</title>
@@ -272,14 +278,35 @@ def _inline_text(tok) -> str:
     return " ".join("".join(parts).split())
 
 
-def _html_headings(html: str) -> list[str]:
-    from bs4 import BeautifulSoup
+class _HeadingCollector(HTMLParser):
+    """The text of every h1-h6, with the standard library only (bs4 is a bench extra)."""
 
-    soup = BeautifulSoup(html, "html.parser")
-    return [
-        " ".join(h.get_text(" ").split())
-        for h in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
-    ]
+    _TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.headings: list[str] = []
+        self._parts: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self._TAGS and self._parts is None:
+            self._parts = []
+
+    def handle_endtag(self, tag):
+        if tag in self._TAGS and self._parts is not None:
+            self.headings.append(" ".join(" ".join(self._parts).split()))
+            self._parts = None
+
+    def handle_data(self, data):
+        if self._parts is not None:
+            self._parts.append(data)
+
+
+def _html_headings(html: str) -> list[str]:
+    collector = _HeadingCollector()
+    collector.feed(html)
+    collector.close()
+    return collector.headings
 
 
 @pytest.mark.parametrize("page", EXTRA_PAGES)
@@ -310,3 +337,79 @@ def test_markdown_round_trip_details():
     ]
     assert tables == [(["k", "v"], [["key", "a|b"], ["2", "line break"]])]
     assert "*stars*" not in md.replace("\\*", "")
+
+
+# -- the suite's own dependencies ------------------------------------------------------------
+# `pip install '.[test]' && python -m pytest` must pass on a clean machine: every package a
+# test imports must come with the `test` extra (or what it depends on), unless the test skips
+# itself without it (`pytest.importorskip`). bs4, trafilatura, requests... are bench extras.
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _test_extra_closure() -> set[str]:
+    """Canonical names of the distributions ``pip install '.[test]'`` installs."""
+    import importlib.metadata as md
+
+    from packaging.requirements import Requirement
+
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    todo = [(Requirement(r), ("",)) for r in project["dependencies"]]
+    todo += [(Requirement(r), ("",)) for r in project["optional-dependencies"]["test"]]
+    seen: set[str] = set()
+    while todo:
+        req, extras = todo.pop()
+        if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras):
+            continue
+        name = _canonical(req.name)
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = md.distribution(req.name).requires or []
+        except md.PackageNotFoundError:
+            continue
+        todo += [(Requirement(r), ("", *req.extras)) for r in requires]
+    return seen
+
+
+def _imports_outside_test_extra() -> list[str]:
+    import ast
+    import importlib.metadata as md
+
+    closure = _test_extra_closure()
+    provided = {
+        module for module, dists in md.packages_distributions().items()
+        if any(_canonical(d) in closure for d in dists)
+    }
+    tests = ROOT / "tests"
+    local = {p.stem for p in tests.glob("*.py")} | {"webgrip", "__future__"}
+    bad = []
+    for path in sorted(tests.glob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        skipped = {
+            node.args[0].value.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip"
+            and node.args and isinstance(node.args[0], ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for top in {n.split(".")[0] for n in names}:
+                if top in sys.stdlib_module_names or top in local or top in skipped:
+                    continue
+                if top not in provided:
+                    bad.append(f"{path.name}: {top}")
+    return sorted(set(bad))
+
+
+def test_tests_import_only_what_the_test_extra_installs():
+    assert _imports_outside_test_extra() == []

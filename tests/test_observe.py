@@ -109,3 +109,46 @@ def test_cache_hits_are_logged_as_cache(tmp_path, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "webgrip"]
     assert [line.rsplit(" ", 1)[1] for line in lines] == ["network", "cache"]
     assert stats["requests"] == 2 and stats["cache_hits"] == 1
+
+
+@requires_core
+def test_a_304_revalidation_is_logged_as_revalidated(tmp_path, caplog):
+    def versioned(req):
+        if req.headers.get("if-none-match") == '"v1"':
+            return Reply(304, b"", {"ETag": '"v1"'})
+        return Reply(200, b"<p>versioned</p>", {"ETag": '"v1"'})
+
+    with SiteServer() as site:
+        url = site.route("/v", versioned)
+        cfg = loopback_config(cache_dir=str(tmp_path), cache_ttl_seconds=0)  # always stale
+        with WebClient(cfg) as client, caplog.at_level(logging.INFO, logger="webgrip"):
+            client.fetch(url)
+            client.fetch(url)
+            stats = client.stats()
+    lines = [r.getMessage() for r in caplog.records if r.name == "webgrip"]
+    assert len(lines) == 2  # still one line per request
+    assert lines[0].split()[2] == "200" and lines[0].endswith(" network")
+    assert lines[1].split()[2] == "304" and lines[1].endswith(" revalidated")
+    assert stats["requests"] == 2 and stats["cache_hits"] == 1
+
+
+def test_the_module_documents_every_source_it_logs():
+    import webgrip.observe as observe
+    from webgrip.cache import SOURCES
+
+    for source in SOURCES:
+        assert f"ms {source}\n" in observe.__doc__, source
+
+
+def test_a_304_outside_revalidation_stays_network(caplog):
+    from webgrip.observe import revalidating
+
+    with caplog.at_level(logging.INFO, logger="webgrip"):
+        log_request("GET", "http://a.test/", status=304, nbytes=0, seconds=0.0)
+        with revalidating():
+            log_request("GET", "http://a.test/", status=304, nbytes=0, seconds=0.0)
+            log_request("GET", "http://a.test/", status=200, nbytes=5, seconds=0.0)
+        with revalidating(False):
+            log_request("GET", "http://a.test/", status=304, nbytes=0, seconds=0.0)
+    assert [r.getMessage().rsplit(" ", 1)[1] for r in caplog.records] == [
+        "network", "revalidated", "network", "network"]

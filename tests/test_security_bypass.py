@@ -1134,14 +1134,19 @@ def test_concurrent_refusals_never_leak_a_connection(raw_server, trap):
     assert trap.connections == 0
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "WebClient.request calls urllib.parse.urlsplit (for the rate limiter) before the core "
-    "sees the URL, so these raise a plain ValueError instead of InvalidURLError. Fail-closed "
-    "(nothing is sent), but not the documented exception; python/webgrip/client.py"))
-@pytest.mark.parametrize("url", ["http://[::1/", "http://[127.0.0.2]/"])
-def test_client_raises_invalid_url_error_for_bracket_typos(trap, url):
-    with WebClient(guard()) as c, pytest.raises(InvalidURLError):
-        c.get(url)
+@pytest.mark.parametrize("url", [
+    "http://[::1/", "http://[127.0.0.2]/", "http://[::1]x/", "http://[v1.x]/",
+    "http://[fe80::1%25eth0]/",
+])
+@pytest.mark.parametrize("rate_limit", [0, 1.0])
+def test_client_raises_invalid_url_error_for_bracket_typos(trap, url, rate_limit):
+    with WebClient(guard(rate_limit_seconds=rate_limit)) as c:
+        with pytest.raises(InvalidURLError) as info:
+            c.get(url)
+        assert info.value.url == url
+        assert info.value.reason == "invalid-url"
+        with pytest.raises(InvalidURLError):
+            c.request("POST", url, body=b"x")
     assert trap.connections == 0
 
 

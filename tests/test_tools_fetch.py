@@ -312,3 +312,26 @@ def test_structured_fetch_page_fields(tools, httpserver):
     assert page.main_content is True and page.extract == "markdown"
     d = page.to_dict()
     assert d["length"] == len(page.content) and json.dumps(d)
+
+
+def test_error_answers_cut_a_huge_url(tmp_path):
+    tools = Tools(loopback_config(tmp_path))
+    huge = "http://10.0.0.1/" + "a" * 1_000_000
+    for answer in (tools.fetch_page(huge), tools.download_file(huge),
+                   tools.fetch_page("http://[::1/" + "z" * 1_000_000)):
+        assert answer.startswith("Error:")
+        assert len(answer) < 800, answer[:1000]
+        assert "…" in answer
+
+
+def test_detail_is_found_after_a_cut_url():
+    """The core quotes a cut URL; the tool still drops that prefix instead of repeating it."""
+    from webgrip import BlockedURLError
+    from webgrip.messages import error_message
+
+    url = "http://10.0.0.1/" + "a" * 5000
+    exc = BlockedURLError(f"Refused {url[:199]}…: 10.0.0.1 is a private address", url=url,
+                          reason="private-address")
+    answer = error_message(exc)
+    assert answer.count("http://10.0.0.1/") == 1, answer
+    assert "10.0.0.1 is a private address" in answer

@@ -59,3 +59,47 @@ def test_empty_query_refused(httpserver, tmp_path):
     answer = searx_tools(httpserver, tmp_path).search_web("   ")
     assert answer.startswith("Error: query is empty")
     assert len(httpserver.log) == 0
+
+
+# -- a blocked search is one cause and one piece of advice --------------------------------------
+
+
+def _assert_one_cause_one_advice(answer: str) -> None:
+    assert answer.startswith("Error: ")
+    assert answer.count("Do not") == 1, answer
+    assert answer.count("minutes") == 1, answer
+    assert "wait a minute" not in answer
+    assert ". Do not search again" in answer  # cause sentence, then the advice sentence
+    body = answer.removeprefix("Error: ")
+    cause, _advice = body.split(" Do not search again")
+    assert cause.endswith(".") and cause.count(". ") == 0, cause
+
+
+def test_blocked_duckduckgo_answer_does_not_repeat_itself(httpserver, tmp_path):
+    httpserver.expect_request("/html/").respond_with_data("", status=202)
+    httpserver.expect_request("/lite/").respond_with_data("", status=202)
+    tools = Tools(loopback_config(tmp_path, search_endpoints={
+        "duckduckgo_html": httpserver.url_for("/html/"),
+        "duckduckgo_lite": httpserver.url_for("/lite/"),
+    }))
+    answer = tools.search_web("cheese")
+    _assert_one_cause_one_advice(answer)
+    assert "DuckDuckGo is refusing automated searches" in answer
+    assert "html endpoint: HTTP 202" in answer and "lite endpoint: HTTP 202" in answer
+
+
+def test_blocked_single_provider_answer_does_not_repeat_itself(httpserver, tmp_path):
+    httpserver.expect_request("/search").respond_with_data("slow down", status=429)
+    answer = searx_tools(httpserver, tmp_path, max_retries=0).search_web("cheese")
+    _assert_one_cause_one_advice(answer)
+
+
+def test_blocked_chain_answer_does_not_repeat_itself():
+    from webgrip import SearchBlockedError
+    from webgrip.messages import error_message
+
+    exc = SearchBlockedError(
+        "The search was refused: DuckDuckGo is refusing automated searches from this address "
+        "(html endpoint: HTTP 202); Brave Search refused the search (HTTP 429). Do not retry "
+        "at once; wait a few minutes or configure another provider.", reason="blocked")
+    _assert_one_cause_one_advice(error_message(exc, action="searching"))

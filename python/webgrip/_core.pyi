@@ -73,7 +73,13 @@ class Client:
         resolve: Mapping[str, Sequence[str]] | None = None,
     ) -> None: ...
     def check_url(self, url: str) -> str:
-        """Apply the policy (resolving the host) without connecting; the normalised URL."""
+        """Apply the policy (resolving the host) without connecting; the normalised URL.
+
+        Raises ``InvalidURLError`` or ``BlockedURLError`` (the rule in ``reason``). Because the
+        host is resolved, a name that does not resolve raises ``ConnectError`` (reason
+        ``dns``) and a lookup slower than ``connect_timeout`` raises ``FetchTimeoutError``
+        (reason ``timeout``).
+        """
     def request(
         self,
         url: str,

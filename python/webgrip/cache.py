@@ -11,6 +11,12 @@ when the server's ``Cache-Control: max-age`` says so). What it stores is the raw
   refreshes it without downloading the body again.
 - Threads each get their own connection; processes share the file through WAL and a busy
   timeout, so several agents can point at one ``cache_dir``.
+- Entries are scoped by the URL policy: the key carries a fingerprint of the policy fields
+  (networks, domains, ports, redirects, ``resolve``, TLS roots, size cap), so a client can
+  never read a page stored by a client with a looser policy. :func:`fetch_cached` also checks
+  the URL against the current client's policy before any cache read (a refused URL raises
+  exactly as an uncached fetch would), and re-checks a stored entry's redirect chain and
+  final URL before serving it (an entry that fails is dropped and the request goes out).
 - The cache can never fail a fetch: a corrupt, unreadable or locked database logs one warning
   and the request goes to the network as if there were no cache.
 """
@@ -18,6 +24,7 @@ when the server's ``Cache-Control: max-age`` says so). What it stores is the raw
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -28,18 +35,19 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .observe import log_request
+from .observe import log_request, revalidating
 
 if TYPE_CHECKING:
     from .client import Response, WebClient
     from .config import Config
 
-__all__ = ["DB_FILENAME", "PageCache", "fetch_cached", "normalise_url"]
+__all__ = ["DB_FILENAME", "PageCache", "fetch_cached", "normalise_url", "policy_fingerprint"]
 
 logger = logging.getLogger("webgrip.cache")
 
 DB_FILENAME = "webgrip-cache.sqlite3"
-_SCHEMA_VERSION = 1
+# 2: keys carry the policy fingerprint (version-1 files, unscoped, are dropped on open).
+_SCHEMA_VERSION = 2
 _BUSY_TIMEOUT_SECONDS = 5.0
 # Entries unused for this long are pruned when a cache is opened (they could still be
 # revalidated, but an unbounded file is worse than an occasional full download).
@@ -83,6 +91,21 @@ def normalise_url(url: str) -> str:
     return urlunsplit((scheme, host, parts.path or "/", parts.query, ""))
 
 
+#: The :class:`~webgrip.config.Config` fields that decide what a fetch may reach or return.
+_POLICY_FIELDS = (
+    "allow_networks", "deny_networks", "allowed_domains", "blocked_domains", "blocked_ports",
+    "allow_http", "resolve", "max_redirects", "ca_bundle", "max_response_bytes",
+)
+
+
+def policy_fingerprint(config: Config) -> str:
+    """A short digest of ``config``'s URL policy: clients whose policies differ in any way
+    get different fingerprints, hence disjoint cache entries."""
+    fields = {name: getattr(config, name, None) for name in _POLICY_FIELDS}
+    blob = json.dumps(fields, sort_keys=True, default=repr)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
 def _cache_control(headers: Any) -> dict[str, str | None]:
     raw = headers.get("cache-control", "") if headers else ""
     out: dict[str, str | None] = {}
@@ -94,17 +117,20 @@ def _cache_control(headers: Any) -> dict[str, str | None]:
 
 
 class PageCache:
-    """A persistent cache of 200 responses, keyed by :func:`normalise_url`.
+    """A persistent cache of 200 responses, keyed by ``scope`` and :func:`normalise_url`.
 
     Use :meth:`get` with a ``send`` callable that performs the real request; everything else
-    (freshness, validators, storing) happens here.
+    (freshness, validators, storing) happens here. ``scope`` (the policy fingerprint when made
+    by :meth:`from_config`) partitions the entries: a cache only sees those of its own scope.
     """
 
     def __init__(
-        self, directory: str, ttl_seconds: float, *, clock: Callable[[], float] = time.time
+        self, directory: str, ttl_seconds: float, *, clock: Callable[[], float] = time.time,
+        scope: str = "",
     ):
         self.path = os.path.join(os.path.expanduser(directory), DB_FILENAME)
         self.ttl = float(ttl_seconds)
+        self.scope = scope
         self._clock = clock
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -130,7 +156,7 @@ class PageCache:
         """The cache ``config`` asks for, or ``None`` when ``cache_dir`` is unset."""
         if not config.cache_dir:
             return None
-        return cls(config.cache_dir, config.cache_ttl_seconds)
+        return cls(config.cache_dir, config.cache_ttl_seconds, scope=policy_fingerprint(config))
 
     @property
     def enabled(self) -> bool:
@@ -138,19 +164,32 @@ class PageCache:
         return not self._disabled
 
     # -- the request flow -----------------------------------------------------------------
+    def key(self, url: str) -> str:
+        """The database key of ``url`` in this cache's scope."""
+        return f"{self.scope} {normalise_url(url)}" if self.scope else normalise_url(url)
+
     def get(
-        self, url: str, send: Callable[[Sequence[tuple[str, str]]], Response]
+        self,
+        url: str,
+        send: Callable[[Sequence[tuple[str, str]]], Response],
+        *,
+        usable: Callable[[Response], bool] | None = None,
     ) -> tuple[Response, str]:
         """Answer a GET of ``url`` from the cache, revalidating or downloading as needed.
 
         ``send(extra_headers)`` must perform the request (adding the conditional headers it is
         given) and return a :class:`~webgrip.client.Response`. Returns the response and its
         source: ``"cache"`` (fresh, no request made), ``"revalidated"`` (a ``304`` confirmed
-        the stored copy) or ``"network"``.
+        the stored copy) or ``"network"``. ``usable(stored)``, when given, vets a stored
+        entry before it is served or revalidated: one it refuses is deleted and the request
+        goes out as if there were no entry.
         """
-        key = normalise_url(url)
+        key = self.key(url)
         row = self._load(key)
         now = self._clock()
+        if row is not None and usable is not None and not usable(self._to_response(row, now)):
+            self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
+            row = None
         if row is not None and now < row["expires_at"]:
             return self._to_response(row, now), "cache"
         validators: list[tuple[str, str]] = []
@@ -332,9 +371,33 @@ def fetch_cached(client: WebClient, url: str, deadline: float) -> Response:
     if cache is None or not cache.enabled:
         return client._send_with_retry("GET", url, deadline=deadline)
     start = time.monotonic()
-    response, source = cache.get(
-        url, lambda extra: client._send_with_retry("GET", url, deadline=deadline, headers=extra)
-    )
+    # The policy decides before the cache is read: an entry stored by another client (another
+    # policy, another process) must never answer for a URL this client may not fetch. The
+    # refusal is counted and logged like the one the request itself would have raised.
+    try:
+        client.check_url(url)
+    except Exception as exc:
+        client._stats.record_error(exc)
+        log_request("GET", url, status=None, nbytes=0, seconds=time.monotonic() - start,
+                    error=exc)
+        raise
+
+    def usable(stored: Response) -> bool:
+        # Every hop of the stored redirect chain and the final URL must pass *this* policy
+        # now (addresses included: a name may resolve elsewhere than when it was stored).
+        try:
+            for hop in (*stored.redirects, stored.url):
+                client.check_url(hop)
+        except Exception:
+            return False
+        return True
+
+    def send(extra: Sequence[tuple[str, str]]) -> Response:
+        # With validators, a 304 is the stored copy confirmed: logged as "revalidated".
+        with revalidating(bool(extra)):
+            return client._send_with_retry("GET", url, deadline=deadline, headers=extra)
+
+    response, source = cache.get(url, send, usable=usable)
     if source == "cache":  # no request was made: count and log it here
         client._stats.record(len(response.content), cached=True)
         log_request("GET", url, status=response.status, nbytes=len(response.content),

@@ -1,7 +1,9 @@
 """The ``webgrip`` command line: fetch, search, download, extract, check, mcp.
 
-Exit status: 0 success, 1 the fetch/search/download failed, 2 usage or configuration error,
-3 the URL (or destination) was refused by the security policy. Configuration comes from
+Exit status: 0 success, 1 the fetch/search/download failed (for ``check``: no verdict could be
+reached, e.g. the name does not resolve), 2 usage or configuration error, 3 the URL (or
+destination) was refused by the security policy. ``--config``, ``--profile`` and
+``-v/--verbose`` go before or after the command. Configuration comes from
 ``--config FILE`` / ``--profile NAME`` (else ``$WEBGRIP_CONFIG``, ``./webgrip.toml``,
 ``~/.config/webgrip/config.toml``) and ``WEBGRIP_*`` environment variables.
 """
@@ -26,19 +28,33 @@ _EXTRACT_MODES = ("markdown", "text", "html", "links", "tables")
 _POLICY_REASONS = frozenset({"outside-download-dirs", "symlink"})
 
 
+def _add_common(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """The options every command takes. They are accepted both before the command (on the
+    main parser, which holds the defaults) and after it (on each subparser, whose defaults are
+    suppressed so they never overwrite a value given before the command)."""
+    def default(value: Any) -> Any:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--config", metavar="FILE", default=default(None),
+                        help="TOML config file to read")
+    parser.add_argument("--profile", metavar="NAME", default=default(None),
+                        help="profile of the config file to apply")
+    parser.add_argument("-v", "--verbose", action="store_true", default=default(False),
+                        help="log one line per request to stderr")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="FILE", help="TOML config file to read")
-    common.add_argument("--profile", metavar="NAME", help="profile of the config file to apply")
-    common.add_argument("-v", "--verbose", action="store_true",
-                        help="log one line per request to stderr")
+    _add_common(common, defaults=False)
 
     p = argparse.ArgumentParser(
         prog="webgrip",
         description="Safe, fast web tools for AI agents, from the shell.",
-        epilog="Exit status: 0 ok, 1 fetch/search failure, 2 usage, 3 blocked by policy.",
+        epilog="Exit status: 0 ok, 1 fetch/search/download failure (check: no verdict, e.g. "
+        "the name does not resolve), 2 usage, 3 blocked by policy.",
     )
     p.add_argument("--version", action="version", version=f"webgrip {__version__}")
+    _add_common(p, defaults=True)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     f = sub.add_parser("fetch", parents=[common], help="fetch a page as Markdown, text, ...",
@@ -87,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", parents=[common], help="show the security policy's verdict",
                        description="Say whether URL may be fetched under the current policy, "
                        "and why not. Resolves the host but never connects. Exit 0 if allowed, "
-                       "3 if refused.")
+                       "3 if refused by the policy, 1 if no verdict could be reached (e.g. the "
+                       "name does not resolve: the address rules cannot be applied).")
     c.add_argument("url", metavar="URL")
 
     sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",
@@ -237,6 +254,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except (BlockedURLError, InvalidURLError) as exc:
             out.write(f"refused: {exc.reason or 'invalid-url'}: {exc}\n")
             return EXIT_BLOCKED
+        except WebgripError as exc:  # not a policy verdict: e.g. the name does not resolve
+            out.write(f"undecided: {exc.reason or type(exc).__name__}: {exc}\n")
+            return EXIT_FAILURE
     out.write(f"allowed: {normalised}\n")
     return EXIT_OK
 

@@ -24,6 +24,7 @@ from .downloads import choose_filename, open_destination, place_file
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
 from .fetching import DocumentCache, build_page
 from .hygiene import url_for_fetch
+from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
@@ -89,12 +90,7 @@ class Response:
     def raise_for_status(self) -> Response:
         """Raise :class:`~webgrip.errors.HTTPStatusError` for a 4xx/5xx status."""
         if self.status >= 400:
-            from .errors import HTTPStatusError
-
-            raise HTTPStatusError(
-                f"HTTP {self.status} from {self.url}", url=self.url, reason=f"http-{self.status}",
-                status=self.status, response=self,
-            )
+            raise _status_error(self)
         return self
 
     @classmethod
@@ -125,6 +121,7 @@ def _core_client(config: Config) -> _core.Client:
         user_agent=config.user_agent,
         ca_bundle=config.ca_bundle,
         allow_http=config.allow_http,
+        allow_https_downgrade=config.allow_https_downgrade,
         resolve={k: list(v) for k, v in config.resolve.items()},
     )
 
@@ -134,7 +131,10 @@ def check_url(url: str, config: Config | None = None) -> str:
 
     Resolves the hostname (literal addresses need no DNS) but never connects. Raises
     :class:`~webgrip.errors.InvalidURLError` or :class:`~webgrip.errors.BlockedURLError`,
-    whose ``.reason`` names the rule.
+    whose ``.reason`` names the rule. Because the name is resolved, a host that does not
+    resolve raises :class:`~webgrip.errors.ConnectError` (reason ``dns``), and a lookup that
+    outlasts ``config.connect_timeout`` raises :class:`~webgrip.errors.FetchTimeoutError`
+    (reason ``timeout``).
     """
     return _core_client(config or Config()).check_url(url)
 
@@ -149,7 +149,7 @@ class WebClient:
     def __init__(self, config: Config | None = None):
         self.config = config or Config()
         self._core = _core_client(self.config)
-        self._limiter = HostRateLimiter(self.config.rate_limit_seconds)
+        self._limiter = _DeadlineRateLimiter(self.config.rate_limit_seconds)
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
@@ -169,7 +169,11 @@ class WebClient:
 
     # -- requests -------------------------------------------------------------------------
     def check_url(self, url: str) -> str:
-        """The policy decision for ``url`` under this client's configuration (no connection)."""
+        """The policy decision for ``url`` under this client's configuration (no connection).
+
+        Like :func:`check_url`: also raises :class:`~webgrip.errors.ConnectError` (reason
+        ``dns``) or :class:`~webgrip.errors.FetchTimeoutError` when the name does not resolve.
+        """
         return self._core.check_url(url)
 
     def request(
@@ -182,15 +186,24 @@ class WebClient:
         timeout: float | None = None,
         max_bytes: int | None = None,
     ) -> Response:
-        """One guarded request; 4xx/5xx are returned (see :meth:`Response.raise_for_status`)."""
-        host = urlsplit(url).hostname or ""
-        self._limiter.wait(host)
+        """One guarded request; 4xx/5xx are returned (see :meth:`Response.raise_for_status`).
+
+        ``timeout`` (default ``config.timeout``) is the total deadline of the call, the wait
+        for this host's rate-limit slot included: if that slot comes too late, the call fails
+        at once with :class:`~webgrip.errors.FetchTimeoutError` (nothing is sent). A
+        malformed URL raises :class:`~webgrip.errors.InvalidURLError`.
+        """
+        budget = self.config.timeout if timeout is None else timeout
+        if not budget > 0:  # also refuses NaN
+            raise ValueError(f"timeout must be a positive number of seconds, not {budget}")
+        deadline = time.monotonic() + budget
+        self._wait_turn(url, deadline)
         pairs = list(headers.items()) if isinstance(headers, Mapping) else list(headers or ())
         start = time.monotonic()
         try:
             raw = self._core.request(
-                url, method=method.upper(), headers=pairs, body=body, timeout=timeout,
-                max_bytes=max_bytes,
+                url, method=method.upper(), headers=pairs, body=body,
+                timeout=_remaining(deadline), max_bytes=max_bytes,
             )
         except Exception as exc:
             self._stats.record_error(exc)
@@ -304,6 +317,30 @@ class WebClient:
         )
 
     # -- helpers of the operations above ----------------------------------------------------
+    def _wait_turn(self, url: str, deadline: float) -> None:
+        """Wait for ``url``'s host's rate-limit slot, inside ``deadline`` (monotonic).
+
+        A slot that would come after the deadline is not booked (so a timed-out call never
+        delays the next one) and the call fails at once instead of sleeping in vain.
+        """
+        try:
+            host = urlsplit(url).hostname or ""
+        except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
+            raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
+                                  reason="invalid-url") from None
+        delay = self._limiter.reserve_before(host, deadline)
+        if delay is None:
+            left = max(0.0, deadline - time.monotonic())
+            raise FetchTimeoutError(
+                f"timed out: the next request to {host} allowed by the rate limit "
+                f"(rate_limit_seconds={self.config.rate_limit_seconds:g}) would start after "
+                f"this call's deadline ({left:.2f} s left), so {shown_url(url)} was not "
+                "requested",
+                url=url, reason="timeout",
+            )
+        if delay > 0:
+            time.sleep(delay)
+
     def _clean_url(self, url: str) -> str:
         if not isinstance(url, str) or not url.strip():
             raise InvalidURLError("the URL is empty", url=str(url), reason="empty")
@@ -364,10 +401,10 @@ class WebClient:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise _deadline_error(url, self.config.timeout)
-            self._limiter.wait(urlsplit(url).hostname or "", deadline=deadline)
+            self._wait_turn(url, deadline)
             try:
                 return self._logged_download(
-                    url, dest_dir, timeout=max(0.001, deadline - time.monotonic()),
+                    url, dest_dir, timeout=_remaining(deadline),
                     max_bytes=self.config.max_download_bytes, progress=progress,
                 )
             except HTTPStatusError as exc:
@@ -438,10 +475,37 @@ def _status_error(response: Response) -> HTTPStatusError:
         phrase = ""
     label = f"HTTP {response.status} {phrase}".rstrip()
     return HTTPStatusError(
-        f"{label} for {response.url}", url=response.url, reason=f"http-{response.status}",
+        f"{label} for {shown_url(response.url)}", url=response.url,
+        reason=f"http-{response.status}",
         status=response.status, response=response,
     )
 
 
 def _deadline_error(url: str, timeout: float) -> FetchTimeoutError:
-    return FetchTimeoutError(f"timed out after {timeout:g} s", url=url, reason="deadline")
+    return FetchTimeoutError(f"timed out after {timeout:g} s", url=url, reason="timeout")
+
+
+def _remaining(deadline: float) -> float:
+    """Seconds left before ``deadline`` (monotonic), as a timeout the core accepts."""
+    return max(0.001, deadline - time.monotonic())
+
+
+class _DeadlineRateLimiter(HostRateLimiter):
+    """:class:`~webgrip.ratelimit.HostRateLimiter` that books a slot only if it comes in time."""
+
+    def reserve_before(self, host: str, deadline: float) -> float | None:
+        """Book ``host``'s next slot and return the wait, or ``None`` (nothing booked) when
+        the slot would start after ``deadline``."""
+        if self.interval <= 0:
+            return 0.0
+        host = host.lower()
+        with self._lock:
+            now = time.monotonic()
+            slot = max(now, self._next.get(host, now))
+            if slot >= deadline:
+                return None
+            self._next[host] = slot + self.interval
+            self._next.move_to_end(host)
+            while len(self._next) > self._max_hosts:
+                self._next.popitem(last=False)
+            return slot - now

@@ -15,12 +15,17 @@ from typing import Any
 
 from . import __version__ as _version
 
-__all__ = ["DEFAULT_BLOCKED_PORTS", "Config"]
+__all__ = ["DEFAULT_BLOCKED_PORTS", "SEARCH_ENDPOINT_NAMES", "Config"]
 
 #: Ports of services that must never be reachable from an agent's fetch, even on a public host.
 DEFAULT_BLOCKED_PORTS: tuple[int, ...] = (
     0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521,
     2049, 2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,
+)
+
+#: The keys ``Config.search_endpoints`` accepts: one per endpoint a provider calls.
+SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
+    "duckduckgo_html", "duckduckgo_lite", "searxng", "brave", "tavily", "google",
 )
 
 _ENV_PREFIX = "WEBGRIP_"
@@ -44,8 +49,15 @@ class Config:
     blocked_domains: tuple[str, ...] = ()
     """Domains (and their subdomains) never fetched."""
     blocked_ports: tuple[int, ...] = DEFAULT_BLOCKED_PORTS
+    """Ports refused on any host. Setting it *replaces* :data:`DEFAULT_BLOCKED_PORTS` (port 0
+    is refused regardless). To add ports to the defaults instead, start the value with ``+``
+    in ``WEBGRIP_BLOCKED_PORTS`` or the config file: ``WEBGRIP_BLOCKED_PORTS=+8080,9000``,
+    ``blocked_ports = "+8080"`` (in Python: ``DEFAULT_BLOCKED_PORTS + (8080,)``)."""
     allow_http: bool = True
     """``False`` gives an https-only mode."""
+    allow_https_downgrade: bool = False
+    """Follow a redirect from ``https://`` to ``http://``; refused by default (reason
+    ``https-downgrade``) because it would expose the rest of the exchange."""
     resolve: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Host -> addresses overrides (like curl's ``--resolve``); still subject to the policy."""
 
@@ -69,6 +81,10 @@ class Config:
     search_provider: str = "duckduckgo"
     search_fallbacks: tuple[str, ...] = ()
     search_endpoints: Mapping[str, str] = field(default_factory=dict)
+    """Endpoint URLs replacing a provider's default, keyed by one of
+    :data:`SEARCH_ENDPOINT_NAMES` (``duckduckgo_html``, ``duckduckgo_lite``, ``searxng``,
+    ``brave``, ``tavily``, ``google``); each must be an http(s) URL (``""`` keeps the
+    default)."""
     search_region: str | None = None
     safe_search: str = "moderate"
     brave_api_key: str | None = field(default=None, repr=False)
@@ -108,7 +124,8 @@ class Config:
         """Defaults, overridden by ``WEBGRIP_<FIELD>`` variables, overridden by ``overrides``.
 
         Lists are comma-separated; ``WEBGRIP_RESOLVE`` is ``host=ip,ip;host2=ip``;
-        ``WEBGRIP_SEARCH_ENDPOINTS`` is ``name=url;name2=url``.
+        ``WEBGRIP_SEARCH_ENDPOINTS`` is ``name=url;name2=url``; ``WEBGRIP_BLOCKED_PORTS``
+        starting with ``+`` adds to the default blocked ports instead of replacing them.
         """
         values = env_values(os.environ if env is None else env)
         values.update(overrides)
@@ -174,7 +191,9 @@ def parse_value(name: str, raw: str) -> Any:
         if kind == "str_tuple":
             return tuple(p.strip() for p in raw.split(",") if p.strip())
         if kind == "int_tuple":
-            return tuple(int(p) for p in raw.split(",") if p.strip())
+            extend = name == "blocked_ports" and raw.startswith("+")
+            ports = tuple(int(p) for p in raw.removeprefix("+").split(",") if p.strip())
+            return with_default_ports(ports) if extend else ports
         if kind == "mapping":
             result: dict[str, Any] = {}
             for item in raw.split(";"):
@@ -195,9 +214,17 @@ def parse_value(name: str, raw: str) -> Any:
         raise ValueError(f"invalid value for {name!r}: {exc}") from None
 
 
+def with_default_ports(ports: tuple[int, ...]) -> tuple[int, ...]:
+    """:data:`DEFAULT_BLOCKED_PORTS` followed by the ``ports`` not already in it."""
+    return DEFAULT_BLOCKED_PORTS + tuple(dict.fromkeys(
+        p for p in ports if p not in DEFAULT_BLOCKED_PORTS
+    ))
+
+
 _FIELD_KINDS: dict[str, str] = {
     "allow_networks": "str_tuple", "deny_networks": "str_tuple", "allowed_domains": "str_tuple",
     "blocked_domains": "str_tuple", "blocked_ports": "int_tuple", "allow_http": "bool",
+    "allow_https_downgrade": "bool",
     "resolve": "mapping", "max_redirects": "int", "timeout": "float",
     "connect_timeout": "float", "max_response_bytes": "int", "user_agent": "str",
     "ca_bundle": "opt_str", "rate_limit_seconds": "float", "max_retries": "int",
@@ -243,6 +270,15 @@ def _validate(c: Config) -> None:
     for p in c.search_fallbacks:
         if p not in _SEARCH_PROVIDERS:
             raise bad("search_fallbacks", f"{p!r}; choose from {_SEARCH_PROVIDERS}")
+    if not isinstance(c.search_endpoints, Mapping):
+        raise bad("search_endpoints", "expected a mapping of endpoint name to URL")
+    for name, url in c.search_endpoints.items():
+        if name not in SEARCH_ENDPOINT_NAMES:
+            raise bad("search_endpoints", f"unknown endpoint {name!r}; valid names are "
+                                          f"{', '.join(SEARCH_ENDPOINT_NAMES)}")
+        if url != "" and not _is_http_url(url):  # "" leaves the default endpoint
+            raise bad("search_endpoints", f"{name!r} must be an http:// or https:// URL, "
+                                          f"got {url!r}")
     if c.safe_search not in _SAFE_SEARCH:
         raise bad("safe_search", f"{c.safe_search!r}; choose one of {_SAFE_SEARCH}")
     if not c.user_agent.strip() or any(ch in c.user_agent for ch in "\r\n"):
@@ -255,3 +291,16 @@ def _validate(c: Config) -> None:
                 ipaddress.ip_network(net, strict=False)
             except ValueError:
                 raise bad(key, f"{net!r} is not a CIDR network") from None
+
+
+def _is_http_url(value: object) -> bool:
+    if not isinstance(value, str) or any(ch.isspace() for ch in value):
+        return False
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(host)

@@ -5,8 +5,10 @@ Used by :meth:`webgrip.Config.load`. A file looks like::
     timeout = 20
     download_dirs = ["~/Downloads", "~/papers"]
 
+    blocked_ports = "+8080"    # "+": added to the default blocked ports
+
     [search_endpoints]
-    searxng = "https://searx.example.org"
+    searxng = "https://searx.example.org/search"
 
     [profiles.researcher]
     max_download_bytes = 524288000
@@ -124,6 +126,16 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
             raise TypeError(f"expected a list of strings, got {value!r}")
         return tuple(items)
     if kind == "int_tuple":
+        if key == "blocked_ports" and isinstance(value, str) and value.strip().startswith("+"):
+            # "+8080,9000": added to the default blocked ports instead of replacing them.
+            from .config import with_default_ports
+
+            try:
+                ports = tuple(int(p) for p in value.strip()[1:].split(",") if p.strip())
+            except ValueError:
+                raise TypeError(f"expected \"+port,port...\" or a list of integers, got "
+                                f"{value!r}") from None
+            return with_default_ports(ports)
         if not isinstance(value, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):

@@ -66,7 +66,8 @@ class BlockedURLError(WebgripError):
 
 
 class FetchTimeoutError(WebgripError, TimeoutError):
-    """The call's total deadline (or the connect timeout) passed."""
+    """The call's total deadline (or the connect timeout) passed, or the host's rate-limit
+    slot would only come after it (then nothing is sent). ``reason`` is always ``timeout``."""
 
 
 class ResponseTooLargeError(WebgripError):

@@ -24,9 +24,11 @@ from .errors import (
 )
 from .fetching import describe_media_type
 
-__all__ = ["error_message", "human_size", "shown_url"]
+__all__ = ["MAX_URL_CHARS", "error_message", "human_size", "shown_url"]
 
-_MAX_URL_CHARS = 300
+#: The longest URL quoted in a message (longer ones end with "…"); the Rust core uses the same
+#: cap in its error messages. Exceptions keep the full URL in ``.url``.
+MAX_URL_CHARS = 200
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@]*@")
 
 
@@ -34,9 +36,14 @@ def shown_url(url: object) -> str:
     """``url`` made safe to quote in a message: one line, bounded length."""
     text = url if isinstance(url, str) else repr(url)
     text = _USERINFO.sub(r"\1", " ".join(text.split()))  # never echo a password
-    if len(text) > _MAX_URL_CHARS:
-        text = text[: _MAX_URL_CHARS - 1] + "…"
+    if len(text) > MAX_URL_CHARS:
+        text = text[: MAX_URL_CHARS - 1] + "…"
     return text
+
+
+def _capped(url: str) -> str:
+    """``url`` cut like the Rust core cuts the URLs it quotes (no other change)."""
+    return url if len(url) <= MAX_URL_CHARS else url[: MAX_URL_CHARS - 1] + "…"
 
 
 def human_size(size: int | None) -> str:
@@ -60,12 +67,21 @@ def _detail(exc: BaseException) -> str:
     """The message without the core's ``Refused <url>: `` style prefix (we say it ourselves)."""
     msg = " ".join(str(exc).split())
     url = getattr(exc, "url", None)
-    if url:
-        for marker in (f"{url}: ", f'"{url}": ', f"{url!r}: "):
-            at = msg.find(marker)
-            if 0 <= at <= 40:
-                return msg[at + len(marker):]
-    return msg
+    if url and isinstance(url, str):
+        for quoted in dict.fromkeys((url, _capped(url))):
+            for marker in (f"{quoted}: ", f'"{quoted}": ', f"{quoted!r}: "):
+                at = msg.find(marker)
+                if 0 <= at <= 40:
+                    return _cap_long_words(msg[at + len(marker):])
+    return _cap_long_words(msg)
+
+
+_LONG_WORD = re.compile(rf"\S{{{MAX_URL_CHARS + 1},}}")
+
+
+def _cap_long_words(text: str) -> str:
+    """Defence in depth: any URL (any unbroken run) longer than the cap is cut with "…"."""
+    return _LONG_WORD.sub(lambda m: _capped(m.group(0)), text)
 
 
 def _status_label(status: int | None) -> str:
@@ -148,8 +164,10 @@ def error_message(
     if isinstance(exc, DownloadError):
         return f"Error: Could not save {where} — {_sentence(msg)} {_download_hint(exc.reason)}"
     if isinstance(exc, SearchBlockedError):
-        return (f"Error: The search provider refused to answer — {_sentence(msg)} "
-                "Do not retry at once; wait a minute or fetch a known URL instead.")
+        # The search layer's message may end with its own "Do not retry..." advice: keep the
+        # cause only, so the answer is one cause and one piece of advice.
+        cause = msg.split(" Do not retry")[0]
+        return f"Error: {_sentence(cause)} {SEARCH_BLOCKED_ADVICE}"
     if isinstance(exc, SearchError):
         return f"Error: Search failed — {_sentence(msg)} Try again later or rephrase the query."
     if isinstance(exc, WebgripError):
@@ -160,6 +178,13 @@ def error_message(
         return f"Error: {_sentence(exc.strerror or msg)} Check the folder and try again."
     return (f"Error: Unexpected failure ({type(exc).__name__}: {_sentence(msg)}) "
             "Try again or use another source.")
+
+
+#: The advice ending every blocked-search answer.
+SEARCH_BLOCKED_ADVICE = (
+    "Do not search again for a few minutes (such blocks are per address and temporary); "
+    "fetch a known URL instead, or configure another search provider (search_fallbacks)."
+)
 
 
 def _download_hint(reason: str | None) -> str:

@@ -5,6 +5,11 @@ once on the ``webgrip`` logger at ``INFO``::
 
     GET example.com 200 5120B 43ms network
     GET example.com 200 5120B 0ms cache
+    GET example.com 304 0B 12ms revalidated
+
+The last word is where the answer came from: ``network`` (downloaded), ``cache`` (a fresh entry
+of the persistent cache, no request made) or ``revalidated`` (a stale entry confirmed by a
+``304`` to a conditional request; the line shows the ``304`` and its empty body).
 
 Only the method and the host are logged: paths and query strings can carry API keys or
 personal data, so they never reach the log. Enable the lines with the standard library, e.g.
@@ -13,15 +18,33 @@ personal data, so they never reach the log. Enable the lines with the standard l
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["Stats", "log_request", "logger"]
+__all__ = ["Stats", "log_request", "logger", "revalidating"]
 
 logger = logging.getLogger("webgrip")
+
+# Set while the persistent cache sends a conditional request: a 304 answered then is logged
+# as ``revalidated`` rather than as a plain network answer.
+_REVALIDATING: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "webgrip_revalidating", default=False)
+
+
+@contextlib.contextmanager
+def revalidating(active: bool = True) -> Iterator[None]:
+    """Within this block (when ``active``), a ``304`` is logged with source ``revalidated``."""
+    token = _REVALIDATING.set(active)
+    try:
+        yield
+    finally:
+        _REVALIDATING.reset(token)
 
 
 class Stats:
@@ -88,6 +111,8 @@ def log_request(
     """Log one request. ``source`` is ``network``, ``cache`` or ``revalidated``."""
     if not logger.isEnabledFor(logging.INFO):
         return
+    if source == "network" and status == 304 and _REVALIDATING.get():
+        source = "revalidated"
     host = _host(url)
     ms = round(seconds * 1000)
     if error is not None:

@@ -86,22 +86,29 @@ def research(
         return head
 
     outcomes = fetch_many(client, [r.url for r in top], extract="markdown")
-    sections: list[tuple[str, str]] = []  # (heading, body)
+    # (heading, body, lead, total): ``body`` is the page's content stripped of surrounding
+    # whitespace, ``lead`` how many characters were stripped in front and ``total`` the
+    # content's full length, so offsets given to the agent count in the unstripped content,
+    # exactly as fetch_page's start_index does.
+    sections: list[tuple[str, str, int, int]] = []
     for i, (result, outcome) in enumerate(zip(top, outcomes, strict=True), 1):
         title = (outcome.title if isinstance(outcome, Page) and outcome.title else result.title)
         heading = f"=== [{i}] {' '.join((title or result.url).split())} ===\nURL: {result.url}"
         if isinstance(outcome, WebgripError):
-            sections.append((heading, error_message(outcome, url=result.url,
-                                                    timeout=client.config.timeout)))
+            message = error_message(outcome, url=result.url, timeout=client.config.timeout)
+            sections.append((heading, message, 0, len(message)))
         else:
-            sections.append((heading, outcome.content.strip()))
+            content = outcome.content
+            body = content.strip()
+            lead = len(content) - len(content.lstrip()) if body else 0
+            sections.append((heading, body, lead, len(content)))
 
-    overhead = len(head) + sum(len(h) + 4 for h, _ in sections) + 120 * len(sections)
+    overhead = len(head) + sum(len(s[0]) + 4 for s in sections) + 120 * len(sections)
     budget = max(_MIN_PAGE_SHARE * len(sections), max_length - overhead)
-    readable = [0 if body.startswith("Error:") else len(body) for _, body in sections]
+    readable = [0 if s[1].startswith("Error:") else len(s[1]) for s in sections]
     shares = share_budget(readable, budget)
     out = [head, f"\nThe top {len(sections)} results, read:"]
-    for (heading, body), share, result in zip(sections, shares, top, strict=True):
+    for (heading, body, lead, total), share, result in zip(sections, shares, top, strict=True):
         if body.startswith("Error:"):
             out.append(f"\n{heading}\n{body}")
             continue
@@ -111,7 +118,8 @@ def research(
         chunk, end = slice_text(body, 0, max(1, share))
         text = chunk.rstrip()
         if end < len(body):
-            text += (f"\n[Truncated at {end} of {len(body)} characters: call fetch_page with "
-                     f"url={result.url!r} and start_index={end} to read on]")
+            resume = lead + end  # an offset in the page's content, as fetch_page counts
+            text += (f"\n[Truncated at {resume} of {total} characters: call fetch_page with "
+                     f"url={result.url!r} and start_index={resume} to read on]")
         out.append(f"\n{heading}\n{text}")
     return "\n".join(out)

@@ -225,7 +225,9 @@ class Tools:
             lines.append("Note: a file with that name already existed, so a new name was used.")
         if d.replaced:
             lines.append("Note: an existing file with that name was replaced.")
-        lines.append(f"Size: {d.size} bytes ({human_size(d.size)})")
+        readable = human_size(d.size)
+        exact = f"{d.size} bytes"
+        lines.append(f"Size: {exact}" if readable == exact else f"Size: {exact} ({readable})")
         lines.append(f"Content-Type: {d.content_type or 'unknown'}")
         lines.append(f"SHA-256: {d.sha256}")
         return "\n".join(lines)

@@ -147,11 +147,13 @@ def _check_page(root: Element, results: list[SearchResult], layout: str) -> list
 
 
 def _blocked(layout: str, why: str, url: str | None = None) -> SearchBlockedError:
-    return SearchBlockedError(
+    exc = SearchBlockedError(
         f"DuckDuckGo ({layout} endpoint) is refusing automated searches from this address "
         f"({why}). {BLOCKED_HINT}",
         url=url, reason="blocked",
     )
+    exc.detail = f"{layout} endpoint: {why}"  # for the combined message of search()
+    return exc
 
 
 def parse_html_page(markup: str) -> list[SearchResult]:
@@ -274,6 +276,14 @@ def search(request: SearchRequest) -> list[SearchResult]:
             if exc.reason == "timeout":
                 break
     blocked = [f for f in failures if isinstance(f, SearchBlockedError)]
+    details = [getattr(f, "detail", None) for f in failures]
+    if len(failures) > 1 and len(blocked) == len(failures) and all(details):
+        # Both endpoints blocked: one cause, the reason of each in brackets.
+        raise SearchBlockedError(
+            "DuckDuckGo is refusing automated searches from this address "
+            f"({'; '.join(details)}). {BLOCKED_HINT}",
+            url=blocked[0].url, reason="blocked",
+        )
     if blocked and len(failures) > 1:
         # One endpoint blocked, the other blocked or failing: the advice is the same.
         both = "; ".join(str(f).split(" Do not retry")[0].rstrip(". ") for f in failures)

@@ -48,7 +48,12 @@ pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) 
 }
 
 /// [`extract`] over an already parsed document.
-pub fn extract_parsed(doc: &Html, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
+pub fn extract_parsed(
+    doc: &Html,
+    url: Option<&str>,
+    modes: Modes,
+    main_content: bool,
+) -> Extracted {
     let base = urls::document_base(doc, url);
     let scope = if main_content && (modes.text || modes.markdown) {
         readable::select(doc, url)
@@ -70,6 +75,25 @@ pub fn extract_parsed(doc: &Html, url: Option<&str>, modes: Modes, main_content:
 /// what no view reads (see [`guard`]). Everything that parses untrusted HTML should go
 /// through this.
 pub fn parse(html: &str) -> Html {
-    // Scripting disabled, so `<noscript>` content is markup (see readable::parse_document).
-    readable::parse_document(&guard::defuse(html))
+    parse_prepared(&guard::defuse(html))
+}
+
+/// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
+/// so `<noscript>` content is markup (see `readable::parse_document`), and the tree's arena
+/// sized up front from the number of tags, so it is not regrown (and copied) while parsing.
+pub fn parse_prepared(html: &str) -> Html {
+    use html5ever::tendril::TendrilSink;
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    // About one node per `<` (start tags, end tags and text roughly balance), plus the
+    // implied html/head/body.
+    let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
+    let mut doc = Html::new_document();
+    doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, tags + tags / 4 + 16);
+    html5ever::driver::parse_document(scraper::HtmlTreeSink::new(doc), opts).one(html)
 }

@@ -601,21 +601,24 @@ impl<'s> Emitter<'s> {
             if grid.columns == 0 {
                 grid.columns = 1;
             }
-            for line in grid::to_markdown(&grid) {
-                self.w.request_break(1);
-                self.w.push_literal(&line);
-            }
+            let w = &mut self.w;
+            grid::markdown_lines(&grid, false, |line| {
+                w.request_break(1);
+                w.push_literal(line);
+            });
         } else {
+            let mut line = String::new();
             for row in rows {
-                let cells: Vec<&str> = row
-                    .cells
-                    .iter()
-                    .map(|c| c.text.as_str())
-                    .filter(|t| !t.is_empty())
-                    .collect();
-                if !cells.is_empty() {
+                line.clear();
+                for cell in row.cells.iter().filter(|c| !c.text.is_empty()) {
+                    if !line.is_empty() {
+                        line.push_str(" | ");
+                    }
+                    line.push_str(&cell.text);
+                }
+                if !line.is_empty() {
                     self.w.request_break(1);
-                    self.w.push_literal(&cells.join(" | "));
+                    self.w.push_literal(&line);
                 }
             }
         }

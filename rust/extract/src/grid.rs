@@ -160,48 +160,69 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
     }
 }
 
-/// A GFM pipe table. Cells must already be escaped for Markdown (`|` included) and be on one
-/// line. Only the header row is padded to the full width (renderers pad short body rows
+/// A GFM pipe table, one line at a time into `line` (reused, so no allocation per line or
+/// cell). With `escape`, cells are plain text and escaped here ([`push_escaped_cell`]);
+/// without, they must already be escaped for Markdown (`|` included) and be on one line.
+/// Only the header row is padded to the full width (renderers pad short body rows
 /// themselves), so a ragged hostile table costs no more than its cells.
+pub fn markdown_lines(grid: &Grid, escape: bool, mut line_out: impl FnMut(&str)) {
+    if grid.columns == 0 {
+        return;
+    }
+    let push_cell = |line: &mut String, cell: &str| {
+        line.push(' ');
+        if escape {
+            push_escaped_cell(line, cell);
+        } else {
+            line.push_str(cell);
+        }
+        line.push_str(" |");
+    };
+    let header = grid.header.as_deref().unwrap_or(&[]);
+    let mut line = String::with_capacity(64);
+    line.push('|');
+    for i in 0..grid.columns {
+        push_cell(&mut line, header.get(i).map_or("", String::as_str));
+    }
+    line_out(&line);
+    line.clear();
+    line.push('|');
+    for _ in 0..grid.columns {
+        line.push_str(" --- |");
+    }
+    line_out(&line);
+    for row in &grid.rows {
+        line.clear();
+        line.push('|');
+        for cell in row {
+            push_cell(&mut line, cell);
+        }
+        line_out(&line);
+    }
+}
+
+/// [`markdown_lines`] collected (tests and small tables).
 pub fn to_markdown(grid: &Grid) -> Vec<String> {
     let mut lines = Vec::with_capacity(grid.rows.len() + 2);
-    if grid.columns == 0 {
-        return lines;
-    }
-    let empty: Vec<String> = Vec::new();
-    let header = grid.header.as_ref().unwrap_or(&empty);
-    let mut head = String::from("|");
-    let mut rule = String::from("|");
-    for i in 0..grid.columns {
-        let cell = header.get(i).map_or("", String::as_str);
-        head.push(' ');
-        head.push_str(cell);
-        head.push_str(" |");
-        rule.push_str(" --- |");
-    }
-    lines.push(head);
-    lines.push(rule);
-    for row in &grid.rows {
-        let mut line = String::from("|");
-        for cell in row {
-            line.push(' ');
-            line.push_str(cell);
-            line.push_str(" |");
-        }
-        lines.push(line);
-    }
+    markdown_lines(grid, false, |l| lines.push(l.to_string()));
     lines
 }
 
 /// Escape a plain-text cell for a pipe table.
 pub fn escape_cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    push_escaped_cell(&mut out, text);
+    out
+}
+
+/// [`escape_cell`] appended to `out`.
+pub fn push_escaped_cell(out: &mut String, text: &str) {
     for (i, word) in text.split_whitespace().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         crate::escape::push_escaped(
-            &mut out,
+            out,
             word,
             crate::escape::Context {
                 line_start: false,
@@ -210,7 +231,6 @@ pub fn escape_cell(text: &str) -> String {
             },
         );
     }
-    out
 }
 
 #[cfg(test)]

@@ -53,25 +53,44 @@ fn is_any(n: &Name, names: &[&str]) -> bool {
     names.iter().any(|v| is(n, v))
 }
 
+const VOID: u8 = 1;
+const SELF: u8 = 2;
+const RAW: u8 = 4;
+const SCRIPT: u8 = 8;
+const PLAIN: u8 = 16;
+const BREAK: u8 = 32;
+
+/// What the scanner needs to know about an element name, in one match.
+fn class(n: &Name) -> u8 {
+    let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
+    match &n[..len] {
+        b"area" | b"base" | b"col" | b"input" | b"link" | b"source" | b"track" | b"wbr"
+        | b"param" | b"keygen" | b"frame" | b"basefont" | b"bgsound" | b"image" => VOID,
+        b"br" | b"embed" | b"hr" | b"img" | b"meta" => VOID | BREAK,
+        // End tag optional: the parser closes them itself, they don't nest.
+        b"option" | b"optgroup" | b"tr" | b"td" | b"th" | b"thead" | b"tbody" | b"tfoot"
+        | b"colgroup" | b"caption" | b"rb" | b"rt" | b"rp" | b"rtc" | b"html" => SELF,
+        b"p" | b"li" | b"dt" | b"dd" | b"head" | b"body" => SELF | BREAK,
+        b"script" => SCRIPT,
+        b"style" | b"textarea" | b"title" | b"xmp" | b"iframe" | b"noembed" | b"noframes" => RAW,
+        b"plaintext" => PLAIN,
+        // Start tags that leave SVG/MathML content for HTML (`font` only with
+        // color/face/size, handled apart).
+        b"b" | b"big" | b"blockquote" | b"center" | b"code" | b"div" | b"dl" | b"em" | b"h1"
+        | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"i" | b"listing" | b"menu" | b"nobr" | b"ol"
+        | b"pre" | b"ruby" | b"s" | b"small" | b"span" | b"strong" | b"strike" | b"sub"
+        | b"sup" | b"table" | b"tt" | b"u" | b"ul" | b"var" => BREAK,
+        _ => 0,
+    }
+}
+
 fn is_void(n: &Name) -> bool {
-    is_any(
-        n,
-        &[
-            "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr", "param", "keygen", "frame", "basefont", "bgsound", "image",
-        ],
-    )
+    class(n) & VOID != 0
 }
 
 /// Elements whose end tag is optional: the parser closes them itself, they don't nest.
 fn closes_itself(n: &Name) -> bool {
-    is_any(
-        n,
-        &[
-            "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "thead", "tbody",
-            "tfoot", "colgroup", "caption", "rb", "rt", "rp", "rtc", "html", "head", "body",
-        ],
-    )
+    class(n) & SELF != 0
 }
 
 /// How the tokenizer reads the content of an HTML element (scripting disabled, so
@@ -86,16 +105,12 @@ enum Content {
 }
 
 fn content_of(n: &Name) -> Content {
-    if is(n, "script") {
+    let c = class(n);
+    if c & SCRIPT != 0 {
         Content::Script
-    } else if is_any(
-        n,
-        &[
-            "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-        ],
-    ) {
+    } else if c & RAW != 0 {
         Content::Raw
-    } else if is(n, "plaintext") {
+    } else if c & PLAIN != 0 {
         Content::Plaintext
     } else {
         Content::Markup
@@ -104,55 +119,7 @@ fn content_of(n: &Name) -> Content {
 
 /// Start tags that leave SVG/MathML content for HTML (`font` only with color/face/size).
 fn breaks_out(n: &Name) -> bool {
-    is_any(
-        n,
-        &[
-            "b",
-            "big",
-            "blockquote",
-            "body",
-            "br",
-            "center",
-            "code",
-            "dd",
-            "div",
-            "dl",
-            "dt",
-            "em",
-            "embed",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "head",
-            "hr",
-            "i",
-            "img",
-            "li",
-            "listing",
-            "menu",
-            "meta",
-            "nobr",
-            "ol",
-            "p",
-            "pre",
-            "ruby",
-            "s",
-            "small",
-            "span",
-            "strong",
-            "strike",
-            "sub",
-            "sup",
-            "table",
-            "tt",
-            "u",
-            "ul",
-            "var",
-        ],
-    )
+    class(n) & BREAK != 0
 }
 
 /// Foreign elements whose content is HTML again (SVG and MathML integration points).
@@ -567,6 +534,9 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     // Content cuts (stripping) are kept apart: a `<frameset>` voids them.
     let mut strips: Vec<Cut> = Vec::new();
     let mut frameset = false;
+    // Cleared when the scanner can no longer be sure it is where html5ever is (an end tag
+    // reaching into or out of SVG/MathML in a way it does not model): no more stripping.
+    let mut stripping = strip;
     let mut attrs: Vec<Attr> = Vec::new();
     let mut i = 0;
     while let Some(p) = memchr(b'<', &b[i..]) {
@@ -576,12 +546,16 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
         match rest.get(1) {
             Some(b'!') if rest.starts_with(b"<!--") => {
                 let (text_end, end) = comment_extent(b, lt);
-                if strip && text_end > lt + 4 {
+                if stripping && text_end > lt + 4 {
                     strips.push((lt + 4, text_end));
                 }
                 i = end;
             }
-            Some(b'!') if foreign && rest.starts_with(b"<![CDATA[") => {
+            // CDATA is read whenever the current node is not HTML (integration points too).
+            Some(b'!')
+                if stack.last().is_some_and(|o| o.ns != Ns::Html)
+                    && rest.starts_with(b"<![CDATA[") =>
+            {
                 i = memchr::memmem::find(&b[lt + 9..], b"]]>").map_or(b.len(), |e| lt + 9 + e + 3);
             }
             Some(b'!' | b'?') => i = bogus_end(b, lt + 1),
@@ -591,13 +565,33 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 let Some(tag) = scan_tag(b, lt + 2 + name_len, &mut attrs) else {
                     break;
                 };
-                match dropped.get_mut(&key) {
+                if foreign && (is(&key, "br") || is(&key, "p")) {
+                    // `</br>` and `</p>` leave foreign content like breakout start tags.
+                    while stack.last().is_some_and(|o| o.foreign) {
+                        stack.pop();
+                    }
+                }
+                let pending = if dropped.is_empty() {
+                    None
+                } else {
+                    dropped.get_mut(&key)
+                };
+                match pending {
                     Some(n) if *n > 0 => {
                         *n -= 1;
                         cuts.push((lt, tag.end));
                     }
                     _ => {
-                        if let Some(at) = stack.iter().rposition(|k| k.name == key) {
+                        let at = stack.iter().rposition(|k| k.name == key);
+                        let exact = at.is_some_and(|at| at + 1 == stack.len() && stack[at].foreign);
+                        let crosses = match at {
+                            Some(at) => stack[at..].iter().any(|o| o.ns != Ns::Html),
+                            None => foreign,
+                        };
+                        if crosses && !exact {
+                            stripping = false;
+                        }
+                        if let Some(at) = at {
                             stack.truncate(at);
                         }
                     }
@@ -628,7 +622,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                     }
                     continue;
                 }
-                if strip {
+                if stripping {
                     strip_attrs(b, &attrs, &mut strips);
                 }
                 let mut foreign = foreign;
@@ -677,7 +671,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                     Content::Plaintext => break,
                     Content::Script => {
                         let end = script_end(b, i);
-                        if strip && end > i && !is_json_ld(b, &attrs) {
+                        if stripping && end > i && !is_json_ld(b, &attrs) {
                             strips.push((i, end));
                         }
                         i = end;
@@ -685,7 +679,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                     }
                     Content::Raw => {
                         let end = raw_end(b, i, &b[lt + 1..lt + 1 + name_len]);
-                        if strip && end > i && is(&key, "style") {
+                        if stripping && end > i && is(&key, "style") {
                             strips.push((i, end));
                         }
                         i = end;
@@ -699,7 +693,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                     continue;
                 }
                 let svg = is(&key, "svg");
-                if svg && strip && !tag.self_closing {
+                if svg && stripping && !tag.self_closing {
                     if let Some(end) = svg_extent(b, i, &mut attrs) {
                         if end > i {
                             strips.push((i, end));
@@ -848,7 +842,10 @@ mod tests {
         );
         assert_eq!(strip("<script>a</script/>b"), "<script></script/>b");
         // `</scripts>` does not end a script.
-        assert_eq!(strip("<script>a</scripts>b</script>c"), "<script></script>c");
+        assert_eq!(
+            strip("<script>a</scripts>b</script>c"),
+            "<script></script>c"
+        );
     }
 
     #[test]
@@ -1018,9 +1015,30 @@ mod tests {
     #[test]
     fn never_panics_on_odd_input() {
         let cases = [
-            "<", "</", "<!", "<!-", "<!--", "<!---", "<a", "<a b", "<a b=", "<a b=\"", "<a/",
-            "<script", "<script>", "<script><!--", "<script><!--<script", "<svg", "<svg>",
-            "<svg><![CDATA[", "</a", "<?", "<é>", "<sçript>é</sçript>", "<a b='é'>", "<svg><é",
+            "<",
+            "</",
+            "<!",
+            "<!-",
+            "<!--",
+            "<!---",
+            "<a",
+            "<a b",
+            "<a b=",
+            "<a b=\"",
+            "<a/",
+            "<script",
+            "<script>",
+            "<script><!--",
+            "<script><!--<script",
+            "<svg",
+            "<svg>",
+            "<svg><![CDATA[",
+            "</a",
+            "<?",
+            "<é>",
+            "<sçript>é</sçript>",
+            "<a b='é'>",
+            "<svg><é",
             "<script>é</script\u{e9}>",
         ];
         for c in cases {

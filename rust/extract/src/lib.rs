@@ -22,6 +22,6 @@ pub mod urls;
 pub mod walk;
 mod writer;
 
-pub use document::{extract, extract_parsed, parse, Extracted, Modes};
+pub use document::{extract, extract_parsed, parse, parse_prepared, Extracted, Modes};
 pub use emit::Flavor;
 pub use scope::Scope;

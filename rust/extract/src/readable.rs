@@ -100,8 +100,6 @@ struct Item {
     /// Text of the element's own line of flow: its direct text plus that of inline
     /// descendants (spans, links, emphasis), excluding nested blocks.
     line: u32,
-    line_link: u32,
-    line_punct: u32,
     /// Heading level 1-6, 0 otherwise.
     level: u8,
     /// Hash of tag + class, for spotting repeated siblings (listing items, posts).
@@ -205,8 +203,6 @@ impl Table {
                             good_link: 0,
                             own: 0,
                             line: 0,
-                            line_link: 0,
-                            line_punct: 0,
                             level: heading_level(name),
                             sig: signature(name, el.attr("class")),
                         });
@@ -236,8 +232,6 @@ impl Table {
                             good_link: 0,
                             own: 0,
                             line: 0,
-                            line_link: 0,
-                            line_punct: 0,
                             level: 0,
                             sig: 0,
                         });
@@ -254,10 +248,8 @@ impl Table {
                             it.own += alnum;
                             it.punct += punct;
                             it.line += alnum;
-                            it.line_punct += punct;
                             if link_depth > 0 {
                                 it.link += alnum;
-                                it.line_link += alnum;
                             }
                         }
                     }
@@ -300,8 +292,7 @@ impl Table {
             let links = items[i].links;
             let inline = items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) == 0
                 && items[i].flags & F_INVISIBLE == 0;
-            let (line, line_link, line_punct) =
-                (items[i].line, items[i].line_link, items[i].line_punct);
+            let line = items[i].line;
             let par = &mut items[p as usize];
             par.text += text;
             par.link += link;
@@ -309,8 +300,6 @@ impl Table {
             par.links += links;
             if inline {
                 par.line += line;
-                par.line_link += line_link;
-                par.line_punct += line_punct;
             }
         }
         Table { items }
@@ -327,6 +316,25 @@ impl Table {
     /// Drop the chrome mark from elements that hold most of the page's text (a mislabelled
     /// wrapper), and from hidden elements that carry the page's only substantial text.
     fn decide_chrome(&mut self, body: u32) {
+        // A class name does not outvote a semantic main-content marker: the marker and its
+        // ancestors are not chrome by class ("box article modal-enabled" around role=main).
+        let n = self.items.len();
+        let mut cleared = vec![false; n];
+        for i in 0..n {
+            if self.items[i].flags & F_MAIN_HINT == 0 || self.items[i].text == 0 {
+                continue;
+            }
+            let mut a = i as u32;
+            while a != NONE && !cleared[a as usize] {
+                cleared[a as usize] = true;
+                let it = &mut self.items[a as usize];
+                it.flags &= !F_CHROME_CLASS;
+                if it.flags & F_FORM != 0 {
+                    it.flags &= !F_CHROME_TAG;
+                }
+                a = it.parent;
+            }
+        }
         let total = self.items[body as usize].text.max(1) as f32;
         let b = &self.items[body as usize];
         let (start, end) = (body as usize, b.end as usize);
@@ -341,9 +349,6 @@ impl Table {
             // Navigation stays navigation however big it is; anything else that holds the
             // bulk of the page's prose is content whatever its class says.
             let is_nav_like = link_density > 0.5;
-            if share > 0.3 && std::env::var_os("RDEBUG").is_some() {
-                eprintln!("chrome? idx={i} share={share:.2} ld={link_density:.2} flags={:x}", it.flags);
-            }
             if it.flags & F_FORM != 0 && it.text > 400 && !is_nav_like {
                 it.flags &= !F_CHROME_TAG;
             }
@@ -435,16 +440,7 @@ impl Table {
                 let it = &self.items[a as usize];
                 if let Some(n) = doc.tree.get(it.id) {
                     if let Some(el) = n.value().as_element() {
-                        eprintln!(
-                            "{} .{:?} #{:?} text={} good={} w={} start={}",
-                            el.name(),
-                            el.attr("class"),
-                            el.attr("id"),
-                            it.text,
-                            it.good,
-                            self.weight(a),
-                            start
-                        );
+                        eprintln!("{} .{:?} #{:?} text={} good={} w={} start={}", el.name(), el.attr("class"), el.attr("id"), it.text, it.good, self.weight(a), start);
                     }
                 }
                 a = it.parent;
@@ -452,15 +448,8 @@ impl Table {
         }
         let mut skip = HashSet::new();
         self.prune(root, &mut skip);
-        if std::env::var_os("NO_SECT").is_none() {
-            self.drop_boilerplate_sections(doc, root, &mut skip);
-        }
-        if std::env::var_os("NO_ORPHAN").is_none() {
-            self.drop_orphan_lines(root, &mut skip);
-        }
-        if std::env::var_os("NO_DEDUP").is_none() {
-            self.drop_repeated_lines(doc, root, &mut skip);
-        }
+        self.drop_boilerplate_sections(doc, root, &mut skip);
+        self.drop_repeated_lines(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
         // Compare with what a whole-page view would show (hidden menus and modals excluded),
         // unless the page keeps its text inside a hidden wrapper.
@@ -468,9 +457,6 @@ impl Table {
         let vis = self.visible_text(body);
         let page = if vis * 4 < raw { raw } else { vis };
         // Implausibly small: a root with almost nothing of a page with real text.
-        if std::env::var_os("RDEBUG").is_some() {
-            eprintln!("kept={kept} page={page} raw={raw} vis={vis}");
-        }
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
             let mut skip = HashSet::new();
             self.prune_chrome_only(body, &mut skip);
@@ -579,7 +565,6 @@ impl Table {
     /// Walk down while one child holds nearly all of the weighted text.
     fn descend(&self, start: u32) -> u32 {
         let mut node = start;
-        let start_w = self.weight(start);
         loop {
             let total = self.weight(node);
             if total <= 0.0 {
@@ -594,8 +579,12 @@ impl Table {
                     best = c;
                 }
             }
-            let floor: f32 = std::env::var("FLOOR").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
-            if best == NONE || best_w < 0.72 * total || best_w < floor * start_w {
+            // The root is a container: descending into one paragraph would drop its
+            // siblings, however short.
+            if best == NONE
+                || best_w < 0.72 * total
+                || self.items[best as usize].flags & (F_PARA | F_HEADING) != 0
+            {
                 return node;
             }
             node = best;
@@ -644,14 +633,10 @@ impl Table {
                 *groups.entry(self.group_key(i)).or_insert(0) += it.text;
             }
         }
-        let dbg = std::env::var_os("RDEBUG2").is_some();
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
             let f = it.flags;
-            if dbg && f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_COMMENTS) != 0 && it.text > 100 {
-                eprintln!("skip text={} flags={:x} id={:?}", it.text, f, it.id);
-            }
             let chrome = f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL) != 0
                 || (f & F_COMMENTS != 0 && !keep_comments);
             if chrome {
@@ -766,59 +751,6 @@ impl Table {
         BOILERPLATE_HEADINGS.iter().any(|h| text.contains(h))
     }
 
-    /// Interface strings ("Add to list", "Sign in to continue", "Sorry, there was a
-    /// problem") are short lines among other short lines; content's short lines (headings,
-    /// captions, labels) sit next to prose. Drop short, unpunctuated leaf lines none of
-    /// whose neighbouring lines is prose. Lists, tables and code are left alone: their
-    /// short lines are structure.
-    fn drop_orphan_lines(&self, root: u32, skip: &mut HashSet<NodeId>) {
-        let r = &self.items[root as usize];
-        // (index, is_prose, is_candidate) for each text-bearing block in order.
-        let mut lines: Vec<(u32, bool, bool)> = Vec::new();
-        let mut guard_end = 0u32; // inside a list/table/code subtree until this index
-        let mut i = root + 1;
-        while i < r.end {
-            let it = &self.items[i as usize];
-            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
-                i = it.end;
-                continue;
-            }
-            if it.flags & (F_STRUCT | F_CODE) != 0 && i >= guard_end {
-                guard_end = it.end;
-            }
-            let is_block = it.flags & (F_BLOCK | F_PARA | F_HEADING) != 0;
-            if is_block && it.line > 0 {
-                let prose = it.line >= 80 && it.line_punct > 0 && it.line_link * 2 < it.line;
-                let leaf = it.text == it.line;
-                let candidate =
-                    leaf && i >= guard_end && it.level == 0 && it.line < 40 && it.line_punct == 0;
-                lines.push((i, prose, candidate));
-            }
-            i += 1;
-        }
-        for (k, &(idx, _, candidate)) in lines.iter().enumerate() {
-            if !candidate {
-                continue;
-            }
-            // Nearest neighbours within a short window on each side.
-            let lo = k.saturating_sub(2);
-            let hi = (k + 3).min(lines.len());
-            let near_prose = lines[lo..hi].iter().any(|l| l.1);
-            if !near_prose {
-                skip.insert(self.items[idx as usize].id);
-            }
-        }
-    }
-
-    fn group_key(&self, i: u32) -> (u32, u64) {
-        let it = &self.items[i as usize];
-        if it.flags & F_CLASSED != 0 {
-            (NONE, it.sig)
-        } else {
-            (it.parent, it.sig)
-        }
-    }
-
     /// Responsive layouts often ship the same block twice (desktop and mobile variants,
     /// one hidden by a stylesheet we do not apply): keep the first copy of a substantial
     /// leaf block, skip later identical ones.
@@ -840,8 +772,8 @@ impl Table {
                     for d in node.descendants() {
                         if let Node::Text(t) = d.value() {
                             for ch in t.chars().filter(|c| c.is_alphanumeric()) {
-                                for b in ch.to_lowercase().to_string().bytes() {
-                                    h ^= b as u64;
+                                for lc in ch.to_lowercase() {
+                                    h ^= lc as u64;
                                     h = h.wrapping_mul(0x100000001b3);
                                 }
                             }
@@ -855,6 +787,15 @@ impl Table {
                 continue;
             }
             i += 1;
+        }
+    }
+
+    fn group_key(&self, i: u32) -> (u32, u64) {
+        let it = &self.items[i as usize];
+        if it.flags & F_CLASSED != 0 {
+            (NONE, it.sig)
+        } else {
+            (it.parent, it.sig)
         }
     }
 
@@ -1036,8 +977,9 @@ fn tag_flags(name: &str) -> u32 {
         // Sign-in, search and newsletter forms; a page-wide form wrapper (ASP.NET) holds most
         // of the text and is let off in `decide_chrome`.
         "form" => F_CHROME_TAG | F_BLOCK | F_FORM,
-        "div" | "section" | "tbody" | "tr" | "figure" | "details" | "fieldset"
-        | "center" => F_BLOCK,
+        "div" | "section" | "tbody" | "tr" | "figure" | "details" | "fieldset" | "center" => {
+            F_BLOCK
+        }
         _ => 0,
     }
 }
@@ -1706,10 +1648,21 @@ mod tests {
         let html = format!(
             r#"<html><head><script type="application/ld+json">
             {{"@type":"NewsArticle","articleBody":"{PROSE}"}}</script></head>
-            <body><article><p>{PROSE}</p><p>{PROSE}</p></article></body></html>"#
+            <body><article><p>{PROSE}</p><p>Work starts in May.</p></article></body></html>"#
         );
         let out = readable(&html);
-        assert_eq!(out.matches("committee met").count(), 2, "{out}");
+        assert_eq!(out.matches("committee met").count(), 1, "{out}");
+        assert!(out.contains("Work starts in May."), "{out}");
+    }
+
+    #[test]
+    fn repeated_responsive_copy_is_dropped() {
+        let html = format!(
+            r#"<html><body><main><div class="desktop"><p>{PROSE}</p></div>
+            <div class="mobile"><p>{PROSE}</p></div><p>Work starts in May.</p></main></body></html>"#
+        );
+        let out = readable(&html);
+        assert_eq!(out.matches("committee met").count(), 1, "{out}");
     }
 
     #[test]

@@ -17,8 +17,9 @@ pub struct Table {
     pub caption: Option<String>,
     /// Unique, non-empty column names.
     pub headers: Vec<String>,
-    /// Body rows as `(header, cell)` pairs in column order.
-    pub rows: Vec<Vec<(String, String)>>,
+    /// Body rows: cell `i` belongs to `headers[i]`. Rows are padded to every column unless
+    /// a ragged hostile table would multiply its size (then short rows stay short).
+    pub rows: Vec<Vec<String>>,
     pub markdown: String,
 }
 
@@ -145,47 +146,34 @@ fn build(table: NodeRef<'_, Node>) -> Option<Table> {
         return None;
     }
     let real_cells: usize = raw.iter().map(|r| r.cells.len()).sum();
+    let real_bytes: usize = raw
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| c.text.len())
+        .sum();
     let grid = grid::build(raw);
-    let header_cells = grid.header.clone().unwrap_or_default();
-    let headers = unique_headers(&header_cells, grid.columns);
+    let headers = unique_headers(grid.header.as_deref().unwrap_or(&[]), grid.columns);
 
-    let escaped = grid::Grid {
-        header: grid
-            .header
-            .as_ref()
-            .map(|h| h.iter().map(|c| grid::escape_cell(c)).collect()),
-        rows: grid
-            .rows
-            .iter()
-            .map(|r| r.iter().map(|c| grid::escape_cell(c)).collect())
-            .collect(),
-        columns: grid.columns,
-    };
-    let mut markdown = String::new();
-    for line in grid::to_markdown(&escaped) {
-        markdown.push_str(&line);
+    // Cells escaped straight into the Markdown: no escaped copy of the grid.
+    let mut markdown = String::with_capacity(real_bytes + real_bytes / 8 + 4 * real_cells + 64);
+    grid::markdown_lines(&grid, true, |line| {
+        markdown.push_str(line);
         markdown.push('\n');
-    }
+    });
 
     // Padding every row to the full width is what callers want, unless a ragged hostile
     // table would multiply its size.
     let pad = grid.rows.len().saturating_mul(headers.len()) <= 4 * real_cells + 100_000;
+    let width = headers.len();
     let rows = grid
         .rows
         .into_iter()
-        .map(|cells| {
-            let mut pairs: Vec<(String, String)> = cells
-                .into_iter()
-                .zip(headers.iter())
-                .map(|(c, h)| (h.clone(), c))
-                .collect();
-            // Pad short rows so every row has every column.
+        .map(|mut cells| {
+            cells.truncate(width);
             if pad {
-                for h in headers.iter().skip(pairs.len()) {
-                    pairs.push((h.clone(), String::new()));
-                }
+                cells.resize(width, String::new());
             }
-            pairs
+            cells
         })
         .collect();
     Some(Table {
@@ -249,10 +237,7 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].caption.as_deref(), Some("Prices"));
         assert_eq!(t[0].headers, vec!["Item", "Cost"]);
-        assert_eq!(
-            t[0].rows[1],
-            vec![("Item".into(), "n/a".into()), ("Cost".into(), "n/a".into())]
-        );
+        assert_eq!(t[0].rows[1], vec!["n/a", "n/a"]);
         assert_eq!(
             t[0].markdown,
             "| Item | Cost |\n| --- | --- |\n| Tea | 3 \\| 4 |\n| n/a | n/a |\n"

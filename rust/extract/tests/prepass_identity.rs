@@ -11,7 +11,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use webgrip_extract::{extract_parsed, guard, readable, Modes};
+use webgrip_extract::{extract_parsed, guard, parse_prepared, Modes};
 
 const URL: &str = "https://example.com/dir/page.html";
 
@@ -26,7 +26,7 @@ fn all_modes() -> Modes {
 
 /// Every view (and main-content text/Markdown) of `html` parsed after `prepass`.
 fn views(html: &str, prepass: fn(&str) -> std::borrow::Cow<'_, str>) -> String {
-    let doc = readable::parse_document(&prepass(html));
+    let doc = parse_prepared(&prepass(html));
     let whole = extract_parsed(&doc, Some(URL), all_modes(), false);
     let main = extract_parsed(&doc, Some(URL), all_modes(), true);
     format!(
@@ -99,7 +99,12 @@ fn corpus_files() -> Vec<PathBuf> {
         .into_iter()
         .flatten()
         .flatten()
-        .flat_map(|d| std::fs::read_dir(d.path().join("html")).into_iter().flatten().flatten())
+        .flat_map(|d| {
+            std::fs::read_dir(d.path().join("html"))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|e| e.path())
         .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
         .collect();
@@ -115,8 +120,13 @@ fn check_corpus(limit: usize) {
     }
     for f in files.iter().take(limit) {
         let mut html = Vec::new();
-        let Ok(file) = std::fs::File::open(f) else { continue };
-        if flate2::read::GzDecoder::new(file).read_to_end(&mut html).is_err() {
+        let Ok(file) = std::fs::File::open(f) else {
+            continue;
+        };
+        if flate2::read::GzDecoder::new(file)
+            .read_to_end(&mut html)
+            .is_err()
+        {
             continue;
         }
         assert_same(&String::from_utf8_lossy(&html), &f.display().to_string());

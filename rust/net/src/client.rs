@@ -9,7 +9,7 @@ use ureq::http::{self, header, HeaderName, HeaderValue, Method};
 use ureq::Agent;
 use url::Url;
 
-use crate::error::{ErrorKind, NetError};
+use crate::error::{shown_url, ErrorKind, NetError};
 use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
 use crate::resolve::{GuardedResolver, Lookup};
 use crate::tls::tls_config;
@@ -136,7 +136,11 @@ fn is_body_header(name: &HeaderName) -> bool {
 /// Add "(redirected from ...)" to a refusal of a redirect hop, so the reader knows where it
 /// came from.
 fn from_hop(mut e: NetError, previous: &Url) -> NetError {
-    e.message = format!("{} (redirected from {previous})", e.message);
+    e.message = format!(
+        "{} (redirected from {})",
+        e.message,
+        shown_url(previous.as_str())
+    );
     e
 }
 
@@ -263,7 +267,7 @@ impl Client {
                 (Ok(r), _) => r,
                 // An address refused at this hop: say which page redirected here.
                 (Err(mut e), Some(prev)) if e.kind == ErrorKind::Blocked => {
-                    e.message = format!("{} (redirected from {prev})", e.message);
+                    e.message = format!("{} (redirected from {})", e.message, shown_url(prev));
                     return Err(e);
                 }
                 (Err(e), _) => return Err(e),
@@ -292,14 +296,20 @@ impl Client {
                 return Err(NetError::blocked(
                     here,
                     "redirect-loop",
-                    format!("redirect loop: it sends back to {next}, which was already visited"),
+                    format!(
+                        "redirect loop: it sends back to {}, which was already visited",
+                        shown_url(next.as_str())
+                    ),
                 ));
             }
             if redirects.len() >= max_redirects as usize {
                 return Err(NetError::blocked(
                     here,
                     "too-many-redirects",
-                    format!("too many redirects (the limit is {max_redirects}); the next one was to {next}"),
+                    format!(
+                        "too many redirects (the limit is {max_redirects}); the next one was to {}",
+                        shown_url(next.as_str())
+                    ),
                 ));
             }
             if target.url.scheme() == "https"

@@ -1,6 +1,35 @@
 //! The one error type of the crate: a kind (which Python class), a stable reason tag and a
 //! message written for a human or an LLM to read.
+use std::borrow::Cow;
 use std::fmt;
+
+/// The longest URL quoted in an error message, in characters: a longer one is cut and ends
+/// with "…" (a 1 MB URL must not flood an LLM's context). [`NetError::url`] keeps it whole.
+/// `webgrip.messages.MAX_URL_CHARS` is the same cap on the Python side.
+pub const MAX_SHOWN_URL_CHARS: usize = 200;
+
+/// `url` as quoted in a message: at most [`MAX_SHOWN_URL_CHARS`] characters.
+pub fn shown_url(url: &str) -> Cow<'_, str> {
+    if url.chars().nth(MAX_SHOWN_URL_CHARS).is_none() {
+        return Cow::Borrowed(url);
+    }
+    let end = url
+        .char_indices()
+        .nth(MAX_SHOWN_URL_CHARS - 1)
+        .map_or(url.len(), |(i, _)| i);
+    Cow::Owned(format!("{}…", &url[..end]))
+}
+
+/// `HTTP 404 Not Found`: the status and its reason phrase (when it has a standard one).
+pub fn status_label(status: u16) -> String {
+    let phrase = ureq::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason());
+    match phrase {
+        Some(p) => format!("HTTP {status} {p}"),
+        None => format!("HTTP {status}"),
+    }
+}
 
 /// Which failure this is; maps one-to-one onto the `webgrip.errors` classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +86,7 @@ impl NetError {
             ErrorKind::Blocked,
             Some(url),
             reason,
-            format!("Refused {url}: {detail}"),
+            format!("Refused {}: {detail}", shown_url(url)),
         )
     }
 
@@ -66,7 +95,7 @@ impl NetError {
             ErrorKind::InvalidUrl,
             Some(url),
             "invalid-url",
-            format!("Invalid URL {url:?}: {detail}"),
+            format!("Invalid URL {:?}: {detail}", shown_url(url)),
         )
     }
 
@@ -75,7 +104,7 @@ impl NetError {
             ErrorKind::Timeout,
             Some(url),
             "timeout",
-            format!("Timed out fetching {url}: {detail}"),
+            format!("Timed out fetching {}: {detail}", shown_url(url)),
         )
     }
 
@@ -84,7 +113,10 @@ impl NetError {
             ErrorKind::TooLarge,
             Some(url),
             "too-large",
-            format!("Response from {url} is too large: {detail} (limit {limit} bytes)"),
+            format!(
+                "Response from {} is too large: {detail} (limit {limit} bytes)",
+                shown_url(url)
+            ),
         );
         e.limit = Some(limit);
         e
@@ -95,7 +127,7 @@ impl NetError {
             ErrorKind::Connect,
             Some(url),
             reason,
-            format!("Could not fetch {url}: {detail}"),
+            format!("Could not fetch {}: {detail}", shown_url(url)),
         )
     }
 
@@ -104,7 +136,7 @@ impl NetError {
             ErrorKind::HttpStatus,
             Some(url),
             &format!("http-{status}"),
-            format!("HTTP {status} from {url}"),
+            format!("{} for {}", status_label(status), shown_url(url)),
         );
         e.status = Some(status);
         e
@@ -115,7 +147,7 @@ impl NetError {
             ErrorKind::Download,
             Some(url),
             reason,
-            format!("Could not save {url}: {detail}"),
+            format!("Could not save {}: {detail}", shown_url(url)),
         )
     }
 
@@ -136,3 +168,56 @@ impl fmt::Display for NetError {
 }
 
 impl std::error::Error for NetError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_urls_are_cut_in_messages_but_kept_whole() {
+        let url = format!("https://example.com/{}", "a".repeat(1_000_000));
+        for e in [
+            NetError::blocked(&url, "private-address", "no"),
+            NetError::invalid_url(&url, "no"),
+            NetError::timeout(&url, "no"),
+            NetError::too_large(&url, 10, "no"),
+            NetError::connect(&url, "dns", "no"),
+            NetError::http_status(&url, 404),
+            NetError::download(&url, "io", "no"),
+        ] {
+            let shown = e.to_string();
+            assert!(
+                shown.chars().count() < 300,
+                "{} chars",
+                shown.chars().count()
+            );
+            assert!(shown.contains("https://example.com/aaa"));
+            assert!(shown.contains("a…"));
+            assert_eq!(e.url.as_deref(), Some(url.as_str()));
+        }
+    }
+
+    #[test]
+    fn shown_url_counts_characters_not_bytes() {
+        let short = format!("https://x/{}", "é".repeat(MAX_SHOWN_URL_CHARS - 10));
+        assert_eq!(shown_url(&short), short.as_str());
+        let long = format!("https://x/{}", "é".repeat(MAX_SHOWN_URL_CHARS));
+        let cut = shown_url(&long);
+        assert_eq!(cut.chars().count(), MAX_SHOWN_URL_CHARS);
+        assert!(cut.ends_with("é…"));
+        let exact: String = "u".repeat(MAX_SHOWN_URL_CHARS);
+        assert_eq!(shown_url(&exact), exact.as_str());
+    }
+
+    #[test]
+    fn http_status_names_the_reason_phrase() {
+        let e = NetError::http_status("https://example.com/x", 404);
+        assert_eq!(
+            e.to_string(),
+            "HTTP 404 Not Found for https://example.com/x"
+        );
+        assert_eq!(e.reason, "http-404");
+        let odd = NetError::http_status("https://example.com/x", 599);
+        assert_eq!(odd.to_string(), "HTTP 599 for https://example.com/x");
+    }
+}

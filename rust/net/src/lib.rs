@@ -19,6 +19,6 @@ mod ureq_error;
 
 pub use client::{Client, ClientConfig, RequestSpec};
 pub use download::{DownloadResult, Progress};
-pub use error::{ErrorKind, NetError};
+pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::FetchResponse;
 pub use policy::{Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};

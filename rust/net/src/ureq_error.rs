@@ -3,7 +3,7 @@ use std::io;
 
 use ureq::Timeout;
 
-use crate::error::NetError;
+use crate::error::{shown_url, NetError};
 
 fn timeout_detail(t: Timeout) -> &'static str {
     match t {
@@ -53,7 +53,9 @@ pub fn from_ureq(e: ureq::Error, url: &str) -> NetError {
         E::Rustls(r) => NetError::connect(url, "tls", format!("TLS error: {r}")),
         E::Pem(p) => NetError::connect(url, "tls", format!("TLS error: {p}")),
         E::TlsRequired => NetError::connect(url, "tls", "TLS was required but not set up"),
-        E::BadUri(u) => NetError::invalid_url(url, format!("not a usable request URI ({u})")),
+        E::BadUri(u) => {
+            NetError::invalid_url(url, format!("not a usable request URI ({})", shown_url(&u)))
+        }
         E::Http(h) => NetError::invalid_url(url, h),
         E::Protocol(p) => NetError::connect(url, "bad-response", format!("malformed HTTP: {p}")),
         E::LargeResponseHeader(_, limit) => NetError::connect(

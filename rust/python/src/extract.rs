@@ -91,11 +91,14 @@ fn tables_list(py: Python<'_>, tables: Vec<Table>) -> PyResult<Bound<'_, PyList>
     for t in tables {
         let d = PyDict::new(py);
         d.set_item("caption", t.caption)?;
-        d.set_item("headers", t.headers)?;
+        // One Python str per header, shared as the key of every row.
+        let keys: Vec<Bound<'_, PyString>> =
+            t.headers.iter().map(|h| PyString::new(py, h)).collect();
+        d.set_item("headers", &keys)?;
         let rows = PyList::empty(py);
         for row in t.rows {
             let r = PyDict::new(py);
-            for (k, v) in row {
+            for (k, v) in keys.iter().zip(row) {
                 r.set_item(k, v)?;
             }
             rows.append(r)?;

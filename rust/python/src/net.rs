@@ -143,6 +143,10 @@ impl Client {
     }
 
     /// Apply the policy (resolving the host) without connecting; the normalised URL.
+    ///
+    /// Raises InvalidURLError or BlockedURLError (the rule in `reason`). Because the host is
+    /// resolved, a name that does not resolve raises ConnectError (reason `dns`) and a lookup
+    /// slower than `connect_timeout` raises FetchTimeoutError (reason `timeout`).
     fn check_url(&self, py: Python<'_>, url: String) -> PyResult<String> {
         let inner = self.inner.clone();
         py.detach(move || inner.check_url(&url))
