@@ -337,10 +337,18 @@ def test_raise_for_status_says_status_and_phrase_like_fetch(httpserver, web, tmp
     assert raised.value.reason == fetched.value.reason == "http-404"
     with pytest.raises(HTTPStatusError, match=r"^HTTP 599 for http://"):
         web.get(httpserver.url_for("/odd")).raise_for_status()
-    with WebClient(loopback_config(download_dirs=(str(tmp_path),))) as client, \
-            pytest.raises(HTTPStatusError) as downloaded:
-        client.download(url)
-    assert str(downloaded.value) == f"HTTP 404 Not Found for {url}"
+    httpserver.expect_request("/big").respond_with_data("no", status=413)
+    big = httpserver.url_for("/big")
+    with WebClient(loopback_config(download_dirs=(str(tmp_path),))) as client:
+        with pytest.raises(HTTPStatusError) as downloaded:
+            client.download(url)
+        assert str(downloaded.value) == f"HTTP 404 Not Found for {url}"
+        with pytest.raises(HTTPStatusError) as big_download:
+            client.download(big)
+        with pytest.raises(HTTPStatusError) as big_fetch:
+            client.fetch(big)
+    assert str(big_download.value) == str(big_fetch.value)  # the same reason phrase
+    assert big_download.value.status == 413
 
 
 # -- check_url resolves, so it can fail like a connection ----------------------------------------
@@ -376,3 +384,25 @@ def test_errors_quote_at_most_200_characters_of_a_url(raw_server):
             assert info.value.url == url
             assert len(str(info.value)) < 400, str(info.value)[:500]
             assert url[:150] in str(info.value) and "…" in str(info.value)
+
+
+def test_retry_whose_rate_limit_slot_is_too_late_keeps_the_answer(httpserver, tmp_path):
+    """A 503 that cannot be retried inside the deadline (the host's next slot comes too late)
+    is reported as the 503 at once, not slept on and not turned into a timeout."""
+    httpserver.expect_request("/busy").respond_with_data(
+        "busy", status=503, headers={"Retry-After": "0"})
+    url = httpserver.url_for("/busy")
+    cfg = loopback_config(rate_limit_seconds=3, timeout=1.5, download_dirs=(str(tmp_path),))
+    with WebClient(cfg) as client:
+        start = time.monotonic()
+        with pytest.raises(HTTPStatusError) as fetched:
+            client.fetch(url)
+        assert time.monotonic() - start < 1.0
+    assert fetched.value.status == 503
+    with WebClient(cfg) as client:
+        start = time.monotonic()
+        with pytest.raises(HTTPStatusError) as downloaded:
+            client.download(url)
+        assert time.monotonic() - start < 1.0
+    assert downloaded.value.status == 503
+    assert len(httpserver.log) == 2  # one request per call: no retry was attempted

@@ -341,6 +341,16 @@ class WebClient:
         if delay > 0:
             time.sleep(delay)
 
+    def _retry_fits(self, url: str, wait: float, deadline: float) -> bool:
+        """Whether a retry after sleeping ``wait`` would also get its rate-limit slot before
+        ``deadline``; if not, the caller keeps the answer it has instead of timing out."""
+        try:
+            host = urlsplit(url).hostname or ""
+        except ValueError:
+            return True  # _wait_turn reports it
+        start = max(time.monotonic() + wait, self._limiter.next_slot(host))
+        return start < deadline
+
     def _clean_url(self, url: str) -> str:
         if not isinstance(url, str) or not url.strip():
             raise InvalidURLError("the URL is empty", url=str(url), reason="empty")
@@ -387,7 +397,7 @@ class WebClient:
                                     headers=headers)
             wait = retry_wait(response.status, response.headers.get("retry-after"), attempt,
                               self.config.max_retries, deadline)
-            if wait is None:
+            if wait is None or not self._retry_fits(url, wait, deadline):
                 return response
             time.sleep(wait)
             attempt += 1
@@ -410,7 +420,10 @@ class WebClient:
             except HTTPStatusError as exc:
                 wait = retry_wait(exc.status or 0, _retry_after_of(exc), attempt,
                                   self.config.max_retries, deadline)
-                if wait is None:
+                if wait is None or not self._retry_fits(url, wait, deadline):
+                    if exc.status is not None and exc.url:  # same wording as fetch's errors
+                        exc.message = _status_message(exc.status, exc.url)
+                        exc.args = (exc.message,)
                     raise
                 time.sleep(wait)
                 attempt += 1
@@ -468,14 +481,19 @@ def _retry_after_of(exc: HTTPStatusError) -> str | None:
     return None
 
 
-def _status_error(response: Response) -> HTTPStatusError:
+def _status_message(status: int, url: str) -> str:
+    """``HTTP 404 Not Found for <url>``: the one wording of every status error."""
     try:
-        phrase = HTTPStatus(response.status).phrase
+        phrase = HTTPStatus(status).phrase
     except ValueError:
         phrase = ""
-    label = f"HTTP {response.status} {phrase}".rstrip()
+    label = f"HTTP {status} {phrase}".rstrip()
+    return f"{label} for {shown_url(url)}"
+
+
+def _status_error(response: Response) -> HTTPStatusError:
     return HTTPStatusError(
-        f"{label} for {shown_url(response.url)}", url=response.url,
+        _status_message(response.status, response.url), url=response.url,
         reason=f"http-{response.status}",
         status=response.status, response=response,
     )
@@ -492,6 +510,11 @@ def _remaining(deadline: float) -> float:
 
 class _DeadlineRateLimiter(HostRateLimiter):
     """:class:`~webgrip.ratelimit.HostRateLimiter` that books a slot only if it comes in time."""
+
+    def next_slot(self, host: str) -> float:
+        """The monotonic time ``host`` may next be contacted (nothing is booked)."""
+        with self._lock:
+            return self._next.get(host.lower(), 0.0) if self.interval > 0 else 0.0
 
     def reserve_before(self, host: str, deadline: float) -> float | None:
         """Book ``host``'s next slot and return the wait, or ``None`` (nothing booked) when

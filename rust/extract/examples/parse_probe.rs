@@ -37,6 +37,11 @@ fn main() {
     println!(
         "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
     );
+    let stripped = webgrip_extract::guard::defuse(&html).into_owned();
+    let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
+    let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
+    let t_c = best(&mut || drop(scraper::Html::parse_document(&stripped)));
+    println!("parse_prepared: unstripped {t_a:?} stripped {t_b:?} | scraper on stripped {t_c:?}");
     let parse = best(&mut || drop(webgrip_extract::parse(&html)));
     let doc = webgrip_extract::parse(&html);
     let base = urls::document_base(&doc, Some("https://ex.com/"));

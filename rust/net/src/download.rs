@@ -197,7 +197,7 @@ fn pump(
         let (free_tx, free_rx) = sync_channel::<Vec<u8>>(BUFFERS);
         for _ in 0..BUFFERS {
             free_tx
-                .send(vec![0u8; CHUNK])
+                .send(vec![0u8; std::env::var("WEBGRIP_CHUNK").ok().and_then(|v| v.parse().ok()).unwrap_or(CHUNK)])
                 .expect("the receiver is alive");
         }
         let hasher = scope.spawn(move || hash_chunks(full_rx, free_tx));
