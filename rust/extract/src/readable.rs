@@ -95,6 +95,8 @@ struct Item {
     /// Subtree text outside chrome (filled after chrome is decided).
     good: u32,
     good_link: u32,
+    /// Weighted `good` used to locate the main block (see `Table::weight`).
+    wt: f32,
     /// Alphanumeric characters of the element's own (direct) text.
     own: u32,
     /// Text of the element's own line of flow: its direct text plus that of inline
@@ -201,6 +203,7 @@ impl Table {
                             punct: 0,
                             good: 0,
                             good_link: 0,
+                            wt: 0.0,
                             own: 0,
                             line: 0,
                             level: heading_level(name),
@@ -230,6 +233,7 @@ impl Table {
                             punct: 0,
                             good: 0,
                             good_link: 0,
+                            wt: 0.0,
                             own: 0,
                             line: 0,
                             level: 0,
@@ -375,6 +379,7 @@ impl Table {
         for it in &mut self.items {
             it.good = 0;
             it.good_link = 0;
+            it.wt = 0.0;
         }
         // Own text per element = text minus children's text; recover it in one forward
         // pass by subtracting children from parents (children follow parents).
@@ -389,10 +394,15 @@ impl Table {
                 o.1 = o.1.saturating_sub(l);
             }
         }
-        // Exclusion propagates downwards.
+        // Exclusion propagates downwards; so does the enclosing block, whose line length
+        // decides how much its text weighs (long paragraphs are prose, short lines teasers
+        // and labels).
         let mut excluded = vec![false; n];
+        let mut block = vec![0u32; n];
         for i in 0..n {
             let p = self.items[i].parent;
+            let is_block = self.items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) != 0;
+            block[i] = if is_block || p == NONE { i as u32 } else { block[p as usize] };
             let inherited = p != NONE && excluded[p as usize];
             let f = self.items[i].flags;
             excluded[i] = inherited
@@ -401,6 +411,10 @@ impl Table {
             if !excluded[i] {
                 self.items[i].good = own[i].0;
                 self.items[i].good_link = own[i].1;
+                let line = self.items[block[i] as usize].line as f32;
+                let factor = (line / 150.0).clamp(0.25, 1.0);
+                let plain = own[i].0.saturating_sub(own[i].1) as f32;
+                self.items[i].wt = (plain + 0.5 * own[i].1 as f32) * factor;
             }
         }
         for i in (1..n).rev() {
@@ -408,18 +422,17 @@ impl Table {
             if p == NONE {
                 continue;
             }
-            let (g, gl) = (self.items[i].good, self.items[i].good_link);
+            let (g, gl, w) = (self.items[i].good, self.items[i].good_link, self.items[i].wt);
             let par = &mut self.items[p as usize];
             par.good += g;
             par.good_link += gl;
+            par.wt += w;
         }
     }
 
     /// Text weight used to locate the main block: prose counts fully, link text little.
     fn weight(&self, i: u32) -> f32 {
-        let it = &self.items[i as usize];
-        let plain = it.good.saturating_sub(it.good_link) as f32;
-        plain + 0.5 * it.good_link as f32
+        self.items[i as usize].wt
     }
 
     fn children(&self, i: u32) -> ChildIter<'_> {
