@@ -402,7 +402,11 @@ impl Table {
         for i in 0..n {
             let p = self.items[i].parent;
             let is_block = self.items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) != 0;
-            block[i] = if is_block || p == NONE { i as u32 } else { block[p as usize] };
+            block[i] = if is_block || p == NONE {
+                i as u32
+            } else {
+                block[p as usize]
+            };
             let inherited = p != NONE && excluded[p as usize];
             let f = self.items[i].flags;
             excluded[i] = inherited
@@ -422,7 +426,11 @@ impl Table {
             if p == NONE {
                 continue;
             }
-            let (g, gl, w) = (self.items[i].good, self.items[i].good_link, self.items[i].wt);
+            let (g, gl, w) = (
+                self.items[i].good,
+                self.items[i].good_link,
+                self.items[i].wt,
+            );
             let par = &mut self.items[p as usize];
             par.good += g;
             par.good_link += gl;
@@ -447,18 +455,6 @@ impl Table {
         let start = self.semantic_start(body).unwrap_or(body);
         let root = self.descend(start);
         let root = self.widen(root, body);
-        if std::env::var_os("RDEBUG").is_some() {
-            let mut a = root;
-            while a != NONE {
-                let it = &self.items[a as usize];
-                if let Some(n) = doc.tree.get(it.id) {
-                    if let Some(el) = n.value().as_element() {
-                        eprintln!("{} .{:?} #{:?} text={} good={} w={} start={}", el.name(), el.attr("class"), el.attr("id"), it.text, it.good, self.weight(a), start);
-                    }
-                }
-                a = it.parent;
-            }
-        }
         let mut skip = HashSet::new();
         self.prune(root, &mut skip);
         self.drop_boilerplate_sections(doc, root, &mut skip);
