@@ -73,7 +73,8 @@ const FRAGMENTS: &[&str] = &[
     "<?php ?>", "<meta name=description content=D>", "<html lang=en>",
     "<div data-x=\"0123456789012345678901234567890123456789012345678901234567890123456789\">",
     "<img src=\"data:image/png;base64,0123456789012345678901234567890123456789012345678901234567\">",
-    "é", "<body>", "<head>", "</head>", "<time datetime=2020-01-02>",
+    "é", "<a x=1/ href=/z>", "<p data-a = 'q' hidden>", "<span aria-hidden=true x>",
+    "<div style='display:none' y=\"2\"z>", "<svg viewBox=0/>", "<body>", "<head>", "</head>", "<time datetime=2020-01-02>",
 ];
 
 proptest! {
