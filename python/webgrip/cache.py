@@ -94,7 +94,8 @@ def normalise_url(url: str) -> str:
 #: The :class:`~webgrip.config.Config` fields that decide what a fetch may reach or return.
 _POLICY_FIELDS = (
     "allow_networks", "deny_networks", "allowed_domains", "blocked_domains", "blocked_ports",
-    "allow_http", "allow_https_downgrade", "resolve", "max_redirects", "ca_bundle", "max_response_bytes",
+    "allow_http", "allow_https_downgrade", "resolve", "max_redirects", "ca_bundle",
+    "max_response_bytes",
 )
 
 

@@ -79,8 +79,8 @@ pub fn parse(html: &str) -> Html {
 }
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
-/// so `<noscript>` content is markup (see `readable::parse_document`), and the tree's arena
-/// sized up front from the number of tags, so it is not regrown (and copied) while parsing.
+/// so `<noscript>` content is markup (as in `readable::parse_document`). (Pre-sizing the
+/// tree's arena from the tag count was tried: no faster, ~3% more instructions.)
 pub fn parse_prepared(html: &str) -> Html {
     use html5ever::tendril::TendrilSink;
     let opts = html5ever::ParseOpts {
@@ -90,10 +90,6 @@ pub fn parse_prepared(html: &str) -> Html {
         },
         ..Default::default()
     };
-    // About one node per `<` (start tags, end tags and text roughly balance), plus the
-    // implied html/head/body.
-    let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
-    let mut doc = Html::new_document();
-    doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, tags + tags / 4 + 16);
+    let doc = Html::new_document();
     html5ever::driver::parse_document(scraper::HtmlTreeSink::new(doc), opts).one(html)
 }
