@@ -468,17 +468,50 @@ impl Table {
             }
             let roots = self.emit_roots(body, &skip);
             return Scope {
-                roots: roots.iter().map(|&i| self.items[i as usize].id).collect(),
+                roots: self.whole_structures(doc, &roots),
                 skip,
                 supplement: None,
             };
         }
         let roots = self.emit_roots(root, &skip);
         Scope {
-            roots: roots.iter().map(|&i| self.items[i as usize].id).collect(),
+            roots: self.whole_structures(doc, &roots),
             skip,
             supplement: None,
         }
+    }
+
+    /// Roots as node ids, each lifted out of table and list internals: a cell, row or list
+    /// item emitted on its own loses its table or list structure (and a wide table would
+    /// become one block per cell). Duplicates after lifting are merged, order kept.
+    fn whole_structures(&self, doc: &Html, roots: &[u32]) -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = Vec::with_capacity(roots.len());
+        let mut seen: HashSet<NodeId> = HashSet::new();
+        let mut last_lifted: Option<u32> = None;
+        for &r in roots {
+            let mut node = r;
+            loop {
+                let p = self.items[node as usize].parent;
+                if p == NONE || !is_structure_part(doc, self.items[node as usize].id) {
+                    break;
+                }
+                node = p;
+            }
+            // A root inside an already-emitted lifted root is covered by it.
+            if let Some(l) = last_lifted {
+                if node > l && node < self.items[l as usize].end {
+                    continue;
+                }
+            }
+            if node != r {
+                last_lifted = Some(node);
+            }
+            let id = self.items[node as usize].id;
+            if seen.insert(id) {
+                out.push(id);
+            }
+        }
+        out
     }
 
     /// The emitters drop hidden elements (and `noscript`) wherever they are. When the
@@ -1555,6 +1588,30 @@ mod jsonld {
             self.i += 4;
             u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
         }
+    }
+}
+
+/// Elements that only make sense inside their table or list.
+fn is_structure_part(doc: &Html, id: NodeId) -> bool {
+    let Some(node) = doc.tree.get(id) else {
+        return false;
+    };
+    match node.value() {
+        Node::Element(el) => matches!(
+            el.name(),
+            "td" | "th"
+                | "tr"
+                | "tbody"
+                | "thead"
+                | "tfoot"
+                | "caption"
+                | "colgroup"
+                | "col"
+                | "li"
+                | "dt"
+                | "dd"
+        ),
+        _ => false,
     }
 }
 
