@@ -55,6 +55,22 @@ def article(title: str, paragraphs: int = 3) -> str:
             f"</article></main><footer>footer text</footer></body></html>")
 
 
+def all_at_once(parties: int) -> Handler:
+    """A handler that answers only while ``parties`` requests are in flight at once: each
+    waits for the others (up to 10 s), then gets a "Together" article, or a 500 ("not
+    concurrent") if the others never came."""
+    barrier = threading.Barrier(parties, timeout=10)
+
+    def together(req: Request) -> Reply:
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            return Reply(500, b"not concurrent")
+        return Reply(200, article("Together").encode())
+
+    return together
+
+
 def ddg_results(results: list[tuple[str, str, str]]) -> str:
     """A DuckDuckGo HTML-endpoint results page for ``(title, url, snippet)`` triples."""
     items = "".join(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from loopback import loopback_config
-from siteserver import Reply, SiteServer, article, page, slow_stream
+from siteserver import Reply, SiteServer, all_at_once, article, page, slow_stream
 from webgrip import AsyncTools, AsyncWebClient, Tools, _core
 from webgrip.aio import _Abandonable
 from webgrip.errors import BlockedURLError, HTTPStatusError
@@ -51,16 +51,7 @@ def test_fetch_search_download_as_coroutines(site, tmp_path):
 
 @requires_core
 def test_calls_run_concurrently_without_blocking_the_loop(site):
-    barrier = threading.Barrier(3, timeout=10)
-
-    def together(req):
-        try:
-            barrier.wait()
-        except threading.BrokenBarrierError:
-            return Reply(500, b"not concurrent")
-        return Reply(200, article("Together").encode())
-
-    site.route("/t", together)
+    site.route("/t", all_at_once(3))
 
     async def main():
         ticks = 0

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from loopback import loopback_config
-from siteserver import Reply, SiteServer, article, ddg_results, page
+from siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
 from webgrip import _core
 from webgrip.batch import fetch_many
 from webgrip.client import WebClient
@@ -43,16 +41,7 @@ def test_results_in_input_order_with_errors_in_place(site):
 def test_fetches_really_run_concurrently(site):
     # Each handler waits until four requests are in flight at once; sequential fetching
     # would leave the first one waiting alone until the barrier gives up.
-    barrier = threading.Barrier(4, timeout=10)
-
-    def together(req):
-        try:
-            barrier.wait()
-        except threading.BrokenBarrierError:
-            return Reply(500, b"not concurrent")
-        return Reply(200, article("Together").encode())
-
-    site.route("/together", together)
+    site.route("/together", all_at_once(4))
     urls = [site.url("/together") + f"?n={i}" for i in range(4)]
     with WebClient(loopback_config()) as client:
         out = fetch_many(client, urls, concurrency=4)

@@ -149,7 +149,7 @@ class WebClient:
     def __init__(self, config: Config | None = None):
         self.config = config or Config()
         self._core = _core_client(self.config)
-        self._limiter = _DeadlineRateLimiter(self.config.rate_limit_seconds)
+        self._limiter = HostRateLimiter(self.config.rate_limit_seconds)
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
@@ -328,7 +328,7 @@ class WebClient:
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
             raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
                                   reason="invalid-url") from None
-        delay = self._limiter.reserve_before(host, deadline)
+        delay = self._limiter.reserve(host, deadline)
         if delay is None:
             left = max(0.0, deadline - time.monotonic())
             raise FetchTimeoutError(
@@ -506,29 +506,3 @@ def _deadline_error(url: str, timeout: float) -> FetchTimeoutError:
 def _remaining(deadline: float) -> float:
     """Seconds left before ``deadline`` (monotonic), as a timeout the core accepts."""
     return max(0.001, deadline - time.monotonic())
-
-
-class _DeadlineRateLimiter(HostRateLimiter):
-    """:class:`~webgrip.ratelimit.HostRateLimiter` that books a slot only if it comes in time."""
-
-    def next_slot(self, host: str) -> float:
-        """The monotonic time ``host`` may next be contacted (nothing is booked)."""
-        with self._lock:
-            return self._next.get(host.lower(), 0.0) if self.interval > 0 else 0.0
-
-    def reserve_before(self, host: str, deadline: float) -> float | None:
-        """Book ``host``'s next slot and return the wait, or ``None`` (nothing booked) when
-        the slot would start after ``deadline``."""
-        if self.interval <= 0:
-            return 0.0
-        host = host.lower()
-        with self._lock:
-            now = time.monotonic()
-            slot = max(now, self._next.get(host, now))
-            if slot >= deadline:
-                return None
-            self._next[host] = slot + self.interval
-            self._next.move_to_end(host)
-            while len(self._next) > self._max_hosts:
-                self._next.popitem(last=False)
-            return slot - now

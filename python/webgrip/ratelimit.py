@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from typing import overload
 
 __all__ = ["HostRateLimiter"]
 
@@ -23,14 +24,30 @@ class HostRateLimiter:
         self._lock = threading.Lock()
         self._max_hosts = max_hosts
 
-    def reserve(self, host: str) -> float:
-        """Book a slot for ``host`` and return how many seconds to wait before using it."""
+    def next_slot(self, host: str) -> float:
+        """The monotonic time ``host`` may next be contacted (nothing is booked)."""
+        with self._lock:
+            return self._next.get(host.lower(), 0.0) if self.interval > 0 else 0.0
+
+    @overload
+    def reserve(self, host: str) -> float: ...
+    @overload
+    def reserve(self, host: str, deadline: float) -> float | None: ...
+
+    def reserve(self, host: str, deadline: float | None = None) -> float | None:
+        """Book a slot for ``host`` and return how many seconds to wait before using it.
+
+        With a ``deadline`` (a monotonic time), return ``None`` and book nothing when the
+        slot would start at or after it.
+        """
         if self.interval <= 0:
             return 0.0
         host = host.lower()
         with self._lock:
             now = time.monotonic()
             slot = max(now, self._next.get(host, now))
+            if deadline is not None and slot >= deadline:
+                return None
             self._next[host] = slot + self.interval
             self._next.move_to_end(host)
             while len(self._next) > self._max_hosts:

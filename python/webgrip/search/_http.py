@@ -23,12 +23,15 @@ from ..errors import (
     SearchError,
     WebgripError,
 )
-from .base import SearchRequest, display_name
+from ._html import text_of
+from .base import SearchRequest, SearchResult, display_name
 
 if TYPE_CHECKING:
     from ..client import Response
 
-__all__ = ["call", "decode_json", "redact", "status_error", "try_json"]
+__all__ = [
+    "bad_shape", "call", "decode_json", "json_results", "redact", "status_error", "try_json",
+]
 
 _MASK = "***"
 _INVALID = object()
@@ -162,6 +165,34 @@ def decode_json(response: Response, provider: str, secrets: Iterable[str | None]
             url=redact(response.url, secrets), reason="bad-response",
         )
     return data
+
+
+def bad_shape(provider: str) -> SearchError:
+    """The error for a JSON answer that does not have the provider's documented shape."""
+    return SearchError(f"{display_name(provider)} answered with JSON of an unexpected shape",
+                       reason="bad-response")
+
+
+def json_results(
+    items: Any, provider: str, *, url_key: str = "url", snippet_key: str,
+) -> list[SearchResult]:
+    """The results of a JSON answer's result ``items``, numbered from 1.
+
+    Items that are not objects or have no string ``url_key`` are skipped; the title is
+    ``title`` and the snippet ``snippet_key``, both with markup reduced to text.
+    """
+    results: list[SearchResult] = []
+    for item in items or []:
+        if not isinstance(item, dict) or not isinstance(item.get(url_key), str):
+            continue
+        results.append(SearchResult(
+            title=text_of(str(item.get("title") or "")),
+            url=item[url_key],
+            snippet=text_of(str(item.get(snippet_key) or "")),
+            provider=provider,
+            position=len(results) + 1,
+        ))
+    return results
 
 
 def try_json(response: Response) -> Any:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from ..errors import SearchError
-from ._html import text_of
-from ._http import call, decode_json, status_error, try_json
+from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
 from .base import SearchRequest, SearchResult, split_region
 
 __all__ = ["parse_response", "search"]
@@ -22,22 +21,10 @@ _FRESHNESS = {"d": "pd", "w": "pw", "m": "pm", "y": "py"}
 def parse_response(data: object) -> list[SearchResult]:
     """Results of a Brave answer (``web.results[].title/url/description``)."""
     if not isinstance(data, dict):
-        raise SearchError("Brave Search answered with JSON of an unexpected shape",
-                          reason="bad-response")
+        raise bad_shape(NAME)
     web = data.get("web") or {}
     items = web.get("results") if isinstance(web, dict) else None
-    results: list[SearchResult] = []
-    for item in items or []:
-        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-            continue
-        results.append(SearchResult(
-            title=text_of(str(item.get("title") or "")),
-            url=item["url"],
-            snippet=text_of(str(item.get("description") or "")),
-            provider=NAME,
-            position=len(results) + 1,
-        ))
-    return results
+    return json_results(items, NAME, snippet_key="description")
 
 
 def _error_detail(data: object) -> str | None:

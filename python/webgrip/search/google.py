@@ -11,8 +11,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from ..errors import SearchError
-from ._html import text_of
-from ._http import call, decode_json, status_error, try_json
+from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
 from .base import SearchRequest, SearchResult, split_region
 
 __all__ = ["parse_response", "search"]
@@ -27,20 +26,8 @@ _QUOTA_REASONS = frozenset({
 def parse_response(data: object) -> list[SearchResult]:
     """Results of a Custom Search answer (``items[].title/link/snippet``)."""
     if not isinstance(data, dict) or not isinstance(data.get("items", []), list):
-        raise SearchError("Google Custom Search answered with JSON of an unexpected shape",
-                          reason="bad-response")
-    results: list[SearchResult] = []
-    for item in data.get("items") or []:
-        if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-            continue
-        results.append(SearchResult(
-            title=text_of(str(item.get("title") or "")),
-            url=item["link"],
-            snippet=text_of(str(item.get("snippet") or "")),
-            provider=NAME,
-            position=len(results) + 1,
-        ))
-    return results
+        raise bad_shape(NAME)
+    return json_results(data.get("items"), NAME, url_key="link", snippet_key="snippet")
 
 
 def _error(data: object) -> tuple[str | None, set[str]]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from ..errors import SearchError
-from ._html import text_of
-from ._http import call, decode_json, status_error
+from ._http import bad_shape, call, decode_json, json_results, status_error
 from .base import SearchRequest, SearchResult, split_region
 
 __all__ = ["search"]
@@ -50,19 +49,8 @@ def _params(request: SearchRequest) -> dict[str, str]:
 def parse_response(data: object) -> list[SearchResult]:
     """Results of a SearXNG JSON answer (``results[].url/title/content``)."""
     if not isinstance(data, dict) or not isinstance(data.get("results", []), list):
-        raise SearchError("SearXNG answered with JSON of an unexpected shape",
-                          reason="bad-response")
-    results: list[SearchResult] = []
-    for item in data.get("results") or []:
-        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-            continue
-        results.append(SearchResult(
-            title=text_of(str(item.get("title") or "")),
-            url=item["url"],
-            snippet=text_of(str(item.get("content") or "")),
-            provider=NAME,
-            position=len(results) + 1,
-        ))
+        raise bad_shape(NAME)
+    results = json_results(data.get("results"), NAME, snippet_key="content")
     if not results and data.get("unresponsive_engines"):
         engines = ", ".join(
             str(e[0]) if isinstance(e, list) and e else str(e)

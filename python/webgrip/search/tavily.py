@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 
 from ..errors import SearchError
-from ._html import text_of
-from ._http import call, decode_json, status_error, try_json
+from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
 from .base import SearchRequest, SearchResult
 
 __all__ = ["parse_response", "search"]
@@ -25,20 +24,8 @@ _QUOTA_STATUSES = frozenset({429, 432, 433})
 def parse_response(data: object) -> list[SearchResult]:
     """Results of a Tavily answer (``results[].title/url/content``)."""
     if not isinstance(data, dict) or not isinstance(data.get("results", []), list):
-        raise SearchError("Tavily answered with JSON of an unexpected shape",
-                          reason="bad-response")
-    results: list[SearchResult] = []
-    for item in data.get("results") or []:
-        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-            continue
-        results.append(SearchResult(
-            title=text_of(str(item.get("title") or "")),
-            url=item["url"],
-            snippet=text_of(str(item.get("content") or "")),
-            provider=NAME,
-            position=len(results) + 1,
-        ))
-    return results
+        raise bad_shape(NAME)
+    return json_results(data.get("results"), NAME, snippet_key="content")
 
 
 def _error_detail(data: object) -> str | None:
