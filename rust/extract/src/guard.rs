@@ -236,7 +236,7 @@ fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
                 }
             },
             S::Name => {
-                let a = attrs.last_mut().expect("in a name");
+                let a = attrs.last_mut()?;
                 match c {
                     _ if is_space(c) => s = S::AfterName,
                     b'/' => s = S::SelfClosing,
@@ -275,7 +275,7 @@ fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
                 b'"' | b'\'' => {
                     let start = i + 1;
                     let end = memchr(c, &b[start..]).map(|e| start + e)?;
-                    let a = attrs.last_mut().expect("attr");
+                    let a = attrs.last_mut()?;
                     a.value = Some((start, end, true));
                     a.end = end + 1;
                     i = end + 1;
@@ -284,7 +284,7 @@ fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
                 }
                 b'>' => break,
                 _ => {
-                    let a = attrs.last_mut().expect("attr");
+                    let a = attrs.last_mut()?;
                     a.value = Some((i, i + 1, false));
                     a.end = i + 1;
                     s = S::Unquoted;
