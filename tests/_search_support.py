@@ -31,16 +31,8 @@ def shared_ddg(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def core_client_available() -> bool:
-    from webgrip import _core
-
-    return hasattr(_core, "Client")
-
-
 def loopback_client(httpserver, **config: Any):
     """A ``WebClient`` allowed to reach the pytest-httpserver stand-in, endpoints pointed at it."""
-    if not core_client_available():
-        pytest.skip("the Rust core (_core.Client) is not built yet")
     from webgrip.client import WebClient
 
     endpoints = {

@@ -10,12 +10,10 @@ from pathlib import Path
 import pytest
 from loopback import loopback_config
 from siteserver import Reply, SiteServer, all_at_once, article, page, slow_stream
-from webgrip import AsyncTools, AsyncWebClient, Tools, _core
+from webgrip import AsyncTools, AsyncWebClient, Tools
 from webgrip.aio import _Abandonable
 from webgrip.errors import BlockedURLError, HTTPStatusError
 from webgrip.page import Download, Page
-
-requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 
 @pytest.fixture
@@ -28,7 +26,6 @@ def run(coro):
     return asyncio.run(coro)
 
 
-@requires_core
 def test_fetch_search_download_as_coroutines(site, tmp_path):
     url = site.route("/a", page(article("Async")))
     site.route("/f.txt", lambda req: Reply(200, b"data", content_type="text/plain"))
@@ -49,7 +46,6 @@ def test_fetch_search_download_as_coroutines(site, tmp_path):
     assert stats["requests"] == 3
 
 
-@requires_core
 def test_calls_run_concurrently_without_blocking_the_loop(site):
     site.route("/t", all_at_once(3))
 
@@ -77,7 +73,6 @@ def test_calls_run_concurrently_without_blocking_the_loop(site):
     assert ticks > 1  # the event loop kept running while the fetches were in flight
 
 
-@requires_core
 def test_async_tools_match_the_sync_tools(site, tmp_path):
     url = site.route("/a", page(article("Same")))
     config = loopback_config(tmp_path)
@@ -100,7 +95,6 @@ def _leftovers(folder) -> list[str]:
     return sorted(os.listdir(folder))
 
 
-@requires_core
 @pytest.mark.parametrize("api", ["client", "tools"])
 def test_cancelled_download_leaves_no_file(site, tmp_path, api):
     started = threading.Event()
@@ -163,7 +157,6 @@ def test_abandoned_progress_callback_stops_the_worker():
     assert seen == [1]
 
 
-@requires_core
 def test_cancelled_fetches_do_not_leak_threads(site):
     release = threading.Event()
 

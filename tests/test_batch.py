@@ -5,15 +5,12 @@ from __future__ import annotations
 import pytest
 from loopback import loopback_config
 from siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
-from webgrip import _core
 from webgrip.batch import fetch_many
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, HTTPStatusError, WebgripError
 from webgrip.page import Page
 from webgrip.research import share_budget
 from webgrip.tools import Tools
-
-pytestmark = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import threading
 import pytest
 from loopback import loopback_config
 from siteserver import Reply, SiteServer, article, page
-from webgrip import _core
 from webgrip.cache import DB_FILENAME, PageCache, normalise_url
 from webgrip.client import Response, WebClient
 from webgrip.config import Config
@@ -264,7 +263,6 @@ def test_two_processes_share_one_database(tmp_path):
 
 
 # -- through WebClient.fetch, against a loopback server ----------------------------------------
-requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 
 @pytest.fixture
@@ -277,7 +275,6 @@ def _client(tmp_path, **changes) -> WebClient:
     return WebClient(loopback_config(cache_dir=str(tmp_path / "cache"), **changes))
 
 
-@requires_core
 def test_fetch_hit_serves_every_mode_from_one_entry(site, tmp_path):
     url = site.route("/doc", page(article("Cached")))
     with _client(tmp_path) as client:
@@ -291,7 +288,6 @@ def test_fetch_hit_serves_every_mode_from_one_entry(site, tmp_path):
     assert stats["cache_hits"] == 2 and stats["requests"] == 3
 
 
-@requires_core
 def test_fetch_cache_is_shared_by_clients_and_off_by_default(site, tmp_path):
     url = site.route("/doc", page(article("Shared")))
     with _client(tmp_path) as a:
@@ -305,7 +301,6 @@ def test_fetch_cache_is_shared_by_clients_and_off_by_default(site, tmp_path):
     assert len(site.hits("/doc")) == 3
 
 
-@requires_core
 def test_fetch_no_store_always_goes_to_the_network(site, tmp_path):
     url = site.route("/secret", page(article("Private"), cache_control="no-store"))
     with _client(tmp_path) as client:
@@ -315,7 +310,6 @@ def test_fetch_no_store_always_goes_to_the_network(site, tmp_path):
     assert len(site.hits("/secret")) == 2
 
 
-@requires_core
 def test_fetch_revalidates_stale_entries_with_etag(site, tmp_path):
     body = article("Versioned").encode()
 
@@ -336,7 +330,6 @@ def test_fetch_revalidates_stale_entries_with_etag(site, tmp_path):
     assert stats["cache_hits"] == 2  # the two 304s
 
 
-@requires_core
 def test_fetch_with_corrupt_cache_db_still_works(site, tmp_path, caplog):
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / DB_FILENAME).write_bytes(b"\x00garbage" * 512)
@@ -421,7 +414,6 @@ def _refusal(client: WebClient, url: str) -> BaseException:
     return info.value
 
 
-@requires_core
 @pytest.mark.parametrize("strict", [
     {},  # the default policy: no loopback at all
     {"allow_networks": ("127.0.0.0/8",), "blocked_domains": ("127.0.0.1",)},
@@ -442,7 +434,6 @@ def test_a_looser_clients_entry_never_answers_a_refused_url(site, tmp_path, stri
     assert len(site.hits("/private")) == 1
 
 
-@requires_core
 def test_clients_with_different_policies_do_not_share_entries(site, tmp_path):
     url = site.route("/doc", page(article("Doc")))
     with _client(tmp_path) as a:
@@ -453,7 +444,6 @@ def test_clients_with_different_policies_do_not_share_entries(site, tmp_path):
     assert len(site.hits("/doc")) == 2  # b got its own entry, then hit it
 
 
-@requires_core
 def test_a_stored_redirect_chain_is_rechecked_against_the_current_policy(site, tmp_path):
     url = site.route("/start", page(article("Fresh")))
     refused = f"http://localhost:{site.url('/').split(':')[2].split('/')[0]}/secret"

@@ -9,10 +9,7 @@ import sys
 
 import pytest
 from siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
-from webgrip import _core
 from webgrip._progress import ProgressBar, format_bytes, format_duration
-
-requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 HTML = """<html><head><title>Local</title></head><body><main><h1>Local doc</h1>
 <p>A paragraph of local text that is long enough to be the main content of this page,
@@ -59,7 +56,6 @@ def test_bad_config_exits_2(tmp_path):
 
 
 # -- extract (no network) --------------------------------------------------------------------
-@requires_core
 def test_extract_from_stdin_to_markdown():
     result = webgrip("extract", "-", stdin=HTML, env=dict(os.environ))
     assert result.returncode == 0, result.stderr
@@ -69,7 +65,6 @@ def test_extract_from_stdin_to_markdown():
     assert "[absolute](https://example.org/x)" in result.stdout
 
 
-@requires_core
 def test_extract_file_links_with_base_url_as_json(tmp_path):
     f = tmp_path / "page.html"
     f.write_text(HTML)
@@ -89,7 +84,6 @@ def test_extract_missing_file_exits_2(tmp_path):
 
 
 # -- check ---------------------------------------------------------------------------------
-@requires_core
 def test_check_verdicts():
     plain = {k: v for k, v in os.environ.items() if not k.startswith("WEBGRIP_")}
     refused = webgrip("check", "http://127.0.0.1:8080/", env=plain)
@@ -104,7 +98,6 @@ def test_check_verdicts():
     assert scheme.returncode == 3
 
 
-@requires_core
 def test_check_reads_a_config_profile(tmp_path):
     cfg = tmp_path / "webgrip.toml"
     cfg.write_text('[profiles.lab]\nallow_networks = ["10.20.0.0/16"]\n')
@@ -115,7 +108,6 @@ def test_check_reads_a_config_profile(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@requires_core
 def test_check_name_that_does_not_resolve_is_undecided_exit_1():
     # ``.invalid`` never resolves (RFC 2606): not a policy verdict, so neither 0 nor 3.
     result = webgrip("check", "https://no-such-host.invalid/", timeout=30)
@@ -130,7 +122,6 @@ def test_check_help_states_every_exit_status():
     assert "does not resolve" in text
 
 
-@requires_core
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_common_options_before_or_after_the_command(site, tmp_path, where):
     url = site.route("/v", page(article("Verbose")))
@@ -148,7 +139,6 @@ def test_common_options_before_or_after_the_command(site, tmp_path, where):
 
 
 # -- fetch ---------------------------------------------------------------------------------
-@requires_core
 def test_fetch_prints_markdown(site):
     url = site.route("/a", page(article("Shell")))
     result = webgrip("fetch", url)
@@ -157,7 +147,6 @@ def test_fetch_prints_markdown(site):
     assert result.stderr == ""
 
 
-@requires_core
 def test_fetch_json_and_paging(site):
     url = site.route("/a", page(article("Paged", paragraphs=20)))
     first = webgrip("fetch", url, "--json", "--max-length", "500")
@@ -174,7 +163,6 @@ def test_fetch_json_and_paging(site):
     assert second.stdout.strip() and second.stdout.strip() not in data["content"]
 
 
-@requires_core
 def test_fetch_extract_links(site):
     url = site.route("/l", page(HTML))
     result = webgrip("fetch", url, "--extract", "links")
@@ -182,7 +170,6 @@ def test_fetch_extract_links(site):
     assert f"{site.url('/next')}" in result.stdout
 
 
-@requires_core
 def test_fetch_failures_and_refusals_have_distinct_exit_codes(site):
     site.route("/down", lambda req: Reply(500, b"oops"))
     failed = webgrip("fetch", site.url("/down"), env=loopback_env(WEBGRIP_MAX_RETRIES="0"))
@@ -194,7 +181,6 @@ def test_fetch_failures_and_refusals_have_distinct_exit_codes(site):
 
 
 # -- search --------------------------------------------------------------------------------
-@requires_core
 def test_search_text_and_json(site):
     site.route("/html/", page(ddg_results([
         ("Rust Language", "https://www.rust-lang.org/", "A language empowering everyone"),
@@ -214,7 +200,6 @@ def test_search_text_and_json(site):
     assert "q=rust" in query
 
 
-@requires_core
 def test_search_failure_exits_1(site):
     site.route("/html/", lambda req: Reply(500, b"x"))
     env = loopback_env(WEBGRIP_SEARCH_ENDPOINTS=f"duckduckgo_html={site.url('/html/')};"
@@ -226,7 +211,6 @@ def test_search_failure_exits_1(site):
 
 
 # -- download ------------------------------------------------------------------------------
-@requires_core
 def test_download_saves_file_without_progress_when_piped(site, tmp_path):
     site.route("/data.csv", lambda req: Reply(200, b"a,b\n1,2\n", content_type="text/csv"))
     env = loopback_env(WEBGRIP_DOWNLOAD_DIRS=str(tmp_path))
@@ -241,7 +225,6 @@ def test_download_saves_file_without_progress_when_piped(site, tmp_path):
     assert json.loads(again.stdout)["filename"] == "x (1).csv"
 
 
-@requires_core
 def test_download_outside_allowed_dirs_is_blocked(site, tmp_path):
     site.route("/f", lambda req: Reply(200, b"x", content_type="text/plain"))
     allowed = tmp_path / "allowed"
@@ -252,7 +235,6 @@ def test_download_outside_allowed_dirs_is_blocked(site, tmp_path):
     assert list(tmp_path.glob("elsewhere*")) == []
 
 
-@requires_core
 def test_download_shows_progress_on_a_terminal(site, tmp_path):
     pty = pytest.importorskip("pty")
     site.route("/big", lambda req: Reply(200, b"y" * (3 * 1024 * 1024),
@@ -303,7 +285,6 @@ def test_progress_bar_silent_if_never_drawn():
     assert out.getvalue() == ""
 
 
-@requires_core
 def test_verbose_logs_one_line_per_request_without_query(site):
     url = site.route("/a", page(article("Logged")))
     result = webgrip("fetch", url + "?token=SECRET", "-v")

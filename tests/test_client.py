@@ -181,12 +181,8 @@ def test_rate_limit_spaces_threads_on_one_host(httpserver):
     assert stamps[-1] - stamps[0] >= 0.3  # at least two of three gaps, with scheduling slack
 
 
-needs_decode = pytest.mark.skipif(
-    not hasattr(_core, "decode_body"), reason="_core.decode_body (charset engine) not built in"
-)
 
 
-@needs_decode
 def test_latin1_page_without_charset_header(raw_server, web):
     body = "<html><body><p>Café déjà vu, garçon, naïve über Straße</p></body></html>"
     server = raw_server(reply(200, body.encode("latin-1"), {"Content-Type": "text/html"}))
@@ -195,7 +191,6 @@ def test_latin1_page_without_charset_header(raw_server, web):
     assert "Café déjà vu, garçon, naïve über Straße" in r.text
 
 
-@needs_decode
 def test_shift_jis_declared_only_in_meta(raw_server, web):
     text = "日本語のページです。こんにちは、世界。"
     html = f'<html><head><meta charset="shift_jis"></head><body><p>{text}</p></body></html>'

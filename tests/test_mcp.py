@@ -10,15 +10,13 @@ import sys
 
 import pytest
 from siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
-from webgrip import Tools, _core
+from webgrip import Tools
 from webgrip.schemas import tool_schemas
 
 pytest.importorskip("mcp")
 anyio = pytest.importorskip("anyio")
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
-
-pytestmark = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 
 def _text(result) -> str:

@@ -8,7 +8,6 @@ import threading
 import pytest
 from loopback import loopback_config
 from siteserver import Reply, SiteServer, page
-from webgrip import _core
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, FetchTimeoutError
 from webgrip.observe import Stats, log_request
@@ -67,10 +66,8 @@ def test_stats_count_requests_bytes_hits_and_errors_across_threads():
 
 
 # -- hooked into WebClient ----------------------------------------------------------------------
-requires_core = pytest.mark.skipif(not hasattr(_core, "Client"), reason="Rust core not built")
 
 
-@requires_core
 def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
     with SiteServer() as site:
         url = site.route("/p", page("<p>hello</p>"))
@@ -97,7 +94,6 @@ def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
                      "errors": {"BlockedURLError": 1, "HTTPStatusError": 1}}
 
 
-@requires_core
 def test_cache_hits_are_logged_as_cache(tmp_path, caplog):
     with SiteServer() as site:
         url = site.route("/p", page("<p>hello</p>"))
@@ -111,7 +107,6 @@ def test_cache_hits_are_logged_as_cache(tmp_path, caplog):
     assert stats["requests"] == 2 and stats["cache_hits"] == 1
 
 
-@requires_core
 def test_a_304_revalidation_is_logged_as_revalidated(tmp_path, caplog):
     def versioned(req):
         if req.headers.get("if-none-match") == '"v1"':
