@@ -143,13 +143,7 @@ impl Client {
         }
         let (parts, body) = response.into_parts();
         let total = body.content_length();
-        if let Some(len) = total.filter(|len| *len > cap) {
-            return Err(NetError::too_large(
-                shown,
-                cap,
-                format!("its Content-Length is {len} bytes"),
-            ));
-        }
+        NetError::check_declared_length(shown, total, cap)?;
         let io_err = |e: io::Error| NetError::download(shown, "io", e);
         let mut temp = create_temp(dest_dir).map_err(|e| {
             NetError::download(

@@ -122,6 +122,22 @@ impl NetError {
         e
     }
 
+    /// Refuse a body whose declared length is already over `cap`, before reading any of it.
+    pub fn check_declared_length(
+        url: &str,
+        declared: Option<u64>,
+        cap: u64,
+    ) -> Result<(), NetError> {
+        match declared.filter(|len| *len > cap) {
+            Some(len) => Err(NetError::too_large(
+                url,
+                cap,
+                format!("its Content-Length is {len} bytes"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     pub fn connect(url: &str, reason: &str, detail: impl fmt::Display) -> NetError {
         NetError::new(
             ErrorKind::Connect,

@@ -78,13 +78,7 @@ impl Client {
         let (parts, body) = response.into_parts();
         // Known only for an identity-encoded, length-delimited body.
         let declared = body.content_length();
-        if let Some(len) = declared.filter(|len| *len > cap) {
-            return Err(NetError::too_large(
-                shown,
-                cap,
-                format!("its Content-Length is {len} bytes"),
-            ));
-        }
+        NetError::check_declared_length(shown, declared, cap)?;
         // `take` sits on the *decoded* stream: ureq's own limit counts wire bytes, which a
         // gzip or brotli bomb multiplies by a thousand. One byte over the cap proves excess.
         let mut reader = body.into_reader().take(cap.saturating_add(1));
