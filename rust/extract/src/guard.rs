@@ -352,7 +352,7 @@ fn is_end_tag(b: &[u8], at: usize, name: &[u8]) -> bool {
 
 /// Where the RCDATA/RAWTEXT content starting at `from` ends (the `<` of its end tag, or the
 /// end of input).
-fn raw_end(b: &[u8], from: usize, name: &[u8]) -> usize {
+pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8]) -> usize {
     let mut i = from;
     while let Some(p) = memchr(b'<', &b[i..]) {
         let lt = i + p;
@@ -366,7 +366,7 @@ fn raw_end(b: &[u8], from: usize, name: &[u8]) -> usize {
 
 /// Where script data starting at `from` ends, following the tokenizer's escaped and
 /// double-escaped states (`<!-- <script> ... </script> -->` inside a script does not end it).
-fn script_end(b: &[u8], from: usize) -> usize {
+pub(crate) fn script_end(b: &[u8], from: usize) -> usize {
     #[derive(PartialEq)]
     enum S {
         Data,
@@ -429,7 +429,7 @@ fn script_end(b: &[u8], from: usize) -> usize {
 
 /// For a comment whose `<!--` starts at `lt`: where its text ends (the start of the closing
 /// `--` / `--!`, kept so the comment still closes) and where the comment ends.
-fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
+pub(crate) fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
     let body = lt + 4;
     // Abrupt endings: `<!-->` and `<!--->`.
     if b.get(body) == Some(&b'>') {

@@ -1,5 +1,6 @@
-//! HTML extraction for webgrip: parse once with scraper (html5ever), then derive every view
-//! (text, Markdown, links, tables, metadata, main content) from that one tree.
+//! HTML extraction for webgrip: parse once into a scraper tree (html5ever's tree builder, fed
+//! by the byte-scanning [`lexer`]), then derive every view (text, Markdown, links, tables,
+//! metadata, main content) from that one tree.
 //!
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
 
@@ -10,6 +11,7 @@ mod emit;
 mod escape;
 pub mod grid;
 pub mod guard;
+pub mod lexer;
 pub mod links;
 pub mod markdown;
 pub mod metadata;
@@ -22,6 +24,8 @@ pub mod urls;
 pub mod walk;
 mod writer;
 
-pub use document::{extract, extract_parsed, parse, parse_prepared, Extracted, Modes};
+pub use document::{
+    extract, extract_parsed, parse, parse_prepared, parse_with_html5ever, Extracted, Modes,
+};
 pub use emit::Flavor;
 pub use scope::Scope;

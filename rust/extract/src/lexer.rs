@@ -1,0 +1,599 @@
+//! A byte-scanning HTML tokenizer that feeds html5ever's tree builder.
+//!
+//! Why: html5ever's own tokenizer takes input a character at a time through a buffer queue
+//! and was about two thirds of the parse time on real pages. Tree construction (insertion
+//! modes, foster parenting, the adoption agency, foreign content) stays html5ever's: this
+//! module only produces the same token stream faster. It follows the WHATWG tokenizer states,
+//! jumps over text with `memchr`, hands text out as zero-copy slices of one shared buffer
+//! (tendril subslices) and takes the tree builder's answers to switch into RCDATA, RAWTEXT,
+//! script data and PLAINTEXT, as html5ever's tokenizer does.
+//!
+//! The rare constructs are handed to html5ever itself: a `<!DOCTYPE ...>` (whose identifiers
+//! decide quirks mode) is tokenized by html5ever's tokenizer on its own slice. The trees both
+//! tokenizers build are compared on the corpus and on generated input
+//! (`tests/lexer_identity.rs`).
+
+use std::cell::RefCell;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::{ns, Attribute, LocalName, QualName};
+use memchr::{memchr, memchr3};
+
+use crate::guard;
+
+/// Tendrils address bytes with `u32`; larger inputs go to html5ever's own tokenizer.
+pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
+
+/// Tokenize `html` into `sink` (ending with EOF and `sink.end()`).
+///
+/// `html` must be at most [`MAX_INPUT`] bytes.
+pub fn tokenize<S: TokenSink>(html: &str, sink: &S) {
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+    // Newline normalisation first, so every later state sees only `\n`.
+    let src = if memchr(b'\r', html.as_bytes()).is_some() {
+        StrTendril::from_slice(&html.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        StrTendril::from_slice(html)
+    };
+    Lexer {
+        b: src.as_bytes(),
+        src: &src,
+        sink,
+    }
+    .run();
+    let _ = sink.process_token(Token::EOFToken, 1);
+    sink.end();
+}
+
+/// What the tree builder asked the tokenizer to read next.
+enum Mode {
+    Data,
+    Rcdata,
+    Rawtext,
+    Script,
+    Plaintext,
+}
+
+struct Lexer<'a, S> {
+    src: &'a StrTendril,
+    b: &'a [u8],
+    sink: &'a S,
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\x0c')
+}
+
+/// One decoded character reference: up to two characters.
+struct CharRef {
+    chars: [char; 2],
+    len: usize,
+}
+
+impl<S: TokenSink> Lexer<'_, S> {
+    fn emit(&self, token: Token) -> TokenSinkResult<S::Handle> {
+        self.sink.process_token(token, 1)
+    }
+
+    /// A zero-copy slice of the input.
+    fn slice(&self, from: usize, to: usize) -> StrTendril {
+        // In range and below u32::MAX: `tokenize` callers keep inputs under MAX_INPUT.
+        self.src.subtendril(from as u32, (to - from) as u32)
+    }
+
+    fn emit_text(&self, from: usize, to: usize) {
+        if to > from {
+            let _ = self.emit(Token::CharacterTokens(self.slice(from, to)));
+        }
+    }
+
+    fn run(&self) {
+        let len = self.b.len();
+        let mut pos = 0;
+        let mut mode = Mode::Data;
+        // The name of the last start tag: RCDATA/RAWTEXT/script data end at its end tag.
+        let mut last_start = LocalName::from("");
+        while pos < len {
+            match mode {
+                Mode::Data => {}
+                Mode::Rcdata | Mode::Rawtext => {
+                    let end = guard::raw_end(self.b, pos, last_start.as_bytes());
+                    if matches!(mode, Mode::Rcdata) {
+                        self.text_with_refs(pos, end, false);
+                    } else {
+                        self.text_replacing_nul(pos, end);
+                    }
+                    pos = end;
+                    mode = Mode::Data;
+                    continue;
+                }
+                Mode::Script => {
+                    let end = guard::script_end(self.b, pos);
+                    self.text_replacing_nul(pos, end);
+                    pos = end;
+                    mode = Mode::Data;
+                    continue;
+                }
+                Mode::Plaintext => {
+                    self.text_replacing_nul(pos, len);
+                    return;
+                }
+            }
+            pos = self.data(pos);
+            if pos >= len {
+                return;
+            }
+            // `data` stops only at a `<` that starts markup.
+            let (next, switch) = self.markup(pos, &mut last_start);
+            pos = next;
+            mode = match switch {
+                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata,
+                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext,
+                TokenSinkResult::RawData(RawKind::ScriptData) => Mode::Script,
+                TokenSinkResult::RawData(RawKind::ScriptDataEscaped(_)) => Mode::Script,
+                TokenSinkResult::Plaintext => Mode::Plaintext,
+                _ => Mode::Data,
+            };
+        }
+    }
+
+    /// Whether the `<` at `at` starts a tag, comment, doctype or bogus comment (otherwise it
+    /// is text).
+    fn starts_markup(&self, at: usize) -> bool {
+        match self.b.get(at + 1) {
+            Some(c) if c.is_ascii_alphabetic() => true,
+            Some(b'!' | b'?') => true,
+            // `</` then end of input is text; `</>` and `</x` are markup.
+            Some(b'/') => at + 2 < self.b.len(),
+            _ => false,
+        }
+    }
+
+    /// Data state: emit text from `pos` up to the next markup `<` (or the end); return where
+    /// that `<` is.
+    fn data(&self, mut pos: usize) -> usize {
+        let b = self.b;
+        let mut seg = pos;
+        let mut owned: Option<StrTendril> = None;
+        loop {
+            let Some(off) = memchr3(b'<', b'&', 0, &b[pos..]) else {
+                pos = b.len();
+                break;
+            };
+            let at = pos + off;
+            match b[at] {
+                b'<' => {
+                    if self.starts_markup(at) {
+                        pos = at;
+                        break;
+                    }
+                    pos = at + 1;
+                }
+                b'&' => match self.char_ref(at, false) {
+                    Some((r, next)) => {
+                        let o = owned.get_or_insert_with(StrTendril::new);
+                        o.push_slice(&self.src[seg..at]);
+                        for c in &r.chars[..r.len] {
+                            o.push_char(*c);
+                        }
+                        seg = next;
+                        pos = next;
+                    }
+                    None => pos = at + 1,
+                },
+                _ => {
+                    // NUL: its own token (the tree builder drops or replaces it by context).
+                    self.flush(&mut owned, seg, at);
+                    let _ = self.emit(Token::NullCharacterToken);
+                    seg = at + 1;
+                    pos = at + 1;
+                }
+            }
+        }
+        self.flush(&mut owned, seg, pos);
+        pos
+    }
+
+    /// Emit pending decoded text plus `src[seg..to]`.
+    fn flush(&self, owned: &mut Option<StrTendril>, seg: usize, to: usize) {
+        match owned.take() {
+            Some(mut o) => {
+                o.push_slice(&self.src[seg..to]);
+                if !o.is_empty() {
+                    let _ = self.emit(Token::CharacterTokens(o));
+                }
+            }
+            None => self.emit_text(seg, to),
+        }
+    }
+
+    /// RCDATA text: character references decoded, NUL replaced.
+    fn text_with_refs(&self, from: usize, to: usize, in_attr: bool) {
+        let t = self.decode(from, to, in_attr);
+        if !t.is_empty() {
+            let _ = self.emit(Token::CharacterTokens(t));
+        }
+    }
+
+    /// RAWTEXT / script / PLAINTEXT text: NUL replaced by U+FFFD.
+    fn text_replacing_nul(&self, from: usize, to: usize) {
+        if memchr(0, &self.b[from..to]).is_none() {
+            self.emit_text(from, to);
+        } else {
+            let t = StrTendril::from_slice(&self.src[from..to].replace('\0', "\u{fffd}"));
+            let _ = self.emit(Token::CharacterTokens(t));
+        }
+    }
+
+    /// `src[from..to]` with NUL replaced and (if `refs`) character references decoded; a
+    /// zero-copy slice when there is nothing to change.
+    fn decode(&self, from: usize, to: usize, in_attr: bool) -> StrTendril {
+        let b = &self.b[..to];
+        let mut pos = from;
+        let mut seg = from;
+        let mut owned: Option<StrTendril> = None;
+        while let Some(off) = memchr3(b'&', 0, 0, &b[pos..]) {
+            let at = pos + off;
+            let o = owned.get_or_insert_with(StrTendril::new);
+            if b[at] == 0 {
+                o.push_slice(&self.src[seg..at]);
+                o.push_char('\u{fffd}');
+                seg = at + 1;
+                pos = at + 1;
+                continue;
+            }
+            match self.char_ref_in(at, to, in_attr) {
+                Some((r, next)) => {
+                    o.push_slice(&self.src[seg..at]);
+                    for c in &r.chars[..r.len] {
+                        o.push_char(*c);
+                    }
+                    seg = next;
+                    pos = next;
+                }
+                None => pos = at + 1,
+            }
+        }
+        match owned {
+            Some(mut o) => {
+                o.push_slice(&self.src[seg..to]);
+                o
+            }
+            None => self.slice(from, to),
+        }
+    }
+
+    fn char_ref(&self, at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
+        self.char_ref_in(at, self.b.len(), in_attr)
+    }
+
+    /// The character reference whose `&` is at `at`, read no further than `end`: the
+    /// characters and where the reference ends. `None` when the `&` is literal text.
+    fn char_ref_in(&self, at: usize, end: usize, in_attr: bool) -> Option<(CharRef, usize)> {
+        let b = &self.b[..end];
+        match b.get(at + 1) {
+            Some(b'#') => numeric_ref(b, at + 2),
+            Some(c) if c.is_ascii_alphanumeric() => {
+                let mut best: Option<((u32, u32), usize)> = None;
+                let mut j = at + 1;
+                while j < b.len() {
+                    let c = b[j];
+                    if !(c.is_ascii_alphanumeric() || c == b';') {
+                        break;
+                    }
+                    match html5ever::data::NAMED_ENTITIES.get(&self.src[at + 1..=j]) {
+                        Some(&m) => {
+                            if m.0 != 0 {
+                                best = Some((m, j + 1));
+                            }
+                        }
+                        None => break,
+                    }
+                    j += 1;
+                    if c == b';' {
+                        break;
+                    }
+                }
+                let ((c1, c2), next) = best?;
+                // Historical rule: in attribute values, `&amp=` and `&ampx` without the
+                // semicolon stay literal (they are usually URL query strings).
+                if in_attr
+                    && b[next - 1] != b';'
+                    && b.get(next)
+                        .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
+                {
+                    return None;
+                }
+                let first = char::from_u32(c1).unwrap_or('\u{fffd}');
+                let second = char::from_u32(c2).unwrap_or('\u{fffd}');
+                Some((
+                    CharRef {
+                        chars: [first, second],
+                        len: if c2 == 0 { 1 } else { 2 },
+                    },
+                    next,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The markup starting with the `<` at `at`: emit its token; return where reading goes
+    /// on and the tree builder's answer (for start tags).
+    fn markup(&self, at: usize, last_start: &mut LocalName) -> (usize, TokenSinkResult<S::Handle>) {
+        let b = self.b;
+        let cont = TokenSinkResult::Continue;
+        match b[at + 1] {
+            b'/' => {
+                let c = b[at + 2];
+                if c.is_ascii_alphabetic() {
+                    match self.tag(at + 2, TagKind::EndTag) {
+                        Some((tag, end)) => (end, self.emit(Token::TagToken(tag))),
+                        None => (b.len(), cont),
+                    }
+                } else if c == b'>' {
+                    (at + 3, cont)
+                } else {
+                    (self.bogus_comment(at + 2), cont)
+                }
+            }
+            b'!' => {
+                let rest = &b[at + 2..];
+                if rest.starts_with(b"--") {
+                    (self.comment(at), cont)
+                } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+                    (self.doctype(at), cont)
+                } else if rest.starts_with(b"[CDATA[")
+                    && self
+                        .sink
+                        .adjusted_current_node_present_but_not_in_html_namespace()
+                {
+                    (self.cdata(at + 9), cont)
+                } else {
+                    (self.bogus_comment(at + 2), cont)
+                }
+            }
+            b'?' => (self.bogus_comment(at + 1), cont),
+            _ => match self.tag(at + 1, TagKind::StartTag) {
+                Some((tag, end)) => {
+                    *last_start = tag.name.clone();
+                    (end, self.emit(Token::TagToken(tag)))
+                }
+                None => (b.len(), cont),
+            },
+        }
+    }
+
+    /// A tag whose name starts at `from`; `None` if the input ends inside it (the tag is then
+    /// dropped, as the tokenizer does at end of input).
+    fn tag(&self, from: usize, kind: TagKind) -> Option<(Tag, usize)> {
+        let b = self.b;
+        let mut i = from;
+        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
+            i += 1;
+        }
+        let name = self.name(from, i);
+        let mut attrs: Vec<Attribute> = Vec::new();
+        let mut dup = false;
+        let mut self_closing = false;
+        // Before attribute name.
+        loop {
+            while i < b.len() && is_space(b[i]) {
+                i += 1;
+            }
+            match *b.get(i)? {
+                b'>' => {
+                    i += 1;
+                    break;
+                }
+                b'/' => {
+                    // Self-closing start tag state: only `/>` counts; otherwise the `/` is
+                    // dropped and attributes go on.
+                    i += 1;
+                    if *b.get(i)? == b'>' {
+                        self_closing = true;
+                        i += 1;
+                        break;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            // Attribute name: the first character may be `=`.
+            let name_start = i;
+            i += 1;
+            while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+                i += 1;
+            }
+            let attr_name = self.name(name_start, i);
+            // After attribute name.
+            while i < b.len() && is_space(b[i]) {
+                i += 1;
+            }
+            let mut value = StrTendril::new();
+            if *b.get(i)? == b'=' {
+                i += 1;
+                while i < b.len() && is_space(b[i]) {
+                    i += 1;
+                }
+                match *b.get(i)? {
+                    q @ (b'"' | b'\'') => {
+                        let start = i + 1;
+                        let end = start + memchr(q, &b[start..])?;
+                        value = self.decode(start, end, true);
+                        i = end + 1;
+                    }
+                    // Missing value: `<a x=>`.
+                    b'>' => {}
+                    _ => {
+                        let start = i;
+                        while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
+                            i += 1;
+                        }
+                        value = self.decode(start, i, true);
+                    }
+                }
+            }
+            if attrs.iter().any(|a| a.name.local == attr_name) {
+                dup = true;
+            } else {
+                attrs.push(Attribute {
+                    name: QualName::new(None, ns!(), attr_name),
+                    value,
+                });
+            }
+        }
+        if kind == TagKind::EndTag {
+            attrs.clear();
+        }
+        Some((
+            Tag {
+                kind,
+                name,
+                self_closing,
+                attrs,
+                had_duplicate_attributes: dup,
+            },
+            i,
+        ))
+    }
+
+    /// A tag or attribute name: ASCII lowercased, NUL replaced.
+    fn name(&self, from: usize, to: usize) -> LocalName {
+        let raw = &self.src[from..to];
+        if raw.bytes().any(|c| c.is_ascii_uppercase() || c == 0) {
+            LocalName::from(raw.to_ascii_lowercase().replace('\0', "\u{fffd}"))
+        } else {
+            LocalName::from(raw)
+        }
+    }
+
+    /// `<!--` at `at`: emit the comment, return where it ends.
+    fn comment(&self, at: usize) -> usize {
+        let (text_end, end) = guard::comment_extent(self.b, at);
+        let body = at + 4;
+        let mut text_end = text_end.max(body);
+        if text_end == self.b.len() {
+            // End of input inside the comment: a trailing `--!`, `--` or `-` was the start
+            // of a closing sequence, not text.
+            let t = &self.b[body..];
+            text_end -= if t.ends_with(b"--!") {
+                3
+            } else if t.ends_with(b"--") {
+                2
+            } else {
+                usize::from(t.ends_with(b"-"))
+            };
+        }
+        let text = self.decode_nul_only(body, text_end);
+        let _ = self.emit(Token::CommentToken(text));
+        end
+    }
+
+    /// A bogus comment whose text starts at `from` and runs to the next `>`.
+    fn bogus_comment(&self, from: usize) -> usize {
+        let end = memchr(b'>', &self.b[from..]).map_or(self.b.len(), |e| from + e);
+        let text = self.decode_nul_only(from, end);
+        let _ = self.emit(Token::CommentToken(text));
+        (end + 1).min(self.b.len())
+    }
+
+    fn decode_nul_only(&self, from: usize, to: usize) -> StrTendril {
+        if memchr(0, &self.b[from..to]).is_none() {
+            self.slice(from, to)
+        } else {
+            StrTendril::from_slice(&self.src[from..to].replace('\0', "\u{fffd}"))
+        }
+    }
+
+    /// CDATA in SVG/MathML: text to `]]>`.
+    fn cdata(&self, from: usize) -> usize {
+        let (end, next) = match memchr::memmem::find(&self.b[from..], b"]]>") {
+            Some(e) => (from + e, from + e + 3),
+            None => (self.b.len(), self.b.len()),
+        };
+        let mut seg = from;
+        while let Some(off) = memchr(0, &self.b[seg..end]) {
+            self.emit_text(seg, seg + off);
+            let _ = self.emit(Token::NullCharacterToken);
+            seg += off + 1;
+        }
+        self.emit_text(seg, end);
+        next
+    }
+
+    /// `<!DOCTYPE` at `at`: every DOCTYPE state ends at the next `>`. Its name and
+    /// identifiers decide quirks mode, so html5ever's tokenizer reads this one slice.
+    fn doctype(&self, at: usize) -> usize {
+        let end = memchr(b'>', &self.b[at..]).map_or(self.b.len(), |e| at + e + 1);
+        let tokens = Collect(RefCell::new(Vec::new()));
+        let tokenizer = Tokenizer::new(&tokens, TokenizerOpts::default());
+        let queue = BufferQueue::default();
+        queue.push_back(self.slice(at, end));
+        let _ = tokenizer.feed(&queue);
+        tokenizer.end();
+        for token in tokens.0.into_inner() {
+            if !matches!(token, Token::ParseError(_) | Token::EOFToken) {
+                let _ = self.emit(token);
+            }
+        }
+        end
+    }
+}
+
+/// `&#` ... with digits from `from`: the character and where the reference ends; `None` (a
+/// literal `&`) without digits.
+fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
+    let hex = matches!(b.get(from), Some(b'x' | b'X'));
+    let mut i = from + usize::from(hex);
+    let digits_start = i;
+    let mut n: u32 = 0;
+    while let Some(&c) = b.get(i) {
+        let d = match (hex, c) {
+            (_, b'0'..=b'9') => u32::from(c - b'0'),
+            (true, b'a'..=b'f') => u32::from(c - b'a' + 10),
+            (true, b'A'..=b'F') => u32::from(c - b'A' + 10),
+            _ => break,
+        };
+        // Saturate past the Unicode range; the value is replaced below anyway.
+        n = n
+            .saturating_mul(if hex { 16 } else { 10 })
+            .saturating_add(d)
+            .min(0x11_0000);
+        i += 1;
+    }
+    if i == digits_start {
+        return None;
+    }
+    if b.get(i) == Some(&b';') {
+        i += 1;
+    }
+    let c = match n {
+        0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
+        0x80..=0x9F => html5ever::data::C1_REPLACEMENTS[(n - 0x80) as usize]
+            .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
+        _ => char::from_u32(n).unwrap_or('\u{fffd}'),
+    };
+    Some((
+        CharRef {
+            chars: [c, '\0'],
+            len: 1,
+        },
+        i,
+    ))
+}
+
+/// Collects the tokens of a sub-tokenizer run.
+struct Collect(RefCell<Vec<Token>>);
+
+impl TokenSink for &Collect {
+    type Handle = ();
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        self.0.borrow_mut().push(token);
+        TokenSinkResult::Continue
+    }
+}

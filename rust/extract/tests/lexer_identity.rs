@@ -1,0 +1,301 @@
+//! The lexer must build exactly the tree html5ever's own tokenizer builds: same nodes,
+//! namespaces, attributes (in order), text, comments, doctype and quirks mode.
+//!
+//! `cargo test -p webgrip-extract --test lexer_identity` runs the hand-written and generated
+//! cases; the corpus-wide check needs `../shared/corpus` and is ignored by default:
+//! `cargo test --profile fastbuild -p webgrip-extract --test lexer_identity -- --ignored`.
+
+use std::fmt::Write;
+use std::io::Read;
+use std::path::Path;
+
+use proptest::prelude::*;
+use scraper::{Html, Node};
+use webgrip_extract::{parse_prepared, parse_with_html5ever};
+
+/// Every node of the tree, one per line, indented by depth.
+fn dump(doc: &Html) -> String {
+    let mut out = format!("quirks {:?}\n", doc.quirks_mode);
+    for edge in doc.tree.root().traverse() {
+        let ego_tree::iter::Edge::Open(node) = edge else {
+            continue;
+        };
+        let depth = node.ancestors().count();
+        let pad = "  ".repeat(depth);
+        let _ = match node.value() {
+            Node::Document => writeln!(out, "{pad}#document"),
+            Node::Fragment => writeln!(out, "{pad}#fragment"),
+            Node::Doctype(d) => writeln!(
+                out,
+                "{pad}<!doctype {:?} {:?} {:?}>",
+                d.name(),
+                d.public_id(),
+                d.system_id()
+            ),
+            Node::Comment(c) => writeln!(out, "{pad}<!-- {:?} -->", &**c),
+            Node::Text(t) => writeln!(out, "{pad}{:?}", &**t),
+            Node::Element(e) => {
+                let attrs: Vec<String> = e
+                    .attrs
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}={:?}", k.ns, k.local, &**v))
+                    .collect();
+                writeln!(out, "{pad}<{} {}> {:?}", e.name.ns, e.name.local, attrs)
+            }
+            Node::ProcessingInstruction(p) => writeln!(out, "{pad}<?{:?}>", &**p),
+        };
+    }
+    out
+}
+
+fn check(html: &str) {
+    let ours = dump(&parse_prepared(html));
+    let reference = dump(&parse_with_html5ever(html));
+    assert_eq!(ours, reference, "trees differ for {html:?}");
+}
+
+#[test]
+fn hand_written_cases() {
+    let cases = [
+        "",
+        "plain text",
+        "<",
+        "a < b",
+        "</",
+        "</>x",
+        "<//x>",
+        "</3 x>y",
+        "<?php echo 1 ?>after",
+        "<!x>y",
+        "<!-->a",
+        "<!--->a",
+        "<!-- a -- b -->c",
+        "<!--a--!>b",
+        "<!--a--!-->b",
+        "<!--<!-->x",
+        "<!--abc--",
+        "<!--abc-",
+        "<!--abc--!",
+        "<!--abc---",
+        "<!--",
+        "<!---",
+        "<!DOCTYPE html><p>x",
+        "<!doctype html public \"-//W3C//DTD HTML 4.01 Transitional//EN\"><table><p>x",
+        "<!DOCTYPE html SYSTEM \"about:legacy-compat\">x",
+        "<!DOCTYPE>x",
+        "<!DOCTYPE html",
+        "<!DOCTY",
+        "<p>&amp; &lt;b&gt; &notit; &not &notin; &#65;&#x42;&#X43 &#; &#x; &#0; &#x80; &#x81; &#xD800; &#x110000; &#99999999999;",
+        "<p>&AMP &Amp; &amp &ampx &Eacute &eacute; &acE; &NotEqualTilde;",
+        "<a href='?a=1&amp;b=2&lang=en&copy=3&copy;&not=1&notx'>x</a>",
+        "<a href=x&amp;y title=\"&quot;q&quot\">x</a>",
+        "<div CLASS=A id=b class=c>x</div>",
+        "<div a b=c d = 'e' f= \"g\" =h i=>j",
+        "<div a/b/>x</div>",
+        "<br/><img src=x />",
+        "<div \"a\"='b' <c=d>x",
+        "<div a='unterminated>x",
+        "<div a=\"x",
+        "<div a",
+        "<div",
+        "<title>a <b> &amp; </title>x",
+        "<title>a</titlex></TITLE >y",
+        "<textarea>\nline</textarea>",
+        "<pre>\nx</pre><pre>&#10;y</pre><listing>\n\nz</listing>",
+        "<style>a < b { } </style >x",
+        "<xmp><b>&amp;</b></xmp>",
+        "<iframe><p>x</iframe>",
+        "<noscript><p>x</p></noscript>",
+        "<noembed><b></noembed>",
+        "<script type=application/ld+json>{\"a\": \"</b>\"}</script>x",
+        "<script><!--<script></script>--></script>y",
+        "<script>a</script",
+        "<plaintext><b>&amp;</b>",
+        "<svg><![CDATA[a<b]]>c</svg>",
+        "<![CDATA[x]]>y",
+        "<math><![CDATA[x",
+        "<svg><title>a</title><foreignObject><p>b</p></foreignObject></svg>",
+        "<svg viewBox='0 0 1 1' xlink:href=x><path d=M0/></svg>",
+        "<table><tr><td>a</td>b<td>c</table>",
+        "<table> x <tr> </tr></table>",
+        "<table>\n<tr><td>1\n</table>",
+        "<select><option>a<option>b</select>",
+        "<b><i>x</b>y</i>",
+        "<a><p><a>x</a></p></a>",
+        "<p>a\0b</p><title>c\0d</title><div a\0=\"b\0\">e</div>",
+        "<ta\0g>x</ta\0g>",
+        "<!--a\0b-->",
+        "x\r\ny\rz",
+        "<pre>\r\nx</pre>",
+        "\u{feff}<p>bom</p>",
+        "<frameset><frame></frameset>",
+        "<template><p>x</p></template>",
+        "<p>é <b>ü</b> 😀 &eacute;</p>",
+        "<html lang=en><head><meta charset=utf-8><title>t</title></head><body><p>b</p></body></html>",
+    ];
+    for case in cases {
+        check(case);
+    }
+}
+
+/// Fragments that exercise the tokenizer's states and the tree builder's answers.
+const PIECES: &[&str] = &[
+    "<",
+    ">",
+    "</",
+    "/>",
+    "/",
+    "=",
+    "\"",
+    "'",
+    " ",
+    "\n",
+    "\r",
+    "\t",
+    "\0",
+    "&",
+    "&amp",
+    "&amp;",
+    "&lt",
+    "&#",
+    "&#x",
+    "&#65",
+    "&#x41;",
+    "&not",
+    "&notin;",
+    "&ampx",
+    ";",
+    "-",
+    "--",
+    "!",
+    "?",
+    "<!--",
+    "-->",
+    "--!>",
+    "<!",
+    "<?",
+    "<![CDATA[",
+    "]]>",
+    "<!DOCTYPE html>",
+    "<!doctype",
+    "a",
+    "x",
+    "é",
+    "😀",
+    "div",
+    "p",
+    "b",
+    "i",
+    "a href=",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "title",
+    "textarea",
+    "script",
+    "style",
+    "xmp",
+    "plaintext",
+    "svg",
+    "math",
+    "foreignObject",
+    "pre",
+    "select",
+    "option",
+    "template",
+    "noscript",
+    "iframe",
+    "li",
+    "ul",
+    "br",
+    "img",
+    "html",
+    "body",
+    "head",
+    "frameset",
+    "font color=x",
+    "desc",
+    "mi",
+    "annotation-xml",
+    "<p>",
+    "</p>",
+    "<div>",
+    "</div>",
+    "<table>",
+    "<td>",
+    "<tr>",
+    "<title>",
+    "</title>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "</style>",
+    "<svg>",
+    "</svg>",
+    "<math>",
+    "<pre>",
+    "<textarea>",
+    "</textarea>",
+    "<b>",
+    "</b>",
+    "<a href='x'>",
+    "</a>",
+    "<select>",
+    "<plaintext>",
+];
+
+fn html_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PIECES), 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_soup_builds_the_same_tree(html in html_soup()) {
+        check(&html);
+    }
+
+    #[test]
+    fn arbitrary_strings_build_the_same_tree(html in "\\PC{0,60}") {
+        check(&html);
+    }
+}
+
+fn corpus_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut files = Vec::new();
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        return files;
+    };
+    for dir in dirs.flatten() {
+        if let Ok(entries) = std::fs::read_dir(dir.path().join("html")) {
+            files.extend(entries.flatten().map(|e| e.path()));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every corpus page, raw and after the guard's pre-pass, builds the same tree both ways.
+#[test]
+#[ignore = "needs ../shared/corpus; slow outside an optimised build"]
+fn corpus_pages_build_the_same_tree() {
+    let files = corpus_files();
+    assert!(!files.is_empty(), "no corpus found");
+    for path in &files {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+            .read_to_end(&mut raw)
+            .unwrap();
+        let html = String::from_utf8_lossy(&raw);
+        let prepared = webgrip_extract::guard::defuse(&html);
+        for input in [&*html, &*prepared] {
+            let ours = dump(&parse_prepared(input));
+            let reference = dump(&parse_with_html5ever(input));
+            assert!(ours == reference, "trees differ for {}", path.display());
+        }
+    }
+    eprintln!("{} pages identical", files.len());
+}
