@@ -31,17 +31,20 @@ fn main() {
             .min()
             .unwrap_or_default()
     };
-    let mut defused = 0;
-    let t_guard = best(&mut || defused = webgrip_extract::guard::defuse(&html).len());
-    let t_raw = best(&mut || drop(scraper::Html::parse_document(&html)));
-    println!(
-        "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
-    );
-    let stripped = webgrip_extract::guard::defuse(&html).into_owned();
-    let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
-    let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
-    let t_c = best(&mut || drop(scraper::Html::parse_document(&stripped)));
-    println!("parse_prepared: unstripped {t_a:?} stripped {t_b:?} | scraper on stripped {t_c:?}");
+    // PROBE_VIEWS_ONLY=1 skips the reference parses (for profiling the production path).
+    if std::env::var_os("PROBE_VIEWS_ONLY").is_none() {
+        let mut defused = 0;
+        let t_guard = best(&mut || defused = webgrip_extract::guard::defuse(&html).len());
+        let t_raw = best(&mut || drop(scraper::Html::parse_document(&html)));
+        println!(
+            "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
+        );
+        let stripped = webgrip_extract::guard::defuse(&html).into_owned();
+        let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
+        let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
+        let t_c = best(&mut || drop(webgrip_extract::parse_with_html5ever(&stripped)));
+        println!("parse_prepared: unstripped {t_a:?} stripped {t_b:?} | html5ever tokenizer on stripped {t_c:?}");
+    }
     let parse = best(&mut || drop(webgrip_extract::parse(&html)));
     let doc = webgrip_extract::parse(&html);
     let base = urls::document_base(&doc, Some("https://ex.com/"));

@@ -8,6 +8,10 @@ mod errors;
 mod extract;
 mod net;
 
+/// Only Rust's own allocations go through it; Python objects still use Python's allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
