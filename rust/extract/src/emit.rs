@@ -98,7 +98,7 @@ struct Emitter<'s> {
     w: Writer,
     md: bool,
     scope: &'s Scope,
-    base: Option<&'s Url>,
+    urls: urls::Resolver<'s>,
     frames: Vec<Frame>,
     lists: Vec<ListState>,
     /// Data-table captures currently open (only the innermost is active).
@@ -119,7 +119,7 @@ impl<'s> Emitter<'s> {
             w: Writer::new(flavor == Flavor::Markdown, 4096),
             md: flavor == Flavor::Markdown,
             scope,
-            base,
+            urls: urls::Resolver::new(base),
             frames: Vec::with_capacity(64),
             lists: Vec::new(),
             captures: Vec::new(),
@@ -406,7 +406,7 @@ impl<'s> Emitter<'s> {
                 Style::Del => self.w.push_wrap("~~", "~~".into()),
                 Style::Code => self.w.push_wrap("`", "`".into()),
                 Style::Link => {
-                    if let Some(url) = attr(el, "href").and_then(|h| urls::resolve(self.base, h)) {
+                    if let Some(url) = attr(el, "href").and_then(|h| self.urls.resolve(h)) {
                         self.w
                             .push_wrap("[", format!("]({})", link_destination(&url)));
                         pushed = true;
@@ -479,7 +479,7 @@ impl<'s> Emitter<'s> {
             .iter()
             .filter_map(|k| attr(el, k))
             .find(|s| !s.trim().is_empty() && !urls::is_unsafe_scheme(s));
-        let Some(src) = src.and_then(|s| urls::resolve(self.base, s)) else {
+        let Some(src) = src.and_then(|s| self.urls.resolve(s)) else {
             if !alt.is_empty() {
                 self.w.push_text(alt);
             }

@@ -23,7 +23,7 @@ pub struct Link {
 /// are often hidden until opened), those in script/template/svg are not.
 pub fn extract(doc: &Html, base: Option<&Url>) -> Vec<Link> {
     let mut v = Finder {
-        base,
+        urls: urls::Resolver::new(base),
         links: Vec::new(),
         index: HashMap::new(),
     };
@@ -32,7 +32,7 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Vec<Link> {
 }
 
 struct Finder<'b> {
-    base: Option<&'b Url>,
+    urls: urls::Resolver<'b>,
     links: Vec<Link>,
     index: HashMap<String, usize>,
 }
@@ -51,7 +51,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
         if name != "a" && name != "area" {
             return true;
         }
-        let Some(url) = attr(el, "href").and_then(|h| urls::resolve(self.base, h)) else {
+        let Some(url) = attr(el, "href").and_then(|h| self.urls.resolve(h)) else {
             return true;
         };
         let text = if name == "a" {
