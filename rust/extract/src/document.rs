@@ -74,19 +74,26 @@ pub fn extract_parsed(
 }
 
 /// Parse a document after defusing input that would make html5ever quadratic and stripping
-/// what no view reads (see [`guard`]). Everything that parses untrusted HTML should go
-/// through this.
+/// what no view reads (see [`guard`]; the [`lexer`] does both while it reads). Everything
+/// that parses untrusted HTML should go through this.
 pub fn parse(html: &str) -> Html {
-    parse_prepared(&guard::defuse(html))
+    if html.len() > lexer::MAX_INPUT {
+        return parse_with_html5ever(&guard::defuse(html));
+    }
+    build(html, true)
 }
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
-/// so `<noscript>` content is markup (as in `readable::parse_document`). Tokens come from
-/// [`lexer`], trees from html5ever's tree builder into scraper's sink.
+/// so `<noscript>` content is markup (as in `readable::parse_document`).
 pub fn parse_prepared(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(html);
     }
+    build(html, false)
+}
+
+/// Tokens from [`lexer`], the tree from html5ever's tree builder into scraper's sink.
+fn build(html: &str, guarded: bool) -> Html {
     // The node arena sized up front: growing it by doubling copies every node several times
     // and touches twice the memory (page faults dominated large pages). Each `<` makes at
     // most one element and one text node after it; capacity never touched costs nothing.
@@ -94,7 +101,7 @@ pub fn parse_prepared(html: &str) -> Html {
     let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
     doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, 2 * tags + 8);
     let builder = TreeBuilder::new(HtmlTreeSink::new(doc), tree_options());
-    lexer::tokenize(html, &builder);
+    lexer::tokenize(html, &builder, guarded);
     builder.sink.finish()
 }
 

@@ -19,8 +19,12 @@
 //! (`<!--` ... `<script>` inside a script), comments including their odd endings, CDATA in
 //! SVG/MathML, and breakout tags that leave foreign content. Wherever it is unsure it cuts
 //! nothing: an `<svg>` holding anything unusual (a breakout tag, `<foreignObject>`, markup in
-//! `<title>`, a stray end tag) is left whole, and a document with `<frameset>` is not
-//! stripped at all. Ordinary pages that need neither job are returned borrowed.
+//! `<title>`, a stray end tag) is left whole, and a document that may hold a `<frameset>` is
+//! not stripped at all. Ordinary pages that need neither job are returned borrowed.
+//!
+//! The same [`Tracker`] drives the [`crate::lexer`], which does this work while it reads;
+//! [`defuse`] is the string form (the reference for tests, and the path for inputs too
+//! large for the lexer).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -34,12 +38,18 @@ pub const MAX_ATTRS: usize = 256;
 /// `data:` URLs at least this long are shortened to `data:`.
 pub const LONG_ATTR: usize = 64;
 
-type Name = [u8; 16];
+pub(crate) type Name = [u8; 16];
 
-fn name_key(name: &[u8]) -> Name {
+pub(crate) fn name_key(name: &[u8]) -> Name {
     let mut k = [0u8; 16];
     for (d, s) in k.iter_mut().zip(name) {
-        *d = s.to_ascii_lowercase();
+        // A NUL in a name is U+FFFD to the parser; here it must not end the key early
+        // (`script\0x` is not a script).
+        *d = if *s == 0 {
+            0xff
+        } else {
+            s.to_ascii_lowercase()
+        };
     }
     k
 }
@@ -146,7 +156,7 @@ fn integration_point(n: &Name, ns: Ns, b: &[u8], attrs: &[Attr]) -> bool {
 /// that change how html5ever builds the tree. All others are removed before parsing, so a
 /// view that starts reading a new attribute must add it here (the `prepass_identity` test
 /// catches a forgotten one on the corpus).
-fn attr_is_read(name: &[u8]) -> bool {
+pub(crate) fn attr_is_read(name: &[u8]) -> bool {
     const READ: &[&str] = &[
         "href",
         "src",
@@ -190,23 +200,23 @@ fn is_space(b: u8) -> bool {
 
 /// One attribute of a scanned tag, as byte ranges of the input.
 #[derive(Clone, Copy, Debug)]
-struct Attr {
-    name: (usize, usize),
+pub(crate) struct Attr {
+    pub name: (usize, usize),
     /// Value range without quotes, and whether it was quoted.
-    value: Option<(usize, usize, bool)>,
+    pub value: Option<(usize, usize, bool)>,
     /// Just past the attribute's last character (name, `=` or value, closing quote included).
     end: usize,
 }
 
 /// A scanned tag: where it ends (after `>`), whether it is self-closing, its attributes.
-struct Tag {
-    end: usize,
-    self_closing: bool,
+pub(crate) struct Tag {
+    pub end: usize,
+    pub self_closing: bool,
 }
 
 /// Scan a tag's attributes from just after its name, following the tokenizer's attribute
 /// states. `None` if the input ends inside the tag (html5ever then drops the tag).
-fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
     #[derive(Clone, Copy)]
     enum S {
         BeforeName,
@@ -333,7 +343,7 @@ fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
 }
 
 /// Length of a tag name starting at `i` (up to whitespace, `/` or `>`).
-fn tag_name_len(b: &[u8], i: usize) -> usize {
+pub(crate) fn tag_name_len(b: &[u8], i: usize) -> usize {
     b[i..]
         .iter()
         .take_while(|c| !is_space(**c) && **c != b'>' && **c != b'/')
@@ -551,36 +561,216 @@ struct Open {
     foreign: bool,
 }
 
+/// What to do with a start tag (see [`Tracker::start_tag`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Start {
+    /// Remove the tag: over the depth or attribute cap.
+    Drop,
+    /// Keep it; markup follows.
+    Markup,
+    /// Keep it; script data follows, to be emptied if `strip`.
+    Script { strip: bool },
+    /// Keep it; RCDATA/RAWTEXT follows, to be emptied if `strip` (`<style>`).
+    Raw { strip: bool },
+    /// Keep it; the rest of the input is text.
+    Plaintext,
+    /// Keep it; its SVG content up to `end` (where its end tag starts) can go, and that end
+    /// tag is not tracked.
+    Svg { end: usize },
+}
+
+/// The open-element model both the pre-pass and the lexer keep: which tags to drop so
+/// html5ever's stack scans stay bounded, and whether stripping is still safe.
+pub(crate) struct Tracker {
+    stack: Vec<Open>,
+    /// End tags to drop, by name, for start tags dropped earlier.
+    dropped: HashMap<Name, usize>,
+    /// Cleared when the scanner can no longer be sure it is where html5ever is (an end tag
+    /// reaching into or out of SVG/MathML in a way it does not model): no more stripping.
+    pub stripping: bool,
+    scratch: Vec<Attr>,
+}
+
+impl Tracker {
+    pub(crate) fn new(strip: bool) -> Self {
+        Tracker {
+            stack: Vec::new(),
+            dropped: HashMap::new(),
+            stripping: strip,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether the current node is SVG/MathML (CDATA sections are read there).
+    pub(crate) fn in_foreign_ns(&self) -> bool {
+        self.stack.last().is_some_and(|o| o.ns != Ns::Html)
+    }
+
+    /// An end tag named `key`; `true` to drop it.
+    pub(crate) fn end_tag(&mut self, key: Name) -> bool {
+        let foreign = self.stack.last().is_some_and(|o| o.foreign);
+        if foreign && (is(&key, "br") || is(&key, "p")) {
+            // `</br>` and `</p>` leave foreign content like breakout start tags.
+            while self.stack.last().is_some_and(|o| o.foreign) {
+                self.stack.pop();
+            }
+        }
+        if let Some(n) = self.dropped.get_mut(&key) {
+            if *n > 0 {
+                *n -= 1;
+                return true;
+            }
+        }
+        let at = self.stack.iter().rposition(|k| k.name == key);
+        let exact = at.is_some_and(|at| at + 1 == self.stack.len() && self.stack[at].foreign);
+        let crosses = match at {
+            Some(at) => self.stack[at..].iter().any(|o| o.ns != Ns::Html),
+            None => foreign,
+        };
+        if crosses && !exact {
+            self.stripping = false;
+        }
+        if let Some(at) = at {
+            self.stack.truncate(at);
+        }
+        false
+    }
+
+    fn drop_tag(&mut self, key: Name) -> Start {
+        *self.dropped.entry(key).or_insert(0) += 1;
+        Start::Drop
+    }
+
+    /// A start tag named `key` (`name`: its bytes as written) with `attrs`, whose content
+    /// starts at `i`.
+    pub(crate) fn start_tag(
+        &mut self,
+        b: &[u8],
+        i: usize,
+        key: Name,
+        self_closing: bool,
+        attrs: &[Attr],
+    ) -> Start {
+        if attrs.len() > MAX_ATTRS {
+            if is_void(&key) {
+                return Start::Drop;
+            }
+            return self.drop_tag(key);
+        }
+        let mut foreign = self.stack.last().is_some_and(|o| o.foreign);
+        if foreign
+            && (breaks_out(&key) || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
+        {
+            // Back to HTML: html5ever pops the foreign elements.
+            while self.stack.last().is_some_and(|o| o.foreign) {
+                self.stack.pop();
+            }
+            foreign = false;
+        }
+        // In a MathML text integration point, `mglyph`/`malignmark` stay MathML.
+        if !foreign
+            && is_any(&key, &["mglyph", "malignmark"])
+            && self.stack.last().is_some_and(|o| o.ns == Ns::Math)
+        {
+            foreign = true;
+        }
+        if foreign {
+            if self_closing {
+                return Start::Markup;
+            }
+            let ns = self.stack.last().map_or(Ns::Html, |o| o.ns);
+            let inner = !integration_point(&key, ns, b, attrs);
+            if self.stack.len() >= MAX_DEPTH {
+                return self.drop_tag(key);
+            }
+            self.stack.push(Open {
+                name: key,
+                ns,
+                foreign: inner,
+            });
+            return Start::Markup;
+        }
+        if is_void(&key) || closes_itself(&key) {
+            return Start::Markup;
+        }
+        match content_of(&key) {
+            Content::Plaintext => return Start::Plaintext,
+            Content::Script => {
+                return Start::Script {
+                    strip: self.stripping && !is_json_ld(b, attrs),
+                }
+            }
+            Content::Raw => {
+                return Start::Raw {
+                    strip: self.stripping && is(&key, "style"),
+                }
+            }
+            Content::Markup => {}
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return self.drop_tag(key);
+        }
+        let svg = is(&key, "svg");
+        if svg && self.stripping && !self_closing {
+            if let Some(end) = svg_extent(b, i, &mut self.scratch) {
+                return Start::Svg { end };
+            }
+        }
+        let math = is(&key, "math");
+        if (svg || math) && self_closing {
+            return Start::Markup;
+        }
+        self.stack.push(Open {
+            name: key,
+            ns: if svg {
+                Ns::Svg
+            } else if math {
+                Ns::Math
+            } else {
+                Ns::Html
+            },
+            foreign: svg || math,
+        });
+        Start::Markup
+    }
+}
+
+/// Whether `b` may hold a `<frameset>` start tag (anywhere, even inside a comment or an
+/// attribute value: a conservative test made before reading). Such a document is not
+/// stripped at all: a frameset replaces the body only if no text came before it (text in an
+/// SVG counts), and in frameset mode `<script>`/`<style>` are ignored, so their "content" is
+/// markup.
+pub(crate) fn mentions_frameset(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', b).any(|i| {
+        // First letter first: most `<` are followed by something else.
+        b.get(i + 1).is_some_and(|&c| c | 0x20 == b'f')
+            && b.get(i + 2..i + 9)
+                .is_some_and(|n| n.eq_ignore_ascii_case(b"rameset"))
+            && b.get(i + 9)
+                .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
+    })
+}
+
 fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     let b = html.as_bytes();
-    let mut stack: Vec<Open> = Vec::new();
-    let mut dropped: HashMap<Name, usize> = HashMap::new();
+    let mut t = Tracker::new(strip && !mentions_frameset(b));
     let mut cuts: Vec<Cut> = Vec::new();
-    // Content cuts (stripping) are kept apart: a `<frameset>` voids them.
     let mut strips: Vec<Cut> = Vec::new();
-    let mut frameset = false;
-    // Cleared when the scanner can no longer be sure it is where html5ever is (an end tag
-    // reaching into or out of SVG/MathML in a way it does not model): no more stripping.
-    let mut stripping = strip;
     let mut attrs: Vec<Attr> = Vec::new();
     let mut i = 0;
     while let Some(p) = memchr(b'<', &b[i..]) {
         let lt = i + p;
         let rest = &b[lt..];
-        let foreign = stack.last().is_some_and(|o| o.foreign);
         match rest.get(1) {
             Some(b'!') if rest.starts_with(b"<!--") => {
                 let (text_end, end) = comment_extent(b, lt);
-                if stripping && text_end > lt + 4 {
+                if t.stripping && text_end > lt + 4 {
                     strips.push((lt + 4, text_end));
                 }
                 i = end;
             }
             // CDATA is read whenever the current node is not HTML (integration points too).
-            Some(b'!')
-                if stack.last().is_some_and(|o| o.ns != Ns::Html)
-                    && rest.starts_with(b"<![CDATA[") =>
-            {
+            Some(b'!') if t.in_foreign_ns() && rest.starts_with(b"<![CDATA[") => {
                 i = memchr::memmem::find(&b[lt + 9..], b"]]>").map_or(b.len(), |e| lt + 9 + e + 3);
             }
             Some(b'!' | b'?') => i = bogus_end(b, lt + 1),
@@ -590,36 +780,8 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 let Some(tag) = scan_tag(b, lt + 2 + name_len, &mut attrs) else {
                     break;
                 };
-                if foreign && (is(&key, "br") || is(&key, "p")) {
-                    // `</br>` and `</p>` leave foreign content like breakout start tags.
-                    while stack.last().is_some_and(|o| o.foreign) {
-                        stack.pop();
-                    }
-                }
-                let pending = if dropped.is_empty() {
-                    None
-                } else {
-                    dropped.get_mut(&key)
-                };
-                match pending {
-                    Some(n) if *n > 0 => {
-                        *n -= 1;
-                        cuts.push((lt, tag.end));
-                    }
-                    _ => {
-                        let at = stack.iter().rposition(|k| k.name == key);
-                        let exact = at.is_some_and(|at| at + 1 == stack.len() && stack[at].foreign);
-                        let crosses = match at {
-                            Some(at) => stack[at..].iter().any(|o| o.ns != Ns::Html),
-                            None => foreign,
-                        };
-                        if crosses && !exact {
-                            stripping = false;
-                        }
-                        if let Some(at) = at {
-                            stack.truncate(at);
-                        }
-                    }
+                if t.end_tag(key) {
+                    cuts.push((lt, tag.end));
                 }
                 i = tag.end;
             }
@@ -635,91 +797,38 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
             }
             Some(c) if c.is_ascii_alphabetic() => {
                 let name_len = tag_name_len(b, lt + 1);
-                let key = name_key(&b[lt + 1..lt + 1 + name_len]);
+                let name = &b[lt + 1..lt + 1 + name_len];
+                let key = name_key(name);
                 let Some(tag) = scan_tag(b, lt + 1 + name_len, &mut attrs) else {
                     break;
                 };
                 i = tag.end;
-                if attrs.len() > MAX_ATTRS {
+                let start = t.start_tag(b, i, key, tag.self_closing, &attrs);
+                if start == Start::Drop {
                     cuts.push((lt, tag.end));
-                    if !is_void(&key) {
-                        *dropped.entry(key).or_insert(0) += 1;
-                    }
                     continue;
                 }
-                if stripping {
+                if t.stripping {
                     strip_attrs(b, &attrs, &mut strips);
                 }
-                let mut foreign = foreign;
-                if foreign
-                    && (breaks_out(&key)
-                        || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
-                {
-                    // Back to HTML: html5ever pops the foreign elements.
-                    while stack.last().is_some_and(|o| o.foreign) {
-                        stack.pop();
-                    }
-                    foreign = false;
-                }
-                if is(&key, "frameset") {
-                    frameset = true;
-                }
-                // In a MathML text integration point, `mglyph`/`malignmark` stay MathML.
-                if !foreign
-                    && is_any(&key, &["mglyph", "malignmark"])
-                    && stack.last().is_some_and(|o| o.ns == Ns::Math)
-                {
-                    foreign = true;
-                }
-                if foreign {
-                    if tag.self_closing {
-                        continue;
-                    }
-                    let ns = stack.last().map_or(Ns::Html, |o| o.ns);
-                    let inner = !integration_point(&key, ns, b, &attrs);
-                    if stack.len() < MAX_DEPTH {
-                        stack.push(Open {
-                            name: key,
-                            ns,
-                            foreign: inner,
-                        });
-                    } else {
-                        cuts.push((lt, tag.end));
-                        *dropped.entry(key).or_insert(0) += 1;
-                    }
-                    continue;
-                }
-                if is_void(&key) || closes_itself(&key) {
-                    continue;
-                }
-                match content_of(&key) {
-                    Content::Plaintext => break,
-                    Content::Script => {
+                match start {
+                    Start::Drop | Start::Markup => {}
+                    Start::Plaintext => break,
+                    Start::Script { strip } => {
                         let end = script_end(b, i);
-                        if stripping && end > i && !is_json_ld(b, &attrs) {
+                        if strip && end > i {
                             strips.push((i, end));
                         }
                         i = end;
-                        continue;
                     }
-                    Content::Raw => {
-                        let end = raw_end(b, i, &b[lt + 1..lt + 1 + name_len]);
-                        if stripping && end > i && is(&key, "style") {
+                    Start::Raw { strip } => {
+                        let end = raw_end(b, i, name);
+                        if strip && end > i {
                             strips.push((i, end));
                         }
                         i = end;
-                        continue;
                     }
-                    Content::Markup => {}
-                }
-                if stack.len() >= MAX_DEPTH {
-                    cuts.push((lt, tag.end));
-                    *dropped.entry(key).or_insert(0) += 1;
-                    continue;
-                }
-                let svg = is(&key, "svg");
-                if svg && stripping && !tag.self_closing {
-                    if let Some(end) = svg_extent(b, i, &mut attrs) {
+                    Start::Svg { end } => {
                         if end > i {
                             strips.push((i, end));
                         }
@@ -727,28 +836,12 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                         i = end;
                         if end < b.len() {
                             match scan_tag(b, end + 2 + tag_name_len(b, end + 2), &mut attrs) {
-                                Some(t) => i = t.end,
+                                Some(tag) => i = tag.end,
                                 None => break,
                             }
                         }
-                        continue;
                     }
                 }
-                if (svg || is(&key, "math")) && tag.self_closing {
-                    continue;
-                }
-                let math = is(&key, "math");
-                stack.push(Open {
-                    name: key,
-                    ns: if svg {
-                        Ns::Svg
-                    } else if math {
-                        Ns::Math
-                    } else {
-                        Ns::Html
-                    },
-                    foreign: svg || math,
-                });
             }
             _ => i = lt + 1,
         }
@@ -756,9 +849,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
             break;
         }
     }
-    if !frameset {
-        cuts.append(&mut strips);
-    }
+    cuts.append(&mut strips);
     cuts.sort_unstable();
     if cuts.is_empty() {
         return Cow::Borrowed(html);
@@ -802,13 +893,21 @@ fn is_json_ld(b: &[u8], attrs: &[Attr]) -> bool {
     trimmed.eq_ignore_ascii_case(b"application/ld+json") || memchr(b'&', v).is_some()
 }
 
+/// Whether an attribute directly follows a `/` (`<a/x>`): removing it would make the tag
+/// self-closing, which matters in SVG/MathML, so it stays.
+pub(crate) fn after_slash(b: &[u8], a: &Attr) -> bool {
+    a.name.0 > 0 && b[a.name.0 - 1] == b'/'
+}
+
 /// Remove attributes no view reads (name, `=` and value; the whitespace before stays), and
 /// shorten long `data:` URLs in those some view does (to `data:`, which every view treats the
 /// same as the full URL).
 fn strip_attrs(b: &[u8], attrs: &[Attr], cuts: &mut Vec<Cut>) {
     for a in attrs {
         if !attr_is_read(&b[a.name.0..a.name.1]) {
-            cuts.push((a.name.0, a.end));
+            if !after_slash(b, a) {
+                cuts.push((a.name.0, a.end));
+            }
             continue;
         }
         if let Some((s, e, true)) = a.value {
@@ -1020,8 +1119,12 @@ mod tests {
 
     #[test]
     fn frameset_disables_stripping() {
-        let page = "<svg>text</svg><frameset><script>a</script>";
+        let page = "<svg>text</svg><FrameSet><script>a</script>";
         assert_eq!(strip(page), page);
+        assert_eq!(
+            strip("<svg>text</svg><framesets>"),
+            "<svg></svg><framesets>"
+        );
     }
 
     #[test]

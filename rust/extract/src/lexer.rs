@@ -8,12 +8,18 @@
 //! (tendril subslices) and takes the tree builder's answers to switch into RCDATA, RAWTEXT,
 //! script data and PLAINTEXT, as html5ever's tokenizer does.
 //!
+//! With `guarded`, the lexer also does the pre-pass's work while it reads (one pass over
+//! the input instead of two): the [`guard::Tracker`] drops tags past the depth and attribute
+//! caps, and script/style content, comment text, plain SVG subtrees and attributes no view
+//! reads never become tokens. `tests/lexer_identity.rs` checks that this builds the same
+//! tree as html5ever over [`guard::defuse`]'s output.
+//!
 //! The rare constructs are handed to html5ever itself: a `<!DOCTYPE ...>` (whose identifiers
 //! decide quirks mode) is tokenized by html5ever's tokenizer on its own slice. The trees both
 //! tokenizers build are compared on the corpus and on generated input
 //! (`tests/lexer_identity.rs`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -23,15 +29,16 @@ use html5ever::tokenizer::{
 use html5ever::{ns, Attribute, LocalName, QualName};
 use memchr::{memchr, memchr3};
 
-use crate::guard;
+use crate::guard::{self, Start, Tracker};
 
 /// Tendrils address bytes with `u32`; larger inputs go to html5ever's own tokenizer.
 pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
 
-/// Tokenize `html` into `sink` (ending with EOF and `sink.end()`).
+/// Tokenize `html` into `sink` (ending with EOF and `sink.end()`); with `guarded`, defuse and
+/// strip as [`guard::defuse`] does.
 ///
 /// `html` must be at most [`MAX_INPUT`] bytes.
-pub fn tokenize<S: TokenSink>(html: &str, sink: &S) {
+pub fn tokenize<S: TokenSink>(html: &str, sink: &S, guarded: bool) {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // Newline normalisation first, so every later state sees only `\n`.
     let src = if memchr(b'\r', html.as_bytes()).is_some() {
@@ -43,18 +50,23 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S) {
         b: src.as_bytes(),
         src: &src,
         sink,
+        tracker: guarded
+            .then(|| RefCell::new(Tracker::new(!guard::mentions_frameset(src.as_bytes())))),
+        attrs: RefCell::new(Vec::new()),
+        untracked_end: Cell::new(usize::MAX),
     }
     .run();
     let _ = sink.process_token(Token::EOFToken, 1);
     sink.end();
 }
 
-/// What the tree builder asked the tokenizer to read next.
+/// What the tree builder asked the tokenizer to read next; `strip`: read it without
+/// emitting it.
 enum Mode {
     Data,
-    Rcdata,
-    Rawtext,
-    Script,
+    Rcdata { strip: bool },
+    Rawtext { strip: bool },
+    Script { strip: bool },
     Plaintext,
 }
 
@@ -62,16 +74,24 @@ struct Lexer<'a, S> {
     src: &'a StrTendril,
     b: &'a [u8],
     sink: &'a S,
-}
-
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\x0c')
+    /// The pre-pass's open-element model, when guarding.
+    tracker: Option<RefCell<Tracker>>,
+    /// Attribute ranges of the tag being read (reused).
+    attrs: RefCell<Vec<guard::Attr>>,
+    /// Where the end tag of a stripped SVG subtree starts: the tracker never saw that
+    /// subtree open, so it must not see it close.
+    untracked_end: Cell<usize>,
 }
 
 /// One decoded character reference: up to two characters.
 struct CharRef {
     chars: [char; 2],
     len: usize,
+    /// A numeric reference without its `;`. html5ever reports that as a parse-error token,
+    /// and a token between `<pre>` (or `<listing>`, `<textarea>`) and the newline the
+    /// reference makes keeps that newline; the lexer emits the same token to build the
+    /// same tree.
+    unterminated_numeric: bool,
 }
 
 impl<S: TokenSink> Lexer<'_, S> {
@@ -100,9 +120,10 @@ impl<S: TokenSink> Lexer<'_, S> {
         while pos < len {
             match mode {
                 Mode::Data => {}
-                Mode::Rcdata | Mode::Rawtext => {
+                Mode::Rcdata { strip } | Mode::Rawtext { strip } => {
                     let end = guard::raw_end(self.b, pos, last_start.as_bytes());
-                    if matches!(mode, Mode::Rcdata) {
+                    if strip {
+                    } else if matches!(mode, Mode::Rcdata { .. }) {
                         self.text_with_refs(pos, end, false);
                     } else {
                         self.text_replacing_nul(pos, end);
@@ -111,9 +132,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                     mode = Mode::Data;
                     continue;
                 }
-                Mode::Script => {
+                Mode::Script { strip } => {
                     let end = guard::script_end(self.b, pos);
-                    self.text_replacing_nul(pos, end);
+                    if !strip {
+                        self.text_replacing_nul(pos, end);
+                    }
                     pos = end;
                     mode = Mode::Data;
                     continue;
@@ -128,13 +151,19 @@ impl<S: TokenSink> Lexer<'_, S> {
                 return;
             }
             // `data` stops only at a `<` that starts markup.
-            let (next, switch) = self.markup(pos, &mut last_start);
+            let (next, switch, start) = self.markup(pos, &mut last_start);
             pos = next;
+            // Content is emptied only where the tree builder and the tracker agree on what
+            // it is.
+            let raw_strip = matches!(start, Start::Raw { strip: true });
             mode = match switch {
-                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata,
-                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext,
-                TokenSinkResult::RawData(RawKind::ScriptData) => Mode::Script,
-                TokenSinkResult::RawData(RawKind::ScriptDataEscaped(_)) => Mode::Script,
+                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata { strip: raw_strip },
+                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext { strip: raw_strip },
+                TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
+                    Mode::Script {
+                        strip: matches!(start, Start::Script { strip: true }),
+                    }
+                }
                 TokenSinkResult::Plaintext => Mode::Plaintext,
                 _ => Mode::Data,
             };
@@ -175,6 +204,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                 }
                 b'&' => match self.char_ref(at, false) {
                     Some((r, next)) => {
+                        if r.unterminated_numeric {
+                            self.flush(&mut owned, seg, at);
+                            seg = at;
+                            let _ = self.emit(Token::ParseError("unterminated reference".into()));
+                        }
                         let o = owned.get_or_insert_with(StrTendril::new);
                         o.push_slice(&self.src[seg..at]);
                         for c in &r.chars[..r.len] {
@@ -213,6 +247,14 @@ impl<S: TokenSink> Lexer<'_, S> {
 
     /// RCDATA text: character references decoded, NUL replaced.
     fn text_with_refs(&self, from: usize, to: usize, in_attr: bool) {
+        // Only a reference at the very start can meet the newline rule (see `CharRef`).
+        if self.b.get(from) == Some(&b'&')
+            && self
+                .char_ref_in(from, to, in_attr)
+                .is_some_and(|(r, _)| r.unterminated_numeric)
+        {
+            let _ = self.emit(Token::ParseError("unterminated reference".into()));
+        }
         let t = self.decode(from, to, in_attr);
         if !t.is_empty() {
             let _ = self.emit(Token::CharacterTokens(t));
@@ -314,6 +356,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                     CharRef {
                         chars: [first, second],
                         len: if c2 == 0 { 1 } else { 2 },
+                        unterminated_numeric: false,
                     },
                     next,
                 ))
@@ -322,144 +365,154 @@ impl<S: TokenSink> Lexer<'_, S> {
         }
     }
 
+    fn stripping(&self) -> bool {
+        self.tracker.as_ref().is_some_and(|t| t.borrow().stripping)
+    }
+
     /// The markup starting with the `<` at `at`: emit its token; return where reading goes
-    /// on and the tree builder's answer (for start tags).
-    fn markup(&self, at: usize, last_start: &mut LocalName) -> (usize, TokenSinkResult<S::Handle>) {
+    /// on, the tree builder's answer and the tracker's verdict (for start tags).
+    fn markup(
+        &self,
+        at: usize,
+        last_start: &mut LocalName,
+    ) -> (usize, TokenSinkResult<S::Handle>, Start) {
         let b = self.b;
         let cont = TokenSinkResult::Continue;
+        let keep = Start::Markup;
         match b[at + 1] {
             b'/' => {
                 let c = b[at + 2];
                 if c.is_ascii_alphabetic() {
-                    match self.tag(at + 2, TagKind::EndTag) {
-                        Some((tag, end)) => (end, self.emit(Token::TagToken(tag))),
-                        None => (b.len(), cont),
+                    match self.end_tag(at) {
+                        Some((Some(tag), end)) => (end, self.emit(Token::TagToken(tag)), keep),
+                        Some((None, end)) => (end, cont, keep),
+                        None => (b.len(), cont, keep),
                     }
                 } else if c == b'>' {
-                    (at + 3, cont)
+                    (at + 3, cont, keep)
                 } else {
-                    (self.bogus_comment(at + 2), cont)
+                    (self.bogus_comment(at + 2), cont, keep)
                 }
             }
             b'!' => {
                 let rest = &b[at + 2..];
                 if rest.starts_with(b"--") {
-                    (self.comment(at), cont)
+                    (self.comment(at), cont, keep)
                 } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
-                    (self.doctype(at), cont)
+                    (self.doctype(at), cont, keep)
                 } else if rest.starts_with(b"[CDATA[")
                     && self
                         .sink
                         .adjusted_current_node_present_but_not_in_html_namespace()
                 {
-                    (self.cdata(at + 9), cont)
+                    (self.cdata(at + 9), cont, keep)
                 } else {
-                    (self.bogus_comment(at + 2), cont)
+                    (self.bogus_comment(at + 2), cont, keep)
                 }
             }
-            b'?' => (self.bogus_comment(at + 1), cont),
-            _ => match self.tag(at + 1, TagKind::StartTag) {
-                Some((tag, end)) => {
+            b'?' => (self.bogus_comment(at + 1), cont, keep),
+            _ => match self.start_tag(at) {
+                Some((Some(tag), end, start)) => {
                     *last_start = tag.name.clone();
-                    (end, self.emit(Token::TagToken(tag)))
+                    let answer = self.emit(Token::TagToken(tag));
+                    match start {
+                        // Skip the subtree's content; its end tag is read next.
+                        Start::Svg { end: content_end } => {
+                            self.untracked_end.set(content_end);
+                            (content_end, answer, start)
+                        }
+                        _ => (end, answer, start),
+                    }
                 }
-                None => (b.len(), cont),
+                Some((None, end, start)) => (end, cont, start),
+                None => (b.len(), cont, keep),
             },
         }
     }
 
-    /// A tag whose name starts at `from`; `None` if the input ends inside it (the tag is then
-    /// dropped, as the tokenizer does at end of input).
-    fn tag(&self, from: usize, kind: TagKind) -> Option<(Tag, usize)> {
+    /// The end tag whose `<` is at `at`: the token (`None` if the tracker drops it) and
+    /// where it ends; `None` if the input ends inside it.
+    fn end_tag(&self, at: usize) -> Option<(Option<Tag>, usize)> {
         let b = self.b;
-        let mut i = from;
-        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
-            i += 1;
+        let from = at + 2;
+        let name_end = from + guard::tag_name_len(b, from);
+        let tag = guard::scan_tag(b, name_end, &mut self.attrs.borrow_mut())?;
+        if let Some(t) = &self.tracker {
+            if self.untracked_end.get() == at {
+                self.untracked_end.set(usize::MAX);
+            } else if t.borrow_mut().end_tag(guard::name_key(&b[from..name_end])) {
+                return Some((None, tag.end));
+            }
         }
-        let name = self.name(from, i);
-        let mut attrs: Vec<Attribute> = Vec::new();
+        let token = Tag {
+            kind: TagKind::EndTag,
+            name: self.name(from, name_end),
+            self_closing: tag.self_closing,
+            attrs: Vec::new(),
+            had_duplicate_attributes: false,
+        };
+        Some((Some(token), tag.end))
+    }
+
+    /// The start tag whose `<` is at `at`: the token (`None` if the tracker drops it), where
+    /// it ends and the tracker's verdict; `None` if the input ends inside it (the tag is
+    /// then dropped, as the tokenizer does at end of input).
+    fn start_tag(&self, at: usize) -> Option<(Option<Tag>, usize, Start)> {
+        let b = self.b;
+        let from = at + 1;
+        let name_end = from + guard::tag_name_len(b, from);
+        let mut ranges = self.attrs.borrow_mut();
+        let tag = guard::scan_tag(b, name_end, &mut ranges)?;
+        let (start, strip) = match &self.tracker {
+            Some(t) => {
+                let mut t = t.borrow_mut();
+                let key = guard::name_key(&b[from..name_end]);
+                let start = t.start_tag(b, tag.end, key, tag.self_closing, &ranges);
+                (start, t.stripping)
+            }
+            None => (Start::Markup, false),
+        };
+        if start == Start::Drop {
+            return Some((None, tag.end, start));
+        }
+        let mut attrs: Vec<Attribute> = Vec::with_capacity(ranges.len());
         let mut dup = false;
-        let mut self_closing = false;
-        // Before attribute name.
-        loop {
-            while i < b.len() && is_space(b[i]) {
-                i += 1;
+        for a in ranges.iter() {
+            let (n0, n1) = a.name;
+            if strip && !guard::attr_is_read(&b[n0..n1]) && !guard::after_slash(b, a) {
+                continue;
             }
-            match *b.get(i)? {
-                b'>' => {
-                    i += 1;
-                    break;
+            let value = match a.value {
+                None => StrTendril::new(),
+                // Long `data:` URLs are cut to their scheme, as the pre-pass does: every
+                // view treats them alike.
+                Some((s, e, true))
+                    if strip
+                        && e - s >= guard::LONG_ATTR
+                        && b[s..s + 5].eq_ignore_ascii_case(b"data:") =>
+                {
+                    self.decode(s, s + 5, true)
                 }
-                b'/' => {
-                    // Self-closing start tag state: only `/>` counts; otherwise the `/` is
-                    // dropped and attributes go on.
-                    i += 1;
-                    if *b.get(i)? == b'>' {
-                        self_closing = true;
-                        i += 1;
-                        break;
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            // Attribute name: the first character may be `=`.
-            let name_start = i;
-            i += 1;
-            while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
-                i += 1;
-            }
-            let attr_name = self.name(name_start, i);
-            // After attribute name.
-            while i < b.len() && is_space(b[i]) {
-                i += 1;
-            }
-            let mut value = StrTendril::new();
-            if *b.get(i)? == b'=' {
-                i += 1;
-                while i < b.len() && is_space(b[i]) {
-                    i += 1;
-                }
-                match *b.get(i)? {
-                    q @ (b'"' | b'\'') => {
-                        let start = i + 1;
-                        let end = start + memchr(q, &b[start..])?;
-                        value = self.decode(start, end, true);
-                        i = end + 1;
-                    }
-                    // Missing value: `<a x=>`.
-                    b'>' => {}
-                    _ => {
-                        let start = i;
-                        while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
-                            i += 1;
-                        }
-                        value = self.decode(start, i, true);
-                    }
-                }
-            }
-            if attrs.iter().any(|a| a.name.local == attr_name) {
+                Some((s, e, _)) => self.decode(s, e, true),
+            };
+            let name = self.name(n0, n1);
+            if attrs.iter().any(|x| x.name.local == name) {
                 dup = true;
             } else {
                 attrs.push(Attribute {
-                    name: QualName::new(None, ns!(), attr_name),
+                    name: QualName::new(None, ns!(), name),
                     value,
                 });
             }
         }
-        if kind == TagKind::EndTag {
-            attrs.clear();
-        }
-        Some((
-            Tag {
-                kind,
-                name,
-                self_closing,
-                attrs,
-                had_duplicate_attributes: dup,
-            },
-            i,
-        ))
+        let token = Tag {
+            kind: TagKind::StartTag,
+            name: self.name(from, name_end),
+            self_closing: tag.self_closing,
+            attrs,
+            had_duplicate_attributes: dup,
+        };
+        Some((Some(token), tag.end, start))
     }
 
     /// A tag or attribute name: ASCII lowercased, NUL replaced.
@@ -489,7 +542,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                 usize::from(t.ends_with(b"-"))
             };
         }
-        let text = self.decode_nul_only(body, text_end);
+        let text = if self.stripping() {
+            StrTendril::new()
+        } else {
+            self.decode_nul_only(body, text_end)
+        };
         let _ = self.emit(Token::CommentToken(text));
         end
     }
@@ -569,7 +626,8 @@ fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
     if i == digits_start {
         return None;
     }
-    if b.get(i) == Some(&b';') {
+    let terminated = b.get(i) == Some(&b';');
+    if terminated {
         i += 1;
     }
     let c = match n {
@@ -582,6 +640,7 @@ fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
         CharRef {
             chars: [c, '\0'],
             len: 1,
+            unterminated_numeric: !terminated,
         },
         i,
     ))

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use scraper::{Html, Node};
-use webgrip_extract::{parse_prepared, parse_with_html5ever};
+use webgrip_extract::{guard, parse, parse_prepared, parse_with_html5ever};
 
 /// Every node of the tree, one per line, indented by depth.
 fn dump(doc: &Html) -> String {
@@ -48,10 +48,15 @@ fn dump(doc: &Html) -> String {
     out
 }
 
+/// Unguarded, the lexer builds html5ever's tree; guarded, the tree html5ever builds from the
+/// pre-pass's output.
 fn check(html: &str) {
     let ours = dump(&parse_prepared(html));
     let reference = dump(&parse_with_html5ever(html));
     assert_eq!(ours, reference, "trees differ for {html:?}");
+    let ours = dump(&parse(html));
+    let reference = dump(&parse_with_html5ever(&guard::defuse(html)));
+    assert_eq!(ours, reference, "guarded trees differ for {html:?}");
 }
 
 #[test]
@@ -250,7 +255,11 @@ fn html_soup() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    // PROPTEST_CASES raises the count for a longer hunt.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn generated_soup_builds_the_same_tree(html in html_soup()) {
@@ -278,7 +287,8 @@ fn corpus_files() -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Every corpus page, raw and after the guard's pre-pass, builds the same tree both ways.
+/// Every corpus page, raw and after the guard's pre-pass, builds the same tree both ways, and
+/// the guarded lexer builds the pre-passed tree from the raw page.
 #[test]
 #[ignore = "needs ../shared/corpus; slow outside an optimised build"]
 fn corpus_pages_build_the_same_tree() {
@@ -290,12 +300,19 @@ fn corpus_pages_build_the_same_tree() {
             .read_to_end(&mut raw)
             .unwrap();
         let html = String::from_utf8_lossy(&raw);
-        let prepared = webgrip_extract::guard::defuse(&html);
+        let prepared = guard::defuse(&html);
         for input in [&*html, &*prepared] {
             let ours = dump(&parse_prepared(input));
             let reference = dump(&parse_with_html5ever(input));
             assert!(ours == reference, "trees differ for {}", path.display());
         }
+        let guarded = dump(&parse(&html));
+        let reference = dump(&parse_with_html5ever(&prepared));
+        assert!(
+            guarded == reference,
+            "guarded trees differ for {}",
+            path.display()
+        );
     }
     eprintln!("{} pages identical", files.len());
 }
