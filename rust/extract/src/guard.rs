@@ -741,14 +741,14 @@ impl Tracker {
 /// SVG counts), and in frameset mode `<script>`/`<style>` are ignored, so their "content" is
 /// markup.
 pub(crate) fn mentions_frameset(b: &[u8]) -> bool {
-    memchr::memchr_iter(b'<', b).any(|i| {
-        // First letter first: most `<` are followed by something else.
-        b.get(i + 1).is_some_and(|&c| c | 0x20 == b'f')
-            && b.get(i + 2..i + 9)
-                .is_some_and(|n| n.eq_ignore_ascii_case(b"rameset"))
+    let at = |i: usize| {
+        b.get(i + 2..i + 9)
+            .is_some_and(|n| n.eq_ignore_ascii_case(b"rameset"))
             && b.get(i + 9)
                 .is_none_or(|&c| is_space(c) || c == b'/' || c == b'>')
-    })
+    };
+    // Two-byte needles: SIMD scans that rarely stop, where visiting every `<` did.
+    memchr::memmem::find_iter(b, b"<f").any(at) || memchr::memmem::find_iter(b, b"<F").any(at)
 }
 
 fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
