@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from webgrip import _core
+from webgrip import extract as webgrip_extract
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,8 @@ def table_page(rows: int = 10_000, cols: int = 8) -> str:
 
 
 def webgrip(mode: str) -> Callable[[str], object]:
-    return lambda html: _core.extract_document(html, url="https://example.com/", modes=(mode,))
+    # The public API, as a user calls it (one view per call).
+    return lambda html: webgrip_extract(html, url="https://example.com/", mode=mode)
 
 
 def peers() -> dict[str, tuple[str, Callable[[str], object]]]:

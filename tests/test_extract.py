@@ -187,12 +187,14 @@ def test_json_ld_metadata_and_og_title():
     assert meta["site_name"] == "Pub"
 
 
-def test_extract_document_builds_several_views_from_one_call():
-    doc = _core.extract_document(GOLDEN, url=URL, modes=("markdown", "text", "links", "tables"))
-    assert set(doc) == {"markdown", "text", "links", "tables", "metadata"}
+def test_extract_document_builds_the_views_asked_for_from_one_call():
+    all_views = ("markdown", "text", "links", "tables", "metadata")
+    doc = _core.extract_document(GOLDEN, url=URL, modes=all_views)
+    assert set(doc) == set(all_views)
     assert doc["markdown"] == GOLDEN_MD and doc["text"] == GOLDEN_TEXT
-    only_meta = _core.extract_document(GOLDEN, modes=())
-    assert set(only_meta) == {"metadata"}
+    assert doc["metadata"] == extract(GOLDEN, url=URL, mode="metadata")
+    assert set(_core.extract_document(GOLDEN, modes=("text",))) == {"text"}
+    assert _core.extract_document(GOLDEN, modes=()) == {}
 
 
 def test_bytes_are_decoded():

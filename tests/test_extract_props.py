@@ -62,7 +62,7 @@ fragment = st.one_of(
     ),
 )
 html_soup = st.lists(fragment, max_size=40).map("".join)
-ALL = ("markdown", "text", "links", "tables")
+ALL = ("markdown", "text", "links", "tables", "metadata")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

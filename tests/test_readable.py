@@ -145,7 +145,7 @@ def test_metadata_is_beside_content_not_inlined():
     html = f"""<html><head><title>Budget approved</title>
     <meta name="author" content="Jane Reporter"></head><body>
     <article><p>{PROSE}</p><p>{PROSE}</p></article></body></html>"""
-    out = _core.extract_document(html, modes=["text"], main_content=True)
+    out = _core.extract_document(html, modes=["text", "metadata"], main_content=True)
     assert "Budget approved" not in out["text"]
     assert "Jane Reporter" not in out["text"]
     assert out["metadata"]["title"] == "Budget approved"

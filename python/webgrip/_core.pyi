@@ -132,9 +132,9 @@ def extract_document(
 ) -> dict[str, Any]:
     """Parse once and build the requested views.
 
-    ``modes`` is any of ``"markdown"``, ``"text"``, ``"links"``, ``"tables"``. The result has a
-    key per requested mode plus ``"metadata"`` (always). ``bytes`` input is decoded like
-    :func:`decode_body`.
+    ``modes`` is any of ``"markdown"``, ``"text"``, ``"links"``, ``"tables"``, ``"metadata"``;
+    the result has a key per requested mode (a view not asked for is not built). ``bytes``
+    input is decoded like :func:`decode_body`.
 
     - ``markdown``/``text``: ``str``
     - ``links``: ``list[{"url": str, "text": str, "rel": str | None}]``

@@ -50,6 +50,5 @@ def extract(
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
     if not isinstance(html, (str, bytes)):
         raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
-    modes = () if mode == "metadata" else (mode,)
-    doc = _core.extract_document(html, url=url, modes=modes, main_content=main_content)
+    doc = _core.extract_document(html, url=url, modes=(mode,), main_content=main_content)
     return doc[mode]

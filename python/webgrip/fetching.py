@@ -177,28 +177,29 @@ def _html_page(
     common: dict[str, Any] = {"url": response.url, "content_type": ct_header}
     data: tuple[dict[str, Any], ...] | None = None
     if extract == "html":
-        doc = _core.extract_document(response.content, modes=(), main_content=False, **common)
+        doc = _core.extract_document(response.content, modes=("metadata",), main_content=False,
+                                     **common)
         content, main = response.text, False
     elif extract in ("markdown", "text"):
-        doc = _core.extract_document(response.content, modes=(extract,), main_content=main,
-                                     **common)
+        doc = _core.extract_document(response.content, modes=(extract, "metadata"),
+                                     main_content=main, **common)
         content = doc.get(extract) or ""
         if main and len(content.strip()) < MIN_MAIN_CONTENT_CHARS:
-            whole = _core.extract_document(response.content, modes=(extract,),
+            whole = _core.extract_document(response.content, modes=(extract, "metadata"),
                                            main_content=False, **common)
             if len((whole.get(extract) or "").strip()) > len(content.strip()):
                 doc, content, main = whole, whole.get(extract) or "", False
         if extract == "markdown":
             content = _clean_markdown_links(content, tracking_params)
     elif extract == "links":
-        doc = _core.extract_document(response.content, modes=("links",), main_content=main,
-                                     **common)
+        doc = _core.extract_document(response.content, modes=("links", "metadata"),
+                                     main_content=main, **common)
         links = _unique_links(doc.get("links") or [], tracking_params)
         data = tuple(links)
         content = _render_links(links)
     else:  # tables
-        doc = _core.extract_document(response.content, modes=("tables",), main_content=main,
-                                     **common)
+        doc = _core.extract_document(response.content, modes=("tables", "metadata"),
+                                     main_content=main, **common)
         tables = [
             {"caption": t.get("caption"), "headers": list(t.get("headers") or []),
              "rows": [dict(r) for r in t.get("rows") or []]}

@@ -17,6 +17,7 @@ pub struct Modes {
     pub text: bool,
     pub links: bool,
     pub tables: bool,
+    pub metadata: bool,
 }
 
 impl Modes {
@@ -27,6 +28,7 @@ impl Modes {
             "text" => self.text = true,
             "links" => self.links = true,
             "tables" => self.tables = true,
+            "metadata" => self.metadata = true,
             _ => return None,
         }
         Some(())
@@ -39,10 +41,10 @@ pub struct Extracted {
     pub text: Option<String>,
     pub links: Option<Vec<Link>>,
     pub tables: Option<Vec<Table>>,
-    pub metadata: Metadata,
+    pub metadata: Option<Metadata>,
 }
 
-/// Parse `html` once and build the views in `modes` (metadata always). With
+/// Parse `html` once and build the views in `modes`. With
 /// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
 /// and metadata always cover the whole page.
 pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
@@ -69,7 +71,9 @@ pub fn extract_parsed(
         text: modes.text.then(|| text::render(doc, &scope)),
         links: modes.links.then(|| links::extract(doc, base.as_ref())),
         tables: modes.tables.then(|| tables::extract(doc)),
-        metadata: metadata::extract(doc, base.as_ref()),
+        metadata: modes
+            .metadata
+            .then(|| metadata::extract(doc, base.as_ref())),
     }
 }
 

@@ -21,6 +21,7 @@ fn all_modes() -> Modes {
         text: true,
         links: true,
         tables: true,
+        metadata: true,
     }
 }
 

@@ -37,7 +37,7 @@ fn extract_document<'py>(
     for m in &modes {
         if wanted.add(m).is_none() {
             return Err(PyValueError::new_err(format!(
-                "unknown mode {m:?}: expected any of 'markdown', 'text', 'links', 'tables'"
+                "unknown mode {m:?}: expected any of 'markdown', 'text', 'links', 'tables', 'metadata'"
             )));
         }
     }
@@ -70,7 +70,9 @@ fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>>
     if let Some(tables) = out.tables {
         d.set_item("tables", tables_list(py, tables)?)?;
     }
-    d.set_item("metadata", metadata_dict(py, out.metadata)?)?;
+    if let Some(meta) = out.metadata {
+        d.set_item("metadata", metadata_dict(py, meta)?)?;
+    }
     Ok(d)
 }
 
