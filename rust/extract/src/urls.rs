@@ -59,6 +59,9 @@ pub fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
     if href.is_empty() || is_unsafe_scheme(href) {
         return None;
     }
+    if let Some(url) = plain_absolute(href) {
+        return Some(url);
+    }
     match base {
         Some(b) => b.join(href).ok().map(String::from),
         None => match Url::parse(href) {
@@ -66,6 +69,87 @@ pub fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
             Err(_) => Some(href.to_string()),
         },
     }
+}
+
+/// Most links on a page are absolute `http(s)` URLs already in the form the URL parser
+/// would print. Recognising that form is a byte scan; parsing costs thousands of
+/// instructions. `Some` only when the answer is exactly `Url::parse(href)`'s serialisation
+/// (property-tested against it): lower-case scheme and host of letters, digits, `-` and
+/// `.` (no port, user info, IP address or punycode), and a path, query and fragment of
+/// characters the parser keeps as they are, with no dot segments.
+fn plain_absolute(href: &str) -> Option<String> {
+    let b = href.as_bytes();
+    let rest = b
+        .strip_prefix(b"https://")
+        .or_else(|| b.strip_prefix(b"http://"))?;
+    let host_len = rest
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = &rest[..host_len];
+    let labels_ok = host.split(|&c| c == b'.').enumerate().all(|(i, label)| {
+        let last = i + 1 == host.split(|&c| c == b'.').count();
+        // An empty last label is a trailing dot, which the parser keeps.
+        (label.is_empty() && last && i > 0)
+            || (!label.is_empty()
+                && label
+                    .iter()
+                    .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+                && !label.starts_with(b"xn--"))
+    });
+    // The last real label must start with a letter: otherwise the host may be read as an
+    // IPv4 address (`1.2.3.4`, `0x7f.1`).
+    let last_label = host
+        .split(|&c| c == b'.')
+        .rfind(|l| !l.is_empty())
+        .unwrap_or_default();
+    if host.is_empty() || !labels_ok || !last_label.first().is_some_and(u8::is_ascii_lowercase) {
+        return None;
+    }
+    let tail = &rest[host_len..];
+    let path_end = tail
+        .iter()
+        .position(|&c| matches!(c, b'?' | b'#'))
+        .unwrap_or(tail.len());
+    let path = &tail[..path_end];
+    let kept = |c: &u8| {
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+                    | b'?'
+                    | b'#'
+                    | b'%'
+            )
+    };
+    let dot_segment = memchr::memmem::find(path, b"/.").is_some()
+        || path.windows(3).any(|w| w.eq_ignore_ascii_case(b"%2e"));
+    if !tail.iter().all(kept) || dot_segment {
+        return None;
+    }
+    let mut out = String::with_capacity(href.len() + 1);
+    out.push_str(&href[..href.len() - tail.len()]);
+    if path.is_empty() {
+        // Special URLs always have a path.
+        out.push('/');
+    }
+    out.push_str(&href[href.len() - tail.len()..]);
+    Some(out)
 }
 
 /// [`resolve`] with memory: pages repeat the same `href`/`src` many times (navigation,
@@ -114,6 +198,58 @@ mod tests {
             resolve(base.as_ref(), "x?q=1#f").as_deref(),
             Some("https://ex.com/docs/x?q=1#f")
         );
+    }
+
+    #[test]
+    fn plain_absolute_urls_skip_the_parser() {
+        for (href, want) in [
+            (
+                "https://ex.com/a/b?q=1&r=2#top",
+                Some("https://ex.com/a/b?q=1&r=2#top"),
+            ),
+            ("http://ex.com", Some("http://ex.com/")),
+            ("https://a-b.ex.co.uk.?x", Some("https://a-b.ex.co.uk./?x")),
+            ("HTTPS://ex.com/", None),
+            ("https://Ex.com/", None),
+            ("https://ex.com:443/", None),
+            ("https://1.2.3.4/", None),
+            ("https://ex.com/a/../b", None),
+            ("https://ex.com/a b", None),
+            ("https://ex.com/?q='x'", None),
+            ("https://xn--nxasmq6b.com/", None),
+            ("https://u@ex.com/", None),
+        ] {
+            assert_eq!(plain_absolute(href).as_deref(), want, "{href}");
+        }
+    }
+
+    /// URL tails built from the pieces the parser treats specially (mostly ones it keeps, so
+    /// the shortcut answers often).
+    const TAIL_PIECES: &[&str] = &[
+        "/", "/a", "/.", "/..", ".", "..", "%2e", "%2E", "%", "%41", "?", "#", "a", "Z", "0", ":",
+        "@", "&", "=", "-", "_", "~", "!", "$", "(", ")", "*", "+", ",", ";", "/b/", "?q=1", "#f",
+        "'", " ", "\\", "\"", "<", "`", "{", "|", "\t", "é",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// Whenever the shortcut answers, it answers what the parser would.
+        #[test]
+        fn plain_absolute_agrees_with_the_parser(
+            tail in proptest::collection::vec(proptest::sample::select(TAIL_PIECES), 0..8),
+            host in proptest::prop_oneof![
+                "[a-z][a-z0-9-]{0,5}(\\.[a-z0-9-]{1,5}){0,2}\\.?",
+                "[a-z0-9.-]{0,12}",
+                "(xn--[a-z0-9-]{1,6}\\.)?[a-z]{1,4}\\.xn--[a-z0-9]{1,6}",
+            ],
+            scheme in "(http|https|HTTP)://",
+        ) {
+            let href = format!("{scheme}{host}{}", tail.concat());
+            if let Some(fast) = plain_absolute(&href) {
+                let parsed = Url::parse(&href).map(String::from);
+                proptest::prop_assert_eq!(Ok(fast), parsed, "{}", href);
+            }
+        }
     }
 
     #[test]
