@@ -88,7 +88,9 @@ pub fn parse(html: &str) -> Html {
 }
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
-/// so `<noscript>` content is markup (as in `readable::parse_document`).
+/// so `<noscript>` content is markup (as in `readable::parse_document`). Only for input that
+/// is already defused (by [`guard::defuse`]) or trusted: deep nesting and huge attribute
+/// lists make html5ever's tree builder quadratic.
 pub fn parse_prepared(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(html);

@@ -579,6 +579,14 @@ pub(crate) enum Start {
     Svg { end: usize },
 }
 
+/// See [`Tracker::cdata`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Cdata {
+    Yes,
+    No,
+    Unsure,
+}
+
 /// The open-element model both the pre-pass and the lexer keep: which tags to drop so
 /// html5ever's stack scans stay bounded, and whether stripping is still safe.
 pub(crate) struct Tracker {
@@ -601,9 +609,15 @@ impl Tracker {
         }
     }
 
-    /// Whether the current node is SVG/MathML (CDATA sections are read there).
-    pub(crate) fn in_foreign_ns(&self) -> bool {
-        self.stack.last().is_some_and(|o| o.ns != Ns::Html)
+    /// Whether a `<![CDATA[` here opens a CDATA section (read when the current node is not
+    /// HTML). Inside an SVG/MathML integration point the answer is unsure: the current node
+    /// may be an HTML element the model does not keep (`<p>`, `<li>`, ... close themselves).
+    pub(crate) fn cdata(&self) -> Cdata {
+        match self.stack.last() {
+            Some(o) if o.foreign => Cdata::Yes,
+            Some(o) if o.ns != Ns::Html => Cdata::Unsure,
+            _ => Cdata::No,
+        }
     }
 
     /// An end tag named `key`; `true` to drop it.
@@ -770,8 +784,16 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 i = end;
             }
             // CDATA is read whenever the current node is not HTML (integration points too).
-            Some(b'!') if t.in_foreign_ns() && rest.starts_with(b"<![CDATA[") => {
-                i = memchr::memmem::find(&b[lt + 9..], b"]]>").map_or(b.len(), |e| lt + 9 + e + 3);
+            Some(b'!') if rest.starts_with(b"<![CDATA[") && t.cdata() != Cdata::No => {
+                if t.cdata() == Cdata::Unsure {
+                    // Read on as a bogus comment, so defusing goes on, but cut nothing more:
+                    // what follows may be text.
+                    t.stripping = false;
+                    i = bogus_end(b, lt + 1);
+                } else {
+                    i = memchr::memmem::find(&b[lt + 9..], b"]]>")
+                        .map_or(b.len(), |e| lt + 9 + e + 3);
+                }
             }
             Some(b'!' | b'?') => i = bogus_end(b, lt + 1),
             Some(b'/') if rest.get(2).is_some_and(u8::is_ascii_alphabetic) => {

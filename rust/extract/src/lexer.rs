@@ -365,6 +365,19 @@ impl<S: TokenSink> Lexer<'_, S> {
         }
     }
 
+    /// Whether a `<![CDATA[` here opens a CDATA section: the tree builder knows. Where the
+    /// tracker is unsure, stripping stops (as in the pre-pass).
+    fn cdata_here(&self) -> bool {
+        if let Some(t) = &self.tracker {
+            let mut t = t.borrow_mut();
+            if t.cdata() == guard::Cdata::Unsure {
+                t.stripping = false;
+            }
+        }
+        self.sink
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+
     fn stripping(&self) -> bool {
         self.tracker.as_ref().is_some_and(|t| t.borrow().stripping)
     }
@@ -400,11 +413,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                     (self.comment(at), cont, keep)
                 } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
                     (self.doctype(at), cont, keep)
-                } else if rest.starts_with(b"[CDATA[")
-                    && self
-                        .sink
-                        .adjusted_current_node_present_but_not_in_html_namespace()
-                {
+                } else if rest.starts_with(b"[CDATA[") && self.cdata_here() {
                     (self.cdata(at + 9), cont, keep)
                 } else {
                     (self.bogus_comment(at + 2), cont, keep)

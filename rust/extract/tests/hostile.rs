@@ -54,6 +54,19 @@ fn hundred_thousand_nested_divs() {
     assert_eq!(md, "deep text link\n");
 }
 
+/// An unterminated `<![CDATA[` where the guard cannot tell CDATA from a bogus comment (inside
+/// a MathML `mi`, after a `<p>`) must not end defusing: the nesting after it is still capped,
+/// by the lexer and by the string pre-pass alike.
+#[test]
+fn nesting_after_an_ambiguous_cdata_is_still_capped() {
+    let n = 100_000;
+    let html = format!("<math><mi><p><![CDATA[x>{}<p>deep</p>", "<div>".repeat(n));
+    let prepared = webgrip_extract::guard::defuse(&html);
+    assert!(prepared.matches("<div>").count() <= webgrip_extract::guard::MAX_DEPTH);
+    let (_, text) = run_small_stack(html);
+    assert!(text.contains("deep"), "{text:?}");
+}
+
 #[test]
 fn nested_lists_quotes_and_inline() {
     let n = 20_000;
