@@ -21,6 +21,7 @@ pub mod scope;
 pub mod tables;
 pub mod text;
 pub mod urls;
+pub mod vocab;
 pub mod walk;
 mod writer;
 
