@@ -5,9 +5,6 @@ from __future__ import annotations
 import pytest
 from webgrip import _core
 
-if not hasattr(_core, "extract_document"):  # pragma: no cover - only before the binding lands
-    pytest.skip("extract_document not built", allow_module_level=True)
-
 PROSE = (
     "The committee met on Tuesday to discuss the budget for the coming year, and after a long "
     "debate it agreed to fund the new library, the park renovation and the repair of the old "
@@ -162,3 +159,315 @@ def test_main_content_false_keeps_everything():
     <article><p>{PROSE}</p></article></body></html>"""
     out = _core.extract_document(html, modes=["text"], main_content=False)["text"]
     assert "Politics" in out
+
+
+# --------------------------------------------------------------------------- tuning (issue 4)
+
+
+def test_screen_reader_captions_are_content():
+    # Screen-reader text ("4.5 out of 5 stars") is what the accessibility tree reads out; it
+    # describes the item and belongs to it.
+    cards = "".join(
+        f'<li class="tile"><h3>Climbing shoe {i}</h3><p>Neutral last, slip-lasted, sizes 36-47.</p>'
+        f'<span class="sr-only">Rated {i} out of 5 stars by 12 reviewers</span></li>'
+        for i in range(1, 6)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a> <a href="/c">Climbing</a></nav>
+    <main><h1>Climbing shoes</h1><ul class="results">{cards}</ul></main></body></html>"""
+    out = readable(html)
+    assert "Climbing shoe 5" in out
+    assert "Rated 3 out of 5 stars" in out
+
+
+def test_product_page_drops_customer_reviews():
+    review = (
+        "I bought this pack for a week in the hills and it was comfortable all the way; the hip "
+        "belt is great, though the side pockets are a little small for big bottles."
+    )
+    reviews = "".join(
+        f'<div class="review-card"><p>Review {n}: {review}</p></div>' for n in range(4)
+    )
+    page = """<html><head>{meta}</head><body><nav><a href="/">Shop</a></nav><main>
+    <div class="product-info"><h1>Trail Pack 25</h1><p>$99</p>
+    <p>A light, weatherproof 25-litre pack with a padded hip belt, two side pockets and a
+    hydration sleeve, made from recycled nylon. Fits torsos from 40 to 52 cm.</p></div>
+    <section id="customer-reviews"><h2>What customers say</h2>{reviews}</section></main>
+    </body></html>"""
+    product = readable(
+        page.format(meta='<meta property="og:type" content="product">', reviews=reviews)
+    )
+    assert "weatherproof 25-litre pack" in product
+    assert "Review 2:" not in product
+    # The same layout on a page that is not a product page keeps them.
+    other = readable(page.format(meta="", reviews=reviews))
+    assert "Review 2:" in other
+
+
+def test_product_reviews_kept_when_page_is_an_article():
+    # A buying guide declares itself an article; its Product JSON-LD does not make it a shop,
+    # and its per-product review sections are the article.
+    sections = "".join(
+        f'<section class="product-review"><h2>Pack {n}</h2><p>Pack {n}: {PROSE}</p></section>'
+        for n in range(1, 4)
+    )
+    html = f"""<html><head><meta property="og:type" content="article">
+    <script type="application/ld+json">{{"@type":"Product","name":"Pack"}}</script></head>
+    <body><main><h1>The best packs</h1><p>{PROSE}</p><p>{PROSE}</p>{sections}</main>
+    </body></html>"""
+    out = readable(html)
+    assert "Pack 1: The committee" in out
+    assert "Pack 3: The committee" in out
+
+
+def test_compound_hidden_and_search_classes_are_not_chrome():
+    # "overflow-hidden" is a layout utility and "search-results" the content of a results page;
+    # a bare "hidden" class, or a utility variant hiding it on desktop, is hidden.
+    items = "".join(
+        f'<div class="overflow-hidden rounded"><h3>Result {i}</h3>'
+        f"<p>Short summary of result {i}, about the budget.</p></div>"
+        for i in range(1, 6)
+    )
+    html = f"""<html><body><main><h1>Results</h1><div class="search-results">{items}</div>
+    <div class="hidden">Mobile menu copy that is never shown on screen at all.</div>
+    <div class="md:hidden">Another mobile-only block that a desktop never shows.</div>
+    </main></body></html>"""
+    out = readable(html)
+    assert "Result 1" in out and "Result 5" in out
+    assert "Mobile menu copy" not in out
+    assert "mobile-only block" not in out
+
+
+def test_consent_dialog_is_chrome_even_when_it_is_most_of_the_text():
+    legal = " ".join(
+        f"These cookies are set by partner {n} to measure traffic and personalise advertising, "
+        "and you may withdraw your consent at any time from the preferences centre."
+        for n in range(3)
+    )
+    html = f"""<html><body>
+    <div id="consent-sdk"><div role="dialog"><h3>Manage Consent Preferences</h3>
+    <p>{legal}</p></div></div>
+    <div class="topic"><h1>Router keeps dropping</h1><div class="post"><p>My router drops the
+    connection every hour since the last update. Any ideas what to check first? I have already
+    reset it twice and replaced the cable, and the lights look normal when it drops.</p></div></div>
+    </body></html>"""
+    out = readable(html)
+    assert "drops the" in out
+    assert "Manage Consent" not in out
+    assert "partner 2" not in out
+
+
+def test_tab_widget_panels_are_content():
+    panel = (
+        "The building department reviews permits for new homes, additions and decks, and "
+        "inspects the work at each stage of construction."
+    )
+    html = f"""<html><body><nav><a href="/">Town</a> <a href="/gov">Government</a></nav>
+    <main><h1>Building Department</h1><p>{PROSE}</p><p>{PROSE}</p>
+    <div class="widget tabs" role="tablist">
+    <div class="panel"><h2>Permits</h2><p>{panel}</p><p><a href="/f1">Permit form</a></p></div>
+    <div class="panel"><h2>Inspections</h2><p>Inspections: {panel}</p></div></div></main>
+    </body></html>"""
+    out = readable(html)
+    assert "reviews permits for new homes" in out
+    assert "Inspections:" in out
+
+
+def test_landing_page_keeps_sibling_blocks_of_short_lines():
+    # On a page that is not an article, feature blurbs and a spec list beside the biggest
+    # block are more of the same content, not furniture.
+    feats = "".join(f"<li>Feature {i}: keeps drinks cold for a whole day</li>" for i in range(9))
+    specs = "".join(f"<li>Spec {i}: stainless steel</li>" for i in range(3))
+    html = f"""<html><body><nav><a href="/">Shop</a></nav><main><div class="wrap">
+    <div class="features"><ul>{feats}</ul></div><div class="specs"><ul>{specs}</ul></div>
+    </div></main></body></html>"""
+    out = readable(html)
+    assert "Feature 8" in out
+    assert "Spec 2" in out
+
+
+def test_card_headers_keep_item_titles():
+    # A "header" class inside a card names the card's title row, not the site header.
+    cards = "".join(
+        f'<li class="item-card"><div class="item-card__header"><h3><a href="/i/{i}">'
+        f'Vintage art print number {i}</a></h3></div><div class="item-card__body">'
+        f"<span>$1{i}.95</span> <span>Free shipping</span></div></li>"
+        for i in range(1, 7)
+    )
+    html = f"""<html><body><header class="site-header"><a href="/">Home</a>
+    <a href="/deals">Deals</a></header><main><h1>Art prints</h1><ul class="results">{cards}</ul>
+    </main></body></html>"""
+    out = readable(html)
+    assert "Vintage art print number 1" in out
+    assert "Vintage art print number 6" in out
+    assert "Deals" not in out
+
+
+def test_heading_mentioning_a_boilerplate_word_is_content():
+    html = f"""<html><body><article><h1>Who reads your newsletter?</h1>{f"<p>{PROSE}</p>" * 3}
+    <h2>What this means for newsletter writers</h2><p>Writers should expect AI readers. {PROSE}</p>
+    <h2>Related articles</h2><ul><li><a href="/a">Another story about budgets</a></li>
+    <li><a href="/b">Yet another story</a></li></ul></article></body></html>"""
+    out = readable(html)
+    assert "Writers should expect AI readers" in out
+    assert "Another story about budgets" not in out
+
+
+def test_store_page_without_product_markup_drops_reviews():
+    # No og:type or JSON-LD, but a price: a shop page, whose customer reviews are not content.
+    review = (
+        "Great earbuds, the sound is clear with strong bass and the noise cancellation blocks "
+        "most of the background noise on my commute; battery life is solid too."
+    )
+    reviews = "".join(f'<li class="review"><p>Review {n}: {review}</p></li>' for n in range(4))
+    html = f"""<html><body><main><div id="centerCol"><h1>Wireless earbuds, 50h playtime</h1>
+    <span class="a-price">$29.99</span><ul><li>Deep bass with 12 mm drivers</li>
+    <li>50 hours of playtime with the charging case</li><li>IPX7 waterproof for workouts</li>
+    <li>Touch controls and a built-in microphone for calls</li></ul></div>
+    <div class="reviews-section"><h2>Top reviews</h2><ul>{reviews}</ul></div></main>
+    </body></html>"""
+    out = readable(html)
+    assert "50 hours of playtime" in out
+    assert "Review 1:" not in out
+
+
+def test_listing_of_link_teasers_keeps_its_items():
+    # Every item is a link (title and summary inside the anchor): link density alone does not
+    # make a listing's items a menu, while its pagination still goes.
+    items = "".join(
+        f'<div class="teaser-{i % 3}"><a href="/story/{i}"><span>Story {i}: budget '
+        f"approved</span><p>Summary {i} of the long debate over the new library, the park "
+        f"renovation and the repair of the old bridge closed since the floods.</p></a></div>"
+        for i in range(1, 9)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+    <main><h1>Local news</h1><div class="stream">{items}</div>
+    <div class="pagination"><a href="?p=2">Next page</a></div></main></body></html>"""
+    out = readable(html)
+    assert "Story 1:" in out and "Story 8:" in out
+    assert "Summary 5 of the long debate" in out
+    assert "Next page" not in out
+
+
+def test_declared_article_keeps_long_comment_thread_out():
+    comment = (
+        "Great write-up, thanks. I disagree about the bridge though: the repairs were delayed "
+        "for years and the council should have acted long before the spring floods."
+    )
+    thread = "".join(f'<div class="comment"><p>Comment {n}: {comment}</p></div>' for n in range(8))
+    html = f"""<html><head><meta property="og:type" content="article"></head><body>
+    <article><h1>Budget approved</h1><p>{PROSE}</p><p>{PROSE}</p></article>
+    <section class="comments">{thread}</section></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Comment 3:" not in out
+
+
+def test_collapsed_faq_answers_are_content():
+    faq = "".join(
+        f'<div class="faq-item"><h3>Question {n}?</h3><div class="faq-answer" style="display:none">'
+        f"<p>Answer {n}: the permit office is open on weekdays and inspections are booked "
+        f"online two days ahead.</p></div></div>"
+        for n in range(1, 5)
+    )
+    html = f"""<html><body><nav><a href="/">Town</a></nav><main><h1>Building permits</h1>
+    <p>{PROSE}</p><div class="faq">{faq}</div>
+    <div class="menu-panel" style="display:none"><a href="/x">Hidden menu entry</a></div>
+    </main></body></html>"""
+    for mode in ("text", "markdown"):
+        out = readable(html, mode)
+        assert "Answer 1: the permit office" in out, (mode, out)
+        assert "Answer 4:" in out, (mode, out)
+        assert "Hidden menu entry" not in out
+
+
+def test_inactive_tab_panels_are_content():
+    html = f"""<html><body><main><h1>Trail Pack 25</h1><p>{PROSE}</p>
+    <div role="tablist"><button>Details</button><button>Care</button></div>
+    <div role="tabpanel"><p>Details: recycled nylon, 25 litres, padded hip belt.</p></div>
+    <div role="tabpanel" hidden><p>Care: hand wash cold, dry in the shade, never bleach.</p></div>
+    </main></body></html>"""
+    out = readable(html)
+    assert "Details: recycled nylon" in out
+    assert "Care: hand wash cold" in out
+
+
+def test_fallback_drops_skip_links():
+    # Nothing but link lists on a page calling itself an article: the selection falls back to
+    # the whole body, which still leaves out a skip link.
+    blocks = "".join(
+        f'<div class="{name}">'
+        + " ".join(
+            f'<a href="/{name}/{i}">{name.title()} destination number {i}</a>' for i in range(9)
+        )
+        + "</div>"
+        for name in ("alpha", "bravo", "charlie", "delta", "echo")
+    )
+    html = f"""<html><head><meta property="og:type" content="article"></head><body>
+    <a class="skip-link" href="#main">Skip to main content</a>{blocks}</body></html>"""
+    out = readable(html)
+    assert "Alpha destination number 1" in out
+    assert "Echo destination number 5" in out
+    assert "Skip to main content" not in out
+
+
+def test_cross_sell_sections_are_dropped():
+    recent = "".join(
+        f'<li><a href="/p/{i}">Another pack model {i}</a><p>A roomy pack with many pockets '
+        f"for long trips and a rain cover, model {i}.</p></li>"
+        for i in range(4)
+    )
+    html = f"""<html><body><main><div class="pdp"><h1>Trail Pack 25</h1>
+    <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    <h2>Recently viewed</h2><ul class="grid">{recent}</ul></div></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Another pack model 3" not in out
+
+
+def test_article_body_split_by_ads_is_kept_whole():
+    # The article body comes in chunks with ad rails between them; every chunk is the article.
+    first = f"<p>Opening chunk: {PROSE}</p>"
+    rest = "".join(f"<p>Later chunk {n}: {PROSE}</p>" for n in range(6))
+    html = f"""<html><body><nav><a href="/">Home</a></nav><main><article>
+    <div class="grid"><div class="article__body">{first}</div>
+    <div class="ad-rail"><a href="/ad">Advertisement</a></div></div>
+    <div class="grid"><div class="article__body">{rest}</div>
+    <div class="ad-rail"><a href="/ad">Advertisement</a></div></div>
+    </article></main></body></html>"""
+    out = readable(html)
+    assert "Opening chunk:" in out
+    assert "Later chunk 5:" in out
+    assert "Advertisement" not in out
+
+
+def test_embedded_social_posts_are_content():
+    html = f"""<html><body><article><h1>Campaign backfires</h1><p>{PROSE}</p>
+    <div class="social-media-embed"><blockquote class="twitter-tweet"><p>Yes this is real and
+    the state spent half a million dollars on it.</p>&mdash; A reader (@reader)</blockquote></div>
+    <p>{PROSE}</p><div class="social-share"><a href="/s">Share on X</a>
+    <a href="/f">Share on Facebook</a></div></article></body></html>"""
+    out = readable(html)
+    assert "Yes this is real" in out
+    assert "Share on Facebook" not in out
+
+
+def test_paragraph_label_before_teaser_links_is_dropped():
+    html = f"""<html><body><article><h1>Band reunites</h1><p>{PROSE}</p><p>{PROSE}</p>
+    <p>You may also like...</p><p><a href="/a">Who will make the Hall of Fame this year</a></p>
+    <p><a href="/b">Fans vote for their favourite band</a></p>
+    <p>Tickets go on sale Friday at the box office and online.</p></article></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Tickets go on sale Friday" in out
+    assert "Who will make the Hall of Fame" not in out
+    assert "You may also like" not in out
+
+
+def test_footer_of_names_is_chrome_even_when_it_is_most_of_the_text():
+    cities = " ".join(f"Springfield{n} Riverside{n} Fairview{n} Georgetown{n}" for n in range(12))
+    html = f"""<html><body><main><h1>Treadmill rentals</h1><p>{PROSE}</p></main>
+    <footer><p>We serve the following cities:</p><div class="zipcodes">{cities}</div></footer>
+    </body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Riverside7" not in out
