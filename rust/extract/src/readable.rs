@@ -1161,12 +1161,10 @@ impl Table {
             return false;
         };
         let mut text = String::new();
-        for d in node.descendants() {
-            if let Node::Text(t) = d.value() {
-                text.push_str(t);
-                if text.len() > 200 {
-                    return false;
-                }
+        for t in visible_texts(node) {
+            text.push_str(t);
+            if text.len() > 200 {
+                return false;
             }
         }
         let text = text.to_lowercase();
@@ -1198,13 +1196,11 @@ impl Table {
                 // Leaf block: its subtree is inline, so hashing it costs its own size.
                 let mut h: u64 = 0xcbf29ce484222325;
                 if let Some(node) = doc.tree.get(it.id) {
-                    for d in node.descendants() {
-                        if let Node::Text(t) = d.value() {
-                            for ch in t.chars().filter(|c| c.is_alphanumeric()) {
-                                for lc in ch.to_lowercase() {
-                                    h ^= lc as u64;
-                                    h = h.wrapping_mul(0x100000001b3);
-                                }
+                    for t in visible_texts(node) {
+                        for ch in t.chars().filter(|c| c.is_alphanumeric()) {
+                            for lc in ch.to_lowercase() {
+                                h ^= lc as u64;
+                                h = h.wrapping_mul(0x100000001b3);
                             }
                         }
                     }
@@ -1786,6 +1782,26 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
         }
     }
     f
+}
+
+/// The text under `node` a reader sees: not inside `<style>`, `<script>`, `<svg>` and the
+/// other never-shown elements (`dom::is_invisible_tag`). Their content is stripped before
+/// parsing anyway; judging by it would make the choice depend on that stripping (inline
+/// CSS-in-JS `<style>` blocks made identical tab bars look different).
+fn visible_texts(node: ego_tree::NodeRef<'_, Node>) -> impl Iterator<Item = &str> {
+    let top = node.id();
+    node.descendants().filter_map(move |d| match d.value() {
+        Node::Text(t)
+            if !d.ancestors().take_while(|a| a.id() != top).any(|a| {
+                a.value()
+                    .as_element()
+                    .is_some_and(|e| crate::dom::is_invisible_tag(e.name()))
+            }) =>
+        {
+            Some(&**t)
+        }
+        _ => None,
+    })
 }
 
 /// JSON-LD `articleBody` / product `description`, when the selection is thin and does not
