@@ -21,6 +21,15 @@ pub struct Modes {
 }
 
 impl Modes {
+    /// Every view.
+    pub const ALL: Modes = Modes {
+        markdown: true,
+        text: true,
+        links: true,
+        tables: true,
+        metadata: true,
+    };
+
     /// Parse a mode name; `None` if unknown.
     pub fn add(&mut self, name: &str) -> Option<()> {
         match name {

@@ -94,6 +94,14 @@ struct CharRef {
     unterminated_numeric: bool,
 }
 
+impl CharRef {
+    fn push_to(&self, out: &mut StrTendril) {
+        for c in &self.chars[..self.len] {
+            out.push_char(*c);
+        }
+    }
+}
+
 impl<S: TokenSink> Lexer<'_, S> {
     fn emit(&self, token: Token) -> TokenSinkResult<S::Handle> {
         self.sink.process_token(token, 1)
@@ -124,7 +132,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                     let end = guard::raw_end(self.b, pos, last_start.as_bytes());
                     if strip {
                     } else if matches!(mode, Mode::Rcdata { .. }) {
-                        self.text_with_refs(pos, end, false);
+                        self.rcdata_text(pos, end);
                     } else {
                         self.text_replacing_nul(pos, end);
                     }
@@ -202,7 +210,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                     }
                     pos = at + 1;
                 }
-                b'&' => match self.char_ref(at, false) {
+                b'&' => match self.char_ref_in(at, self.b.len(), false) {
                     Some((r, next)) => {
                         if r.unterminated_numeric {
                             self.flush(&mut owned, seg, at);
@@ -211,9 +219,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                         }
                         let o = owned.get_or_insert_with(StrTendril::new);
                         o.push_slice(&self.src[seg..at]);
-                        for c in &r.chars[..r.len] {
-                            o.push_char(*c);
-                        }
+                        r.push_to(o);
                         seg = next;
                         pos = next;
                     }
@@ -246,16 +252,16 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 
     /// RCDATA text: character references decoded, NUL replaced.
-    fn text_with_refs(&self, from: usize, to: usize, in_attr: bool) {
+    fn rcdata_text(&self, from: usize, to: usize) {
         // Only a reference at the very start can meet the newline rule (see `CharRef`).
         if self.b.get(from) == Some(&b'&')
             && self
-                .char_ref_in(from, to, in_attr)
+                .char_ref_in(from, to, false)
                 .is_some_and(|(r, _)| r.unterminated_numeric)
         {
             let _ = self.emit(Token::ParseError("unterminated reference".into()));
         }
-        let t = self.decode(from, to, in_attr);
+        let t = self.decode(from, to, false);
         if !t.is_empty() {
             let _ = self.emit(Token::CharacterTokens(t));
         }
@@ -291,9 +297,7 @@ impl<S: TokenSink> Lexer<'_, S> {
             match self.char_ref_in(at, to, in_attr) {
                 Some((r, next)) => {
                     o.push_slice(&self.src[seg..at]);
-                    for c in &r.chars[..r.len] {
-                        o.push_char(*c);
-                    }
+                    r.push_to(o);
                     seg = next;
                     pos = next;
                 }
@@ -307,10 +311,6 @@ impl<S: TokenSink> Lexer<'_, S> {
             }
             None => self.slice(from, to),
         }
-    }
-
-    fn char_ref(&self, at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
-        self.char_ref_in(at, self.b.len(), in_attr)
     }
 
     /// The character reference whose `&` is at `at`, read no further than `end`: the

@@ -13,22 +13,12 @@ const SOUP_BYTES: usize = if cfg!(debug_assertions) {
     10 << 20
 };
 
-fn all_modes() -> Modes {
-    Modes {
-        markdown: true,
-        text: true,
-        links: true,
-        tables: true,
-        metadata: true,
-    }
-}
-
 /// Run every view over `html` on a 256 KiB stack; return (markdown, text).
 fn run_small_stack(html: String) -> (String, String) {
     std::thread::Builder::new()
         .stack_size(SMALL_STACK)
         .spawn(move || {
-            let out = extract(&html, Some("https://ex.com/"), all_modes(), true);
+            let out = extract(&html, Some("https://ex.com/"), Modes::ALL, true);
             (
                 out.markdown.unwrap_or_default(),
                 out.text.unwrap_or_default(),

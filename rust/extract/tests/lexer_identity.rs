@@ -6,9 +6,9 @@
 //! (`../shared/corpus` or `$WEBGRIP_CORPUS`; skipped when absent); every corpus page:
 //! `cargo test --profile fastbuild -p webgrip-extract --test lexer_identity -- --ignored`.
 
+mod common;
+
 use std::fmt::Write;
-use std::io::Read;
-use std::path::Path;
 
 use proptest::prelude::*;
 use scraper::{Html, Node};
@@ -273,59 +273,25 @@ proptest! {
     }
 }
 
-fn corpus_files() -> Vec<std::path::PathBuf> {
-    let root = std::env::var_os("WEBGRIP_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-        std::path::PathBuf::from,
-    );
-    let mut files = Vec::new();
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        return files;
-    };
-    for dir in dirs.flatten() {
-        if let Ok(entries) = std::fs::read_dir(dir.path().join("html")) {
-            files.extend(entries.flatten().map(|e| e.path()));
-        }
-    }
-    files.sort();
-    files
-}
-
 /// The first `limit` corpus pages, raw and after the guard's pre-pass, build the same tree
 /// both ways, and the guarded lexer builds the pre-passed tree from the raw page. Skips when
 /// the corpus is absent.
 fn check_corpus(limit: usize) {
-    let files = corpus_files();
-    if files.is_empty() {
-        eprintln!("corpus not found: skipped");
-        return;
-    }
-    for path in files.iter().take(limit) {
-        let mut raw = Vec::new();
-        let Ok(file) = std::fs::File::open(path) else {
-            continue;
-        };
-        if flate2::read::GzDecoder::new(file)
-            .read_to_end(&mut raw)
-            .is_err()
-        {
-            continue;
-        }
-        let html = String::from_utf8_lossy(&raw);
-        let prepared = guard::defuse(&html);
-        for input in [&*html, &*prepared] {
+    common::for_each_page(limit, |path, html| {
+        let prepared = guard::defuse(html);
+        for input in [html, &*prepared] {
             let ours = dump(&parse_prepared(input));
             let reference = dump(&parse_with_html5ever(input));
             assert!(ours == reference, "trees differ for {}", path.display());
         }
-        let guarded = dump(&parse(&html));
+        let guarded = dump(&parse(html));
         let reference = dump(&parse_with_html5ever(&prepared));
         assert!(
             guarded == reference,
             "guarded trees differ for {}",
             path.display()
         );
-    }
+    });
 }
 
 #[test]

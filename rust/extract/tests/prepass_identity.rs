@@ -3,33 +3,22 @@
 //!
 //! * random tag soup built from tricky fragments (proptest);
 //! * the shared corpus (`<repo>/../shared/corpus/*/html/*.html.gz`, or `$WEBGRIP_CORPUS`),
-//!   when present: the first 40 pages by default, every page with
+//!   when present: the first 15 pages (60 optimised) by default, every page with
 //!   `cargo test --profile fastbuild -p webgrip-extract --test prepass_identity -- --ignored`.
 //!   Skips cleanly when the corpus is absent.
 
-use std::io::Read;
-use std::path::PathBuf;
+mod common;
 
 use proptest::prelude::*;
 use webgrip_extract::{extract_parsed, guard, parse_prepared, Modes};
 
 const URL: &str = "https://example.com/dir/page.html";
 
-fn all_modes() -> Modes {
-    Modes {
-        markdown: true,
-        text: true,
-        links: true,
-        tables: true,
-        metadata: true,
-    }
-}
-
 /// Every view (and main-content text/Markdown) of `html` parsed after `prepass`.
 fn views(html: &str, prepass: fn(&str) -> std::borrow::Cow<'_, str>) -> String {
     let doc = parse_prepared(&prepass(html));
-    let whole = extract_parsed(&doc, Some(URL), all_modes(), false);
-    let main = extract_parsed(&doc, Some(URL), all_modes(), true);
+    let whole = extract_parsed(&doc, Some(URL), Modes::ALL, false);
+    let main = extract_parsed(&doc, Some(URL), Modes::ALL, true);
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         whole.markdown,
@@ -92,47 +81,10 @@ proptest! {
     }
 }
 
-fn corpus_files() -> Vec<PathBuf> {
-    let root = std::env::var_os("WEBGRIP_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-        PathBuf::from,
-    );
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .flat_map(|d| {
-            std::fs::read_dir(d.path().join("html"))
-                .into_iter()
-                .flatten()
-                .flatten()
-        })
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
-        .collect();
-    files.sort();
-    files
-}
-
 fn check_corpus(limit: usize) {
-    let files = corpus_files();
-    if files.is_empty() {
-        eprintln!("corpus not found: skipped");
-        return;
-    }
-    for f in files.iter().take(limit) {
-        let mut html = Vec::new();
-        let Ok(file) = std::fs::File::open(f) else {
-            continue;
-        };
-        if flate2::read::GzDecoder::new(file)
-            .read_to_end(&mut html)
-            .is_err()
-        {
-            continue;
-        }
-        assert_same(&String::from_utf8_lossy(&html), &f.display().to_string());
-    }
+    common::for_each_page(limit, |path, html| {
+        assert_same(html, &path.display().to_string())
+    });
 }
 
 #[test]
