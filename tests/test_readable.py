@@ -529,3 +529,25 @@ def test_related_story_cards_after_an_article_are_dropped():
         main_content=True,
     )["text"]
     assert "Another story" in out, out
+
+
+def test_script_rendered_shell_reports_its_own_description():
+    # A forum or shop front-end saved without running its scripts: the body shows nothing,
+    # but the markup still says what the page holds. That beats an empty answer.
+    html = """<html><head><title>Best first telescope?</title>
+    <meta name="description" content="I'm new to astronomy and would love advice on a first telescope.">
+    </head><body><section id="main"></section>
+    <form style="display:none"><input name="user"></form></body></html>"""
+    for mode in ("text", "markdown"):
+        out = readable(html, mode)
+        assert "new to astronomy" in out, (mode, out)
+    # JSON-LD main text wins over the short meta description.
+    body = "The thread opens with a question about refractors. " * 4
+    ld = f'{{"@type": "DiscussionForumPosting", "articleBody": "{body}"}}'
+    with_ld = html.replace(
+        "</head>", f'<script type="application/ld+json">{ld}</script></head>'
+    )
+    assert "question about refractors" in readable(with_ld)
+    # A page with visible text is not given its description on top.
+    shown = html.replace('<section id="main"></section>', f"<main><p>{PROSE}</p></main>")
+    assert "new to astronomy" not in readable(shown)

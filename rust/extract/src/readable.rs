@@ -183,13 +183,16 @@ pub fn parse_document(html: &str) -> Html {
 /// Choose the part of `doc` that is the page's main content.
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let mut t = Table::build(doc, url.and_then(url_host));
-    if t.items.is_empty() {
-        return Scope::whole();
-    }
     let body = t.body();
-    if t.items[body as usize].text == 0 {
-        // Nothing visible: nothing to choose between.
-        return Scope::whole();
+    if t.items.get(body as usize).is_none_or(|b| b.text == 0) {
+        // Nothing visible: a page whose content a script would render (forum and shop
+        // front-ends serve an empty shell). What the page says about itself in its markup
+        // (JSON-LD body, meta description) is then the only content a reader without
+        // scripts gets, and it beats an empty answer.
+        return Scope {
+            supplement: shell_summary(doc),
+            ..Scope::whole()
+        };
     }
     let (ld_text, ld_kinds) = json_ld(doc);
     // A product page: `og:type` says so, or product JSON-LD / offer microdata on a page that
@@ -1802,6 +1805,17 @@ fn visible_texts(node: ego_tree::NodeRef<'_, Node>) -> impl Iterator<Item = &str
         }
         _ => None,
     })
+}
+
+/// The text a script-rendered page's empty shell carries about itself: its JSON-LD main
+/// text, else its meta / OpenGraph / JSON-LD description.
+fn shell_summary(doc: &Html) -> Option<String> {
+    let text = json_ld(doc)
+        .0
+        .map(|ld| strip_markup(ld.trim()))
+        .filter(|s| !s.is_empty())
+        .or_else(|| crate::metadata::extract(doc, None).description)?;
+    text.chars().any(char::is_alphanumeric).then_some(text)
 }
 
 /// JSON-LD `articleBody` / product `description`, when the selection is thin and does not
