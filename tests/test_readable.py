@@ -551,3 +551,23 @@ def test_script_rendered_shell_reports_its_own_description():
     # A page with visible text is not given its description on top.
     shown = html.replace('<section id="main"></section>', f"<main><p>{PROSE}</p></main>")
     assert "new to astronomy" not in readable(shown)
+
+
+def test_boilerplate_heading_section_ends_at_a_nested_peer_heading():
+    # "Recommended courses" labels the boxes after it, each opening with the course's own
+    # higher-ranked heading: those headings start sections of their own, which stay.
+    box = (
+        '<div class="box"><h3><a href="/c{n}">Course {n}</a></h3><p>{prose}</p>'
+        "<ul><li>Typography fundamentals {n}</li><li>Layout design {n}</li></ul></div>"
+    )
+    boxes = "".join(box.format(n=n, prose=PROSE) for n in range(3))
+    intro = f"<p>{PROSE}</p>" * 4
+    html = f"""<html><body><main><article><h1>Design courses</h1>{intro}
+    <h2>The school</h2>{intro}<h5>Recommended courses:</h5>{boxes}
+    <h2>Related posts</h2><ul><li><a href="/x">Another story</a></li>
+    <li><a href="/y">Yet another story</a></li></ul>
+    </article></main></body></html>"""
+    out = readable(html)
+    for n in range(3):
+        assert f"Layout design {n}" in out, out
+    assert "Another story" not in out

@@ -1078,6 +1078,7 @@ impl Table {
         }
         prefix.push(acc);
         let pre = |i: u32| prefix[(i as usize) - start];
+        let mut top_heading: Option<Vec<u8>> = None;
         let mut i = root + 1;
         while (i as usize) < end {
             let it = &self.items[i as usize];
@@ -1145,7 +1146,16 @@ impl Table {
             let mut marks = Vec::new();
             while s < pend {
                 let si = &self.items[s as usize];
-                if si.level != 0 && si.level <= level {
+                // The section ends at the next heading of its rank or above, also when a
+                // wrapper holds it (a "Recommended courses" label followed by boxes that
+                // each open with a course's own h3 heads those boxes, not the rest of the
+                // page).
+                let top = top_heading
+                    .get_or_insert_with(|| self.top_heading_levels(root))
+                    .get((s - root) as usize)
+                    .copied()
+                    .unwrap_or(0);
+                if top != 0 && top <= level {
                     break;
                 }
                 dropped += si.text;
@@ -1157,6 +1167,24 @@ impl Table {
             }
             i = it.end;
         }
+    }
+
+    /// The highest-ranked heading level (1 = h1) in each subtree of `root`, 0 for none;
+    /// indexed from `root`. One backward pass: children follow their parents.
+    fn top_heading_levels(&self, root: u32) -> Vec<u8> {
+        let end = self.items[root as usize].end;
+        let mut top: Vec<u8> = (root..end).map(|i| self.items[i as usize].level).collect();
+        for i in (root + 1..end).rev() {
+            let p = self.items[i as usize].parent;
+            if p == NONE || p < root {
+                continue;
+            }
+            let (c, k) = (top[(i - root) as usize], (p - root) as usize);
+            if c != 0 && (top[k] == 0 || c < top[k]) {
+                top[k] = c;
+            }
+        }
+        top
     }
 
     fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
