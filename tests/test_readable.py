@@ -571,3 +571,18 @@ def test_boilerplate_heading_section_ends_at_a_nested_peer_heading():
     for n in range(3):
         assert f"Layout design {n}" in out, out
     assert "Another story" not in out
+
+
+def test_table_cells_of_links_are_not_pruned():
+    # A column of linked names is link-dense cell by cell; dropping those cells would shift
+    # every later column left under the wrong header.
+    rows = "".join(
+        f'<tr><td><a href="/quote/{t}">{t.upper()} Corp</a></td><td>${n}.5 billion</td>'
+        f"<td>Software</td></tr>"
+        for n, t in enumerate(("abc", "def", "ghi", "jkl"), start=10)
+    )
+    html = f"""<html><body><main><article><h1>Cloud stocks</h1><p>{PROSE}</p>
+    <table><tr><th>Name</th><th>Market cap</th><th>Industry</th></tr>{rows}</table>
+    <p>{PROSE}</p></article></main></body></html>"""
+    out = readable(html, "markdown")
+    assert "| [ABC Corp](/quote/abc) | $10.5 billion | Software |" in out, out

@@ -103,6 +103,8 @@ const F_COLLAPSED: u32 = 1 << 25;
 const F_CAPTION: u32 = 1 << 26;
 /// A link to another page of the same site.
 const F_INTERNAL: u32 = 1 << 27;
+/// A table cell (`td`, `th`): never pruned on its own, or the columns after it shift left.
+const F_CELL: u32 = 1 << 28;
 /// Plain (unlinked) text an article needs of its own, beside its teaser lists, for them to
 /// be dropped (see `Table::teaser_lists`).
 const TEASER_BODY: u32 = 1500;
@@ -618,6 +620,30 @@ impl Table {
             None => self.descend(start),
         };
         let root = self.widen(root, body);
+        if std::env::var_os("WG_TRACE").is_some() {
+            let d = |i: u32| {
+                let it = &self.items[i as usize];
+                let el = doc.tree.get(it.id).and_then(|n| {
+                    n.value().as_element().map(|e| {
+                        format!(
+                            "<{} class={:?} id={:?}>",
+                            e.name(),
+                            e.attr("class").map(|c| &c[..c.len().min(60)]),
+                            e.attr("id")
+                        )
+                    })
+                });
+                format!(
+                    "#{} {:?} text={} good={} wt={:.0}",
+                    i,
+                    el,
+                    it.text,
+                    it.good,
+                    self.weight(i)
+                )
+            };
+            eprintln!("TRACE start={} root={} body={}", d(start), d(root), d(body));
+        }
         let mut skip = HashSet::new();
         let link_pruned = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
@@ -637,6 +663,9 @@ impl Table {
         let page = if vis * 4 < raw { raw } else { vis };
         // Implausibly small: a root with almost nothing of a page with real text.
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
+            if std::env::var_os("WG_TRACE").is_some() {
+                eprintln!("TRACE fallback kept={} page={}", kept, page);
+            }
             let mut skip = HashSet::new();
             self.prune_chrome_only(body, &mut skip);
             if self.kept_text(body, &skip) == 0 {
@@ -1039,6 +1068,12 @@ impl Table {
                 || (f & F_COMMENTS != 0 && !keep_comments)
                 || teaser;
             if chrome {
+                if std::env::var_os("WG_TRACE").is_some() && it.text > 100 {
+                    eprintln!(
+                        "TRACE prune chrome #{} flags={:#x} teaser={} text={}",
+                        i, f, teaser, it.text
+                    );
+                }
                 skip.insert(it.id);
                 i = it.end;
                 continue;
@@ -1050,6 +1085,16 @@ impl Table {
                 let repeated_main = group > 0.3 * root_text;
                 let small = (it.text as f32) < 0.25 * root_text;
                 if ld > 0.6 && small && !repeated_main && !listing {
+                    // A cell of links still says "this root is a link table" (see
+                    // `choose`), but it stays: without it the columns after it shift.
+                    if f & F_CELL != 0 {
+                        link_pruned += it.text;
+                        i = it.end;
+                        continue;
+                    }
+                    if std::env::var_os("WG_TRACE").is_some() && it.text > 100 {
+                        eprintln!("TRACE prune links #{} text={}", i, it.text);
+                    }
                     link_pruned += it.text;
                     skip.insert(it.id);
                     i = it.end;
@@ -1442,7 +1487,8 @@ fn tag_flags(name: &str) -> u32 {
         // found in the ground truth 111 times, left out 859 times; the article corpus agrees).
         // A page of nothing but captions still falls back to the whole page.
         "figcaption" => F_PARA | F_BLOCK | F_CHROME_TAG,
-        "li" | "td" | "th" => F_PARA | F_BLOCK,
+        "li" => F_PARA | F_BLOCK,
+        "td" | "th" => F_PARA | F_BLOCK | F_CELL,
         "pre" => F_PARA | F_CODE | F_BLOCK,
         "code" | "kbd" | "samp" => F_CODE,
         "main" => F_MAIN_HINT | F_BLOCK,
