@@ -586,3 +586,90 @@ def test_table_cells_of_links_are_not_pruned():
     <p>{PROSE}</p></article></main></body></html>"""
     out = readable(html, "markdown")
     assert "| [ABC Corp](/quote/abc) | $10.5 billion | Software |" in out, out
+
+
+def test_popover_elements_are_hidden():
+    # `popover` elements stay hidden until opened: app-install prompts, notification help.
+    steps = "".join(f"<li>Tap the share icon and choose option number {n}.</li>" for n in range(9))
+    html = f"""<html><body><div class="thread"><h1>Roadmap question</h1><p>{PROSE}</p>
+    <div popover id="install"><p>Install this app on your home screen.</p><ol>{steps}</ol></div>
+    <p>{PROSE}</p></div></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "home screen" not in out and "option number" not in out, out
+
+
+def test_post_text_inside_an_edit_form_is_kept():
+    # Comment software wraps each comment's text in a form (for in-place editing) that has
+    # no control a reader sees; a search form stays chrome.
+    comments = "".join(
+        f"""<div class="thing"><p class="tagline">user{n} 5 points</p>
+        <form class="usertext" action="#"><input type="hidden" name="thing_id" value="t{n}">
+        <div class="md"><p>Comment {n}: I think the study is promising, but it was done in mice
+        and human trials are still years away.</p></div></form></div>"""
+        for n in range(1, 5)
+    )
+    html = f"""<html><body><form role="search"><input name="q"> Search this site</form>
+    <div class="content"><h1>Hair follicles grown in the lab</h1>{comments}</div></body></html>"""
+    out = readable(html)
+    assert "Comment 1:" in out and "Comment 4:" in out, out
+    assert "Search this site" not in out
+
+
+def test_widen_reaches_post_rows_above_the_post_body():
+    # The opening post's body (a main-content hint) sits four wrappers below its post row;
+    # the replies are rows of the same kind.
+    def row(n: int, hint: str) -> str:
+        return f"""<div class="post postrow"><div class="postprofile">user{n}</div>
+        <div class="postbody"><div class="post_content"><div class="pb2">
+        <div class="content" {hint}><p>Post {n}: {PROSE}</p></div></div></div></div></div>"""
+
+    rows = row(1, 'itemprop="articleBody"').replace(PROSE, PROSE * 3)
+    rows += "".join(row(n, "") for n in range(2, 6))
+    html = f"""<html><body><nav><a href="/">Forums</a> <a href="/new">New</a></nav>
+    <div class="topic">{rows}</div></body></html>"""
+    out = readable(html)
+    assert "Post 1:" in out and "Post 5:" in out, out
+
+
+def test_answer_form_with_instructions_is_chrome():
+    # A big form with a box to write in (answer, comment, contact) is furniture, however
+    # long its instructions.
+    rules = " ".join(
+        f"Rule {n}: please be sure to answer the question and provide details." for n in range(12)
+    )
+    html = f"""<html><body><div class="question"><h1>How does residential power work?</h1>
+    {f"<p>{PROSE}</p>" * 5}</div>
+    <form class="post-form" action="/answer"><h2>Your answer</h2><p>{rules}</p>
+    <textarea name="body"></textarea><button>Post your answer</button></form></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Rule 3:" not in out, out
+
+
+def test_short_story_under_a_long_comment_thread_is_not_a_fallback():
+    # The thread is left out (not a forum): it must not make the story look implausibly
+    # small and trigger the whole-page fallback.
+    comment = "<li class='comment'><p>Flipping burgers, probably, like everybody else.</p></li>"
+    html = f"""<html><head><meta property="og:type" content="article"></head><body>
+    <nav><a href="/">Home</a></nav>
+    <article><h1>Computer science grads struggle</h1><p>{PROSE}</p><p>{PROSE}</p></article>
+    <ul id="comments">{comment * 150}</ul></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Flipping burgers" not in out, out
+
+
+def test_declared_discussion_keeps_a_thread_under_a_long_opening_post():
+    answer = (
+        "<div class='comment'><p>Answer {n}: consulting is worth it if you accept long hours; "
+        "the exit options and the learning curve make up for it, in my experience.</p></div>"
+    )
+    answers = "".join(answer.format(n=n) for n in range(1, 27))
+    html = f"""<html><head><script type="application/ld+json">
+    {{"@context":"https://schema.org","@type":"QAPage","mainEntity":{{"@type":"Question"}}}}
+    </script></head><body><div class="question"><h1>Is consulting worth it?</h1>
+    {f"<p>{PROSE}</p>" * 9}</div><div class="comments">{answers}</div></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Answer 1:" in out and "Answer 26:" in out, out

@@ -103,8 +103,12 @@ const F_COLLAPSED: u32 = 1 << 25;
 const F_CAPTION: u32 = 1 << 26;
 /// A link to another page of the same site.
 const F_INTERNAL: u32 = 1 << 27;
+/// Chrome by its ARIA role (navigation, search, dialog, ...), whatever its tag.
+const F_ROLE_CHROME: u32 = 1 << 28;
+/// A `textarea`, or an element holding one: a box to write a message in.
+const F_WRITE: u32 = 1 << 29;
 /// A table cell (`td`, `th`): never pruned on its own, or the columns after it shift left.
-const F_CELL: u32 = 1 << 28;
+const F_CELL: u32 = 1 << 30;
 /// Plain (unlinked) text an article needs of its own, beside its teaser lists, for them to
 /// be dropped (see `Table::teaser_lists`).
 const TEASER_BODY: u32 = 1500;
@@ -231,14 +235,19 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     t.accumulate_good(false);
     let with = t.items[body as usize].good;
     let comments = with.saturating_sub(without);
+    // A page that declares itself a discussion (forum thread, Q&A) keeps a thread that
+    // outweighs its opening post however long that post is.
+    let discussion = t.discussion || ld_kinds.discussion;
     let forum = comments > 0
-        && (without < 300 || (comments > 3 * without / 2 && without < 1500 && !article));
+        && (without < 300
+            || (comments > 3 * without / 2 && (without < 1500 || discussion) && !article));
     if forum {
         for it in &mut t.items {
             it.flags &= !F_COMMENTS;
         }
     } else {
         t.accumulate_good(true);
+        t.comment_text = comments;
     }
     let mut scope = t.choose(doc, body);
     scope.supplement = supplement(doc, &t, &scope, ld_text);
@@ -257,6 +266,10 @@ struct Table {
     descend_share: f32,
     /// The page declares itself an article (see `select`).
     article: bool,
+    /// Text of comment threads left out of the selection (not a forum, see `select`).
+    comment_text: u32,
+    /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
+    discussion: bool,
 }
 
 impl Table {
@@ -270,21 +283,43 @@ impl Table {
         let mut og = None;
         let mut offer = false;
         let mut priced = false;
+        let mut discussion = false;
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
                     Node::Element(el) => {
                         let name = el.name();
                         let mut flags = tag_flags(name);
+                        if name == "textarea" {
+                            flags |= F_WRITE;
+                        }
+                        // A hidden input is form state, not a control anyone sees or fills.
+                        if name == "input"
+                            && el
+                                .attr("type")
+                                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
+                        {
+                            flags = F_INVISIBLE;
+                        }
                         // Raw-text noscript (scripting-enabled parse): markup as text.
                         if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
                             flags |= F_INVISIBLE;
                         }
-                        flags |= attr_flags(el, name);
+                        let attr = attr_flags(el, name);
+                        // Chrome by its role (a search or consent dialog), not merely a form.
+                        if attr & F_CHROME_TAG != 0 {
+                            flags |= F_ROLE_CHROME;
+                        }
+                        flags |= attr;
                         priced = priced
                             || el.attr("class").is_some_and(|c| {
                                 c.split(|ch: char| !ch.is_ascii_alphanumeric())
                                     .any(|t| t.eq_ignore_ascii_case("price"))
+                            });
+                        discussion = discussion
+                            || el.attr("itemtype").is_some_and(|t| {
+                                t.split_ascii_whitespace()
+                                    .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
                             });
                         match product_marker(el, name) {
                             Some(ProductSignal::Offer) => offer = true,
@@ -413,10 +448,31 @@ impl Table {
         }
         // Subtree totals: children come after parents in pre-order, so a reverse sweep
         // adds every finished child into its parent.
+        let mut controls = vec![false; items.len()];
+        let mut writes = vec![false; items.len()];
         for i in (1..items.len()).rev() {
+            // A form without a single visible control is nothing a reader fills in: forum
+            // and comment software wraps each post's text in one (for in-place editing).
+            // Shops wrap product grids in "compare" forms too: those are link lists.
+            let it = &items[i];
+            if it.flags & (F_FORM | F_ROLE_CHROME) == F_FORM
+                && !controls[i]
+                && 2 * it.link < it.text
+            {
+                items[i].flags &= !F_CHROME_TAG;
+            }
             let p = items[i].parent;
             if p == NONE {
                 continue;
+            }
+            if controls[i] || items[i].flags & F_CONTROL != 0 {
+                controls[p as usize] = true;
+            }
+            if writes[i] {
+                items[i].flags |= F_WRITE;
+            }
+            if items[i].flags & F_WRITE != 0 {
+                writes[p as usize] = true;
             }
             let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
             let links = items[i].links;
@@ -439,6 +495,8 @@ impl Table {
             priced,
             descend_share: 0.72,
             article: false,
+            comment_text: 0,
+            discussion,
         }
     }
 
@@ -509,7 +567,10 @@ impl Table {
             // Navigation stays navigation however big it is; anything else that holds the
             // bulk of the page's prose is content whatever its class says.
             let is_nav_like = link_density > 0.5;
-            if it.flags & F_FORM != 0 && it.text > 400 && !is_nav_like {
+            // A big form is a page wrapper (ASP.NET) or a thread of posts with moderation
+            // checkboxes, unless it has a box to write in: a comment, answer or contact form
+            // with its instructions and policies is still furniture.
+            if it.flags & (F_FORM | F_WRITE) == F_FORM && it.text > 400 && !is_nav_like {
                 it.flags &= !F_CHROME_TAG;
             }
             // Nor is a wrapper of (nearly) the whole page chrome, links or not.
@@ -620,30 +681,6 @@ impl Table {
             None => self.descend(start),
         };
         let root = self.widen(root, body);
-        if std::env::var_os("WG_TRACE").is_some() {
-            let d = |i: u32| {
-                let it = &self.items[i as usize];
-                let el = doc.tree.get(it.id).and_then(|n| {
-                    n.value().as_element().map(|e| {
-                        format!(
-                            "<{} class={:?} id={:?}>",
-                            e.name(),
-                            e.attr("class").map(|c| &c[..c.len().min(60)]),
-                            e.attr("id")
-                        )
-                    })
-                });
-                format!(
-                    "#{} {:?} text={} good={} wt={:.0}",
-                    i,
-                    el,
-                    it.text,
-                    it.good,
-                    self.weight(i)
-                )
-            };
-            eprintln!("TRACE start={} root={} body={}", d(start), d(root), d(body));
-        }
         let mut skip = HashSet::new();
         let link_pruned = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
@@ -661,11 +698,11 @@ impl Table {
         let raw = self.items[body as usize].text;
         let vis = self.visible_text(body);
         let page = if vis * 4 < raw { raw } else { vis };
+        // A comment thread under an article is no part of what the selection should hold:
+        // a short story under hundreds of comments is not an implausibly small selection.
+        let page = page.saturating_sub(self.comment_text);
         // Implausibly small: a root with almost nothing of a page with real text.
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
-            if std::env::var_os("WG_TRACE").is_some() {
-                eprintln!("TRACE fallback kept={} page={}", kept, page);
-            }
             let mut skip = HashSet::new();
             self.prune_chrome_only(body, &mut skip);
             if self.kept_text(body, &skip) == 0 {
@@ -892,23 +929,38 @@ impl Table {
     /// post among posts), step up to include them all.
     fn widen(&self, root: u32, body: u32) -> u32 {
         let mut node = root;
-        while node != body {
-            let it = &self.items[node as usize];
-            let p = it.parent;
-            if p == NONE {
-                break;
-            }
-            let mut same = 0.0f32;
-            for c in self.children(p) {
-                if c != node && self.items[c as usize].sig == it.sig {
-                    same += self.weight(c);
+        'up: while node != body {
+            // The post's text often sits a few wrappers below the repeated element (post
+            // body in a content box in a post row beside the poster's panel): look at the
+            // node and up to four of its ancestors. Above the node itself, a run of at least
+            // two more of a kind is needed (a main column beside one sidebar column of the
+            // same class is not a series), and not on a declared article (generated CSS
+            // classes repeat on an article's body and its reference list).
+            let mut a = node;
+            for depth in 0..5 {
+                if a == body {
+                    break;
                 }
+                let it = &self.items[a as usize];
+                let p = it.parent;
+                if p == NONE {
+                    break;
+                }
+                let mut same = 0.0f32;
+                let mut count = 0u32;
+                for c in self.children(p) {
+                    if c != a && self.items[c as usize].sig == it.sig {
+                        same += self.weight(c);
+                        count += 1;
+                    }
+                }
+                if same > 0.3 * self.weight(a) && (depth == 0 || (count >= 2 && !self.article)) {
+                    node = p;
+                    continue 'up;
+                }
+                a = p;
             }
-            if same > 0.3 * self.weight(node) {
-                node = p;
-            } else {
-                break;
-            }
+            break;
         }
         node
     }
@@ -1068,12 +1120,6 @@ impl Table {
                 || (f & F_COMMENTS != 0 && !keep_comments)
                 || teaser;
             if chrome {
-                if std::env::var_os("WG_TRACE").is_some() && it.text > 100 {
-                    eprintln!(
-                        "TRACE prune chrome #{} flags={:#x} teaser={} text={}",
-                        i, f, teaser, it.text
-                    );
-                }
                 skip.insert(it.id);
                 i = it.end;
                 continue;
@@ -1091,9 +1137,6 @@ impl Table {
                         link_pruned += it.text;
                         i = it.end;
                         continue;
-                    }
-                    if std::env::var_os("WG_TRACE").is_some() && it.text > 100 {
-                        eprintln!("TRACE prune links #{} text={}", i, it.text);
                     }
                     link_pruned += it.text;
                     skip.insert(it.id);
@@ -1529,6 +1572,11 @@ fn product_marker(el: &scraper::node::Element, name: &str) -> Option<ProductSign
         .then_some(ProductSignal::Offer)
 }
 
+/// schema.org types of a discussion page: a forum thread or a question with its answers.
+fn is_discussion_type(t: &str) -> bool {
+    matches!(t, "DiscussionForumPosting" | "QAPage")
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ProductSignal {
     /// `og:type` product (or product.group, ...).
@@ -1568,7 +1616,10 @@ fn attr_flags(el: &scraper::node::Element, name: &str) -> u32 {
             f |= F_REVIEW;
         }
     }
+    // A `popover` element is hidden until something opens it (app-install prompts,
+    // notification settings, user cards, dropdown menus of forum software).
     if el.attr("hidden").is_some()
+        || el.attr("popover").is_some()
         || el
             .attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
@@ -1603,6 +1654,11 @@ const NEG_ALWAYS: &[&str] = &[
     "userextras",
     "user-extras",
     "user-details",
+    "userdetails",
+    "usertitle",
+    "user-title",
+    "userbanner",
+    "user-banner",
     "user-stats",
     "userstats",
     "postprofile",
@@ -1947,6 +2003,7 @@ fn json_ld(doc: &Html) -> (Option<String>, jsonld::Seen) {
         let (found, seen) = jsonld::main_text(&raw);
         kinds.product |= seen.product;
         kinds.article |= seen.article;
+        kinds.discussion |= seen.discussion;
         if let Some(found) = found {
             if best.as_ref().is_none_or(|b| found.len() > b.len()) {
                 best = Some(found);
@@ -2034,6 +2091,7 @@ mod jsonld {
     pub struct Seen {
         pub product: bool,
         pub article: bool,
+        pub discussion: bool,
     }
 
     fn read(src: &str, seen: &mut Seen) -> Option<String> {
@@ -2131,6 +2189,8 @@ mod jsonld {
                         article = Some(v);
                     }
                     Some("@type") if is_article_type(&v) => seen.article = true,
+                    Some("@type") if super::is_discussion_type(&v) => seen.discussion = true,
+                    None if in_type_list && super::is_discussion_type(&v) => seen.discussion = true,
                     None if in_type_list && is_article_type(&v) => seen.article = true,
                     Some("@type") if is_product_type(&v) => {
                         seen.product = true;
@@ -2515,6 +2575,8 @@ server.run(config);</code></pre><p>{PROSE}</p></div></body></html>"#
         assert!(seen.product && !seen.article);
         let (_, seen) = jsonld::main_text(r#"{"@type":"BlogPosting"}"#);
         assert!(seen.article);
+        let (_, seen) = jsonld::main_text(r#"{"@type":["QAPage"],"mainEntity":{}}"#);
+        assert!(seen.discussion && !seen.article);
     }
 
     #[test]
