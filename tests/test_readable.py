@@ -548,6 +548,11 @@ def test_script_rendered_shell_reports_its_own_description():
         "</head>", f'<script type="application/ld+json">{ld}</script></head>'
     )
     assert "question about refractors" in readable(with_ld)
+    # A shell with a line of furniture where the posts would render: the same.
+    furniture = html.replace(
+        '<section id="main"></section>', '<header><a href="/">Stargazers</a> Donate</header>'
+    )
+    assert "new to astronomy" in readable(furniture)
     # A page with visible text is not given its description on top.
     shown = html.replace('<section id="main"></section>', f"<main><p>{PROSE}</p></main>")
     assert "new to astronomy" not in readable(shown)

@@ -107,6 +107,9 @@ const F_INTERNAL: u32 = 1 << 27;
 const F_ROLE_CHROME: u32 = 1 << 28;
 /// A `textarea`, or an element holding one: a box to write a message in.
 const F_WRITE: u32 = 1 << 29;
+/// Visible text (alphanumeric characters) below which a page is a script-rendered shell
+/// whose own summary is worth adding (see `select`).
+const SHELL_TEXT: u32 = 100;
 /// A table cell (`td`, `th`): never pruned on its own, or the columns after it shift left.
 const F_CELL: u32 = 1 << 30;
 /// Plain (unlinked) text an article needs of its own, beside its teaser lists, for them to
@@ -251,6 +254,13 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     }
     let mut scope = t.choose(doc, body);
     scope.supplement = supplement(doc, &t, &scope, ld_text);
+    // A shell with a line or two of furniture (site name, a donate link) around where the
+    // script would render the page: the page's own summary says more than that.
+    let shown = t.items[body as usize].text;
+    if scope.supplement.is_none() && shown < SHELL_TEXT {
+        scope.supplement = shell_summary(doc)
+            .filter(|s| s.chars().filter(|c| c.is_alphanumeric()).count() > 2 * shown as usize);
+    }
     scope
 }
 
