@@ -678,3 +678,121 @@ def test_declared_discussion_keeps_a_thread_under_a_long_opening_post():
     out = readable(html)
     assert "committee met" in out
     assert "Answer 1:" in out and "Answer 26:" in out, out
+
+
+def test_root_is_kept_when_the_fallback_would_add_little_but_furniture():
+    # A huge menu makes the article look tiny beside the page, but the whole-page fallback
+    # would only add a promo box to it: the article is the content.
+    menu = " ".join(f'<a href="/c/{i}">Department number {i} and more</a>' for i in range(150))
+    html = f"""<html><body><nav>{menu}</nav><nav class="mobile">{menu}</nav>
+    <main><h1>Budget approved</h1><p>{PROSE}</p><p>{PROSE}</p></main>
+    <div class="promo-box"><p>Save twenty percent on your first order with the code WELCOME,
+    valid until the end of the month on all items in the store.</p></div></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Save twenty percent" not in out
+    assert "Department number" not in out
+
+
+def test_product_page_keeps_its_description_beside_a_mega_menu():
+    # A shop's mega-menu (classed, not a nav element) dwarfs the product's description; a
+    # declared product page still keeps the description rather than falling back to the page.
+    menu = "".join(
+        f'<li><a href="/c/{i}">Category number {i} of the store</a></li>' for i in range(150)
+    )
+    html = f"""<html><head><meta property="og:type" content="product"></head><body>
+    <div class="mega-menu"><ul>{menu}</ul></div><div class="mega-menu"><ul>{menu}</ul></div>
+    <main><h1>Wool runner</h1><p>{PROSE}</p></main>
+    <footer>Shipping, returns and contact</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Category number 7" not in out
+
+
+def test_shop_platform_product_body_class_makes_a_product_page():
+    # WordPress SEO plugins declare every page og:type article, WooCommerce products included;
+    # the platform's `single-product` body class says it is a product page (reviews out).
+    review = (
+        "Comfortable straps and plenty of room for a week in the mountains; the rain cover "
+        "kept everything dry during two days of storms, highly recommended to everyone."
+    )
+    html = f"""<html><head><meta property="og:type" content="article"></head>
+    <body class="single-product woocommerce"><main><h1>Trekking backpack 65 l</h1>
+    <p>{PROSE}</p><p>{PROSE}</p>
+    <div class="reviews"><h2>Reviews</h2><p>Review one: {review}</p><p>Review two: {review}</p>
+    </div></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Review one" not in out
+
+
+def test_sidebar_of_a_product_page_stays_chrome():
+    # On a shop page a sidebar holds store widgets (review feeds, promos), even when it is a
+    # good share of the page's text.
+    quote = (
+        "An amazing place to rent gear, they have just about everything you could need for "
+        "an outdoor trip at great prices, and the staff were friendly."
+    )
+    html = f"""<html><head><meta property="og:type" content="product"></head><body>
+    <div id="content-area"><div class="product"><h1>Backpack rental</h1><p>{PROSE}</p>
+    <p>{PROSE}</p></div>
+    <div id="sidebar"><h3>Google reviews</h3><p>Tyler: {quote}</p><p>Eric: {quote}</p></div>
+    </div></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Tyler:" not in out
+
+
+def test_customer_review_in_product_json_ld_is_not_the_supplement():
+    review = " ".join(["This mic is just what I needed for my podcast studio."] * 6)
+    html = f"""<html><head><script type="application/ld+json">
+    {{"@type":"Product","name":"Microphone","review":[{{"@type":"Review",
+    "reviewBody":"{review}"}}]}}</script></head><body>
+    <main><h1>Dynamic microphone</h1><p>A dynamic microphone.</p></main></body></html>"""
+    out = readable(html)
+    assert "Dynamic microphone" in out
+    assert "just what I needed" not in out
+
+
+def test_cloned_blocks_are_kept_once():
+    # Slide decks clone their slides and responsive layouts ship a block twice; each line is
+    # short (too short for the repeated-line rule), the block as a whole is the same.
+    slide = (
+        "<div class='slide'><h3>Soft wool</h3><p>Superfine fibers feel luxurious.</p>"
+        "<h3>Odor minimizing</h3><p>Wool locks away moisture.</p>"
+        "<h3>Supportive</h3><p>A sturdy and soft midsole.</p></div>"
+    )
+    html = f"""<html><body><main><h1>Wool runner</h1><p>{PROSE}</p>
+    <div class="deck">{slide}</div><p>{PROSE.replace("committee", "council")}</p>
+    <div class="deck-clone">{slide}</div></main></body></html>"""
+    out = readable(html)
+    assert out.count("Superfine fibers") == 1, out
+    assert "council met" in out
+
+
+def test_repeated_code_examples_are_kept():
+    # API references repeat the same example object on purpose.
+    example = (
+        '<div class="example">'
+        + "".join(f'<div class="line"><code>"field_{i}": null,</code></div>' for i in range(12))
+        + "</div>"
+    )
+    html = f"""<html><body><main><h1>Charges</h1><p>{PROSE}</p><h2>Create a charge</h2>
+    {example}<h2>Retrieve a charge</h2><p>Returns the charge object.</p>{example}</main>
+    </body></html>"""
+    out = readable(html)
+    assert out.count("field_11") == 2, out
+
+
+def test_people_who_viewed_shelf_is_dropped():
+    shelf = "".join(
+        f'<li><a href="/itm/{i}">Clutch kit number {i}</a> <span>New, business seller, '
+        f"$2{i}9.00 plus delivery, seller with 99 percent positive feedback</span></li>"
+        for i in range(5)
+    )
+    html = f"""<html><body><main><h1>Clutch kit</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    <div><h2>People who viewed this item also viewed</h2><ul>{shelf}</ul></div>
+    <p>{PROSE.replace("committee", "council")}</p></main></body></html>"""
+    out = readable(html)
+    assert "council met" in out
+    assert "Clutch kit number 3" not in out

@@ -15,16 +15,18 @@
 //!    the remaining weighted text. Link text weighs little, so link farms do not attract
 //!    the descent, while repeated items of a listing keep their common container.
 //! 3. *Pruning* inside the root: chrome, link-dense blocks that are not part of a repeated
-//!    item group, and trailing "related"/"comments" sections; comment threads are kept when
-//!    they are what the page is about (forums, Q&A).
-//! 4. *Safety*: if the selection is implausibly small for the page, fall back to the whole
-//!    body minus chrome; JSON-LD `articleBody`/`description` becomes the `supplement` when
-//!    the visible selection is thin and does not already contain it.
+//!    item group, trailing "related"/"comments" sections, and later copies of a block shipped
+//!    twice; comment threads are kept when they are what the page is about (forums, Q&A).
+//! 4. *Safety*: if the selection is implausibly small for the page (and beside what the
+//!    fallback itself would keep), fall back to the whole body minus chrome; JSON-LD
+//!    `articleBody`/`description` becomes the `supplement` when the visible selection is thin
+//!    and does not already contain it.
 //!
-//! What the page says it is steers a few of these steps: a product page (`og:type`,
-//! Product JSON-LD, offer microdata, or prices on a page that is not an article) leaves its
-//! customer reviews out; a page that is not a declared article descends less readily into
-//! one block of short lines (shops and landing pages spread content over sibling blocks) and,
+//! What the page says it is steers a few of these steps: a product page (a shop platform's
+//! product body class, `og:type`, Product JSON-LD, offer microdata, or prices on a page that
+//! is not an article) leaves its customer reviews out, and a declared one trusts a small root
+//! over the fallback; a page that is not a declared article descends less readily into one
+//! block of short lines (shops and landing pages spread content over sibling blocks) and,
 //! when link-dense blocks dominate the root, keeps them as a listing's teasers. Collapsed
 //! accordion, FAQ and tab panels are content, hidden or not.
 
@@ -112,6 +114,9 @@ const F_WRITE: u32 = 1 << 29;
 const SHELL_TEXT: u32 = 100;
 /// A table cell (`td`, `th`): never pruned on its own, or the columns after it shift left.
 const F_CELL: u32 = 1 << 30;
+/// Class/id names a sidebar outright: stays chrome on product pages however much text it
+/// holds (see `Table::decide_chrome`).
+const F_SIDEBAR: u32 = 1 << 31;
 /// Plain (unlinked) text an article needs of its own, beside its teaser lists, for them to
 /// be dropped (see `Table::teaser_lists`).
 const TEASER_BODY: u32 = 1500;
@@ -175,6 +180,8 @@ struct Item {
     level: u8,
     /// Hash of tag + class, for spotting repeated siblings (listing items, posts).
     sig: u64,
+    /// Hash of the subtree's visible alphanumeric text, lower-cased (see `Table::build`).
+    text_hash: u64,
 }
 
 /// Parse a document the way a browser without scripting does: `<noscript>` content is then
@@ -204,16 +211,18 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
         };
     }
     let (ld_text, ld_kinds) = json_ld(doc);
-    // A product page: `og:type` says so, or product JSON-LD / offer microdata on a page that
-    // does not call itself an article (buying guides embed products too).
-    let product = match t.og {
-        Some(ProductSignal::Declared) => true,
-        Some(ProductSignal::Article) => false,
-        _ => ld_kinds.product || t.offer,
-    };
+    // A product page: the shop platform's body class or `og:type` says so, or product
+    // JSON-LD / offer microdata on a page that does not call itself an article (buying guides
+    // embed products too).
+    let product = t.shop_body
+        || match t.og {
+            Some(ProductSignal::Declared) => true,
+            Some(ProductSignal::Article) => false,
+            _ => ld_kinds.product || t.offer,
+        };
     // An article says so (og:type, JSON-LD Article/BlogPosting); anything else (shops,
     // service and landing pages, listings) spreads its content over sibling blocks.
-    let article = t.og == Some(ProductSignal::Article) || ld_kinds.article;
+    let article = !t.shop_body && (t.og == Some(ProductSignal::Article) || ld_kinds.article);
     // Reviews are not the content of a shop page: a declared product page, or a page that
     // shows prices without calling itself an article (stores without product markup).
     if product || (t.priced && !article) {
@@ -221,6 +230,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     }
     t.descend_share = if article { 0.72 } else { 0.85 };
     t.article = article;
+    t.product = product;
     // Caption-classed elements are chrome on articles only (see `F_CAPTION`).
     if article {
         for it in &mut t.items {
@@ -280,6 +290,10 @@ struct Table {
     comment_text: u32,
     /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
     discussion: bool,
+    /// The page declares itself a product page (see `select`).
+    product: bool,
+    /// `body` carries a shop platform's product-page class (see `is_product_body`).
+    shop_body: bool,
 }
 
 impl Table {
@@ -294,6 +308,15 @@ impl Table {
         let mut offer = false;
         let mut priced = false;
         let mut discussion = false;
+        let mut shop_body = false;
+        // A position-weighted sum over the stream of visible text (character k weighs B^k,
+        // wrapping): a subtree's text hash is the sum's growth between its open and its
+        // close, shifted back to position 0 by B^-start (B is odd, so invertible). One pass,
+        // O(1) per character and per node, no rescans.
+        let mut run_hash: u64 = 0;
+        let mut run_pow: u64 = 1;
+        let mut run_inv: u64 = 1;
+        let mut opened: Vec<(u64, u64)> = Vec::new();
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
@@ -339,6 +362,9 @@ impl Table {
                         if el.attr("class").is_some_and(|c| !c.trim().is_empty()) {
                             flags |= F_CLASSED;
                         }
+                        if name == "body" {
+                            shop_body = el.attr("class").is_some_and(is_product_body);
+                        }
                         if flags & F_LINK != 0
                             && el.attr("href").is_some_and(|h| is_internal(h, host))
                         {
@@ -379,7 +405,9 @@ impl Table {
                             line: 0,
                             level: heading_level(name),
                             sig: signature(name, el.attr("class")),
+                            text_hash: 0,
                         });
+                        opened.push((run_hash, run_inv));
                         stack.push(idx);
                         if flags & F_INVISIBLE != 0 {
                             invisible_depth += 1;
@@ -409,12 +437,21 @@ impl Table {
                             line: 0,
                             level: 0,
                             sig: 0,
+                            text_hash: 0,
                         });
+                        opened.push((run_hash, run_inv));
                         stack.push(idx);
                     }
                     Node::Text(text) => {
                         if invisible_depth > 0 {
                             continue;
+                        }
+                        for ch in text.chars().filter(|c| c.is_alphanumeric()) {
+                            for lc in ch.to_lowercase() {
+                                run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
+                                run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
+                                run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                            }
                         }
                         if let Some(&top) = stack.last() {
                             let (alnum, punct) = count_text(text);
@@ -442,6 +479,9 @@ impl Table {
                         let end = items.len() as u32;
                         let it = &mut items[idx as usize];
                         it.end = end;
+                        if let Some((h0, inv0)) = opened.pop() {
+                            it.text_hash = run_hash.wrapping_sub(h0).wrapping_mul(inv0);
+                        }
                         let flags = it.flags;
                         if flags & F_INVISIBLE != 0 {
                             invisible_depth = invisible_depth.saturating_sub(1);
@@ -507,6 +547,8 @@ impl Table {
             article: false,
             comment_text: 0,
             discussion,
+            product: false,
+            shop_body,
         }
     }
 
@@ -592,8 +634,14 @@ impl Table {
                 // Half the page, but prose: a lone list of names (cities served, brands) in
                 // a footer is still the footer.
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
-            } else if share > 0.25 && link_density < 0.35 && chrome == F_CHROME_CLASS {
-                // A class name alone does not make a quarter of the page's prose chrome.
+            } else if share > 0.25
+                && link_density < 0.35
+                && chrome == F_CHROME_CLASS
+                && !(self.product && it.flags & F_SIDEBAR != 0)
+            {
+                // A class name alone does not make a quarter of the page's prose chrome. Except
+                // a sidebar on a product page: a shop's sidebar holds store widgets (review
+                // feeds, promotions), which can outweigh a short product description.
                 it.flags &= !F_CHROME_CLASS;
             } else if chrome == F_CHROME_CLASS
                 && it.flags & F_NAVLIKE != 0
@@ -702,6 +750,7 @@ impl Table {
         }
         self.drop_boilerplate_sections(doc, root, &mut skip);
         self.drop_repeated_lines(doc, root, &mut skip);
+        self.drop_repeated_blocks(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
         // Compare with what a whole-page view would show (hidden menus and modals excluded),
         // unless the page keeps its text inside a hidden wrapper.
@@ -713,17 +762,26 @@ impl Table {
         let page = page.saturating_sub(self.comment_text);
         // Implausibly small: a root with almost nothing of a page with real text.
         if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
-            let mut skip = HashSet::new();
-            self.prune_chrome_only(body, &mut skip);
-            if self.kept_text(body, &skip) == 0 {
-                return Scope::whole();
+            let mut fb_skip = HashSet::new();
+            self.prune_chrome_only(body, &mut fb_skip);
+            let fallback = self.kept_text(body, &fb_skip);
+            // ... unless the root holds a good share of what the fallback would keep: then the
+            // page's bulk is furniture the fallback keeps too (mega-menus, shop footers) and
+            // the root is the content. A product page trusts any root with a few lines: its
+            // description is small beside the shop around it, and the whole-page view is
+            // mostly that shop.
+            let trusted = kept >= 30.min(page) && (4 * kept >= fallback || self.product);
+            if !trusted {
+                if fallback == 0 {
+                    return Scope::whole();
+                }
+                let roots = self.emit_roots(body, &fb_skip);
+                return Scope {
+                    roots: self.whole_structures(doc, &roots),
+                    skip: fb_skip,
+                    supplement: None,
+                };
             }
-            let roots = self.emit_roots(body, &skip);
-            return Scope {
-                roots: self.whole_structures(doc, &roots),
-                skip,
-                supplement: None,
-            };
         }
         let roots = self.emit_roots(root, &skip);
         Scope {
@@ -1344,6 +1402,49 @@ impl Table {
         }
     }
 
+    /// Whole blocks shipped twice (a slide deck's cloned slides, desktop and mobile copies of
+    /// a feature grid): keep the first copy of a block with some text, skip later blocks with
+    /// the same text. An element only repeats its own single child's text, so the earlier copy
+    /// must have ended before the later one starts.
+    fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        // Code is exempt: API references repeat the same example object on purpose.
+        let mut code = vec![false; (r.end - root) as usize];
+        for i in (root + 1..r.end).rev() {
+            let it = &self.items[i as usize];
+            let k = (i - root) as usize;
+            code[k] |= it.flags & F_CODE != 0;
+            if it.parent != NONE && it.parent > root {
+                code[(it.parent - root) as usize] |= code[k];
+            }
+        }
+        let mut seen: HashMap<(u64, u32), u32> = HashMap::new();
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+                i = it.end;
+                continue;
+            }
+            if it.flags & F_BLOCK != 0 && it.text >= REPEAT_BLOCK && !code[(i - root) as usize] {
+                let key = (it.text_hash, it.text);
+                match seen.get(&key) {
+                    // A table's rows repeat on purpose (and a row gone breaks its shape).
+                    Some(&end) if i >= end && !is_table_part(doc, it.id) => {
+                        skip.insert(it.id);
+                        i = it.end;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen.insert(key, it.end);
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+
     fn group_key(&self, i: u32) -> (u32, u64) {
         let it = &self.items[i as usize];
         if it.flags & F_CLASSED != 0 {
@@ -1454,6 +1555,8 @@ const BOILERPLATE_HEADINGS: &[&str] = &[
     "sign up for",
     "customers also",
     "customers who",
+    "people who viewed",
+    "people who bought",
     "similar items",
     "similar products",
     "recently viewed",
@@ -1477,6 +1580,28 @@ const BOILERPLATE_HEADINGS: &[&str] = &[
     "also read",
     "see also",
 ];
+
+/// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
+/// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
+/// purpose.
+const REPEAT_BLOCK: u32 = 100;
+
+/// Base of the running text hash (odd, so invertible modulo 2^64; arithmetic wraps).
+const TEXT_HASH_BASE: u64 = 0x100000001b3;
+/// Its inverse modulo 2^64 (see `inverse_mod_2_64`).
+const TEXT_HASH_INV: u64 = inverse_mod_2_64(TEXT_HASH_BASE);
+
+/// Multiplicative inverse of an odd number modulo 2^64, by Newton's iteration (each step
+/// doubles the number of correct low bits; an odd `b` is its own inverse modulo 8).
+const fn inverse_mod_2_64(b: u64) -> u64 {
+    let mut x = b;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(b.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
 
 fn heading_level(name: &str) -> u8 {
     let b = name.as_bytes();
@@ -1595,6 +1720,18 @@ enum ProductSignal {
     Article,
     /// Offer/price microdata.
     Offer,
+}
+
+/// A `body` class that shop platforms put on product pages: WooCommerce `single-product`,
+/// Magento `catalog-product-view`, Shopify themes `template-product`. WordPress SEO plugins
+/// declare every page `og:type` article, shop pages included; the platform's own class says
+/// what the page is.
+fn is_product_body(class: &str) -> bool {
+    class.split_ascii_whitespace().any(|t| {
+        t.eq_ignore_ascii_case("single-product")
+            || t.eq_ignore_ascii_case("catalog-product-view")
+            || t.eq_ignore_ascii_case("template-product")
+    })
 }
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
@@ -1885,6 +2022,9 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
     }
     if hits[2] > 0 {
         f |= F_COLLAPSIBLE;
+    }
+    if s.contains("sidebar") {
+        f |= F_SIDEBAR;
     }
     if hits[3] > 0 && name != "body" && name != "html" {
         f |= F_STRONG | F_CHROME_CLASS;
@@ -2193,6 +2333,10 @@ mod jsonld {
                     .last()
                     .is_some_and(|f| !f.object && f.key.as_deref() == Some("@type"));
                 match key.as_deref() {
+                    // A review nested in a Product is a customer's opinion, not the
+                    // product's text (see `Table::drop_reviews`); a review page's own
+                    // `reviewBody` stands alone.
+                    Some("reviewBody") if frames.iter().any(|f| f.product) => {}
                     Some("articleBody") | Some("reviewBody")
                         if article.as_ref().is_none_or(|a| v.len() > a.len()) =>
                     {
@@ -2352,6 +2496,14 @@ mod jsonld {
 }
 
 /// Elements that only make sense inside their table or list.
+/// A row, cell or row group of a table.
+fn is_table_part(doc: &Html, id: NodeId) -> bool {
+    doc.tree
+        .get(id)
+        .and_then(|n| n.value().as_element())
+        .is_some_and(|el| matches!(el.name(), "td" | "th" | "tr" | "tbody" | "thead" | "tfoot"))
+}
+
 fn is_structure_part(doc: &Html, id: NodeId) -> bool {
     let Some(node) = doc.tree.get(id) else {
         return false;
