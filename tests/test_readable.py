@@ -796,3 +796,102 @@ def test_people_who_viewed_shelf_is_dropped():
     out = readable(html)
     assert "council met" in out
     assert "Clutch kit number 3" not in out
+
+
+def test_repeated_items_with_a_furniture_token_in_their_class_are_content():
+    # "meta" / "hide-..." on every search result names a part of each item, not a box of
+    # furniture: the items are the page.
+    entries = "".join(
+        f'<dt><a href="/abs/{n}">[{n}] Entry {n}</a></dt><dd><div class="meta">'
+        f"<div>Title: Result number {n} on the structure of repeated items in listings</div>"
+        f"<div>Authors: Ada Lovelace, Alan Turing and Grace Hopper wrote paper {n}.</div>"
+        "</div></dd>"
+        for n in range(1, 7)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a> <a href="/list">Lists</a></nav>
+    <main><h1>Recent submissions</h1><p>{PROSE}</p><p>{PROSE}</p><dl>{entries}</dl></main>
+    <footer>About us. Contact. Privacy policy and terms of use.</footer></body></html>"""
+    out = readable(html)
+    assert "Result number 1" in out and "Result number 6" in out, out
+    assert "Privacy policy" not in out
+
+
+def test_utility_variant_prefixes_and_phone_only_hiding_are_not_chrome():
+    # "print:break-inside-avoid" is a block that prints well; "hide-mobile" hides a block on
+    # phones only: a desktop reader sees both.
+    html = f"""<html><body><nav><a href="/">Home</a></nav><main><h1>Guide</h1>
+    <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    <p class="print:break-inside-avoid">In print as on screen: the bridge reopens in May.</p>
+    <p class="summary hide-mobile">The short version: the library opens next spring,
+    funded in full by the new budget.</p><p>{PROSE}</p></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "the bridge reopens in May" in out, out
+    assert "The short version" in out, out
+
+
+def test_product_grid_before_a_category_blurb_is_kept():
+    # A shop category page: a grid of short linked tiles (name, price) weighs little beside
+    # the category's block of prose further down, which would otherwise be the root alone.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Trail running shoe model {n}</a>'
+        f'<span class="price">${90 + n}.00</span></li>'
+        for n in range(1, 9)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <div class="page"><h1>Running shoes</h1><ul class="grid">{tiles}</ul>
+    <div class="seo-text"><p>{PROSE}</p><p>{PROSE}</p></div></div>
+    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Trail running shoe model 1" in out and "model 8" in out, out
+    assert "Returns" not in out
+
+
+def test_cells_of_linked_names_stay_in_their_table():
+    # A data table whose cells are links (a list of laureates, a standings table): the rows
+    # are the content; pruning link-dense cells one by one would garble every row.
+    rows = "".join(
+        f'<tr><td>{1900 + n}</td><td><a href="/w/a{n}">Physicist Number{n}</a></td>'
+        f'<td><a href="/w/b{n}">Chemist Number{n}</a></td></tr>'
+        for n in range(1, 13)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a></nav><main><h1>List of laureates</h1>
+    <p>{PROSE}</p><table><tr><th>Year</th><th>Physics</th><th>Chemistry</th></tr>{rows}
+    </table><p>{PROSE}</p></main></body></html>"""
+    out = readable(html)
+    assert "Physicist Number1" in out and "Chemist Number12" in out, out
+    assert "1903" in out
+
+
+def test_grid_container_with_a_furniture_token_is_content():
+    # "hide-compare" on a product grid names a state of its compare checkboxes, not furniture:
+    # the grid (before the category blurb) is the listing.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Silver earring design {n}</a>'
+        f'<span class="price">${150 + n}.00</span></li>'
+        for n in range(1, 9)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <div class="page"><h1>Silver earrings</h1>
+    <ul class="tiles-container hide-compare">{tiles}</ul>
+    <article><p>{PROSE}</p><p>{PROSE}</p></article></div>
+    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Silver earring design 1" in out and "design 8" in out, out
+
+
+def test_linked_terms_of_a_description_list_stay():
+    # A list of entries as dt/dd pairs (search results, paper listings): the linked term is
+    # the entry's identifier, not a menu.
+    entries = "".join(
+        f'<dt><a href="/abs/{n}">arXiv:2603.{n:05d}</a> [<a href="/pdf/{n}">pdf</a>]</dt>'
+        f"<dd>Title: Paper number {n} on learning from repeated structure in web pages</dd>"
+        for n in range(1, 9)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a></nav><main><h1>Recent submissions</h1>
+    <dl>{entries}</dl></main></body></html>"""
+    out = readable(html)
+    assert "Paper number 1" in out
+    assert "arXiv:2603.00001" in out and "arXiv:2603.00008" in out, out

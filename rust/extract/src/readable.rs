@@ -13,7 +13,9 @@
 //! 2. *Root*: starting from a semantic hint (`main`, `[role=main]`, a dominant `article`,
 //!    `itemprop=articleBody`) or from `body`, descend while one child holds nearly all of
 //!    the remaining weighted text. Link text weighs little, so link farms do not attract
-//!    the descent, while repeated items of a listing keep their common container.
+//!    the descent, while repeated items of a listing keep their common container. On a
+//!    page that is not an article, a grid of linked tiles before a root of prose (a shop
+//!    category's products above its blurb) joins the selection.
 //! 3. *Pruning* inside the root: chrome, link-dense blocks that are not part of a repeated
 //!    item group, trailing "related"/"comments" sections, and later copies of a block shipped
 //!    twice; comment threads are kept when they are what the page is about (forums, Q&A).
@@ -45,81 +47,106 @@ const PROSE_WT: f32 = 0.8;
 
 // Tag flags.
 /// Never rendered as text: scripts, styles, form controls, embedded media.
-const F_INVISIBLE: u32 = 1 << 0;
+const F_INVISIBLE: u64 = 1 << 0;
 /// Chrome by tag or role (nav, footer, aside, banner, ...).
-const F_CHROME_TAG: u32 = 1 << 1;
+const F_CHROME_TAG: u64 = 1 << 1;
 /// Chrome by class/id tokens.
-const F_CHROME_CLASS: u32 = 1 << 2;
+const F_CHROME_CLASS: u64 = 1 << 2;
 /// Hidden by attribute or inline style.
-const F_HIDDEN: u32 = 1 << 3;
+const F_HIDDEN: u64 = 1 << 3;
 /// Comment-thread container by class/id (kept on forums, dropped under articles).
-const F_COMMENTS: u32 = 1 << 4;
+const F_COMMENTS: u64 = 1 << 4;
 /// `<a>` element.
-const F_LINK: u32 = 1 << 5;
+const F_LINK: u64 = 1 << 5;
 /// Heading (`h1`–`h6`).
-const F_HEADING: u32 = 1 << 6;
+const F_HEADING: u64 = 1 << 6;
 /// A block that holds running text (p, pre, blockquote, li, td, dd, ...).
-const F_PARA: u32 = 1 << 7;
+const F_PARA: u64 = 1 << 7;
 /// Semantic main-content hint (main, role=main, article, itemprop=articleBody, ...).
-const F_MAIN_HINT: u32 = 1 << 8;
+const F_MAIN_HINT: u64 = 1 << 8;
 /// Positive content class (content, article, post, entry, answer, ...).
-const F_POSITIVE: u32 = 1 << 9;
+const F_POSITIVE: u64 = 1 << 9;
 /// Code (`pre`, `code`): documentation keeps it whatever its link density.
-const F_CODE: u32 = 1 << 10;
+const F_CODE: u64 = 1 << 10;
 /// `<article>` element.
-const F_ARTICLE: u32 = 1 << 11;
+const F_ARTICLE: u64 = 1 << 11;
 /// Block-level container that can be pruned as a unit.
-const F_BLOCK: u32 = 1 << 12;
+const F_BLOCK: u64 = 1 << 12;
 /// `<header>` element (chrome only outside main/article).
-const F_HEADER: u32 = 1 << 13;
+const F_HEADER: u64 = 1 << 13;
 /// `<body>`.
-const F_BODY: u32 = 1 << 14;
+const F_BODY: u64 = 1 << 14;
 /// Form controls/buttons: their labels are interface text, not content.
-const F_CONTROL: u32 = 1 << 15;
+const F_CONTROL: u64 = 1 << 15;
 // Lists and tables: structure whose short lines are content.
-const F_STRUCT: u32 = 1 << 16;
+const F_STRUCT: u64 = 1 << 16;
 /// Dropped by the emitters whatever the scope says (`dom::is_dropped`): a root must never
 /// be one of these, or the whole selection vanishes.
-const F_DROPPED: u32 = 1 << 17;
+const F_DROPPED: u64 = 1 << 17;
 /// Chrome by a navigation-like class only (see `NEG_NAVLIKE`).
-const F_NAVLIKE: u32 = 1 << 19;
+const F_NAVLIKE: u64 = 1 << 19;
 /// `<form>`: chrome when small (sign-in, newsletter), not when it wraps posts.
-const F_FORM: u32 = 1 << 20;
+const F_FORM: u64 = 1 << 20;
 /// Has a class attribute (its signature names a kind of block, not just a tag).
-const F_CLASSED: u32 = 1 << 18;
+const F_CLASSED: u64 = 1 << 18;
 /// Customer reviews by class/id or `itemprop=review`.
-const F_REVIEW: u32 = 1 << 21;
+const F_REVIEW: u64 = 1 << 21;
 /// A review block on a product page: not the product's content (see `Table::drop_reviews`).
-const F_REVIEW_DROP: u32 = 1 << 22;
+const F_REVIEW_DROP: u64 = 1 << 22;
 /// Chrome that is never the page's subject however much prose it holds: cookie/consent
 /// notices and dialogs (consent managers ship pages of legal text).
-const F_STRONG: u32 = 1 << 23;
+const F_STRONG: u64 = 1 << 23;
 /// Accordion / FAQ / tab-panel machinery by class, id or role (see `F_COLLAPSED`).
-const F_COLLAPSIBLE: u32 = 1 << 24;
+const F_COLLAPSIBLE: u64 = 1 << 24;
 /// A hidden panel of an accordion, FAQ or tab set: content a reader expands, which the
 /// emitters (dropping every hidden element) only show when handed its children as roots
 /// (see `Table::emit_roots`).
-const F_COLLAPSED: u32 = 1 << 25;
+const F_COLLAPSED: u64 = 1 << 25;
 /// Class/id names a caption ("wp-caption-text", "image-caption", slider captions): chrome on
 /// pages that declare themselves articles (see `select`).
-const F_CAPTION: u32 = 1 << 26;
+const F_CAPTION: u64 = 1 << 26;
 /// A link to another page of the same site.
-const F_INTERNAL: u32 = 1 << 27;
+const F_INTERNAL: u64 = 1 << 27;
 /// Chrome by its ARIA role (navigation, search, dialog, ...), whatever its tag.
-const F_ROLE_CHROME: u32 = 1 << 28;
+const F_ROLE_CHROME: u64 = 1 << 28;
 /// A `textarea`, or an element holding one: a box to write a message in.
-const F_WRITE: u32 = 1 << 29;
+const F_WRITE: u64 = 1 << 29;
 /// Visible text (alphanumeric characters) below which a page is a script-rendered shell
 /// whose own summary is worth adding (see `select`).
 const SHELL_TEXT: u32 = 100;
-/// A table cell (`td`, `th`): never pruned on its own, or the columns after it shift left.
-const F_CELL: u32 = 1 << 30;
 /// Class/id names a sidebar outright: stays chrome on product pages however much text it
 /// holds (see `Table::decide_chrome`).
-const F_SIDEBAR: u32 = 1 << 31;
+const F_SIDEBAR: u64 = 1 << 31;
+/// Chrome by class through short tokens only ("meta", "hide", "ad", "hidden", "search"), not
+/// through a furniture word ("menu", "sidebar", "footer"): such tokens often name a detail
+/// or a state of a content item ("hide-compare", "meta" on each search result), see
+/// `Table::repeated_items_not_chrome`.
+const F_TOKEN_NEG: u64 = 1 << 32;
+/// Table cell, or term / description of a description list: kept or dropped with its row,
+/// table or list, never on its own (a cell of linked names is a table's data, a linked term
+/// an entry's title, and a table missing cells is garbled).
+const F_CELL: u64 = 1 << 30;
+/// Longest cell of a data table or list; a longer one is a layout table's column (a
+/// sidebar).
+const CELL_TEXT: u32 = 600;
 /// Plain (unlinked) text an article needs of its own, beside its teaser lists, for them to
 /// be dropped (see `Table::teaser_lists`).
 const TEASER_BODY: u32 = 1500;
+/// Repeated items whose class names a furniture token only (see
+/// `Table::repeated_items_not_chrome`): at least this many of one signature, ...
+const RI_MIN: u32 = 3;
+/// ... together this share of the page's text, ...
+const RI_SHARE: f32 = 0.1;
+/// ... and this much text each on average (a line of their own, not a date or a badge).
+const RI_AVG: u32 = 80;
+/// A grid of items beside the root (see `Table::grids_before`): at least this many children
+/// of one signature, ...
+const GRID_ITEMS: u32 = 4;
+/// ... with this much text each on average, ...
+const GRID_ITEM_TEXT: u32 = 25;
+/// ... and together this much text, and this share of what the root keeps.
+const GRID_TEXT: u32 = 200;
+const GRID_SHARE: f32 = 0.15;
 
 /// Host of an absolute URL, without "www.".
 fn url_host(url: &str) -> Option<&str> {
@@ -157,7 +184,7 @@ struct Item {
     parent: u32,
     /// One past the last descendant's index: the subtree is `index..end`.
     end: u32,
-    flags: u32,
+    flags: u64,
     /// Alphanumeric characters of visible text in the subtree.
     text: u32,
     /// ... of which inside links.
@@ -608,6 +635,7 @@ impl Table {
         let total = self.items[body as usize].text.max(1) as f32;
         let b = &self.items[body as usize];
         let (start, end) = (body as usize, b.end as usize);
+        self.repeated_items_not_chrome(start, end, total);
         for i in start..end {
             let it = &mut self.items[i];
             let chrome = it.flags & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
@@ -651,6 +679,69 @@ impl Table {
             {
                 // A "dropdown"/"menu"-named box of sentences (accordions, FAQ panels).
                 it.flags &= !F_CHROME_CLASS;
+            }
+        }
+    }
+
+    /// A furniture token in the class of a block repeated down the page ("meta" on every
+    /// search result, "hide-read-more-ad" on every story card) names a detail or a state of
+    /// each item, not a box of furniture: the items, each with a line of text of its own and
+    /// not mostly links, together a good share of the page, are the page's content.
+    /// Furniture is one box (a sidebar, a footer, a share bar), or repeats inside a box that
+    /// is itself chrome (menu items, footer columns), which still excludes them; furniture
+    /// words ("menu", "sidebar", "userinfo") are not tokens (see `F_TOKEN_NEG`). Classed
+    /// blocks group by signature across the page, as in `prune`. Linear: two sweeps and
+    /// one pass over the groups.
+    fn repeated_items_not_chrome(&mut self, start: usize, end: usize, total: f32) {
+        let cand = |f: u64| {
+            f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_STRONG | F_TOKEN_NEG)
+                == F_CHROME_CLASS | F_TOKEN_NEG
+        };
+        let mut groups: HashMap<u64, (u32, u32, u32, u32)> = HashMap::new();
+        for it in &self.items[start..end] {
+            if cand(it.flags) && it.text > 0 {
+                let g = groups.entry(it.sig).or_insert((0, 0, 0, 0));
+                g.0 += 1;
+                g.1 += it.text;
+                g.2 += it.link;
+                g.3 = g.3.max(it.text);
+            }
+        }
+        // The same token on the container of such items ("products hide-compare"): a grid
+        // of linked tiles, as in `grids_before`, that holds a good share of the page.
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for it in &self.items[start..end] {
+            let p = it.parent;
+            if p != NONE && cand(self.items[p as usize].flags) && it.text > 0 && it.links > 0 {
+                let g = kids.entry((p, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.text;
+            }
+        }
+        for (&(p, _), &(n, text)) in &kids {
+            let c = &mut self.items[p as usize];
+            if n >= GRID_ITEMS
+                && text as f32 >= RI_SHARE * total
+                && 10 * text >= 6 * c.text
+                && text >= GRID_ITEM_TEXT * n
+            {
+                c.flags &= !(F_CHROME_CLASS | F_NAVLIKE);
+            }
+        }
+        for it in &mut self.items[start..end] {
+            if !cand(it.flags) {
+                continue;
+            }
+            let Some(&(n, text, link, max)) = groups.get(&it.sig) else {
+                continue;
+            };
+            if n >= RI_MIN
+                && text as f32 >= RI_SHARE * total
+                && text >= RI_AVG * n
+                && 2 * link < text
+                && 2 * max <= text
+            {
+                it.flags &= !(F_CHROME_CLASS | F_NAVLIKE);
             }
         }
     }
@@ -783,12 +874,75 @@ impl Table {
                 };
             }
         }
-        let roots = self.emit_roots(root, &skip);
+        let mut roots = self.emit_roots(root, &skip);
+        if !self.article {
+            for g in self.grids_before(root, body, kept) {
+                self.prune(g, &mut skip, true);
+                let extra = self.emit_roots(g, &skip);
+                roots.extend(extra);
+            }
+            roots.sort_unstable();
+            roots.dedup();
+        }
         Scope {
             roots: self.whole_structures(doc, &roots),
             skip,
             supplement: None,
         }
+    }
+
+    /// Grids of repeated items outside `root`: containers whose children repeat one
+    /// signature at least four times, each child with a link and a line of text, together
+    /// a good share of what the root keeps. On shop and listing pages the tiles (linked name,
+    /// price) weigh little beside a block of prose (a category blurb), which then wins the
+    /// root alone.
+    fn grids_before(&self, root: u32, body: u32, kept: u32) -> Vec<u32> {
+        let b = &self.items[body as usize];
+        let r_end = self.items[root as usize].end;
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for i in body + 1..b.end {
+            let it = &self.items[i as usize];
+            if it.good > 0 && it.links > 0 && it.parent != NONE {
+                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.good;
+            }
+        }
+        let mut grid: HashMap<u32, u32> = HashMap::new();
+        for (&(p, _), &(n, good)) in &kids {
+            if n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n {
+                let e = grid.entry(p).or_insert(0);
+                *e = (*e).max(good);
+            }
+        }
+        let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
+        // A root that is itself a listing (its own grid of items) already has the page's
+        // items: grids elsewhere are recommendations and recently viewed.
+        let own_grid = (root..r_end).any(|i| grid.get(&i).is_some_and(|&g| g >= need));
+        if own_grid {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut i = body + 1;
+        while i < b.end {
+            let it = &self.items[i as usize];
+            let inside_root = i >= root && i < r_end;
+            let holds_root = root > i && root < it.end;
+            if inside_root {
+                break;
+            }
+            if !holds_root {
+                if let Some(&g) = grid.get(&i) {
+                    if g >= need && 10 * g >= 6 * it.good {
+                        out.push(i);
+                        i = it.end;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
     }
 
     /// Roots as node ids, each lifted out of table and list internals: a cell, row or list
@@ -1178,6 +1332,7 @@ impl Table {
         } else {
             Vec::new()
         };
+        let mut cell_end = 0u32;
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -1192,20 +1347,17 @@ impl Table {
                 i = it.end;
                 continue;
             }
+            // A table cell is kept or dropped with its row (see `F_CELL`).
+            if f & F_CELL != 0 && i >= cell_end && it.text <= CELL_TEXT {
+                cell_end = it.end;
+            }
             // Headings are exempt: a linked heading is an item's title, not a menu.
-            if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 {
+            if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 && i >= cell_end {
                 let ld = it.link as f32 / it.text as f32;
                 let group = groups.get(&self.group_key(i)).copied().unwrap_or(it.text) as f32;
                 let repeated_main = group > 0.3 * root_text;
                 let small = (it.text as f32) < 0.25 * root_text;
                 if ld > 0.6 && small && !repeated_main && !listing {
-                    // A cell of links still says "this root is a link table" (see
-                    // `choose`), but it stays: without it the columns after it shift.
-                    if f & F_CELL != 0 {
-                        link_pruned += it.text;
-                        i = it.end;
-                        continue;
-                    }
                     link_pruned += it.text;
                     skip.insert(it.id);
                     i = it.end;
@@ -1647,7 +1799,7 @@ fn signature(name: &str, class: Option<&str>) -> u64 {
     h
 }
 
-fn tag_flags(name: &str) -> u32 {
+fn tag_flags(name: &str) -> u64 {
     match name {
         "script" | "style" | "template" | "head" | "title" | "meta" | "link" | "svg" | "canvas"
         | "iframe" | "object" | "embed" | "audio" | "video" | "map" | "dialog" | "math"
@@ -1660,7 +1812,8 @@ fn tag_flags(name: &str) -> u32 {
         "header" => F_HEADER | F_BLOCK,
         "a" => F_LINK,
         "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => F_HEADING | F_BLOCK,
-        "p" | "blockquote" | "dd" | "dt" | "address" | "summary" => F_PARA | F_BLOCK,
+        "p" | "blockquote" | "address" | "summary" => F_PARA | F_BLOCK,
+        "dd" | "dt" => F_PARA | F_BLOCK | F_CELL,
         // Photo captions are not main content (WCXB dev set: captions of 25+ characters
         // found in the ground truth 111 times, left out 859 times; the article corpus agrees).
         // A page of nothing but captions still falls back to the whole page.
@@ -1735,8 +1888,8 @@ fn is_product_body(class: &str) -> bool {
 }
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
-fn attr_flags(el: &scraper::node::Element, name: &str) -> u32 {
-    let mut f = 0u32;
+fn attr_flags(el: &scraper::node::Element, name: &str) -> u64 {
+    let mut f = 0u64;
     if let Some(role) = el.attr("role") {
         let role = role.trim().to_ascii_lowercase();
         match role.as_str() {
@@ -1960,11 +2113,11 @@ thread_local! {
     /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
     /// Cleared when it grows past a few thousand entries (the flags depend on the strings
     /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, u32>> =
+    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, u64>> =
         std::cell::RefCell::new(HashMap::new());
 }
 
-fn class_flags_memo(class: &str, id: &str, name: &str) -> u32 {
+fn class_flags_memo(class: &str, id: &str, name: &str) -> u64 {
     let mut key = String::with_capacity(name.len() + class.len() + id.len() + 2);
     key.push_str(name);
     key.push('\0');
@@ -1985,7 +2138,7 @@ fn class_flags_memo(class: &str, id: &str, name: &str) -> u32 {
     })
 }
 
-fn class_flags(class: &str, id: &str, name: &str) -> u32 {
+fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     let mut s = String::with_capacity(class.len() + id.len() + 1);
     s.push_str(class);
     s.push(' ');
@@ -1993,13 +2146,34 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
     let s = s.to_ascii_lowercase();
     // One scan for every substring vocabulary (see `class_vocab`).
     let hits = class_vocab().counts(&s);
-    let mut f = 0u32;
+    let mut f = 0u64;
     let mut neg = 0i32;
     let mut always = false;
-    let tokens = || {
-        s.split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|t| !t.is_empty())
-    };
+    // Tokens of each class name's utility part: a utility-CSS variant prefix names a state
+    // or a medium, not the element ("print:break-inside-avoid" is content that prints well,
+    // not a print-only block). "hide" before a small-screen word ("hide-mobile",
+    // "hide-sm") hides the element on phones only: a desktop reader sees it.
+    let words: Vec<&str> = s
+        .split_ascii_whitespace()
+        .flat_map(|w| {
+            let utility = w.rsplit(':').next().unwrap_or(w);
+            let mut out: Vec<&str> = Vec::new();
+            let parts: Vec<&str> = utility
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .collect();
+            for (k, t) in parts.iter().enumerate() {
+                let small = parts.get(k + 1).is_some_and(|n| {
+                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+                });
+                if !(*t == "hide" && small) {
+                    out.push(t);
+                }
+            }
+            out
+        })
+        .collect();
+    let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
     let embed = s.contains("embed");
@@ -2048,6 +2222,11 @@ fn class_flags(class: &str, id: &str, name: &str) -> u32 {
         f |= F_CHROME_CLASS;
         if !always {
             f |= F_NAVLIKE;
+        }
+        // No furniture word in the names, only short tokens ("meta", "hide", "ad", "hidden"):
+        // see `F_TOKEN_NEG`.
+        if hits[0] == 0 && hits[5] == 0 {
+            f |= F_TOKEN_NEG;
         }
     }
     if pos > 0 && neg == 0 {
