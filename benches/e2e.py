@@ -52,7 +52,8 @@ CHUNK = 1 << 20
 def _serve(pages: list[bytes], port_out: mp.Queue, ready: mp.Event) -> None:
     responses = [
         b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-        + f"Content-Length: {len(p)}\r\n\r\n".encode() + p
+        + f"Content-Length: {len(p)}\r\n\r\n".encode()
+        + p
         for p in pages
     ]
     zeros = bytes(range(256)) * (CHUNK // 256)
@@ -64,13 +65,18 @@ def _serve(pages: list[bytes], port_out: mp.Queue, ready: mp.Event) -> None:
                 line = head.split(b"\r\n", 1)[0].decode()
                 path = line.split(" ")[1]
                 if path.startswith("/p/"):
-                    writer.write(responses[int(path[3:]) % len(responses)] if responses
-                                 else b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                    writer.write(
+                        responses[int(path[3:]) % len(responses)]
+                        if responses
+                        else b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+                    )
                     await writer.drain()
                 elif path.startswith("/big/"):
                     size = int(path[5:])
-                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream"
-                                 + f"\r\nContent-Length: {size}\r\n\r\n".encode())
+                    writer.write(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream"
+                        + f"\r\nContent-Length: {size}\r\n\r\n".encode()
+                    )
                     left = size
                     while left > 0:
                         n = min(left, CHUNK)
@@ -107,8 +113,9 @@ def webgrip_fetcher(main_content: bool | None = None) -> tuple[Callable[[str], s
     from webgrip import Config
     from webgrip.client import WebClient
 
-    client = WebClient(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
-                              page_cache_size=0, timeout=60))
+    client = WebClient(
+        Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, page_cache_size=0, timeout=60)
+    )
     return (lambda url: client.fetch(url, main_content=main_content).content), client
 
 
@@ -204,8 +211,12 @@ print(json.dumps({"wall": wall, "size": result.size, "peak_growth": rss("VmHWM:"
 
 
 def download_webgrip(url: str, folder: str, size: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", _DOWNLOAD_CHILD, url, folder, str(size)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _DOWNLOAD_CHILD, url, folder, str(size)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -234,20 +245,32 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     def run(name: str, mode: str, fetch_all: Callable[[], int]) -> None:
         # Best of --repeat runs: on a shared machine the fastest run is the one least
         # disturbed by other load.
-        wall, cpu, chars = min((measure(fetch_all) for _ in range(args.repeat)),
-                               key=lambda m: m[0])
-        rows.append({"contender": name, "mode": mode, "pages_per_s": len(urls) / wall,
-                     "cpu_ms_per_page": 1000 * cpu / len(urls), "chars": chars})
+        wall, cpu, chars = min((measure(fetch_all) for _ in range(args.repeat)), key=lambda m: m[0])
+        rows.append(
+            {
+                "contender": name,
+                "mode": mode,
+                "pages_per_s": len(urls) / wall,
+                "cpu_ms_per_page": 1000 * cpu / len(urls),
+                "chars": chars,
+            }
+        )
         r = rows[-1]
-        print(f"  {name:<34} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
-              f"{r['cpu_ms_per_page']:8.2f} ms CPU/page", flush=True)
+        print(
+            f"  {name:<34} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
+            f"{r['cpu_ms_per_page']:8.2f} ms CPU/page",
+            flush=True,
+        )
 
     wg, wg_client = webgrip_fetcher()
     wg(urls[0])
     run("webgrip", "sequential", sequential(wg, urls))
     run("webgrip", f"{args.threads} threads", threaded(wg, urls, args.threads))
-    run("webgrip", "fetch_many", lambda: sum(
-        len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)))
+    run(
+        "webgrip",
+        "fetch_many",
+        lambda: sum(len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)),
+    )
     whole, _ = webgrip_fetcher(main_content=False)
     whole(urls[0])
     run("webgrip (whole page)", "sequential", sequential(whole, urls))
@@ -255,8 +278,11 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     baseline = baseline_fetcher()
     baseline(urls[0])
     run("requests+bs4+markdownify", "sequential", sequential(baseline, urls))
-    run("requests+bs4+markdownify", f"{args.threads} threads",
-        threaded(baseline, urls, args.threads))
+    run(
+        "requests+bs4+markdownify",
+        f"{args.threads} threads",
+        threaded(baseline, urls, args.threads),
+    )
 
     hx = httpx_fetcher()
     hx(urls[0])
@@ -269,21 +295,25 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     else:
         gaia(urls[0])
         run("GAIA WebClient (text)", "sequential", sequential(gaia, urls))
-        run("GAIA WebClient (text)", f"{args.threads} threads",
-            threaded(gaia, urls, args.threads))
+        run("GAIA WebClient (text)", f"{args.threads} threads", threaded(gaia, urls, args.threads))
 
-    baseline_row = next(r for r in rows
-                        if r["contender"].startswith("requests") and r["mode"] == "sequential")
+    baseline_row = next(
+        r for r in rows if r["contender"].startswith("requests") and r["mode"] == "sequential"
+    )
     seq = {r["contender"]: r["pages_per_s"] for r in rows if r["mode"] == "sequential"}
-    print("\n| contender | mode | pages/s | CPU ms/page | pages/s × baseline "
-          "| CPU/page ÷ baseline | × own sequential |")
+    print(
+        "\n| contender | mode | pages/s | CPU ms/page | pages/s × baseline "
+        "| CPU/page ÷ baseline | × own sequential |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|")
     for r in rows:
         speed = r["pages_per_s"] / baseline_row["pages_per_s"]
         thrift = baseline_row["cpu_ms_per_page"] / r["cpu_ms_per_page"]
-        print(f"| {r['contender']} | {r['mode']} | {r['pages_per_s']:.1f} | "
-              f"{r['cpu_ms_per_page']:.2f} | {speed:.1f}× | {thrift:.1f}× less | "
-              f"{r['pages_per_s'] / seq[r['contender']]:.2f}× |")
+        print(
+            f"| {r['contender']} | {r['mode']} | {r['pages_per_s']:.1f} | "
+            f"{r['cpu_ms_per_page']:.2f} | {speed:.1f}× | {thrift:.1f}× less | "
+            f"{r['pages_per_s'] / seq[r['contender']]:.2f}× |"
+        )
 
 
 # -- main -------------------------------------------------------------------------------------
@@ -292,14 +322,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--pages", type=int, default=100, help="corpus pages to fetch (default 100)")
     ap.add_argument("--threads", type=int, default=8)
-    ap.add_argument("--repeat", type=int, default=2,
-                    help="runs per measurement; the fastest is kept (default 2)")
-    ap.add_argument("--download-size", type=parse_size, default=1 << 30,
-                    help="size of the generated download, e.g. 1G, 256M (default 1G)")
-    ap.add_argument("--skip-download", action="store_true",
-                    help="skip the download measurement (same as --only fetch)")
-    ap.add_argument("--only", choices=("fetch", "download"),
-                    help="run only the fetch + Markdown part or only the download part")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=2,
+        help="runs per measurement; the fastest is kept (default 2)",
+    )
+    ap.add_argument(
+        "--download-size",
+        type=parse_size,
+        default=1 << 30,
+        help="size of the generated download, e.g. 1G, 256M (default 1G)",
+    )
+    ap.add_argument(
+        "--skip-download",
+        action="store_true",
+        help="skip the download measurement (same as --only fetch)",
+    )
+    ap.add_argument(
+        "--only",
+        choices=("fetch", "download"),
+        help="run only the fetch + Markdown part or only the download part",
+    )
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = ap.parse_args(argv)
 
@@ -315,8 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     base = f"http://127.0.0.1:{port}"
     urls = [f"{base}/p/{i}" for i in range(len(pages))]
     total_mb = sum(map(len, pages)) / 1e6
-    print(f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, "
-          f"server on {base}\n")
+    print(
+        f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, server on {base}\n"
+    )
 
     rows: list[dict] = []
     if args.only != "download":
@@ -349,10 +394,13 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---:|---:|---:|")
         wg_rate = wgd["size"] / (1 << 20) / wgd["wall"]
         ratio = f"{wg_rate / (curl['size'] / (1 << 20) / curl['wall']):.2f}×" if curl else "n/a"
-        print(f"| webgrip | {wg_rate:.0f} | {ratio} | "
-              f"{max(0, wgd['peak_growth']) / (1 << 20):.1f} MiB |")
-        downloads.append({"client": "webgrip", "mib_per_s": wg_rate,
-                          "peak_rss_growth": wgd["peak_growth"]})
+        print(
+            f"| webgrip | {wg_rate:.0f} | {ratio} | "
+            f"{max(0, wgd['peak_growth']) / (1 << 20):.1f} MiB |"
+        )
+        downloads.append(
+            {"client": "webgrip", "mib_per_s": wg_rate, "peak_rss_growth": wgd["peak_growth"]}
+        )
         if curl:
             curl_rate = curl["size"] / (1 << 20) / curl["wall"]
             print(f"| curl -o | {curl_rate:.0f} | 1.00× | (separate process) |")

@@ -129,8 +129,12 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     ap.add_argument("--limit", type=int, default=200, help="corpus pages to use (0 = all)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per pure-Python peer")
-    ap.add_argument("--fast-repeat", type=int, default=9,
-                    help="runs per fast tool (webgrip, selectolax, html-to-markdown)")
+    ap.add_argument(
+        "--fast-repeat",
+        type=int,
+        default=9,
+        help="runs per fast tool (webgrip, selectolax, html-to-markdown)",
+    )
     ap.add_argument("--skip-slow", action="store_true", help="skip the pure-Python peers")
     args = ap.parse_args()
 

@@ -220,6 +220,41 @@ def predictions_file(path: Path) -> Extractor:
     return run
 
 
+PEERS_DIR = REPO / "benches" / "peers"
+RUST_PEERS = ("dom_smoothie", "rs_trafilatura")
+
+
+def rust_peers(pages: list[Page], html_dir: Path, score) -> list[Scores]:
+    """The Rust-only peers (``benches/peers``: dom_smoothie, rs-trafilatura) on ``pages``.
+
+    They have no wheels on PyPI, so a small release binary runs them; it reports each
+    extraction's own time, measured around the call as ``run_extractor`` measures ours.
+    """
+    import subprocess
+
+    manifest = str(PEERS_DIR / "Cargo.toml")
+    build = ["cargo", "build", "--release", "--quiet", "--manifest-path", manifest]
+    subprocess.run(build, check=True)
+    binary = PEERS_DIR / "target" / "release" / "webgrip-peers"
+    feed = "".join(
+        json.dumps({"id": pg.id, "path": str(html_dir / f"{pg.id}.html.gz"), "url": pg.url or ""})
+        + "\n"
+        for pg in pages
+    )
+    proc = subprocess.run([binary], input=feed, capture_output=True, text=True, check=True)
+    outputs = {rec["id"]: rec for rec in map(json.loads, proc.stdout.splitlines())}
+    results = []
+    for name in RUST_PEERS:
+        s = Scores(name.replace("_", "-"))
+        for page in pages:
+            rec = outputs.get(page.id, {})
+            s.seconds += rec.get(f"t_{name}", 0.0)
+            s.nbytes += len(page.html.encode("utf-8"))
+            s.pages.append(score(page, rec.get(name, "")))
+        results.append(s)
+    return results
+
+
 def run_extractor(name: str, fn: Extractor, pages: list[Page], score) -> Scores:
     s = Scores(name)
     for page in pages:
@@ -335,6 +370,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=["all", "even", "odd"], default="all")
     ap.add_argument("--no-trafilatura", action="store_true")
     ap.add_argument("--no-markdown", action="store_true")
+    ap.add_argument(
+        "--rust-peers",
+        action="store_true",
+        help="also run dom_smoothie and rs-trafilatura (builds benches/peers with cargo)",
+    )
     ap.add_argument("--only", choices=["wcxb", "articles"], default=None)
     ap.add_argument("--pred", type=Path, help=argparse.SUPPRESS)  # dev: JSONL predictions
     ap.add_argument("--dump", type=Path, help="write per-page scores (JSON) here")
@@ -357,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "wcxb"):
         pages = load_wcxb(args.corpus / "wcxb-dev", args.sample, args.split)
         results = [run_extractor(n, fn, pages, score_wcxb) for n, fn in extractors]
+        if args.rust_peers:
+            results += rust_peers(pages, args.corpus / "wcxb-dev" / "html", score_wcxb)
         print(
             f"\nWCXB dev ({len(pages)} pages, split={args.split}): F1/P/R, with[] found, "
             "without[] leaked, empty outputs"
@@ -368,11 +410,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "articles"):
         pages = load_articles(args.corpus / "article-bench-dev", args.sample, args.split)
         results = [run_extractor(n, fn, pages, score_article) for n, fn in extractors]
+        if args.rust_peers:
+            results += rust_peers(pages, args.corpus / "article-bench-dev" / "html", score_article)
         print(f"\narticle-bench ({len(pages)} pages, split={args.split}): 4-shingle F1/P/R")
         for s in results:
             a = article_summary(s)
             print(
-                f"  {s.name:<14}F1 {a['f']:.3f}  P {a['p']:.3f}  R {a['r']:.3f}  empty {a['empty']}"
+                f"  {s.name:<16}F1 {a['f']:.3f}  P {a['p']:.3f}  R {a['r']:.3f}  empty {a['empty']}"
             )
         print("throughput:")
         print_speed(results)

@@ -534,8 +534,9 @@ def test_related_story_cards_after_an_article_are_dropped():
 def test_script_rendered_shell_reports_its_own_description():
     # A forum or shop front-end saved without running its scripts: the body shows nothing,
     # but the markup still says what the page holds. That beats an empty answer.
-    html = """<html><head><title>Best first telescope?</title>
-    <meta name="description" content="I'm new to astronomy and would love advice on a first telescope.">
+    about = "I'm new to astronomy and would love advice on a first telescope."
+    html = f"""<html><head><title>Best first telescope?</title>
+    <meta name="description" content="{about}">
     </head><body><section id="main"></section>
     <form style="display:none"><input name="user"></form></body></html>"""
     for mode in ("text", "markdown"):
