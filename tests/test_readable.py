@@ -896,3 +896,71 @@ def test_linked_terms_of_a_description_list_stay():
     out = readable(html)
     assert "Paper number 1" in out
     assert "arXiv:2603.00001" in out and "arXiv:2603.00008" in out, out
+
+
+def test_landing_page_sections_are_kept_together():
+    # A landing page spreads its content over sibling sections of one kind, each with a
+    # heading: the longest must not pull the selection into itself.
+    long = " ".join([PROSE] * 6)
+    html = f"""<html><body><nav><a href="/">Home</a></nav><main>
+    <section class="band"><h2>Serverless compute</h2>
+    <p>Run code without thinking about servers, and pay only for what you use. Scale from a
+    few requests a day to thousands a second, with no capacity to plan and no patches.</p>
+    </section>
+    <section class="band"><h2>Use cases</h2><p>{long}</p></section>
+    </main><footer>Copyright</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "without thinking about servers" in out, out
+
+
+def test_promoted_node_is_not_a_promo_box():
+    # Drupal marks a node promoted to the front page "node--promoted": a publishing state of
+    # the page's own node, not a promotion box.
+    html = f"""<html><body><main>
+    <h1>Building permits</h1><p>{PROSE}</p><p>{PROSE.upper()}</p>
+    <div class="node node--type-service node--promoted">
+    <p>Apply for a building permit before you start work on a shed, a pool or a fence.</p></div>
+    </main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Apply for a building permit" in out, out
+
+
+def test_panel_named_by_aria_controls_is_content():
+    # A hidden panel that a disclosure button names in aria-controls is collapsed content
+    # (an FAQ answer, a "read more"), whatever its class.
+    html = f"""<html><body><main><h1>Pet insurance</h1><p>{PROSE}</p>
+    <div class="qa"><button aria-controls="a1" aria-expanded="false">Is my dog covered?</button>
+    <div id="a1" class="panel" aria-hidden="true"><p>Dogs and cats of any age are covered from
+    the first day of the policy, including accidents and illnesses.</p></div></div>
+    </main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Dogs and cats of any age" in out, out
+
+
+def test_hidden_answer_after_a_question_is_content():
+    # An FAQ whose answers are folded away by an inline style, with no class or ARIA hint:
+    # the hidden block right after a question is its answer.
+    html = f"""<html><body><main><h1>Pet insurance</h1><p>{PROSE}</p>
+    <div class="sc-a1"><div class="sc-b2">What is pet insurance?</div>
+    <div class="sc-c3" style="visibility:hidden"><p>Pet insurance pays back part of the vet
+    bills for your pet's treatment, for a monthly premium.</p></div></div>
+    <div class="sc-a1"><div class="sc-b2">Contact</div>
+    <div class="sc-c3" style="display:none"><p>A hidden contact form would be here.</p></div></div>
+    </main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "pays back part of the vet" in out, out
+    assert "hidden contact form" not in out, out
+
+
+def test_marker_hidden_summary_is_kept():
+    # Tailwind's "marker:hidden" hides a <summary>'s bullet, not the summary (the question).
+    html = f"""<html><body><main><h1>CDN</h1><p>{PROSE}</p>
+    <details><summary class="list-none marker:hidden"><h4>What is a CDN?</h4></summary>
+    <div><p>A content delivery network serves pages from servers close to the reader.</p></div>
+    </details></main></body></html>"""
+    out = readable(html)
+    assert "What is a CDN?" in out, out

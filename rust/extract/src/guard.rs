@@ -179,6 +179,7 @@ pub(crate) fn attr_is_read(name: &[u8]) -> bool {
         "rowspan",
         "hidden",
         "aria-hidden",
+        "aria-controls",
         "popover",
         "http-equiv",
         "reversed",

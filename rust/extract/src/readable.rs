@@ -28,7 +28,8 @@
 //! product body class, `og:type`, Product JSON-LD, offer microdata, or prices on a page that
 //! is not an article) leaves its customer reviews out, and a declared one trusts a small root
 //! over the fallback; a page that is not a declared article descends less readily into one
-//! block of short lines (shops and landing pages spread content over sibling blocks) and,
+//! block of short lines (shops and landing pages spread content over sibling blocks), nor
+//! into one of several headed sections of a kind, and,
 //! when link-dense blocks dominate the root, keeps them as a listing's teasers. Collapsed
 //! accordion, FAQ and tab panels are content, hidden or not.
 
@@ -147,6 +148,12 @@ const GRID_ITEM_TEXT: u32 = 25;
 /// ... and together this much text, and this share of what the root keeps.
 const GRID_TEXT: u32 = 200;
 const GRID_SHARE: f32 = 0.15;
+/// Weight, against the heaviest section's, that its headed siblings of the same kind need
+/// for the descent to keep them together (see `Table::descend`).
+const SERIES_SHARE: f32 = 0.05;
+/// Text (alphanumeric characters) of a question that heads a folded answer (see
+/// `Table::build`).
+const QUESTION_TEXT: u32 = 160;
 
 /// Host of an absolute URL, without "www.".
 fn url_host(url: &str) -> Option<&str> {
@@ -344,6 +351,22 @@ impl Table {
         let mut run_pow: u64 = 1;
         let mut run_inv: u64 = 1;
         let mut opened: Vec<(u64, u64)> = Vec::new();
+        // Ids that a disclosure control names in `aria-controls` (an accordion header or a
+        // "read more" button): the hidden element with that id is a panel a reader expands.
+        let controlled: HashSet<&str> = doc
+            .tree
+            .values()
+            .filter_map(|n| n.as_element()?.attr("aria-controls"))
+            .flat_map(str::split_ascii_whitespace)
+            .collect();
+        // A hidden block right after a short question ("Is my dog covered?") is its answer,
+        // folded away: per open element, whether its last closed child element was such a
+        // question, and the page's visible text count when it opened; `last_q` says whether
+        // the last non-blank text so far ended in a question mark.
+        let mut after_q: Vec<bool> = Vec::new();
+        let mut opened_at: Vec<u32> = Vec::new();
+        let mut seen = 0u32;
+        let mut last_q = false;
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
@@ -410,8 +433,16 @@ impl Table {
                         // what it is).
                         let in_collapsible =
                             parent != NONE && items[parent as usize].flags & F_COLLAPSIBLE != 0;
+                        let disclosed = || {
+                            !controlled.is_empty()
+                                && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
+                        };
+                        let answer = after_q.last().copied().unwrap_or(false);
                         if flags & F_HIDDEN != 0
-                            && (flags & F_COLLAPSIBLE != 0 || in_collapsible)
+                            && (flags & F_COLLAPSIBLE != 0
+                                || in_collapsible
+                                || disclosed()
+                                || answer)
                             && flags & F_CHROME_CLASS == 0
                         {
                             flags = (flags & !F_HIDDEN) | F_COLLAPSED;
@@ -436,6 +467,8 @@ impl Table {
                         });
                         opened.push((run_hash, run_inv));
                         stack.push(idx);
+                        after_q.push(false);
+                        opened_at.push(seen);
                         if flags & F_INVISIBLE != 0 {
                             invisible_depth += 1;
                         }
@@ -468,10 +501,15 @@ impl Table {
                         });
                         opened.push((run_hash, run_inv));
                         stack.push(idx);
+                        after_q.push(false);
+                        opened_at.push(seen);
                     }
                     Node::Text(text) => {
                         if invisible_depth > 0 {
                             continue;
+                        }
+                        if let Some(c) = text.trim_end().chars().next_back() {
+                            last_q = c == '?';
                         }
                         for ch in text.chars().filter(|c| c.is_alphanumeric()) {
                             for lc in ch.to_lowercase() {
@@ -482,6 +520,7 @@ impl Table {
                         }
                         if let Some(&top) = stack.last() {
                             let (alnum, punct) = count_text(text);
+                            seen += alnum;
                             let it = &mut items[top as usize];
                             it.text += alnum;
                             it.own += alnum;
@@ -503,6 +542,11 @@ impl Table {
                         continue;
                     }
                     if let Some(idx) = stack.pop() {
+                        after_q.pop();
+                        let own = seen - opened_at.pop().unwrap_or(seen);
+                        if let Some(q) = after_q.last_mut() {
+                            *q = last_q && (4..=QUESTION_TEXT).contains(&own);
+                        }
                         let end = items.len() as u32;
                         let it = &mut items[idx as usize];
                         it.end = end;
@@ -1114,6 +1158,13 @@ impl Table {
     /// Walk down while one child holds nearly all of the weighted text.
     fn descend(&self, start: u32) -> u32 {
         let mut node = start;
+        // Which subtrees hold a heading (one backward pass; not needed on articles).
+        let heads = if self.article {
+            Vec::new()
+        } else {
+            self.top_heading_levels(start)
+        };
+        let headed = |i: u32| heads.get((i - start) as usize).is_some_and(|&l| l != 0);
         loop {
             let total = self.weight(node);
             if total <= 0.0 {
@@ -1142,6 +1193,21 @@ impl Table {
             let share = if prose { 0.72 } else { self.descend_share };
             if best_w < share * total {
                 return node;
+            }
+            // A landing page (not a declared article) spreads its content over sibling
+            // sections of one kind, each under its own heading ("Benefits", "Use cases",
+            // "Get started"): the longest holding most of the text does not make the others
+            // furniture. Stay above when another headed sibling of the same tag and class
+            // carries a little of the text too.
+            if !self.article && headed(best) {
+                let series: f32 = self
+                    .children(node)
+                    .filter(|&c| c != best && self.items[c as usize].sig == b.sig && headed(c))
+                    .map(|c| self.weight(c))
+                    .sum();
+                if series > 0.0 && series >= SERIES_SHARE * best_w {
+                    return node;
+                }
             }
             node = best;
         }
@@ -2094,6 +2160,29 @@ const POS: &[&str] = &[
 
 /// The substring vocabularies of [`class_flags`], compiled once: `counts()[i]` is how many
 /// words of list `i` occur.
+/// A utility-CSS class that hides the element itself in some state ("md:hidden",
+/// "group-[.pdf]:hidden"). Not a pseudo-element variant: "marker:hidden" hides a list item's
+/// bullet (FAQ `<summary>` rows carry it), "before:hidden" a decoration.
+fn hides_in_some_state(w: &str) -> bool {
+    w.strip_suffix(":hidden").is_some_and(|v| {
+        let last = v.rsplit(':').next().unwrap_or(v);
+        !PSEUDO_VARIANTS.contains(&last)
+    })
+}
+
+/// Tailwind variants that style a pseudo-element rather than the element.
+const PSEUDO_VARIANTS: &[&str] = &[
+    "marker",
+    "before",
+    "after",
+    "placeholder",
+    "file",
+    "backdrop",
+    "first-letter",
+    "first-line",
+    "selection",
+];
+
 fn class_vocab() -> &'static crate::vocab::Vocab {
     static VOCAB: std::sync::OnceLock<crate::vocab::Vocab> = std::sync::OnceLock::new();
     VOCAB.get_or_init(|| {
@@ -2178,14 +2267,22 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     // about; "social" names share bars and follow links otherwise.
     let embed = s.contains("embed");
     let social_excused = u32::from(embed && NEG_ALWAYS.contains(&"social") && s.contains("social"));
-    if hits[5] > social_excused || tokens().any(|t| NEG_TOKENS_ALWAYS.contains(&t)) {
+    // "Promoted" is a publishing state (Drupal's `node--promoted`: promoted to the front
+    // page), set on the article or service node itself; "promo" names promotion boxes.
+    let promo_excused = u32::from(
+        NEG_ALWAYS.contains(&"promo")
+            && s.contains("promoted")
+            && s.matches("promo").count() == s.matches("promoted").count(),
+    );
+    if hits[5] > social_excused + promo_excused || tokens().any(|t| NEG_TOKENS_ALWAYS.contains(&t))
+    {
         neg += 2;
         always = true;
     }
     if hits[0] > 0
         || tokens().any(|t| NEG_TOKENS.contains(&t))
         || s.split_ascii_whitespace()
-            .any(|w| NEG_WORDS.contains(&w) || w.ends_with(":hidden"))
+            .any(|w| NEG_WORDS.contains(&w) || hides_in_some_state(w))
     {
         neg += 2;
     }
