@@ -964,3 +964,53 @@ def test_marker_hidden_summary_is_kept():
     </details></main></body></html>"""
     out = readable(html)
     assert "What is a CDN?" in out, out
+
+
+def test_react_streamed_segments_are_content():
+    # React's streaming renderer sends late parts of the page (here the article body, in
+    # several pieces) as hidden segments at the end of <body> that a script moves into their
+    # placeholders: shown content.
+    body = PROSE.replace("committee", "board")
+    segments = "".join(
+        f'<div hidden id="S:{n:x}"><div><h2>Part {n}</h2><p>{body}</p><p>{body}</p></div></div>'
+        for n in range(10, 14)
+    )
+    html = f"""<html><body><div class="top"><h1>Index funds</h1><p>{PROSE}</p><p>{PROSE}</p>
+    {"".join(f'<template id="B:{n:x}"></template>' for n in range(10, 14))}</div>
+    <footer><p>Example Media is a publisher of guides, news and reviews for readers who want
+    to make sense of money, with offices in three cities.</p></footer>{segments}</body></html>"""
+    out = readable(html)
+    assert "board met" in out, out
+    assert "Part 12" in out, out
+
+
+def test_descent_keeps_paragraphs_beside_a_heavy_block():
+    # An article body split around an editor's wrapped block: the intro and closing
+    # paragraphs stand beside the heavy wrapper and belong to the article.
+    intro = PROSE.replace("committee", "council")
+    outro = PROSE.replace("committee", "board")
+    html = f"""<html><body><nav><a href="/">Home</a></nav><div class="entry-content">
+    <p>{intro}</p><div class="wp-block-group"><div class="inner">
+    {f"<p>{PROSE}</p>" * 8}</div></div><p>{outro}</p></div></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "council met" in out and "board met" in out, out
+
+
+def test_comments_in_the_article_wrapper_stay_out_of_a_long_declared_article():
+    # A blog post whose comment thread sits in the same wrapper and outweighs it: the post
+    # has a body of its own, so the thread is not what the page is about.
+    comment = (
+        "Great write-up, thanks. I disagree about the bridge though: the repairs were delayed "
+        "for years and the council should have acted long before the spring floods."
+    )
+    thread = "".join(
+        f'<li class="comment"><p>Comment {n}: {comment}</p></li>' for n in range(60)
+    )
+    html = f"""<html><head><meta property="og:type" content="article"></head><body>
+    <div class="postarea"><h1>Budget approved</h1>{f"<p>{PROSE}</p>" * 10}
+    <div class="comments-wrapper"><ol class="commentlist">{thread}</ol></div></div>
+    </body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Comment 3:" not in out

@@ -45,6 +45,12 @@ const NONE: u32 = u32::MAX;
 /// Weight per plain character above which a block reads as running prose (short lines
 /// weigh 0.25, see `accumulate_good`).
 const PROSE_WT: f32 = 0.8;
+/// Share of a node's weight in paragraphs beside its heaviest child that keeps the root from
+/// descending into that child (see `Table::descend`).
+const LEFT_PARAS: f32 = 0.05;
+/// Own (non-comment) text past which a page's body outweighs the comment thread under it
+/// (see `select` and `Table::prune`).
+const ARTICLE_OWN_BODY: u32 = 1500;
 
 // Tag flags.
 /// Never rendered as text: scripts, styles, form controls, embedded media.
@@ -287,7 +293,9 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let discussion = t.discussion || ld_kinds.discussion;
     let forum = comments > 0
         && (without < 300
-            || (comments > 3 * without / 2 && (without < 1500 || discussion) && !article));
+            || (comments > 3 * without / 2
+                && (without < ARTICLE_OWN_BODY || discussion)
+                && !article));
     if forum {
         for it in &mut t.items {
             it.flags &= !F_COMMENTS;
@@ -343,6 +351,7 @@ impl Table {
         let mut priced = false;
         let mut discussion = false;
         let mut shop_body = false;
+        let mut streamed_at: Vec<u32> = Vec::new();
         // A position-weighted sum over the stream of visible text (character k weighs B^k,
         // wrapping): a subtree's text hash is the sum's growth between its open and its
         // close, shifted back to position 0 by B^-start (B is odd, so invertible). One pass,
@@ -438,11 +447,20 @@ impl Table {
                                 && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
                         };
                         let answer = after_q.last().copied().unwrap_or(false);
+                        // React's streaming renderer sends late parts of the page (often the
+                        // article body itself) as `<div hidden id="S:n">` segments at the end
+                        // of `<body>`, which a script moves into place: shown content.
+                        let streamed = flags & F_HIDDEN != 0
+                            && el.attr("id").is_some_and(is_streamed_segment_id);
+                        if streamed {
+                            streamed_at.push(items.len() as u32);
+                        }
                         if flags & F_HIDDEN != 0
                             && (flags & F_COLLAPSIBLE != 0
                                 || in_collapsible
                                 || disclosed()
-                                || answer)
+                                || answer
+                                || streamed)
                             && flags & F_CHROME_CLASS == 0
                         {
                             flags = (flags & !F_HIDDEN) | F_COLLAPSED;
@@ -607,6 +625,15 @@ impl Table {
             par.links += links;
             if inline {
                 par.line += line;
+            }
+        }
+        // React streaming segments were unhidden above, but the same channel carries late
+        // menus, recommendation rails and product grids: a link-dense segment stays hidden
+        // (what a reader sees of it in place is navigation, not content).
+        for &i in &streamed_at {
+            let it = &mut items[i as usize];
+            if it.flags & F_COLLAPSED != 0 && it.link * 100 > it.text * 35 {
+                it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
             }
         }
         Table {
@@ -1191,7 +1218,15 @@ impl Table {
             let plain = b.good.saturating_sub(b.good_link) as f32;
             let prose = best_w >= PROSE_WT * plain;
             let share = if prose { 0.72 } else { self.descend_share };
-            if best_w < share * total {
+            // Paragraphs standing beside the heavy child are the article's own text (an
+            // intro before a steps list, a body split around a wrapped block of the editor):
+            // descending would drop them, however heavy the child.
+            let left: f32 = self
+                .children(node)
+                .filter(|&c| c != best && self.items[c as usize].flags & F_PARA != 0)
+                .map(|c| self.weight(c))
+                .sum();
+            if best_w < share * total || left >= LEFT_PARAS * total {
                 return node;
             }
             // A landing page (not a declared article) spreads its content over sibling
@@ -1382,7 +1417,10 @@ impl Table {
         let root_text = r.text.max(1) as f32;
         // Comment threads are the content when nothing else is (forums, Q&A).
         let rest = self.weight(root);
-        let keep_comments = rest < 0.35 * (r.text.saturating_sub(r.link) as f32) || rest < 200.0;
+        // ... but not under a declared article with a body of its own (the size `select`
+        // already trusts over a long thread): a blog post under hundreds of comments.
+        let keep_comments = (rest < 0.35 * (r.text.saturating_sub(r.link) as f32) || rest < 200.0)
+            && !(self.article && rest >= ARTICLE_OWN_BODY as f32);
         // Text per signature: repeated items of one kind (listing cards, posts). Classed
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.
@@ -2009,6 +2047,13 @@ fn attr_flags(el: &scraper::node::Element, name: &str) -> u64 {
         f |= class_flags_memo(class, id, name);
     }
     f
+}
+
+/// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
+/// of late-arriving content (`<div hidden id="S:0">`).
+fn is_streamed_segment_id(id: &str) -> bool {
+    id.strip_prefix("S:")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Negative vocabulary: substrings of lower-cased class/id that mark page furniture.
