@@ -1014,3 +1014,43 @@ def test_comments_in_the_article_wrapper_stay_out_of_a_long_declared_article():
     out = readable(html)
     assert "committee met" in out
     assert "Comment 3:" not in out
+
+
+def test_title_blocks_of_repeated_items_stay():
+    # Each item's title is a linked heading in a wrapper of its own (`<div class=title><a>
+    # <h3>`): the wrapper is the title, not a menu, though it is all link.
+    items = "".join(
+        f'<li class="item"><div class="title"><a href="/t/{n}"><h3>Film title {n}</h3></a></div>'
+        f"<p>A drama about a family that moves to the coast in the year {1990 + n}, and "
+        f"what the sea does to each of them over one long and stormy summer.</p></li>"
+        for n in range(1, 7)
+    )
+    html = f"""<html><body><nav><a href="/">Home</a> <a href="/charts">Charts</a></nav>
+    <main><h1>Most popular films</h1><ul class="chart">{items}</ul></main>
+    <footer>Copyright. Terms.</footer></body></html>"""
+    out = readable(html)
+    assert "stormy summer" in out
+    assert "Film title 1" in out and "Film title 6" in out, out
+
+
+def test_blog_archive_is_a_listing_whatever_its_json_ld_says():
+    # An SEO plugin declares every page an Article; a WordPress archive page ("archive" on
+    # body) lists posts, whose cards (one link each) are the page, and the post grid under
+    # the category's description joins it, its cards one kind whatever their categories.
+    kinds = ["dinner", "lunch", "snacks", "sides", "vegan", "chicken", "fish", "baking"]
+    cards = "".join(
+        f'<article class="post-{n} post type-post category-{kinds[n - 1]} tag-{kinds[-n]}">'
+        f'<a href="/recipe-{n}"><span>{n} reviews</span><h3>Crispy air fryer recipe number {n}'
+        f"</h3></a></article>"
+        for n in range(1, 9)
+    )
+    html = f"""<html><head><script type="application/ld+json">
+    {{"@context": "https://schema.org", "@type": "Article", "headline": "Air fryer"}}
+    </script></head><body class="archive category category-air-fryer">
+    <nav><a href="/">Home</a> <a href="/recipes">Recipes</a></nav>
+    <div class="wrap"><div class="archive-description"><h1>Air fryer recipes</h1><p>{PROSE}</p>
+    </div><div class="posts">{cards}</div></div>
+    <footer>Copyright. Privacy.</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "recipe number 1" in out and "recipe number 8" in out, out

@@ -160,6 +160,9 @@ const SERIES_SHARE: f32 = 0.05;
 /// Text (alphanumeric characters) of a question that heads a folded answer (see
 /// `Table::build`).
 const QUESTION_TEXT: u32 = 160;
+/// A block that is mostly a linked heading is a title, not a menu, when at least this many
+/// blocks of its kind repeat in the root (see `Table::prune`).
+const TITLED_ITEMS: u32 = 4;
 
 /// Host of an absolute URL, without "www.".
 fn url_host(url: &str) -> Option<&str> {
@@ -262,7 +265,11 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
         };
     // An article says so (og:type, JSON-LD Article/BlogPosting); anything else (shops,
     // service and landing pages, listings) spreads its content over sibling blocks.
-    let article = !t.shop_body && (t.og == Some(ProductSignal::Article) || ld_kinds.article);
+    // A blog platform's archive (category, tag, author, date) or search-results page lists
+    // posts, whatever the SEO plugin's JSON-LD or `og:type` says about the site.
+    let article = !t.shop_body
+        && !t.archive_body
+        && (t.og == Some(ProductSignal::Article) || ld_kinds.article);
     // Reviews are not the content of a shop page: a declared product page, or a page that
     // shows prices without calling itself an article (stores without product markup).
     if product || (t.priced && !article) {
@@ -336,6 +343,9 @@ struct Table {
     product: bool,
     /// `body` carries a shop platform's product-page class (see `is_product_body`).
     shop_body: bool,
+    /// `body` carries a blog platform's archive or search-results class (see
+    /// `is_archive_body`).
+    archive_body: bool,
 }
 
 impl Table {
@@ -352,6 +362,7 @@ impl Table {
         let mut discussion = false;
         let mut shop_body = false;
         let mut streamed_at: Vec<u32> = Vec::new();
+        let mut archive_body = false;
         // A position-weighted sum over the stream of visible text (character k weighs B^k,
         // wrapping): a subtree's text hash is the sum's growth between its open and its
         // close, shifted back to position 0 by B^-start (B is odd, so invertible). One pass,
@@ -423,6 +434,7 @@ impl Table {
                         }
                         if name == "body" {
                             shop_body = el.attr("class").is_some_and(is_product_body);
+                            archive_body = el.attr("class").is_some_and(is_archive_body);
                         }
                         if flags & F_LINK != 0
                             && el.attr("href").is_some_and(|h| is_internal(h, host))
@@ -647,6 +659,7 @@ impl Table {
             discussion,
             product: false,
             shop_body,
+            archive_body,
         }
     }
 
@@ -902,11 +915,14 @@ impl Table {
         };
         let root = self.widen(root, body);
         let mut skip = HashSet::new();
-        let link_pruned = self.prune(root, &mut skip, false);
+        let (link_pruned, titled) = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
         // the page declares itself an article): its teasers are the content, so prune again
         // leaving link density alone (chrome by tag, role and class still goes).
-        if !self.article && link_pruned > 2 * self.kept_text(root, &skip) {
+        // Title blocks kept by `prune` count as link-dense here: a listing of linked titles
+        // with link-dense details is still a listing.
+        let plain = self.kept_text(root, &skip).saturating_sub(titled);
+        if !self.article && link_pruned + titled > 2 * plain {
             skip.clear();
             self.prune(root, &mut skip, true);
         }
@@ -999,8 +1015,14 @@ impl Table {
             let it = &self.items[i as usize];
             let inside_root = i >= root && i < r_end;
             let holds_root = root > i && root < it.end;
+            // After the root too on a blog's archive page, which is a listing by its own
+            // account: posts under the category's description are the page, not "related".
             if inside_root {
-                break;
+                if !self.archive_body {
+                    break;
+                }
+                i = r_end;
+                continue;
             }
             if !holds_root {
                 if let Some(&g) = grid.get(&i) {
@@ -1289,7 +1311,8 @@ impl Table {
     }
 
     /// Skip chrome, comment threads under articles, and (unless `listing`) link-dense blocks
-    /// inside `root`. Returns the text of the link-dense blocks skipped.
+    /// inside `root`. Returns the text of the link-dense blocks skipped, and of those kept as
+    /// an item's title block (mostly a heading, repeated: see `TITLED_ITEMS`).
     /// On a declared article, blocks inside `root` that are lists of teaser cards for other
     /// pages of the site ("more stories", blog carousels): at least three children each
     /// holding a heading that is mostly a link into the same site, together most of the
@@ -1411,9 +1434,10 @@ impl Table {
         out
     }
 
-    fn prune(&self, root: u32, skip: &mut HashSet<NodeId>, listing: bool) -> u32 {
+    fn prune(&self, root: u32, skip: &mut HashSet<NodeId>, listing: bool) -> (u32, u32) {
         let r = &self.items[root as usize];
         let mut link_pruned = 0u32;
+        let mut titled_text = 0u32;
         let root_text = r.text.max(1) as f32;
         // Comment threads are the content when nothing else is (forums, Q&A).
         let rest = self.weight(root);
@@ -1424,11 +1448,13 @@ impl Table {
         // Text per signature: repeated items of one kind (listing cards, posts). Classed
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.
-        let mut groups: HashMap<(u32, u64), u32> = HashMap::new();
+        let mut groups: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
             if it.flags & F_BLOCK != 0 {
-                *groups.entry(self.group_key(i)).or_insert(0) += it.text;
+                let g = groups.entry(self.group_key(i)).or_insert((0, 0));
+                g.0 += it.text;
+                g.1 += 1;
             }
         }
         let teasers = if self.article && !listing {
@@ -1436,11 +1462,28 @@ impl Table {
         } else {
             Vec::new()
         };
+        // Heading text per block (outermost headings): a wrapper that is mostly a heading is
+        // an item's title block (`<div class=title><a><h3>`), exempt like the heading itself.
+        // Indexed from `root`; children follow their parent, so one reverse sweep sums them.
+        let n = (r.end - root) as usize;
+        let mut head = vec![0u32; n];
+        for i in (root + 1..r.end).rev() {
+            let it = &self.items[i as usize];
+            let k = (i - root) as usize;
+            if it.flags & F_HEADING != 0 {
+                head[k] = it.text;
+            }
+            let p = it.parent;
+            if p != NONE && p > root {
+                head[(p - root) as usize] += head[k];
+            }
+        }
         let mut cell_end = 0u32;
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
             let f = it.flags;
+            let titled = 10 * head[(i - root) as usize] >= 8 * it.text;
             let teaser = !teasers.is_empty() && teasers[(i - root) as usize];
             let chrome = f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
                 != 0
@@ -1458,19 +1501,28 @@ impl Table {
             // Headings are exempt: a linked heading is an item's title, not a menu.
             if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 && i >= cell_end {
                 let ld = it.link as f32 / it.text as f32;
-                let group = groups.get(&self.group_key(i)).copied().unwrap_or(it.text) as f32;
+                let (group, count) = groups
+                    .get(&self.group_key(i))
+                    .copied()
+                    .unwrap_or((it.text, 1));
+                let group = group as f32;
+                let titled = titled && count >= TITLED_ITEMS;
                 let repeated_main = group > 0.3 * root_text;
                 let small = (it.text as f32) < 0.25 * root_text;
                 if ld > 0.6 && small && !repeated_main && !listing {
-                    link_pruned += it.text;
-                    skip.insert(it.id);
+                    if titled {
+                        titled_text += it.text;
+                    } else {
+                        link_pruned += it.text;
+                        skip.insert(it.id);
+                    }
                     i = it.end;
                     continue;
                 }
             }
             i += 1;
         }
-        link_pruned
+        (link_pruned, titled_text)
     }
 
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
@@ -1894,10 +1946,18 @@ fn signature(name: &str, class: Option<&str>) -> u64 {
     }
     feed(b'|');
     if let Some(c) = class {
-        for b in c.bytes() {
-            if !b.is_ascii_digit() {
-                feed(b);
+        for (k, tok) in c.split_ascii_whitespace().enumerate() {
+            // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
+            // post ... category-recipes tag-vegan") differ from post to post of one listing.
+            if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+                continue;
             }
+            for b in tok.bytes() {
+                if !b.is_ascii_digit() {
+                    feed(b);
+                }
+            }
+            feed(b' ');
         }
     }
     h
@@ -1977,6 +2037,14 @@ enum ProductSignal {
     Article,
     /// Offer/price microdata.
     Offer,
+}
+
+/// WordPress marks every archive page (category, tag, author, date, custom post type) with
+/// `archive` on `body`, and search result pages with `search-results`.
+fn is_archive_body(class: &str) -> bool {
+    class
+        .split_ascii_whitespace()
+        .any(|t| t.eq_ignore_ascii_case("archive") || t.eq_ignore_ascii_case("search-results"))
 }
 
 /// A `body` class that shop platforms put on product pages: WooCommerce `single-product`,
