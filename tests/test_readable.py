@@ -1054,3 +1054,48 @@ def test_blog_archive_is_a_listing_whatever_its_json_ld_says():
     out = readable(html)
     assert "committee met" in out
     assert "recipe number 1" in out and "recipe number 8" in out, out
+
+
+def test_hide_classed_block_of_a_product_page_stays_out():
+    # Shop themes park the raw product record in a block their stylesheet hides ("hide"):
+    # on a product page it stays out even when it outweighs the visible description.
+    fields = "".join(
+        f"<dt>field_{k}:</dt><dd>{PROSE} Tier {k}, $1{k}.00 per unit.</dd>" for k in range(3)
+    )
+    html = f"""<html><head><meta property="og:type" content="product"></head><body>
+    <div class="page"><div class="product"><h1>Staple tee</h1><p>{PROSE}</p>
+    <span class="price">$20.00</span></div>
+    <dl class="productView-info hide">{fields}</dl></div></body></html>"""
+    out = readable(html)
+    assert "Staple tee" in out
+    assert "field_1" not in out
+
+
+def test_disclaimer_of_a_declared_product_is_chrome():
+    # Articles and product pages end on boilerplate disclaimers (affiliate, medical, "results
+    # may vary"); a service page's disclaimer is part of its offer, so only declared pages.
+    note = (
+        "These statements have not been evaluated by the Food and Drug Administration, and "
+        "this product is not intended to diagnose, treat, cure or prevent any disease."
+    )
+    body = f"""<body><div class="product"><h1>Relax gummies</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    <div class="product-disclaimer"><p>{note}</p></div></div></body></html>"""
+    declared = '<html><head><meta property="og:type" content="product"></head>' + body
+    assert "committee met" in readable(declared)
+    assert "Drug Administration" not in readable(declared)
+    assert "Drug Administration" in readable("<html><head></head>" + body)
+
+
+def test_priced_page_without_product_markup_gets_the_shop_rules():
+    # A store without product markup still shows prices: the shop-page rules (here the
+    # hidden product record) apply to it as to a declared product page.
+    fields = "".join(
+        f"<dt>field_{k}:</dt><dd>{PROSE} Tier {k}, $1{k}.00 per unit.</dd>" for k in range(3)
+    )
+    html = f"""<html><body>
+    <div class="page"><div class="item"><h1>Staple tee</h1><p>{PROSE}</p>
+    <span class="price">$20.00</span></div>
+    <dl class="info hide">{fields}</dl></div></body></html>"""
+    out = readable(html)
+    assert "Staple tee" in out
+    assert "field_1" not in out

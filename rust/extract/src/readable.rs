@@ -129,6 +129,11 @@ const F_SIDEBAR: u64 = 1 << 31;
 /// or a state of a content item ("hide-compare", "meta" on each search result), see
 /// `Table::repeated_items_not_chrome`.
 const F_TOKEN_NEG: u64 = 1 << 32;
+/// A whole class name "hide" / "hidden": the element is hidden by the site's stylesheet
+/// (a state class, not a kind of box), see `Table::decide_chrome`.
+const F_HIDE_CLASS: u64 = 1 << 33;
+/// Class/id names a disclaimer: chrome on declared articles and products (see `select`).
+const F_DISCLAIMER: u64 = 1 << 34;
 /// Table cell, or term / description of a description list: kept or dropped with its row,
 /// table or list, never on its own (a cell of linked names is a table's data, a linked term
 /// an entry's title, and a table missing cells is garbled).
@@ -277,11 +282,24 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     }
     t.descend_share = if article { 0.72 } else { 0.85 };
     t.article = article;
-    t.product = product;
+    // The shop-page rules below (trusted root, sidebars, hidden product records) hold for
+    // shops without product markup too, as reviews do.
+    t.product = product || (t.priced && !article);
     // Caption-classed elements are chrome on articles only (see `F_CAPTION`).
     if article {
         for it in &mut t.items {
             if it.flags & F_CAPTION != 0 {
+                it.flags |= F_CHROME_CLASS;
+            }
+        }
+    }
+    // Disclaimer-classed blocks are chrome on declared articles and products: there they are
+    // the site's boilerplate (affiliate notes, "results may vary", regulatory statements under
+    // every product). A service page's disclaimer (a financial offer's terms) is part of what
+    // it offers, and such pages rarely declare themselves either.
+    if article || product {
+        for it in &mut t.items {
+            if it.flags & F_DISCLAIMER != 0 {
                 it.flags |= F_CHROME_CLASS;
             }
         }
@@ -339,7 +357,8 @@ struct Table {
     comment_text: u32,
     /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
     discussion: bool,
-    /// The page declares itself a product page (see `select`).
+    /// A shop page: declares itself a product page, or shows prices without calling itself
+    /// an article (see `select`).
     product: bool,
     /// `body` carries a shop platform's product-page class (see `is_product_body`).
     shop_body: bool,
@@ -742,6 +761,10 @@ impl Table {
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
             } else if it.flags & F_STRONG != 0 {
                 // A consent dialog's legal prose is not the page, even when it is half of it.
+            } else if it.flags & F_HIDE_CLASS != 0 && self.product {
+                // A product page's block hidden by a "hide"/"hidden" class stays out however
+                // big: shop themes park the raw product record there (field dumps, price
+                // tiers, image URLs) for their scripts, which a shopper never sees.
             } else if share > 0.5 && !is_nav_like && it.punct * 150 >= it.text {
                 // Half the page, but prose: a lone list of names (cities served, brands) in
                 // a footer is still the footer.
@@ -2409,6 +2432,17 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     }
     if s.contains("sidebar") {
         f |= F_SIDEBAR;
+    }
+    if s.contains("disclaimer") && name != "body" && name != "html" && name != "main" {
+        f |= F_DISCLAIMER;
+    }
+    if name != "body"
+        && name != "html"
+        && name != "main"
+        && s.split_ascii_whitespace()
+            .any(|w| w == "hide" || w == "hidden")
+    {
+        f |= F_HIDE_CLASS;
     }
     if hits[3] > 0 && name != "body" && name != "html" {
         f |= F_STRONG | F_CHROME_CLASS;
