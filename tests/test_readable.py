@@ -1099,3 +1099,18 @@ def test_priced_page_without_product_markup_gets_the_shop_rules():
     out = readable(html)
     assert "Staple tee" in out
     assert "field_1" not in out
+
+
+def test_webflow_form_state_messages_stay_out():
+    # Webflow's stylesheet keeps a form's success and failure messages hidden until the form
+    # is submitted; they are not content of the page they sit in.
+    html = f"""<html><body><main>
+    <h1>Identity protection</h1><p>{PROSE}</p><p>{PROSE.upper()}</p>
+    <div class="w-form"><form><p>Get a quote for your family plan today.</p></form>
+    <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
+    <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div>
+    </div></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "submission has been received" not in out, out
+    assert "Something went wrong" not in out, out
