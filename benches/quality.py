@@ -242,7 +242,10 @@ def rust_peers(pages: list[Page], html_dir: Path, score) -> list[Scores]:
         for pg in pages
     )
     proc = subprocess.run([binary], input=feed, capture_output=True, text=True, check=True)
-    outputs = {rec["id"]: rec for rec in map(json.loads, proc.stdout.splitlines())}
+    # One record per "\n": str.splitlines would also split at U+2028 and friends, which
+    # JSON leaves unescaped inside strings.
+    lines = [ln for ln in proc.stdout.split("\n") if ln.strip()]
+    outputs = {rec["id"]: rec for rec in map(json.loads, lines)}
     results = []
     for name in RUST_PEERS:
         s = Scores(name.replace("_", "-"))
