@@ -1078,7 +1078,8 @@ def test_disclaimer_of_a_declared_product_is_chrome():
         "These statements have not been evaluated by the Food and Drug Administration, and "
         "this product is not intended to diagnose, treat, cure or prevent any disease."
     )
-    body = f"""<body><div class="product"><h1>Relax gummies</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    prose = f"<p>{PROSE}</p>" * 3
+    body = f"""<body><div class="product"><h1>Relax gummies</h1>{prose}
     <div class="product-disclaimer"><p>{note}</p></div></div></body></html>"""
     declared = '<html><head><meta property="og:type" content="product"></head>' + body
     assert "committee met" in readable(declared)
