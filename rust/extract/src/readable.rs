@@ -151,7 +151,7 @@ const RI_MIN: u32 = 3;
 const RI_SHARE: f32 = 0.1;
 /// ... and this much text each on average (a line of their own, not a date or a badge).
 const RI_AVG: u32 = 80;
-/// A grid of items beside the root (see `Table::grids_before`): at least this many children
+/// A grid of items beside the root (see `Table::grids_beside`): at least this many children
 /// of one signature, ...
 const GRID_ITEMS: u32 = 4;
 /// ... with this much text each on average, ...
@@ -815,7 +815,7 @@ impl Table {
             }
         }
         // The same token on the container of such items ("products hide-compare"): a grid
-        // of linked tiles, as in `grids_before`, that holds a good share of the page.
+        // of linked tiles, as in `grids_beside`, that holds a good share of the page.
         let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
         for it in &self.items[start..end] {
             let p = it.parent;
@@ -986,7 +986,7 @@ impl Table {
         }
         let mut roots = self.emit_roots(root, &skip);
         if !self.article {
-            for g in self.grids_before(root, body, kept) {
+            for g in self.grids_beside(root, body, kept) {
                 self.prune(g, &mut skip, true);
                 let extra = self.emit_roots(g, &skip);
                 roots.extend(extra);
@@ -1001,12 +1001,12 @@ impl Table {
         }
     }
 
-    /// Grids of repeated items outside `root`: containers whose children repeat one
-    /// signature at least four times, each child with a link and a line of text, together
-    /// a good share of what the root keeps. On shop and listing pages the tiles (linked name,
-    /// price) weigh little beside a block of prose (a category blurb), which then wins the
-    /// root alone.
-    fn grids_before(&self, root: u32, body: u32, kept: u32) -> Vec<u32> {
+    /// Grids of repeated items outside `root` (before it; also after it on archive pages):
+    /// containers whose children repeat one signature at least four times, each child with a
+    /// link and a line of text, together a good share of what the root keeps. On shop and
+    /// listing pages the tiles (linked name, price) weigh little beside a block of prose (a
+    /// category blurb), which then wins the root alone.
+    fn grids_beside(&self, root: u32, body: u32, kept: u32) -> Vec<u32> {
         let b = &self.items[body as usize];
         let r_end = self.items[root as usize].end;
         let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
@@ -1488,19 +1488,23 @@ impl Table {
         // Heading text per block (outermost headings): a wrapper that is mostly a heading is
         // an item's title block (`<div class=title><a><h3>`), exempt like the heading itself.
         // Indexed from `root`; children follow their parent, so one reverse sweep sums them.
-        let n = (r.end - root) as usize;
-        let mut head = vec![0u32; n];
-        for i in (root + 1..r.end).rev() {
-            let it = &self.items[i as usize];
-            let k = (i - root) as usize;
-            if it.flags & F_HEADING != 0 {
-                head[k] = it.text;
-            }
-            let p = it.parent;
-            if p != NONE && p > root {
-                head[(p - root) as usize] += head[k];
-            }
-        }
+        let head = self.subtree_fold(
+            root,
+            |it| {
+                if it.flags & F_HEADING != 0 {
+                    it.text
+                } else {
+                    0
+                }
+            },
+            |parent, acc, child| {
+                if parent.flags & F_HEADING != 0 {
+                    acc
+                } else {
+                    acc + child
+                }
+            },
+        );
         let mut cell_end = 0u32;
         let mut i = root + 1;
         while i < r.end {
@@ -1659,19 +1663,33 @@ impl Table {
     /// The highest-ranked heading level (1 = h1) in each subtree of `root`, 0 for none;
     /// indexed from `root`. One backward pass: children follow their parents.
     fn top_heading_levels(&self, root: u32) -> Vec<u8> {
+        self.subtree_fold(
+            root,
+            |it| it.level,
+            |_, a, c| if c != 0 && (a == 0 || c < a) { c } else { a },
+        )
+    }
+
+    /// A value per element of `root`'s subtree, indexed from `root`: `own` for the element,
+    /// with each child's value folded into its parent's by `merge(parent, parent's, child's)`.
+    /// One backward sweep, since children follow their parent in pre-order.
+    fn subtree_fold<T: Copy>(
+        &self,
+        root: u32,
+        own: impl Fn(&Item) -> T,
+        merge: impl Fn(&Item, T, T) -> T,
+    ) -> Vec<T> {
         let end = self.items[root as usize].end;
-        let mut top: Vec<u8> = (root..end).map(|i| self.items[i as usize].level).collect();
+        let mut acc: Vec<T> = (root..end).map(|i| own(&self.items[i as usize])).collect();
         for i in (root + 1..end).rev() {
             let p = self.items[i as usize].parent;
             if p == NONE || p < root {
                 continue;
             }
-            let (c, k) = (top[(i - root) as usize], (p - root) as usize);
-            if c != 0 && (top[k] == 0 || c < top[k]) {
-                top[k] = c;
-            }
+            let k = (p - root) as usize;
+            acc[k] = merge(&self.items[p as usize], acc[k], acc[(i - root) as usize]);
         }
-        top
+        acc
     }
 
     fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
@@ -1740,15 +1758,7 @@ impl Table {
     fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
         let r = &self.items[root as usize];
         // Code is exempt: API references repeat the same example object on purpose.
-        let mut code = vec![false; (r.end - root) as usize];
-        for i in (root + 1..r.end).rev() {
-            let it = &self.items[i as usize];
-            let k = (i - root) as usize;
-            code[k] |= it.flags & F_CODE != 0;
-            if it.parent != NONE && it.parent > root {
-                code[(it.parent - root) as usize] |= code[k];
-            }
-        }
+        let code = self.subtree_fold(root, |it| it.flags & F_CODE != 0, |_, a, c| a || c);
         let mut seen: HashMap<(u64, u32), u32> = HashMap::new();
         let mut i = root + 1;
         while i < r.end {
@@ -2065,9 +2075,14 @@ enum ProductSignal {
 /// WordPress marks every archive page (category, tag, author, date, custom post type) with
 /// `archive` on `body`, and search result pages with `search-results`.
 fn is_archive_body(class: &str) -> bool {
+    has_class_token(class, &["archive", "search-results"])
+}
+
+/// Whether a class attribute holds one of `tokens` as a whole class name (ASCII case-blind).
+fn has_class_token(class: &str, tokens: &[&str]) -> bool {
     class
         .split_ascii_whitespace()
-        .any(|t| t.eq_ignore_ascii_case("archive") || t.eq_ignore_ascii_case("search-results"))
+        .any(|t| tokens.iter().any(|w| t.eq_ignore_ascii_case(w)))
 }
 
 /// A `body` class that shop platforms put on product pages: WooCommerce `single-product`,
@@ -2075,11 +2090,10 @@ fn is_archive_body(class: &str) -> bool {
 /// declare every page `og:type` article, shop pages included; the platform's own class says
 /// what the page is.
 fn is_product_body(class: &str) -> bool {
-    class.split_ascii_whitespace().any(|t| {
-        t.eq_ignore_ascii_case("single-product")
-            || t.eq_ignore_ascii_case("catalog-product-view")
-            || t.eq_ignore_ascii_case("template-product")
-    })
+    has_class_token(
+        class,
+        &["single-product", "catalog-product-view", "template-product"],
+    )
 }
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
