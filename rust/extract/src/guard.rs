@@ -364,17 +364,21 @@ fn is_end_tag(b: &[u8], at: usize, name: &[u8]) -> bool {
 }
 
 /// Where the RCDATA/RAWTEXT content starting at `from` ends (the `<` of its end tag, or the
-/// end of input).
-pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8]) -> usize {
+/// end of input). With `in_noscript` (see [`Start::Raw`]) it also ends at `</noscript`;
+/// the second value says it ended there, so the element still needs its end tag.
+pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8], in_noscript: bool) -> (usize, bool) {
     let mut i = from;
     while let Some(p) = memchr(b'<', &b[i..]) {
         let lt = i + p;
         if is_end_tag(b, lt, name) {
-            return lt;
+            return (lt, false);
+        }
+        if in_noscript && is_end_tag(b, lt, b"noscript") {
+            return (lt, true);
         }
         i = lt + 1;
     }
-    b.len()
+    (b.len(), false)
 }
 
 /// Where script data starting at `from` ends, following the tokenizer's escaped and
@@ -574,7 +578,15 @@ pub(crate) enum Start {
     /// Keep it; script data follows, to be emptied if `strip`.
     Script { strip: bool },
     /// Keep it; RCDATA/RAWTEXT follows, to be emptied if `strip` (`<style>`).
-    Raw { strip: bool },
+    ///
+    /// `in_noscript`: the element opens inside a `<noscript>`, and its text then ends at
+    /// `</noscript>` too, where its own end tag is supplied. Why: we parse with scripting
+    /// off (so noscript fallbacks are readable), and pages write tag-manager snippets as
+    /// `<noscript><iframe ... /></noscript>`. The `/>` does not close an iframe, so its
+    /// raw text would swallow the rest of the page, up to a `</iframe>` that never comes.
+    /// A browser (scripting on) reads the whole noscript as text and shows the page;
+    /// ending the raw text where the noscript ends does the same.
+    Raw { strip: bool, in_noscript: bool },
     /// Keep it; the rest of the input is text.
     Plaintext,
     /// Keep it; its SVG content up to `end` (where its end tag starts) can go, and that end
@@ -720,6 +732,10 @@ impl Tracker {
             Content::Raw => {
                 return Start::Raw {
                     strip: self.stripping && is(&key, "style"),
+                    in_noscript: self
+                        .stack
+                        .iter()
+                        .any(|o| o.ns == Ns::Html && is(&o.name, "noscript")),
                 }
             }
             Content::Markup => {}
@@ -773,6 +789,8 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     let mut t = Tracker::new(strip && !mentions_frameset(b));
     let mut cuts: Vec<Cut> = Vec::new();
     let mut strips: Vec<Cut> = Vec::new();
+    // End tags to insert: where, and the element name's bytes (see `Start::Raw`).
+    let mut closes: Vec<(usize, (usize, usize))> = Vec::new();
     let mut attrs: Vec<Attr> = Vec::new();
     let mut i = 0;
     while let Some(p) = memchr(b'<', &b[i..]) {
@@ -846,10 +864,13 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                         }
                         i = end;
                     }
-                    Start::Raw { strip } => {
-                        let end = raw_end(b, i, name);
+                    Start::Raw { strip, in_noscript } => {
+                        let (end, unclosed) = raw_end(b, i, name, in_noscript);
                         if strip && end > i {
                             strips.push((i, end));
+                        }
+                        if unclosed {
+                            closes.push((end, (lt + 1, lt + 1 + name_len)));
                         }
                         i = end;
                     }
@@ -875,18 +896,30 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
         }
     }
     cuts.append(&mut strips);
-    cuts.sort_unstable();
-    if cuts.is_empty() {
+    if cuts.is_empty() && closes.is_empty() {
         return Cow::Borrowed(html);
     }
-    let mut out = String::with_capacity(html.len());
+    // One sorted list of edits: a cut removes `start..end`; an insertion (empty range,
+    // sorted before a cut at the same place) adds an end tag there.
+    let mut edits: Vec<(usize, usize, Option<(usize, usize)>)> =
+        cuts.into_iter().map(|(s, e)| (s, e, None)).collect();
+    edits.extend(closes.into_iter().map(|(at, name)| (at, at, Some(name))));
+    edits.sort_unstable();
+    let mut out = String::with_capacity(html.len() + 16);
     let mut from = 0;
-    for (start, end) in cuts {
+    for (start, end, close) in edits {
         // Cuts never overlap and fall on ASCII bytes; stay safe if that were ever wrong.
         if start < from || !html.is_char_boundary(start) || !html.is_char_boundary(end) {
             continue;
         }
         out.push_str(&html[from..start]);
+        if let Some((n0, n1)) = close {
+            if let Some(name) = html.get(n0..n1) {
+                out.push_str("</");
+                out.push_str(name);
+                out.push('>');
+            }
+        }
         from = end;
     }
     out.push_str(&html[from..]);
@@ -1027,6 +1060,22 @@ mod tests {
         // Inside the escape (not double-escaped), `</script>` ends the script.
         let page = "<script><!-- x </script>b";
         assert_eq!(strip(page), "<script></script>b");
+    }
+
+    #[test]
+    fn raw_text_inside_noscript_ends_with_it() {
+        // A self-closed iframe does not close; its raw text stops at `</noscript>`.
+        assert_eq!(
+            strip("<noscript><iframe src=x /></noscript><p>page</p>"),
+            "<noscript><iframe src=x /></iframe></noscript><p>page</p>"
+        );
+        // Closed in time, or outside any noscript: untouched.
+        for page in [
+            "<noscript><iframe></iframe></noscript><p>x</p>",
+            "<iframe></noscript><p>x</p></iframe>",
+        ] {
+            assert_eq!(strip(page), page);
+        }
     }
 
     #[test]

@@ -64,9 +64,18 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S, guarded: bool) {
 /// emitting it.
 enum Mode {
     Data,
-    Rcdata { strip: bool },
-    Rawtext { strip: bool },
-    Script { strip: bool },
+    /// `in_noscript`: see [`Start::Raw`].
+    Rcdata {
+        strip: bool,
+        in_noscript: bool,
+    },
+    Rawtext {
+        strip: bool,
+        in_noscript: bool,
+    },
+    Script {
+        strip: bool,
+    },
     Plaintext,
 }
 
@@ -128,13 +137,24 @@ impl<S: TokenSink> Lexer<'_, S> {
         while pos < len {
             match mode {
                 Mode::Data => {}
-                Mode::Rcdata { strip } | Mode::Rawtext { strip } => {
-                    let end = guard::raw_end(self.b, pos, last_start.as_bytes());
+                Mode::Rcdata { strip, in_noscript } | Mode::Rawtext { strip, in_noscript } => {
+                    let (end, unclosed) =
+                        guard::raw_end(self.b, pos, last_start.as_bytes(), in_noscript);
                     if strip {
                     } else if matches!(mode, Mode::Rcdata { .. }) {
                         self.rcdata_text(pos, end);
                     } else {
                         self.text_replacing_nul(pos, end);
+                    }
+                    if unclosed {
+                        // The end tag the pre-pass inserts before `</noscript>`.
+                        let _ = self.emit(Token::TagToken(Tag {
+                            kind: TagKind::EndTag,
+                            name: last_start.clone(),
+                            self_closing: false,
+                            attrs: Vec::new(),
+                            had_duplicate_attributes: false,
+                        }));
                     }
                     pos = end;
                     mode = Mode::Data;
@@ -163,10 +183,13 @@ impl<S: TokenSink> Lexer<'_, S> {
             pos = next;
             // Content is emptied only where the tree builder and the tracker agree on what
             // it is.
-            let raw_strip = matches!(start, Start::Raw { strip: true });
+            let (strip, in_noscript) = match start {
+                Start::Raw { strip, in_noscript } => (strip, in_noscript),
+                _ => (false, false),
+            };
             mode = match switch {
-                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata { strip: raw_strip },
-                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext { strip: raw_strip },
+                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata { strip, in_noscript },
+                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext { strip, in_noscript },
                 TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
                     Mode::Script {
                         strip: matches!(start, Start::Script { strip: true }),
