@@ -1115,3 +1115,151 @@ def test_webflow_form_state_messages_stay_out():
     assert "committee met" in out
     assert "submission has been received" not in out, out
     assert "Something went wrong" not in out, out
+
+
+def test_forum_poster_panel_keeps_the_posters_name():
+    # A forum post's poster panel (avatar, rank, join date, post count) is furniture, but
+    # the poster's name in it says who wrote the post.
+    reply = (
+        "I had the same problem with my router last week; updating the firmware and resetting "
+        "the DNS settings fixed it for me, so try that first."
+    )
+    posts = "".join(
+        f"""<div class="message"><div class="message-userDetails">
+        <h4 class="message-name"><a href="/members/{n}" class="username">poster{n}x</a></h4>
+        <h5 class="userTitle">Senior Member</h5><dl><dt>Joined</dt><dd>Mar 3, 2019</dd>
+        <dt>Messages</dt><dd>1,234</dd></dl></div>
+        <div class="message-content"><p>Reply {n}: {reply}</p></div></div>"""
+        for n in range(1, 5)
+    )
+    html = f"""<html><body><nav><a href="/">Forum index</a> <a href="/new">New posts</a></nav>
+    <div class="thread"><h1>Router keeps dropping the connection</h1>{posts}</div>
+    <footer>Powered by forum software</footer></body></html>"""
+    out = readable(html)
+    assert "Reply 1:" in out and "Reply 4:" in out
+    assert "poster1x" in out and "poster4x" in out, out
+    for junk in ("Senior Member", "Joined", "1,234"):
+        assert junk not in out, (junk, out)
+
+
+def test_highlighted_code_comments_are_kept():
+    # A syntax highlighter classes a code comment "hljs-comment" / "token comment": part of
+    # the code, not a comment thread under the article.
+    code = "".join(
+        f'git {cmd} <span class="hljs-comment"># {note}</span>\n'
+        for cmd, note in (("branch", "see available branches"), ("stash pop", "reapply stash"))
+    )
+    html = f"""<html><body><article><h1>A brief intro to git</h1><p>{PROSE}</p>
+    <pre><code class="hljs language-bash">{code}</code></pre><p>{PROSE.upper()}</p>
+    </article></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "git branch" in out
+    assert "see available branches" in out, out
+
+
+def test_link_list_under_its_own_heading_is_the_sections_body():
+    # Docs and wikis list related pages under a heading of their own ("Data types",
+    # "Resources"): the list is what the section says, however link-dense.
+    types = "".join(
+        f'<li><a href="/docs/data-types/{t.lower()}">{t}</a></li>'
+        for t in ("Strings", "Hashes", "Sorted sets", "Bitfields")
+    )
+    toc = '<li><a href="#intro">Introduction</a></li><li><a href="#use">Usage</a></li>'
+    html = f"""<html><body><nav><a href="/">Docs home</a> <a href="/blog">Blog</a></nav>
+    <main><h1>Understand data types</h1><h2>Contents</h2><ul>{toc}</ul>
+    <p>{PROSE}</p><p>{PROSE.upper()}</p><p>{PROSE}</p>
+    <h2>Core data types</h2><ul>{types}</ul><p>{PROSE.upper()}</p></main>
+    <footer>Copyright 2025 Example</footer></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Sorted sets" in out and "Bitfields" in out, out
+    assert "Usage" not in out, out
+    assert "Docs home" not in out
+
+
+def test_landing_page_cards_that_are_one_link_each_are_kept():
+    # A landing page's feature grid: each tile is one link around a heading and a sentence.
+    # Link-dense, but the tiles are the page's content, not a menu.
+    feats = ["Advanced ticketing", "Collaboration", "Automation", "Reporting"]
+    cards = "".join(
+        f'<a class="card" href="/features/{k}"><h3>{name}</h3>'
+        f"<p>Resolve issues that need deeper work with {name.lower()} built for teams.</p></a>"
+        for k, name in enumerate(feats)
+    )
+    html = f"""<html><body><main>
+    <h1>Customer service that puts people first</h1><p>{PROSE}</p>
+    <div class="grid">{cards}</div></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Advanced ticketing" in out, out
+    assert "with collaboration built for teams" in out, out
+
+
+def test_display_none_utility_block_stays_out():
+    # Bootstrap's `d-none` hides an element outright (shop tiles park screen-reader copies of
+    # their data there); `d-none d-md-block` shows it again from tablets up.
+    tiles = "".join(
+        f'<div class="tile"><a href="/p/{k}">Carry-on case model {k}</a><p>{PROSE}</p>'
+        f'<dl class="d-none"><dt>Product Details</dt><dd>Model {k} is available in six '
+        f"different options, and the selected one is priced at 139.99 USD.</dd></dl>"
+        f'<div class="d-none d-md-block">Ships free in two days, model {k}.</div></div>'
+        for k in range(4)
+    )
+    html = f"<html><body><main><h1>Carry-on luggage</h1>{tiles}</main></body></html>"
+    out = readable(html)
+    assert "Carry-on case model 2" in out
+    assert "Product Details" not in out, out
+    assert "Ships free in two days" in out, out
+
+
+def test_shelf_of_priced_tiles_after_a_declared_products_title_stays_out():
+    # A product page's shelf of other products (linked tiles with a price) under no heading
+    # the vocabulary knows: not the product's content. The same shelf without the product
+    # declaration (a category page's grid) stays.
+    desc = "<p>" + "This hand-built guitar has an alder body and a maple neck with a rosewood board. " * 5 + "</p>"
+    tiles = "".join(
+        f'<li><a href="/p/{i}">Other guitar model {i}</a><span>${i}99.00</span>'
+        "<span>Pre-owned, ships from the seller within two days.</span></li>"
+        for i in range(1, 6)
+    )
+    body = f"""<body><main><h1>Player Strat</h1>{desc}
+        <div><h2>Show variations</h2><ul>{tiles}</ul></div></main></body></html>"""
+    declared = '<html><head><meta property="og:type" content="product"></head>' + body
+    out = readable(declared)
+    assert "alder body" in out
+    assert "Other guitar model" not in out
+    # A group of products (og:type product.group, a shop's collection page) keeps its tiles.
+    group = '<html><head><meta property="og:type" content="product.group"></head>' + body
+    assert "Other guitar model" in readable(group)
+
+
+def test_product_group_is_not_a_product_page():
+    # og:type product.group declares a shop's collection page, not a product: the shop rules
+    # (here: a "hide"-classed block stays out however much it holds) do not apply.
+    fields = "".join(
+        f"<dt>field_{k}:</dt><dd>{PROSE} Tier {k}, $1{k}.00 per unit.</dd>" for k in range(3)
+    )
+    body = f"""<body>
+    <div class="page"><div class="product"><h1>Staple tee</h1><p>{PROSE}</p></div>
+    <dl class="productView-info hide">{fields}</dl></div></body></html>"""
+    head = '<html><head><meta property="og:type" content="{}"></head>'
+    assert "field_1" not in readable(head.format("product") + body)
+    assert "field_1" in readable(head.format("product.group") + body)
+
+
+def test_utility_css_viewport_overlay_is_chrome():
+    # Tailwind's "fixed inset-0" pins a box over the whole viewport: a modal or takeover
+    # (sign-up form with its success and error states), not the page's content.
+    overlay = (
+        '<div class="fixed inset-0 z-50 overflow-y-auto"><div class="flex flex-col">'
+        "<h3>Notify me when back in stock</h3><p>Once limited colors sell out they are gone for "
+        "good, but new colors are never far behind. Sign up and we will tell you first.</p>"
+        "<h3>It's official</h3><p>We got your info and we will keep you in the loop about new "
+        "colors, restocks and everything else that is new in our store this season.</p></div></div>"
+    )
+    html = f"""<html><body><main><h1>Wool Runner</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    {overlay}</main></body></html>"""
+    out = readable(html)
+    assert "Wool Runner" in out
+    assert "back in stock" not in out

@@ -16,9 +16,11 @@
 //!    the descent, while repeated items of a listing keep their common container. On a
 //!    page that is not an article, a grid of linked tiles before a root of prose (a shop
 //!    category's products above its blurb) joins the selection.
-//! 3. *Pruning* inside the root: chrome, link-dense blocks that are not part of a repeated
-//!    item group, trailing "related"/"comments" sections, and later copies of a block shipped
-//!    twice; comment threads are kept when they are what the page is about (forums, Q&A).
+//! 3. *Pruning* inside the root: chrome (a forum poster's panel keeps the poster's name),
+//!    link-dense blocks that are not part of a repeated item group nor a list under its own
+//!    heading on a page that is not an article, trailing "related"/"comments" sections, and
+//!    later copies of a block shipped twice; comment threads are kept when they are what the
+//!    page is about (forums, Q&A).
 //! 4. *Safety*: if the selection is implausibly small for the page (and beside what the
 //!    fallback itself would keep), fall back to the whole body minus chrome; JSON-LD
 //!    `articleBody`/`description` becomes the `supplement` when the visible selection is thin
@@ -134,6 +136,22 @@ const F_TOKEN_NEG: u64 = 1 << 32;
 const F_HIDE_CLASS: u64 = 1 << 33;
 /// Class/id names a disclaimer: chrome on declared articles and products (see `select`).
 const F_DISCLAIMER: u64 = 1 << 34;
+/// Class/id names a poster-detail panel beside a forum post (`POSTER_WORDS`): the avatar,
+/// rank, join date and post count are furniture, but the poster's name is part of the post
+/// (see `Table::keep_poster_names`).
+const F_POSTER: u64 = 1 << 43;
+/// Class names the poster's name ("username", "message-name").
+const F_USERNAME: u64 = 1 << 44;
+/// Longest poster name kept out of a poster panel: a longer "username" element holds a
+/// profile menu ("View Profile View Forum Posts Private Message ...").
+const USERNAME_TEXT: u32 = 40;
+/// `<ul>` / `<ol>`.
+const F_LIST: u64 = 1 << 45;
+/// A link to a place in the same page (`href="#..."`): tables of contents.
+const F_FRAGMENT: u64 = 1 << 46;
+/// Class names a price ("price", "product-price", "price__sale"): marks the product tiles of
+/// a shop's shelves (see `Table::drop_price_shelves`).
+const F_PRICE: u64 = 1 << 35;
 /// Table cell, or term / description of a description list: kept or dropped with its row,
 /// table or list, never on its own (a cell of linked names is a table's data, a linked term
 /// an entry's title, and a table missing cells is garbled).
@@ -168,6 +186,11 @@ const QUESTION_TEXT: u32 = 160;
 /// A block that is mostly a linked heading is a title, not a menu, when at least this many
 /// blocks of its kind repeat in the root (see `Table::prune`).
 const TITLED_ITEMS: u32 = 4;
+/// A linked card (see `Table::prune`): a heading and at least this much text beside it (a
+/// sentence, not a date or a badge), ...
+const CARD_BLURB: u32 = 40;
+/// ... repeated at least this many times in the root.
+const CARD_ITEMS: u32 = 3;
 
 /// Host of an absolute URL, without "www.".
 fn url_host(url: &str) -> Option<&str> {
@@ -261,12 +284,15 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let (ld_text, ld_kinds) = json_ld(doc);
     // A product page: the shop platform's body class or `og:type` says so, or product
     // JSON-LD / offer microdata on a page that does not call itself an article (buying guides
-    // embed products too).
+    // embed products too). `og:type` product.group names a group of products (a shop's
+    // collection page), which is no declaration of a product page: its markup decides.
     let product = t.shop_body
         || match t.og {
             Some(ProductSignal::Declared) => true,
             Some(ProductSignal::Article) => false,
-            _ => ld_kinds.product || t.offer,
+            Some(ProductSignal::Group) | Some(ProductSignal::Offer) | None => {
+                ld_kinds.product || t.offer
+            }
         };
     // An article says so (og:type, JSON-LD Article/BlogPosting); anything else (shops,
     // service and landing pages, listings) spreads its content over sibling blocks.
@@ -285,6 +311,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // The shop-page rules below (trusted root, sidebars, hidden product records) hold for
     // shops without product markup too, as reviews do.
     t.product = product || (t.priced && !article);
+    t.declared_product = product && t.og != Some(ProductSignal::Group);
     // Caption-classed elements are chrome on articles only (see `F_CAPTION`).
     if article {
         for it in &mut t.items {
@@ -360,6 +387,9 @@ struct Table {
     /// A shop page: declares itself a product page, or shows prices without calling itself
     /// an article (see `select`).
     product: bool,
+    /// The page declares itself a product page (shop body class, `og:type` product, Product
+    /// JSON-LD or offer microdata), not merely one that shows prices.
+    declared_product: bool,
     /// `body` carries a shop platform's product-page class (see `is_product_body`).
     shop_body: bool,
     /// `body` carries a blog platform's archive or search-results class (see
@@ -374,6 +404,7 @@ impl Table {
         // Index of the innermost invisible / link ancestor depth, as counters.
         let mut invisible_depth = 0u32;
         let mut link_depth = 0u32;
+        let mut code_depth = 0u32;
         let mut semantic_depth = 0u32;
         let mut og = None;
         let mut offer = false;
@@ -433,11 +464,13 @@ impl Table {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        priced = priced
-                            || el.attr("class").is_some_and(|c| {
-                                c.split(|ch: char| !ch.is_ascii_alphanumeric())
-                                    .any(|t| t.eq_ignore_ascii_case("price"))
-                            });
+                        if el.attr("class").is_some_and(|c| {
+                            c.split(|ch: char| !ch.is_ascii_alphanumeric())
+                                .any(|t| t.eq_ignore_ascii_case("price"))
+                        }) {
+                            priced = true;
+                            flags |= F_PRICE;
+                        }
                         discussion = discussion
                             || el.attr("itemtype").is_some_and(|t| {
                                 t.split_ascii_whitespace()
@@ -460,11 +493,27 @@ impl Table {
                         {
                             flags |= F_INTERNAL;
                         }
+                        if flags & F_LINK != 0
+                            && el
+                                .attr("href")
+                                .is_some_and(|h| h.trim_start().starts_with('#'))
+                        {
+                            flags |= F_FRAGMENT;
+                        }
+                        if name == "ul" || name == "ol" {
+                            flags |= F_LIST;
+                        }
                         if crate::dom::is_dropped(el) {
                             flags |= F_DROPPED;
                         }
                         if flags & F_HEADER != 0 && semantic_depth == 0 {
                             flags |= F_CHROME_TAG;
+                        }
+                        // Inside code, "comment" in a class name is a syntax highlighter's token
+                        // kind (`hljs-comment`, `token comment`): a code comment, part of the
+                        // code, not a comment thread.
+                        if code_depth > 0 {
+                            flags &= !F_COMMENTS;
                         }
                         let idx = items.len() as u32;
                         let parent = stack.last().copied().unwrap_or(NONE);
@@ -523,6 +572,9 @@ impl Table {
                         }
                         if flags & F_LINK != 0 {
                             link_depth += 1;
+                        }
+                        if flags & F_CODE != 0 {
+                            code_depth += 1;
                         }
                         if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
                             semantic_depth += 1;
@@ -609,6 +661,9 @@ impl Table {
                         if flags & F_LINK != 0 {
                             link_depth = link_depth.saturating_sub(1);
                         }
+                        if flags & F_CODE != 0 {
+                            code_depth = code_depth.saturating_sub(1);
+                        }
                         if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
                             semantic_depth = semantic_depth.saturating_sub(1);
                         }
@@ -677,6 +732,7 @@ impl Table {
             comment_text: 0,
             discussion,
             product: false,
+            declared_product: false,
             shop_body,
             archive_body,
         }
@@ -950,6 +1006,9 @@ impl Table {
             self.prune(root, &mut skip, true);
         }
         self.drop_boilerplate_sections(doc, root, &mut skip);
+        if self.declared_product {
+            self.drop_price_shelves(doc, root, &mut skip);
+        }
         self.drop_repeated_lines(doc, root, &mut skip);
         self.drop_repeated_blocks(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
@@ -1474,7 +1533,8 @@ impl Table {
         let mut groups: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
-            if it.flags & F_BLOCK != 0 {
+            // Links too: a card may be one `<a>` around its heading and text.
+            if it.flags & (F_BLOCK | F_LINK) != 0 {
                 let g = groups.entry(self.group_key(i)).or_insert((0, 0));
                 g.0 += it.text;
                 g.1 += 1;
@@ -1506,6 +1566,8 @@ impl Table {
             },
         );
         let mut cell_end = 0u32;
+        let mut list_end = 0u32;
+        let mut prev_head = (NONE, NONE);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -1517,13 +1579,46 @@ impl Table {
                 || (f & F_COMMENTS != 0 && !keep_comments)
                 || teaser;
             if chrome {
-                skip.insert(it.id);
+                let poster_only = f & (F_CHROME_TAG | F_HIDDEN | F_CONTROL | F_REVIEW_DROP) == 0
+                    && f & F_POSTER != 0
+                    && !teaser
+                    && (f & F_COMMENTS == 0 || keep_comments);
+                if !(poster_only && self.keep_poster_names(i, skip)) {
+                    skip.insert(it.id);
+                }
                 i = it.end;
                 continue;
+            }
+            // Where the last heading seen ends, and its parent: a sibling starting there
+            // follows the heading directly.
+            if it.level > 0 {
+                prev_head = (it.parent, it.end);
             }
             // A table cell is kept or dropped with its row (see `F_CELL`).
             if f & F_CELL != 0 && i >= cell_end && it.text <= CELL_TEXT {
                 cell_end = it.end;
+            }
+            // A card that is one link around a heading and a sentence (teaser grids of
+            // landing pages: "Advanced ticketing / Resolve issues faster with ...", each tile
+            // clickable) is the page's content, not a menu, when its kind repeats. Not on a
+            // declared article, where such cards are "read next" teasers. It counts as a title
+            // block for the listing switch. (A card whose block is a wrapper of the link is
+            // caught the same way below.)
+            let card = |i: u32, links: u32| {
+                let it = &self.items[i as usize];
+                let h = head[(i - root) as usize];
+                !self.article
+                    && h > 0
+                    && it.text.saturating_sub(h) >= CARD_BLURB
+                    && links <= 2
+                    && groups
+                        .get(&self.group_key(i))
+                        .is_some_and(|g| g.1 >= CARD_ITEMS)
+            };
+            if f & (F_LINK | F_BLOCK | F_HEADING) == F_LINK && i >= cell_end && card(i, 1) {
+                titled_text += it.text;
+                i = it.end;
+                continue;
             }
             // Headings are exempt: a linked heading is an item's title, not a menu.
             if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 && i >= cell_end {
@@ -1533,10 +1628,24 @@ impl Table {
                     .copied()
                     .unwrap_or((it.text, 1));
                 let group = group as f32;
-                let titled = titled && count >= TITLED_ITEMS;
+                let titled = (titled && count >= TITLED_ITEMS) || card(i, it.links);
                 let repeated_main = group > 0.3 * root_text;
                 let small = (it.text as f32) < 0.25 * root_text;
-                if ld > 0.6 && small && !repeated_main && !listing {
+                // A list right after its own heading is that section's body: a list of links
+                // under "Resources", "Data types", "Changes" is what the section says (link
+                // indexes of docs and wikis, a release's changelog). Not on declared articles,
+                // whose headed link lists are teasers ("More stories"), nor for a table of
+                // contents (links into the page); boilerplate headings ("Related posts") are
+                // dropped with their sections later (`drop_boilerplate_sections`).
+                if f & F_LIST != 0
+                    && i >= list_end
+                    && prev_head == (it.parent, i)
+                    && !self.article
+                    && !self.first_link_is_fragment(i)
+                {
+                    list_end = it.end;
+                }
+                if ld > 0.6 && small && !repeated_main && !listing && i >= list_end {
                     if titled {
                         titled_text += it.text;
                     } else {
@@ -1550,6 +1659,62 @@ impl Table {
             i += 1;
         }
         (link_pruned, titled_text)
+    }
+
+    /// Whether the first link under `i` points into the same page (a table of contents).
+    /// The scan stops at the first link; a list without any is kept whole, and the lists
+    /// inside a kept list are not asked again.
+    fn first_link_is_fragment(&self, i: u32) -> bool {
+        let end = self.items[i as usize].end;
+        (i..end)
+            .map(|j| self.items[j as usize].flags)
+            .find(|f| f & F_LINK != 0)
+            .is_some_and(|f| f & F_FRAGMENT != 0)
+    }
+
+    /// Drops a poster-detail panel (`F_POSTER`) but for the poster's name: forum threads are
+    /// read as "who said what", and the name sits in the same panel as the avatar, rank, join
+    /// date and post count (XenForo `message-userDetails > h4.message-name`, phpBB
+    /// `postprofile > a.username`). Skips every part of the panel that holds no name element;
+    /// returns false (nothing done) when the panel has none. Linear in the panel's size.
+    fn keep_poster_names(&self, block: u32, skip: &mut HashSet<NodeId>) -> bool {
+        let end = self.items[block as usize].end;
+        let is_name = |j: u32| {
+            let it = &self.items[j as usize];
+            it.flags & F_USERNAME != 0
+                && it.flags & (F_CHROME_TAG | F_HIDDEN | F_CONTROL) == 0
+                && it.text > 0
+                && it.text <= USERNAME_TEXT
+        };
+        // Outermost name elements, in document order.
+        let mut names = Vec::new();
+        let mut j = block + 1;
+        while j < end {
+            if is_name(j) {
+                names.push(j);
+                j = self.items[j as usize].end;
+            } else {
+                j += 1;
+            }
+        }
+        if names.is_empty() {
+            return false;
+        }
+        let mut next = 0usize;
+        let mut j = block + 1;
+        while j < end {
+            let it = &self.items[j as usize];
+            if next < names.len() && names[next] == j {
+                next += 1;
+                j = it.end;
+            } else if next < names.len() && names[next] < it.end {
+                j += 1;
+            } else {
+                skip.insert(it.id);
+                j = it.end;
+            }
+        }
+        true
     }
 
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
@@ -1657,6 +1822,63 @@ impl Table {
                 skip.extend(marks);
             }
             i = it.end;
+        }
+    }
+
+    /// A product page's shelves of other products ("you may also like", "similar items",
+    /// carousels of tiles), when no heading the vocabulary knows labels them: a container
+    /// after the page's h1 (the product's name) whose children are mostly small tiles that
+    /// each show a price (linked or, on script-driven shops, clickable without a link), and
+    /// which holds a minor share of the root. A shop's category grid is the bulk of its page
+    /// and has no product name above it; a shelf under one product is a minority of it.
+    fn drop_price_shelves(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let root_text = r.text as f32;
+        // Whether each subtree shows a price: a price-classed element, or own text with a
+        // currency sign by a digit (each text node is read once, by its parent).
+        let priced = self.subtree_fold(
+            root,
+            |it| {
+                it.flags & F_PRICE != 0
+                    || (it.flags & F_INVISIBLE == 0 && own_text_shows_price(doc, it.id))
+            },
+            |_, a, c| a || c,
+        );
+        let mut h1 = (0..root)
+            .find(|&k| self.items[k as usize].level == 1)
+            .unwrap_or(NONE);
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if it.level == 1 && h1 == NONE {
+                h1 = i;
+            }
+            if h1 == NONE || it.text == 0 || (it.text as f32) > SHELF_SHARE * root_text {
+                i += 1;
+                continue;
+            }
+            let (mut cards, mut others) = (0u32, 0u32);
+            for c in self.children(i) {
+                let ci = &self.items[c as usize];
+                if ci.text == 0 {
+                    continue;
+                }
+                if ci.text <= SHELF_CARD && priced[(c - root) as usize] {
+                    cards += 1;
+                } else {
+                    others += 1;
+                }
+            }
+            if cards >= 3 && cards >= 2 * others {
+                skip.insert(it.id);
+                i = it.end;
+                continue;
+            }
+            i += 1;
         }
     }
 
@@ -1922,6 +2144,39 @@ const BOILERPLATE_HEADINGS: &[&str] = &[
     "see also",
 ];
 
+/// Whether an element's own text (its text children, not its descendants') shows a price: a
+/// currency sign next to a digit ("$19.99", "€ 25", "19,99 €").
+fn own_text_shows_price(doc: &Html, id: NodeId) -> bool {
+    let Some(node) = doc.tree.get(id) else {
+        return false;
+    };
+    node.children().any(|c| {
+        let Node::Text(t) = c.value() else {
+            return false;
+        };
+        let (mut prev_digit, mut prev_sign) = (false, false);
+        for ch in t.chars() {
+            let sign = matches!(ch, '$' | '€' | '£' | '¥' | '₹');
+            let digit = ch.is_ascii_digit();
+            if (sign && prev_digit) || (digit && prev_sign) {
+                return true;
+            }
+            if !ch.is_whitespace() {
+                prev_digit = digit;
+                prev_sign = sign;
+            }
+        }
+        false
+    })
+}
+
+/// Largest share of the root a product page's shelf of priced tiles may hold (see
+/// `Table::drop_price_shelves`).
+const SHELF_SHARE: f32 = 0.6;
+/// Most text of one tile on such a shelf: name, price, rating and delivery lines, and the
+/// variant details some shops ship inside each tile for a hover card.
+const SHELF_CARD: u32 = 1000;
+
 /// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
 /// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
 /// purpose.
@@ -2041,7 +2296,9 @@ fn product_marker(el: &scraper::node::Element, name: &str) -> Option<ProductSign
             return None;
         }
         let c = el.attr("content")?.trim().to_ascii_lowercase();
-        return Some(if c.starts_with("product") {
+        return Some(if c == "product.group" {
+            ProductSignal::Group
+        } else if c.starts_with("product") {
             ProductSignal::Declared
         } else if c == "article" {
             ProductSignal::Article
@@ -2064,8 +2321,11 @@ fn is_discussion_type(t: &str) -> bool {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ProductSignal {
-    /// `og:type` product (or product.group, ...).
+    /// `og:type` product (or product.item, ...).
     Declared,
+    /// `og:type` product.group: a shop's page for a group of products (Shopify declares its
+    /// collection pages so), whose grid of products is its content.
+    Group,
     /// `og:type` article: a buying guide's offers and Product JSON-LD do not make it a shop.
     Article,
     /// Offer/price microdata.
@@ -2160,6 +2420,22 @@ fn is_streamed_segment_id(id: &str) -> bool {
     id.strip_prefix("S:")
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_hexdigit()))
 }
+
+/// Poster-detail panels beside forum posts (a subset of `NEG_ALWAYS`).
+const POSTER_WORDS: &[&str] = &[
+    "userinfo",
+    "user-info",
+    "user_info",
+    "userextras",
+    "user-extras",
+    "user-details",
+    "userdetails",
+    "postprofile",
+    "post-profile",
+    "member-info",
+    "memberinfo",
+    "poster-info",
+];
 
 /// Negative vocabulary: substrings of lower-cased class/id that mark page furniture.
 const NEG_ALWAYS: &[&str] = &[
@@ -2325,6 +2601,19 @@ fn hides_in_some_state(w: &str) -> bool {
     })
 }
 
+/// Bootstrap's `d-none` (display: none) with no breakpoint variant showing the element again
+/// ("d-none d-md-block" is shown from tablets up: a desktop reader sees it). Shop themes park
+/// screen-reader copies of each tile's data there ("Product Name", "Product Details").
+fn hidden_by_display_utility(s: &str) -> bool {
+    let mut words = s.split_ascii_whitespace();
+    words.clone().any(|w| w == "d-none")
+        && !words.any(|w| {
+            ["d-sm-", "d-md-", "d-lg-", "d-xl-", "d-xxl-"]
+                .iter()
+                .any(|p| w.strip_prefix(p).is_some_and(|v| v != "none"))
+        })
+}
+
 /// Tailwind variants that style a pseudo-element rather than the element.
 const PSEUDO_VARIANTS: &[&str] = &[
     "marker",
@@ -2434,12 +2723,27 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
         neg += 2;
         always = true;
     }
+    let display_none = hidden_by_display_utility(&s);
     if hits[0] > 0
         || tokens().any(|t| NEG_TOKENS.contains(&t))
         || s.split_ascii_whitespace()
             .any(|w| NEG_WORDS.contains(&w) || hides_in_some_state(w))
     {
         neg += 2;
+    }
+    // `d-none` hides outright, like the "always" vocabulary: not a menu that opens.
+    if display_none {
+        neg += 2;
+        always = true;
+    }
+    // Utility-CSS overlay: "fixed inset-0" pins the box over the whole viewport (Tailwind's
+    // modal, drawer and takeover idiom); what it holds (a sign-up takeover, a cart drawer, a
+    // form's success and error states) opens over the page, it is not the page.
+    if s.split_ascii_whitespace().any(|w| w == "fixed")
+        && s.split_ascii_whitespace().any(|w| w == "inset-0")
+    {
+        neg += 2;
+        always = true;
     }
     let pos = hits[4] as i32;
     let comments = hits[1] > 0;
@@ -2451,6 +2755,15 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     }
     if s.contains("sidebar") {
         f |= F_SIDEBAR;
+    }
+    if POSTER_WORDS.iter().any(|w| s.contains(w)) {
+        f |= F_POSTER;
+    }
+    if ["username", "user-name", "user_name", "message-name"]
+        .iter()
+        .any(|w| s.contains(w))
+    {
+        f |= F_USERNAME;
     }
     if s.contains("disclaimer") && name != "body" && name != "html" && name != "main" {
         f |= F_DISCLAIMER;
@@ -2488,7 +2801,8 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
         }
         // No furniture word in the names, only short tokens ("meta", "hide", "ad", "hidden"):
         // see `F_TOKEN_NEG`.
-        if hits[0] == 0 && hits[5] == 0 {
+        // Not `d-none`: it says "not displayed" outright, on every tile it is on.
+        if hits[0] == 0 && hits[5] == 0 && !display_none {
             f |= F_TOKEN_NEG;
         }
     }
@@ -3207,6 +3521,16 @@ server.run(config);</code></pre><p>{PROSE}</p></div></body></html>"#
         // Whole-word "hidden" and utility variants hide; compound names do not.
         assert!(class_flags("hidden", "", "div") & F_CHROME_CLASS != 0);
         assert!(class_flags("lg:hidden", "", "div") & F_CHROME_CLASS != 0);
+        // Bootstrap's display utility: hidden unless a breakpoint shows it again.
+        assert!(class_flags("d-none", "", "dl") & F_CHROME_CLASS != 0);
+        assert_eq!(
+            class_flags("d-none", "", "dl") & (F_NAVLIKE | F_TOKEN_NEG),
+            0
+        );
+        assert_eq!(
+            class_flags("d-none d-md-block", "", "div") & F_CHROME_CLASS,
+            0
+        );
         assert_eq!(
             class_flags("overflow-hidden", "", "div") & F_CHROME_CLASS,
             0
