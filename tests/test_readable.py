@@ -1217,7 +1217,8 @@ def test_shelf_of_priced_tiles_after_a_declared_products_title_stays_out():
     # A product page's shelf of other products (linked tiles with a price) under no heading
     # the vocabulary knows: not the product's content. The same shelf without the product
     # declaration (a category page's grid) stays.
-    desc = "<p>" + "This hand-built guitar has an alder body and a maple neck with a rosewood board. " * 5 + "</p>"
+    sentence = "This hand-built guitar has an alder body and a maple neck with a rosewood board. "
+    desc = "<p>" + sentence * 5 + "</p>"
     tiles = "".join(
         f'<li><a href="/p/{i}">Other guitar model {i}</a><span>${i}99.00</span>'
         "<span>Pre-owned, ships from the seller within two days.</span></li>"
@@ -1258,7 +1259,8 @@ def test_utility_css_viewport_overlay_is_chrome():
         "<h3>It's official</h3><p>We got your info and we will keep you in the loop about new "
         "colors, restocks and everything else that is new in our store this season.</p></div></div>"
     )
-    html = f"""<html><body><main><h1>Wool Runner</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+    prose = f"<p>{PROSE}</p>" * 4
+    html = f"""<html><body><main><h1>Wool Runner</h1>{prose}
     {overlay}</main></body></html>"""
     out = readable(html)
     assert "Wool Runner" in out

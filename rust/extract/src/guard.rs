@@ -538,6 +538,8 @@ fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option<usize> {
 
 /// A byte range to remove from the input.
 type Cut = (usize, usize);
+/// A cut, or (empty range) an insertion of the end tag whose name is at the given range.
+type Edit = (usize, usize, Option<(usize, usize)>);
 
 /// Return `html` defused and stripped (see the module docs); borrowed if nothing changed.
 pub fn defuse(html: &str) -> Cow<'_, str> {
@@ -901,8 +903,7 @@ fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     }
     // One sorted list of edits: a cut removes `start..end`; an insertion (empty range,
     // sorted before a cut at the same place) adds an end tag there.
-    let mut edits: Vec<(usize, usize, Option<(usize, usize)>)> =
-        cuts.into_iter().map(|(s, e)| (s, e, None)).collect();
+    let mut edits: Vec<Edit> = cuts.into_iter().map(|(s, e)| (s, e, None)).collect();
     edits.extend(closes.into_iter().map(|(at, name)| (at, at, Some(name))));
     edits.sort_unstable();
     let mut out = String::with_capacity(html.len() + 16);
