@@ -136,22 +136,22 @@ const F_TOKEN_NEG: u64 = 1 << 32;
 const F_HIDE_CLASS: u64 = 1 << 33;
 /// Class/id names a disclaimer: chrome on declared articles and products (see `select`).
 const F_DISCLAIMER: u64 = 1 << 34;
+/// Class names a price ("price", "product-price", "price__sale"): marks the product tiles of
+/// a shop's shelves (see `Table::drop_price_shelves`).
+const F_PRICE: u64 = 1 << 35;
 /// Class/id names a poster-detail panel beside a forum post (`POSTER_WORDS`): the avatar,
 /// rank, join date and post count are furniture, but the poster's name is part of the post
 /// (see `Table::keep_poster_names`).
-const F_POSTER: u64 = 1 << 43;
+const F_POSTER: u64 = 1 << 36;
 /// Class names the poster's name ("username", "message-name").
-const F_USERNAME: u64 = 1 << 44;
+const F_USERNAME: u64 = 1 << 37;
 /// Longest poster name kept out of a poster panel: a longer "username" element holds a
 /// profile menu ("View Profile View Forum Posts Private Message ...").
 const USERNAME_TEXT: u32 = 40;
 /// `<ul>` / `<ol>`.
-const F_LIST: u64 = 1 << 45;
+const F_LIST: u64 = 1 << 38;
 /// A link to a place in the same page (`href="#..."`): tables of contents.
-const F_FRAGMENT: u64 = 1 << 46;
-/// Class names a price ("price", "product-price", "price__sale"): marks the product tiles of
-/// a shop's shelves (see `Table::drop_price_shelves`).
-const F_PRICE: u64 = 1 << 35;
+const F_FRAGMENT: u64 = 1 << 39;
 /// Table cell, or term / description of a description list: kept or dropped with its row,
 /// table or list, never on its own (a cell of linked names is a table's data, a linked term
 /// an entry's title, and a table missing cells is garbled).
@@ -2731,17 +2731,13 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     {
         neg += 2;
     }
-    // `d-none` hides outright, like the "always" vocabulary: not a menu that opens.
-    if display_none {
-        neg += 2;
-        always = true;
-    }
-    // Utility-CSS overlay: "fixed inset-0" pins the box over the whole viewport (Tailwind's
-    // modal, drawer and takeover idiom); what it holds (a sign-up takeover, a cart drawer, a
-    // form's success and error states) opens over the page, it is not the page.
-    if s.split_ascii_whitespace().any(|w| w == "fixed")
-        && s.split_ascii_whitespace().any(|w| w == "inset-0")
-    {
+    // Utility classes that take a box out of the page outright, like the "always"
+    // vocabulary (not a menu that opens): `d-none` hides it; "fixed inset-0" pins it over
+    // the whole viewport (Tailwind's modal, drawer and takeover idiom: a sign-up takeover, a
+    // cart drawer, a form's success and error states open over the page, they are not it).
+    let overlay = s.split_ascii_whitespace().any(|w| w == "fixed")
+        && s.split_ascii_whitespace().any(|w| w == "inset-0");
+    if display_none || overlay {
         neg += 2;
         always = true;
     }
