@@ -1265,3 +1265,44 @@ def test_utility_css_viewport_overlay_is_chrome():
     out = readable(html)
     assert "Wool Runner" in out
     assert "back in stock" not in out
+
+
+def test_live_status_and_error_messages_are_chrome():
+    # role="alert" / role="status" regions carry the interface's state ("Unable to add item to
+    # List. Please try again.", "Loading...", "Added to cart"), not the page's text.
+    prose = f"<p>{PROSE}</p>" * 3
+    html = f"""<html><body><main><h1>Budget vote</h1>{prose}
+    <div role="alert"><span>Unable to add the item to your list. Please try again.</span></div>
+    <p role="status">Loading saved stories from your reading history</p>
+    </main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Please try again" not in out
+    assert "reading history" not in out
+
+
+def test_shipping_and_returns_panel_of_a_product_page_is_dropped():
+    # The shop's shipping/returns terms sit under every product as an accordion item or a
+    # headed block: the shop's boilerplate, not the product's description.
+    terms = (
+        "We ship worldwide within two business days. Returns are free within 30 days of "
+        "delivery as long as the item is unworn and in its original packaging."
+    )
+    accordion = f"""<div class="accordion">
+    <details class="accordion-item"><summary>Details</summary><p>{PROSE}</p></details>
+    <details class="accordion-item"><summary>Shipping &amp; Returns</summary>
+    <p>{terms}</p></details></div>"""
+    flow = f"""<h3>Fit and care</h3><p>{PROSE}</p>
+    <h3>Delivery and returns</h3><p>{terms}</p><p>Ask us anything: hello@example.com.</p>"""
+    head = '<html><head><meta property="og:type" content="product"></head>'
+    for panels in (accordion, flow):
+        html = f"""{head}<body><main><div class="product"><h1>Loke jacket</h1>
+        <span class="price">$98.00</span><p>{PROSE}</p>{panels}</div></main></body></html>"""
+        out = readable(html)
+        assert "Loke jacket" in out
+        assert "committee met" in out
+        assert "original packaging" not in out
+        assert "Ask us anything" not in out
+    # A page that is no shop keeps such a section (a blog post about a shop's policy).
+    other = f"""<html><body><main><h1>Our year</h1><p>{PROSE}</p>{flow}</main></body></html>"""
+    assert "original packaging" in readable(other)

@@ -1009,6 +1009,9 @@ impl Table {
         if self.declared_product {
             self.drop_price_shelves(doc, root, &mut skip);
         }
+        if self.product {
+            self.drop_policy_panels(doc, root, &mut skip);
+        }
         self.drop_repeated_lines(doc, root, &mut skip);
         self.drop_repeated_blocks(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
@@ -1882,6 +1885,138 @@ impl Table {
         }
     }
 
+    /// A product page's shipping and returns panel ("Shipping & Returns", "Delivery and
+    /// returns", "Free shipping over $50"): the shop's terms, the same under every product,
+    /// not the product's description (WCXB dev product pages: left out of the ground truth on
+    /// most sites that have one). Labels are short headings, `summary`/`button` elements,
+    /// disclosure triggers (`aria-expanded`), tabs (`role=tab`) and accordion-classed titles
+    /// (`accordion-title`); the label goes with the largest wrapper it opens that holds no
+    /// other label (an accordion item, not the accordion), or, when it opens none, with the
+    /// siblings after it up to the next one holding a label. A wrapper or run holding a large
+    /// share of the root (a page about shipping) stays. Also on priced pages without product
+    /// markup (their collections' shipping banners go too).
+    fn drop_policy_panels(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let max_drop = 0.4 * r.text as f32;
+        let (start, end) = (root as usize, r.end as usize);
+        let lab: Vec<bool> = (root..r.end)
+            .map(|i| {
+                let it = &self.items[i as usize];
+                // A short line that titles what follows: a long "label" is a panel itself.
+                (1..=POLICY_LABEL).contains(&it.text)
+                    && (it.level > 0
+                        || it.flags & F_COLLAPSIBLE != 0
+                        || doc
+                            .tree
+                            .get(it.id)
+                            .and_then(|n| n.value().as_element())
+                            .is_some_and(|el| {
+                                matches!(el.name(), "summary" | "button")
+                                    || el.attr("aria-expanded").is_some()
+                                    || el.attr("role").is_some_and(|r| r.trim() == "tab")
+                            }))
+            })
+            .collect();
+        // Labels per subtree (one backward sweep) and own text before each index (prefix
+        // sums), to ask "does this wrapper open with the label and hold no other" in O(1).
+        let mut count: Vec<u32> = lab.iter().map(|&l| u32::from(l)).collect();
+        for i in (root + 1..r.end).rev() {
+            let p = self.items[i as usize].parent;
+            if p != NONE && p >= root {
+                count[(p - root) as usize] += count[(i - root) as usize];
+            }
+        }
+        let mut prefix = Vec::with_capacity(end - start + 1);
+        let mut acc = 0u32;
+        for it in &self.items[start..end] {
+            prefix.push(acc);
+            acc += it.own;
+        }
+        prefix.push(acc);
+        let pre = |i: u32| prefix[(i as usize) - start];
+        let cnt = |i: u32| count[(i - root) as usize];
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if !lab[(i - root) as usize] {
+                i += 1;
+                continue;
+            }
+            // Each label's text is read once: the sweep then moves past its subtree.
+            if !self.is_policy_label(doc, i) {
+                i = it.end;
+                continue;
+            }
+            let mut wrapper = NONE;
+            let mut a = it.parent;
+            while a != NONE && a > root {
+                let ai = &self.items[a as usize];
+                if pre(i) > pre(a + 1) || cnt(a) > cnt(i) || ai.text as f32 > max_drop {
+                    break;
+                }
+                wrapper = a;
+                a = ai.parent;
+            }
+            if wrapper != NONE {
+                skip.insert(self.items[wrapper as usize].id);
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
+            // A label in the flow: it and its siblings up to the next one holding a label.
+            let pend = if it.parent == NONE {
+                r.end
+            } else {
+                self.items[it.parent as usize].end
+            };
+            let mut marks = vec![it.id];
+            let mut dropped = it.text;
+            let mut s = it.end;
+            while s < pend && cnt(s) == 0 {
+                let si = &self.items[s as usize];
+                dropped += si.text;
+                marks.push(si.id);
+                s = si.end;
+            }
+            if (dropped as f32) <= max_drop {
+                skip.extend(marks);
+            }
+            i = s;
+        }
+    }
+
+    /// Whether a short label names a shop's shipping or returns terms: its first word is
+    /// "shipping", "delivery", "returns", "dispatch", or "free" before one of those.
+    fn is_policy_label(&self, doc: &Html, i: u32) -> bool {
+        let Some(node) = doc.tree.get(self.items[i as usize].id) else {
+            return false;
+        };
+        let mut text = String::new();
+        for t in visible_texts(node) {
+            text.push_str(t);
+            text.push(' ');
+            if text.len() > 200 {
+                return false;
+            }
+        }
+        let text = text.to_lowercase();
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let policy = |w: &str| matches!(w, "shipping" | "delivery" | "returns" | "dispatch");
+        match words.as_slice() {
+            [] => false,
+            w if w.len() > 6 => false,
+            [first, rest @ ..] => {
+                policy(first) || (*first == "free" && rest.first().is_some_and(|w| policy(w)))
+            }
+        }
+    }
+
     /// The highest-ranked heading level (1 = h1) in each subtree of `root`, 0 for none;
     /// indexed from `root`. One backward pass: children follow their parents.
     fn top_heading_levels(&self, root: u32) -> Vec<u8> {
@@ -2177,6 +2312,10 @@ const SHELF_SHARE: f32 = 0.6;
 /// variant details some shops ship inside each tile for a hover card.
 const SHELF_CARD: u32 = 1000;
 
+/// Longest label (alphanumeric characters) read as a shipping/returns panel's title (see
+/// `Table::drop_policy_panels`).
+const POLICY_LABEL: u32 = 40;
+
 /// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
 /// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
 /// purpose.
@@ -2367,6 +2506,9 @@ fn attr_flags(el: &scraper::node::Element, name: &str) -> u64 {
             // Not "tablist": widgets put it on the whole tab set, panels included, while the
             // tab labels it is meant for are a few words.
             "dialog" | "alertdialog" => f |= F_CHROME_TAG | F_STRONG,
+            // Live status and error messages ("Loading...", "Please try again", "Added to
+            // your cart", form validation): interface state, not the page's text.
+            "alert" | "status" => f |= F_CHROME_TAG,
             "main" => f |= F_MAIN_HINT,
             // An inactive tab's panel is hidden like a collapsed accordion's.
             "tabpanel" => f |= F_COLLAPSIBLE,
