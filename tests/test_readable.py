@@ -1306,3 +1306,15 @@ def test_shipping_and_returns_panel_of_a_product_page_is_dropped():
     # A page that is no shop keeps such a section (a blog post about a shop's policy).
     other = f"""<html><body><main><h1>Our year</h1><p>{PROSE}</p>{flow}</main></body></html>"""
     assert "original packaging" in readable(other)
+
+
+def test_loading_placeholders_are_dropped():
+    # A widget a script has not rendered yet shows "Loading..." in its place: no content.
+    prose = f"<p>{PROSE}</p>" * 3
+    html = f"""<html><body><main><h1>Budget vote</h1>{prose}
+    <div class="price-history"><h2>Price history</h2><div class="spinner">LOADING...</div></div>
+    <p>Loading</p></main></body></html>"""
+    out = readable(html)
+    assert "committee met" in out
+    assert "Price history" in out
+    assert "loading" not in out.lower()
