@@ -1318,3 +1318,21 @@ def test_loading_placeholders_are_dropped():
     assert "committee met" in out
     assert "Price history" in out
     assert "loading" not in out.lower()
+
+
+def test_shop_shelf_headings_drop_their_section_on_product_pages():
+    # "Guests also viewed", "Others like you also bought", "Get the look": shelves of other
+    # products under a shop's product, however the tiles are marked up.
+    tiles = "".join(
+        f"<div><p>Lounge chair {n} in oiled oak with a woven paper cord seat.</p></div>"
+        for n in range(3)
+    )
+    prose = f"<p>{PROSE}</p>" * 3
+    body = f"""<body><main><h1>Kallax shelf</h1>{prose}
+    <section><h2>Guests also viewed</h2>{tiles}</section></main></body></html>"""
+    product = '<html><head><meta property="og:type" content="product"></head>' + body
+    out = readable(product)
+    assert "committee met" in out
+    assert "Lounge chair 1" not in out
+    # Elsewhere the phrase is no label of furniture.
+    assert "Lounge chair 1" in readable("<html><head></head>" + body)

@@ -2107,6 +2107,7 @@ impl Table {
         BOILERPLATE_HEADINGS
             .iter()
             .any(|h| text.starts_with(h) || (short && text.contains(h)))
+            || (self.product && is_shop_shelf_heading(text))
     }
 
     /// Responsive layouts often ship the same block twice (desktop and mobile variants,
@@ -2316,6 +2317,23 @@ const BOILERPLATE_HEADINGS: &[&str] = &[
     "also read",
     "see also",
 ];
+
+/// Headings over a shop page's shelves of other products beside those
+/// `BOILERPLATE_HEADINGS` knows: "Others like you also bought", "Guests also viewed",
+/// "Get the look", "Ideas based on your recently viewed products", "Explore related items".
+/// Only on shop pages (see `Table::is_boilerplate_heading`): elsewhere "based on your" opens
+/// a sentence of content. Eight words at most: a label, not a sentence that mentions one.
+fn is_shop_shelf_heading(text: &str) -> bool {
+    const PHRASES: &[&str] = &[
+        "also bought",
+        "also viewed",
+        "also purchased",
+        "get the look",
+        "based on your",
+        "explore related",
+    ];
+    text.split_whitespace().count() <= 8 && PHRASES.iter().any(|p| text.contains(p))
+}
 
 /// Whether an element's own text (its text children, not its descendants') shows a price: a
 /// currency sign next to a digit ("$19.99", "€ 25", "19,99 €").
