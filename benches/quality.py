@@ -15,6 +15,7 @@ Usage (from the repository root)::
     python benches/quality.py                 # both corpora, everything
     python benches/quality.py --sample 50     # deterministic subset (CI smoke test)
     python benches/quality.py --split odd     # held-out half (tuning used the even half)
+    python benches/quality.py --whole-page --oracle   # per-page best-of-tools ceiling per type
 
 Scores are reported, never asserted.
 """
@@ -191,6 +192,17 @@ def ours_markdown() -> Extractor:
     return run
 
 
+def whole_page_text() -> Extractor:
+    """The page's whole visible text (``main_content=False``): the floor a selector must beat."""
+    from webgrip import _core
+
+    def run(page: Page) -> str:
+        out = _core.extract_document(page.html, url=page.url, modes=["text"], main_content=False)
+        return out["text"] or ""
+
+    return run
+
+
 def trafilatura_text() -> Extractor:
     import trafilatura
 
@@ -359,6 +371,26 @@ def print_wcxb(results: list[Scores]) -> None:
         print(f"{k:<14}{sums[0][k]['n']:>5}  " + "  ".join(cells))
 
 
+def print_oracle(results: list[Scores]) -> None:
+    """Per page type, the mean of each page's best F1 among the extractors run: what choosing
+    between them page by page with the answer in hand would score. It bounds what any rule
+    that picks among these outputs can reach; "others" leaves our readable text out."""
+    by_id = [{pg["id"]: pg for pg in s.pages} for s in results]
+    others = [i for i, s in enumerate(results) if not s.name.startswith("ours")]
+    rows: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for pid, pg in by_id[0].items():
+        best = max(b[pid]["f"] for b in by_id)
+        best_other = max((by_id[i][pid]["f"] for i in others), default=0.0)
+        for key in ("overall", pg["type"]):
+            rows[key].append((best, best_other))
+    names = ", ".join(s.name for s in results)
+    print(f"per-page oracle over {names} (best F1 of each page, mean)")
+    print(f"{'page type':<14}{'n':>5}  {'all':>7}{'others':>8}")
+    for key in ["overall", *sorted(k for k in rows if k != "overall")]:
+        r = rows[key]
+        print(f"{key:<14}{len(r):>5}  {mean(a for a, _ in r):>7.3f}{mean(b for _, b in r):>8.3f}")
+
+
 def print_speed(results: list[Scores]) -> None:
     base = next((s for s in results if s.name == "trafilatura"), None)
     for s in results:
@@ -378,6 +410,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run dom_smoothie and rs-trafilatura (builds benches/peers with cargo)",
     )
+    ap.add_argument(
+        "--whole-page", action="store_true", help="also score the whole page's text (no selection)"
+    )
+    ap.add_argument(
+        "--oracle",
+        action="store_true",
+        help="print the per-page best-of-extractors ceiling per WCXB page type",
+    )
     ap.add_argument("--only", choices=["wcxb", "articles"], default=None)
     ap.add_argument("--pred", type=Path, help=argparse.SUPPRESS)  # dev: JSONL predictions
     ap.add_argument("--dump", type=Path, help="write per-page scores (JSON) here")
@@ -390,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         extractors.append(("ours", ours_text()))
         if not args.no_markdown:
             extractors.append(("ours-md", ours_markdown()))
+        if args.whole_page:
+            extractors.append(("whole-page", whole_page_text()))
     if not args.no_trafilatura:
         try:
             extractors.append(("trafilatura", trafilatura_text()))
@@ -409,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
         print_wcxb(results)
         print("throughput (HTML bytes / extraction time):")
         print_speed(results)
+        if args.oracle:
+            print_oracle(results)
         dump["wcxb"] = {s.name: s.pages for s in results}
     if args.only in (None, "articles"):
         pages = load_articles(args.corpus / "article-bench-dev", args.sample, args.split)
