@@ -1265,3 +1265,22 @@ def test_utility_css_viewport_overlay_is_chrome():
     out = readable(html)
     assert "Wool Runner" in out
     assert "back in stock" not in out
+
+
+def test_category_prose_beside_a_product_grid_is_kept():
+    # A shop's category page whose root is the product grid: the buying advice under the
+    # tiles (a sibling block of sentences) is the category's own text, not furniture.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Crew sock number {n}</a>'
+        f"<p>Soft combed cotton with a cushioned sole and a seamless toe for long days</p>"
+        f'<span class="price">${10 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><div class="wrap"><div class="results"><ul class="grid">{tiles}</ul></div>
+    <div class="seo"><h2>How to choose socks</h2><p>Pick the fabric first: cotton breathes,
+    wool warms even when wet. Then pick the height that suits your shoes.</p></div></div>
+    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Crew sock number 1" in out and "number 24" in out, out
+    assert "wool warms even when wet" in out, out

@@ -177,6 +177,13 @@ const GRID_ITEM_TEXT: u32 = 25;
 /// ... and together this much text, and this share of what the root keeps.
 const GRID_TEXT: u32 = 200;
 const GRID_SHARE: f32 = 0.15;
+/// Prose beside a grid root (see `Table::prose_beside_grid`): levels above the root searched,
+/// ...
+const PB_LEVELS: u32 = 5;
+/// ... unlinked text a block needs, ...
+const PB_TEXT: u32 = 100;
+/// ... and its weight per plain character (long lines, not labels).
+const PB_PROSE: f32 = 0.35;
 /// Weight, against the heaviest section's, that its headed siblings of the same kind need
 /// for the descent to keep them together (see `Table::descend`).
 const SERIES_SHARE: f32 = 0.05;
@@ -1050,6 +1057,10 @@ impl Table {
                 let extra = self.emit_roots(g, &skip);
                 roots.extend(extra);
             }
+            for c in self.prose_beside_grid(root, start, kept) {
+                self.prune(c, &mut skip, false);
+                roots.extend(self.emit_roots(c, &skip));
+            }
             roots.sort_unstable();
             roots.dedup();
         }
@@ -1116,6 +1127,62 @@ impl Table {
                 }
             }
             i += 1;
+        }
+        out
+    }
+
+    /// Collection pages whose root is the product grid itself: blocks of prose beside it
+    /// (a category blurb above the tiles, buying advice and FAQ under them) are the
+    /// category's own text, which the descent into the heavy grid leaves behind. Siblings of
+    /// the root and of its ancestors (up to `PB_LEVELS` levels, not above `start`) that hold
+    /// sentences in long lines and few links join the selection. Linear: each level looks at
+    /// one node's children; the grid test is one sweep over the root.
+    fn prose_beside_grid(&self, root: u32, start: u32, kept: u32) -> Vec<u32> {
+        if !self.product {
+            return Vec::new();
+        }
+        let r_end = self.items[root as usize].end;
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for i in root + 1..r_end {
+            let it = &self.items[i as usize];
+            if it.good > 0 && it.links > 0 && it.parent != NONE {
+                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.good;
+            }
+        }
+        let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
+        let own_grid = kids
+            .values()
+            .any(|&(n, good)| n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n && good >= need);
+        if !own_grid {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut node = root;
+        for _ in 0..PB_LEVELS {
+            if node == start {
+                break;
+            }
+            let p = self.items[node as usize].parent;
+            if p == NONE {
+                break;
+            }
+            for c in self.children(p) {
+                if c == node {
+                    continue;
+                }
+                let it = &self.items[c as usize];
+                let plain = it.good.saturating_sub(it.good_link);
+                if plain >= PB_TEXT
+                    && 3 * it.good_link < it.good
+                    && it.punct >= 2
+                    && self.weight(c) >= PB_PROSE * plain as f32
+                {
+                    out.push(c);
+                }
+            }
+            node = p;
         }
         out
     }
