@@ -1284,3 +1284,24 @@ def test_category_prose_beside_a_product_grid_is_kept():
     out = readable(html)
     assert "Crew sock number 1" in out and "number 24" in out, out
     assert "wool warms even when wet" in out, out
+
+
+def test_prose_under_a_related_heading_stays_on_a_shop_category_page():
+    # "Related ..." heads a rail of teasers under articles and products; a shop category
+    # page puts its buying advice there, in sentences, which is the category's own text.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Camp stove number {n}</a>'
+        f"<p>Two burners, push-button ignition and a lid that shields the flame</p>"
+        f'<span class="price">${100 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><h1>Camp stoves</h1><ul class="grid">{tiles}</ul>
+    <section><h2>Related expert advice</h2><p>Canister stoves are easy to use and need
+    little care. Liquid fuel stoves burn well in the cold. Wood stoves are light, but fire
+    bans may stop you from using them. Integrated systems boil water fastest of all, but
+    they tip over more easily on uneven ground, so pick a flat spot.</p></section>
+    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Camp stove number 1" in out and "number 24" in out, out
+    assert "Liquid fuel stoves burn well" in out, out

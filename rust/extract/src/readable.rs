@@ -184,6 +184,11 @@ const PB_LEVELS: u32 = 5;
 const PB_TEXT: u32 = 100;
 /// ... and its weight per plain character (long lines, not labels).
 const PB_PROSE: f32 = 0.35;
+/// Text a boilerplate-headed section of prose needs to be kept off articles and products
+/// (see `Table::prose_section`).
+const PROSE_SECTION_TEXT: u32 = 200;
+/// ... and this much text per link (a rail of teaser cards has a link every line or two).
+const PROSE_SECTION_PER_LINK: u32 = 250;
 /// Weight, against the heaviest section's, that its headed siblings of the same kind need
 /// for the descent to keep them together (see `Table::descend`).
 const SERIES_SHARE: f32 = 0.05;
@@ -1187,6 +1192,31 @@ impl Table {
         out
     }
 
+    /// A section under a boilerplate heading ("Related advice", "Read more") is kept on a
+    /// page that declares itself neither an article nor a product when it is prose, not
+    /// teasers: mostly unlinked text with sentences and few links. Shop category pages put
+    /// their buying guides there (accordions of advice under "Related articles"); the
+    /// heading rule is for link rails (recently viewed, more stories), which have a link
+    /// every line or two. `idx` are the section's top-level elements (their subtree counts
+    /// are summed, no rescans).
+    fn prose_section(&self, idx: &[u32]) -> bool {
+        if self.article || self.declared_product {
+            return false;
+        }
+        let (mut text, mut link, mut links, mut punct) = (0u32, 0u32, 0u32, 0u32);
+        for &i in idx {
+            let it = &self.items[i as usize];
+            text += it.text;
+            link += it.link;
+            links += it.links;
+            punct += it.punct;
+        }
+        text >= PROSE_SECTION_TEXT
+            && 3 * link < text
+            && punct >= 3
+            && links * PROSE_SECTION_PER_LINK <= text
+    }
+
     /// Roots as node ids, each lifted out of table and list internals: a cell, row or list
     /// item emitted on its own loses its table or list structure (and a wide table would
     /// become one block per cell). Duplicates after lifting are merged, order kept.
@@ -1850,6 +1880,10 @@ impl Table {
                 wrapper = a;
                 a = ai.parent;
             }
+            if wrapper != NONE && self.prose_section(&[wrapper]) {
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
             if wrapper != NONE {
                 skip.insert(self.items[wrapper as usize].id);
                 i = self.items[wrapper as usize].end;
@@ -1867,6 +1901,7 @@ impl Table {
                 self.items[parent as usize].end
             };
             let mut marks = Vec::new();
+            let mut marks_idx = Vec::new();
             while s < pend {
                 let si = &self.items[s as usize];
                 // The section ends at the next heading of its rank or above, also when a
@@ -1883,9 +1918,13 @@ impl Table {
                 }
                 dropped += si.text;
                 marks.push(si.id);
+                marks_idx.push(s);
                 s = si.end;
             }
-            if (dropped as f32) < 0.4 * root_text {
+            if self.prose_section(&marks_idx) {
+                // Prose, not a rail: the section stays, its heading too.
+                skip.remove(&it.id);
+            } else if (dropped as f32) < 0.4 * root_text {
                 skip.extend(marks);
             }
             i = it.end;
