@@ -179,7 +179,7 @@ const GRID_TEXT: u32 = 200;
 const GRID_SHARE: f32 = 0.15;
 /// Prose beside a grid root (see `Table::prose_beside_grid`): levels above the root searched,
 /// ...
-const PB_LEVELS: u32 = 5;
+const PB_LEVELS: u32 = 8;
 /// ... unlinked text a block needs, ...
 const PB_TEXT: u32 = 100;
 /// ... and its weight per plain character (long lines, not labels).
