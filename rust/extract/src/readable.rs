@@ -183,7 +183,7 @@ const PB_LEVELS: u32 = 8;
 /// ... unlinked text a block needs, ...
 const PB_TEXT: u32 = 100;
 /// ... and its weight per plain character (long lines, not labels).
-const PB_PROSE: f32 = 0.35;
+const PB_PROSE: f32 = 0.25;
 /// Text a boilerplate-headed section of prose needs to be kept off articles and products
 /// (see `Table::prose_section`).
 const PROSE_SECTION_TEXT: u32 = 200;
