@@ -1305,3 +1305,21 @@ def test_prose_under_a_related_heading_stays_on_a_shop_category_page():
     out = readable(html)
     assert "Camp stove number 1" in out and "number 24" in out, out
     assert "Liquid fuel stoves burn well" in out, out
+
+
+def test_category_title_above_a_product_grid_is_kept():
+    # The category's h1 sits in its own banner wrapper above the grid the root descends
+    # into: the page's title, not furniture.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Cast iron skillet number {n}</a>'
+        f"<p>Seasoned with vegetable oil and ready to use on any stovetop or campfire</p>"
+        f'<span class="price">${20 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><div class="banner"><div class="inner"><h1>Lodge cast iron</h1></div></div>
+    <div class="results"><ul class="grid">{tiles}</ul></div></main>
+    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Cast iron skillet number 1" in out and "number 24" in out, out
+    assert "Lodge cast iron" in out, out

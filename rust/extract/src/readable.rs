@@ -184,6 +184,8 @@ const PB_LEVELS: u32 = 8;
 const PB_TEXT: u32 = 100;
 /// ... and its weight per plain character (long lines, not labels).
 const PB_PROSE: f32 = 0.25;
+/// Text of a title block (an h1 in its banner) taken beside a grid root.
+const PB_TITLE_TEXT: u32 = 200;
 /// Text a boilerplate-headed section of prose needs to be kept off articles and products
 /// (see `Table::prose_section`).
 const PROSE_SECTION_TEXT: u32 = 200;
@@ -1140,8 +1142,10 @@ impl Table {
     /// (a category blurb above the tiles, buying advice and FAQ under them) are the
     /// category's own text, which the descent into the heavy grid leaves behind. Siblings of
     /// the root and of its ancestors (up to `PB_LEVELS` levels, not above `start`) that hold
-    /// sentences in long lines and few links join the selection. Linear: each level looks at
-    /// one node's children; the grid test is one sweep over the root.
+    /// sentences in long lines and few links join the selection, and so does a small block
+    /// before the grid holding the page's h1 (the category title in its banner). Linear:
+    /// each level looks at one node's children; the grid test is one sweep over the root,
+    /// the heading ranks one backward sweep over `start`.
     fn prose_beside_grid(&self, root: u32, start: u32, kept: u32) -> Vec<u32> {
         if !self.product {
             return Vec::new();
@@ -1163,6 +1167,7 @@ impl Table {
         if !own_grid {
             return Vec::new();
         }
+        let heads = self.top_heading_levels(start);
         let mut out = Vec::new();
         let mut node = root;
         for _ in 0..PB_LEVELS {
@@ -1179,6 +1184,18 @@ impl Table {
                 }
                 let it = &self.items[c as usize];
                 let plain = it.good.saturating_sub(it.good_link);
+                // The category's title: a small block before the grid that holds an h1
+                // (a banner wrapper around it), mostly unlinked.
+                let top = heads.get((c - start) as usize).copied().unwrap_or(0);
+                if c < node
+                    && top == 1
+                    && it.good > 0
+                    && it.good <= PB_TITLE_TEXT
+                    && 2 * it.good_link < it.good
+                {
+                    out.push(c);
+                    continue;
+                }
                 if plain >= PB_TEXT
                     && 3 * it.good_link < it.good
                     && it.punct >= 2
