@@ -1336,3 +1336,61 @@ def test_shop_shelf_headings_drop_their_section_on_product_pages():
     assert "Lounge chair 1" not in out
     # Elsewhere the phrase is no label of furniture.
     assert "Lounge chair 1" in readable("<html><head></head>" + body)
+
+
+def test_category_prose_beside_a_product_grid_is_kept():
+    # A shop's category page whose root is the product grid: the buying advice under the
+    # tiles (a sibling block of sentences) is the category's own text, not furniture.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Crew sock number {n}</a>'
+        f"<p>Soft combed cotton with a cushioned sole and a seamless toe for long days</p>"
+        f'<span class="price">${10 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><div class="wrap"><div class="results"><ul class="grid">{tiles}</ul></div>
+    <div class="seo"><h2>How to choose socks</h2><p>Pick the fabric first: cotton breathes,
+    wool warms even when wet. Then pick the height that suits your shoes.</p></div></div>
+    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Crew sock number 1" in out and "number 24" in out, out
+    assert "wool warms even when wet" in out, out
+
+
+def test_prose_under_a_related_heading_stays_on_a_shop_category_page():
+    # "Related ..." heads a rail of teasers under articles and products; a shop category
+    # page puts its buying advice there, in sentences, which is the category's own text.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Camp stove number {n}</a>'
+        f"<p>Two burners, push-button ignition and a lid that shields the flame</p>"
+        f'<span class="price">${100 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><h1>Camp stoves</h1><ul class="grid">{tiles}</ul>
+    <section><h2>Related expert advice</h2><p>Canister stoves are easy to use and need
+    little care. Liquid fuel stoves burn well in the cold. Wood stoves are light, but fire
+    bans may stop you from using them. Integrated systems boil water fastest of all, but
+    they tip over more easily on uneven ground, so pick a flat spot.</p></section>
+    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Camp stove number 1" in out and "number 24" in out, out
+    assert "Liquid fuel stoves burn well" in out, out
+
+
+def test_category_title_above_a_product_grid_is_kept():
+    # The category's h1 sits in its own banner wrapper above the grid the root descends
+    # into: the page's title, not furniture.
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">Cast iron skillet number {n}</a>'
+        f"<p>Seasoned with vegetable oil and ready to use on any stovetop or campfire</p>"
+        f'<span class="price">${20 + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main><div class="banner"><div class="inner"><h1>Lodge cast iron</h1></div></div>
+    <div class="results"><ul class="grid">{tiles}</ul></div></main>
+    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
+    out = readable(html)
+    assert "Cast iron skillet number 1" in out and "number 24" in out, out
+    assert "Lodge cast iron" in out, out

@@ -177,6 +177,20 @@ const GRID_ITEM_TEXT: u32 = 25;
 /// ... and together this much text, and this share of what the root keeps.
 const GRID_TEXT: u32 = 200;
 const GRID_SHARE: f32 = 0.15;
+/// Prose beside a grid root (see `Table::prose_beside_grid`): levels above the root searched,
+/// ...
+const PB_LEVELS: u32 = 8;
+/// ... unlinked text a block needs, ...
+const PB_TEXT: u32 = 100;
+/// ... and its weight per plain character (long lines, not labels).
+const PB_PROSE: f32 = 0.25;
+/// Text of a title block (an h1 in its banner) taken beside a grid root.
+const PB_TITLE_TEXT: u32 = 200;
+/// Text a boilerplate-headed section of prose needs to be kept off articles and products
+/// (see `Table::prose_section`).
+const PROSE_SECTION_TEXT: u32 = 200;
+/// ... and this much text per link (a rail of teaser cards has a link every line or two).
+const PROSE_SECTION_PER_LINK: u32 = 250;
 /// Weight, against the heaviest section's, that its headed siblings of the same kind need
 /// for the descent to keep them together (see `Table::descend`).
 const SERIES_SHARE: f32 = 0.05;
@@ -1054,6 +1068,10 @@ impl Table {
                 let extra = self.emit_roots(g, &skip);
                 roots.extend(extra);
             }
+            for c in self.prose_beside_grid(root, start, kept) {
+                self.prune(c, &mut skip, false);
+                roots.extend(self.emit_roots(c, &skip));
+            }
             roots.sort_unstable();
             roots.dedup();
         }
@@ -1122,6 +1140,102 @@ impl Table {
             i += 1;
         }
         out
+    }
+
+    /// Collection pages whose root is the product grid itself: blocks of prose beside it
+    /// (a category blurb above the tiles, buying advice and FAQ under them) are the
+    /// category's own text, which the descent into the heavy grid leaves behind. Siblings of
+    /// the root and of its ancestors (up to `PB_LEVELS` levels, not above `start`) that hold
+    /// sentences in long lines and few links join the selection, and so does a small block
+    /// before the grid holding the page's h1 (the category title in its banner). Linear:
+    /// each level looks at one node's children; the grid test is one sweep over the root,
+    /// the heading ranks one backward sweep over `start`.
+    fn prose_beside_grid(&self, root: u32, start: u32, kept: u32) -> Vec<u32> {
+        if !self.product {
+            return Vec::new();
+        }
+        let r_end = self.items[root as usize].end;
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for i in root + 1..r_end {
+            let it = &self.items[i as usize];
+            if it.good > 0 && it.links > 0 && it.parent != NONE {
+                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.good;
+            }
+        }
+        let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
+        let own_grid = kids
+            .values()
+            .any(|&(n, good)| n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n && good >= need);
+        if !own_grid {
+            return Vec::new();
+        }
+        let heads = self.top_heading_levels(start);
+        let mut out = Vec::new();
+        let mut node = root;
+        for _ in 0..PB_LEVELS {
+            if node == start {
+                break;
+            }
+            let p = self.items[node as usize].parent;
+            if p == NONE {
+                break;
+            }
+            for c in self.children(p) {
+                if c == node {
+                    continue;
+                }
+                let it = &self.items[c as usize];
+                let plain = it.good.saturating_sub(it.good_link);
+                // The category's title: a small block before the grid that holds an h1
+                // (a banner wrapper around it), mostly unlinked.
+                let top = heads.get((c - start) as usize).copied().unwrap_or(0);
+                if c < node
+                    && top == 1
+                    && it.good > 0
+                    && it.good <= PB_TITLE_TEXT
+                    && 2 * it.good_link < it.good
+                {
+                    out.push(c);
+                    continue;
+                }
+                if plain >= PB_TEXT
+                    && 3 * it.good_link < it.good
+                    && it.punct >= 2
+                    && self.weight(c) >= PB_PROSE * plain as f32
+                {
+                    out.push(c);
+                }
+            }
+            node = p;
+        }
+        out
+    }
+
+    /// A section under a boilerplate heading ("Related advice", "Read more") is kept on a
+    /// page that declares itself neither an article nor a product when it is prose, not
+    /// teasers: mostly unlinked text with sentences and few links. Shop category pages put
+    /// their buying guides there (accordions of advice under "Related articles"); the
+    /// heading rule is for link rails (recently viewed, more stories), which have a link
+    /// every line or two. `idx` are the section's top-level elements (their subtree counts
+    /// are summed, no rescans).
+    fn prose_section(&self, idx: &[u32]) -> bool {
+        if self.article || self.declared_product {
+            return false;
+        }
+        let (mut text, mut link, mut links, mut punct) = (0u32, 0u32, 0u32, 0u32);
+        for &i in idx {
+            let it = &self.items[i as usize];
+            text += it.text;
+            link += it.link;
+            links += it.links;
+            punct += it.punct;
+        }
+        text >= PROSE_SECTION_TEXT
+            && 3 * link < text
+            && punct >= 3
+            && links * PROSE_SECTION_PER_LINK <= text
     }
 
     /// Roots as node ids, each lifted out of table and list internals: a cell, row or list
@@ -1787,6 +1901,10 @@ impl Table {
                 wrapper = a;
                 a = ai.parent;
             }
+            if wrapper != NONE && self.prose_section(&[wrapper]) {
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
             if wrapper != NONE {
                 skip.insert(self.items[wrapper as usize].id);
                 i = self.items[wrapper as usize].end;
@@ -1804,6 +1922,7 @@ impl Table {
                 self.items[parent as usize].end
             };
             let mut marks = Vec::new();
+            let mut marks_idx = Vec::new();
             while s < pend {
                 let si = &self.items[s as usize];
                 // The section ends at the next heading of its rank or above, also when a
@@ -1820,9 +1939,13 @@ impl Table {
                 }
                 dropped += si.text;
                 marks.push(si.id);
+                marks_idx.push(s);
                 s = si.end;
             }
-            if (dropped as f32) < 0.4 * root_text {
+            if self.prose_section(&marks_idx) {
+                // Prose, not a rail: the section stays, its heading too.
+                skip.remove(&it.id);
+            } else if (dropped as f32) < 0.4 * root_text {
                 skip.extend(marks);
             }
             i = it.end;
