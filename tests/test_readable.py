@@ -1338,21 +1338,28 @@ def test_shop_shelf_headings_drop_their_section_on_product_pages():
     assert "Lounge chair 1" in readable("<html><head></head>" + body)
 
 
+def shop_category(name: str, blurb: str, base_price: int, main: str) -> str:
+    """A shop's category page: 24 priced tiles (``{grid}`` in ``main``) between a header and
+    a footer."""
+    tiles = "".join(
+        f'<li class="tile"><a href="/p/{n}">{name} number {n}</a>'
+        f"<p>{blurb}</p>"
+        f'<span class="price">${base_price + n}.00</span></li>'
+        for n in range(1, 25)
+    )
+    return f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
+    <main>{main.format(grid=f'<ul class="grid">{tiles}</ul>')}</main>
+    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
+
+
 def test_category_prose_beside_a_product_grid_is_kept():
     # A shop's category page whose root is the product grid: the buying advice under the
     # tiles (a sibling block of sentences) is the category's own text, not furniture.
-    tiles = "".join(
-        f'<li class="tile"><a href="/p/{n}">Crew sock number {n}</a>'
-        f"<p>Soft combed cotton with a cushioned sole and a seamless toe for long days</p>"
-        f'<span class="price">${10 + n}.00</span></li>'
-        for n in range(1, 25)
-    )
-    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
-    <main><div class="wrap"><div class="results"><ul class="grid">{tiles}</ul></div>
+    blurb = "Soft combed cotton with a cushioned sole and a seamless toe for long days"
+    main = """<div class="wrap"><div class="results">{grid}</div>
     <div class="seo"><h2>How to choose socks</h2><p>Pick the fabric first: cotton breathes,
-    wool warms even when wet. Then pick the height that suits your shoes.</p></div></div>
-    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
-    out = readable(html)
+    wool warms even when wet. Then pick the height that suits your shoes.</p></div></div>"""
+    out = readable(shop_category("Crew sock", blurb, 10, main))
     assert "Crew sock number 1" in out and "number 24" in out, out
     assert "wool warms even when wet" in out, out
 
@@ -1360,20 +1367,13 @@ def test_category_prose_beside_a_product_grid_is_kept():
 def test_prose_under_a_related_heading_stays_on_a_shop_category_page():
     # "Related ..." heads a rail of teasers under articles and products; a shop category
     # page puts its buying advice there, in sentences, which is the category's own text.
-    tiles = "".join(
-        f'<li class="tile"><a href="/p/{n}">Camp stove number {n}</a>'
-        f"<p>Two burners, push-button ignition and a lid that shields the flame</p>"
-        f'<span class="price">${100 + n}.00</span></li>'
-        for n in range(1, 25)
-    )
-    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
-    <main><h1>Camp stoves</h1><ul class="grid">{tiles}</ul>
+    blurb = "Two burners, push-button ignition and a lid that shields the flame"
+    main = """<h1>Camp stoves</h1>{grid}
     <section><h2>Related expert advice</h2><p>Canister stoves are easy to use and need
     little care. Liquid fuel stoves burn well in the cold. Wood stoves are light, but fire
     bans may stop you from using them. Integrated systems boil water fastest of all, but
-    they tip over more easily on uneven ground, so pick a flat spot.</p></section>
-    </main><footer>Shipping. Returns. Contact us.</footer></body></html>"""
-    out = readable(html)
+    they tip over more easily on uneven ground, so pick a flat spot.</p></section>"""
+    out = readable(shop_category("Camp stove", blurb, 100, main))
     assert "Camp stove number 1" in out and "number 24" in out, out
     assert "Liquid fuel stoves burn well" in out, out
 
@@ -1381,16 +1381,9 @@ def test_prose_under_a_related_heading_stays_on_a_shop_category_page():
 def test_category_title_above_a_product_grid_is_kept():
     # The category's h1 sits in its own banner wrapper above the grid the root descends
     # into: the page's title, not furniture.
-    tiles = "".join(
-        f'<li class="tile"><a href="/p/{n}">Cast iron skillet number {n}</a>'
-        f"<p>Seasoned with vegetable oil and ready to use on any stovetop or campfire</p>"
-        f'<span class="price">${20 + n}.00</span></li>'
-        for n in range(1, 25)
-    )
-    html = f"""<html><body><header><a href="/">Shop</a> <a href="/cart">Cart</a></header>
-    <main><div class="banner"><div class="inner"><h1>Lodge cast iron</h1></div></div>
-    <div class="results"><ul class="grid">{tiles}</ul></div></main>
-    <footer>Shipping. Returns. Contact us.</footer></body></html>"""
-    out = readable(html)
+    blurb = "Seasoned with vegetable oil and ready to use on any stovetop or campfire"
+    main = """<div class="banner"><div class="inner"><h1>Lodge cast iron</h1></div></div>
+    <div class="results">{grid}</div>"""
+    out = readable(shop_category("Cast iron skillet", blurb, 20, main))
     assert "Cast iron skillet number 1" in out and "number 24" in out, out
     assert "Lodge cast iron" in out, out

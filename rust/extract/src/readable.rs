@@ -1082,6 +1082,21 @@ impl Table {
         }
     }
 
+    /// Elements in `from..to` with a link and kept text, grouped by parent and signature:
+    /// each group's size and text. The candidate item grids of `grids_beside` and
+    /// `prose_beside_grid`.
+    fn linked_item_groups(&self, from: u32, to: u32) -> HashMap<(u32, u64), (u32, u32)> {
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for it in &self.items[from as usize..to as usize] {
+            if it.good > 0 && it.links > 0 && it.parent != NONE {
+                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.good;
+            }
+        }
+        kids
+    }
+
     /// Grids of repeated items outside `root` (before it; also after it on archive pages):
     /// containers whose children repeat one signature at least four times, each child with a
     /// link and a line of text, together a good share of what the root keeps. On shop and
@@ -1090,15 +1105,7 @@ impl Table {
     fn grids_beside(&self, root: u32, body: u32, kept: u32) -> Vec<u32> {
         let b = &self.items[body as usize];
         let r_end = self.items[root as usize].end;
-        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
-        for i in body + 1..b.end {
-            let it = &self.items[i as usize];
-            if it.good > 0 && it.links > 0 && it.parent != NONE {
-                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
-                g.0 += 1;
-                g.1 += it.good;
-            }
-        }
+        let kids = self.linked_item_groups(body + 1, b.end);
         let mut grid: HashMap<u32, u32> = HashMap::new();
         for (&(p, _), &(n, good)) in &kids {
             if n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n {
@@ -1155,15 +1162,7 @@ impl Table {
             return Vec::new();
         }
         let r_end = self.items[root as usize].end;
-        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
-        for i in root + 1..r_end {
-            let it = &self.items[i as usize];
-            if it.good > 0 && it.links > 0 && it.parent != NONE {
-                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
-                g.0 += 1;
-                g.1 += it.good;
-            }
-        }
+        let kids = self.linked_item_groups(root + 1, r_end);
         let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
         let own_grid = kids
             .values()
