@@ -1281,6 +1281,23 @@ def test_live_status_and_error_messages_are_chrome():
     assert "reading history" not in out
 
 
+def test_documentation_callout_with_role_alert_is_kept():
+    # Documentation themes mark their note and warning boxes role="alert": the text's own
+    # callout, not an interface message, whatever its length.
+    steps = (
+        "To install the package run the installer, then configure the service in the settings "
+        "file and restart it so that the new options take effect."
+    )
+    html = f"""<html><body><nav><a href="/">Docs</a></nav><main><h1>Installing</h1>
+    <p>{steps}</p><div class="alert alert-warning" role="alert"><strong>Warning:</strong> Back
+    up your database first.</div><pre><code>pip install thing</code></pre>
+    <div role="status">Copied!</div></main></body></html>"""
+    out = readable(html)
+    assert "Back up your database first" in out, out
+    assert "pip install thing" in out
+    assert "Copied" not in out
+
+
 def test_shipping_and_returns_panel_of_a_product_page_is_dropped():
     # The shop's shipping/returns terms sit under every product as an accordion item or a
     # headed block: the shop's boilerplate, not the product's description.
