@@ -1849,15 +1849,9 @@ impl Table {
         true
     }
 
-    /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
-    /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
-    /// and the siblings that follow it up to the next heading of the same or higher rank.
-    fn drop_boilerplate_sections(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
-        let r = &self.items[root as usize];
-        let root_text = r.text as f32;
-        let (start, end) = (root as usize, r.end as usize);
-        // Own text before each index (pre-order prefix sums), to ask "is the heading the
-        // first text of this wrapper" in O(1).
+    /// Own text of the items before each index of `start..end` (pre-order prefix sums, one
+    /// more entry for `end`): the text between two items in O(1).
+    fn own_text_prefix(&self, start: usize, end: usize) -> Vec<u32> {
         let mut prefix = Vec::with_capacity(end - start + 1);
         let mut acc = 0u32;
         for it in &self.items[start..end] {
@@ -1865,6 +1859,19 @@ impl Table {
             acc += it.own;
         }
         prefix.push(acc);
+        prefix
+    }
+
+    /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
+    /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
+    /// and the siblings that follow it up to the next heading of the same or higher rank.
+    fn drop_boilerplate_sections(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let root_text = r.text as f32;
+        let (start, end) = (root as usize, r.end as usize);
+        // Own text before each index, to ask "is the heading the first text of this
+        // wrapper" in O(1).
+        let prefix = self.own_text_prefix(start, end);
         let pre = |i: u32| prefix[(i as usize) - start];
         let mut top_heading: Option<Vec<u8>> = None;
         let mut i = root + 1;
@@ -2064,13 +2071,7 @@ impl Table {
                 count[(p - root) as usize] += count[(i - root) as usize];
             }
         }
-        let mut prefix = Vec::with_capacity(end - start + 1);
-        let mut acc = 0u32;
-        for it in &self.items[start..end] {
-            prefix.push(acc);
-            acc += it.own;
-        }
-        prefix.push(acc);
+        let prefix = self.own_text_prefix(start, end);
         let pre = |i: u32| prefix[(i as usize) - start];
         let cnt = |i: u32| count[(i - root) as usize];
         let mut i = root + 1;
