@@ -2167,18 +2167,9 @@ impl Table {
     /// Whether a short label names a shop's shipping or returns terms: its first word is
     /// "shipping", "delivery", "returns", "dispatch", or "free" before one of those.
     fn is_policy_label(&self, doc: &Html, i: u32) -> bool {
-        let Some(node) = doc.tree.get(self.items[i as usize].id) else {
+        let Some(text) = self.short_text(doc, i, " ") else {
             return false;
         };
-        let mut text = String::new();
-        for t in visible_texts(node) {
-            text.push_str(t);
-            text.push(' ');
-            if text.len() > 200 {
-                return false;
-            }
-        }
-        let text = text.to_lowercase();
         let words: Vec<&str> = text
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -2225,18 +2216,25 @@ impl Table {
         acc
     }
 
-    fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
-        let Some(node) = doc.tree.get(self.items[i as usize].id) else {
-            return false;
-        };
+    /// The visible text of item `i`, its text nodes joined with `sep`, lower-cased; `None`
+    /// past 200 bytes (a label or heading is short, and a long one is not read through).
+    fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
+        let node = doc.tree.get(self.items[i as usize].id)?;
         let mut text = String::new();
         for t in visible_texts(node) {
             text.push_str(t);
+            text.push_str(sep);
             if text.len() > 200 {
-                return false;
+                return None;
             }
         }
-        let text = text.to_lowercase();
+        Some(text.to_lowercase())
+    }
+
+    fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
+        let Some(text) = self.short_text(doc, i, "") else {
+            return false;
+        };
         let text = text.trim();
         // The phrase opens the heading ("Related articles", "Sign up for our newsletter") or
         // the heading is a short label around it ("Our newsletter"); a longer heading that
