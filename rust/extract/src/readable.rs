@@ -1922,17 +1922,15 @@ impl Table {
                 wrapper = a;
                 a = ai.parent;
             }
-            if wrapper != NONE && self.prose_section(&[wrapper]) {
-                i = self.items[wrapper as usize].end;
-                continue;
-            }
             if wrapper != NONE {
-                skip.insert(self.items[wrapper as usize].id);
+                // A wrapper of prose under the heading is a guide, not a rail: it stays.
+                if !self.prose_section(&[wrapper]) {
+                    skip.insert(self.items[wrapper as usize].id);
+                }
                 i = self.items[wrapper as usize].end;
                 continue;
             }
             // Heading in the flow: drop it and what follows, up to the next peer heading.
-            skip.insert(it.id);
             let level = it.level;
             let parent = it.parent;
             let mut dropped = 0u32;
@@ -1943,7 +1941,6 @@ impl Table {
                 self.items[parent as usize].end
             };
             let mut marks = Vec::new();
-            let mut marks_idx = Vec::new();
             while s < pend {
                 let si = &self.items[s as usize];
                 // The section ends at the next heading of its rank or above, also when a
@@ -1959,15 +1956,15 @@ impl Table {
                     break;
                 }
                 dropped += si.text;
-                marks.push(si.id);
-                marks_idx.push(s);
+                marks.push(s);
                 s = si.end;
             }
-            if self.prose_section(&marks_idx) {
-                // Prose, not a rail: the section stays, its heading too.
-                skip.remove(&it.id);
-            } else if (dropped as f32) < 0.4 * root_text {
-                skip.extend(marks);
+            // Prose, not a rail: the section stays, its heading too.
+            if !self.prose_section(&marks) {
+                skip.insert(it.id);
+                if (dropped as f32) < 0.4 * root_text {
+                    skip.extend(marks.iter().map(|&k| self.items[k as usize].id));
+                }
             }
             i = it.end;
         }
@@ -2146,16 +2143,8 @@ impl Table {
                 i += 1;
                 continue;
             }
-            let loading = doc.tree.get(it.id).is_some_and(|node| {
-                let mut text = String::new();
-                for t in visible_texts(node) {
-                    text.push_str(t);
-                    if text.len() > 40 {
-                        return false;
-                    }
-                }
-                let word = text.trim().trim_end_matches(['.', '…']).trim_end();
-                word.eq_ignore_ascii_case("loading")
+            let loading = self.short_text(doc, i, "").is_some_and(|text| {
+                text.trim().trim_end_matches(['.', '…']).trim_end() == "loading"
             });
             if loading {
                 skip.insert(it.id);
