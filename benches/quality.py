@@ -174,11 +174,15 @@ def load_articles(root: Path, sample: int | None, split: str) -> list[Page]:
 Extractor = Callable[[Page], str]
 
 
-def ours_text() -> Extractor:
+def ours_text(main_content: bool = True) -> Extractor:
+    """Readable text; with ``main_content=False`` the page's whole visible text, the floor a
+    selector must beat."""
     from webgrip import _core
 
     def run(page: Page) -> str:
-        out = _core.extract_document(page.html, url=page.url, modes=["text"], main_content=True)
+        out = _core.extract_document(
+            page.html, url=page.url, modes=["text"], main_content=main_content
+        )
         return out["text"] or ""
 
     return run
@@ -190,17 +194,6 @@ def ours_markdown() -> Extractor:
     def run(page: Page) -> str:
         out = _core.extract_document(page.html, url=page.url, modes=["markdown"], main_content=True)
         return strip_markdown_links(out["markdown"] or "")
-
-    return run
-
-
-def whole_page_text() -> Extractor:
-    """The page's whole visible text (``main_content=False``): the floor a selector must beat."""
-    from webgrip import _core
-
-    def run(page: Page) -> str:
-        out = _core.extract_document(page.html, url=page.url, modes=["text"], main_content=False)
-        return out["text"] or ""
 
     return run
 
@@ -454,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_markdown:
             extractors.append(("ours-md", ours_markdown()))
         if args.whole_page:
-            extractors.append(("whole-page", whole_page_text()))
+            extractors.append(("whole-page", ours_text(main_content=False)))
     if not args.no_trafilatura:
         try:
             extractors.append(("trafilatura", trafilatura_text()))
