@@ -129,8 +129,15 @@ def extract_document(
     modes: Sequence[str] = ("markdown",),
     main_content: bool = False,
     content_type: str | None = None,
+    timeout: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> dict[str, Any]:
-    """Parse once and build the requested views.
+    """Parse once and build the requested views, within ``timeout`` seconds.
+
+    Parsing and every view stop once ``timeout`` has passed or ``cancel`` is cancelled; then
+    :class:`webgrip.errors.FetchTimeoutError` is raised (``reason`` ``"timeout"`` or
+    ``"cancelled"``) instead of a page cut short. Without either, the call is unbounded in
+    time but linear in the input: tree building caps open elements as browsers do.
 
     ``modes`` is any of ``"markdown"``, ``"text"``, ``"links"``, ``"tables"``, ``"metadata"``;
     the result has a key per requested mode (a view not asked for is not built). ``bytes``
@@ -143,3 +150,12 @@ def extract_document(
     - ``metadata``: ``{"title", "description", "canonical_url", "language", "author",
       "published", "site_name"}`` (each ``str | None``)
     """
+
+class CancelToken:
+    """A flag that stops every :func:`extract_document` it was given, from any thread."""
+
+    def __init__(self) -> None: ...
+    def cancel(self) -> None:
+        """Stop the extractions holding this token within a few milliseconds."""
+    @property
+    def cancelled(self) -> bool: ...

@@ -8,9 +8,10 @@ Cancellation. Cancelling the task that awaits a call returns control at once (th
 ``CancelledError`` propagates as usual). The worker thread cannot be interrupted mid-call, so
 it is *abandoned*: it runs on in the background, bounded by the call's own deadline
 (``Config.timeout``), then returns to the pool; no thread is created per call, so abandoned
-calls cannot pile up threads. A download is also stopped early (its progress callback raises
-in the worker, which makes the core delete its temp file) and, should it finish anyway, the
-file it saved is deleted: a cancelled download leaves nothing on disk once its worker has
+calls cannot pile up threads. A page being converted stops within milliseconds (the
+worker's cancel token reaches the core's parser). A download is also stopped early (its
+progress callback raises in the worker, which makes the core delete its temp file) and,
+should it finish anyway, the file it saved is deleted: a cancelled download leaves nothing on disk once its worker has
 ended. :meth:`AsyncWebClient.aclose` waits for abandoned workers to end.
 """
 
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from ._cancel import CancelToken, cancel_scope
 from .client import Response, WebClient
 from .config import Config
 from .errors import WebgripError
@@ -52,6 +54,8 @@ class _Abandonable:
         self._lock = threading.Lock()
         self._abandoned = False
         self._saved: list[Download] = []
+        #: Stops the worker's page conversion too (see :mod:`webgrip._cancel`).
+        self.token = CancelToken()
 
     def progress(self, user: ProgressFn | None) -> ProgressFn:
         def callback(done: int, total: int | None) -> None:
@@ -70,6 +74,7 @@ class _Abandonable:
                 self._saved.append(download)
 
     def abandon(self) -> None:
+        self.token.cancel()
         with self._lock:
             self._abandoned = True
             for download in self._saved:
@@ -118,12 +123,16 @@ class AsyncWebClient:
                                             thread_name_prefix="webgrip-async")
 
     async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+        return await self._run_abandonable(lambda _guard: fn(*args, **kwargs))
 
     async def _run_abandonable(self, fn: Callable[[_Abandonable], T]) -> T:
         guard = _Abandonable()
-        future = self._executor.submit(fn, guard)
+
+        def work() -> T:
+            with cancel_scope(guard.token):
+                return fn(guard)
+
+        future = self._executor.submit(work)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:

@@ -256,7 +256,7 @@ class WebClient:
         if response.status >= 400:
             raise _status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
-                          tracking_params=self.config.tracking_params)
+                          tracking_params=self.config.tracking_params, deadline=deadline)
         documents.put(key, page)
         return page
 

@@ -66,8 +66,10 @@ class BlockedURLError(WebgripError):
 
 
 class FetchTimeoutError(WebgripError, TimeoutError):
-    """The call's total deadline (or the connect timeout) passed, or the host's rate-limit
-    slot would only come after it (then nothing is sent). ``reason`` is always ``timeout``."""
+    """The call's total deadline (or the connect timeout) passed — while waiting, sending,
+    receiving or parsing the page — or the host's rate-limit slot would only come after it
+    (then nothing is sent). ``reason`` is ``timeout``, or ``cancelled`` when the caller gave
+    up (an asyncio task or MCP request cancelled while its page was being parsed)."""
 
 
 class ResponseTooLargeError(WebgripError):

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from . import _core
+from . import _cancel, _core
 from .errors import UnsupportedContentError
 from .hygiene import strip_tracking
 from .page import EXTRACT_MODES, Page
@@ -122,10 +122,14 @@ def build_page(
     extract: str = "markdown",
     main_content: bool | None = None,
     tracking_params: tuple[str, ...] = (),
+    deadline: float | None = None,
 ) -> Page:
     """Convert a successful response into a :class:`Page` showing the ``extract`` view.
 
     ``main_content`` defaults to ``True`` for ``markdown``/``text`` and ``False`` otherwise.
+    ``deadline`` (a :func:`time.monotonic` time) bounds the parsing too: past it the core
+    stops and :class:`~webgrip.errors.FetchTimeoutError` is raised, as it is when the call's
+    cancel token (:mod:`webgrip._cancel`) is cancelled.
     In ``links`` and ``markdown`` modes tracking parameters (the built-in list plus
     ``tracking_params``) are removed from every link.
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
@@ -151,7 +155,7 @@ def build_page(
         return Page(url=url, final_url=response.url, status=response.status,
                     content_type=media, extract=extract, content=text)
     return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
-                      tracking_params=tracking_params)
+                      tracking_params=tracking_params, deadline=deadline)
 
 
 def _declared_size(response: Response) -> int | None:
@@ -170,36 +174,38 @@ def _pretty_json(text: str) -> str:
 
 def _html_page(
     response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None,
-    tracking_params: tuple[str, ...],
+    tracking_params: tuple[str, ...], deadline: float | None,
 ) -> Page:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
-    common: dict[str, Any] = {"url": response.url, "content_type": ct_header}
+
+    def parse(modes: tuple[str, ...], main_content: bool) -> dict[str, Any]:
+        left = None if deadline is None else deadline - time.monotonic()
+        return _core.extract_document(
+            response.content, modes=modes, main_content=main_content, url=response.url,
+            content_type=ct_header, timeout=left, cancel=_cancel.current(),
+        )
+
     data: tuple[dict[str, Any], ...] | None = None
     if extract == "html":
-        doc = _core.extract_document(response.content, modes=("metadata",), main_content=False,
-                                     **common)
+        doc = parse(("metadata",), False)
         content, main = response.text, False
     elif extract in ("markdown", "text"):
-        doc = _core.extract_document(response.content, modes=(extract, "metadata"),
-                                     main_content=main, **common)
+        doc = parse((extract, "metadata"), main)
         content = doc.get(extract) or ""
         if main and len(content.strip()) < MIN_MAIN_CONTENT_CHARS:
-            whole = _core.extract_document(response.content, modes=(extract, "metadata"),
-                                           main_content=False, **common)
+            whole = parse((extract, "metadata"), False)
             if len((whole.get(extract) or "").strip()) > len(content.strip()):
                 doc, content, main = whole, whole.get(extract) or "", False
         if extract == "markdown":
             content = _clean_markdown_links(content, tracking_params)
     elif extract == "links":
-        doc = _core.extract_document(response.content, modes=("links", "metadata"),
-                                     main_content=main, **common)
+        doc = parse(("links", "metadata"), main)
         links = _unique_links(doc.get("links") or [], tracking_params)
         data = tuple(links)
         content = _render_links(links)
     else:  # tables
-        doc = _core.extract_document(response.content, modes=("tables", "metadata"),
-                                     main_content=main, **common)
+        doc = parse(("tables", "metadata"), main)
         tables = [
             {"caption": t.get("caption"), "headers": list(t.get("headers") or []),
              "rows": [dict(r) for r in t.get("rows") or []]}

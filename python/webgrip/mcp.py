@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from ._cancel import CancelToken, cancel_scope
 from .schemas import call_tool, tool_schemas
 
 if TYPE_CHECKING:
@@ -68,8 +69,9 @@ def build_server(tools: Any) -> Any:
         for s in tool_schemas(tools, "mcp")
     ]
 
-    def run(name: str, arguments: dict[str, Any] | None) -> tuple[str, bool]:
-        text = call_tool(tools, name, arguments or {})
+    def run(name: str, arguments: dict[str, Any] | None, token: Any) -> tuple[str, bool]:
+        with cancel_scope(token):
+            text = call_tool(tools, name, arguments or {})
         return text, text.startswith("Error:")
 
     async def on_list_tools(ctx: Any, params: Any) -> Any:
@@ -77,8 +79,17 @@ def build_server(tools: Any) -> Any:
 
     async def on_call_tool(ctx: Any, params: Any) -> Any:
         # The tools block on the network (without the GIL); run them off the event loop so
-        # the server keeps answering pings and cancellations meanwhile.
-        text, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments)
+        # the server keeps answering pings and cancellations meanwhile. A cancelled request
+        # returns at once and its token stops the worker's parsing (the network part ends at
+        # the call's own deadline).
+        token = CancelToken()
+        try:
+            text, failed = await anyio.to_thread.run_sync(
+                run, params.name, params.arguments, token, abandon_on_cancel=True,
+            )
+        except anyio.get_cancelled_exc_class():
+            token.cancel()
+            raise
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)], isError=failed,
         )

@@ -1,8 +1,14 @@
 //! One parse, every requested view.
 
-use html5ever::interface::TreeSink;
+use std::cell::Cell;
+
+use ego_tree::NodeId;
+use html5ever::interface::{Tracer, TreeSink};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use scraper::{Html, HtmlTreeSink};
+
+use crate::budget::{Budget, Interrupted};
+use crate::lexer::Outcome;
 
 use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
@@ -60,6 +66,26 @@ pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) 
     extract_parsed(&parse(html), url, modes, main_content)
 }
 
+/// [`extract`] within `budget`: parsing and every view stop once it is spent, and the
+/// result is then an error rather than a page cut at an arbitrary point (a truncated page
+/// passed off as whole would mislead the reader more than a clear timeout).
+pub fn extract_within(
+    html: &str,
+    url: Option<&str>,
+    modes: Modes,
+    main_content: bool,
+    budget: &Budget,
+) -> Result<Extracted, Interrupted> {
+    budget.enter(|| {
+        let doc = parse_within(html, budget)?;
+        budget.check()?;
+        let out = extract_parsed(&doc, url, modes, main_content);
+        // Walks stop early once the budget is spent, so a view built past it is incomplete.
+        budget.check()?;
+        Ok(out)
+    })
+}
+
 /// [`extract`] over an already parsed document.
 pub fn extract_parsed(
     doc: &Html,
@@ -73,16 +99,14 @@ pub fn extract_parsed(
     } else {
         Scope::whole()
     };
+    // Between views, so a spent budget (see `extract_within`) skips the rest.
+    let live = || !crate::budget::spent();
     Extracted {
-        markdown: modes
-            .markdown
-            .then(|| markdown::render(doc, &scope, base.as_ref())),
-        text: modes.text.then(|| text::render(doc, &scope)),
-        links: modes.links.then(|| links::extract(doc, base.as_ref())),
-        tables: modes.tables.then(|| tables::extract(doc)),
-        metadata: modes
-            .metadata
-            .then(|| metadata::extract(doc, base.as_ref())),
+        markdown: (modes.markdown && live()).then(|| markdown::render(doc, &scope, base.as_ref())),
+        text: (modes.text && live()).then(|| text::render(doc, &scope)),
+        links: (modes.links && live()).then(|| links::extract(doc, base.as_ref())),
+        tables: (modes.tables && live()).then(|| tables::extract(doc)),
+        metadata: (modes.metadata && live()).then(|| metadata::extract(doc, base.as_ref())),
     }
 }
 
@@ -93,7 +117,18 @@ pub fn parse(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(&guard::defuse(html));
     }
-    build(html, true)
+    build(html, true, &Budget::unlimited()).0
+}
+
+/// [`parse`] that gives up once `budget` is spent.
+pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
+    if html.len() > lexer::MAX_INPUT {
+        return Ok(parse_with_html5ever(&guard::defuse(html)));
+    }
+    match build(html, true, budget) {
+        (doc, Outcome::Complete) => Ok(doc),
+        (_, Outcome::Interrupted(why)) => Err(why),
+    }
 }
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
@@ -104,11 +139,11 @@ pub fn parse_prepared(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(html);
     }
-    build(html, false)
+    build(html, false, &Budget::unlimited()).0
 }
 
 /// Tokens from [`lexer`], the tree from html5ever's tree builder into scraper's sink.
-fn build(html: &str, guarded: bool) -> Html {
+fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
     // The node arena sized up front: growing it by doubling copies every node several times
     // and touches twice the memory (page faults dominated large pages). Each `<` makes at
     // most one element and one text node after it; capacity never touched costs nothing.
@@ -116,8 +151,24 @@ fn build(html: &str, guarded: bool) -> Html {
     let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
     doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, 2 * tags + 8);
     let builder = TreeBuilder::new(HtmlTreeSink::new(doc), tree_options());
-    lexer::tokenize(html, &builder, guarded);
-    builder.sink.finish()
+    let open_count = || {
+        let count = Count(Cell::new(0));
+        builder.trace_handles(&count);
+        count.0.get()
+    };
+    let outcome = lexer::tokenize(html, &builder, guarded, budget, &open_count);
+    (builder.sink.finish(), outcome)
+}
+
+/// Counts the handles the tree builder holds: its open elements and active formatting
+/// elements (plus the document, `<head>` and form pointers: a constant few).
+struct Count(Cell<usize>);
+
+impl Tracer for Count {
+    type Handle = NodeId;
+    fn trace_handle(&self, _: &NodeId) {
+        self.0.set(self.0.get() + 1);
+    }
 }
 
 /// [`parse_prepared`] with html5ever's own tokenizer: the reference the lexer is checked

@@ -94,6 +94,13 @@ fn class(n: &Name) -> u8 {
     }
 }
 
+/// Whether a start tag named `n` can leave an element open on the tree builder's stack:
+/// not void, not closed by its next sibling, and not read as raw text up to its end tag
+/// (`<html>`, `<head>` and `<body>` are merged, never nested).
+pub(crate) fn opens_element(n: &Name) -> bool {
+    class(n) & (VOID | SELF | RAW | SCRIPT | PLAIN) == 0
+}
+
 fn is_void(n: &Name) -> bool {
     class(n) & VOID != 0
 }
@@ -670,6 +677,15 @@ impl Tracker {
     fn drop_tag(&mut self, key: Name) -> Start {
         *self.dropped.entry(key).or_insert(0) += 1;
         Start::Drop
+    }
+
+    /// Drop a start tag because the tree builder is crowded (see [`crate::lexer::MAX_OPEN`]);
+    /// its end tag goes too, unless it closes itself (`<x/>` has none to wait for).
+    pub(crate) fn drop_crowded(&mut self, key: Name, self_closing: bool) -> Start {
+        if self_closing {
+            return Start::Drop;
+        }
+        self.drop_tag(key)
     }
 
     /// A start tag named `key` (`name`: its bytes as written) with `attrs`, whose content

@@ -29,16 +29,47 @@ use html5ever::tokenizer::{
 use html5ever::{ns, Attribute, LocalName, QualName};
 use memchr::{memchr, memchr3};
 
+use crate::budget::{Budget, Interrupted};
 use crate::guard::{self, Start, Tracker};
 
 /// Tendrils address bytes with `u32`; larger inputs go to html5ever's own tokenizer.
 pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
 
+/// Elements the tree builder may hold open plus active formatting entries before the lexer
+/// stops opening more. Why: misnested formatting tags (`<b><div>x</b>`, `<b><i>x</b>`)
+/// make the adoption agency and the reconstruction of formatting elements leave elements
+/// open that no end tag closes, so html5ever's stack grows with the page and every scan of
+/// it (scope checks, the adoption agency) turns tree building quadratic. Browsers bound the
+/// same thing (Blink stops nesting at 512). Real pages stay far below it.
+pub const MAX_OPEN: usize = 512;
+/// Start tags between two counts of the tree builder's open elements (a count costs one
+/// pass over them), and while above [`MAX_OPEN`].
+const PROBE_EVERY: u32 = 16;
+const PROBE_CROWDED: u32 = 4;
+/// Loop turns (each a run of text and one piece of markup) between two budget checks.
+const BUDGET_EVERY: u32 = 256;
+
+/// How the tokenizer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Complete,
+    /// Stopped early (the tree holds what came before); why.
+    Interrupted(Interrupted),
+}
+
 /// Tokenize `html` into `sink` (ending with EOF and `sink.end()`); with `guarded`, defuse and
-/// strip as [`guard::defuse`] does.
+/// strip as [`guard::defuse`] does, and drop start tags that would open more elements while
+/// `open_count` (the tree builder's open elements and active formatting entries) is over
+/// [`MAX_OPEN`]. Stops early, still ending the tree, when `budget` is spent.
 ///
 /// `html` must be at most [`MAX_INPUT`] bytes.
-pub fn tokenize<S: TokenSink>(html: &str, sink: &S, guarded: bool) {
+pub fn tokenize<S: TokenSink>(
+    html: &str,
+    sink: &S,
+    guarded: bool,
+    budget: &Budget,
+    open_count: &dyn Fn() -> usize,
+) -> Outcome {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // Newline normalisation first, so every later state sees only `\n`.
     let src = if memchr(b'\r', html.as_bytes()).is_some() {
@@ -46,7 +77,7 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S, guarded: bool) {
     } else {
         StrTendril::from_slice(html)
     };
-    Lexer {
+    let lexer = Lexer {
         b: src.as_bytes(),
         src: &src,
         sink,
@@ -54,10 +85,15 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S, guarded: bool) {
             .then(|| RefCell::new(Tracker::new(!guard::mentions_frameset(src.as_bytes())))),
         attrs: RefCell::new(Vec::new()),
         untracked_end: Cell::new(usize::MAX),
-    }
-    .run();
+        budget,
+        open_count,
+        until_probe: Cell::new(0),
+        crowded: Cell::new(false),
+    };
+    let outcome = lexer.run();
     let _ = sink.process_token(Token::EOFToken, 1);
     sink.end();
+    outcome
 }
 
 /// What the tree builder asked the tokenizer to read next; `strip`: read it without
@@ -90,6 +126,12 @@ struct Lexer<'a, S> {
     /// Where the end tag of a stripped SVG subtree starts: the tracker never saw that
     /// subtree open, so it must not see it close.
     untracked_end: Cell<usize>,
+    budget: &'a Budget,
+    /// The tree builder's open elements plus active formatting entries (see [`MAX_OPEN`]).
+    open_count: &'a dyn Fn() -> usize,
+    /// Start tags until the next count, and the last count's verdict.
+    until_probe: Cell<u32>,
+    crowded: Cell<bool>,
 }
 
 /// One decoded character reference: up to two characters.
@@ -128,13 +170,21 @@ impl<S: TokenSink> Lexer<'_, S> {
         }
     }
 
-    fn run(&self) {
+    fn run(&self) -> Outcome {
         let len = self.b.len();
         let mut pos = 0;
         let mut mode = Mode::Data;
         // The name of the last start tag: RCDATA/RAWTEXT/script data end at its end tag.
         let mut last_start = LocalName::from("");
+        let mut until_check = BUDGET_EVERY;
         while pos < len {
+            until_check -= 1;
+            if until_check == 0 {
+                until_check = BUDGET_EVERY;
+                if let Err(why) = self.budget.check() {
+                    return Outcome::Interrupted(why);
+                }
+            }
             match mode {
                 Mode::Data => {}
                 Mode::Rcdata { strip, in_noscript } | Mode::Rawtext { strip, in_noscript } => {
@@ -171,12 +221,12 @@ impl<S: TokenSink> Lexer<'_, S> {
                 }
                 Mode::Plaintext => {
                     self.text_replacing_nul(pos, len);
-                    return;
+                    return Outcome::Complete;
                 }
             }
             pos = self.data(pos);
             if pos >= len {
-                return;
+                return Outcome::Complete;
             }
             // `data` stops only at a `<` that starts markup.
             let (next, switch, start) = self.markup(pos, &mut last_start);
@@ -199,6 +249,23 @@ impl<S: TokenSink> Lexer<'_, S> {
                 _ => Mode::Data,
             };
         }
+        Outcome::Complete
+    }
+
+    /// Whether the tree builder holds more than [`MAX_OPEN`] open elements and formatting
+    /// entries, counted every [`PROBE_EVERY`] start tags (every [`PROBE_CROWDED`] while
+    /// over): between counts a few more can open, never an unbounded number.
+    fn crowded(&self) -> bool {
+        let left = self.until_probe.get();
+        if left > 0 {
+            self.until_probe.set(left - 1);
+            return self.crowded.get();
+        }
+        let crowded = (self.open_count)() > MAX_OPEN;
+        self.crowded.set(crowded);
+        self.until_probe
+            .set(if crowded { PROBE_CROWDED } else { PROBE_EVERY });
+        crowded
     }
 
     /// Whether the `<` at `at` starts a tag, comment, doctype or bogus comment (otherwise it
@@ -499,7 +566,11 @@ impl<S: TokenSink> Lexer<'_, S> {
             Some(t) => {
                 let mut t = t.borrow_mut();
                 let key = guard::name_key(&b[from..name_end]);
-                let start = t.start_tag(b, tag.end, key, tag.self_closing, &ranges);
+                let start = if guard::opens_element(&key) && self.crowded() {
+                    t.drop_crowded(key, tag.self_closing)
+                } else {
+                    t.start_tag(b, tag.end, key, tag.self_closing, &ranges)
+                };
                 (start, t.stripping)
             }
             None => (Start::Markup, false),

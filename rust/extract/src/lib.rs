@@ -4,6 +4,7 @@
 //!
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
 
+pub mod budget;
 pub mod charset;
 pub mod document;
 pub mod dom;
@@ -25,8 +26,10 @@ pub mod vocab;
 pub mod walk;
 mod writer;
 
+pub use budget::{Budget, Interrupted};
 pub use document::{
-    extract, extract_parsed, parse, parse_prepared, parse_with_html5ever, Extracted, Modes,
+    extract, extract_parsed, extract_within, parse, parse_prepared, parse_with_html5ever,
+    parse_within, Extracted, Modes,
 };
 pub use emit::Flavor;
 pub use scope::Scope;

@@ -2,6 +2,9 @@
 //!
 //! No recursion and no stack: the walk follows ego-tree's parent/sibling links, so a page of
 //! 100,000 nested elements costs no more native stack than a flat one.
+//!
+//! A walk also stops early once the call's [`crate::budget`] is spent (checked every
+//! [`CHECK_EVERY`] nodes); the caller then discards what it built.
 
 use ego_tree::NodeRef;
 use scraper::Node;
@@ -15,10 +18,21 @@ pub trait Visitor<'a> {
     fn close(&mut self, node: NodeRef<'a, Node>);
 }
 
+/// Nodes visited between two checks of the budget: a clock read per ~1,000 nodes is noise.
+pub const CHECK_EVERY: u32 = 1024;
+
 /// Walk the subtree rooted at `root` (inclusive).
 pub fn walk<'a, V: Visitor<'a>>(root: NodeRef<'a, Node>, visitor: &mut V) {
     let mut node = root;
+    let mut until_check = CHECK_EVERY;
     loop {
+        until_check -= 1;
+        if until_check == 0 {
+            until_check = CHECK_EVERY;
+            if crate::budget::spent() {
+                return;
+            }
+        }
         if visitor.open(node) {
             if let Some(child) = node.first_child() {
                 node = child;

@@ -7,6 +7,12 @@
 //! A wrapper open when a line ends is closed before the newline and reopened on the next line,
 //! so Markdown inline syntax never spans lines.
 
+/// Prefixes written at the start of a line: the innermost ones. Why: every line repeats
+/// its prefixes, so lists nested a few hundred deep (the parser allows 256 levels) would turn
+/// a line of one character into a few hundred, and a 10 MiB page into gigabytes of
+/// indentation. No reader follows more than a handful of levels.
+const MAX_PREFIXES: usize = 16;
+
 /// A per-line prefix: a list marker or heading hashes on its first line, then an indent (list
 /// continuation, or `> ` for quotes) on every following line.
 #[derive(Debug, Clone)]
@@ -203,8 +209,10 @@ impl Writer {
             self.st.pending_space = false;
         }
         if !self.st.line_started {
-            for p in self.st.prefixes.iter_mut() {
+            let skip = self.st.prefixes.len().saturating_sub(MAX_PREFIXES);
+            for (i, p) in self.st.prefixes.iter_mut().enumerate() {
                 match p.marker.take() {
+                    _ if i < skip => {}
                     Some(m) => self.out.push_str(&m),
                     None => self.out.push_str(p.indent),
                 }
@@ -246,7 +254,8 @@ impl Writer {
             .zip(&self.st.content_prefixes)
             .take_while(|(p, id)| p.id == **id)
             .count();
-        for p in &self.st.prefixes[..shared] {
+        let skip = self.st.prefixes.len().saturating_sub(MAX_PREFIXES);
+        for p in &self.st.prefixes[skip.min(shared)..shared] {
             self.out.push_str(p.indent);
         }
         let trimmed = self.out[start..].trim_end().len();

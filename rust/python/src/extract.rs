@@ -2,6 +2,10 @@
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
 //! owned results into Python objects happens attached.
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -9,7 +13,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::{charset, Extracted, Modes};
+use webgrip_extract::{charset, Budget, Extracted, Interrupted, Modes};
+
+use crate::errors::webgrip_error;
 
 /// Decode a body to text: BOM, Content-Type charset, `<meta>` prescan, detection.
 #[pyfunction]
@@ -22,9 +28,34 @@ fn decode_body(
     py.detach(|| charset::decode(content, content_type))
 }
 
-/// Parse once and build the requested views plus metadata.
+/// A flag another thread raises to stop an extraction (an asyncio task that was cancelled
+/// while its worker thread parses).
+#[pyclass(module = "webgrip._core", frozen)]
+#[derive(Default)]
+struct CancelToken(Arc<AtomicBool>);
+
+#[pymethods]
+impl CancelToken {
+    #[new]
+    fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// Stop every extraction given this token, within a few milliseconds.
+    fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None))]
+#[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
@@ -32,6 +63,8 @@ fn extract_document<'py>(
     modes: Vec<String>,
     main_content: bool,
     content_type: Option<&str>,
+    timeout: Option<f64>,
+    cancel: Option<&CancelToken>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut wanted = Modes::default();
     for m in &modes {
@@ -41,19 +74,51 @@ fn extract_document<'py>(
             )));
         }
     }
+    let budget = Budget {
+        deadline: match timeout {
+            None => None,
+            Some(t) if t.is_nan() => {
+                return Err(PyValueError::new_err("timeout must be a number of seconds"))
+            }
+            // Already spent (a caller's remaining time can reach zero): stop at once.
+            Some(t) if t <= 0.0 => Some(Instant::now()),
+            Some(t) => Duration::try_from_secs_f64(t)
+                .ok()
+                .and_then(|d| Instant::now().checked_add(d)),
+        },
+        cancel: cancel.map(|c| c.0.clone()),
+    };
+    let run =
+        |text: &str| webgrip_extract::extract_within(text, url, wanted, main_content, &budget);
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
-        py.detach(|| webgrip_extract::extract(&text, url, wanted, main_content))
+        py.detach(|| run(&text))
     } else if let Ok(b) = html.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| {
-            let (text, _) = charset::decode(bytes, content_type);
-            webgrip_extract::extract(&text, url, wanted, main_content)
-        })
+        py.detach(|| run(&charset::decode(bytes, content_type).0))
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
-    to_dict(py, out)
+    match out {
+        Ok(out) => to_dict(py, out),
+        Err(why) => Err(interrupted(py, why, url, timeout)),
+    }
+}
+
+/// The `FetchTimeoutError` for an extraction stopped by its deadline or its cancel token.
+fn interrupted(py: Python<'_>, why: Interrupted, url: Option<&str>, timeout: Option<f64>) -> PyErr {
+    let (message, reason) = match why {
+        Interrupted::Deadline => (
+            format!(
+                "reading the page took longer than the {:.1} s left of the call's deadline \
+                 (the page is unusually large or malformed)",
+                timeout.unwrap_or(0.0).max(0.0)
+            ),
+            "timeout",
+        ),
+        Interrupted::Cancelled => ("reading the page was cancelled".to_string(), "cancelled"),
+    };
+    webgrip_error(py, "FetchTimeoutError", &message, url, Some(reason), &[])
 }
 
 fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>> {
@@ -127,5 +192,6 @@ fn metadata_dict(py: Python<'_>, m: Metadata) -> PyResult<Bound<'_, PyDict>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_body, m)?)?;
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
+    m.add_class::<CancelToken>()?;
     Ok(())
 }
