@@ -11,8 +11,8 @@ it is *abandoned*: it runs on in the background, bounded by the call's own deadl
 calls cannot pile up threads. A page being converted stops within milliseconds (the
 worker's cancel token reaches the core's parser). A download is also stopped early (its
 progress callback raises in the worker, which makes the core delete its temp file) and,
-should it finish anyway, the file it saved is deleted: a cancelled download leaves nothing on disk once its worker has
-ended. :meth:`AsyncWebClient.aclose` waits for abandoned workers to end.
+should it finish anyway, the file it saved is deleted: a cancelled download leaves nothing
+on disk once its worker has ended. :meth:`AsyncWebClient.aclose` waits for abandoned workers to end.
 """
 
 from __future__ import annotations
