@@ -83,9 +83,11 @@ class Response:
         return 200 <= self.status < 400
 
     def json(self) -> Any:
-        import json
+        """The body parsed as JSON; ``ValueError`` if it is not JSON (or nests too deeply,
+        or holds an integer too long to convert)."""
+        from ._jsonsafe import loads
 
-        return json.loads(self.text)
+        return loads(self.text)
 
     def raise_for_status(self) -> Response:
         """Raise :class:`~webgrip.errors.HTTPStatusError` for a 4xx/5xx status."""

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from . import _core
+from . import _core, _jsonsafe
 from .errors import UnsupportedContentError
 from .hygiene import strip_tracking
 from .page import EXTRACT_MODES, Page
@@ -93,9 +93,9 @@ def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
         return "html", "text/html"
     if start[:1] in (b"{", b"["):
         try:
-            json.loads(body)
+            _jsonsafe.loads(body)
             return "json", "application/json"
-        except ValueError:
+        except ValueError:  # including too deep or too long a number: show it as text
             pass
     return "text", declared or "text/plain"
 
@@ -161,10 +161,27 @@ def _declared_size(response: Response) -> int | None:
     return len(response.content) or None
 
 
+#: Pretty-printing may grow a document this many times (plus the slack below) at most.
+#: Indentation grows with depth, so a deeply nested document of a few KiB would become
+#: megabytes of spaces; past the budget the document is shown as sent.
+_PRETTY_GROWTH = 4
+_PRETTY_SLACK = 64 * 1024
+
+
 def _pretty_json(text: str) -> str:
+    """``text`` re-indented, or as sent when it is not JSON (or JSON lines), nests too deeply
+    to parse, holds an integer too long to convert, or would grow past the budget."""
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:  # not JSON after all (or JSON lines): show it as sent
+        parsed = _jsonsafe.loads(text)
+        budget = _PRETTY_GROWTH * len(text) + _PRETTY_SLACK
+        parts: list[str] = []
+        for part in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(parsed):
+            budget -= len(part)
+            if budget < 0:
+                return text
+            parts.append(part)
+        return "".join(parts)
+    except (ValueError, RecursionError):  # RecursionError: the encoder recurses too
         return text
 
 
