@@ -252,11 +252,42 @@ def _unique_links(
 _MD_LINK_TARGET = re.compile(r"\]\((https?://[^\s)]+)")
 
 
+# An image as the extractor writes it: escaped alt text, then the target bare (balanced
+# parentheses) or in <...>. The alternatives never overlap, so matching stays linear.
+_MD_IMAGE = re.compile(
+    r"!\[((?:\\.|[^\\\]\n])*)\]\((<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+)\)"
+)
+
+
 def _clean_markdown_links(markdown: str, tracking_params: tuple[str, ...]) -> str:
-    """Remove tracking parameters from the targets of Markdown links and images."""
+    """Remove tracking parameters from the targets of Markdown links and images, and reduce
+    images on a refused host (see :func:`_refused_image_target`) to their alt text."""
+    markdown = _MD_IMAGE.sub(
+        lambda m: m.group(1) if _refused_image_target(m.group(2).strip("<>")) else m.group(0),
+        markdown,
+    )
     return _MD_LINK_TARGET.sub(
         lambda m: "](" + strip_tracking(m.group(1), tracking_params), markdown
     )
+
+
+def _refused_image_target(url: str) -> bool:
+    """Whether an image URL names a host the default policy refuses: ``localhost`` names and
+    loopback, private, link-local and other special addresses in any spelling (``0x7f.1``,
+    ``2130706433``, ``[::ffff:10.0.0.1]``). A chat UI rendering the Markdown would otherwise
+    make the user's browser request internal hosts. Names are not resolved; a web URL that
+    does not parse is refused too (a browser might read it differently)."""
+    if not url[:8].lower().startswith(("http://", "https://", "//")):
+        return False  # data: and other inline images make no request
+    host = _core.url_host(url if not url.startswith("//") else "http:" + url)
+    if host is None:
+        return True
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return _core.check_ip(host) is not None
+    except ValueError:  # a DNS name: only judged when fetched
+        return False
 
 
 def _render_links(links: list[dict[str, Any]]) -> str:
