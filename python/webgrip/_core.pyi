@@ -122,6 +122,14 @@ def check_ip(
 ) -> str | None:
     """``None`` if the address is allowed, else the reason it is refused."""
 
+def url_host(url: str) -> str | None:
+    """The host ``url`` names, as the core parses it, in canonical form (no DNS).
+
+    IP literals in any spelling give the address (``0x7f.1``, ``2130706433`` and
+    ``[::ffff:127.0.0.1]`` are ``"127.0.0.1"``; IPv6 without brackets); names are lower-cased
+    IDNA without trailing dots. ``None`` if the URL does not parse or has no host.
+    """
+
 def extract_document(
     html: str | bytes,
     *,

@@ -83,9 +83,11 @@ class Response:
         return 200 <= self.status < 400
 
     def json(self) -> Any:
-        import json
+        """The body parsed as JSON; ``ValueError`` if it is not JSON (or nests too deeply,
+        or holds an integer too long to convert)."""
+        from ._jsonsafe import loads
 
-        return json.loads(self.text)
+        return loads(self.text)
 
     def raise_for_status(self) -> Response:
         """Raise :class:`~webgrip.errors.HTTPStatusError` for a 4xx/5xx status."""
@@ -137,6 +139,18 @@ def check_url(url: str, config: Config | None = None) -> str:
     (reason ``timeout``).
     """
     return _core_client(config or Config()).check_url(url)
+
+
+def _rate_key(url: str) -> str:
+    """The host ``url`` connects to, spelled one way, to key the per-host rate limit.
+
+    The core's parse decides (no DNS): ``0x7f.0.0.2``, ``2130706434``, ``127.2``,
+    ``[::ffff:127.0.0.2]`` and ``127.0.0.2.`` are all ``127.0.0.2``, names are lower-cased
+    without trailing dots, and ``http://a\\@b/`` is ``a`` (as fetched). Raises ``ValueError``
+    for what neither parser reads.
+    """
+    host = _core.url_host(url)
+    return host if host is not None else urlsplit(url).hostname or ""
 
 
 class WebClient:
@@ -324,7 +338,7 @@ class WebClient:
         delays the next one) and the call fails at once instead of sleeping in vain.
         """
         try:
-            host = urlsplit(url).hostname or ""
+            host = _rate_key(url)
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
             raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
                                   reason="invalid-url") from None
@@ -345,7 +359,7 @@ class WebClient:
         """Whether a retry after sleeping ``wait`` would also get its rate-limit slot before
         ``deadline``; if not, the caller keeps the answer it has instead of timing out."""
         try:
-            host = urlsplit(url).hostname or ""
+            host = _rate_key(url)
         except ValueError:
             return True  # _wait_turn reports it
         start = max(time.monotonic() + wait, self._limiter.next_slot(host))

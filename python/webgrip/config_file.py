@@ -74,8 +74,10 @@ def load_values(
     try:
         with open(file, "rb") as fh:
             data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, but also not UTF-8 or a too-long integer
         raise ValueError(f"config file {os.fspath(file)!r} is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise ValueError(f"config file {os.fspath(file)!r} nests too deeply") from None
     where = os.fspath(file)
     profiles = data.pop("profiles", {})
     if not isinstance(profiles, dict):

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -18,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from . import _cancel, _core
+from . import _cancel, _core, _jsonsafe
 from .errors import UnsupportedContentError
 from .hygiene import strip_tracking
 from .page import EXTRACT_MODES, Page
@@ -93,9 +94,9 @@ def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
         return "html", "text/html"
     if start[:1] in (b"{", b"["):
         try:
-            json.loads(body)
+            _jsonsafe.loads(body)
             return "json", "application/json"
-        except ValueError:
+        except ValueError:  # including too deep or too long a number: show it as text
             pass
     return "text", declared or "text/plain"
 
@@ -165,10 +166,28 @@ def _declared_size(response: Response) -> int | None:
     return len(response.content) or None
 
 
+#: Pretty-printing may grow a document this many times (plus the slack below) at most.
+#: Indentation grows with depth, so a deeply nested document of a few KiB would become
+#: megabytes of spaces; past the budget the document is shown as sent.
+_PRETTY_GROWTH = 4
+_PRETTY_SLACK = 64 * 1024
+
+
 def _pretty_json(text: str) -> str:
+    """``text`` re-indented, or as sent when it is not JSON (or JSON lines), nests too deeply
+    to parse, holds an integer too long to convert, or would grow past the budget."""
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:  # not JSON after all (or JSON lines): show it as sent
+        parts = json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(_jsonsafe.loads(text))
+        budget = _PRETTY_GROWTH * len(text) + _PRETTY_SLACK
+        out: list[str] = []
+        # Joined a thousand parts at a time (in C): checking after every part cost 60%.
+        while chunk := "".join(itertools.islice(parts, 1024)):
+            budget -= len(chunk)
+            if budget < 0:
+                return text
+            out.append(chunk)
+        return "".join(out)
+    except (ValueError, RecursionError):  # RecursionError: the encoder recurses too
         return text
 
 
@@ -241,11 +260,42 @@ def _unique_links(
 _MD_LINK_TARGET = re.compile(r"\]\((https?://[^\s)]+)")
 
 
+# An image as the extractor writes it: escaped alt text, then the target bare (balanced
+# parentheses) or in <...>. The alternatives never overlap, so matching stays linear.
+_MD_IMAGE = re.compile(
+    r"!\[((?:\\.|[^\\\]\n])*)\]\((<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+)\)"
+)
+
+
 def _clean_markdown_links(markdown: str, tracking_params: tuple[str, ...]) -> str:
-    """Remove tracking parameters from the targets of Markdown links and images."""
+    """Remove tracking parameters from the targets of Markdown links and images, and reduce
+    images on a refused host (see :func:`_refused_image_target`) to their alt text."""
+    markdown = _MD_IMAGE.sub(
+        lambda m: m.group(1) if _refused_image_target(m.group(2).strip("<>")) else m.group(0),
+        markdown,
+    )
     return _MD_LINK_TARGET.sub(
         lambda m: "](" + strip_tracking(m.group(1), tracking_params), markdown
     )
+
+
+def _refused_image_target(url: str) -> bool:
+    """Whether an image URL names a host the default policy refuses: ``localhost`` names and
+    loopback, private, link-local and other special addresses in any spelling (``0x7f.1``,
+    ``2130706433``, ``[::ffff:10.0.0.1]``). A chat UI rendering the Markdown would otherwise
+    make the user's browser request internal hosts. Names are not resolved; a web URL that
+    does not parse is refused too (a browser might read it differently)."""
+    if not url[:8].lower().startswith(("http://", "https://", "//")):
+        return False  # data: and other inline images make no request
+    host = _core.url_host(url if not url.startswith("//") else "http:" + url)
+    if host is None:
+        return True
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return _core.check_ip(host) is not None
+    except ValueError:  # a DNS name: only judged when fetched
+        return False
 
 
 def _render_links(links: list[dict[str, Any]]) -> str:

@@ -29,13 +29,20 @@ __all__ = ["MAX_URL_CHARS", "error_message", "human_size", "shown_url"]
 #: The longest URL quoted in a message (longer ones end with "…"); the Rust core uses the same
 #: cap in its error messages. Exceptions keep the full URL in ``.url``.
 MAX_URL_CHARS = 200
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@]*@")
+# The userinfo runs to the last "@" of the authority, which ends at "/", "?" or "#" and, in
+# http(s) and the other special schemes, at a backslash too (WHATWG, as the core parses):
+# ``http://host\@other/`` fetches ``host``, and ``@other/`` is path, not userinfo.
+_USERINFO = re.compile(
+    r"^((?:https?|wss?|ftp|file)://)[^/\\?#]*@"
+    r"|^(?!(?:https?|wss?|ftp|file)://)([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@",
+    re.IGNORECASE,
+)
 
 
 def shown_url(url: object) -> str:
     """``url`` made safe to quote in a message: one line, bounded length."""
     text = url if isinstance(url, str) else repr(url)
-    text = _USERINFO.sub(r"\1", " ".join(text.split()))  # never echo a password
+    text = _USERINFO.sub(r"\1\2", " ".join(text.split()))  # never echo a password
     if len(text) > MAX_URL_CHARS:
         text = text[: MAX_URL_CHARS - 1] + "…"
     return text
@@ -136,7 +143,9 @@ def error_message(
         hop = shown_url(exc.url) if exc.url else where
         return f"Error: Refused {hop} — {_sentence(msg)} {hint}"
     if isinstance(exc, InvalidURLError):
-        return (f"Error: Invalid URL {where!r} — {_sentence(msg)} Pass a full web address "
+        # After a redirect the bad URL is the Location, which the core puts in ``exc.url``.
+        bad = shown_url(exc.url) if exc.url else where
+        return (f"Error: Invalid URL {bad!r} — {_sentence(msg)} Pass a full web address "
                 "such as https://example.com/page.")
     if isinstance(exc, FetchTimeoutError):
         return (f"Error: Timed out after {timeout:g} s {action} {where}. "

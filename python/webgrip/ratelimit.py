@@ -10,6 +10,12 @@ from typing import overload
 __all__ = ["HostRateLimiter"]
 
 
+def _key(host: str) -> str:
+    """``Example.COM.`` and ``example.com`` are one host. (The client passes hosts already
+    in the core's canonical form, where ``0x7f.1`` is ``127.0.0.1``; see ``client._rate_key``.)"""
+    return host.lower().rstrip(".")
+
+
 class HostRateLimiter:
     """Reserve the next free slot per host; callers sleep outside the lock.
 
@@ -27,7 +33,7 @@ class HostRateLimiter:
     def next_slot(self, host: str) -> float:
         """The monotonic time ``host`` may next be contacted (nothing is booked)."""
         with self._lock:
-            return self._next.get(host.lower(), 0.0) if self.interval > 0 else 0.0
+            return self._next.get(_key(host), 0.0) if self.interval > 0 else 0.0
 
     @overload
     def reserve(self, host: str) -> float: ...
@@ -42,7 +48,7 @@ class HostRateLimiter:
         """
         if self.interval <= 0:
             return 0.0
-        host = host.lower()
+        host = _key(host)
         with self._lock:
             now = time.monotonic()
             slot = max(now, self._next.get(host, now))

@@ -19,11 +19,14 @@ import functools
 import inspect
 import json
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from . import _jsonsafe
 
 __all__ = [
     "DEFAULT_TOOLS",
@@ -289,11 +292,21 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> tuple[Any,
         if not isinstance(value, allowed):
             article = "an" if kind[0] in "aeiou" else "a"
             return value, (f"argument {name!r} must be {article} {kind}, "
-                           f"not {type(value).__name__} {value!r}")
+                           f"not {type(value).__name__} {_short_repr(value)}")
     if "enum" in schema and value not in schema["enum"]:
         choices = ", ".join(repr(c) for c in schema["enum"])
-        return value, f"argument {name!r} must be one of {choices}, not {value!r}"
+        return value, f"argument {name!r} must be one of {choices}, not {_short_repr(value)}"
     return value, None
+
+
+#: Quotes a model's value in an error message: bounded in length and depth, so a megabyte
+#: string or a list nested a thousand deep neither floods the model's context nor recurses.
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+
+
+def _short_repr(value: Any) -> str:
+    return _REPR.repr(value)
 
 
 def call_tool(
@@ -315,9 +328,10 @@ def call_tool(
         return f"Error: unknown tool {name!r}. Available tools: {', '.join(specs)}."
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError as exc:
-            return f"Error: the arguments for {name} are not valid JSON ({exc.msg})."
+            arguments = _jsonsafe.loads(arguments) if arguments.strip() else {}
+        except _jsonsafe.JSONError as exc:  # also nesting too deep, numbers too long
+            return (f"Error: the arguments for {name} are not valid JSON ({exc.msg}); send "
+                    "a flat JSON object of the tool's arguments.")
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
@@ -326,7 +340,8 @@ def call_tool(
     required = spec.parameters["required"]
     unknown = [k for k in arguments if k not in props]
     if unknown:
-        return (f"Error: unknown argument(s) for {name}: {', '.join(map(repr, unknown))}. "
+        shown = ", ".join(map(_short_repr, unknown[:5])) + (", …" if len(unknown) > 5 else "")
+        return (f"Error: unknown argument(s) for {name}: {shown}. "
                 f"Valid arguments: {', '.join(props)}.")
     kwargs: dict[str, Any] = {}
     for key, value in arguments.items():
@@ -343,7 +358,12 @@ def call_tool(
         result = spec.func(**kwargs)
     except Exception as exc:  # the tools never raise; this guards third-party subclasses
         return f"Error: {name} failed: {exc}"
-    return result if isinstance(result, str) else json.dumps(result)
+    if isinstance(result, str):
+        return result
+    try:
+        return json.dumps(result)
+    except (TypeError, ValueError, RecursionError) as exc:  # a third-party tool's odd result
+        return f"Error: {name} returned a result that cannot be sent as JSON ({exc})."
 
 
 def register(

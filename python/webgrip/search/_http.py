@@ -8,11 +8,11 @@ exception is not chained (its text could hold a URL with ``key=...`` in it).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._jsonsafe import loads
 from ..errors import (
     BlockedURLError,
     ConnectError,
@@ -155,8 +155,8 @@ def status_error(
 def decode_json(response: Response, provider: str, secrets: Iterable[str | None] = ()) -> Any:
     """The JSON body, or a ``SearchError`` saying the provider sent something else."""
     try:
-        data = json.loads(response.content.decode("utf-8-sig"))
-    except (ValueError, UnicodeDecodeError):
+        data = loads(response.content.decode("utf-8-sig"))
+    except ValueError:  # also too deep, too long a number, not UTF-8 (see _jsonsafe)
         data = _INVALID
     if data is _INVALID:
         raise SearchError(
@@ -198,8 +198,8 @@ def json_results(
 def try_json(response: Response) -> Any:
     """The JSON body if there is one (for error details), else ``None``."""
     try:
-        return json.loads(response.content.decode("utf-8-sig"))
-    except (ValueError, UnicodeDecodeError):
+        return loads(response.content.decode("utf-8-sig"))
+    except ValueError:
         return None
 
 

@@ -121,6 +121,20 @@ pub fn canonical_ip(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The host a URL names, in the one spelling every other spelling of it maps to (no DNS):
+/// `0x7f.1`, `2130706433`, `127.0.0.1.` and `[::ffff:127.0.0.1]` all give `127.0.0.1`, a name
+/// is lower-cased IDNA without trailing dots. The URL is parsed as the fetch parses it, so
+/// `http://a\@b/` names `a`. `None` when the URL does not parse or has no host. Used to key
+/// per-host state (the rate limit) and to judge a link's host without resolving it.
+pub fn url_host(raw: &str) -> Option<String> {
+    let url = Url::parse(raw).ok()?;
+    Some(match url.host()? {
+        Host::Ipv4(ip) => ip.to_string(),
+        Host::Ipv6(ip) => canonical_ip(IpAddr::V6(ip)).to_string(),
+        Host::Domain(d) => d.trim_end_matches('.').to_ascii_lowercase(),
+    })
+}
+
 /// Normalise a domain from a list or an override: trim, drop a `*.`/`.` prefix and a
 /// trailing dot, IDNA to ASCII, lower-case. IP literals are accepted too.
 pub fn normalize_host(raw: &str) -> Result<String, String> {

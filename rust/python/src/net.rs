@@ -289,8 +289,17 @@ fn check_ip(
     Ok(policy.check_ip(addr).err().map(|r| r.reason().to_string()))
 }
 
+/// The canonical host of `url` without DNS (see `webgrip_net::policy::url_host`): IP
+/// literals in any spelling as the address (IPv4-mapped IPv6 as IPv4), names lower-cased
+/// without trailing dots; `None` if the URL does not parse or has no host.
+#[pyfunction]
+fn url_host(url: &str) -> Option<String> {
+    webgrip_net::policy::url_host(url)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Client>()?;
     m.add_function(wrap_pyfunction!(check_ip, m)?)?;
+    m.add_function(wrap_pyfunction!(url_host, m)?)?;
     Ok(())
 }
