@@ -48,7 +48,8 @@ class Client:
     - ``FetchTimeoutError``: ``timeout`` (total deadline, connect timeout or DNS).
     - ``ResponseTooLargeError``: ``too-large`` (``limit`` = the cap in bytes).
     - ``ConnectError``: ``dns``, ``connection-refused``, ``connection-reset``, ``tls``,
-      ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``connect-failed``, ``io``.
+      ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``unsupported-encoding``,
+      ``connect-failed``, ``io``.
     - ``HTTPStatusError`` (downloads only): ``http-<status>`` (``status`` set).
     - ``DownloadError``: ``io`` (temp file), ``cancelled`` (progress callback raised: the
       callback's own exception is re-raised instead).

@@ -187,15 +187,20 @@ pub(crate) fn is_encoded(headers: &HeaderMap) -> bool {
 
 /// `raw` (the body as received) decoded per `headers`' Content-Encoding. An empty body is
 /// returned as is whatever its codings (HEAD, 204 and 304 answers carry the header too).
+/// Content-Encoding and Content-Length describe the encoded body: they are removed from
+/// `headers` when the body is decoded (as ureq does when it decodes).
 pub(crate) fn decoded<'a>(
-    headers: &HeaderMap,
+    headers: &mut HeaderMap,
     raw: Box<dyn Read + 'a>,
     url: &str,
 ) -> Result<Box<dyn Read + 'a>, NetError> {
     if !is_encoded(headers) {
         return Ok(raw);
     }
+    // Refused only once the body proves non-empty: a HEAD or 304 answer has nothing to decode.
     let list = codings(headers, url);
+    headers.remove(header::CONTENT_ENCODING);
+    headers.remove(header::CONTENT_LENGTH);
     let mut raw = raw;
     let head = peek(&mut raw, 1).map_err(|e| from_body_io(e, url))?;
     if head.is_empty() {
@@ -241,11 +246,10 @@ mod tests {
     }
 
     fn decode(value: &str, body: Vec<u8>) -> Result<Vec<u8>, NetError> {
-        let mut r = decoded(
-            &headers(value),
-            Box::new(Cursor::new(body)),
-            "http://x.test/",
-        )?;
+        let mut h = headers(value);
+        let mut r = decoded(&mut h, Box::new(Cursor::new(body)), "http://x.test/")?;
+        // They described the encoded body.
+        assert!(h.get(header::CONTENT_ENCODING).is_none());
         let mut out = Vec::new();
         r.read_to_end(&mut out)
             .map_err(|e| from_body_io(e, "http://x.test/"))?;
@@ -268,8 +272,9 @@ mod tests {
             let err = decode(value, b"abc".to_vec()).unwrap_err();
             assert_eq!(err.reason, "unsupported-encoding", "{value}");
         }
-        // An empty body has nothing to decode.
+        // An empty body (HEAD, 304) has nothing to decode, whatever its coding.
         assert_eq!(decode("compress", Vec::new()).unwrap(), b"");
+        assert_eq!(decode("gzip", Vec::new()).unwrap(), b"");
     }
 
     #[test]

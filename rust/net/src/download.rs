@@ -250,7 +250,7 @@ impl Client {
         if !(200..300).contains(&status) {
             return Err(NetError::http_status(shown, status));
         }
-        let (parts, body) = response.into_parts();
+        let (mut parts, body) = response.into_parts();
         // The declared length of an encoded body is not the size of the file.
         let total = body
             .content_length()
@@ -259,7 +259,7 @@ impl Client {
         let io_err = |e: io::Error| NetError::download(shown, "io", e);
         // Unsupported codings are refused here, before a file exists.
         let raw = Box::new(body.into_reader());
-        let mut reader = decoded(&parts.headers, raw, shown)?.take(cap.saturating_add(1));
+        let mut reader = decoded(&mut parts.headers, raw, shown)?.take(cap.saturating_add(1));
         let mut temp = create_temp(dest).map_err(|e| {
             NetError::download(
                 shown,
@@ -599,5 +599,24 @@ mod tests {
             assert_eq!(entries(&dir), 0, "{case}: the partial file is removed");
             std::fs::remove_dir_all(&dir).unwrap();
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn temp_file_follows_the_held_folder_not_its_path() {
+        // The folder is swapped for a symlink after it was opened: the temp file is created
+        // in (and removed from) the folder held open, nothing appears through the link.
+        let base = temp_dir("swap");
+        let (sub, moved, outside) = (base.join("sub"), base.join("moved"), base.join("out"));
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let dest = DestDir::open(&sub).unwrap();
+        std::fs::rename(&sub, &moved).unwrap();
+        std::os::unix::fs::symlink(&outside, &sub).unwrap();
+        let temp = create_temp(&dest).unwrap();
+        assert_eq!((entries(&moved), entries(&outside)), (1, 0));
+        drop(temp);
+        assert_eq!((entries(&moved), entries(&outside)), (0, 0));
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

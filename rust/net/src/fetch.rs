@@ -76,7 +76,7 @@ impl Client {
             started,
         } = self.open(spec)?;
         let shown = url.as_str();
-        let (parts, body) = response.into_parts();
+        let (mut parts, body) = response.into_parts();
         // Known only for an identity-encoded, length-delimited body.
         let declared = body
             .content_length()
@@ -86,7 +86,7 @@ impl Client {
         // gzip, deflate or brotli bomb (in any layer) multiplies by a thousand. One byte over
         // the cap proves excess.
         let raw = Box::new(body.into_reader());
-        let mut reader = decoded(&parts.headers, raw, shown)?.take(cap.saturating_add(1));
+        let mut reader = decoded(&mut parts.headers, raw, shown)?.take(cap.saturating_add(1));
         let initial = declared.unwrap_or(0).min(cap).min(1 << 20);
         let mut content = Vec::with_capacity(usize::try_from(initial).unwrap_or(0));
         reader
