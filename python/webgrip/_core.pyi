@@ -26,6 +26,7 @@ class RawDownload(TypedDict):
     headers: list[tuple[str, str]]
     content_type: str | None
     temp_path: str  # complete, fsynced temp file inside dest_dir; caller renames it
+    temp_name: str  # its name inside dest_dir (use with dir_fd)
     size: int
     sha256: str  # hex
     redirects: list[str]
@@ -47,7 +48,8 @@ class Client:
     - ``FetchTimeoutError``: ``timeout`` (total deadline, connect timeout or DNS).
     - ``ResponseTooLargeError``: ``too-large`` (``limit`` = the cap in bytes).
     - ``ConnectError``: ``dns``, ``connection-refused``, ``connection-reset``, ``tls``,
-      ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``connect-failed``, ``io``.
+      ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``unsupported-encoding``,
+      ``connect-failed``, ``io``.
     - ``HTTPStatusError`` (downloads only): ``http-<status>`` (``status`` set).
     - ``DownloadError``: ``io`` (temp file), ``cancelled`` (progress callback raised: the
       callback's own exception is re-raised instead).
@@ -104,11 +106,15 @@ class Client:
         timeout: float | None = None,
         max_bytes: int | None = None,
         progress: Callable[[int, int | None], None] | None = None,
+        dir_fd: int | None = None,
     ) -> RawDownload:
         """Stream a 2xx body to a new temp file in ``dest_dir``; nothing is left on failure.
 
         A non-2xx final status raises HTTPStatusError (no file). ``progress(done, total)`` is
-        called from time to time with the GIL held.
+        called from time to time with the GIL held. With ``dir_fd`` (an open descriptor of the
+        checked folder; unix only) the file is created and removed through it, never by path.
+        The body is decoded per Content-Encoding (gzip, deflate, br, stacked); another coding
+        raises ConnectError (reason ``unsupported-encoding``, no file).
         """
 
 def decode_body(content: bytes, content_type: str | None = None) -> tuple[str, str]:

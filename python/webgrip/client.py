@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from . import _core
 from .cache import PageCache, fetch_cached
 from .config import Config
-from .downloads import choose_filename, open_destination, place_file
+from .downloads import Destination, choose_filename, open_destination, place_file
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
 from .fetching import DocumentCache, build_page
 from .hygiene import url_for_fetch
@@ -312,7 +312,7 @@ class WebClient:
         with open_destination(save_to or "", self.config.download_dirs) as dest:
             deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
-            raw = self._download_with_retry(clean, dest.path, deadline, progress)
+            raw = self._download_with_retry(clean, dest, deadline, progress)
             try:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
@@ -321,10 +321,11 @@ class WebClient:
                     url=raw["url"], content_type=raw["content_type"],
                 )
             except BaseException:
+                # Through the folder's descriptor: its path may lead elsewhere by now.
                 with contextlib.suppress(OSError):
-                    os.unlink(raw["temp_path"])
+                    os.unlink(raw["temp_name"], dir_fd=dest.fd)
                 raise
-            path, renamed, replaced = place_file(dest, raw["temp_path"], name, overwrite=overwrite)
+            path, renamed, replaced = place_file(dest, raw["temp_name"], name, overwrite=overwrite)
         return Download(
             path=path, size=raw["size"], content_type=raw["content_type"], sha256=raw["sha256"],
             url=clean, final_url=raw["url"], renamed=renamed, replaced=replaced,
@@ -417,7 +418,7 @@ class WebClient:
             attempt += 1
 
     def _download_with_retry(
-        self, url: str, dest_dir: str, deadline: float,
+        self, url: str, dest: Destination, deadline: float,
         progress: Callable[[int, int | None], None] | None,
     ) -> Any:
         attempt = 0
@@ -427,8 +428,10 @@ class WebClient:
                 raise _deadline_error(url, self.config.timeout)
             self._wait_turn(url, deadline)
             try:
+                # The core creates the temp file through dest.fd, the checked folder.
                 return self._logged_download(
-                    url, dest_dir, timeout=_remaining(deadline),
+                    url, dest.path, dir_fd=dest.fd if os.name == "posix" else None,
+                    timeout=_remaining(deadline),
                     max_bytes=self.config.max_download_bytes, progress=progress,
                 )
             except HTTPStatusError as exc:

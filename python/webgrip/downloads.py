@@ -308,6 +308,9 @@ def place_file(
 ) -> tuple[str, bool, bool]:
     """Give the completed temp file in ``dest`` its final ``name``; remove the temp name.
 
+    ``temp_path`` is the temp file's name in ``dest`` (or its path there). Every step goes
+    through ``dest.fd``; the folder's path must still lead to that folder (else
+    ``folder-changed``), so the returned path names the file that was written.
     Returns ``(path, renamed, replaced)``. Without ``overwrite`` an existing name (file,
     folder or symlink) is never touched: ``name (1).ext``, ``name (2).ext``, … are tried with
     an atomic hard link. With ``overwrite`` the temp file is renamed over an existing regular
@@ -344,15 +347,21 @@ def place_file(
 
 
 def _check_temp(dest: Destination, temp_path: str, temp_name: str) -> None:
-    """The temp file the core wrote must be the regular file named ``temp_name`` in ``dest``."""
-    if os.path.normpath(os.path.dirname(temp_path)) != os.path.normpath(dest.path):
+    """The temp file must be the regular file ``temp_name`` in ``dest``, and ``dest.path`` must
+    still name the folder ``dest.fd`` (a folder swapped for a symlink meanwhile is refused)."""
+    folder = os.path.dirname(temp_path)
+    if folder and os.path.normpath(folder) != os.path.normpath(dest.path):
         raise DownloadError(f"temporary file {temp_path} is not inside {dest.path}",
                             reason="temp-outside")
     inside = os.stat(temp_name, dir_fd=dest.fd, follow_symlinks=False)
-    by_path = os.stat(temp_path, follow_symlinks=False)
-    if not stat.S_ISREG(inside.st_mode) or (inside.st_dev, inside.st_ino) != (
-        by_path.st_dev, by_path.st_ino
-    ):
+    held = os.fstat(dest.fd)
+    try:
+        by_path = os.stat(dest.path)
+    except OSError:
+        by_path = None
+    if not stat.S_ISREG(inside.st_mode) or by_path is None or (
+        held.st_dev, held.st_ino
+    ) != (by_path.st_dev, by_path.st_ino):
         raise DownloadError(f"the folder {dest.path} changed during the download",
                             reason="folder-changed")
 

@@ -162,6 +162,8 @@ impl Client {
             // WebDAV and other extension methods are the caller's business.
             .allow_non_standard_methods(true)
             .user_agent(cfg.user_agent.as_str())
+            // What `decode.rs` can undo (ureq, built without its decoders, would send none).
+            .accept_encoding(crate::decode::ACCEPT_ENCODING)
             .timeout_global(Some(cfg.timeout))
             .timeout_connect(Some(cfg.connect_timeout))
             .tls_config(tls_config(cfg.ca_bundle.as_deref())?)

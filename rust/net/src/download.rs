@@ -6,9 +6,13 @@
 //! network, disk and SHA-256 overlap instead of adding up. The buffers travel through bounded
 //! channels, so memory stays at [`BUFFERS`] × [`CHUNK`] whatever the file size.
 use std::collections::hash_map::RandomState;
+#[cfg(unix)]
+use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
+#[cfg(unix)]
+use std::os::unix::io::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -17,6 +21,7 @@ use std::thread;
 use sha2::{Digest, Sha256};
 
 use crate::client::{Client, Opened, RequestSpec};
+use crate::decode::{decoded, is_encoded};
 use crate::error::{shown_url, ErrorKind, NetError};
 use crate::fetch::{content_type, header_list, peer_string};
 use crate::ureq_error::from_body_io;
@@ -39,8 +44,11 @@ pub struct DownloadResult {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub content_type: Option<String>,
-    /// Complete and fsynced, inside the destination directory.
+    /// Complete and fsynced, inside the destination folder (its path joined with
+    /// `temp_name`; the file was created through the folder's descriptor).
     pub temp_path: PathBuf,
+    /// The temp file's name inside the destination folder.
+    pub temp_name: String,
     pub size: u64,
     /// Lower-case hex SHA-256 of the content.
     pub sha256: String,
@@ -49,30 +57,92 @@ pub struct DownloadResult {
     pub elapsed: f64,
 }
 
-/// A temp file that deletes itself unless [`TempFile::keep`] is called.
-struct TempFile {
+/// The folder a download is written into, held open: the temp file is created (and, on
+/// failure, removed) relative to this descriptor, so it lands in the folder the caller
+/// checked even if a path component is swapped for a symlink while the response is pending.
+/// The path is only for messages and for the returned `temp_path`.
+pub struct DestDir {
     path: PathBuf,
-    file: Option<File>,
+    #[cfg(unix)]
+    fd: OwnedFd,
 }
 
-impl TempFile {
-    fn keep(mut self) -> PathBuf {
-        self.file = None;
-        std::mem::take(&mut self.path)
+impl DestDir {
+    /// Open the folder at `path` (the caller has checked it; symlinks in it are followed).
+    pub fn open(path: &Path) -> io::Result<DestDir> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let dir = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+                .open(path)?;
+            Ok(DestDir {
+                path: path.to_path_buf(),
+                fd: dir.into(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            if !std::fs::metadata(path)?.is_dir() {
+                return Err(io::Error::other("not a folder"));
+            }
+            Ok(DestDir {
+                path: path.to_path_buf(),
+            })
+        }
+    }
+
+    /// A folder the caller opened (and checked) as `fd`, shown as `path`. The descriptor is
+    /// duplicated, so the caller may close its own copy at any time.
+    #[cfg(unix)]
+    pub fn from_fd(fd: RawFd, path: &Path) -> io::Result<DestDir> {
+        // SAFETY: F_DUPFD_CLOEXEC reads no memory; a bad descriptor is reported as EBADF.
+        let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+        if dup < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `dup` is a fresh descriptor that nothing else owns.
+        let fd = unsafe { OwnedFd::from_raw_fd(dup) };
+        if !File::from(fd.try_clone()?).metadata()?.is_dir() {
+            return Err(io::Error::other("the descriptor is not a folder"));
+        }
+        Ok(DestDir {
+            path: path.to_path_buf(),
+            fd,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
-impl Drop for TempFile {
+/// A temp file that deletes itself unless [`TempFile::keep`] is called.
+struct TempFile<'a> {
+    dir: &'a DestDir,
+    name: String,
+    file: Option<File>,
+}
+
+impl TempFile<'_> {
+    fn keep(mut self) -> String {
+        self.file = None;
+        std::mem::take(&mut self.name)
+    }
+}
+
+impl Drop for TempFile<'_> {
     fn drop(&mut self) {
         if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = remove_in(self.dir, &self.name);
         }
     }
 }
 
 fn random_suffix() -> u64 {
-    // Names only need to be hard to guess and unlikely to collide: `create_new` settles
-    // any collision, and refuses symlinks, whatever the name.
+    // Names only need to be hard to guess and unlikely to collide: `O_EXCL` settles any
+    // collision, and refuses symlinks, whatever the name.
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut h = RandomState::new().build_hasher();
     h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
@@ -83,26 +153,64 @@ fn random_suffix() -> u64 {
     h.finish()
 }
 
-fn open_new(path: &Path) -> io::Result<File> {
-    let mut opts = OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+/// Create `name` in `dir`, never following or replacing anything. On unix this is `openat`
+/// on the held descriptor (libc, as std has no `openat`): a path would be resolved again
+/// and could lead through a symlink planted after the folder was checked.
+#[cfg(unix)]
+fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
+    let c_name = CString::new(name).map_err(io::Error::other)?;
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: a valid descriptor, a NUL-terminated name that outlives the call, plain flags.
+    let fd = unsafe {
+        libc::openat(
+            dir.fd.as_raw_fd(),
+            c_name.as_ptr(),
+            flags,
+            0o600 as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
     }
-    opts.open(path)
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+/// Path-based fallback where there are no descriptor-relative calls.
+#[cfg(not(unix))]
+fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.path.join(name))
+}
+
+/// Remove `name` from `dir` (the same folder the file was created in: `unlinkat`).
+#[cfg(unix)]
+fn remove_in(dir: &DestDir, name: &str) -> io::Result<()> {
+    let c_name = CString::new(name).map_err(io::Error::other)?;
+    // SAFETY: a valid descriptor and a NUL-terminated name that outlives the call.
+    if unsafe { libc::unlinkat(dir.fd.as_raw_fd(), c_name.as_ptr(), 0) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn remove_in(dir: &DestDir, name: &str) -> io::Result<()> {
+    std::fs::remove_file(dir.path.join(name))
 }
 
 /// Create `.webgrip-<random>.part` in `dir`, never following or replacing anything.
-fn create_temp(dir: &Path) -> io::Result<TempFile> {
+fn create_temp(dir: &DestDir) -> io::Result<TempFile<'_>> {
     let mut last = None;
     for _ in 0..16 {
-        let path = dir.join(format!(".webgrip-{:016x}.part", random_suffix()));
-        match open_new(&path) {
+        let name = format!(".webgrip-{:016x}.part", random_suffix());
+        match open_new(dir, &name) {
             Ok(file) => {
                 return Ok(TempFile {
-                    path,
+                    dir,
+                    name,
                     file: Some(file),
                 })
             }
@@ -117,12 +225,13 @@ fn create_temp(dir: &Path) -> io::Result<TempFile> {
 pub type Progress<'a> = &'a mut dyn FnMut(u64, Option<u64>) -> Result<(), NetError>;
 
 impl Client {
-    /// GET `spec.url` into a new temp file inside `dest_dir`. A non-2xx final status is an
-    /// error and creates no file; any failure removes the partial file.
+    /// GET `spec.url` into a new temp file inside `dest`. A non-2xx final status or an
+    /// unsupported Content-Encoding is an error and creates no file; any failure removes the
+    /// partial file.
     pub fn download(
         &self,
         spec: &RequestSpec,
-        dest_dir: &Path,
+        dest: &DestDir,
         progress: Option<Progress<'_>>,
     ) -> Result<DownloadResult, NetError> {
         let cap = spec.max_bytes.unwrap_or(self.max_response_bytes);
@@ -141,18 +250,23 @@ impl Client {
         if !(200..300).contains(&status) {
             return Err(NetError::http_status(shown, status));
         }
-        let (parts, body) = response.into_parts();
-        let total = body.content_length();
+        let (mut parts, body) = response.into_parts();
+        // The declared length of an encoded body is not the size of the file.
+        let total = body
+            .content_length()
+            .filter(|_| !is_encoded(&parts.headers));
         NetError::check_declared_length(shown, total, cap)?;
         let io_err = |e: io::Error| NetError::download(shown, "io", e);
-        let mut temp = create_temp(dest_dir).map_err(|e| {
+        // Unsupported codings are refused here, before a file exists.
+        let raw = Box::new(body.into_reader());
+        let mut reader = decoded(&mut parts.headers, raw, shown)?.take(cap.saturating_add(1));
+        let mut temp = create_temp(dest).map_err(|e| {
             NetError::download(
                 shown,
                 "io",
-                format!("cannot create a file in {}: {e}", dest_dir.display()),
+                format!("cannot create a file in {}: {e}", dest.path.display()),
             )
         })?;
-        let mut reader = body.into_reader().take(cap.saturating_add(1));
         let (done, sha256) = pump(&mut reader, &mut temp, cap, total, shown, progress)?;
         if let Some(file) = temp.file.as_mut() {
             // Durability: the file only gets its final name once it is on disk.
@@ -164,7 +278,8 @@ impl Client {
             status,
             headers: header_list(&parts.headers),
             content_type,
-            temp_path: temp.keep(),
+            temp_path: dest.path.join(&temp.name),
+            temp_name: temp.keep(),
             size: done,
             sha256,
             redirects,
@@ -308,7 +423,6 @@ fn stream_body(
 /// hint: errors are ignored, the final `sync_all` is what guarantees durability).
 #[cfg(target_os = "linux")]
 fn start_writeback(file: &File, offset: u64, len: u64) {
-    use std::os::unix::io::AsRawFd;
     let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
         return;
     };
@@ -390,7 +504,8 @@ mod tests {
         // must match the body byte for byte (buffers are reused while the hasher works).
         let data = body(BUFFERS * CHUNK * 3 + 12_345);
         let dir = temp_dir("order");
-        let mut temp = create_temp(&dir).unwrap();
+        let dest = DestDir::open(&dir).unwrap();
+        let mut temp = create_temp(&dest).unwrap();
         let mut reader = Trickle {
             data: data.clone(),
             pos: 0,
@@ -414,7 +529,7 @@ mod tests {
         .unwrap();
         assert_eq!(size, data.len() as u64);
         assert_eq!(digest, hex(&data));
-        let path = temp.keep();
+        let path = dir.join(temp.keep());
         assert_eq!(std::fs::read(&path).unwrap(), data);
         let seen = seen.into_inner();
         assert!(
@@ -428,7 +543,8 @@ mod tests {
     #[test]
     fn empty_body_hashes_to_the_empty_digest() {
         let dir = temp_dir("empty");
-        let mut temp = create_temp(&dir).unwrap();
+        let dest = DestDir::open(&dir).unwrap();
+        let mut temp = create_temp(&dest).unwrap();
         let mut reader = io::empty();
         let (size, digest) =
             pump(&mut reader, &mut temp, 10, None, "http://x.test/", None).unwrap();
@@ -442,7 +558,8 @@ mod tests {
         let data = body(3 * CHUNK);
         for case in ["cap", "read-error", "progress"] {
             let dir = temp_dir(case);
-            let mut temp = create_temp(&dir).unwrap();
+            let dest = DestDir::open(&dir).unwrap();
+            let mut temp = create_temp(&dest).unwrap();
             assert_eq!(entries(&dir), 1);
             let mut reader = Trickle {
                 data: data.clone(),
@@ -482,5 +599,24 @@ mod tests {
             assert_eq!(entries(&dir), 0, "{case}: the partial file is removed");
             std::fs::remove_dir_all(&dir).unwrap();
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn temp_file_follows_the_held_folder_not_its_path() {
+        // The folder is swapped for a symlink after it was opened: the temp file is created
+        // in (and removed from) the folder held open, nothing appears through the link.
+        let base = temp_dir("swap");
+        let (sub, moved, outside) = (base.join("sub"), base.join("moved"), base.join("out"));
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let dest = DestDir::open(&sub).unwrap();
+        std::fs::rename(&sub, &moved).unwrap();
+        std::os::unix::fs::symlink(&outside, &sub).unwrap();
+        let temp = create_temp(&dest).unwrap();
+        assert_eq!((entries(&moved), entries(&outside)), (1, 0));
+        drop(temp);
+        assert_eq!((entries(&moved), entries(&outside)), (0, 0));
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

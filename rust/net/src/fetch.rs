@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use ureq::http::{header, HeaderMap};
 
 use crate::client::{Client, Opened, RequestSpec};
+use crate::decode::{decoded, is_encoded};
 use crate::error::NetError;
 use crate::ureq_error::from_body_io;
 
@@ -75,13 +76,17 @@ impl Client {
             started,
         } = self.open(spec)?;
         let shown = url.as_str();
-        let (parts, body) = response.into_parts();
+        let (mut parts, body) = response.into_parts();
         // Known only for an identity-encoded, length-delimited body.
-        let declared = body.content_length();
+        let declared = body
+            .content_length()
+            .filter(|_| !is_encoded(&parts.headers));
         NetError::check_declared_length(shown, declared, cap)?;
         // `take` sits on the *decoded* stream: ureq's own limit counts wire bytes, which a
-        // gzip or brotli bomb multiplies by a thousand. One byte over the cap proves excess.
-        let mut reader = body.into_reader().take(cap.saturating_add(1));
+        // gzip, deflate or brotli bomb (in any layer) multiplies by a thousand. One byte over
+        // the cap proves excess.
+        let raw = Box::new(body.into_reader());
+        let mut reader = decoded(&mut parts.headers, raw, shown)?.take(cap.saturating_add(1));
         let initial = declared.unwrap_or(0).min(cap).min(1 << 20);
         let mut content = Vec::with_capacity(usize::try_from(initial).unwrap_or(0));
         reader

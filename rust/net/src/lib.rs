@@ -7,6 +7,7 @@
 //! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
 pub mod cidr;
 pub mod client;
+mod decode;
 pub mod download;
 pub mod error;
 pub mod fetch;

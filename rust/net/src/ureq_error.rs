@@ -3,6 +3,7 @@ use std::io;
 
 use ureq::Timeout;
 
+use crate::decode::DecodeError;
 use crate::error::{shown_url, NetError};
 
 fn timeout_detail(t: Timeout) -> &'static str {
@@ -63,11 +64,6 @@ pub fn from_ureq(e: ureq::Error, url: &str) -> NetError {
             "bad-response",
             format!("the response headers are larger than {limit} bytes"),
         ),
-        E::Decompress(enc, io) => NetError::connect(
-            url,
-            "bad-encoding",
-            format!("the {enc} body could not be decoded ({io})"),
-        ),
         E::BodyExceedsLimit(n) => NetError::too_large(url, n, "the body is larger than the limit"),
         other => NetError::connect(url, "error", other),
     }
@@ -75,5 +71,8 @@ pub fn from_ureq(e: ureq::Error, url: &str) -> NetError {
 
 /// Map an error from reading the body (ureq wraps its own errors in `io::Error`).
 pub fn from_body_io(e: io::Error, url: &str) -> NetError {
+    if let Some(bad) = e.get_ref().and_then(|i| i.downcast_ref::<DecodeError>()) {
+        return NetError::connect(url, "bad-encoding", bad);
+    }
     from_ureq(ureq::Error::from(e), url)
 }

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use webgrip_net::download::cancelled;
+use webgrip_net::download::{cancelled, DestDir};
 use webgrip_net::{
     ClientConfig, ErrorKind, NetError, Policy, PolicyConfig, RequestSpec, DEFAULT_BLOCKED_PORTS,
 };
@@ -197,8 +197,14 @@ impl Client {
     }
 
     /// Stream a 2xx body to a new temp file in `dest_dir`; nothing is left on failure.
+    ///
+    /// With `dir_fd` (an open descriptor of that folder, checked by the caller) the file is
+    /// created and removed through the descriptor, so a path component swapped for a symlink
+    /// meanwhile cannot redirect it; `dest_dir` then only names the folder in messages and in
+    /// `temp_path`. Without it the folder is opened by path when the call starts.
     #[pyo3(signature = (
         url, dest_dir, *, headers = Vec::new(), timeout = None, max_bytes = None, progress = None,
+        dir_fd = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn download<'py>(
@@ -210,6 +216,7 @@ impl Client {
         timeout: Option<f64>,
         max_bytes: Option<u64>,
         progress: Option<Py<PyAny>>,
+        dir_fd: Option<i32>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = RequestSpec {
             url,
@@ -240,7 +247,14 @@ impl Client {
                     }
                 })
             };
-            inner.download(&spec, &dest_dir, Some(&mut report))
+            let dest = open_dest(&dest_dir, dir_fd).map_err(|e| {
+                NetError::download(
+                    &shown,
+                    "io",
+                    format!("cannot use the folder {}: {e}", dest_dir.display()),
+                )
+            })?;
+            inner.download(&spec, &dest, Some(&mut report))
         });
         let r = match result {
             Ok(r) => r,
@@ -257,12 +271,24 @@ impl Client {
         d.set_item("headers", headers_list(py, &r.headers)?)?;
         d.set_item("content_type", r.content_type)?;
         d.set_item("temp_path", r.temp_path.to_string_lossy().into_owned())?;
+        d.set_item("temp_name", r.temp_name)?;
         d.set_item("size", r.size)?;
         d.set_item("sha256", r.sha256)?;
         d.set_item("redirects", r.redirects)?;
         d.set_item("remote_addr", r.remote_addr)?;
         d.set_item("elapsed", r.elapsed)?;
         Ok(d)
+    }
+}
+
+/// The download folder: the caller's descriptor (duplicated) when given, else opened by path.
+fn open_dest(path: &std::path::Path, dir_fd: Option<i32>) -> std::io::Result<DestDir> {
+    match dir_fd {
+        #[cfg(unix)]
+        Some(fd) => DestDir::from_fd(fd, path),
+        #[cfg(not(unix))]
+        Some(_) => Err(std::io::Error::other("dir_fd is only supported on unix")),
+        None => DestDir::open(path),
     }
 }
 
