@@ -130,8 +130,13 @@ fn check_url_resolves_but_never_connects() {
 fn cap_boundary_is_exact() {
     // Exactly the cap passes, one byte more fails (compressed bombs: tests/test_client_hostile.py).
     let body = vec![b'a'; 1000];
-    let mut reply =
-        format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", body.len()).into_bytes();
+    // `Connection: close`: this server answers once per connection, and a client that pooled
+    // the connection would race its close on the second request.
+    let mut reply = format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
     reply.extend_from_slice(&body);
     let addr = serve(reply);
     let c = client(vec![]);
