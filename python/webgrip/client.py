@@ -248,8 +248,9 @@ class WebClient:
 
         Tracking parameters and the fragment are removed first. HTML becomes Markdown, text,
         HTML, a link list or tables (``main_content`` defaults to ``True`` for markdown/text);
-        JSON is pretty-printed; other text types pass through. Every converted page is kept
-        in a small in-memory cache; ``use_cache=True`` answers from it when possible (paging
+        JSON is pretty-printed (up to 1 MiB); other text types pass through. Every converted
+        page is kept in a small in-memory cache (``page_cache_size`` pages within
+        ``page_cache_bytes``); ``use_cache=True`` answers from it when possible (paging
         through a long page never downloads it again). Raises
         :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
         :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
@@ -379,7 +380,8 @@ class WebClient:
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
-                cache = DocumentCache(self.config.page_cache_size, self.config.cache_ttl_seconds)
+                cache = DocumentCache(self.config.page_cache_size, self.config.cache_ttl_seconds,
+                                      self.config.page_cache_bytes)
                 self.__dict__["_document_cache"] = cache
             return cache
 

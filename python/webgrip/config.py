@@ -98,6 +98,10 @@ class Config:
     """Extra query parameters to strip, on top of the built-in list (``*`` suffix = prefix)."""
     page_cache_size: int = 32
     """Converted documents kept in memory for paging with ``start_index``."""
+    page_cache_bytes: int = 64 * 1024 * 1024
+    """Memory budget of those documents (strings at their real width; 0 disables the cache).
+    The least recently used are dropped beyond it, and a document larger than the whole
+    budget is not kept."""
     cache_dir: str | None = None
     cache_ttl_seconds: float = 3600.0
 
@@ -233,6 +237,7 @@ _FIELD_KINDS: dict[str, str] = {
     "brave_api_key": "opt_str", "tavily_api_key": "opt_str", "google_api_key": "opt_str",
     "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
     "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
+    "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float",
 }
 
@@ -260,6 +265,8 @@ def _validate(c: Config) -> None:
         raise bad("max_retries", "must be >= 0")
     if c.page_cache_size < 0:
         raise bad("page_cache_size", "must be >= 0")
+    if c.page_cache_bytes < 0:
+        raise bad("page_cache_bytes", "must be >= 0")
     if c.cache_ttl_seconds < 0:
         raise bad("cache_ttl_seconds", "must be >= 0")
     for p in c.blocked_ports:

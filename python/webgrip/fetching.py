@@ -3,7 +3,8 @@
 - HTML goes through the Rust extractor (one parse per view), with the readable main content
   by default for ``markdown``/``text`` and a fallback to the whole page when that is nearly
   empty.
-- JSON is pretty-printed; ``text/*``, CSV, XML, YAML and friends pass through as text.
+- JSON is pretty-printed (up to :data:`MAX_PRETTY_JSON_BYTES`, larger JSON as sent);
+  ``text/*``, CSV, XML, YAML and friends pass through as text.
 - PDFs, images, archives and other binary bodies raise
   :class:`~webgrip.errors.UnsupportedContentError` (save those with a download instead).
 """
@@ -13,10 +14,11 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _cancel, _core, _jsonsafe
@@ -28,11 +30,13 @@ if TYPE_CHECKING:
     from .client import Response
 
 __all__ = [
+    "DEFAULT_PAGE_CACHE_BYTES",
     "MAX_LINKS",
     "DocumentCache",
     "build_page",
     "classify",
     "describe_media_type",
+    "page_size",
     "slice_text",
 ]
 
@@ -40,6 +44,11 @@ __all__ = [
 MAX_LINKS = 100
 #: Below this many characters, a main-content extract is replaced by the whole page.
 MIN_MAIN_CONTENT_CHARS = 100
+#: JSON bodies up to this size are pretty-printed; larger ones pass through as sent (parsing
+#: and re-indenting costs up to ~30 bytes of memory per byte of body: a dict per ``{},``).
+MAX_PRETTY_JSON_BYTES = 1024 * 1024
+#: Default memory budget of a :class:`DocumentCache` (``Config.page_cache_bytes``).
+DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _TEXT_APP_TYPES = frozenset({
@@ -92,7 +101,8 @@ def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
     start = head.lstrip().lower()
     if start.startswith((b"<!doctype html", b"<html")) or b"<body" in start or b"<head" in start:
         return "html", "text/html"
-    if start[:1] in (b"{", b"["):
+    # Only a body small enough to pretty-print is parsed to prove it JSON (see build_page).
+    if start[:1] in (b"{", b"[") and len(body) <= MAX_PRETTY_JSON_BYTES:
         try:
             _jsonsafe.loads(body)
             return "json", "application/json"
@@ -152,7 +162,9 @@ def build_page(
                 url=response.url, reason="not-html", content_type=media,
                 size=len(response.content),
             )
-        text = _pretty_json(response.text) if kind == "json" else response.text
+        text = response.text
+        if kind == "json" and len(response.content) <= MAX_PRETTY_JSON_BYTES:
+            text = _pretty_json(text)
         return Page(url=url, final_url=response.url, status=response.status,
                     content_type=media, extract=extract, content=text)
     return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
@@ -344,14 +356,24 @@ def slice_text(text: str, start: int, max_length: int) -> tuple[str, int]:
 class DocumentCache:
     """A bounded, thread-safe LRU of converted pages with a time-to-live.
 
-    Keys are ``(url, extract, main_content)``; a ``maxsize`` of 0 disables caching.
+    Keys are ``(url, extract, main_content)``. Bounded twice: at most ``maxsize`` pages and
+    at most ``max_bytes`` of them in memory (see :func:`page_size`); a page larger than
+    ``max_bytes`` on its own is not kept. A ``maxsize`` or ``max_bytes`` of 0 disables caching.
     """
 
-    def __init__(self, maxsize: int, ttl: float):
+    def __init__(self, maxsize: int, ttl: float, max_bytes: int = DEFAULT_PAGE_CACHE_BYTES):
         self.maxsize = max(0, int(maxsize))
+        self.max_bytes = max(0, int(max_bytes))
         self.ttl = float(ttl)
-        self._items: OrderedDict[Hashable, tuple[float, Page]] = OrderedDict()
+        self._items: OrderedDict[Hashable, tuple[float, Page, int]] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """The estimated size of the pages held, in bytes (never above ``max_bytes``)."""
+        with self._lock:
+            return self._bytes
 
     def get(self, key: Hashable) -> Page | None:
         """The cached page for ``key``, or ``None`` if absent or expired."""
@@ -359,27 +381,58 @@ class DocumentCache:
             item = self._items.get(key)
             if item is None:
                 return None
-            stored, page = item
+            stored, page, _ = item
             if self.ttl > 0 and time.monotonic() - stored > self.ttl:
-                del self._items[key]
+                self._drop(key)
                 return None
             self._items.move_to_end(key)
             return page
 
     def put(self, key: Hashable, page: Page) -> None:
-        """Store ``page``, evicting the least recently used entries beyond ``maxsize``."""
-        if self.maxsize == 0:
+        """Store ``page``, evicting the least recently used entries beyond either bound."""
+        if self.maxsize == 0 or self.max_bytes == 0:
             return
+        size = page_size(page)  # measured outside the lock: it walks the whole page
         with self._lock:
-            self._items[key] = (time.monotonic(), page)
-            self._items.move_to_end(key)
-            while len(self._items) > self.maxsize:
-                self._items.popitem(last=False)
+            self._drop(key)  # an older copy is stale even if the new one is not kept
+            if size > self.max_bytes:
+                return
+            self._items[key] = (time.monotonic(), page, size)
+            self._bytes += size
+            while len(self._items) > self.maxsize or self._bytes > self.max_bytes:
+                _, (_, _, evicted) = self._items.popitem(last=False)
+                self._bytes -= evicted
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._bytes = 0
+
+    def _drop(self, key: Hashable) -> None:
+        item = self._items.pop(key, None)
+        if item is not None:
+            self._bytes -= item[2]
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._items)
+
+
+def page_size(page: Page) -> int:
+    """The approximate memory held by ``page``, in bytes: every str at its real width (a
+    single astral character makes CPython store 4 bytes per character), plus the containers
+    of ``metadata`` and ``data``. Dict keys are not counted: they are shared field names or
+    table headers (counted once in ``headers``)."""
+    total = sys.getsizeof(page)
+    stack: list[Any] = [page.url, page.final_url, page.content_type, page.extract,
+                        page.content, page.title, page.metadata, page.data]
+    while stack:
+        obj = stack.pop()
+        if obj is None:
+            continue
+        total += sys.getsizeof(obj)
+        if isinstance(obj, Mapping):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+    return total
