@@ -237,9 +237,10 @@ def _html_page(
         content = _render_links(links)
     else:  # tables
         doc = parse(("tables", "metadata"), main)
+        # The row dicts are the core's fresh objects: kept, not copied (memory on huge tables).
         tables = [
             {"caption": t.get("caption"), "headers": list(t.get("headers") or []),
-             "rows": [dict(r) for r in t.get("rows") or []]}
+             "rows": list(t.get("rows") or [])}
             for t in doc.get("tables") or []
         ]
         data = tuple(tables)
@@ -255,6 +256,8 @@ def _html_page(
 def _unique_links(
     links: list[dict[str, Any]], tracking_params: tuple[str, ...]
 ) -> list[dict[str, Any]]:
+    # The core's dicts are fresh and ours: they are updated in place rather than copied, so a
+    # page of 300k links does not hold two sets of dicts at once.
     seen: dict[str, dict[str, Any]] = {}
     for link in links:
         href = link.get("url")
@@ -262,10 +265,12 @@ def _unique_links(
             continue
         href = strip_tracking(href, tracking_params)
         text = " ".join(str(link.get("text") or "").split())
-        if href not in seen:
-            seen[href] = {"url": href, "text": text, "rel": link.get("rel")}
-        elif not seen[href]["text"] and text:
-            seen[href]["text"] = text
+        first = seen.get(href)
+        if first is None:
+            link["url"], link["text"] = href, text
+            seen[href] = link
+        elif not first["text"] and text:
+            first["text"] = text
     return list(seen.values())
 
 
