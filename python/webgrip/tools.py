@@ -124,7 +124,9 @@ class Tools:
     def _render_page(page: Page, start: int, length: int) -> str:
         total = page.length
         if total and start >= total:
-            return (f"Error: start_index={start} is past the end of {shown_url(page.final_url)} "
+            # A model may send thousands of digits: echo the value only while it is readable.
+            shown = str(start) if start < 10**18 else "(a huge number)"
+            return (f"Error: start_index={shown} is past the end of {shown_url(page.final_url)} "
                     f"({total} characters). The whole page has been read; start_index=0 "
                     "starts again.")
         chunk, end = slice_text(page.content, start, length)
