@@ -253,6 +253,8 @@ def parse_html(markup: str, expired: Callable[[], bool] | None = None) -> Elemen
             raise ParseDeadlineError
         builder.feed(markup[offset:offset + _SLICE])
     builder.close()
+    if expired is not None and expired():  # reading the tree would take longer still
+        raise ParseDeadlineError
     return builder.root
 
 

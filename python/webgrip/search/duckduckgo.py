@@ -137,8 +137,8 @@ def _is_ad_block(el: Element) -> bool:
 
 def _walk_outside_ads(root: Element) -> Iterator[tuple[Element, bool, bool]]:
     """``(element, entering, in_ad)`` for the walk of :meth:`Element.walk`; ``in_ad`` says
-    whether the element or one of its ancestors is an ad block (kept as a count of the open
-    ad blocks: no walk up the ancestors from each element)."""
+    whether the element or one of its ancestors is an ad block (the open ad blocks are kept on
+    a stack: no walk up the ancestors from each element)."""
     ads: list[Element] = []
     for el, entering in root.walk():
         if entering:
@@ -177,7 +177,7 @@ def _blocked(layout: str, why: str, url: str | None = None) -> SearchBlockedErro
 
 def _parse(markup: str, layout: str, deadline: Deadline | None) -> Element:
     try:
-        return parse_html(markup, deadline and (lambda: deadline.expired))
+        return parse_html(markup, None if deadline is None else (lambda: deadline.expired))
     except ParseDeadlineError:
         pass  # raised below, outside the handler: nothing is chained
     assert deadline is not None
