@@ -20,14 +20,16 @@ dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import parse_qs, unquote, urlencode, urljoin, urlsplit
 
 from ..errors import SearchBlockedError, SearchError
-from ._html import Element, parse_html
+from ._html import Element, ParseDeadlineError, parse_html
 from ._http import call, status_error
-from .base import SearchRequest, SearchResult
+from .base import Deadline, SearchRequest, SearchResult
 
 __all__ = [
+    "MAX_PAGE_RESULTS",
     "MAX_QUERY_LENGTH",
     "is_ad_url",
     "is_blocked_page",
@@ -40,6 +42,11 @@ __all__ = [
 NAME = "duckduckgo"
 #: DuckDuckGo rejects longer queries.
 MAX_QUERY_LENGTH = 500
+#: Results read from one page at most (a real page has about 30): with the cap on titles and
+#: snippets, it bounds the text work whatever a hostile page holds.
+MAX_PAGE_RESULTS = 100
+#: Characters of raw text read for a title or a snippet (real ones are a few hundred).
+MAX_TEXT = 2000
 
 _KP = {"strict": "1", "moderate": "-1", "off": "-2"}
 _BLOCK_STATUSES = frozenset({202, 403, 418, 429})
@@ -128,8 +135,20 @@ def _is_ad_block(el: Element) -> bool:
     return any(c.startswith("result--ad") or "sponsored" in c for c in el.classes)
 
 
-def _in_ad_block(el: Element) -> bool:
-    return _is_ad_block(el) or any(_is_ad_block(a) for a in el.ancestors())
+def _walk_outside_ads(root: Element) -> Iterator[tuple[Element, bool, bool]]:
+    """``(element, entering, in_ad)`` for the walk of :meth:`Element.walk`; ``in_ad`` says
+    whether the element or one of its ancestors is an ad block (the open ad blocks are kept on
+    a stack: no walk up the ancestors from each element)."""
+    ads: list[Element] = []
+    for el, entering in root.walk():
+        if entering:
+            if _is_ad_block(el):
+                ads.append(el)
+            yield el, True, bool(ads)
+        else:
+            yield el, False, bool(ads)
+            if ads and ads[-1] is el:
+                ads.pop()
 
 
 def _check_page(root: Element, results: list[SearchResult], layout: str) -> list[SearchResult]:
@@ -156,60 +175,113 @@ def _blocked(layout: str, why: str, url: str | None = None) -> SearchBlockedErro
     return exc
 
 
-def parse_html_page(markup: str) -> list[SearchResult]:
+def _parse(markup: str, layout: str, deadline: Deadline | None) -> Element:
+    try:
+        return parse_html(markup, None if deadline is None else (lambda: deadline.expired))
+    except ParseDeadlineError:
+        pass  # raised below, outside the handler: nothing is chained
+    assert deadline is not None
+    raise SearchError(
+        f"DuckDuckGo ({layout} endpoint): its page ({len(markup)} characters) could not be "
+        f"read within the search deadline ({deadline.total:g} s)",
+        reason="timeout",
+    )
+
+
+def _html_blocks(root: Element) -> list[list[Element | None]]:
+    """``[block, link, snippet]`` for each ``div.result`` outside ads, in page order: the
+    first ``a.result__a`` and the first ``.result__snippet`` at or below the block (or
+    ``None``), all found in one walk. Blocks still missing a link (a snippet) are kept on a
+    stack while open; an element found serves every one of them at once."""
+    blocks: list[list[Element | None]] = []
+    wants_link: list[list[Element | None]] = []
+    wants_snippet: list[list[Element | None]] = []
+    for el, entering, in_ad in _walk_outside_ads(root):
+        if not entering:
+            for waiting in (wants_link, wants_snippet):
+                if waiting and waiting[-1][0] is el:
+                    waiting.pop()
+            continue
+        classes = el.classes
+        if el.tag == "div" and "result" in classes and not in_ad:
+            entry: list[Element | None] = [el, None, None]
+            blocks.append(entry)
+            wants_link.append(entry)
+            wants_snippet.append(entry)
+        if el.tag == "a" and "result__a" in classes:
+            for entry in wants_link:
+                entry[1] = el
+            wants_link.clear()
+        if "result__snippet" in classes:
+            for entry in wants_snippet:
+                entry[2] = el
+            wants_snippet.clear()
+    return blocks
+
+
+def parse_html_page(markup: str, *, deadline: Deadline | None = None) -> list[SearchResult]:
     """Results of a page from the HTML endpoint (``div.result`` layout), ads removed.
 
     Returns ``[]`` for a no-results page; raises ``SearchBlockedError`` for the bot check and
-    ``SearchError`` for a page that is neither. Positions are in page order, from 1.
+    ``SearchError`` for a page that is neither, or that is still being parsed when
+    ``deadline`` passes. Positions are in page order, from 1; at most
+    :data:`MAX_PAGE_RESULTS`.
     """
-    root = parse_html(markup)
+    root = _parse(markup, "html", deadline)
     if is_blocked_page(root):
         raise _blocked("html", "bot check")
     results: list[SearchResult] = []
-    for block in root.iter():
-        if block.tag != "div" or "result" not in block.classes or _in_ad_block(block):
-            continue
-        link = block.find(lambda e: e.tag == "a" and "result__a" in e.classes)
+    urls: dict[int, str | None] = {}  # per link: nested blocks may share one
+    for _block, link, snippet_el in _html_blocks(root):
         if link is None:
             continue
-        url = _result_url(link.get("href"))
+        if id(link) not in urls:
+            urls[id(link)] = _result_url(link.get("href"))
+        url = urls[id(link)]
         if url is None:
             continue
-        snippet_el = block.find(lambda e: "result__snippet" in e.classes)
         results.append(SearchResult(
-            title=link.text() or url,
+            title=link.text(MAX_TEXT) or url,
             url=url,
-            snippet=snippet_el.text() if snippet_el is not None else "",
+            snippet=snippet_el.text(MAX_TEXT) if snippet_el is not None else "",
             provider=NAME,
             position=len(results) + 1,
         ))
+        if len(results) >= MAX_PAGE_RESULTS:
+            break
     return _check_page(root, results, "html")
 
 
-def parse_lite_page(markup: str) -> list[SearchResult]:
+def parse_lite_page(markup: str, *, deadline: Deadline | None = None) -> list[SearchResult]:
     """Results of a page from the lite endpoint (table layout), ads removed.
 
-    Each ``a.result-link`` starts a result; the next ``td.result-snippet`` before the next
-    link is its snippet. Same outcomes as :func:`parse_html_page`.
+    Each ``a.result-link`` starts a result; the next ``td.result-snippet`` with text, before
+    the next link, is its snippet. Same outcomes as :func:`parse_html_page`.
     """
-    root = parse_html(markup)
+    root = _parse(markup, "lite", deadline)
     if is_blocked_page(root):
         raise _blocked("lite", "bot check")
     results: list[SearchResult] = []
     current: dict[str, str] | None = None
     pending: list[dict[str, str]] = []
-    for el in root.iter():
+    for el, entering, in_ad in _walk_outside_ads(root):
+        if not entering:
+            continue
         if el.tag == "a" and "result-link" in el.classes:
             current = None
-            if _in_ad_block(el):
+            if in_ad:
                 continue
             url = _result_url(el.get("href"))
             if url is None:
                 continue
-            current = {"title": el.text() or url, "url": url, "snippet": ""}
+            if len(pending) >= MAX_PAGE_RESULTS:
+                break
+            current = {"title": el.text(MAX_TEXT) or url, "url": url, "snippet": ""}
             pending.append(current)
-        elif current is not None and "result-snippet" in el.classes and not current["snippet"]:
-            current["snippet"] = el.text()
+        elif current is not None and "result-snippet" in el.classes and el.has_text():
+            # has_text() first: a run of empty snippets costs nothing to skip.
+            current["snippet"] = el.text(MAX_TEXT)
+            current = None  # the first snippet with text is the one
     for item in pending:
         results.append(SearchResult(provider=NAME, position=len(results) + 1, **item))
     return _check_page(root, results, "lite")
@@ -249,7 +321,7 @@ def _ask(request: SearchRequest, layout: str) -> list[SearchResult]:
         raise _blocked(layout, "empty page", response.url)
     parse = parse_html_page if layout == "html" else parse_lite_page
     try:
-        return parse(text)
+        return parse(text, deadline=request.deadline)
     except SearchError as exc:
         exc.url = exc.url or response.url
         raise
