@@ -131,3 +131,13 @@ def test_hostile_config_file_is_a_value_error(tmp_path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"webgrip\.toml"):
         Config.load(path, env={})
+
+
+def test_a_start_index_of_thousands_of_digits_is_not_echoed(raw_server):
+    # Valid JSON just under CPython's int-to-str digit limit: the answer stays short.
+    server = raw_server(reply(200, b"<p>short page</p>", {"Content-Type": "text/html"}))
+    tools = Tools(loopback_config())
+    huge = "9" * 4000
+    out = tools.call("fetch_page", f'{{"url": "{server.url("/")}", "start_index": {huge}}}')
+    assert out.startswith("Error:") and "past the end" in out
+    assert len(out) < 500
