@@ -125,3 +125,15 @@ def test_robots_applies_to_downloads(tmp_path, httpserver):
     answer = tools.download_file(httpserver.url_for("/private/x"))
     assert answer.startswith("Error:") and "robots.txt" in answer
     assert list(tmp_path.iterdir()) == []
+
+
+def test_backslash_spelling_reads_the_robots_of_the_site_fetched(tmp_path, httpserver):
+    # `http://HOST\private\x` is HOST's /private/x to the fetch (WHATWG); robots.txt must be
+    # read from HOST and matched against that path, not against a host of `HOST\private\x`.
+    serve_site(httpserver)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    sneaky = httpserver.url_for("/").rstrip("/") + "\\private\\x"
+    answer = tools.fetch_page(sneaky)
+    assert answer.startswith("Error: robots.txt of http://")
+    assert not any(req.path == "/private/x" for req, _ in httpserver.log)
+    assert robots_hits(httpserver) == 1

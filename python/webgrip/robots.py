@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from .errors import BlockedURLError, ConnectError, FetchTimeoutError, ResponseTooLargeError
 
@@ -80,7 +80,7 @@ class RobotsRules:
             return False
         if self.allow_all:
             return True
-        parts = urlsplit(url)
+        parts = _split(url)
         path = _normalise(parts.path or "/")
         if parts.query:
             path += "?" + _normalise(parts.query)
@@ -93,6 +93,17 @@ class RobotsRules:
                 if best is None or score > best:
                     best = score
         return True if best is None else best[1]
+
+
+def _split(url: str) -> SplitResult:
+    """``urlsplit`` as the fetch will read ``url``: in http(s) URLs a backslash before the
+    query is a slash (WHATWG), so ``http://HOST\\@OTHER/`` is HOST's path ``/@OTHER/``, and
+    robots.txt is read from, and matched against, the site actually fetched."""
+    head, sep, tail = url.partition("?")
+    if "\\" in head and head[:6].lower() in ("http:/", "https:"):
+        fragment = head.partition("#")
+        head = fragment[0].replace("\\", "/") + fragment[1] + fragment[2]
+    return urlsplit(head + sep + tail)
 
 
 def _normalise(text: str) -> str:
@@ -126,7 +137,7 @@ class RobotsCache:
     def check(self, url: str, deadline: float) -> None:
         """Raise :class:`~webgrip.errors.BlockedURLError` (reason ``robots-txt``) if the
         site's robots.txt does not allow ``url``; otherwise return."""
-        parts = urlsplit(url)
+        parts = _split(url)
         origin = f"{parts.scheme}://{parts.netloc}".lower()
         rules = self.rules(origin, deadline)
         if rules.can_fetch(self.token, url):
