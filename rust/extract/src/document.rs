@@ -8,7 +8,7 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use scraper::{Html, HtmlTreeSink};
 
 use crate::budget::{Budget, Interrupted};
-use crate::lexer::Outcome;
+use crate::lexer::{Outcome, Pressure};
 
 use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
@@ -151,14 +151,27 @@ fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
     let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
     doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, 2 * tags + 8);
     let builder = TreeBuilder::new(HtmlTreeSink::new(doc), tree_options());
-    let open_count = || {
+    let probe = || {
         let count = Count(Cell::new(0));
         builder.trace_handles(&count);
-        count.0.get()
+        Pressure {
+            open: count.0.get(),
+            nodes: builder.sink.0.borrow().tree.nodes().len(),
+        }
     };
-    let outcome = lexer::tokenize(html, &builder, guarded, budget, &open_count);
+    let max_nodes = html.len() / BYTES_PER_NODE + SPARE_NODES;
+    let outcome = lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes);
     (builder.sink.finish(), outcome)
 }
+
+/// Input bytes per tree node a page may use up before it is read flat (see
+/// [`lexer::tokenize`]), plus a floor for small pages. Why: every node costs about 150 bytes
+/// in the arena, and dense markup (`<p><b><p>x`, `<br>` runs) makes a node every two bytes, so
+/// without a cap a 10 MiB page becomes a gigabyte of tree. The densest of the 1,585 corpus
+/// pages uses 14.7 bytes per node (median 64; `examples/node_density.rs`), so one node per
+/// 8 bytes leaves twice that room and bounds the tree at about 20 times the input.
+const BYTES_PER_NODE: usize = 8;
+const SPARE_NODES: usize = 1 << 16;
 
 /// Counts the handles the tree builder holds: its open elements and active formatting
 /// elements (plus the document, `<head>` and form pointers: a constant few).
@@ -186,5 +199,65 @@ fn tree_options() -> TreeBuilderOpts {
     TreeBuilderOpts {
         scripting_enabled: false,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repeat(unit: &str, times: usize) -> String {
+        format!("<html><body>{}</body></html>", unit.repeat(times))
+    }
+
+    fn max_depth(doc: &Html) -> usize {
+        doc.tree
+            .nodes()
+            .map(|n| n.ancestors().count())
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn misnested_formatting_keeps_the_tree_shallow_and_the_text_whole() {
+        for unit in ["<b><div>x</b>", "<b><i><u><s>x</b>", "<a href=#><div>x</a>"] {
+            let html = repeat(unit, 20_000);
+            let doc = parse(&html);
+            // Nested without the cap: 20,000+ levels.
+            assert!(max_depth(&doc) < 2 * lexer::MAX_OPEN, "{unit}");
+            let text = crate::text::render(&doc, &Scope::whole());
+            assert_eq!(text.matches('x').count(), 20_000, "{unit}");
+        }
+    }
+
+    #[test]
+    fn dense_markup_cannot_multiply_the_nodes() {
+        // Dense markup: about six nodes per ten bytes without the cap.
+        let html = repeat("<p><b><p>x", 200_000);
+        let doc = parse(&html);
+        let nodes = doc.tree.nodes().len();
+        let cap = html.len() / BYTES_PER_NODE + SPARE_NODES;
+        // A probe every few start tags lets a few more through.
+        assert!(nodes <= cap + 1024, "{nodes} nodes, cap {cap}");
+        let text = crate::text::render(&doc, &Scope::whole());
+        assert_eq!(text.matches('x').count(), 200_000);
+    }
+
+    #[test]
+    fn a_spent_budget_stops_the_parse() {
+        let html = repeat("<p>x</p>", 100_000);
+        let past = Budget {
+            deadline: Some(std::time::Instant::now()),
+            cancel: None,
+        };
+        assert_eq!(
+            extract_within(&html, None, Modes::ALL, true, &past).err(),
+            Some(Interrupted::Deadline)
+        );
+        let out = extract_within(&html, None, Modes::ALL, true, &Budget::unlimited());
+        assert_eq!(
+            out.map(|o| o.text.unwrap().matches('x').count()),
+            Ok(100_000)
+        );
     }
 }

@@ -101,6 +101,13 @@ pub(crate) fn opens_element(n: &Name) -> bool {
     class(n) & (VOID | SELF | RAW | SCRIPT | PLAIN) == 0
 }
 
+/// Whether a start tag named `n` is dropped once the page is read flat (see
+/// [`crate::lexer::tokenize`]): every tag but void ones and those whose content is raw text
+/// (dropping `<script>` would show its code as text).
+pub(crate) fn flattens(n: &Name) -> bool {
+    class(n) & (VOID | RAW | SCRIPT | PLAIN) == 0
+}
+
 fn is_void(n: &Name) -> bool {
     class(n) & VOID != 0
 }

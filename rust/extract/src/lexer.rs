@@ -49,6 +49,15 @@ const PROBE_CROWDED: u32 = 4;
 /// Loop turns (each a run of text and one piece of markup) between two budget checks.
 const BUDGET_EVERY: u32 = 256;
 
+/// What the tree builder holds, as [`tokenize`]'s probe reports it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pressure {
+    /// Open elements plus active formatting entries (see [`MAX_OPEN`]).
+    pub open: usize,
+    /// Nodes in the tree so far.
+    pub nodes: usize,
+}
+
 /// How the tokenizer ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -58,9 +67,14 @@ pub enum Outcome {
 }
 
 /// Tokenize `html` into `sink` (ending with EOF and `sink.end()`); with `guarded`, defuse and
-/// strip as [`guard::defuse`] does, and drop start tags that would open more elements while
-/// `open_count` (the tree builder's open elements and active formatting entries) is over
-/// [`MAX_OPEN`]. Stops early, still ending the tree, when `budget` is spent.
+/// strip as [`guard::defuse`] does, drop start tags that would open more elements while the
+/// tree builder's open elements and active formatting entries (`probe`) are over
+/// [`MAX_OPEN`], and once the tree holds more than `max_nodes` nodes, drop every start tag
+/// that is not void or raw text (the rest of the page is kept as text). Why the node cap:
+/// the tree builder re-opens up to three copies of each active formatting element after
+/// every block that closed them (`<p><b><p>x` repeated), so a page can make several nodes
+/// per byte; the cap keeps the tree, and memory, proportional to the input. Stops early,
+/// still ending the tree, when `budget` is spent.
 ///
 /// `html` must be at most [`MAX_INPUT`] bytes.
 pub fn tokenize<S: TokenSink>(
@@ -68,7 +82,8 @@ pub fn tokenize<S: TokenSink>(
     sink: &S,
     guarded: bool,
     budget: &Budget,
-    open_count: &dyn Fn() -> usize,
+    probe: &dyn Fn() -> Pressure,
+    max_nodes: usize,
 ) -> Outcome {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // Newline normalisation first, so every later state sees only `\n`.
@@ -86,9 +101,11 @@ pub fn tokenize<S: TokenSink>(
         attrs: RefCell::new(Vec::new()),
         untracked_end: Cell::new(usize::MAX),
         budget,
-        open_count,
+        probe,
+        max_nodes,
         until_probe: Cell::new(0),
         crowded: Cell::new(false),
+        flat: Cell::new(false),
     };
     let outcome = lexer.run();
     let _ = sink.process_token(Token::EOFToken, 1);
@@ -127,11 +144,14 @@ struct Lexer<'a, S> {
     /// subtree open, so it must not see it close.
     untracked_end: Cell<usize>,
     budget: &'a Budget,
-    /// The tree builder's open elements plus active formatting entries (see [`MAX_OPEN`]).
-    open_count: &'a dyn Fn() -> usize,
-    /// Start tags until the next count, and the last count's verdict.
+    /// What the tree builder holds (see [`Pressure`]).
+    probe: &'a dyn Fn() -> Pressure,
+    max_nodes: usize,
+    /// Start tags until the next probe, and its verdicts: over [`MAX_OPEN`]; over
+    /// `max_nodes` (latched: from then on the page is read flat).
     until_probe: Cell<u32>,
     crowded: Cell<bool>,
+    flat: Cell<bool>,
 }
 
 /// One decoded character reference: up to two characters.
@@ -253,16 +273,21 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 
     /// Whether the tree builder holds more than [`MAX_OPEN`] open elements and formatting
-    /// entries, counted every [`PROBE_EVERY`] start tags (every [`PROBE_CROWDED`] while
-    /// over): between counts a few more can open, never an unbounded number.
+    /// entries, probed every [`PROBE_EVERY`] start tags (every [`PROBE_CROWDED`] while
+    /// over): between probes a few more can open, never an unbounded number. The same probe
+    /// latches [`Lexer::flat`].
     fn crowded(&self) -> bool {
         let left = self.until_probe.get();
         if left > 0 {
             self.until_probe.set(left - 1);
             return self.crowded.get();
         }
-        let crowded = (self.open_count)() > MAX_OPEN;
+        let p = (self.probe)();
+        let crowded = p.open > MAX_OPEN;
         self.crowded.set(crowded);
+        if p.nodes > self.max_nodes {
+            self.flat.set(true);
+        }
         self.until_probe
             .set(if crowded { PROBE_CROWDED } else { PROBE_EVERY });
         crowded
@@ -566,7 +591,11 @@ impl<S: TokenSink> Lexer<'_, S> {
             Some(t) => {
                 let mut t = t.borrow_mut();
                 let key = guard::name_key(&b[from..name_end]);
-                let start = if guard::opens_element(&key) && self.crowded() {
+                // `crowded` first: it also probes for `flat`.
+                let crowded = self.crowded();
+                let start = if (guard::opens_element(&key) && crowded)
+                    || (self.flat.get() && guard::flattens(&key))
+                {
                     t.drop_crowded(key, tag.self_closing)
                 } else {
                     t.start_tag(b, tag.end, key, tag.self_closing, &ranges)
