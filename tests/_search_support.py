@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from webgrip.config import Config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "search"
-#: Real DuckDuckGo pages, kept beside the repository (``../shared``), never copied into it.
-SHARED_DDG = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "duckduckgo"
+#: Real DuckDuckGo pages (copied from ``shared/fixtures/duckduckgo``; see the README there).
+DDG_PAGES = FIXTURES / "duckduckgo"
 
 LOOPBACK = ("127.0.0.0/8", "::1/128")
 
@@ -24,11 +23,8 @@ def fixture_json(name: str) -> Any:
     return json.loads(fixture_text(name))
 
 
-def shared_ddg(name: str) -> str:
-    path = SHARED_DDG / name
-    if not path.is_file():
-        pytest.skip(f"shared DuckDuckGo fixture not available: {path}")
-    return path.read_text(encoding="utf-8")
+def ddg_page(name: str) -> str:
+    return (DDG_PAGES / name).read_text(encoding="utf-8")
 
 
 def loopback_client(httpserver, **config: Any):

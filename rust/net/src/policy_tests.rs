@@ -394,7 +394,7 @@ proptest! {
     }
 }
 
-// Regressions found by red-teaming the public API (tests/test_security_bypass.py).
+// Regressions found by red-teaming the public API (tests/security/test_security_bypass.py).
 
 #[test]
 fn deny_networks_also_refuse_embedded_ipv4_forms() {

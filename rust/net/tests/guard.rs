@@ -128,7 +128,8 @@ fn check_url_resolves_but_never_connects() {
 
 #[test]
 fn cap_boundary_is_exact() {
-    // Exactly the cap passes, one byte more fails (compressed bombs: tests/test_client_hostile.py).
+    // Exactly the cap passes, one byte more fails (compressed bombs:
+    // tests/security/test_client_hostile.py).
     let body = vec![b'a'; 1000];
     // `Connection: close`: this server answers once per connection, and a client that pooled
     // the connection would race its close on the second request.

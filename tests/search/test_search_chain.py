@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from _search_support import fixture_json, fixture_text, loopback_client, shared_ddg
+from _search_support import ddg_page, fixture_json, fixture_text, loopback_client
 from webgrip.errors import SearchBlockedError, SearchError
 from webgrip.search import search
 from werkzeug import Response
@@ -77,7 +77,7 @@ def test_primary_from_config_and_explicit_provider(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
         fixture_json("brave_web.json"))
     httpserver.expect_request("/html/", method="POST").respond_with_data(
-        shared_ddg("html_serp_direct-links_rust-programming-language.html"), content_type=HTML)
+        ddg_page("html_serp_direct-links_rust-programming-language.html"), content_type=HTML)
     client = loopback_client(httpserver, search_provider="brave", brave_api_key=BRAVE_KEY)
     assert search(client, "q")[0].provider == "brave"
     assert search(client, "q", provider="duckduckgo")[0].provider == "duckduckgo"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from _search_support import fixture_text, shared_ddg
+from _search_support import ddg_page, fixture_text
 from hypothesis import given
 from hypothesis import strategies as st
 from webgrip.errors import SearchBlockedError, SearchError
@@ -24,7 +24,7 @@ LITE_SERP = "lite_serp_dentists-in-mumbai.html"
 # -- real pages ---------------------------------------------------------------------------
 
 def test_real_html_page() -> None:
-    results = parse_html_page(shared_ddg(HTML_SERP))
+    results = parse_html_page(ddg_page(HTML_SERP))
     assert len(results) == 10
     assert [r.position for r in results] == list(range(1, 11))
     first = results[0]
@@ -45,7 +45,7 @@ def test_real_html_page() -> None:
 
 
 def test_real_lite_page() -> None:
-    results = parse_lite_page(shared_ddg(LITE_SERP))
+    results = parse_lite_page(ddg_page(LITE_SERP))
     assert len(results) == 10
     assert results[0].title == "Best Dentists Near Me in Mumbai - Practo"
     assert results[0].url == "https://www.practo.com/mumbai/dentist"

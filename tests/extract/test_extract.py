@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from webgrip import _core, extract
 
 URL = "https://docs.example.org/guide/page"
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 GOLDEN = """<!doctype html>
 <html lang="en"><head><title>Golden page | Site</title>
@@ -388,9 +388,9 @@ def _imports_outside_test_extra() -> list[str]:
         if any(_canonical(d) in closure for d in dists)
     }
     tests = ROOT / "tests"
-    local = {p.stem for p in tests.glob("*.py")} | {"webgrip", "__future__"}
+    local = {p.stem for p in tests.rglob("*.py")} | {"webgrip", "__future__"}
     bad = []
-    for path in sorted(tests.glob("*.py")):
+    for path in sorted(tests.rglob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
         skipped = {
             node.args[0].value.split(".")[0]

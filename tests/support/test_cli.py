@@ -299,7 +299,7 @@ def test_integration_docs_match_the_benchmark_and_cli():
     import re
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     docs = (root / "docs" / "integrations.md").read_text()
     bench = (root / "benches" / "e2e.py").read_text()
     default = re.search(r'"--pages", type=int, default=(\d+)', bench).group(1)

@@ -7,7 +7,7 @@ results and error (HTTP 500), the HTML -> lite fallback, and the form that is se
 from __future__ import annotations
 
 import pytest
-from _search_support import fixture_text, loopback_client, shared_ddg
+from _search_support import ddg_page, fixture_text, loopback_client
 from webgrip.errors import SearchBlockedError, SearchError
 from webgrip.search import search
 
@@ -26,7 +26,7 @@ def paths(httpserver) -> list[str]:
 
 
 def test_html_results(httpserver) -> None:
-    serve(httpserver, "/html/", shared_ddg(HTML_SERP))
+    serve(httpserver, "/html/", ddg_page(HTML_SERP))
     client = loopback_client(httpserver)
     results = search(client, "rust programming language", num_results=3)
     assert [r.url for r in results] == [
@@ -39,7 +39,7 @@ def test_html_results(httpserver) -> None:
 
 
 def test_form_fields_sent(httpserver) -> None:
-    serve(httpserver, "/html/", shared_ddg(HTML_SERP))
+    serve(httpserver, "/html/", ddg_page(HTML_SERP))
     client = loopback_client(httpserver)
     search(client, "rust  programming\nlanguage", region="de-de", safe_search="strict",
            time_range="week")
@@ -52,7 +52,7 @@ def test_form_fields_sent(httpserver) -> None:
 
 
 def test_defaults_from_config(httpserver) -> None:
-    serve(httpserver, "/html/", shared_ddg(HTML_SERP))
+    serve(httpserver, "/html/", ddg_page(HTML_SERP))
     client = loopback_client(httpserver, search_region="en-GB", safe_search="off")
     search(client, "q")
     form = httpserver.log[0][0].form
@@ -62,13 +62,13 @@ def test_defaults_from_config(httpserver) -> None:
 
 @pytest.mark.parametrize(("asked", "expected"), [(0, 1), (-3, 1), (3, 3), (50, 10)])
 def test_num_results_clamped(httpserver, asked: int, expected: int) -> None:
-    serve(httpserver, "/html/", shared_ddg(HTML_SERP))
+    serve(httpserver, "/html/", ddg_page(HTML_SERP))
     assert len(search(loopback_client(httpserver), "rust", num_results=asked)) == expected
 
 
 def test_lite_results_when_html_blocked(httpserver) -> None:
     serve(httpserver, "/html/", fixture_text("ddg_anomaly.html"), status=202)
-    serve(httpserver, "/lite/", shared_ddg(LITE_SERP))
+    serve(httpserver, "/lite/", ddg_page(LITE_SERP))
     results = search(loopback_client(httpserver), "dentists in Mumbai", num_results=10)
     assert len(results) == 10
     assert results[0].url == "https://www.practo.com/mumbai/dentist"
@@ -78,7 +78,7 @@ def test_lite_results_when_html_blocked(httpserver) -> None:
 
 def test_lite_results_when_html_fails(httpserver) -> None:
     serve(httpserver, "/html/", "Internal error", status=500)
-    serve(httpserver, "/lite/", shared_ddg(LITE_SERP))
+    serve(httpserver, "/lite/", ddg_page(LITE_SERP))
     assert len(search(loopback_client(httpserver), "dentists in Mumbai")) == 5
 
 
@@ -95,8 +95,8 @@ def test_blocked_on_both_layouts(httpserver, status: int) -> None:
 
 
 def test_status_202_is_blocked_whatever_the_body(httpserver) -> None:
-    serve(httpserver, "/html/", shared_ddg(HTML_SERP), status=202)
-    serve(httpserver, "/lite/", shared_ddg(LITE_SERP), status=202)
+    serve(httpserver, "/html/", ddg_page(HTML_SERP), status=202)
+    serve(httpserver, "/lite/", ddg_page(LITE_SERP), status=202)
     with pytest.raises(SearchBlockedError) as info:
         search(loopback_client(httpserver), "anything")
     assert "HTTP 202" in str(info.value)
@@ -119,7 +119,7 @@ def test_html_blocked_and_lite_failing_is_still_blocked(httpserver) -> None:
 
 def test_no_results_on_html_layout(httpserver) -> None:
     serve(httpserver, "/html/", fixture_text("ddg_html_no_results.html"))
-    serve(httpserver, "/lite/", shared_ddg(LITE_SERP))
+    serve(httpserver, "/lite/", ddg_page(LITE_SERP))
     assert search(loopback_client(httpserver), "qzxjvwk plorbnatch") == []
     assert paths(httpserver) == ["/html/"]  # "nothing found" is an answer: no fallback
 
