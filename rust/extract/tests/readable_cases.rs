@@ -50,7 +50,9 @@ fn parse_expect(source: &str) -> Result<Expect, String> {
             }
             phrases.push((sign, phrase.to_owned()));
         } else {
-            return Err(format!("line {at}: not a comment, header or phrase: {line:?}"));
+            return Err(format!(
+                "line {at}: not a comment, header or phrase: {line:?}"
+            ));
         }
     }
     let (markdown, text) = match view.as_deref().unwrap_or("text") {
@@ -91,7 +93,9 @@ fn run_case(html: &str, expect: &Expect) -> Vec<String> {
     for (must_appear, phrase) in &expect.phrases {
         // A phrase the page does not even hold can never appear: that check could not fail.
         if !must_appear && !html.contains(phrase.as_str()) {
-            failures.push(format!("- {phrase:?} is not in the page, so it cannot fail"));
+            failures.push(format!(
+                "- {phrase:?} is not in the page, so it cannot fail"
+            ));
         }
     }
     failures
@@ -116,7 +120,8 @@ fn readable_cases() {
     for html_path in case_files(&dir, "html") {
         if !html_path.with_extension("expect").exists() {
             failed += 1;
-            let _ = writeln!(report, "{}: no .expect beside it", html_path.display());
+            let name = html_path.file_name().unwrap().to_string_lossy();
+            let _ = writeln!(report, "{name}: no .expect beside it");
         }
     }
     for path in &expects {
@@ -125,8 +130,8 @@ fn readable_cases() {
         let expect = std::fs::read_to_string(path).map_err(|e| e.to_string());
         let failures = match (html, expect.and_then(|s| parse_expect(&s))) {
             (Ok(html), Ok(expect)) => run_case(&html, &expect),
-            (Err(e), _) => vec![format!("{case}.html: {e}")],
-            (_, Err(e)) => vec![format!("{case}.expect: {e}")],
+            (Err(e), _) => vec![format!("reading the .html: {e}")],
+            (_, Err(e)) => vec![format!("in the .expect, {e}")],
         };
         if !failures.is_empty() {
             failed += 1;
@@ -138,7 +143,7 @@ fn readable_cases() {
     }
     assert!(
         failed == 0,
-        "{failed} of {} readable cases failed:\n{report}",
+        "{failed} failures among {} readable cases:\n{report}",
         expects.len()
     );
     assert!(!expects.is_empty(), "no cases in {}", dir.display());
