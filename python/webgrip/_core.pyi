@@ -163,7 +163,14 @@ def extract_document(
       "rows": list[dict[str, str]], "markdown": str}]``
     - ``metadata``: ``{"title", "description", "canonical_url", "language", "author",
       "published", "site_name"}`` (each ``str | None``)
+    - ``main_content``: ``bool``, present when ``main_content=True`` and ``markdown`` or
+      ``text`` was asked for: whether those views are the main-content selection. With ``main_content=True`` a selection shorter than
+      :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole page when that is
+      longer, decided on the same parse (then ``False``).
     """
+
+MIN_MAIN_CONTENT_CHARS: int
+"""Below this many characters a main-content view gives way to the whole page's."""
 
 class CancelToken:
     """A flag that stops every :func:`extract_document` it was given, from any thread."""

@@ -42,8 +42,9 @@ __all__ = [
 
 #: Links listed in ``links`` mode; the rest are counted.
 MAX_LINKS = 100
-#: Below this many characters, a main-content extract is replaced by the whole page.
-MIN_MAIN_CONTENT_CHARS = 100
+#: Below this many characters, a main-content extract is replaced by the whole page (when
+#: that is longer); the core decides it on its one parse.
+MIN_MAIN_CONTENT_CHARS: int = _core.MIN_MAIN_CONTENT_CHARS
 #: JSON bodies up to this size are pretty-printed; larger ones pass through as sent (parsing
 #: and re-indenting costs up to ~30 bytes of memory per byte of body: a dict per ``{},``).
 MAX_PRETTY_JSON_BYTES = 1024 * 1024
@@ -224,10 +225,7 @@ def _html_page(
     elif extract in ("markdown", "text"):
         doc = parse((extract, "metadata"), main)
         content = doc.get(extract) or ""
-        if main and len(content.strip()) < MIN_MAIN_CONTENT_CHARS:
-            whole = parse((extract, "metadata"), False)
-            if len((whole.get(extract) or "").strip()) > len(content.strip()):
-                doc, content, main = whole, whole.get(extract) or "", False
+        main = bool(doc.get("main_content"))
         if extract == "markdown":
             content = _clean_markdown_links(content, tracking_params)
     elif extract == "links":

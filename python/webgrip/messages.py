@@ -148,6 +148,9 @@ def error_message(
         return (f"Error: Invalid URL {bad!r} — {_sentence(msg)} Pass a full web address "
                 "such as https://example.com/page.")
     if isinstance(exc, FetchTimeoutError):
+        if "reading the page" in msg:  # the core's parse deadline (see _core.extract_document)
+            return (f"Error: Timed out after {timeout:g} s converting {where}: the page is "
+                    "unusually large or malformed. Try another source.")
         return (f"Error: Timed out after {timeout:g} s {action} {where}. "
                 "Try again later or try another source.")
     if isinstance(exc, HTTPStatusError):

@@ -415,3 +415,22 @@ def _imports_outside_test_extra() -> list[str]:
 
 def test_tests_import_only_what_the_test_extra_installs():
     assert _imports_outside_test_extra() == []
+
+
+def test_short_selection_gives_way_to_the_whole_page_on_one_parse():
+    # A real shop page (tests/fixtures/extract/README.md) whose text selection is under
+    # MIN_MAIN_CONTENT_CHARS while the whole page says far more: the core returns the whole
+    # page, flagged, from the same parse; its Markdown selection is long enough and stays.
+    import gzip
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "fixtures/extract/shop-short-selection.html.gz"
+    html = gzip.decompress(page.read_bytes())
+    doc = _core.extract_document(html, modes=("text",), main_content=True)
+    whole = _core.extract_document(html, modes=("text",))
+    assert doc["main_content"] is False and doc["text"] == whole["text"]
+    assert "main_content" not in whole
+    md = _core.extract_document(html, modes=("markdown",), main_content=True)
+    assert md["main_content"] is True
+    assert len(md["markdown"].strip()) >= _core.MIN_MAIN_CONTENT_CHARS
+    assert len(md["markdown"]) < len(_core.extract_document(html)["markdown"])

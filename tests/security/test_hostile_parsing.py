@@ -58,14 +58,17 @@ def test_misnested_page_parses_in_linear_time_and_keeps_its_text(unit):
 def test_fetch_page_of_misnested_tags_returns_within_the_deadline(raw_server, size, extract_mode):
     body = misnested("<b><i><u><s><div>x</b>", size).encode()
     server = raw_server(reply(200, body, {"Content-Type": "text/html"}))
-    timeout = 3.0
+    timeout = 5.0
     tools = Tools(loopback_config(timeout=timeout, max_response_bytes=11 * MiB))
     start = time.monotonic()
     out = tools.fetch_page(server.url("/"), extract=extract_mode)
     elapsed = time.monotonic() - start
-    # Deadline + 10%, plus a margin for a loaded machine; before the fix 1 MiB took 22 s.
-    assert elapsed < timeout * 1.1 + 2.0, elapsed
-    assert (out.startswith("Error:") and "deadline" in out) or "x" in out
+    # Deadline + 10%, plus a margin for a loaded machine; before the fix 1 MiB took 22 s and
+    # 10 MiB over 120 s. On a busy machine the answer may be the timeout itself.
+    assert elapsed < timeout * 1.1 + 3.0, elapsed
+    assert not out.startswith("Error:") or out.startswith("Error: Timed out"), out[:300]
+    if not out.startswith("Error:") and extract_mode != "links":
+        assert "\nx" in out or "x\n" in out, out[:300]
 
 
 def test_parse_past_the_deadline_is_a_timeout_error(raw_server):
@@ -83,6 +86,10 @@ def test_parse_past_the_deadline_is_a_timeout_error(raw_server):
     assert info.value.url == server.url("/")
     assert "deadline" in str(info.value)
     assert elapsed < timeout * 1.1 + 2.0, elapsed
+    # The agent's answer says what happened.
+    out = Tools(loopback_config(timeout=timeout, max_response_bytes=9 * MiB)).fetch_page(
+        server.url("/"), extract="text")
+    assert out.startswith("Error: Timed out after 0.5 s converting"), out
 
 
 def test_cancelled_token_stops_the_conversion(raw_server):

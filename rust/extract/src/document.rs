@@ -57,7 +57,15 @@ pub struct Extracted {
     pub links: Option<Vec<Link>>,
     pub tables: Option<Vec<Table>>,
     pub metadata: Option<Metadata>,
+    /// With main content asked for (and a text or Markdown view), whether those views are
+    /// narrowed to it: false when the selection was too short and the whole page says more.
+    pub main_content: Option<bool>,
 }
+
+/// Below this many characters (trimmed), a main-content view gives way to the whole page's
+/// view when that is longer: a selection that short is a miss (a shell, a stub), and the
+/// whole page is the better answer.
+pub const MIN_MAIN_CONTENT_CHARS: usize = 100;
 
 /// Parse `html` once and build the views in `modes`. With
 /// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
@@ -94,19 +102,44 @@ pub fn extract_parsed(
     main_content: bool,
 ) -> Extracted {
     let base = urls::document_base(doc, url);
-    let scope = if main_content && (modes.text || modes.markdown) {
+    let narrowed = main_content && (modes.text || modes.markdown);
+    let scope = if narrowed {
         readable::select(doc, url)
     } else {
         Scope::whole()
     };
     // Between views, so a spent budget (see `extract_within`) skips the rest.
     let live = || !crate::budget::spent();
+    let views = |scope: &Scope| {
+        (
+            (modes.markdown && live()).then(|| markdown::render(doc, scope, base.as_ref())),
+            (modes.text && live()).then(|| text::render(doc, scope)),
+        )
+    };
+    let (mut markdown, mut text) = views(&scope);
+    let mut main_content = narrowed;
+    if narrowed {
+        // Decided on this one parse: the Markdown when asked for, else the text.
+        let shown = |md: &Option<String>, tx: &Option<String>| {
+            md.as_deref()
+                .or(tx.as_deref())
+                .map_or(0, |v| v.trim().chars().count())
+        };
+        let selected = shown(&markdown, &text);
+        if selected < MIN_MAIN_CONTENT_CHARS {
+            let (whole_md, whole_text) = views(&Scope::whole());
+            if shown(&whole_md, &whole_text) > selected {
+                (markdown, text, main_content) = (whole_md, whole_text, false);
+            }
+        }
+    }
     Extracted {
-        markdown: (modes.markdown && live()).then(|| markdown::render(doc, &scope, base.as_ref())),
-        text: (modes.text && live()).then(|| text::render(doc, &scope)),
+        markdown,
+        text,
         links: (modes.links && live()).then(|| links::extract(doc, base.as_ref())),
         tables: (modes.tables && live()).then(|| tables::extract(doc)),
         metadata: (modes.metadata && live()).then(|| metadata::extract(doc, base.as_ref())),
+        main_content: narrowed.then_some(main_content),
     }
 }
 

@@ -29,7 +29,7 @@ mod writer;
 pub use budget::{Budget, Interrupted};
 pub use document::{
     extract, extract_parsed, extract_within, parse, parse_prepared, parse_with_html5ever,
-    parse_within, Extracted, Modes,
+    parse_within, Extracted, Modes, MIN_MAIN_CONTENT_CHARS,
 };
 pub use emit::Flavor;
 pub use scope::Scope;

@@ -139,6 +139,9 @@ fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>>
     if let Some(meta) = out.metadata {
         d.set_item("metadata", metadata_dict(py, meta)?)?;
     }
+    if let Some(main) = out.main_content {
+        d.set_item("main_content", main)?;
+    }
     Ok(d)
 }
 
@@ -197,5 +200,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_body, m)?)?;
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     m.add_class::<CancelToken>()?;
+    m.add(
+        "MIN_MAIN_CONTENT_CHARS",
+        webgrip_extract::MIN_MAIN_CONTENT_CHARS,
+    )?;
     Ok(())
 }
