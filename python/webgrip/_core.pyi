@@ -164,9 +164,9 @@ def extract_document(
     - ``metadata``: ``{"title", "description", "canonical_url", "language", "author",
       "published", "site_name"}`` (each ``str | None``)
     - ``main_content``: ``bool``, present when ``main_content=True`` and ``markdown`` or
-      ``text`` was asked for: whether those views are the main-content selection. With ``main_content=True`` a selection shorter than
-      :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole page when that is
-      longer, decided on the same parse (then ``False``).
+      ``text`` was asked for: whether those views are the main-content selection. A
+      selection shorter than :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole
+      page when that is longer, decided on the same parse (then ``False``).
     """
 
 MIN_MAIN_CONTENT_CHARS: int
