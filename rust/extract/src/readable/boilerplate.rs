@@ -14,6 +14,37 @@ use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
 
+/// Largest share of the root a product page's shelf of priced tiles may hold (see
+/// `Table::drop_price_shelves`).
+const SHELF_SHARE: f32 = 0.6;
+/// Most text of one tile on such a shelf: name, price, rating and delivery lines, and the
+/// variant details some shops ship inside each tile for a hover card.
+const SHELF_CARD: u32 = 1000;
+
+/// Longest label (alphanumeric characters) read as a shipping/returns panel's title (see
+/// `Table::drop_policy_panels`).
+const POLICY_LABEL: u32 = 40;
+
+/// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
+/// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
+/// purpose.
+const REPEAT_BLOCK: u32 = 100;
+
+/// Longest paragraph (alphanumeric characters) read as a label heading a run of link
+/// teasers ("You may also like...", see `Table::drop_boilerplate_sections`).
+const TEASER_LABEL_TEXT: u32 = 40;
+/// Longest text (bytes) `Table::short_text` reads: a label or heading is short, and a long
+/// one is not read through.
+const SHORT_TEXT_BYTES: usize = 200;
+/// Most words of a heading that is a short label around a boilerplate phrase ("Our
+/// newsletter"); a longer heading must open with the phrase.
+const SHORT_HEADING_WORDS: usize = 4;
+/// Shortest leaf block (alphanumeric characters) whose later identical copies are dropped
+/// (see `Table::drop_repeated_lines`).
+const REPEAT_LINE: u32 = 40;
+/// Most words of a shop shelf's heading (see `is_shop_shelf_heading`).
+const SHELF_HEADING_WORDS: usize = 8;
+
 impl Table {
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
     /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
@@ -42,8 +73,8 @@ impl Table {
             // A paragraph that is only a label ("You may also like...") heads a run of
             // link teasers: drop it and the link-dense siblings that follow it.
             let label = it.level == 0
-                && it.flags & F_PARA != 0
-                && it.text <= 40
+                && it.flags.has_any(F_PARA)
+                && it.text <= TEASER_LABEL_TEXT
                 && it.text == it.line
                 && it.link * 2 < it.text.max(1);
             if label && self.is_boilerplate_heading(doc, i) {
@@ -142,8 +173,8 @@ impl Table {
         let priced = self.subtree_fold(
             root,
             |it| {
-                it.flags & F_PRICE != 0
-                    || (it.flags & F_INVISIBLE == 0 && own_text_shows_price(doc, it.id))
+                it.flags.has_any(F_PRICE)
+                    || (it.flags.has_none(F_INVISIBLE) && own_text_shows_price(doc, it.id))
             },
             |_, a, c| a || c,
         );
@@ -205,7 +236,7 @@ impl Table {
                 // A short line that titles what follows: a long "label" is a panel itself.
                 (1..=POLICY_LABEL).contains(&it.text)
                     && (it.level > 0
-                        || it.flags & F_COLLAPSIBLE != 0
+                        || it.flags.has_any(F_COLLAPSIBLE)
                         || doc
                             .tree
                             .get(it.id)
@@ -302,7 +333,7 @@ impl Table {
                 continue;
             }
             // "loading" is seven alphanumeric characters.
-            if it.text != 7 || it.flags & (F_BLOCK | F_PARA | F_HEADING) == 0 {
+            if it.text != 7 || it.flags.has_none(F_BLOCK | F_PARA | F_HEADING) {
                 i += 1;
                 continue;
             }
@@ -354,7 +385,7 @@ impl Table {
         for t in visible_texts(node) {
             text.push_str(t);
             text.push_str(sep);
-            if text.len() > 200 {
+            if text.len() > SHORT_TEXT_BYTES {
                 return None;
             }
         }
@@ -369,7 +400,7 @@ impl Table {
         // The phrase opens the heading ("Related articles", "Sign up for our newsletter") or
         // the heading is a short label around it ("Our newsletter"); a longer heading that
         // merely mentions the word ("What this means for newsletter writers") is content.
-        let short = text.split_whitespace().count() <= 4;
+        let short = text.split_whitespace().count() <= SHORT_HEADING_WORDS;
         BOILERPLATE_HEADINGS
             .iter()
             .any(|h| text.starts_with(h) || (short && text.contains(h)))
@@ -385,12 +416,12 @@ impl Table {
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
-            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
                 i = it.end;
                 continue;
             }
-            let is_block = it.flags & (F_BLOCK | F_PARA | F_HEADING) != 0;
-            if is_block && it.text == it.line && it.line >= 40 {
+            let is_block = it.flags.has_any(F_BLOCK | F_PARA | F_HEADING);
+            if is_block && it.text == it.line && it.line >= REPEAT_LINE {
                 // Leaf block: its subtree is inline, so hashing it costs its own size.
                 let mut h: u64 = 0xcbf29ce484222325;
                 if let Some(node) = doc.tree.get(it.id) {
@@ -420,16 +451,16 @@ impl Table {
     pub(super) fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
         let r = &self.items[root as usize];
         // Code is exempt: API references repeat the same example object on purpose.
-        let code = self.subtree_fold(root, |it| it.flags & F_CODE != 0, |_, a, c| a || c);
+        let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
         let mut seen: HashMap<(u64, u32), u32> = HashMap::new();
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
-            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
                 i = it.end;
                 continue;
             }
-            if it.flags & F_BLOCK != 0 && it.text >= REPEAT_BLOCK && !code[(i - root) as usize] {
+            if it.flags.has_any(F_BLOCK) && it.text >= REPEAT_BLOCK && !code[(i - root) as usize] {
                 let key = (it.text_hash, it.text);
                 match seen.get(&key) {
                     // A table's rows repeat on purpose (and a row gone breaks its shape).
@@ -517,7 +548,8 @@ fn is_shop_shelf_heading(text: &str) -> bool {
         "based on your",
         "explore related",
     ];
-    text.split_whitespace().count() <= 8 && PHRASES.iter().any(|p| text.contains(p))
+    text.split_whitespace().count() <= SHELF_HEADING_WORDS
+        && PHRASES.iter().any(|p| text.contains(p))
 }
 
 /// Whether an element's own text (its text children, not its descendants') shows a price: a
@@ -545,19 +577,3 @@ fn own_text_shows_price(doc: &Html, id: NodeId) -> bool {
         false
     })
 }
-
-/// Largest share of the root a product page's shelf of priced tiles may hold (see
-/// `Table::drop_price_shelves`).
-const SHELF_SHARE: f32 = 0.6;
-/// Most text of one tile on such a shelf: name, price, rating and delivery lines, and the
-/// variant details some shops ship inside each tile for a hover card.
-const SHELF_CARD: u32 = 1000;
-
-/// Longest label (alphanumeric characters) read as a shipping/returns panel's title (see
-/// `Table::drop_policy_panels`).
-const POLICY_LABEL: u32 = 40;
-
-/// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
-/// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
-/// purpose.
-const REPEAT_BLOCK: u32 = 100;

@@ -22,6 +22,30 @@ const RI_SHARE: f32 = 0.1;
 /// ... and this much text each on average (a line of their own, not a date or a badge).
 const RI_AVG: u32 = 80;
 
+/// Share of the page's text a review block may hold and still be left out of a product page
+/// (see `Table::drop_reviews`); a bigger one is the page itself.
+const REVIEW_PAGE_SHARE: f32 = 0.5;
+
+/// Chrome tiers (see `Table::decide_chrome`). Link density above which chrome is navigation
+/// however big it is.
+const NAV_LINK_DENSITY: f32 = 0.5;
+/// Text past which a form without a box to write in is a page wrapper or a thread of posts.
+const FORM_WRAPPER_TEXT: u32 = 400;
+/// Share of the page's text past which any wrapper is content, links or not.
+const WRAPPER_SHARE: f32 = 0.8;
+/// Share of the page's text past which chrome that reads as prose is content.
+const PROSE_SHARE: f32 = 0.5;
+/// Most text per sentence punctuation mark for a block to read as prose.
+const PROSE_TEXT_PER_PUNCT: u32 = 150;
+/// Share of the page's text past which a block that is chrome by class alone, with link
+/// density below `CLASSED_LINK_DENSITY`, is content.
+const CLASSED_SHARE: f32 = 0.25;
+const CLASSED_LINK_DENSITY: f32 = 0.35;
+/// A navigation-like-classed box ("dropdown", "menu") of sentences is content: at least this
+/// much text, below `NAVLIKE_PROSE_LINK_DENSITY`, and prose by its punctuation.
+const NAVLIKE_PROSE_TEXT: u32 = 120;
+const NAVLIKE_PROSE_LINK_DENSITY: f32 = 0.25;
+
 impl Table {
     /// On a product page, customer reviews are opinions about the product, not its
     /// description: mark them to be left out, and take back the main-content hint an
@@ -33,7 +57,7 @@ impl Table {
         let end = self.items[body as usize].end as usize;
         while i < end {
             let it = &mut self.items[i];
-            if it.flags & F_REVIEW != 0 && (it.text as f32) < 0.5 * total {
+            if it.flags.has_any(F_REVIEW) && (it.text as f32) < REVIEW_PAGE_SHARE * total {
                 it.flags |= F_REVIEW_DROP;
                 let sub_end = it.end as usize;
                 for d in &mut self.items[i..sub_end] {
@@ -54,7 +78,7 @@ impl Table {
         let n = self.items.len();
         let mut cleared = vec![false; n];
         for i in 0..n {
-            if self.items[i].flags & F_MAIN_HINT == 0 || self.items[i].text == 0 {
+            if self.items[i].flags.has_none(F_MAIN_HINT) || self.items[i].text == 0 {
                 continue;
             }
             let mut a = i as u32;
@@ -62,7 +86,7 @@ impl Table {
                 cleared[a as usize] = true;
                 let it = &mut self.items[a as usize];
                 it.flags &= !F_CHROME_CLASS;
-                if it.flags & F_FORM != 0 {
+                if it.flags.has_any(F_FORM) {
                     it.flags &= !F_CHROME_TAG;
                 }
                 a = it.parent;
@@ -75,47 +99,53 @@ impl Table {
         for i in start..end {
             let it = &mut self.items[i];
             let chrome = it.flags & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
-            if chrome == 0 {
+            if chrome.is_empty() {
                 continue;
             }
             let share = it.text as f32 / total;
             let link_density = it.link as f32 / it.text.max(1) as f32;
             // Navigation stays navigation however big it is; anything else that holds the
             // bulk of the page's prose is content whatever its class says.
-            let is_nav_like = link_density > 0.5;
+            let is_nav_like = link_density > NAV_LINK_DENSITY;
             // A big form is a page wrapper (ASP.NET) or a thread of posts with moderation
             // checkboxes, unless it has a box to write in: a comment, answer or contact form
             // with its instructions and policies is still furniture.
-            if it.flags & (F_FORM | F_WRITE) == F_FORM && it.text > 400 && !is_nav_like {
+            if it.flags & (F_FORM | F_WRITE) == F_FORM
+                && it.text > FORM_WRAPPER_TEXT
+                && !is_nav_like
+            {
                 it.flags &= !F_CHROME_TAG;
             }
             // Nor is a wrapper of (nearly) the whole page chrome, links or not.
-            if share > 0.8 {
+            if share > WRAPPER_SHARE {
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
-            } else if it.flags & F_STRONG != 0 {
+            } else if it.flags.has_any(F_STRONG) {
                 // A consent dialog's legal prose is not the page, even when it is half of it.
-            } else if it.flags & F_HIDE_CLASS != 0 && self.product {
+            } else if it.flags.has_any(F_HIDE_CLASS) && self.product {
                 // A product page's block hidden by a "hide"/"hidden" class stays out however
                 // big: shop themes park the raw product record there (field dumps, price
                 // tiers, image URLs) for their scripts, which a shopper never sees.
-            } else if share > 0.5 && !is_nav_like && it.punct * 150 >= it.text {
+            } else if share > PROSE_SHARE
+                && !is_nav_like
+                && it.punct * PROSE_TEXT_PER_PUNCT >= it.text
+            {
                 // Half the page, but prose: a lone list of names (cities served, brands) in
                 // a footer is still the footer.
                 it.flags &= !(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN);
-            } else if share > 0.25
-                && link_density < 0.35
+            } else if share > CLASSED_SHARE
+                && link_density < CLASSED_LINK_DENSITY
                 && chrome == F_CHROME_CLASS
-                && !(self.product && it.flags & F_SIDEBAR != 0)
+                && !(self.product && it.flags.has_any(F_SIDEBAR))
             {
                 // A class name alone does not make a quarter of the page's prose chrome. Except
                 // a sidebar on a product page: a shop's sidebar holds store widgets (review
                 // feeds, promotions), which can outweigh a short product description.
                 it.flags &= !F_CHROME_CLASS;
             } else if chrome == F_CHROME_CLASS
-                && it.flags & F_NAVLIKE != 0
-                && it.text >= 120
-                && link_density < 0.25
-                && it.punct * 150 >= it.text
+                && it.flags.has_any(F_NAVLIKE)
+                && it.text >= NAVLIKE_PROSE_TEXT
+                && link_density < NAVLIKE_PROSE_LINK_DENSITY
+                && it.punct * PROSE_TEXT_PER_PUNCT >= it.text
             {
                 // A "dropdown"/"menu"-named box of sentences (accordions, FAQ panels).
                 it.flags &= !F_CHROME_CLASS;
@@ -133,7 +163,7 @@ impl Table {
     /// blocks group by signature across the page, as in `prune`. Linear: two sweeps and
     /// one pass over the groups.
     fn repeated_items_not_chrome(&mut self, start: usize, end: usize, total: f32) {
-        let cand = |f: u64| {
+        let cand = |f: Flags| {
             f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_STRONG | F_TOKEN_NEG)
                 == F_CHROME_CLASS | F_TOKEN_NEG
         };
@@ -213,7 +243,9 @@ impl Table {
         let mut block = vec![0u32; n];
         for i in 0..n {
             let p = self.items[i].parent;
-            let is_block = self.items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) != 0;
+            let is_block = self.items[i]
+                .flags
+                .has_any(F_BLOCK | F_PARA | F_HEADING | F_BODY);
             block[i] = if is_block || p == NONE {
                 i as u32
             } else {
@@ -222,8 +254,8 @@ impl Table {
             let inherited = p != NONE && excluded[p as usize];
             let f = self.items[i].flags;
             excluded[i] = inherited
-                || f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP) != 0
-                || (exclude_comments && f & F_COMMENTS != 0);
+                || f.has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
+                || (exclude_comments && f.has_any(F_COMMENTS));
             if !excluded[i] {
                 self.items[i].good = own[i].0;
                 self.items[i].good_link = own[i].1;

@@ -8,7 +8,7 @@ use super::words::{
     WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS, POSTER_WORDS,
 };
 
-pub(super) fn tag_flags(name: &str) -> u64 {
+pub(super) fn tag_flags(name: &str) -> Flags {
     match name {
         "script" | "style" | "template" | "head" | "title" | "meta" | "link" | "svg" | "canvas"
         | "iframe" | "object" | "embed" | "audio" | "video" | "map" | "dialog" | "math"
@@ -41,13 +41,13 @@ pub(super) fn tag_flags(name: &str) -> u64 {
         "div" | "section" | "tbody" | "tr" | "figure" | "details" | "fieldset" | "center" => {
             F_BLOCK
         }
-        _ => 0,
+        _ => Flags::EMPTY,
     }
 }
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
-pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> u64 {
-    let mut f = 0u64;
+pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
+    let mut f = Flags::EMPTY;
     if let Some(role) = el.attr("role") {
         let role = role.trim().to_ascii_lowercase();
         match role.as_str() {
@@ -155,11 +155,11 @@ thread_local! {
     /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
     /// Cleared when it grows past a few thousand entries (the flags depend on the strings
     /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, u64>> =
+    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, Flags>> =
         std::cell::RefCell::new(HashMap::new());
 }
 
-fn class_flags_memo(class: &str, id: &str, name: &str) -> u64 {
+fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
     let mut key = String::with_capacity(name.len() + class.len() + id.len() + 2);
     key.push_str(name);
     key.push('\0');
@@ -180,7 +180,7 @@ fn class_flags_memo(class: &str, id: &str, name: &str) -> u64 {
     })
 }
 
-fn class_flags(class: &str, id: &str, name: &str) -> u64 {
+fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     let mut s = String::with_capacity(class.len() + id.len() + 1);
     s.push_str(class);
     s.push(' ');
@@ -188,7 +188,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> u64 {
     let s = s.to_ascii_lowercase();
     // One scan for every substring vocabulary.
     let found = WordCounts::of(&s);
-    let mut f = 0u64;
+    let mut f = Flags::EMPTY;
     let mut neg = 0i32;
     let mut always = false;
     // Tokens of each class name's utility part: a utility-CSS variant prefix names a state
@@ -336,34 +336,22 @@ mod tests {
     #[test]
     fn class_vocabulary() {
         // Whole-word "hidden" and utility variants hide; compound names do not.
-        assert!(class_flags("hidden", "", "div") & F_CHROME_CLASS != 0);
-        assert!(class_flags("lg:hidden", "", "div") & F_CHROME_CLASS != 0);
+        assert!(class_flags("hidden", "", "div").has_any(F_CHROME_CLASS));
+        assert!(class_flags("lg:hidden", "", "div").has_any(F_CHROME_CLASS));
         // Bootstrap's display utility: hidden unless a breakpoint shows it again.
-        assert!(class_flags("d-none", "", "dl") & F_CHROME_CLASS != 0);
-        assert_eq!(
-            class_flags("d-none", "", "dl") & (F_NAVLIKE | F_TOKEN_NEG),
-            0
-        );
-        assert_eq!(
-            class_flags("d-none d-md-block", "", "div") & F_CHROME_CLASS,
-            0
-        );
-        assert_eq!(
-            class_flags("overflow-hidden", "", "div") & F_CHROME_CLASS,
-            0
-        );
-        assert_eq!(class_flags("search-results", "", "div") & F_CHROME_CLASS, 0);
-        assert_eq!(class_flags("card-header", "", "div") & F_CHROME_CLASS, 0);
-        assert_eq!(
-            class_flags("post tag-budget", "", "article") & F_CHROME_CLASS,
-            0
-        );
+        assert!(class_flags("d-none", "", "dl").has_any(F_CHROME_CLASS));
+        assert!(class_flags("d-none", "", "dl").has_none(F_NAVLIKE | F_TOKEN_NEG));
+        assert!(class_flags("d-none d-md-block", "", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("overflow-hidden", "", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("search-results", "", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("card-header", "", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("post tag-budget", "", "article").has_none(F_CHROME_CLASS));
         // Reviews, not previews.
-        assert!(class_flags("customer-reviews", "", "div") & F_REVIEW != 0);
-        assert!(class_flags("review-card", "", "div") & F_REVIEW != 0);
-        assert_eq!(class_flags("link-preview", "", "div") & F_REVIEW, 0);
+        assert!(class_flags("customer-reviews", "", "div").has_any(F_REVIEW));
+        assert!(class_flags("review-card", "", "div").has_any(F_REVIEW));
+        assert!(class_flags("link-preview", "", "div").has_none(F_REVIEW));
         // Consent machinery is strong chrome; accordions are collapsible.
-        assert!(class_flags("cookie-consent", "", "div") & F_STRONG != 0);
-        assert!(class_flags("faq-answer", "", "div") & F_COLLAPSIBLE != 0);
+        assert!(class_flags("cookie-consent", "", "div").has_any(F_STRONG));
+        assert!(class_flags("faq-answer", "", "div").has_any(F_COLLAPSIBLE));
     }
 }

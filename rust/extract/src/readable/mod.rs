@@ -64,6 +64,17 @@ const NONE: u32 = u32::MAX;
 /// (see `select` and `Table::prune`).
 const ARTICLE_OWN_BODY: u32 = 1500;
 
+/// Own (non-comment) text below which a page whose comment-classed posts hold any text is a
+/// thread (forum, Q&A): its opening post is a line or two (see `select`).
+const THREAD_OWN_BODY: u32 = 300;
+
+/// Share of the weighted text one child must hold for the root to descend into it on a page
+/// that declares itself an article (see `Table::descend`) ...
+const ARTICLE_DESCEND_SHARE: f32 = 0.72;
+/// ... and on any other page: shops, service and landing pages spread their content over
+/// sibling blocks, so the descent needs a more dominant child.
+const PAGE_DESCEND_SHARE: f32 = 0.85;
+
 /// Visible text (alphanumeric characters) below which a page is a script-rendered shell
 /// whose own summary is worth adding (see `select`).
 const SHELL_TEXT: u32 = 100;
@@ -123,7 +134,11 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     if product || (t.priced && !article) {
         t.drop_reviews(body);
     }
-    t.descend_share = if article { 0.72 } else { 0.85 };
+    t.descend_share = if article {
+        ARTICLE_DESCEND_SHARE
+    } else {
+        PAGE_DESCEND_SHARE
+    };
     t.article = article;
     // The shop-page rules below (trusted root, sidebars, hidden product records) hold for
     // shops without product markup too, as reviews do.
@@ -132,7 +147,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // Caption-classed elements are chrome on articles only (see `F_CAPTION`).
     if article {
         for it in &mut t.items {
-            if it.flags & F_CAPTION != 0 {
+            if it.flags.has_any(F_CAPTION) {
                 it.flags |= F_CHROME_CLASS;
             }
         }
@@ -143,7 +158,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // it offers, and such pages rarely declare themselves either.
     if article || product {
         for it in &mut t.items {
-            if it.flags & F_DISCLAIMER != 0 {
+            if it.flags.has_any(F_DISCLAIMER) {
                 it.flags |= F_CHROME_CLASS;
             }
         }
@@ -151,7 +166,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // Live regions: a short one is an interface message; one that opens with an admonition
     // label is a documentation theme's note or warning box.
     for it in &mut t.items {
-        if it.flags & F_LIVE != 0 && it.text <= LIVE_TEXT && !opens_with_admonition(doc, it.id) {
+        if it.flags.has_any(F_LIVE) && it.text <= LIVE_TEXT && !opens_with_admonition(doc, it.id) {
             it.flags |= F_CHROME_TAG;
         }
     }
@@ -168,7 +183,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // outweighs its opening post however long that post is.
     let discussion = t.discussion || ld_kinds.discussion;
     let forum = comments > 0
-        && (without < 300
+        && (without < THREAD_OWN_BODY
             || (comments > 3 * without / 2
                 && (without < ARTICLE_OWN_BODY || discussion)
                 && !article));

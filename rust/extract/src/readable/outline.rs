@@ -10,12 +10,16 @@ use scraper::{Html, Node};
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
-use super::NONE;
+use super::{ARTICLE_DESCEND_SHARE, NONE};
 use crate::jsonld::is_discussion_type;
 
 /// Text (alphanumeric characters) of a question that heads a folded answer (see
 /// `Table::build`).
 const QUESTION_TEXT: u32 = 160;
+
+/// Link text (percent of its text) past which a streamed React segment is a late menu or
+/// rail rather than content, and stays hidden (see `Table::build`).
+const STREAMED_LINK_PERCENT: u32 = 35;
 
 pub(super) struct Table {
     pub(super) items: Vec<Item>,
@@ -109,7 +113,7 @@ impl Table {
                         }
                         let attr = attr_flags(el, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
-                        if attr & F_CHROME_TAG != 0 {
+                        if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
@@ -137,12 +141,12 @@ impl Table {
                             shop_body = el.attr("class").is_some_and(is_product_body);
                             archive_body = el.attr("class").is_some_and(is_archive_body);
                         }
-                        if flags & F_LINK != 0
+                        if flags.has_any(F_LINK)
                             && el.attr("href").is_some_and(|h| is_internal(h, host))
                         {
                             flags |= F_INTERNAL;
                         }
-                        if flags & F_LINK != 0
+                        if flags.has_any(F_LINK)
                             && el
                                 .attr("href")
                                 .is_some_and(|h| h.trim_start().starts_with('#'))
@@ -155,7 +159,7 @@ impl Table {
                         if crate::dom::is_dropped(el) {
                             flags |= F_DROPPED;
                         }
-                        if flags & F_HEADER != 0 && semantic_depth == 0 {
+                        if flags.has_any(F_HEADER) && semantic_depth == 0 {
                             flags |= F_CHROME_TAG;
                         }
                         // Inside code, "comment" in a class name is a syntax highlighter's token
@@ -170,7 +174,7 @@ impl Table {
                         // a reader expands, not furniture (its own class or its parent's says
                         // what it is).
                         let in_collapsible =
-                            parent != NONE && items[parent as usize].flags & F_COLLAPSIBLE != 0;
+                            parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
                         let disclosed = || {
                             !controlled.is_empty()
                                 && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
@@ -179,18 +183,18 @@ impl Table {
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
                         // of `<body>`, which a script moves into place: shown content.
-                        let streamed = flags & F_HIDDEN != 0
+                        let streamed = flags.has_any(F_HIDDEN)
                             && el.attr("id").is_some_and(is_streamed_segment_id);
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
-                        if flags & F_HIDDEN != 0
-                            && (flags & F_COLLAPSIBLE != 0
+                        if flags.has_any(F_HIDDEN)
+                            && (flags.has_any(F_COLLAPSIBLE)
                                 || in_collapsible
                                 || disclosed()
                                 || answer
                                 || streamed)
-                            && flags & F_CHROME_CLASS == 0
+                            && flags.has_none(F_CHROME_CLASS)
                         {
                             flags = (flags & !F_HIDDEN) | F_COLLAPSED;
                         }
@@ -201,7 +205,7 @@ impl Table {
                             flags,
                             text: 0,
                             link: 0,
-                            links: u32::from(flags & F_LINK != 0),
+                            links: u32::from(flags.has_any(F_LINK)),
                             punct: 0,
                             good: 0,
                             good_link: 0,
@@ -216,16 +220,16 @@ impl Table {
                         stack.push(idx);
                         after_q.push(false);
                         opened_at.push(seen);
-                        if flags & F_INVISIBLE != 0 {
+                        if flags.has_any(F_INVISIBLE) {
                             invisible_depth += 1;
                         }
-                        if flags & F_LINK != 0 {
+                        if flags.has_any(F_LINK) {
                             link_depth += 1;
                         }
-                        if flags & F_CODE != 0 {
+                        if flags.has_any(F_CODE) {
                             code_depth += 1;
                         }
-                        if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
+                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
                             semantic_depth += 1;
                         }
                     }
@@ -235,7 +239,7 @@ impl Table {
                             id: node.id(),
                             parent: NONE,
                             end: idx + 1,
-                            flags: 0,
+                            flags: Flags::EMPTY,
                             text: 0,
                             link: 0,
                             links: 0,
@@ -304,16 +308,16 @@ impl Table {
                             it.text_hash = run_hash.wrapping_sub(h0).wrapping_mul(inv0);
                         }
                         let flags = it.flags;
-                        if flags & F_INVISIBLE != 0 {
+                        if flags.has_any(F_INVISIBLE) {
                             invisible_depth = invisible_depth.saturating_sub(1);
                         }
-                        if flags & F_LINK != 0 {
+                        if flags.has_any(F_LINK) {
                             link_depth = link_depth.saturating_sub(1);
                         }
-                        if flags & F_CODE != 0 {
+                        if flags.has_any(F_CODE) {
                             code_depth = code_depth.saturating_sub(1);
                         }
-                        if flags & (F_MAIN_HINT | F_ARTICLE) != 0 {
+                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
                             semantic_depth = semantic_depth.saturating_sub(1);
                         }
                     }
@@ -339,19 +343,21 @@ impl Table {
             if p == NONE {
                 continue;
             }
-            if controls[i] || items[i].flags & F_CONTROL != 0 {
+            if controls[i] || items[i].flags.has_any(F_CONTROL) {
                 controls[p as usize] = true;
             }
             if writes[i] {
                 items[i].flags |= F_WRITE;
             }
-            if items[i].flags & F_WRITE != 0 {
+            if items[i].flags.has_any(F_WRITE) {
                 writes[p as usize] = true;
             }
             let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
             let links = items[i].links;
-            let inline = items[i].flags & (F_BLOCK | F_PARA | F_HEADING | F_BODY) == 0
-                && items[i].flags & F_INVISIBLE == 0;
+            let inline = items[i]
+                .flags
+                .has_none(F_BLOCK | F_PARA | F_HEADING | F_BODY)
+                && items[i].flags.has_none(F_INVISIBLE);
             let line = items[i].line;
             let par = &mut items[p as usize];
             par.text += text;
@@ -367,7 +373,7 @@ impl Table {
         // (what a reader sees of it in place is navigation, not content).
         for &i in &streamed_at {
             let it = &mut items[i as usize];
-            if it.flags & F_COLLAPSED != 0 && it.link * 100 > it.text * 35 {
+            if it.flags.has_any(F_COLLAPSED) && it.link * 100 > it.text * STREAMED_LINK_PERCENT {
                 it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
             }
         }
@@ -376,7 +382,7 @@ impl Table {
             og,
             offer,
             priced,
-            descend_share: 0.72,
+            descend_share: ARTICLE_DESCEND_SHARE,
             article: false,
             comment_text: 0,
             discussion,
@@ -390,7 +396,7 @@ impl Table {
     pub(super) fn body(&self) -> u32 {
         self.items
             .iter()
-            .position(|it| it.flags & F_BODY != 0)
+            .position(|it| it.flags.has_any(F_BODY))
             .map(|i| i as u32)
             .unwrap_or(0)
     }
@@ -437,7 +443,7 @@ impl Table {
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
-            if it.flags & F_DROPPED != 0 {
+            if it.flags.has_any(F_DROPPED) {
                 dropped += it.text;
                 i = it.end;
             } else {
@@ -501,7 +507,7 @@ pub(super) struct Item {
     pub(super) parent: u32,
     /// One past the last descendant's index: the subtree is `index..end`.
     pub(super) end: u32,
-    pub(super) flags: u64,
+    pub(super) flags: Flags,
     /// Alphanumeric characters of visible text in the subtree.
     pub(super) text: u32,
     /// ... of which inside links.

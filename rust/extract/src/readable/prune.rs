@@ -33,6 +33,10 @@ const CARD_BLURB: u32 = 40;
 /// ... repeated at least this many times in the root.
 const CARD_ITEMS: u32 = 3;
 
+/// In fallback mode, a link block named as chrome is skipped when it holds less than
+/// 1/`FALLBACK_LINK_CHROME_PART` of the body's text (skip links, share buttons).
+const FALLBACK_LINK_CHROME_PART: u32 = 50;
+
 impl Table {
     /// Skip chrome, comment threads under articles, and (unless `listing`) link-dense blocks
     /// inside `root`. Returns the text of the link-dense blocks skipped, and of those kept as
@@ -65,7 +69,7 @@ impl Table {
             if it.flags & (F_LINK | F_INTERNAL) == F_LINK | F_INTERNAL {
                 has_internal[k] = true;
             }
-            if it.flags & F_HEADING != 0
+            if it.flags.has_any(F_HEADING)
                 && it.text > 0
                 && 2 * it.link > it.text
                 && (in_internal[k] || has_internal[k])
@@ -84,7 +88,7 @@ impl Table {
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
             let p = it.parent;
-            if p == NONE || p <= root || it.flags & F_HEADING != 0 {
+            if p == NONE || p <= root || it.flags.has_any(F_HEADING) {
                 continue;
             }
             if linked[(i - root) as usize] {
@@ -98,7 +102,7 @@ impl Table {
         let mut chrome_end = 0u32;
         for i in root..r.end {
             let it = &self.items[i as usize];
-            if i >= chrome_end && it.flags & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN) != 0 {
+            if i >= chrome_end && it.flags.has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN) {
                 chrome_end = it.end;
             }
             prefix.push(acc);
@@ -114,7 +118,7 @@ impl Table {
             let k = (i - root) as usize;
             let it = &self.items[i as usize];
             if cards[k] >= 3
-                && it.flags & F_BLOCK != 0
+                && it.flags.has_any(F_BLOCK)
                 && 2 * it.text < r.text
                 && 10 * card_text[k] >= 6 * it.text
             {
@@ -176,7 +180,7 @@ impl Table {
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
             // Links too: a card may be one `<a>` around its heading and text.
-            if it.flags & (F_BLOCK | F_LINK) != 0 {
+            if it.flags.has_any(F_BLOCK | F_LINK) {
                 let g = groups.entry(self.group_key(i)).or_insert((0, 0));
                 g.0 += it.text;
                 g.1 += 1;
@@ -193,14 +197,14 @@ impl Table {
         let head = self.subtree_fold(
             root,
             |it| {
-                if it.flags & F_HEADING != 0 {
+                if it.flags.has_any(F_HEADING) {
                     it.text
                 } else {
                     0
                 }
             },
             |parent, acc, child| {
-                if parent.flags & F_HEADING != 0 {
+                if parent.flags.has_any(F_HEADING) {
                     acc
                 } else {
                     acc + child
@@ -216,15 +220,15 @@ impl Table {
             let f = it.flags;
             let titled = 10 * head[(i - root) as usize] >= 8 * it.text;
             let teaser = !teasers.is_empty() && teasers[(i - root) as usize];
-            let chrome = f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
-                != 0
-                || (f & F_COMMENTS != 0 && !keep_comments)
+            let chrome = f
+                .has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
+                || (f.has_any(F_COMMENTS) && !keep_comments)
                 || teaser;
             if chrome {
-                let poster_only = f & (F_CHROME_TAG | F_HIDDEN | F_CONTROL | F_REVIEW_DROP) == 0
-                    && f & F_POSTER != 0
+                let poster_only = f.has_none(F_CHROME_TAG | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
+                    && f.has_any(F_POSTER)
                     && !teaser
-                    && (f & F_COMMENTS == 0 || keep_comments);
+                    && (f.has_none(F_COMMENTS) || keep_comments);
                 if !(poster_only && self.keep_poster_names(i, skip)) {
                     skip.insert(it.id);
                 }
@@ -237,7 +241,7 @@ impl Table {
                 prev_head = (it.parent, it.end);
             }
             // A table cell is kept or dropped with its row (see `F_CELL`).
-            if f & F_CELL != 0 && i >= cell_end && it.text <= CELL_TEXT {
+            if f.has_any(F_CELL) && i >= cell_end && it.text <= CELL_TEXT {
                 cell_end = it.end;
             }
             // A card that is one link around a heading and a sentence (teaser grids of
@@ -263,7 +267,8 @@ impl Table {
                 continue;
             }
             // Headings are exempt: a linked heading is an item's title, not a menu.
-            if f & F_BLOCK != 0 && f & (F_CODE | F_HEADING) == 0 && it.text > 0 && i >= cell_end {
+            if f.has_any(F_BLOCK) && f.has_none(F_CODE | F_HEADING) && it.text > 0 && i >= cell_end
+            {
                 let ld = it.link as f32 / it.text as f32;
                 let (group, count) = groups
                     .get(&self.group_key(i))
@@ -279,7 +284,7 @@ impl Table {
                 // whose headed link lists are teasers ("More stories"), nor for a table of
                 // contents (links into the page); boilerplate headings ("Related posts") are
                 // dropped with their sections later (`drop_boilerplate_sections`).
-                if f & F_LIST != 0
+                if f.has_any(F_LIST)
                     && i >= list_end
                     && prev_head == (it.parent, i)
                     && !self.article
@@ -310,8 +315,8 @@ impl Table {
         let end = self.items[i as usize].end;
         (i..end)
             .map(|j| self.items[j as usize].flags)
-            .find(|f| f & F_LINK != 0)
-            .is_some_and(|f| f & F_FRAGMENT != 0)
+            .find(|f| f.has_any(F_LINK))
+            .is_some_and(|f| f.has_any(F_FRAGMENT))
     }
 
     /// Drops a poster-detail panel (`F_POSTER`) but for the poster's name: forum threads are
@@ -323,8 +328,8 @@ impl Table {
         let end = self.items[block as usize].end;
         let is_name = |j: u32| {
             let it = &self.items[j as usize];
-            it.flags & F_USERNAME != 0
-                && it.flags & (F_CHROME_TAG | F_HIDDEN | F_CONTROL) == 0
+            it.flags.has_any(F_USERNAME)
+                && it.flags.has_none(F_CHROME_TAG | F_HIDDEN | F_CONTROL)
                 && it.text > 0
                 && it.text <= USERNAME_TEXT
         };
@@ -374,7 +379,7 @@ impl Table {
 
     fn group_key(&self, i: u32) -> (u32, u64) {
         let it = &self.items[i as usize];
-        if it.flags & F_CLASSED != 0 {
+        if it.flags.has_any(F_CLASSED) {
             (NONE, it.sig)
         } else {
             (it.parent, it.sig)
@@ -385,14 +390,14 @@ impl Table {
     /// link blocks whose class names furniture outright (skip links, share buttons).
     pub(super) fn prune_chrome_only(&self, root: u32, skip: &mut HashSet<NodeId>) {
         let r = &self.items[root as usize];
-        let small = r.text / 50;
+        let small = r.text / FALLBACK_LINK_CHROME_PART;
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
-            let named = it.flags & F_CHROME_CLASS != 0
-                && it.flags & F_NAVLIKE == 0
+            let named = it.flags.has_any(F_CHROME_CLASS)
+                && it.flags.has_none(F_NAVLIKE)
                 && it.link * 2 > it.text;
-            if it.flags & (F_CHROME_TAG | F_HIDDEN | F_CONTROL) != 0 || (named && it.text < small) {
+            if it.flags.has_any(F_CHROME_TAG | F_HIDDEN | F_CONTROL) || (named && it.text < small) {
                 skip.insert(it.id);
                 i = it.end;
                 continue;

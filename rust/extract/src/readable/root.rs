@@ -20,6 +20,14 @@ const PROSE_WT: f32 = 0.8;
 /// descending into that child (see `Table::descend`).
 const LEFT_PARAS: f32 = 0.05;
 
+/// A root keeping less than this share of the page's visible text, ...
+const MIN_ROOT_SHARE: f32 = 0.08;
+/// ... or less than this much text (or the whole page's, if smaller), is implausibly small
+/// (see `Table::choose`), ...
+const MIN_ROOT_TEXT: u32 = 30;
+/// ... unless it holds at least 1/`TRUSTED_ROOT_PART` of what the fallback would keep.
+const TRUSTED_ROOT_PART: u32 = 4;
+
 /// A grid of items beside the root (see `Table::grids_beside`): at least this many children
 /// of one signature, ...
 pub(super) const GRID_ITEMS: u32 = 4;
@@ -50,6 +58,8 @@ const PROSE_SECTION_TEXT: u32 = 200;
 
 /// ... and this much text per link (a rail of teaser cards has a link every line or two).
 const PROSE_SECTION_PER_LINK: u32 = 250;
+/// ... and at least this many sentence punctuation marks.
+const PROSE_SECTION_PUNCT: u32 = 3;
 
 /// Weight, against the heaviest section's, that its headed siblings of the same kind need
 /// for the descent to keep them together (see `Table::descend`).
@@ -95,7 +105,7 @@ impl Table {
         // a short story under hundreds of comments is not an implausibly small selection.
         let page = page.saturating_sub(self.comment_text);
         // Implausibly small: a root with almost nothing of a page with real text.
-        if (kept as f32) < 0.08 * page as f32 || kept < 30.min(page) {
+        if (kept as f32) < MIN_ROOT_SHARE * page as f32 || kept < MIN_ROOT_TEXT.min(page) {
             let mut fb_skip = HashSet::new();
             self.prune_chrome_only(body, &mut fb_skip);
             let fallback = self.kept_text(body, &fb_skip);
@@ -104,7 +114,8 @@ impl Table {
             // the root is the content. A product page trusts any root with a few lines: its
             // description is small beside the shop around it, and the whole-page view is
             // mostly that shop.
-            let trusted = kept >= 30.min(page) && (4 * kept >= fallback || self.product);
+            let trusted = kept >= MIN_ROOT_TEXT.min(page)
+                && (TRUSTED_ROOT_PART * kept >= fallback || self.product);
             if !trusted {
                 if fallback == 0 {
                     return Scope::whole();
@@ -289,7 +300,7 @@ impl Table {
         }
         text >= PROSE_SECTION_TEXT
             && 3 * link < text
-            && punct >= 3
+            && punct >= PROSE_SECTION_PUNCT
             && links * PROSE_SECTION_PER_LINK <= text
     }
 
@@ -338,8 +349,8 @@ impl Table {
         let mut any = false;
         for i in root..r.end {
             let it = &self.items[i as usize];
-            let big = it.text >= floor || it.flags & F_COLLAPSED != 0;
-            if it.flags & F_DROPPED == 0 || !big || skip.contains(&it.id) {
+            let big = it.text >= floor || it.flags.has_any(F_COLLAPSED);
+            if it.flags.has_none(F_DROPPED) || !big || skip.contains(&it.id) {
                 continue;
             }
             any = true;
@@ -363,7 +374,7 @@ impl Table {
         let mut stack = vec![root];
         while let Some(x) = stack.pop() {
             let it = &self.items[x as usize];
-            if skip.contains(&it.id) || it.flags & F_INVISIBLE != 0 {
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
                 continue;
             }
             if covers[(x - root) as usize] {
@@ -387,13 +398,14 @@ impl Table {
         let mut articles = 0usize;
         for i in body..b.end {
             let it = &self.items[i as usize];
-            if it.flags & F_ARTICLE != 0 && self.weight(i) > 0.1 * total {
+            if it.flags.has_any(F_ARTICLE) && self.weight(i) > 0.1 * total {
                 articles += 1;
             }
         }
         for i in body..b.end {
             let it = &self.items[i as usize];
-            let hint = it.flags & F_MAIN_HINT != 0 || (it.flags & F_ARTICLE != 0 && articles == 1);
+            let hint =
+                it.flags.has_any(F_MAIN_HINT) || (it.flags.has_any(F_ARTICLE) && articles == 1);
             if !hint {
                 continue;
             }
@@ -416,7 +428,7 @@ impl Table {
     /// the body, to be taken whole. Linear: each walk up stops at the first node already seen.
     fn chunked_body(&self, start: u32, body: u32) -> Option<u32> {
         let s = &self.items[start as usize];
-        if s.flags & F_MAIN_HINT == 0 {
+        if s.flags.has_none(F_MAIN_HINT) {
             return None;
         }
         let total = self.weight(body).max(1.0);
@@ -432,7 +444,7 @@ impl Table {
         while i < b.end {
             let it = &self.items[i as usize];
             let inside = i >= start && i < s.end;
-            if inside || it.flags & F_MAIN_HINT == 0 || it.sig != s.sig {
+            if inside || it.flags.has_none(F_MAIN_HINT) || it.sig != s.sig {
                 i += 1;
                 continue;
             }
@@ -485,7 +497,7 @@ impl Table {
             }
             // The root is a container: descending into one paragraph would drop its
             // siblings, however short.
-            if best == NONE || self.items[best as usize].flags & (F_PARA | F_HEADING) != 0 {
+            if best == NONE || self.items[best as usize].flags.has_any(F_PARA | F_HEADING) {
                 return node;
             }
             // A child of running prose (its weight close to its plain text: long lines) is
@@ -500,7 +512,7 @@ impl Table {
             // descending would drop them, however heavy the child.
             let left: f32 = self
                 .children(node)
-                .filter(|&c| c != best && self.items[c as usize].flags & F_PARA != 0)
+                .filter(|&c| c != best && self.items[c as usize].flags.has_any(F_PARA))
                 .map(|c| self.weight(c))
                 .sum();
             if best_w < share * total || left >= LEFT_PARAS * total {

@@ -11,6 +11,15 @@ use super::outline::Table;
 use crate::jsonld;
 use crate::Scope;
 
+/// Fewest alphanumeric characters a JSON-LD text needs to be worth adding.
+const SUPPLEMENT_TEXT: usize = 80;
+/// Words longer than this (bytes) are compared to tell whether the selection already shows
+/// the JSON-LD text; shorter ones are too common to say.
+const SAMPLE_WORD_LEN: usize = 3;
+/// Share of the JSON-LD text's words the selection must show for the text to count as
+/// already visible.
+const SUPPLEMENT_SEEN_SHARE: f32 = 0.6;
+
 /// The text a script-rendered page's empty shell carries about itself: its JSON-LD main
 /// text, else its meta / OpenGraph / JSON-LD description.
 pub(super) fn shell_summary(doc: &Html, ld: Option<&str>) -> Option<String> {
@@ -25,14 +34,14 @@ pub(super) fn shell_summary(doc: &Html, ld: Option<&str>) -> Option<String> {
 /// already contain it.
 pub(super) fn supplement(doc: &Html, t: &Table, scope: &Scope, ld: Option<&str>) -> Option<String> {
     let text = strip_markup(ld?.trim());
-    if text.chars().filter(|c| c.is_alphanumeric()).count() < 80 {
+    if text.chars().filter(|c| c.is_alphanumeric()).count() < SUPPLEMENT_TEXT {
         return None;
     }
     // Already visible in the selection? Compare a sample of its words.
     let visible = visible_words(doc, t, scope);
     let words: Vec<String> = text
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 3)
+        .filter(|w| w.len() > SAMPLE_WORD_LEN)
         .map(|w| w.to_lowercase())
         .collect();
     if words.is_empty() {
@@ -42,7 +51,7 @@ pub(super) fn supplement(doc: &Html, t: &Table, scope: &Scope, ld: Option<&str>)
         .iter()
         .filter(|w| visible.contains(w.as_str()))
         .count();
-    if present as f32 > 0.6 * words.len() as f32 {
+    if present as f32 > SUPPLEMENT_SEEN_SHARE * words.len() as f32 {
         return None;
     }
     Some(text)
@@ -116,7 +125,7 @@ fn visible_words(doc: &Html, t: &Table, scope: &Scope) -> HashSet<String> {
         let mut i = start;
         while i < end {
             let it = &t.items[i];
-            if scope.skips(it.id) || it.flags & F_INVISIBLE != 0 {
+            if scope.skips(it.id) || it.flags.has_any(F_INVISIBLE) {
                 i = it.end as usize;
                 continue;
             }
@@ -124,7 +133,7 @@ fn visible_words(doc: &Html, t: &Table, scope: &Scope) -> HashSet<String> {
                 for c in node.children() {
                     if let Node::Text(txt) = c.value() {
                         for w in txt.split(|c: char| !c.is_alphanumeric()) {
-                            if w.len() > 3 {
+                            if w.len() > SAMPLE_WORD_LEN {
                                 out.insert(w.to_lowercase());
                             }
                         }
