@@ -90,10 +90,8 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
             "time" if f.time.is_none() => {
                 set(&mut f.time, attr(el, "datetime").unwrap_or(""));
             }
-            "script" => {
-                if attr(el, "type").is_some_and(jsonld::is_json_ld_type) {
-                    json_ld(&mut f, &jsonld::script_text(node));
-                }
+            "script" if attr(el, "type").is_some_and(jsonld::is_json_ld_type) => {
+                json_ld(&mut f, &jsonld::script_text(node));
             }
             _ => {}
         }

@@ -34,6 +34,12 @@
 //! into one of several headed sections of a kind, and,
 //! when link-dense blocks dominate the root, keeps them as a listing's teasers. Collapsed
 //! accordion, FAQ and tab panels are content, hidden or not.
+//!
+//! Where each step lives: `outline` builds the table, `classify` (with the class/id
+//! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
+//! it is, `chrome` decides which furniture stays furniture, `root` chooses the root and the
+//! fallback, `prune` and `boilerplate` drop what does not belong inside it, and `supplement`
+//! adds JSON-LD text (read by `crate::jsonld`).
 
 mod boilerplate;
 mod chrome;

@@ -21,6 +21,8 @@ const QUESTION_TEXT: u32 = 160;
 /// rail rather than content, and stays hidden (see `Table::build`).
 const STREAMED_LINK_PERCENT: u32 = 35;
 
+/// The outline table: every element in pre-order with its subtree statistics (`items`), and
+/// what the page says it is (set by `select` before the later steps read it).
 pub(super) struct Table {
     pub(super) items: Vec<Item>,
     /// `og:type`, if it says product or article.
