@@ -8,6 +8,7 @@ use super::words::{
     WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS, POSTER_WORDS,
 };
 
+/// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {
     match name {
         "script" | "style" | "template" | "head" | "title" | "meta" | "link" | "svg" | "canvas"

@@ -578,7 +578,6 @@ impl Table {
     }
 }
 
-/// Elements that only make sense inside their table or list.
 /// A row, cell or row group of a table.
 pub(super) fn is_table_part(doc: &Html, id: NodeId) -> bool {
     doc.tree
@@ -587,6 +586,7 @@ pub(super) fn is_table_part(doc: &Html, id: NodeId) -> bool {
         .is_some_and(|el| matches!(el.name(), "td" | "th" | "tr" | "tbody" | "thead" | "tfoot"))
 }
 
+/// Elements that only make sense inside their table or list.
 fn is_structure_part(doc: &Html, id: NodeId) -> bool {
     let Some(node) = doc.tree.get(id) else {
         return false;
