@@ -12,6 +12,7 @@ mod emit;
 mod escape;
 pub mod grid;
 pub mod guard;
+pub mod jsonld;
 pub mod lexer;
 pub mod links;
 pub mod markdown;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::dom::attr;
+use crate::jsonld;
 use crate::plain::inline_text;
 use crate::urls;
 
@@ -89,16 +90,8 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
             "time" if f.time.is_none() => {
                 set(&mut f.time, attr(el, "datetime").unwrap_or(""));
             }
-            "script" => {
-                let is_ld = attr(el, "type")
-                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-                if is_ld {
-                    let body: String = node
-                        .children()
-                        .filter_map(|c| c.value().as_text().map(|t| &**t))
-                        .collect();
-                    json_ld(&mut f, &body);
-                }
+            "script" if attr(el, "type").is_some_and(jsonld::is_json_ld_type) => {
+                json_ld(&mut f, &jsonld::script_text(node));
             }
             _ => {}
         }

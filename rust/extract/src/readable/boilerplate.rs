@@ -1,0 +1,579 @@
+//! Pruning passes that drop boilerplate by what it says or repeats: sections under a
+//! boilerplate heading ("Related articles", "Comments"), a product page's shelves of priced
+//! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
+//! shipped twice.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::NodeId;
+use scraper::{Html, Node};
+
+use super::chrome::visible_texts;
+use super::flags::*;
+use super::outline::Table;
+use super::root::is_table_part;
+use super::NONE;
+
+/// Largest share of the root a product page's shelf of priced tiles may hold (see
+/// `Table::drop_price_shelves`).
+const SHELF_SHARE: f32 = 0.6;
+/// Most text of one tile on such a shelf: name, price, rating and delivery lines, and the
+/// variant details some shops ship inside each tile for a hover card.
+const SHELF_CARD: u32 = 1000;
+
+/// Longest label (alphanumeric characters) read as a shipping/returns panel's title (see
+/// `Table::drop_policy_panels`).
+const POLICY_LABEL: u32 = 40;
+
+/// Text a block needs (alphanumeric characters, a sentence or two) for a later identical copy
+/// to be dropped (see `Table::drop_repeated_blocks`); short labels and table cells repeat on
+/// purpose.
+const REPEAT_BLOCK: u32 = 100;
+
+/// Longest paragraph (alphanumeric characters) read as a label heading a run of link
+/// teasers ("You may also like...", see `Table::drop_boilerplate_sections`).
+const TEASER_LABEL_TEXT: u32 = 40;
+/// Longest text (bytes) `Table::short_text` reads: a label or heading is short, and a long
+/// one is not read through.
+const SHORT_TEXT_BYTES: usize = 200;
+/// Most words of a heading that is a short label around a boilerplate phrase ("Our
+/// newsletter"); a longer heading must open with the phrase.
+const SHORT_HEADING_WORDS: usize = 4;
+/// Shortest leaf block (alphanumeric characters) whose later identical copies are dropped
+/// (see `Table::drop_repeated_lines`).
+const REPEAT_LINE: u32 = 40;
+/// Most words of a shop shelf's heading (see `is_shop_shelf_heading`).
+const SHELF_HEADING_WORDS: usize = 8;
+
+impl Table {
+    /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
+    /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
+    /// and the siblings that follow it up to the next heading of the same or higher rank.
+    pub(super) fn drop_boilerplate_sections(
+        &self,
+        doc: &Html,
+        root: u32,
+        skip: &mut HashSet<NodeId>,
+    ) {
+        let r = &self.items[root as usize];
+        let root_text = r.text as f32;
+        let (start, end) = (root as usize, r.end as usize);
+        // Own text before each index, to ask "is the heading the first text of this
+        // wrapper" in O(1).
+        let prefix = self.own_text_prefix(start, end);
+        let pre = |i: u32| prefix[(i as usize) - start];
+        let mut top_heading: Option<Vec<u8>> = None;
+        let mut i = root + 1;
+        while (i as usize) < end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            // A paragraph that is only a label ("You may also like...") heads a run of
+            // link teasers: drop it and the link-dense siblings that follow it.
+            let label = it.level == 0
+                && it.flags.has_any(F_PARA)
+                && it.text <= TEASER_LABEL_TEXT
+                && it.text == it.line
+                && it.link * 2 < it.text.max(1);
+            if label && self.is_boilerplate_heading(doc, i) {
+                let mut marks = vec![it.id];
+                let mut s = it.end;
+                let pend = self.items[it.parent as usize].end;
+                while s < pend {
+                    let si = &self.items[s as usize];
+                    if si.text > 0 && si.link * 2 <= si.text {
+                        break;
+                    }
+                    marks.push(si.id);
+                    s = si.end;
+                }
+                if marks.len() > 1 {
+                    skip.extend(marks);
+                    i = s;
+                    continue;
+                }
+            }
+            if it.level == 0 || it.text > 80 || !self.is_boilerplate_heading(doc, i) {
+                i += 1;
+                continue;
+            }
+            // Largest small wrapper that starts with this heading.
+            let mut wrapper = NONE;
+            let mut a = it.parent;
+            while a != NONE && a != root && a > root {
+                let ai = &self.items[a as usize];
+                let before = pre(i) - pre(a + 1);
+                if before > 0 || ai.text as f32 > 0.4 * root_text {
+                    break;
+                }
+                wrapper = a;
+                a = ai.parent;
+            }
+            if wrapper != NONE {
+                // A wrapper of prose under the heading is a guide, not a rail: it stays.
+                if !self.prose_section(&[wrapper]) {
+                    skip.insert(self.items[wrapper as usize].id);
+                }
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
+            // Heading in the flow: drop it and what follows, up to the next peer heading.
+            let level = it.level;
+            let parent = it.parent;
+            let mut dropped = 0u32;
+            let mut s = it.end;
+            let pend = if parent == NONE {
+                r.end
+            } else {
+                self.items[parent as usize].end
+            };
+            let mut marks = Vec::new();
+            while s < pend {
+                let si = &self.items[s as usize];
+                // The section ends at the next heading of its rank or above, also when a
+                // wrapper holds it (a "Recommended courses" label followed by boxes that
+                // each open with a course's own h3 heads those boxes, not the rest of the
+                // page).
+                let top = top_heading
+                    .get_or_insert_with(|| self.top_heading_levels(root))
+                    .get((s - root) as usize)
+                    .copied()
+                    .unwrap_or(0);
+                if top != 0 && top <= level {
+                    break;
+                }
+                dropped += si.text;
+                marks.push(s);
+                s = si.end;
+            }
+            // Prose, not a rail: the section stays, its heading too.
+            if !self.prose_section(&marks) {
+                skip.insert(it.id);
+                if (dropped as f32) < 0.4 * root_text {
+                    skip.extend(marks.iter().map(|&k| self.items[k as usize].id));
+                }
+            }
+            i = it.end;
+        }
+    }
+
+    /// A product page's shelves of other products ("you may also like", "similar items",
+    /// carousels of tiles), when no heading the vocabulary knows labels them: a container
+    /// after the page's h1 (the product's name) whose children are mostly small tiles that
+    /// each show a price (linked or, on script-driven shops, clickable without a link), and
+    /// which holds a minor share of the root. A shop's category grid is the bulk of its page
+    /// and has no product name above it; a shelf under one product is a minority of it.
+    pub(super) fn drop_price_shelves(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let root_text = r.text as f32;
+        // Whether each subtree shows a price: a price-classed element, or own text with a
+        // currency sign by a digit (each text node is read once, by its parent).
+        let priced = self.subtree_fold(
+            root,
+            |it| {
+                it.flags.has_any(F_PRICE)
+                    || (it.flags.has_none(F_INVISIBLE) && own_text_shows_price(doc, it.id))
+            },
+            |_, a, c| a || c,
+        );
+        let mut h1 = (0..root)
+            .find(|&k| self.items[k as usize].level == 1)
+            .unwrap_or(NONE);
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if it.level == 1 && h1 == NONE {
+                h1 = i;
+            }
+            if h1 == NONE || it.text == 0 || (it.text as f32) > SHELF_SHARE * root_text {
+                i += 1;
+                continue;
+            }
+            let (mut cards, mut others) = (0u32, 0u32);
+            for c in self.children(i) {
+                let ci = &self.items[c as usize];
+                if ci.text == 0 {
+                    continue;
+                }
+                if ci.text <= SHELF_CARD && priced[(c - root) as usize] {
+                    cards += 1;
+                } else {
+                    others += 1;
+                }
+            }
+            if cards >= 3 && cards >= 2 * others {
+                skip.insert(it.id);
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// A product page's shipping and returns panel ("Shipping & Returns", "Delivery and
+    /// returns", "Free shipping over $50"): the shop's terms, the same under every product,
+    /// not the product's description (WCXB dev product pages: left out of the ground truth on
+    /// most sites that have one). Labels are short headings, `summary`/`button` elements,
+    /// disclosure triggers (`aria-expanded`), tabs (`role=tab`) and accordion-classed titles
+    /// (`accordion-title`); the label goes with the largest wrapper it opens that holds no
+    /// other label (an accordion item, not the accordion), or, when it opens none, with the
+    /// siblings after it up to the next one holding a label. A wrapper or run holding a large
+    /// share of the root (a page about shipping) stays. Also on priced pages without product
+    /// markup (their collections' shipping banners go too).
+    pub(super) fn drop_policy_panels(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let max_drop = 0.4 * r.text as f32;
+        let (start, end) = (root as usize, r.end as usize);
+        let lab: Vec<bool> = (root..r.end)
+            .map(|i| {
+                let it = &self.items[i as usize];
+                // A short line that titles what follows: a long "label" is a panel itself.
+                (1..=POLICY_LABEL).contains(&it.text)
+                    && (it.level > 0
+                        || it.flags.has_any(F_COLLAPSIBLE)
+                        || doc
+                            .tree
+                            .get(it.id)
+                            .and_then(|n| n.value().as_element())
+                            .is_some_and(|el| {
+                                matches!(el.name(), "summary" | "button")
+                                    || el.attr("aria-expanded").is_some()
+                                    || el.attr("role").is_some_and(|r| r.trim() == "tab")
+                            }))
+            })
+            .collect();
+        // Labels per subtree (one backward sweep) and own text before each index (prefix
+        // sums), to ask "does this wrapper open with the label and hold no other" in O(1).
+        let mut count: Vec<u32> = lab.iter().map(|&l| u32::from(l)).collect();
+        for i in (root + 1..r.end).rev() {
+            let p = self.items[i as usize].parent;
+            if p != NONE && p >= root {
+                count[(p - root) as usize] += count[(i - root) as usize];
+            }
+        }
+        let prefix = self.own_text_prefix(start, end);
+        let pre = |i: u32| prefix[(i as usize) - start];
+        let cnt = |i: u32| count[(i - root) as usize];
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if !lab[(i - root) as usize] {
+                i += 1;
+                continue;
+            }
+            // Each label's text is read once: the sweep then moves past its subtree.
+            if !self.is_policy_label(doc, i) {
+                i = it.end;
+                continue;
+            }
+            let mut wrapper = NONE;
+            let mut a = it.parent;
+            while a != NONE && a > root {
+                let ai = &self.items[a as usize];
+                if pre(i) > pre(a + 1) || cnt(a) > cnt(i) || ai.text as f32 > max_drop {
+                    break;
+                }
+                wrapper = a;
+                a = ai.parent;
+            }
+            if wrapper != NONE {
+                skip.insert(self.items[wrapper as usize].id);
+                i = self.items[wrapper as usize].end;
+                continue;
+            }
+            // A label in the flow: it and its siblings up to the next one holding a label.
+            let pend = if it.parent == NONE {
+                r.end
+            } else {
+                self.items[it.parent as usize].end
+            };
+            let mut marks = vec![it.id];
+            let mut dropped = it.text;
+            let mut s = it.end;
+            while s < pend && cnt(s) == 0 {
+                let si = &self.items[s as usize];
+                dropped += si.text;
+                marks.push(si.id);
+                s = si.end;
+            }
+            if (dropped as f32) <= max_drop {
+                skip.extend(marks);
+            }
+            i = s;
+        }
+    }
+
+    /// Placeholders a script fills in ("Loading...", "LOADING"): a block whose whole text is
+    /// the word "loading" shows that a widget (shipping estimate, price history, sound sample,
+    /// a shelf of recommendations) has not been rendered, which is no content of the page
+    /// (WCXB dev: such lines left out of the ground truth on 11 pages of five kinds, kept on
+    /// one). Each candidate's text is read once and the sweep moves past it.
+    pub(super) fn drop_loading_placeholders(
+        &self,
+        doc: &Html,
+        root: u32,
+        skip: &mut HashSet<NodeId>,
+    ) {
+        let r = &self.items[root as usize];
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            // "loading" is seven alphanumeric characters.
+            if it.text != 7 || it.flags.has_none(F_BLOCK | F_PARA | F_HEADING) {
+                i += 1;
+                continue;
+            }
+            let loading = self.short_text(doc, i, "").is_some_and(|text| {
+                text.trim().trim_end_matches(['.', '…']).trim_end() == "loading"
+            });
+            if loading {
+                skip.insert(it.id);
+            }
+            i = it.end;
+        }
+    }
+
+    /// Whether a short label names a shop's shipping or returns terms: its first word is
+    /// "shipping", "delivery", "returns", "dispatch", or "free" before one of those.
+    fn is_policy_label(&self, doc: &Html, i: u32) -> bool {
+        let Some(text) = self.short_text(doc, i, " ") else {
+            return false;
+        };
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let policy = |w: &str| matches!(w, "shipping" | "delivery" | "returns" | "dispatch");
+        match words.as_slice() {
+            [] => false,
+            w if w.len() > 6 => false,
+            [first, rest @ ..] => {
+                policy(first) || (*first == "free" && rest.first().is_some_and(|w| policy(w)))
+            }
+        }
+    }
+
+    /// The highest-ranked heading level (1 = h1) in each subtree of `root`, 0 for none;
+    /// indexed from `root`. One backward pass: children follow their parents.
+    pub(super) fn top_heading_levels(&self, root: u32) -> Vec<u8> {
+        self.subtree_fold(
+            root,
+            |it| it.level,
+            |_, a, c| if c != 0 && (a == 0 || c < a) { c } else { a },
+        )
+    }
+
+    /// The visible text of item `i`, its text nodes joined with `sep`, lower-cased; `None`
+    /// past 200 bytes (a label or heading is short, and a long one is not read through).
+    fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
+        let node = doc.tree.get(self.items[i as usize].id)?;
+        let mut text = String::new();
+        for t in visible_texts(node) {
+            text.push_str(t);
+            text.push_str(sep);
+            if text.len() > SHORT_TEXT_BYTES {
+                return None;
+            }
+        }
+        Some(text.to_lowercase())
+    }
+
+    fn is_boilerplate_heading(&self, doc: &Html, i: u32) -> bool {
+        let Some(text) = self.short_text(doc, i, "") else {
+            return false;
+        };
+        let text = text.trim();
+        // The phrase opens the heading ("Related articles", "Sign up for our newsletter") or
+        // the heading is a short label around it ("Our newsletter"); a longer heading that
+        // merely mentions the word ("What this means for newsletter writers") is content.
+        let short = text.split_whitespace().count() <= SHORT_HEADING_WORDS;
+        BOILERPLATE_HEADINGS
+            .iter()
+            .any(|h| text.starts_with(h) || (short && text.contains(h)))
+            || (self.product && is_shop_shelf_heading(text))
+    }
+
+    /// Responsive layouts often ship the same block twice (desktop and mobile variants,
+    /// one hidden by a stylesheet we do not apply): keep the first copy of a substantial
+    /// leaf block, skip later identical ones.
+    pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
+                i = it.end;
+                continue;
+            }
+            let is_block = it.flags.has_any(F_BLOCK | F_PARA | F_HEADING);
+            if is_block && it.text == it.line && it.line >= REPEAT_LINE {
+                // Leaf block: its subtree is inline, so hashing it costs its own size.
+                let mut h: u64 = 0xcbf29ce484222325;
+                if let Some(node) = doc.tree.get(it.id) {
+                    for t in visible_texts(node) {
+                        for ch in t.chars().filter(|c| c.is_alphanumeric()) {
+                            for lc in ch.to_lowercase() {
+                                h ^= lc as u64;
+                                h = h.wrapping_mul(0x100000001b3);
+                            }
+                        }
+                    }
+                }
+                if !seen.insert(h) {
+                    skip.insert(it.id);
+                }
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// Whole blocks shipped twice (a slide deck's cloned slides, desktop and mobile copies of
+    /// a feature grid): keep the first copy of a block with some text, skip later blocks with
+    /// the same text. An element only repeats its own single child's text, so the earlier copy
+    /// must have ended before the later one starts.
+    pub(super) fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+        let r = &self.items[root as usize];
+        // Code is exempt: API references repeat the same example object on purpose.
+        let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
+        let mut seen: HashMap<(u64, u32), u32> = HashMap::new();
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
+                i = it.end;
+                continue;
+            }
+            if it.flags.has_any(F_BLOCK) && it.text >= REPEAT_BLOCK && !code[(i - root) as usize] {
+                let key = (it.text_hash, it.text);
+                match seen.get(&key) {
+                    // A table's rows repeat on purpose (and a row gone breaks its shape).
+                    Some(&end) if i >= end && !is_table_part(doc, it.id) => {
+                        skip.insert(it.id);
+                        i = it.end;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen.insert(key, it.end);
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+/// Headings that open page furniture rather than content.
+const BOILERPLATE_HEADINGS: &[&str] = &[
+    "related",
+    "you may also like",
+    "you might also like",
+    "you may like",
+    "recommended",
+    "more from",
+    "more stories",
+    "more articles",
+    "more news",
+    "read next",
+    "read more",
+    "most popular",
+    "most read",
+    "trending",
+    "leave a reply",
+    "leave a comment",
+    "post a comment",
+    "add a comment",
+    "share this",
+    "share on",
+    "follow us",
+    "newsletter",
+    "subscribe",
+    "sign up for",
+    "customers also",
+    "customers who",
+    "people who viewed",
+    "people who bought",
+    "similar items",
+    "similar products",
+    "recently viewed",
+    "frequently bought",
+    "people also",
+    "you may also",
+    "more like this",
+    "complete the look",
+    "shop the look",
+    "pairs well with",
+    "best sellers",
+    "bestsellers",
+    "sponsored",
+    "latest news",
+    "latest posts",
+    "recent posts",
+    "popular posts",
+    "about the author",
+    "don't miss",
+    "editor's picks",
+    "also read",
+    "see also",
+];
+
+/// Headings over a shop page's shelves of other products beside those
+/// `BOILERPLATE_HEADINGS` knows: "Others like you also bought", "Guests also viewed",
+/// "Get the look", "Ideas based on your recently viewed products", "Explore related items".
+/// Only on shop pages (see `Table::is_boilerplate_heading`): elsewhere "based on your" opens
+/// a sentence of content. Eight words at most: a label, not a sentence that mentions one.
+fn is_shop_shelf_heading(text: &str) -> bool {
+    const PHRASES: &[&str] = &[
+        "also bought",
+        "also viewed",
+        "also purchased",
+        "get the look",
+        "based on your",
+        "explore related",
+    ];
+    text.split_whitespace().count() <= SHELF_HEADING_WORDS
+        && PHRASES.iter().any(|p| text.contains(p))
+}
+
+/// Whether an element's own text (its text children, not its descendants') shows a price: a
+/// currency sign next to a digit ("$19.99", "€ 25", "19,99 €").
+fn own_text_shows_price(doc: &Html, id: NodeId) -> bool {
+    let Some(node) = doc.tree.get(id) else {
+        return false;
+    };
+    node.children().any(|c| {
+        let Node::Text(t) = c.value() else {
+            return false;
+        };
+        let (mut prev_digit, mut prev_sign) = (false, false);
+        for ch in t.chars() {
+            let sign = matches!(ch, '$' | '€' | '£' | '¥' | '₹');
+            let digit = ch.is_ascii_digit();
+            if (sign && prev_digit) || (digit && prev_sign) {
+                return true;
+            }
+            if !ch.is_whitespace() {
+                prev_digit = digit;
+                prev_sign = sign;
+            }
+        }
+        false
+    })
+}

@@ -1,0 +1,625 @@
+//! The outline: one pre-order pass over the parsed tree into a flat table of elements with
+//! their subtree text statistics (`Table::build`), and the table's basic queries.
+
+use std::collections::HashSet;
+
+use ego_tree::iter::Edge;
+use ego_tree::NodeId;
+use scraper::{Html, Node};
+
+use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
+use super::flags::*;
+use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
+use super::{ARTICLE_DESCEND_SHARE, NONE};
+use crate::jsonld::is_discussion_type;
+
+/// Text (alphanumeric characters) of a question that heads a folded answer (see
+/// `Table::build`).
+const QUESTION_TEXT: u32 = 160;
+
+/// Link text (percent of its text) past which a streamed React segment is a late menu or
+/// rail rather than content, and stays hidden (see `Table::build`).
+const STREAMED_LINK_PERCENT: u32 = 35;
+
+/// The outline table: every element in pre-order with its subtree statistics (`items`), and
+/// what the page says it is (set by `select` before the later steps read it).
+pub(super) struct Table {
+    pub(super) items: Vec<Item>,
+    /// `og:type`, if it says product or article.
+    pub(super) og: Option<ProductSignal>,
+    /// Offer/price microdata seen.
+    pub(super) offer: bool,
+    /// An element classed as a price ("price", "a-price", "product-price") was seen.
+    pub(super) priced: bool,
+    /// Share of the weighted text one child must hold for the root to descend into it.
+    pub(super) descend_share: f32,
+    /// The page declares itself an article (see `select`).
+    pub(super) article: bool,
+    /// Text of comment threads left out of the selection (not a forum, see `select`).
+    pub(super) comment_text: u32,
+    /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
+    pub(super) discussion: bool,
+    /// A shop page: declares itself a product page, or shows prices without calling itself
+    /// an article (see `select`).
+    pub(super) product: bool,
+    /// The page declares itself a product page (shop body class, `og:type` product, Product
+    /// JSON-LD or offer microdata), not merely one that shows prices.
+    pub(super) declared_product: bool,
+    /// `body` carries a shop platform's product-page class (see `is_product_body`).
+    pub(super) shop_body: bool,
+    /// `body` carries a blog platform's archive or search-results class (see
+    /// `is_archive_body`).
+    pub(super) archive_body: bool,
+}
+
+impl Table {
+    pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
+        let mut items: Vec<Item> = Vec::new();
+        let mut stack: Vec<u32> = Vec::new();
+        // Index of the innermost invisible / link ancestor depth, as counters.
+        let mut invisible_depth = 0u32;
+        let mut link_depth = 0u32;
+        let mut code_depth = 0u32;
+        let mut semantic_depth = 0u32;
+        let mut og = None;
+        let mut offer = false;
+        let mut priced = false;
+        let mut discussion = false;
+        let mut shop_body = false;
+        let mut streamed_at: Vec<u32> = Vec::new();
+        let mut archive_body = false;
+        // A position-weighted sum over the stream of visible text (character k weighs B^k,
+        // wrapping): a subtree's text hash is the sum's growth between its open and its
+        // close, shifted back to position 0 by B^-start (B is odd, so invertible). One pass,
+        // O(1) per character and per node, no rescans.
+        let mut run_hash: u64 = 0;
+        let mut run_pow: u64 = 1;
+        let mut run_inv: u64 = 1;
+        let mut opened: Vec<(u64, u64)> = Vec::new();
+        // Ids that a disclosure control names in `aria-controls` (an accordion header or a
+        // "read more" button): the hidden element with that id is a panel a reader expands.
+        let controlled: HashSet<&str> = doc
+            .tree
+            .values()
+            .filter_map(|n| n.as_element()?.attr("aria-controls"))
+            .flat_map(str::split_ascii_whitespace)
+            .collect();
+        // A hidden block right after a short question ("Is my dog covered?") is its answer,
+        // folded away: per open element, whether its last closed child element was such a
+        // question, and the page's visible text count when it opened; `last_q` says whether
+        // the last non-blank text so far ended in a question mark.
+        let mut after_q: Vec<bool> = Vec::new();
+        let mut opened_at: Vec<u32> = Vec::new();
+        let mut seen = 0u32;
+        let mut last_q = false;
+        for edge in doc.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) => match node.value() {
+                    Node::Element(el) => {
+                        let name = el.name();
+                        let mut flags = tag_flags(name);
+                        if name == "textarea" {
+                            flags |= F_WRITE;
+                        }
+                        // A hidden input is form state, not a control anyone sees or fills.
+                        if name == "input"
+                            && el
+                                .attr("type")
+                                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
+                        {
+                            flags = F_INVISIBLE;
+                        }
+                        // Raw-text noscript (scripting-enabled parse): markup as text.
+                        if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
+                            flags |= F_INVISIBLE;
+                        }
+                        let attr = attr_flags(el, name);
+                        // Chrome by its role (a search or consent dialog), not merely a form.
+                        if attr.has_any(F_CHROME_TAG) {
+                            flags |= F_ROLE_CHROME;
+                        }
+                        flags |= attr;
+                        if el.attr("class").is_some_and(|c| {
+                            c.split(|ch: char| !ch.is_ascii_alphanumeric())
+                                .any(|t| t.eq_ignore_ascii_case("price"))
+                        }) {
+                            priced = true;
+                            flags |= F_PRICE;
+                        }
+                        discussion = discussion
+                            || el.attr("itemtype").is_some_and(|t| {
+                                t.split_ascii_whitespace()
+                                    .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
+                            });
+                        match product_marker(el, name) {
+                            Some(ProductSignal::Offer) => offer = true,
+                            Some(sig) => og = og.or(Some(sig)),
+                            None => {}
+                        }
+                        if el.attr("class").is_some_and(|c| !c.trim().is_empty()) {
+                            flags |= F_CLASSED;
+                        }
+                        if name == "body" {
+                            shop_body = el.attr("class").is_some_and(is_product_body);
+                            archive_body = el.attr("class").is_some_and(is_archive_body);
+                        }
+                        if flags.has_any(F_LINK)
+                            && el.attr("href").is_some_and(|h| is_internal(h, host))
+                        {
+                            flags |= F_INTERNAL;
+                        }
+                        if flags.has_any(F_LINK)
+                            && el
+                                .attr("href")
+                                .is_some_and(|h| h.trim_start().starts_with('#'))
+                        {
+                            flags |= F_FRAGMENT;
+                        }
+                        if name == "ul" || name == "ol" {
+                            flags |= F_LIST;
+                        }
+                        if crate::dom::is_dropped(el) {
+                            flags |= F_DROPPED;
+                        }
+                        if flags.has_any(F_HEADER) && semantic_depth == 0 {
+                            flags |= F_CHROME_TAG;
+                        }
+                        // Inside code, "comment" in a class name is a syntax highlighter's token
+                        // kind (`hljs-comment`, `token comment`): a code comment, part of the
+                        // code, not a comment thread.
+                        if code_depth > 0 {
+                            flags &= !F_COMMENTS;
+                        }
+                        let idx = items.len() as u32;
+                        let parent = stack.last().copied().unwrap_or(NONE);
+                        // A collapsed accordion / FAQ panel is hidden until a click: content
+                        // a reader expands, not furniture (its own class or its parent's says
+                        // what it is).
+                        let in_collapsible =
+                            parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
+                        let disclosed = || {
+                            !controlled.is_empty()
+                                && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
+                        };
+                        let answer = after_q.last().copied().unwrap_or(false);
+                        // React's streaming renderer sends late parts of the page (often the
+                        // article body itself) as `<div hidden id="S:n">` segments at the end
+                        // of `<body>`, which a script moves into place: shown content.
+                        let streamed = flags.has_any(F_HIDDEN)
+                            && el.attr("id").is_some_and(is_streamed_segment_id);
+                        if streamed {
+                            streamed_at.push(items.len() as u32);
+                        }
+                        if flags.has_any(F_HIDDEN)
+                            && (flags.has_any(F_COLLAPSIBLE)
+                                || in_collapsible
+                                || disclosed()
+                                || answer
+                                || streamed)
+                            && flags.has_none(F_CHROME_CLASS)
+                        {
+                            flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+                        }
+                        items.push(Item {
+                            id: node.id(),
+                            parent,
+                            end: idx + 1,
+                            flags,
+                            text: 0,
+                            link: 0,
+                            links: u32::from(flags.has_any(F_LINK)),
+                            punct: 0,
+                            good: 0,
+                            good_link: 0,
+                            wt: 0.0,
+                            own: 0,
+                            line: 0,
+                            level: heading_level(name),
+                            sig: signature(name, el.attr("class")),
+                            text_hash: 0,
+                        });
+                        opened.push((run_hash, run_inv));
+                        stack.push(idx);
+                        after_q.push(false);
+                        opened_at.push(seen);
+                        if flags.has_any(F_INVISIBLE) {
+                            invisible_depth += 1;
+                        }
+                        if flags.has_any(F_LINK) {
+                            link_depth += 1;
+                        }
+                        if flags.has_any(F_CODE) {
+                            code_depth += 1;
+                        }
+                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
+                            semantic_depth += 1;
+                        }
+                    }
+                    Node::Document | Node::Fragment => {
+                        let idx = items.len() as u32;
+                        items.push(Item {
+                            id: node.id(),
+                            parent: NONE,
+                            end: idx + 1,
+                            flags: Flags::EMPTY,
+                            text: 0,
+                            link: 0,
+                            links: 0,
+                            punct: 0,
+                            good: 0,
+                            good_link: 0,
+                            wt: 0.0,
+                            own: 0,
+                            line: 0,
+                            level: 0,
+                            sig: 0,
+                            text_hash: 0,
+                        });
+                        opened.push((run_hash, run_inv));
+                        stack.push(idx);
+                        after_q.push(false);
+                        opened_at.push(seen);
+                    }
+                    Node::Text(text) => {
+                        if invisible_depth > 0 {
+                            continue;
+                        }
+                        if let Some(c) = text.trim_end().chars().next_back() {
+                            last_q = c == '?';
+                        }
+                        for ch in text.chars().filter(|c| c.is_alphanumeric()) {
+                            for lc in ch.to_lowercase() {
+                                run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
+                                run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
+                                run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                            }
+                        }
+                        if let Some(&top) = stack.last() {
+                            let (alnum, punct) = count_text(text);
+                            seen += alnum;
+                            let it = &mut items[top as usize];
+                            it.text += alnum;
+                            it.own += alnum;
+                            it.punct += punct;
+                            it.line += alnum;
+                            if link_depth > 0 {
+                                it.link += alnum;
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                Edge::Close(node) => {
+                    let is_container = matches!(
+                        node.value(),
+                        Node::Element(_) | Node::Document | Node::Fragment
+                    );
+                    if !is_container {
+                        continue;
+                    }
+                    if let Some(idx) = stack.pop() {
+                        after_q.pop();
+                        let own = seen - opened_at.pop().unwrap_or(seen);
+                        if let Some(q) = after_q.last_mut() {
+                            *q = last_q && (4..=QUESTION_TEXT).contains(&own);
+                        }
+                        let end = items.len() as u32;
+                        let it = &mut items[idx as usize];
+                        it.end = end;
+                        if let Some((h0, inv0)) = opened.pop() {
+                            it.text_hash = run_hash.wrapping_sub(h0).wrapping_mul(inv0);
+                        }
+                        let flags = it.flags;
+                        if flags.has_any(F_INVISIBLE) {
+                            invisible_depth = invisible_depth.saturating_sub(1);
+                        }
+                        if flags.has_any(F_LINK) {
+                            link_depth = link_depth.saturating_sub(1);
+                        }
+                        if flags.has_any(F_CODE) {
+                            code_depth = code_depth.saturating_sub(1);
+                        }
+                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
+                            semantic_depth = semantic_depth.saturating_sub(1);
+                        }
+                    }
+                }
+            }
+        }
+        // Subtree totals: children come after parents in pre-order, so a reverse sweep
+        // adds every finished child into its parent.
+        let mut controls = vec![false; items.len()];
+        let mut writes = vec![false; items.len()];
+        for i in (1..items.len()).rev() {
+            // A form without a single visible control is nothing a reader fills in: forum
+            // and comment software wraps each post's text in one (for in-place editing).
+            // Shops wrap product grids in "compare" forms too: those are link lists.
+            let it = &items[i];
+            if it.flags & (F_FORM | F_ROLE_CHROME) == F_FORM
+                && !controls[i]
+                && 2 * it.link < it.text
+            {
+                items[i].flags &= !F_CHROME_TAG;
+            }
+            let p = items[i].parent;
+            if p == NONE {
+                continue;
+            }
+            if controls[i] || items[i].flags.has_any(F_CONTROL) {
+                controls[p as usize] = true;
+            }
+            if writes[i] {
+                items[i].flags |= F_WRITE;
+            }
+            if items[i].flags.has_any(F_WRITE) {
+                writes[p as usize] = true;
+            }
+            let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
+            let links = items[i].links;
+            let inline = items[i]
+                .flags
+                .has_none(F_BLOCK | F_PARA | F_HEADING | F_BODY)
+                && items[i].flags.has_none(F_INVISIBLE);
+            let line = items[i].line;
+            let par = &mut items[p as usize];
+            par.text += text;
+            par.link += link;
+            par.punct += punct;
+            par.links += links;
+            if inline {
+                par.line += line;
+            }
+        }
+        // React streaming segments were unhidden above, but the same channel carries late
+        // menus, recommendation rails and product grids: a link-dense segment stays hidden
+        // (what a reader sees of it in place is navigation, not content).
+        for &i in &streamed_at {
+            let it = &mut items[i as usize];
+            if it.flags.has_any(F_COLLAPSED) && it.link * 100 > it.text * STREAMED_LINK_PERCENT {
+                it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
+            }
+        }
+        Table {
+            items,
+            og,
+            offer,
+            priced,
+            descend_share: ARTICLE_DESCEND_SHARE,
+            article: false,
+            comment_text: 0,
+            discussion,
+            product: false,
+            declared_product: false,
+            shop_body,
+            archive_body,
+        }
+    }
+
+    pub(super) fn body(&self) -> u32 {
+        self.items
+            .iter()
+            .position(|it| it.flags.has_any(F_BODY))
+            .map(|i| i as u32)
+            .unwrap_or(0)
+    }
+
+    /// Text weight used to locate the main block: prose counts fully, link text little.
+    pub(super) fn weight(&self, i: u32) -> f32 {
+        self.items[i as usize].wt
+    }
+
+    pub(super) fn children(&self, i: u32) -> ChildIter<'_> {
+        ChildIter {
+            items: &self.items,
+            next: i + 1,
+            end: self.items[i as usize].end,
+        }
+    }
+
+    /// A value per element of `root`'s subtree, indexed from `root`: `own` for the element,
+    /// with each child's value folded into its parent's by `merge(parent, parent's, child's)`.
+    /// One backward sweep, since children follow their parent in pre-order.
+    pub(super) fn subtree_fold<T: Copy>(
+        &self,
+        root: u32,
+        own: impl Fn(&Item) -> T,
+        merge: impl Fn(&Item, T, T) -> T,
+    ) -> Vec<T> {
+        let end = self.items[root as usize].end;
+        let mut acc: Vec<T> = (root..end).map(|i| own(&self.items[i as usize])).collect();
+        for i in (root + 1..end).rev() {
+            let p = self.items[i as usize].parent;
+            if p == NONE || p < root {
+                continue;
+            }
+            let k = (p - root) as usize;
+            acc[k] = merge(&self.items[p as usize], acc[k], acc[(i - root) as usize]);
+        }
+        acc
+    }
+
+    /// Text in `root` outside elements the emitters drop.
+    pub(super) fn visible_text(&self, root: u32) -> u32 {
+        let r = &self.items[root as usize];
+        let mut dropped = 0u32;
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if it.flags.has_any(F_DROPPED) {
+                dropped += it.text;
+                i = it.end;
+            } else {
+                i += 1;
+            }
+        }
+        r.text.saturating_sub(dropped)
+    }
+
+    /// Visible text left in `root` after skipping.
+    pub(super) fn kept_text(&self, root: u32, skip: &HashSet<NodeId>) -> u32 {
+        let r = &self.items[root as usize];
+        let mut removed = 0u32;
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                removed += it.text;
+                i = it.end;
+            } else {
+                i += 1;
+            }
+        }
+        r.text.saturating_sub(removed)
+    }
+}
+
+/// Host of an absolute URL, without "www.".
+pub(super) fn url_host(url: &str) -> Option<&str> {
+    let rest = url
+        .split_once("://")
+        .map(|(_, r)| r)
+        .or_else(|| url.strip_prefix("//"))?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?.split(':').next()?;
+    Some(host.strip_prefix("www.").unwrap_or(host))
+}
+
+/// Whether `href` points into the page's own site (relative, or the same host).
+fn is_internal(href: &str, host: Option<&str>) -> bool {
+    let h = href.trim();
+    if h.is_empty() || h.starts_with('#') {
+        return false;
+    }
+    let scheme = h
+        .find(':')
+        .is_some_and(|c| h[..c].chars().all(|ch| ch.is_ascii_alphabetic()));
+    if !h.starts_with("//") && !scheme {
+        return true;
+    }
+    match (url_host(h), host) {
+        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        _ => false,
+    }
+}
+
+/// One element (or the document root) in pre-order.
+#[derive(Debug, Clone)]
+pub(super) struct Item {
+    pub(super) id: NodeId,
+    pub(super) parent: u32,
+    /// One past the last descendant's index: the subtree is `index..end`.
+    pub(super) end: u32,
+    pub(super) flags: Flags,
+    /// Alphanumeric characters of visible text in the subtree.
+    pub(super) text: u32,
+    /// ... of which inside links.
+    pub(super) link: u32,
+    /// Number of `<a>` elements in the subtree.
+    pub(super) links: u32,
+    /// Sentence punctuation in the subtree (a cheap "is prose" signal).
+    pub(super) punct: u32,
+    /// Subtree text outside chrome (filled after chrome is decided).
+    pub(super) good: u32,
+    pub(super) good_link: u32,
+    /// Weighted `good` used to locate the main block (see `Table::weight`).
+    pub(super) wt: f32,
+    /// Alphanumeric characters of the element's own (direct) text.
+    pub(super) own: u32,
+    /// Text of the element's own line of flow: its direct text plus that of inline
+    /// descendants (spans, links, emphasis), excluding nested blocks.
+    pub(super) line: u32,
+    /// Heading level 1-6, 0 otherwise.
+    pub(super) level: u8,
+    /// Hash of tag + class, for spotting repeated siblings (listing items, posts).
+    pub(super) sig: u64,
+    /// Hash of the subtree's visible alphanumeric text, lower-cased (see `Table::build`).
+    pub(super) text_hash: u64,
+}
+
+/// The children of one outline entry, in order (see `Table::children`).
+pub(super) struct ChildIter<'a> {
+    items: &'a [Item],
+    next: u32,
+    end: u32,
+}
+
+impl Iterator for ChildIter<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.end {
+            return None;
+        }
+        let c = self.next;
+        self.next = self.items[c as usize].end;
+        Some(c)
+    }
+}
+
+/// Base of the running text hash (odd, so invertible modulo 2^64; arithmetic wraps).
+const TEXT_HASH_BASE: u64 = 0x100000001b3;
+/// Its inverse modulo 2^64 (see `inverse_mod_2_64`).
+const TEXT_HASH_INV: u64 = inverse_mod_2_64(TEXT_HASH_BASE);
+
+/// Multiplicative inverse of an odd number modulo 2^64, by Newton's iteration (each step
+/// doubles the number of correct low bits; an odd `b` is its own inverse modulo 8).
+const fn inverse_mod_2_64(b: u64) -> u64 {
+    let mut x = b;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(b.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+fn heading_level(name: &str) -> u8 {
+    let b = name.as_bytes();
+    if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
+        b[1] - b'0'
+    } else {
+        0
+    }
+}
+
+fn count_text(s: &str) -> (u32, u32) {
+    let mut alnum = 0u32;
+    let mut punct = 0u32;
+    for ch in s.chars() {
+        if ch.is_alphanumeric() {
+            alnum += 1;
+        } else if matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，') {
+            punct += 1;
+        }
+    }
+    (alnum, punct)
+}
+
+pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {
+    // FNV-1a over the tag and the class tokens with digits dropped (item-1, item-2 are one
+    // kind of item).
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut feed = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    };
+    for b in name.bytes() {
+        feed(b);
+    }
+    feed(b'|');
+    if let Some(c) = class {
+        for (k, tok) in c.split_ascii_whitespace().enumerate() {
+            // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
+            // post ... category-recipes tag-vegan") differ from post to post of one listing.
+            if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+                continue;
+            }
+            for b in tok.bytes() {
+                if !b.is_ascii_digit() {
+                    feed(b);
+                }
+            }
+            feed(b' ');
+        }
+    }
+    h
+}

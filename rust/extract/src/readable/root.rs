@@ -1,0 +1,611 @@
+//! Root choice: from a semantic hint or `body`, descend while one child holds nearly all of
+//! the weighted text, widen back where the descent went too far, and add grids and prose
+//! beside the root; then prune and fall back to the whole body when the result is too small.
+
+use std::collections::{HashMap, HashSet};
+
+use ego_tree::NodeId;
+use scraper::{Html, Node};
+
+use super::flags::*;
+use super::outline::Table;
+use super::NONE;
+use crate::Scope;
+
+/// Weight per plain character above which a block reads as running prose (short lines
+/// weigh 0.25, see `accumulate_good`).
+const PROSE_WT: f32 = 0.8;
+
+/// Share of a node's weight in paragraphs beside its heaviest child that keeps the root from
+/// descending into that child (see `Table::descend`).
+const LEFT_PARAS: f32 = 0.05;
+
+/// A root keeping less than this share of the page's visible text, ...
+const MIN_ROOT_SHARE: f32 = 0.08;
+/// ... or less than this much text (or the whole page's, if smaller), is implausibly small
+/// (see `Table::choose`), ...
+const MIN_ROOT_TEXT: u32 = 30;
+/// ... unless it holds at least 1/`TRUSTED_ROOT_PART` of what the fallback would keep.
+const TRUSTED_ROOT_PART: u32 = 4;
+
+/// A grid of items beside the root (see `Table::grids_beside`): at least this many children
+/// of one signature, ...
+pub(super) const GRID_ITEMS: u32 = 4;
+
+/// ... with this much text each on average, ...
+pub(super) const GRID_ITEM_TEXT: u32 = 25;
+/// ... and together this much text, and this share of what the root keeps.
+const GRID_TEXT: u32 = 200;
+
+const GRID_SHARE: f32 = 0.15;
+
+/// Prose beside a grid root (see `Table::prose_beside_grid`): levels above the root searched,
+/// ...
+const PB_LEVELS: u32 = 8;
+
+/// ... unlinked text a block needs, ...
+const PB_TEXT: u32 = 100;
+
+/// ... and its weight per plain character (long lines, not labels).
+const PB_PROSE: f32 = 0.25;
+
+/// Text of a title block (an h1 in its banner) taken beside a grid root.
+const PB_TITLE_TEXT: u32 = 200;
+
+/// Text a boilerplate-headed section of prose needs to be kept off articles and products
+/// (see `Table::prose_section`).
+const PROSE_SECTION_TEXT: u32 = 200;
+
+/// ... and this much text per link (a rail of teaser cards has a link every line or two).
+const PROSE_SECTION_PER_LINK: u32 = 250;
+/// ... and at least this many sentence punctuation marks.
+const PROSE_SECTION_PUNCT: u32 = 3;
+
+/// Weight, against the heaviest section's, that its headed siblings of the same kind need
+/// for the descent to keep them together (see `Table::descend`).
+const SERIES_SHARE: f32 = 0.05;
+
+impl Table {
+    pub(super) fn choose(&self, doc: &Html, body: u32) -> Scope {
+        let start = self.semantic_start(body).unwrap_or(body);
+        let root = match self.chunked_body(start, body) {
+            Some(whole) => whole,
+            None => self.descend(start),
+        };
+        let root = self.widen(root, body);
+        let mut skip = HashSet::new();
+        let (link_pruned, titled) = self.prune(root, &mut skip, false);
+        // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
+        // the page declares itself an article): its teasers are the content, so prune again
+        // leaving link density alone (chrome by tag, role and class still goes).
+        // Title blocks kept by `prune` count as link-dense here: a listing of linked titles
+        // with link-dense details is still a listing.
+        let plain = self.kept_text(root, &skip).saturating_sub(titled);
+        if !self.article && link_pruned + titled > 2 * plain {
+            skip.clear();
+            self.prune(root, &mut skip, true);
+        }
+        self.drop_boilerplate_sections(doc, root, &mut skip);
+        if self.declared_product {
+            self.drop_price_shelves(doc, root, &mut skip);
+        }
+        if self.product {
+            self.drop_policy_panels(doc, root, &mut skip);
+        }
+        self.drop_loading_placeholders(doc, root, &mut skip);
+        self.drop_repeated_lines(doc, root, &mut skip);
+        self.drop_repeated_blocks(doc, root, &mut skip);
+        let kept = self.kept_text(root, &skip);
+        // Compare with what a whole-page view would show (hidden menus and modals excluded),
+        // unless the page keeps its text inside a hidden wrapper.
+        let raw = self.items[body as usize].text;
+        let vis = self.visible_text(body);
+        let page = if vis * 4 < raw { raw } else { vis };
+        // A comment thread under an article is no part of what the selection should hold:
+        // a short story under hundreds of comments is not an implausibly small selection.
+        let page = page.saturating_sub(self.comment_text);
+        // Implausibly small: a root with almost nothing of a page with real text.
+        if (kept as f32) < MIN_ROOT_SHARE * page as f32 || kept < MIN_ROOT_TEXT.min(page) {
+            let mut fb_skip = HashSet::new();
+            self.prune_chrome_only(body, &mut fb_skip);
+            let fallback = self.kept_text(body, &fb_skip);
+            // ... unless the root holds a good share of what the fallback would keep: then the
+            // page's bulk is furniture the fallback keeps too (mega-menus, shop footers) and
+            // the root is the content. A product page trusts any root with a few lines: its
+            // description is small beside the shop around it, and the whole-page view is
+            // mostly that shop.
+            let trusted = kept >= MIN_ROOT_TEXT.min(page)
+                && (TRUSTED_ROOT_PART * kept >= fallback || self.product);
+            if !trusted {
+                if fallback == 0 {
+                    return Scope::whole();
+                }
+                let roots = self.emit_roots(body, &fb_skip);
+                return Scope {
+                    roots: self.whole_structures(doc, &roots),
+                    skip: fb_skip,
+                    supplement: None,
+                };
+            }
+        }
+        let mut roots = self.emit_roots(root, &skip);
+        if !self.article {
+            for g in self.grids_beside(root, body, kept) {
+                self.prune(g, &mut skip, true);
+                let extra = self.emit_roots(g, &skip);
+                roots.extend(extra);
+            }
+            for c in self.prose_beside_grid(root, start, kept) {
+                self.prune(c, &mut skip, false);
+                roots.extend(self.emit_roots(c, &skip));
+            }
+            roots.sort_unstable();
+            roots.dedup();
+        }
+        Scope {
+            roots: self.whole_structures(doc, &roots),
+            skip,
+            supplement: None,
+        }
+    }
+
+    /// Elements in `from..to` with a link and kept text, grouped by parent and signature:
+    /// each group's size and text. The candidate item grids of `grids_beside` and
+    /// `prose_beside_grid`.
+    fn linked_item_groups(&self, from: u32, to: u32) -> HashMap<(u32, u64), (u32, u32)> {
+        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        for it in &self.items[from as usize..to as usize] {
+            if it.good > 0 && it.links > 0 && it.parent != NONE {
+                let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
+                g.0 += 1;
+                g.1 += it.good;
+            }
+        }
+        kids
+    }
+
+    /// Grids of repeated items outside `root` (before it; also after it on archive pages):
+    /// containers whose children repeat one signature at least four times, each child with a
+    /// link and a line of text, together a good share of what the root keeps. On shop and
+    /// listing pages the tiles (linked name, price) weigh little beside a block of prose (a
+    /// category blurb), which then wins the root alone.
+    fn grids_beside(&self, root: u32, body: u32, kept: u32) -> Vec<u32> {
+        let b = &self.items[body as usize];
+        let r_end = self.items[root as usize].end;
+        let kids = self.linked_item_groups(body + 1, b.end);
+        let mut grid: HashMap<u32, u32> = HashMap::new();
+        for (&(p, _), &(n, good)) in &kids {
+            if n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n {
+                let e = grid.entry(p).or_insert(0);
+                *e = (*e).max(good);
+            }
+        }
+        let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
+        // A root that is itself a listing (its own grid of items) already has the page's
+        // items: grids elsewhere are recommendations and recently viewed.
+        let own_grid = (root..r_end).any(|i| grid.get(&i).is_some_and(|&g| g >= need));
+        if own_grid {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut i = body + 1;
+        while i < b.end {
+            let it = &self.items[i as usize];
+            let inside_root = i >= root && i < r_end;
+            let holds_root = root > i && root < it.end;
+            // After the root too on a blog's archive page, which is a listing by its own
+            // account: posts under the category's description are the page, not "related".
+            if inside_root {
+                if !self.archive_body {
+                    break;
+                }
+                i = r_end;
+                continue;
+            }
+            if !holds_root {
+                if let Some(&g) = grid.get(&i) {
+                    if g >= need && 10 * g >= 6 * it.good {
+                        out.push(i);
+                        i = it.end;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// Collection pages whose root is the product grid itself: blocks of prose beside it
+    /// (a category blurb above the tiles, buying advice and FAQ under them) are the
+    /// category's own text, which the descent into the heavy grid leaves behind. Siblings of
+    /// the root and of its ancestors (up to `PB_LEVELS` levels, not above `start`) that hold
+    /// sentences in long lines and few links join the selection, and so does a small block
+    /// before the grid holding the page's h1 (the category title in its banner). Linear:
+    /// each level looks at one node's children; the grid test is one sweep over the root,
+    /// the heading ranks one backward sweep over `start`.
+    fn prose_beside_grid(&self, root: u32, start: u32, kept: u32) -> Vec<u32> {
+        if !self.product {
+            return Vec::new();
+        }
+        let r_end = self.items[root as usize].end;
+        let kids = self.linked_item_groups(root + 1, r_end);
+        let need = GRID_TEXT.max((GRID_SHARE * kept as f32) as u32);
+        let own_grid = kids
+            .values()
+            .any(|&(n, good)| n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n && good >= need);
+        if !own_grid {
+            return Vec::new();
+        }
+        let heads = self.top_heading_levels(start);
+        let mut out = Vec::new();
+        let mut node = root;
+        for _ in 0..PB_LEVELS {
+            if node == start {
+                break;
+            }
+            let p = self.items[node as usize].parent;
+            if p == NONE {
+                break;
+            }
+            for c in self.children(p) {
+                if c == node {
+                    continue;
+                }
+                let it = &self.items[c as usize];
+                let plain = it.good.saturating_sub(it.good_link);
+                // The category's title: a small block before the grid that holds an h1
+                // (a banner wrapper around it), mostly unlinked.
+                let top = heads.get((c - start) as usize).copied().unwrap_or(0);
+                if c < node
+                    && top == 1
+                    && it.good > 0
+                    && it.good <= PB_TITLE_TEXT
+                    && 2 * it.good_link < it.good
+                {
+                    out.push(c);
+                    continue;
+                }
+                if plain >= PB_TEXT
+                    && 3 * it.good_link < it.good
+                    && it.punct >= 2
+                    && self.weight(c) >= PB_PROSE * plain as f32
+                {
+                    out.push(c);
+                }
+            }
+            node = p;
+        }
+        out
+    }
+
+    /// A section under a boilerplate heading ("Related advice", "Read more") is kept on a
+    /// page that declares itself neither an article nor a product when it is prose, not
+    /// teasers: mostly unlinked text with sentences and few links. Shop category pages put
+    /// their buying guides there (accordions of advice under "Related articles"); the
+    /// heading rule is for link rails (recently viewed, more stories), which have a link
+    /// every line or two. `idx` are the section's top-level elements (their subtree counts
+    /// are summed, no rescans).
+    pub(super) fn prose_section(&self, idx: &[u32]) -> bool {
+        if self.article || self.declared_product {
+            return false;
+        }
+        let (mut text, mut link, mut links, mut punct) = (0u32, 0u32, 0u32, 0u32);
+        for &i in idx {
+            let it = &self.items[i as usize];
+            text += it.text;
+            link += it.link;
+            links += it.links;
+            punct += it.punct;
+        }
+        text >= PROSE_SECTION_TEXT
+            && 3 * link < text
+            && punct >= PROSE_SECTION_PUNCT
+            && links * PROSE_SECTION_PER_LINK <= text
+    }
+
+    /// Roots as node ids, each lifted out of table and list internals: a cell, row or list
+    /// item emitted on its own loses its table or list structure (and a wide table would
+    /// become one block per cell). Duplicates after lifting are merged, order kept.
+    fn whole_structures(&self, doc: &Html, roots: &[u32]) -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = Vec::with_capacity(roots.len());
+        let mut seen: HashSet<NodeId> = HashSet::new();
+        let mut last_lifted: Option<u32> = None;
+        for &r in roots {
+            let mut node = r;
+            loop {
+                let p = self.items[node as usize].parent;
+                if p == NONE || !is_structure_part(doc, self.items[node as usize].id) {
+                    break;
+                }
+                node = p;
+            }
+            // A root inside an already-emitted lifted root is covered by it.
+            if let Some(l) = last_lifted {
+                if node > l && node < self.items[l as usize].end {
+                    continue;
+                }
+            }
+            if node != r {
+                last_lifted = Some(node);
+            }
+            let id = self.items[node as usize].id;
+            if seen.insert(id) {
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    /// The emitters drop hidden elements (and `noscript`) wherever they are. When the
+    /// selection's text lives inside such a wrapper, hand them the wrapper's visible
+    /// descendants as roots instead, so the content survives.
+    fn emit_roots(&self, root: u32, skip: &HashSet<NodeId>) -> Vec<u32> {
+        let r = &self.items[root as usize];
+        let floor = (r.text / 5).max(1);
+        // Mark every ancestor (within root) of a big dropped element; the walk up stops at
+        // the first already-marked node, so this is linear.
+        let mut covers = vec![false; (r.end - root) as usize];
+        let mut any = false;
+        for i in root..r.end {
+            let it = &self.items[i as usize];
+            let big = it.text >= floor || it.flags.has_any(F_COLLAPSED);
+            if it.flags.has_none(F_DROPPED) || !big || skip.contains(&it.id) {
+                continue;
+            }
+            any = true;
+            let mut a = i;
+            while a >= root && a != NONE {
+                let k = (a - root) as usize;
+                if covers[k] {
+                    break;
+                }
+                covers[k] = true;
+                if a == root {
+                    break;
+                }
+                a = self.items[a as usize].parent;
+            }
+        }
+        if !any {
+            return vec![root];
+        }
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(x) = stack.pop() {
+            let it = &self.items[x as usize];
+            if skip.contains(&it.id) || it.flags.has_any(F_INVISIBLE) {
+                continue;
+            }
+            if covers[(x - root) as usize] {
+                let kids: Vec<u32> = self.children(x).collect();
+                stack.extend(kids.into_iter().rev());
+            } else {
+                out.push(x);
+            }
+        }
+        if out.is_empty() {
+            out.push(root);
+        }
+        out
+    }
+
+    /// A semantic element that holds a good share of the page's weighted text.
+    fn semantic_start(&self, body: u32) -> Option<u32> {
+        let total = self.weight(body).max(1.0);
+        let b = &self.items[body as usize];
+        let mut best: Option<(u32, f32)> = None;
+        let mut articles = 0usize;
+        for i in body..b.end {
+            let it = &self.items[i as usize];
+            if it.flags.has_any(F_ARTICLE) && self.weight(i) > 0.1 * total {
+                articles += 1;
+            }
+        }
+        for i in body..b.end {
+            let it = &self.items[i as usize];
+            let hint =
+                it.flags.has_any(F_MAIN_HINT) || (it.flags.has_any(F_ARTICLE) && articles == 1);
+            if !hint {
+                continue;
+            }
+            let w = self.weight(i);
+            if w < 0.4 * total {
+                continue;
+            }
+            // Prefer the innermost qualifying hint (nested hints come later in pre-order);
+            // between unrelated ones, the heavier.
+            best = match best {
+                Some((b, bw)) if i >= self.items[b as usize].end && bw >= w => Some((b, bw)),
+                _ => Some((i, w)),
+            };
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// An article body split into chunks (ads between them): other main-content hints of the
+    /// chosen one's kind, outside it, that carry real text. Their common ancestor with it is
+    /// the body, to be taken whole. Linear: each walk up stops at the first node already seen.
+    fn chunked_body(&self, start: u32, body: u32) -> Option<u32> {
+        let s = &self.items[start as usize];
+        if s.flags.has_none(F_MAIN_HINT) {
+            return None;
+        }
+        let total = self.weight(body).max(1.0);
+        let b = &self.items[body as usize];
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut a = start;
+        while a != NONE && a >= body {
+            seen.insert(a);
+            a = self.items[a as usize].parent;
+        }
+        let mut lca = NONE;
+        let mut i = body;
+        while i < b.end {
+            let it = &self.items[i as usize];
+            let inside = i >= start && i < s.end;
+            if inside || it.flags.has_none(F_MAIN_HINT) || it.sig != s.sig {
+                i += 1;
+                continue;
+            }
+            if self.weight(i) < 0.05 * total {
+                i = it.end;
+                continue;
+            }
+            let mut a = i;
+            while a != NONE && !seen.contains(&a) {
+                seen.insert(a);
+                a = self.items[a as usize].parent;
+            }
+            // Ancestors come first in pre-order: the shallowest meeting point is the lowest
+            // index among the start's ancestors reached.
+            if a != NONE
+                && self.items[a as usize].end >= s.end
+                && a <= start
+                && (lca == NONE || a < lca)
+            {
+                lca = a;
+            }
+            i = it.end;
+        }
+        (lca != NONE && lca >= body).then_some(lca)
+    }
+
+    /// Walk down while one child holds nearly all of the weighted text.
+    fn descend(&self, start: u32) -> u32 {
+        let mut node = start;
+        // Which subtrees hold a heading (one backward pass; not needed on articles).
+        let heads = if self.article {
+            Vec::new()
+        } else {
+            self.top_heading_levels(start)
+        };
+        let headed = |i: u32| heads.get((i - start) as usize).is_some_and(|&l| l != 0);
+        loop {
+            let total = self.weight(node);
+            if total <= 0.0 {
+                return node;
+            }
+            let mut best = NONE;
+            let mut best_w = 0.0f32;
+            for c in self.children(node) {
+                let w = self.weight(c);
+                if w > best_w {
+                    best_w = w;
+                    best = c;
+                }
+            }
+            // The root is a container: descending into one paragraph would drop its
+            // siblings, however short.
+            if best == NONE || self.items[best as usize].flags.has_any(F_PARA | F_HEADING) {
+                return node;
+            }
+            // A child of running prose (its weight close to its plain text: long lines) is
+            // an article body and may leave more behind than a child of short lines (specs,
+            // feature blurbs), whose siblings are usually more of the same.
+            let b = &self.items[best as usize];
+            let plain = b.good.saturating_sub(b.good_link) as f32;
+            let prose = best_w >= PROSE_WT * plain;
+            let share = if prose { 0.72 } else { self.descend_share };
+            // Paragraphs standing beside the heavy child are the article's own text (an
+            // intro before a steps list, a body split around a wrapped block of the editor):
+            // descending would drop them, however heavy the child.
+            let left: f32 = self
+                .children(node)
+                .filter(|&c| c != best && self.items[c as usize].flags.has_any(F_PARA))
+                .map(|c| self.weight(c))
+                .sum();
+            if best_w < share * total || left >= LEFT_PARAS * total {
+                return node;
+            }
+            // A landing page (not a declared article) spreads its content over sibling
+            // sections of one kind, each under its own heading ("Benefits", "Use cases",
+            // "Get started"): the longest holding most of the text does not make the others
+            // furniture. Stay above when another headed sibling of the same tag and class
+            // carries a little of the text too.
+            if !self.article && headed(best) {
+                let series: f32 = self
+                    .children(node)
+                    .filter(|&c| c != best && self.items[c as usize].sig == b.sig && headed(c))
+                    .map(|c| self.weight(c))
+                    .sum();
+                if series > 0.0 && series >= SERIES_SHARE * best_w {
+                    return node;
+                }
+            }
+            node = best;
+        }
+    }
+
+    /// If the root is a lone item among repeated siblings that carry comparable text (a
+    /// post among posts), step up to include them all.
+    fn widen(&self, root: u32, body: u32) -> u32 {
+        let mut node = root;
+        'up: while node != body {
+            // The post's text often sits a few wrappers below the repeated element (post
+            // body in a content box in a post row beside the poster's panel): look at the
+            // node and up to four of its ancestors. Above the node itself, a run of at least
+            // two more of a kind is needed (a main column beside one sidebar column of the
+            // same class is not a series), and not on a declared article (generated CSS
+            // classes repeat on an article's body and its reference list).
+            let mut a = node;
+            for depth in 0..5 {
+                if a == body {
+                    break;
+                }
+                let it = &self.items[a as usize];
+                let p = it.parent;
+                if p == NONE {
+                    break;
+                }
+                let mut same = 0.0f32;
+                let mut count = 0u32;
+                for c in self.children(p) {
+                    if c != a && self.items[c as usize].sig == it.sig {
+                        same += self.weight(c);
+                        count += 1;
+                    }
+                }
+                if same > 0.3 * self.weight(a) && (depth == 0 || (count >= 2 && !self.article)) {
+                    node = p;
+                    continue 'up;
+                }
+                a = p;
+            }
+            break;
+        }
+        node
+    }
+}
+
+/// A row, cell or row group of a table.
+pub(super) fn is_table_part(doc: &Html, id: NodeId) -> bool {
+    doc.tree
+        .get(id)
+        .and_then(|n| n.value().as_element())
+        .is_some_and(|el| matches!(el.name(), "td" | "th" | "tr" | "tbody" | "thead" | "tfoot"))
+}
+
+/// Elements that only make sense inside their table or list.
+fn is_structure_part(doc: &Html, id: NodeId) -> bool {
+    let Some(node) = doc.tree.get(id) else {
+        return false;
+    };
+    match node.value() {
+        Node::Element(el) => matches!(
+            el.name(),
+            "td" | "th"
+                | "tr"
+                | "tbody"
+                | "thead"
+                | "tfoot"
+                | "caption"
+                | "colgroup"
+                | "col"
+                | "li"
+                | "dt"
+                | "dd"
+        ),
+        _ => false,
+    }
+}
