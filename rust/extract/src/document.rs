@@ -199,11 +199,12 @@ fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
 
 /// Input bytes per tree node a page may use up before it is read flat (see
 /// [`lexer::tokenize`]), plus a floor for small pages. Why: every node costs about 150 bytes
-/// in the arena, and dense markup (`<p><b><p>x`, `<br>` runs) makes a node every two bytes, so
-/// without a cap a 10 MiB page becomes a gigabyte of tree. The densest of the 1,585 corpus
-/// pages uses 14.7 bytes per node (median 64; `examples/node_density.rs`), so one node per
-/// 8 bytes leaves twice that room and bounds the tree at about 20 times the input.
-const BYTES_PER_NODE: usize = 8;
+/// in the arena, and dense markup (`<p><b><p>x` makes six nodes per ten bytes, re-opened
+/// formatting elements included) would turn a 10 MiB page into a gigabyte of tree. The
+/// densest of the 1,585 corpus pages uses 14.7 bytes per node (median 64;
+/// `examples/node_density.rs`), and a table of one-character cells (`<td>1</td>`) 5: one
+/// node per 4 bytes builds those in full and bounds the tree at about 40 times the input.
+const BYTES_PER_NODE: usize = 4;
 const SPARE_NODES: usize = 1 << 16;
 
 /// Counts the handles the tree builder holds: its open elements and active formatting
@@ -265,7 +266,7 @@ mod tests {
 
     #[test]
     fn dense_markup_cannot_multiply_the_nodes() {
-        // Dense markup: about six nodes per ten bytes without the cap.
+        // Dense markup: six nodes per ten bytes without the cap.
         let html = repeat("<p><b><p>x", 200_000);
         let doc = parse(&html);
         let nodes = doc.tree.nodes().len();
