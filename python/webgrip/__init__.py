@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("webgrip")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0"
-
+from ._version import __version__
 from .aio import AsyncTools, AsyncWebClient
-from .client import Response, WebClient, check_url
+from .client import WebClient, check_url
 from .config import Config
 from .errors import (
     BlockedURLError,
@@ -27,6 +21,7 @@ from .errors import (
 )
 from .extract import extract
 from .page import Download, Page
+from .response import Response
 from .tools import Tools, download_file, fetch_page, search_web
 
 __all__ = [

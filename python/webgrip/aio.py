@@ -26,10 +26,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ._cancel import CancelToken, cancel_scope
-from .client import Response, WebClient
+from .client import WebClient
 from .config import Config
 from .errors import WebgripError
 from .page import Download, Page
+from .response import Response
+from .tools import Tools
 
 __all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
 
@@ -213,8 +215,6 @@ class AsyncTools:
 
     def __init__(self, config: Config | None = None, *, client: WebClient | None = None,
                  max_workers: int = DEFAULT_MAX_WORKERS):
-        from .tools import Tools
-
         self._tools_class = Tools
         self.tools = Tools(config, client=client)
         self.config = self.tools.config

@@ -10,19 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import WebgripError
 from .page import EXTRACT_MODES, Page
 
-if TYPE_CHECKING:
-    from .client import WebClient
+__all__ = ["PageFetcher", "fetch_many"]
 
-__all__ = ["fetch_many"]
+
+class PageFetcher(Protocol):
+    """What a batch needs of a client: :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>`."""
+
+    def fetch(self, url: str, *, extract: str = ..., main_content: bool | None = ...) -> Page:
+        ...
 
 
 def fetch_many(
-    client: WebClient,
+    client: PageFetcher,
     urls: Iterable[str],
     *,
     extract: str = "markdown",

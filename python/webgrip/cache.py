@@ -32,14 +32,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .observe import log_request, revalidating
-
-if TYPE_CHECKING:
-    from .client import Response, WebClient
-    from .config import Config
+from .config import Config
+from .observe import Stats, log_request, revalidating
+from .response import Response
+from .sender import Sender
 
 __all__ = ["DB_FILENAME", "PageCache", "fetch_cached", "normalise_url", "policy_fingerprint"]
 
@@ -179,7 +178,7 @@ class PageCache:
         """Answer a GET of ``url`` from the cache, revalidating or downloading as needed.
 
         ``send(extra_headers)`` must perform the request (adding the conditional headers it is
-        given) and return a :class:`~webgrip.client.Response`. Returns the response and its
+        given) and return a :class:`~webgrip.response.Response`. Returns the response and its
         source: ``"cache"`` (fresh, no request made), ``"revalidated"`` (a ``304`` confirmed
         the stored copy) or ``"network"``. ``usable(stored)``, when given, vets a stored
         entry before it is served or revalidated: one it refuses is deleted and the request
@@ -284,8 +283,6 @@ class PageCache:
         return self._run(read)
 
     def _to_response(self, row: dict[str, Any], now: float) -> Response:
-        from .client import Response  # client imports this module
-
         raw = {
             "url": row["url"], "status": row["status"],
             "headers": [tuple(h) for h in json.loads(row["headers"])],
@@ -364,21 +361,22 @@ def _is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
-def fetch_cached(client: WebClient, url: str, deadline: float) -> Response:
-    """GET ``url`` for :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>` through the
-    client's persistent cache (a plain request when it has none), counting and logging hits.
+def fetch_cached(
+    sender: Sender, cache: PageCache | None, url: str, deadline: float, stats: Stats,
+) -> Response:
+    """GET ``url`` for :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>` through
+    ``cache`` (a plain request when there is none), counting hits in ``stats`` and logging them.
     """
-    cache: PageCache | None = getattr(client, "_page_cache", None)
     if cache is None or not cache.enabled:
-        return client._send_with_retry("GET", url, deadline=deadline)
+        return sender.send("GET", url, deadline=deadline)
     start = time.monotonic()
     # The policy decides before the cache is read: an entry stored by another client (another
     # policy, another process) must never answer for a URL this client may not fetch. The
     # refusal is counted and logged like the one the request itself would have raised.
     try:
-        client.check_url(url)
+        sender.check_url(url)
     except Exception as exc:
-        client._stats.record_error(exc)
+        stats.record_error(exc)
         log_request("GET", url, status=None, nbytes=0, seconds=time.monotonic() - start,
                     error=exc)
         raise
@@ -388,7 +386,7 @@ def fetch_cached(client: WebClient, url: str, deadline: float) -> Response:
         # now (addresses included: a name may resolve elsewhere than when it was stored).
         try:
             for hop in (*stored.redirects, stored.url):
-                client.check_url(hop)
+                sender.check_url(hop)
         except Exception:
             return False
         return True
@@ -396,13 +394,13 @@ def fetch_cached(client: WebClient, url: str, deadline: float) -> Response:
     def send(extra: Sequence[tuple[str, str]]) -> Response:
         # With validators, a 304 is the stored copy confirmed: logged as "revalidated".
         with revalidating(bool(extra)):
-            return client._send_with_retry("GET", url, deadline=deadline, headers=extra)
+            return sender.send("GET", url, deadline=deadline, headers=extra)
 
     response, source = cache.get(url, send, usable=usable)
     if source == "cache":  # no request was made: count and log it here
-        client._stats.record(len(response.content), cached=True)
+        stats.record(len(response.content), cached=True)
         log_request("GET", url, status=response.status, nbytes=len(response.content),
                     seconds=time.monotonic() - start, source="cache")
     elif source == "revalidated":  # the 304 itself was counted and logged by request()
-        client._stats.record_hit()
+        stats.record_hit()
     return response

@@ -16,9 +16,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from . import __version__
+from ._progress import ProgressBar
+from ._version import __version__
+from .client import WebClient
 from .config import Config
 from .errors import BlockedURLError, InvalidURLError, WebgripError
+from .fetching import build_page, slice_text
+from .mcp import serve
+from .response import Response
 
 __all__ = ["EXIT_BLOCKED", "EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -151,9 +156,6 @@ def _print_json(obj: Any, out: TextIO) -> None:
 
 # -- commands -----------------------------------------------------------------------------
 def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .client import WebClient
-    from .fetching import slice_text
-
     with WebClient(_load_config(args)) as client:
         page = client.fetch(args.url, extract=args.extract, main_content=args.main_content)
     total = page.length
@@ -178,8 +180,6 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .client import WebClient
-
     overrides = {"search_provider": args.provider} if args.provider else {}
     with WebClient(_load_config(args, **overrides)) as client:
         results = client.search(args.query, num_results=args.num_results)
@@ -198,9 +198,6 @@ def _cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ._progress import ProgressBar
-    from .client import WebClient
-
     bar = ProgressBar(err) if _isatty(err) else None
     try:
         with WebClient(_load_config(args)) as client:
@@ -217,9 +214,6 @@ def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .client import Response
-    from .fetching import build_page
-
     if args.file == "-":
         body = sys.stdin.buffer.read()
     else:
@@ -246,8 +240,6 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .client import WebClient
-
     with WebClient(_load_config(args)) as client:
         try:
             normalised = client.check_url(args.url)
@@ -262,8 +254,6 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .mcp import serve
-
     serve(_load_config(args))
     return EXIT_OK
 

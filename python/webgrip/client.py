@@ -11,13 +11,11 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
-from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import _core
+from .batch import fetch_many
 from .cache import PageCache, fetch_cached
 from .config import Config
 from .downloads import Destination, choose_filename, open_destination, place_file
@@ -28,85 +26,14 @@ from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
+from .response import Response, status_error, status_message
 from .retry import retry_wait
-from .robots import MAX_ROBOTS_BYTES, RobotsCache
+from .robots import RobotsCache
+from .search import SearchResult, search
 
-if TYPE_CHECKING:
-    from .search import SearchResult
+_T = TypeVar("_T")
 
 __all__ = ["Response", "WebClient", "check_url"]
-
-
-@dataclass(frozen=True)
-class Response:
-    """A completed HTTP exchange (any status; redirects already walked)."""
-
-    url: str
-    """Final URL, after redirects."""
-    status: int
-    headers: Mapping[str, str]
-    """Header names lower-cased; repeated headers joined with ``, ``."""
-    content: bytes = field(repr=False)
-    content_type: str | None
-    """Media type only, lower-cased, e.g. ``text/html``."""
-    charset: str | None
-    """The charset declared in ``Content-Type``, if any."""
-    redirects: tuple[str, ...]
-    """Every URL requested before the final one."""
-    remote_addr: str
-    """``ip:port`` the final hop connected to: the address that was checked."""
-    elapsed: float
-    """Seconds for the whole call."""
-    header_list: tuple[tuple[str, str], ...] = field(default=(), repr=False)
-    """Headers exactly as received (names lower-cased), repeats kept."""
-
-    @cached_property
-    def _decoded(self) -> tuple[str, str]:
-        return _core.decode_body(self.content, self._content_type_header)
-
-    @property
-    def _content_type_header(self) -> str | None:
-        return self.headers.get("content-type")
-
-    @property
-    def text(self) -> str:
-        """The body decoded: BOM, header charset, ``<meta>`` prescan, then detection."""
-        return self._decoded[0]
-
-    @property
-    def encoding(self) -> str:
-        """The encoding :attr:`text` was decoded with."""
-        return self._decoded[1]
-
-    @property
-    def ok(self) -> bool:
-        return 200 <= self.status < 400
-
-    def json(self) -> Any:
-        """The body parsed as JSON; ``ValueError`` if it is not JSON (or nests too deeply,
-        or holds an integer too long to convert)."""
-        from ._jsonsafe import loads
-
-        return loads(self.text)
-
-    def raise_for_status(self) -> Response:
-        """Raise :class:`~webgrip.errors.HTTPStatusError` for a 4xx/5xx status."""
-        if self.status >= 400:
-            raise _status_error(self)
-        return self
-
-    @classmethod
-    def _from_raw(cls, raw: Mapping[str, Any]) -> Response:
-        header_list = tuple((k, v) for k, v in raw["headers"])
-        joined: dict[str, str] = {}
-        for k, v in header_list:
-            joined[k] = f"{joined[k]}, {v}" if k in joined else v
-        return cls(
-            url=raw["url"], status=raw["status"], headers=joined, content=raw["content"],
-            content_type=raw["content_type"], charset=raw["charset"],
-            redirects=tuple(raw["redirects"]), remote_addr=raw["remote_addr"],
-            elapsed=raw["elapsed"], header_list=header_list,
-        )
 
 
 def _core_client(config: Config) -> _core.Client:
@@ -233,6 +160,35 @@ class WebClient:
         """GET ``url`` through the guard. Returns the response whatever its status."""
         return self.request("GET", url, **kwargs)
 
+    def send(
+        self,
+        method: str,
+        url: str,
+        *,
+        deadline: float,
+        headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+        body: bytes | None = None,
+        max_bytes: int | None = None,
+        retry: bool = True,
+    ) -> Response:
+        """:meth:`request` finished by ``deadline`` (a :func:`time.monotonic` time) instead of
+        after a timeout; with ``retry``, a 429/503 is retried (``Retry-After`` honoured, at
+        most ``config.max_retries`` times) when the retry still fits before the deadline.
+
+        The :class:`~webgrip.sender.Sender` interface the cache, robots.txt and search use.
+        """
+
+        def once() -> Response:
+            return self.request(method, url, headers=headers, body=body, max_bytes=max_bytes,
+                                timeout=_remaining(deadline))
+
+        if not retry:
+            if deadline - time.monotonic() <= 0:
+                raise _deadline_error(url, self.config.timeout)
+            return once()
+        return self._with_retries(
+            url, deadline, once, lambda r: (r.status, r.headers.get("retry-after")))
+
     # -- agent-level operations: fetch, search, download ------------------------------------
     # Below: the structured API the agent tools are built on. Each call has one total deadline
     # (``config.timeout``) covering robots.txt, rate-limit waits, retries and the transfer.
@@ -267,9 +223,10 @@ class WebClient:
                 return cached
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
-        response = fetch_cached(self, clean, deadline)  # persistent cache, if configured
+        # Through the persistent cache, if one is configured.
+        response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
-            raise _status_error(response)
+            raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
                           tracking_params=self.config.tracking_params, deadline=deadline)
         documents.put(key, page)
@@ -282,8 +239,6 @@ class WebClient:
         ``time_range``, ``timeout``. Raises :class:`~webgrip.errors.SearchBlockedError` when
         the provider refuses to answer and :class:`~webgrip.errors.SearchError` on failure.
         """
-        from .search import search
-
         return search(self, query, **options)
 
     def download(
@@ -313,7 +268,7 @@ class WebClient:
         with open_destination(save_to or "", self.config.download_dirs) as dest:
             deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
-            raw = self._download_with_retry(clean, dest, deadline, progress)
+            raw = self._download(clean, dest, deadline, progress)
             try:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
@@ -392,67 +347,72 @@ class WebClient:
             robots = self.__dict__.get("_robots")
             if robots is None:
                 robots = RobotsCache(
-                    lambda u, d: self._send_with_retry("GET", u, deadline=d,
-                                                       max_bytes=MAX_ROBOTS_BYTES),
-                    user_agent=self.config.user_agent,
+                    self, user_agent=self.config.user_agent,
                     ttl=min(self.config.cache_ttl_seconds, 86400.0),
                 )
                 self.__dict__["_robots"] = robots
         robots.check(url, deadline)
 
-    def _send_with_retry(
-        self, method: str, url: str, *, deadline: float, max_bytes: int | None = None,
-        headers: Iterable[tuple[str, str]] | None = None,
-    ) -> Response:
-        """:meth:`request` with 429/503 retries (``Retry-After`` honoured) inside ``deadline``."""
-        attempt = 0
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _deadline_error(url, self.config.timeout)
-            response = self.request(method, url, timeout=remaining, max_bytes=max_bytes,
-                                    headers=headers)
-            wait = retry_wait(response.status, response.headers.get("retry-after"), attempt,
-                              self.config.max_retries, deadline)
-            if wait is None or not self._retry_fits(url, wait, deadline):
-                return response
-            time.sleep(wait)
-            attempt += 1
-
-    def _download_with_retry(
+    def _download(
         self, url: str, dest: Destination, deadline: float,
         progress: Callable[[int, int | None], None] | None,
     ) -> Any:
+        """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
+
+        def once() -> Any:
+            self._wait_turn(url, deadline)
+            # The core creates the temp file through dest.fd, the checked folder.
+            return self._logged_download(
+                url, dest.path, dir_fd=dest.fd if os.name == "posix" else None,
+                timeout=_remaining(deadline),
+                max_bytes=self.config.max_download_bytes, progress=progress,
+            )
+
+        try:
+            return self._with_retries(url, deadline, once)
+        except HTTPStatusError as exc:
+            if exc.status is not None and exc.url:  # same wording as fetch's errors
+                exc.message = status_message(exc.status, exc.url)
+                exc.args = (exc.message,)
+            raise
+
+    def _with_retries(
+        self, url: str, deadline: float, once: Callable[[], _T],
+        answer: Callable[[_T], tuple[int, str | None]] | None = None,
+    ) -> _T:
+        """``once()`` again after a 429/503 while ``config.max_retries`` allows and the retry
+        fits before ``deadline`` (``Retry-After`` honoured); the last answer is returned or
+        raised.
+
+        The status comes from ``answer(result)`` (status, ``Retry-After``) or, for calls that
+        raise for a bad status (downloads), from the :class:`HTTPStatusError` raised.
+        """
         attempt = 0
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if deadline - time.monotonic() <= 0:
                 raise _deadline_error(url, self.config.timeout)
-            self._wait_turn(url, deadline)
+            failure: HTTPStatusError | None = None
             try:
-                # The core creates the temp file through dest.fd, the checked folder.
-                return self._logged_download(
-                    url, dest.path, dir_fd=dest.fd if os.name == "posix" else None,
-                    timeout=_remaining(deadline),
-                    max_bytes=self.config.max_download_bytes, progress=progress,
-                )
+                result = once()
             except HTTPStatusError as exc:
-                wait = retry_wait(exc.status or 0, _retry_after_of(exc), attempt,
-                                  self.config.max_retries, deadline)
-                if wait is None or not self._retry_fits(url, wait, deadline):
-                    if exc.status is not None and exc.url:  # same wording as fetch's errors
-                        exc.message = _status_message(exc.status, exc.url)
-                        exc.args = (exc.message,)
-                    raise
-                time.sleep(wait)
-                attempt += 1
+                failure = exc
+                status, retry_after = exc.status or 0, _retry_after_of(exc)
+            else:
+                if answer is None:
+                    return result
+                status, retry_after = answer(result)
+            wait = retry_wait(status, retry_after, attempt, self.config.max_retries, deadline)
+            if wait is None or not self._retry_fits(url, wait, deadline):
+                if failure is not None:
+                    raise failure
+                return result
+            time.sleep(wait)
+            attempt += 1
 
     # -- batch, observability ---------------------------------------------------------------
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
         """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
-        from .batch import fetch_many
-
         return fetch_many(self, urls, **options)
 
     def stats(self) -> dict[str, Any]:
@@ -498,24 +458,6 @@ def _retry_after_of(exc: HTTPStatusError) -> str | None:
             if isinstance(item, (list, tuple)) and len(item) == 2 and item[0] == "retry-after":
                 return str(item[1])
     return None
-
-
-def _status_message(status: int, url: str) -> str:
-    """``HTTP 404 Not Found for <url>``: the one wording of every status error."""
-    try:
-        phrase = HTTPStatus(status).phrase
-    except ValueError:
-        phrase = ""
-    label = f"HTTP {status} {phrase}".rstrip()
-    return f"{label} for {shown_url(url)}"
-
-
-def _status_error(response: Response) -> HTTPStatusError:
-    return HTTPStatusError(
-        _status_message(response.status, response.url), url=response.url,
-        reason=f"http-{response.status}",
-        status=response.status, response=response,
-    )
 
 
 def _deadline_error(url: str, timeout: float) -> FetchTimeoutError:

@@ -13,15 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import __version__ as _version
+from ._version import __version__ as _version
+from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
+from .config_file import load_values
 
 __all__ = ["DEFAULT_BLOCKED_PORTS", "SEARCH_ENDPOINT_NAMES", "Config"]
-
-#: Ports of services that must never be reachable from an agent's fetch, even on a public host.
-DEFAULT_BLOCKED_PORTS: tuple[int, ...] = (
-    0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521,
-    2049, 2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,
-)
 
 #: The keys ``Config.search_endpoints`` accepts: one per endpoint a provider calls.
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
@@ -153,8 +149,6 @@ class Config:
         first: ``overrides`` > ``WEBGRIP_*`` variables > profile > file > defaults. Unknown keys
         and invalid values raise :class:`ValueError` naming the key (and the file).
         """
-        from .config_file import load_values
-
         environ = os.environ if env is None else env
         values = load_values(path, profile, environ, _FIELD_KINDS)
         values.update(env_values(environ))
@@ -216,13 +210,6 @@ def parse_value(name: str, raw: str) -> Any:
         return raw
     except ValueError as exc:
         raise ValueError(f"invalid value for {name!r}: {exc}") from None
-
-
-def with_default_ports(ports: tuple[int, ...]) -> tuple[int, ...]:
-    """:data:`DEFAULT_BLOCKED_PORTS` followed by the ``ports`` not already in it."""
-    return DEFAULT_BLOCKED_PORTS + tuple(dict.fromkeys(
-        p for p in ports if p not in DEFAULT_BLOCKED_PORTS
-    ))
 
 
 _FIELD_KINDS: dict[str, str] = {

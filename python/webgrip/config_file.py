@@ -28,6 +28,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from .blocked_ports import with_default_ports
+
 __all__ = ["default_paths", "find_config_file", "load_values"]
 
 
@@ -130,8 +132,6 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
     if kind == "int_tuple":
         if key == "blocked_ports" and isinstance(value, str) and value.strip().startswith("+"):
             # "+8080,9000": added to the default blocked ports instead of replacing them.
-            from .config import with_default_ports
-
             try:
                 ports = tuple(int(p) for p in value.strip()[1:].split(",") if p.strip())
             except ValueError:

@@ -17,17 +17,18 @@ import re
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _cancel, _core, _jsonsafe
 from .errors import UnsupportedContentError
+from .expiring import ExpiringLRU
 from .hygiene import strip_tracking
+from .messages import describe_media_type
 from .page import EXTRACT_MODES, Page
 
 if TYPE_CHECKING:
-    from .client import Response
+    from .response import Response
 
 __all__ = [
     "DEFAULT_PAGE_CACHE_BYTES",
@@ -110,21 +111,6 @@ def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
         except ValueError:  # including too deep or too long a number: show it as text
             pass
     return "text", declared or "text/plain"
-
-
-def describe_media_type(media: str | None) -> str:
-    """A short human name for a media type ("a PDF document", "an image (image/png)")."""
-    if not media:
-        return "a binary file"
-    if media == "application/pdf":
-        return "a PDF document"
-    major = media.split("/", 1)[0]
-    if major in ("image", "audio", "video"):
-        article = "an" if major in ("image", "audio") else "a"
-        return f"{article} {major} file ({media})"
-    if any(k in media for k in ("zip", "tar", "gzip", "compressed", "rar", "7z")):
-        return f"an archive ({media})"
-    return f"a binary file ({media})"
 
 
 def build_page(
@@ -368,7 +354,9 @@ class DocumentCache:
         self.maxsize = max(0, int(maxsize))
         self.max_bytes = max(0, int(max_bytes))
         self.ttl = float(ttl)
-        self._items: OrderedDict[Hashable, tuple[float, Page, int]] = OrderedDict()
+        # Values are (page, its size): the byte budget is kept here, on top of the LRU.
+        self._items: ExpiringLRU[Hashable, tuple[Page, int]] = ExpiringLRU(
+            self.maxsize, on_drop=self._forget)
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -382,14 +370,7 @@ class DocumentCache:
         """The cached page for ``key``, or ``None`` if absent or expired."""
         with self._lock:
             item = self._items.get(key)
-            if item is None:
-                return None
-            stored, page, _ = item
-            if self.ttl > 0 and time.monotonic() - stored > self.ttl:
-                self._drop(key)
-                return None
-            self._items.move_to_end(key)
-            return page
+            return None if item is None else item[0]
 
     def put(self, key: Hashable, page: Page) -> None:
         """Store ``page``, evicting the least recently used entries beyond either bound."""
@@ -397,24 +378,23 @@ class DocumentCache:
             return
         size = page_size(page)  # measured outside the lock: it walks the whole page
         with self._lock:
-            self._drop(key)  # an older copy is stale even if the new one is not kept
+            old = self._items.pop(key)  # an older copy is stale even if the new one is not kept
+            if old is not None:
+                self._bytes -= old[1]
             if size > self.max_bytes:
                 return
-            self._items[key] = (time.monotonic(), page, size)
             self._bytes += size
-            while len(self._items) > self.maxsize or self._bytes > self.max_bytes:
-                _, (_, _, evicted) = self._items.popitem(last=False)
-                self._bytes -= evicted
+            self._items.put(key, (page, size), self.ttl if self.ttl > 0 else None)
+            while self._bytes > self.max_bytes:
+                self._items.pop_oldest()
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
             self._bytes = 0
 
-    def _drop(self, key: Hashable) -> None:
-        item = self._items.pop(key, None)
-        if item is not None:
-            self._bytes -= item[2]
+    def _forget(self, key: Hashable, item: tuple[Page, int]) -> None:
+        self._bytes -= item[1]  # called by the LRU, under self._lock
 
     def __len__(self) -> int:
         with self._lock:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .schemas import call_tool, tool_specs
+from .tools import default_tools
 
 __all__ = ["langchain_tools"]
 
@@ -28,8 +29,6 @@ def langchain_tools(tools: Any = None, *, names: tuple[str, ...] | None = None) 
             "the LangChain adapter needs langchain-core: pip install 'webgrip[langchain]'"
         ) from exc
     if tools is None:
-        from .tools import default_tools
-
         tools = default_tools()
 
     def runner(name: str):

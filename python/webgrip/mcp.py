@@ -18,14 +18,13 @@ Built on the official MCP Python SDK's low-level server (the ``mcp`` extra:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import __version__
 from ._cancel import CancelToken, cancel_scope
+from ._version import __version__
+from .config import Config
 from .schemas import call_tool, tool_schemas
-
-if TYPE_CHECKING:
-    from .config import Config
+from .tools import Tools
 
 __all__ = ["build_server", "serve", "serve_stdio"]
 
@@ -113,9 +112,6 @@ async def serve_stdio(tools: Any) -> None:
 def serve(config: Config | None = None) -> None:
     """Run the stdio MCP server with ``config`` (default: file + environment). Blocks."""
     import anyio
-
-    from .config import Config
-    from .tools import Tools
 
     _sdk()  # fail with the install hint before doing anything else
     if config is None:

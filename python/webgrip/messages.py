@@ -22,9 +22,8 @@ from .errors import (
     UnsupportedContentError,
     WebgripError,
 )
-from .fetching import describe_media_type
 
-__all__ = ["MAX_URL_CHARS", "error_message", "human_size", "shown_url"]
+__all__ = ["MAX_URL_CHARS", "describe_media_type", "error_message", "human_size", "shown_url"]
 
 #: The longest URL quoted in a message (longer ones end with "…"); the Rust core uses the same
 #: cap in its error messages. Exceptions keep the full URL in ``.url``.
@@ -63,6 +62,21 @@ def human_size(size: int | None) -> str:
             return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} bytes"  # pragma: no cover
+
+
+def describe_media_type(media: str | None) -> str:
+    """A short human name for a media type ("a PDF document", "an image (image/png)")."""
+    if not media:
+        return "a binary file"
+    if media == "application/pdf":
+        return "a PDF document"
+    major = media.split("/", 1)[0]
+    if major in ("image", "audio", "video"):
+        article = "an" if major in ("image", "audio") else "a"
+        return f"{article} {major} file ({media})"
+    if any(k in media for k in ("zip", "tar", "gzip", "compressed", "rar", "7z")):
+        return f"an archive ({media})"
+    return f"a binary file ({media})"
 
 
 def _sentence(text: str) -> str:

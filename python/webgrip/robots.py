@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import re
 import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from .errors import BlockedURLError, ConnectError, FetchTimeoutError, ResponseTooLargeError
-
-if TYPE_CHECKING:
-    from .client import Response
+from .expiring import ExpiringLRU
+from .sender import Sender
 
 __all__ = ["RobotsCache", "RobotsRules"]
 
@@ -120,17 +115,17 @@ def _matches(pattern: str, path: str) -> bool:
 class RobotsCache:
     """Fetches, parses and caches robots.txt per origin; thread-safe.
 
-    ``fetch(url, deadline)`` must return a :class:`~webgrip.client.Response` through the
-    guarded client (status not raised). ``ttl`` is how long a parsed file is trusted.
+    robots.txt is fetched through ``sender`` (the guarded client: retries, deadline, size
+    cap). ``ttl`` is how long a parsed file is trusted.
     """
 
-    def __init__(self, fetch: Callable[[str, float], Response], *, user_agent: str,
-                 ttl: float = 3600.0, max_origins: int = 512):
-        self._fetch = fetch
+    def __init__(self, sender: Sender, *, user_agent: str, ttl: float = 3600.0,
+                 max_origins: int = 512):
+        self._sender = sender
         self.token = (user_agent.split("/", 1)[0].split()[0] if user_agent.strip() else "*")
         self.ttl = ttl
-        self._max = max_origins
-        self._items: OrderedDict[str, tuple[float, RobotsRules]] = OrderedDict()
+        self._items: ExpiringLRU[str, RobotsRules] = ExpiringLRU(
+            max_origins, on_drop=self._forget_origin)
         self._lock = threading.Lock()
         self._origin_locks: dict[str, threading.Lock] = {}
 
@@ -161,27 +156,20 @@ class RobotsCache:
                 return cached
             rules, ttl = self._load(origin, deadline)
             with self._lock:
-                self._items[origin] = (time.monotonic() + ttl, rules)
-                self._items.move_to_end(origin)
-                while len(self._items) > self._max:
-                    old, _ = self._items.popitem(last=False)
-                    self._origin_locks.pop(old, None)
+                self._items.put(origin, rules, ttl)
             return rules
 
     def _cached(self, origin: str) -> RobotsRules | None:
         with self._lock:
-            item = self._items.get(origin)
-            if item is None:
-                return None
-            expires, rules = item
-            if time.monotonic() >= expires:
-                del self._items[origin]
-                return None
-            return rules
+            return self._items.get(origin)
+
+    def _forget_origin(self, origin: str, _rules: RobotsRules) -> None:
+        self._origin_locks.pop(origin, None)  # called by the LRU, under self._lock
 
     def _load(self, origin: str, deadline: float) -> tuple[RobotsRules, float]:
         try:
-            response = self._fetch(origin + "/robots.txt", deadline)
+            response = self._sender.send("GET", origin + "/robots.txt", deadline=deadline,
+                                         max_bytes=MAX_ROBOTS_BYTES)
         except (ConnectError, FetchTimeoutError) as exc:
             return RobotsRules(disallow_all=True, why=f"unreachable: {exc}"), ERROR_TTL
         except ResponseTooLargeError:

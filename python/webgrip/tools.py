@@ -16,6 +16,9 @@ from .config import Config
 from .fetching import slice_text
 from .messages import error_message, human_size, shown_url
 from .page import EXTRACT_MODES, Download, Page
+from .research import research
+from .schemas import call_tool, register, tool_schemas
+from .search import format_results
 
 __all__ = ["Tools", "default_tools", "download_file", "fetch_page", "search_web"]
 
@@ -165,8 +168,6 @@ class Tools:
             return error_message(exc, url=query, action="searching", timeout=self.config.timeout)
 
     def _search_web(self, query: Any, num_results: Any) -> str:
-        from .search import format_results
-
         text = " ".join(_as_str(query, "query").split())
         if not text:
             raise ValueError("query is empty; say what to search for")
@@ -255,27 +256,19 @@ class Tools:
             The results and the pages' content, or a line starting with "Error:" that says
             what went wrong and what to do next.
         """
-        from .research import research
-
         return research(self.client, query, num_results=num_results, fetch_top=fetch_top,
                         max_length=max_length)
 
     def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
         """The three tools' definitions for ``"openai"``, ``"anthropic"`` or ``"mcp"``."""
-        from .schemas import tool_schemas
-
         return tool_schemas(self, format)
 
     def call(self, name: str, arguments: Any = None) -> str:
         """Run a model's tool call by name (``arguments``: dict or JSON string); never raises."""
-        from .schemas import call_tool
-
         return call_tool(self, name, arguments)
 
     def register(self, decorator: Any) -> list[Any]:
         """Apply a framework's ``@tool`` decorator to each tool; returns what it returned."""
-        from .schemas import register
-
         return register(self, decorator)
 
 

@@ -12,9 +12,8 @@ what "blocked", "no results" and "error" mean.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import SearchError
+from ..sender import Sender
 from . import brave, duckduckgo, google, searxng, tavily
 from .base import (
     PROVIDER_NAMES,
@@ -28,9 +27,6 @@ from .base import (
 )
 from .chain import provider_chain, run_chain
 from .format import format_results
-
-if TYPE_CHECKING:
-    from ..client import WebClient
 
 __all__ = [
     "MAX_RESULTS",
@@ -55,7 +51,7 @@ assert set(PROVIDERS) == set(PROVIDER_NAMES)
 
 
 def search(
-    client: WebClient,
+    client: Sender,
     query: str,
     *,
     num_results: int = 5,

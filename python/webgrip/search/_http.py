@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._jsonsafe import loads
 from ..errors import (
@@ -23,11 +23,9 @@ from ..errors import (
     SearchError,
     WebgripError,
 )
+from ..response import Response
 from ._html import text_of
 from .base import SearchRequest, SearchResult, display_name
-
-if TYPE_CHECKING:
-    from ..client import Response
 
 __all__ = [
     "bad_shape", "call", "decode_json", "json_results", "redact", "status_error", "try_json",
@@ -84,8 +82,10 @@ def call(
         )
     failure: Exception | None = None
     try:
-        response = request.client.request(
-            method, url, headers=dict(headers or {}), body=body, timeout=remaining,
+        # No retry: a 429 means "blocked", and the chain moves on to the next provider.
+        response = request.client.send(
+            method, url, deadline=request.deadline.end, headers=dict(headers or {}), body=body,
+            retry=False,
         )
     except Exception as exc:  # converted below, outside the handler: nothing is chained
         failure = exc

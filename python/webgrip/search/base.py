@@ -12,13 +12,11 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from ..config import Config
 from ..errors import SearchError
-
-if TYPE_CHECKING:
-    from ..client import WebClient
-    from ..config import Config
+from ..sender import Sender
 
 __all__ = [
     "DEFAULT_ENDPOINTS",
@@ -31,6 +29,7 @@ __all__ = [
     "normalize_region",
     "normalize_safe_search",
     "normalize_time_range",
+    "required_settings",
     "split_region",
 ]
 
@@ -88,6 +87,11 @@ class Deadline:
         self.total = float(seconds)
         self._end = time.monotonic() + self.total
 
+    @property
+    def end(self) -> float:
+        """When the budget runs out, as a :func:`time.monotonic` time."""
+        return self._end
+
     def remaining(self) -> float:
         """Seconds left; ``0.0`` once the deadline has passed."""
         return max(0.0, self._end - time.monotonic())
@@ -101,7 +105,8 @@ class Deadline:
 class SearchRequest:
     """Everything a provider needs for one search, options already validated."""
 
-    client: WebClient
+    client: Sender
+    """Sends the provider's requests (the :class:`~webgrip.client.WebClient` searching)."""
     query: str
     num_results: int
     """How many results are wanted (1-10); providers may return more or fewer."""
@@ -121,6 +126,25 @@ class SearchRequest:
         """The endpoint URL for ``name`` (``Config.search_endpoints`` first, then the default)."""
         configured = self.config.search_endpoints.get(name)
         return configured or DEFAULT_ENDPOINTS.get(name)
+
+
+def required_settings(request: SearchRequest, provider: str, *fields: str) -> tuple[Any, ...]:
+    """The values of the ``Config`` ``fields`` ``provider`` cannot work without.
+
+    Raises the ``not-configured`` :class:`~webgrip.errors.SearchError` naming the first one
+    unset (a provider's own API key alone is "no API key"), which the chain passes over.
+    """
+    values = tuple(getattr(request.config, name) for name in fields)
+    for name, value in zip(fields, values, strict=True):
+        if not value:
+            what = "no API key" if fields == (f"{provider}_api_key",) else f"{name} is not"
+            variables = " and ".join(f"WEBGRIP_{f.upper()}" for f in fields)
+            raise SearchError(
+                f"{display_name(provider)}: {what} configured (set {' and '.join(fields)} / "
+                f"{variables})",
+                reason="not-configured",
+            )
+    return values
 
 
 class Provider(Protocol):

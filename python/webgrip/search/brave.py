@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from ..errors import SearchError
 from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
-from .base import SearchRequest, SearchResult, split_region
+from .base import SearchRequest, SearchResult, required_settings, split_region
 
 __all__ = ["parse_response", "search"]
 
@@ -36,12 +35,7 @@ def _error_detail(data: object) -> str | None:
 
 def search(request: SearchRequest) -> list[SearchResult]:
     """Search with the Brave Search API."""
-    key = request.config.brave_api_key
-    if not key:
-        raise SearchError(
-            "Brave Search: no API key configured (set brave_api_key / WEBGRIP_BRAVE_API_KEY)",
-            reason="not-configured",
-        )
+    (key,) = required_settings(request, NAME, "brave_api_key")
     params = {"q": request.query, "count": str(request.num_results),
               "safesearch": request.safe_search}
     if request.time_range:

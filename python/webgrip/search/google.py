@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from ..errors import SearchError
 from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
-from .base import SearchRequest, SearchResult, split_region
+from .base import SearchRequest, SearchResult, required_settings, split_region
 
 __all__ = ["parse_response", "search"]
 
@@ -44,14 +43,7 @@ def _error(data: object) -> tuple[str | None, set[str]]:
 
 def search(request: SearchRequest) -> list[SearchResult]:
     """Search with the Google Custom Search JSON API."""
-    key, cx = request.config.google_api_key, request.config.google_cx
-    if not key or not cx:
-        missing = "google_api_key" if not key else "google_cx"
-        raise SearchError(
-            f"Google Custom Search: {missing} is not configured (set google_api_key and "
-            "google_cx / WEBGRIP_GOOGLE_API_KEY and WEBGRIP_GOOGLE_CX)",
-            reason="not-configured",
-        )
+    key, cx = required_settings(request, NAME, "google_api_key", "google_cx")
     params = {"key": key, "cx": cx, "q": request.query,
               "num": str(min(request.num_results, 10))}
     if request.safe_search == "strict":

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 
-from ..errors import SearchError
 from ._http import bad_shape, call, decode_json, json_results, status_error, try_json
-from .base import SearchRequest, SearchResult
+from .base import SearchRequest, SearchResult, required_settings
 
 __all__ = ["parse_response", "search"]
 
@@ -39,12 +38,7 @@ def _error_detail(data: object) -> str | None:
 
 def search(request: SearchRequest) -> list[SearchResult]:
     """Search with the Tavily API."""
-    key = request.config.tavily_api_key
-    if not key:
-        raise SearchError(
-            "Tavily: no API key configured (set tavily_api_key / WEBGRIP_TAVILY_API_KEY)",
-            reason="not-configured",
-        )
+    (key,) = required_settings(request, NAME, "tavily_api_key")
     body: dict[str, object] = {
         "query": request.query,
         "max_results": request.num_results,

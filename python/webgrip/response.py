@@ -1,0 +1,109 @@
+"""``Response``: one completed HTTP exchange, the value every layer above passes around.
+
+It sits below the client (as ``httpx`` keeps its ``Response`` in ``_models``) so the cache,
+robots.txt and search code can build and read responses without importing the client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from http import HTTPStatus
+from typing import Any
+
+from . import _core
+from ._jsonsafe import loads
+from .errors import HTTPStatusError
+from .messages import shown_url
+
+__all__ = ["Response", "status_error", "status_message"]
+
+
+@dataclass(frozen=True)
+class Response:
+    """A completed HTTP exchange (any status; redirects already walked)."""
+
+    url: str
+    """Final URL, after redirects."""
+    status: int
+    headers: Mapping[str, str]
+    """Header names lower-cased; repeated headers joined with ``, ``."""
+    content: bytes = field(repr=False)
+    content_type: str | None
+    """Media type only, lower-cased, e.g. ``text/html``."""
+    charset: str | None
+    """The charset declared in ``Content-Type``, if any."""
+    redirects: tuple[str, ...]
+    """Every URL requested before the final one."""
+    remote_addr: str
+    """``ip:port`` the final hop connected to: the address that was checked."""
+    elapsed: float
+    """Seconds for the whole call."""
+    header_list: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    """Headers exactly as received (names lower-cased), repeats kept."""
+
+    @cached_property
+    def _decoded(self) -> tuple[str, str]:
+        return _core.decode_body(self.content, self._content_type_header)
+
+    @property
+    def _content_type_header(self) -> str | None:
+        return self.headers.get("content-type")
+
+    @property
+    def text(self) -> str:
+        """The body decoded: BOM, header charset, ``<meta>`` prescan, then detection."""
+        return self._decoded[0]
+
+    @property
+    def encoding(self) -> str:
+        """The encoding :attr:`text` was decoded with."""
+        return self._decoded[1]
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 400
+
+    def json(self) -> Any:
+        """The body parsed as JSON; ``ValueError`` if it is not JSON (or nests too deeply,
+        or holds an integer too long to convert)."""
+        return loads(self.text)
+
+    def raise_for_status(self) -> Response:
+        """Raise :class:`~webgrip.errors.HTTPStatusError` for a 4xx/5xx status."""
+        if self.status >= 400:
+            raise status_error(self)
+        return self
+
+    @classmethod
+    def _from_raw(cls, raw: Mapping[str, Any]) -> Response:
+        header_list = tuple((k, v) for k, v in raw["headers"])
+        joined: dict[str, str] = {}
+        for k, v in header_list:
+            joined[k] = f"{joined[k]}, {v}" if k in joined else v
+        return cls(
+            url=raw["url"], status=raw["status"], headers=joined, content=raw["content"],
+            content_type=raw["content_type"], charset=raw["charset"],
+            redirects=tuple(raw["redirects"]), remote_addr=raw["remote_addr"],
+            elapsed=raw["elapsed"], header_list=header_list,
+        )
+
+
+
+def status_message(status: int, url: str) -> str:
+    """``HTTP 404 Not Found for <url>``: the one wording of every status error."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    label = f"HTTP {status} {phrase}".rstrip()
+    return f"{label} for {shown_url(url)}"
+
+
+def status_error(response: Response) -> HTTPStatusError:
+    return HTTPStatusError(
+        status_message(response.status, response.url), url=response.url,
+        reason=f"http-{response.status}",
+        status=response.status, response=response,
+    )
