@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "webgrip"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "webgrip"
 
 _FOUNDATIONS, _VALUES, _CONFIG, _INTERFACE, _FEATURES, _FACADE, _TOOLS, _ENTRY = range(8)
 
