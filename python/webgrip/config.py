@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__ as _version
+from . import _core
 
 __all__ = ["DEFAULT_BLOCKED_PORTS", "SEARCH_ENDPOINT_NAMES", "Config"]
 
-#: Ports of services that must never be reachable from an agent's fetch, even on a public host.
-DEFAULT_BLOCKED_PORTS: tuple[int, ...] = (
-    0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521,
-    2049, 2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,
-)
+#: Ports of services that must never be reachable from an agent's fetch, even on a public host:
+#: the core's own list (``rust/net/src/policy.rs``), not a copy of it.
+DEFAULT_BLOCKED_PORTS: tuple[int, ...] = _core.DEFAULT_BLOCKED_PORTS
 
 #: The keys ``Config.search_endpoints`` accepts: one per endpoint a provider calls.
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
@@ -61,12 +60,12 @@ class Config:
     resolve: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Host -> addresses overrides (like curl's ``--resolve``); still subject to the policy."""
 
-    # --- transport -------------------------------------------------------------------
-    max_redirects: int = 5
-    timeout: float = 30.0
+    # --- transport (defaults are the core's: 5 hops, 30 s, 10 s, 10 MiB) ---------------
+    max_redirects: int = _core.DEFAULT_MAX_REDIRECTS
+    timeout: float = _core.DEFAULT_TIMEOUT
     """Total deadline in seconds for one call, across every redirect hop."""
-    connect_timeout: float = 10.0
-    max_response_bytes: int = 10 * 1024 * 1024
+    connect_timeout: float = _core.DEFAULT_CONNECT_TIMEOUT
+    max_response_bytes: int = _core.DEFAULT_MAX_RESPONSE_BYTES
     """Cap on the decoded body of a fetched page."""
     user_agent: str = f"webgrip/{_version} (+https://pypi.org/project/webgrip/)"
     ca_bundle: str | None = None
