@@ -5,11 +5,41 @@ classes in :mod:`webgrip.errors` (the Rust side imports them), never as panics.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any, TypedDict, final
+
+# Checked against the built module by `python -m mypy.stubtest webgrip._core` (.ci/run).
+# A default written `...` is one the runtime signature cannot show (pyo3 renders only
+# literal defaults); its value is in the comment beside it.
+
+__all__ = [
+    "DEFAULT_BLOCKED_PORTS",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "DEFAULT_TIMEOUT",
+    "MAX_SHOWN_URL_CHARS",
+    "MIN_MAIN_CONTENT_CHARS",
+    "CancelToken",
+    "Client",
+    "__version__",
+    "check_ip",
+    "decode_body",
+    "extract_document",
+    "url_host",
+]
 
 __version__: str
 
-class RawResponse(TypedDict):
+# The core's defaults and limits; webgrip.config and webgrip.messages use these, not copies.
+DEFAULT_BLOCKED_PORTS: tuple[int, ...]  # ports refused on any host unless configured
+DEFAULT_MAX_REDIRECTS: int
+DEFAULT_TIMEOUT: float  # seconds, whole call
+DEFAULT_CONNECT_TIMEOUT: float  # seconds
+DEFAULT_MAX_RESPONSE_BYTES: int  # cap on a decoded body
+MAX_SHOWN_URL_CHARS: int  # longest URL quoted in an error message (then cut with "…")
+
+# The dicts Client.request and Client.download return (plain dicts at runtime: type-only).
+class _RawResponse(TypedDict):
     url: str  # final URL after redirects
     status: int
     headers: list[tuple[str, str]]  # in wire order, names lower-cased
@@ -20,7 +50,7 @@ class RawResponse(TypedDict):
     remote_addr: str  # "ip:port" actually connected to for the final hop
     elapsed: float  # seconds, whole call
 
-class RawDownload(TypedDict):
+class _RawDownload(TypedDict):
     url: str
     status: int
     headers: list[tuple[str, str]]
@@ -33,6 +63,7 @@ class RawDownload(TypedDict):
     remote_addr: str
     elapsed: float
 
+@final
 class Client:
     """A guarded HTTP client. Thread-safe; share one per configuration.
 
@@ -56,24 +87,24 @@ class Client:
     - Bad arguments (CIDR, header, method, CA file, timeouts) raise ``ValueError``.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
-        allow_networks: Sequence[str] = (),
-        deny_networks: Sequence[str] = (),
-        allowed_domains: Sequence[str] = (),
-        blocked_domains: Sequence[str] = (),
-        blocked_ports: Sequence[int] = ...,
-        max_redirects: int = 5,
-        timeout: float = 30.0,
-        connect_timeout: float = 10.0,
-        max_response_bytes: int = 10 * 1024 * 1024,
-        user_agent: str = ...,
+        allow_networks: Sequence[str] = ...,  # ()
+        deny_networks: Sequence[str] = ...,  # ()
+        allowed_domains: Sequence[str] = ...,  # ()
+        blocked_domains: Sequence[str] = ...,  # ()
+        blocked_ports: Sequence[int] | None = None,  # None: DEFAULT_BLOCKED_PORTS
+        max_redirects: int = ...,  # DEFAULT_MAX_REDIRECTS
+        timeout: float = ...,  # DEFAULT_TIMEOUT
+        connect_timeout: float = ...,  # DEFAULT_CONNECT_TIMEOUT
+        max_response_bytes: int = ...,  # DEFAULT_MAX_RESPONSE_BYTES
+        user_agent: str | None = None,  # None: "webgrip/<version>"
         ca_bundle: str | None = None,
         allow_http: bool = True,
         allow_https_downgrade: bool = False,
         resolve: Mapping[str, Sequence[str]] | None = None,
-    ) -> None: ...
+    ) -> Client: ...
     def check_url(self, url: str) -> str:
         """Apply the policy (resolving the host) without connecting; the normalised URL.
 
@@ -87,12 +118,12 @@ class Client:
         url: str,
         *,
         method: str = "GET",
-        headers: Sequence[tuple[str, str]] = (),
+        headers: Sequence[tuple[str, str]] = ...,  # ()
         body: bytes | None = None,
         timeout: float | None = None,
         max_bytes: int | None = None,
         max_redirects: int | None = None,
-    ) -> RawResponse:
+    ) -> _RawResponse:
         """One guarded request, redirects walked and re-checked.
 
         4xx/5xx are returned, not raised.
@@ -102,12 +133,12 @@ class Client:
         url: str,
         dest_dir: str,
         *,
-        headers: Sequence[tuple[str, str]] = (),
+        headers: Sequence[tuple[str, str]] = ...,  # ()
         timeout: float | None = None,
         max_bytes: int | None = None,
         progress: Callable[[int, int | None], None] | None = None,
         dir_fd: int | None = None,
-    ) -> RawDownload:
+    ) -> _RawDownload:
         """Stream a 2xx body to a new temp file in ``dest_dir``; nothing is left on failure.
 
         A non-2xx final status raises HTTPStatusError (no file). ``progress(done, total)`` is
@@ -124,7 +155,9 @@ def decode_body(content: bytes, content_type: str | None = None) -> tuple[str, s
     """
 
 def check_ip(
-    ip: str, allow_networks: Sequence[str] = (), deny_networks: Sequence[str] = ()
+    ip: str,
+    allow_networks: Sequence[str] = ...,  # ()
+    deny_networks: Sequence[str] = ...,  # ()
 ) -> str | None:
     """``None`` if the address is allowed, else the reason it is refused."""
 
@@ -140,7 +173,7 @@ def extract_document(
     html: str | bytes,
     *,
     url: str | None = None,
-    modes: Sequence[str] = ("markdown",),
+    modes: Sequence[str] = ...,  # ("markdown",)
     main_content: bool = False,
     content_type: str | None = None,
     timeout: float | None = None,
@@ -172,6 +205,7 @@ def extract_document(
 MIN_MAIN_CONTENT_CHARS: int
 """Below this many characters a main-content view gives way to the whole page's."""
 
+@final
 class CancelToken:
     """A flag that stops every :func:`extract_document` it was given, from any thread."""
 

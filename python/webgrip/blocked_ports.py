@@ -6,13 +6,13 @@ Shared by :mod:`webgrip.config` (arguments, environment) and :mod:`webgrip.confi
 
 from __future__ import annotations
 
+from . import _core
+
 __all__ = ["DEFAULT_BLOCKED_PORTS", "with_default_ports"]
 
-#: Ports of services that must never be reachable from an agent's fetch, even on a public host.
-DEFAULT_BLOCKED_PORTS: tuple[int, ...] = (
-    0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521,
-    2049, 2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,
-)
+#: Ports of services that must never be reachable from an agent's fetch, even on a public host:
+#: the core's own list (``rust/net/src/policy.rs``), not a copy of it.
+DEFAULT_BLOCKED_PORTS: tuple[int, ...] = _core.DEFAULT_BLOCKED_PORTS
 
 
 def with_default_ports(ports: tuple[int, ...]) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import _core
 from ._version import __version__ as _version
 from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
 from .config_file import load_values
@@ -57,12 +58,12 @@ class Config:
     resolve: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Host -> addresses overrides (like curl's ``--resolve``); still subject to the policy."""
 
-    # --- transport -------------------------------------------------------------------
-    max_redirects: int = 5
-    timeout: float = 30.0
+    # --- transport (defaults are the core's: 5 hops, 30 s, 10 s, 10 MiB) ---------------
+    max_redirects: int = _core.DEFAULT_MAX_REDIRECTS
+    timeout: float = _core.DEFAULT_TIMEOUT
     """Total deadline in seconds for one call, across every redirect hop."""
-    connect_timeout: float = 10.0
-    max_response_bytes: int = 10 * 1024 * 1024
+    connect_timeout: float = _core.DEFAULT_CONNECT_TIMEOUT
+    max_response_bytes: int = _core.DEFAULT_MAX_RESPONSE_BYTES
     """Cap on the decoded body of a fetched page."""
     user_agent: str = f"webgrip/{_version} (+https://pypi.org/project/webgrip/)"
     ca_bundle: str | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from http import HTTPStatus
 
+from . import _core
 from .errors import (
     BlockedURLError,
     ConnectError,
@@ -25,9 +26,9 @@ from .errors import (
 
 __all__ = ["MAX_URL_CHARS", "describe_media_type", "error_message", "human_size", "shown_url"]
 
-#: The longest URL quoted in a message (longer ones end with "…"); the Rust core uses the same
-#: cap in its error messages. Exceptions keep the full URL in ``.url``.
-MAX_URL_CHARS = 200
+#: The longest URL quoted in a message (longer ones end with "…"): the core's own cap for its
+#: error messages, so a URL is cut alike on both sides. Exceptions keep the full URL in ``.url``.
+MAX_URL_CHARS: int = _core.MAX_SHOWN_URL_CHARS
 # The userinfo runs to the last "@" of the authority, which ends at "/", "?" or "#" and, in
 # http(s) and the other special schemes, at a backslash too (WHATWG, as the core parses):
 # ``http://host\@other/`` fetches ``host``, and ``@other/`` is path, not userinfo.
@@ -145,7 +146,8 @@ def _blocked_hint(reason: str | None, detail: str) -> str:
 
 
 def error_message(
-    exc: BaseException, *, url: object = None, action: str = "fetching", timeout: float = 30.0
+    exc: BaseException, *, url: object = None, action: str = "fetching",
+    timeout: float = _core.DEFAULT_TIMEOUT,
 ) -> str:
     """The ``Error: …`` string for ``exc`` raised while ``action`` (e.g. "fetching") ``url``."""
     where = shown_url(url if url is not None else getattr(exc, "url", None) or "")

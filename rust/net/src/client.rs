@@ -16,6 +16,16 @@ use crate::tls::tls_config;
 use crate::transport::{clear_last_peer, last_peer, GuardedConnector};
 use crate::ureq_error::from_ureq;
 
+/// Redirect hops followed by default. The defaults below are exported to Python as
+/// `webgrip._core.DEFAULT_*` and are `webgrip.Config`'s defaults: they are kept only here.
+pub const DEFAULT_MAX_REDIRECTS: u32 = 5;
+/// Total deadline of one call by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connect (and DNS) timeout by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Cap on a decoded body by default: 10 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 10 * 1024 * 1024;
+
 /// Everything a [`Client`] is built from.
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -38,10 +48,10 @@ impl Default for ClientConfig {
         ClientConfig {
             policy: PolicyConfig::default(),
             resolve: Vec::new(),
-            max_redirects: 5,
-            timeout: Duration::from_secs(30),
-            connect_timeout: Duration::from_secs(10),
-            max_response_bytes: 10 * 1024 * 1024,
+            max_redirects: DEFAULT_MAX_REDIRECTS,
+            timeout: DEFAULT_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
             ca_bundle: None,
         }

@@ -5,7 +5,8 @@ use std::fmt;
 
 /// The longest URL quoted in an error message, in characters: a longer one is cut and ends
 /// with "…" (a 1 MB URL must not flood an LLM's context). [`NetError::url`] keeps it whole.
-/// `webgrip.messages.MAX_URL_CHARS` is the same cap on the Python side.
+/// Exported as `webgrip._core.MAX_SHOWN_URL_CHARS`, which `webgrip.messages.MAX_URL_CHARS`
+/// is, so the URLs Python quotes are cut at the same length.
 pub const MAX_SHOWN_URL_CHARS: usize = 200;
 
 /// `url` as quoted in a message: at most [`MAX_SHOWN_URL_CHARS`] characters.

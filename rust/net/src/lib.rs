@@ -18,7 +18,10 @@ pub mod tls;
 pub mod transport;
 mod ureq_error;
 
-pub use client::{Client, ClientConfig, RequestSpec};
+pub use client::{
+    Client, ClientConfig, RequestSpec, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+};
 pub use download::{DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::FetchResponse;

@@ -13,7 +13,8 @@ use crate::error::NetError;
 use crate::iptable::{self, Denial};
 
 /// Ports of services that must never be reachable from a fetch, even on a public host.
-/// Mirrors `webgrip.config.DEFAULT_BLOCKED_PORTS`.
+/// The one list: exported as `webgrip._core.DEFAULT_BLOCKED_PORTS`, which
+/// `webgrip.config.DEFAULT_BLOCKED_PORTS` is.
 pub const DEFAULT_BLOCKED_PORTS: &[u16] = &[
     0, 19, 21, 22, 23, 25, 110, 135, 137, 139, 143, 445, 465, 587, 993, 995, 1433, 1521, 2049,
     2375, 2376, 3306, 3389, 5432, 5900, 5984, 6379, 9200, 9300, 11211, 27017,

@@ -16,7 +16,7 @@ use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
 use webgrip_extract::{charset, Budget, Extracted, Interrupted, Modes};
 
-use crate::errors::webgrip_error;
+use crate::errors::{self, webgrip_error};
 
 /// Decode a body to text: BOM, Content-Type charset, `<meta>` prescan, detection.
 #[pyfunction]
@@ -119,7 +119,10 @@ fn interrupted(py: Python<'_>, why: Interrupted, url: Option<&str>, timeout: Opt
         ),
         Interrupted::Cancelled => ("reading the page was cancelled".to_string(), "cancelled"),
     };
-    webgrip_error(py, "FetchTimeoutError", &message, url, Some(reason), &[])
+    match errors::load(py) {
+        Ok(classes) => webgrip_error(py, &classes.fetch_timeout, &message, url, Some(reason), &[]),
+        Err(err) => err,
+    }
 }
 
 fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>> {

@@ -1,7 +1,7 @@
 //! `webgrip._core`: the native half of webgrip.
 //!
 //! Each submodule registers its own functions and classes; errors are raised as the Python
-//! classes of `webgrip.errors` (see `errors.rs`).
+//! classes of `webgrip.errors`, resolved once on import (see `errors.rs`).
 use pyo3::prelude::*;
 
 mod errors;
@@ -15,6 +15,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Before anything can raise: a `webgrip.errors` class missing fails this import.
+    errors::load(m.py())?;
     net::register(m)?;
     extract::register(m)?;
     Ok(())

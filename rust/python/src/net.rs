@@ -9,26 +9,39 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::download::{cancelled, DestDir};
 use webgrip_net::{
     ClientConfig, ErrorKind, NetError, Policy, PolicyConfig, RequestSpec, DEFAULT_BLOCKED_PORTS,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+    MAX_SHOWN_URL_CHARS,
 };
 
-use crate::errors::webgrip_error;
+use crate::errors::{self, webgrip_error, ErrorClasses};
+
+/// The class a failure of `kind` is raised as; `None` for a caller mistake (`ValueError`).
+fn class_of(kind: ErrorKind, classes: &ErrorClasses) -> Option<&Py<PyType>> {
+    Some(match kind {
+        ErrorKind::InvalidInput => return None,
+        ErrorKind::InvalidUrl => &classes.invalid_url,
+        ErrorKind::Blocked => &classes.blocked_url,
+        ErrorKind::Timeout => &classes.fetch_timeout,
+        ErrorKind::TooLarge => &classes.response_too_large,
+        ErrorKind::Connect => &classes.connect,
+        ErrorKind::HttpStatus => &classes.http_status,
+        ErrorKind::Download | ErrorKind::Cancelled => &classes.download,
+    })
+}
 
 /// A `NetError` as the matching `webgrip.errors` exception (a caller mistake as `ValueError`).
 pub fn to_pyerr(py: Python<'_>, e: NetError) -> PyErr {
-    let class = match e.kind {
-        ErrorKind::InvalidInput => return PyValueError::new_err(e.message),
-        ErrorKind::InvalidUrl => "InvalidURLError",
-        ErrorKind::Blocked => "BlockedURLError",
-        ErrorKind::Timeout => "FetchTimeoutError",
-        ErrorKind::TooLarge => "ResponseTooLargeError",
-        ErrorKind::Connect => "ConnectError",
-        ErrorKind::HttpStatus => "HTTPStatusError",
-        ErrorKind::Download | ErrorKind::Cancelled => "DownloadError",
+    let classes = match errors::load(py) {
+        Ok(classes) => classes,
+        Err(err) => return err,
+    };
+    let Some(class) = class_of(e.kind, classes) else {
+        return PyValueError::new_err(e.message);
     };
     let mut extra: Vec<(&str, Py<PyAny>)> = Vec::new();
     if let Some(limit) = e.limit {
@@ -86,10 +99,10 @@ impl Client {
         allowed_domains = Vec::new(),
         blocked_domains = Vec::new(),
         blocked_ports = None,
-        max_redirects = 5,
-        timeout = 30.0,
-        connect_timeout = 10.0,
-        max_response_bytes = 10 * 1024 * 1024,
+        max_redirects = DEFAULT_MAX_REDIRECTS,
+        timeout = DEFAULT_TIMEOUT.as_secs_f64(),
+        connect_timeout = DEFAULT_CONNECT_TIMEOUT.as_secs_f64(),
+        max_response_bytes = DEFAULT_MAX_RESPONSE_BYTES,
         user_agent = None,
         ca_bundle = None,
         allow_http = true,
@@ -155,7 +168,7 @@ impl Client {
 
     /// One guarded request, redirects walked and re-checked. 4xx/5xx are returned.
     #[pyo3(signature = (
-        url, *, method = "GET".to_string(), headers = Vec::new(), body = None, timeout = None,
+        url, *, method = "GET", headers = Vec::new(), body = None, timeout = None,
         max_bytes = None, max_redirects = None,
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -163,7 +176,7 @@ impl Client {
         &self,
         py: Python<'py>,
         url: String,
-        method: String,
+        method: &str,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
         timeout: Option<f64>,
@@ -172,7 +185,7 @@ impl Client {
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = RequestSpec {
             url,
-            method: Some(method),
+            method: Some(method.to_string()),
             headers,
             body,
             timeout: opt_seconds("timeout", timeout)?,
@@ -324,6 +337,20 @@ fn url_host(url: &str) -> Option<String> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The core's defaults and limits, which `webgrip.config` and `webgrip.messages` take
+    // from here rather than repeat (a security list kept twice drifts silently).
+    m.add(
+        "DEFAULT_BLOCKED_PORTS",
+        PyTuple::new(m.py(), DEFAULT_BLOCKED_PORTS)?,
+    )?;
+    m.add("DEFAULT_MAX_REDIRECTS", DEFAULT_MAX_REDIRECTS)?;
+    m.add("DEFAULT_TIMEOUT", DEFAULT_TIMEOUT.as_secs_f64())?;
+    m.add(
+        "DEFAULT_CONNECT_TIMEOUT",
+        DEFAULT_CONNECT_TIMEOUT.as_secs_f64(),
+    )?;
+    m.add("DEFAULT_MAX_RESPONSE_BYTES", DEFAULT_MAX_RESPONSE_BYTES)?;
+    m.add("MAX_SHOWN_URL_CHARS", MAX_SHOWN_URL_CHARS)?;
     m.add_class::<Client>()?;
     m.add_function(wrap_pyfunction!(check_ip, m)?)?;
     m.add_function(wrap_pyfunction!(url_host, m)?)?;
