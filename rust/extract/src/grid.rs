@@ -81,23 +81,10 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
         let mut line: Vec<String> = Vec::with_capacity(row.cells.len());
         let mut next_active: Vec<Active> = Vec::new();
         let mut spans = std::mem::take(&mut active).into_iter().peekable();
-        let mut take_spans = |line: &mut Vec<String>, next_active: &mut Vec<Active>| {
-            while let Some(a) = spans.next_if(|a| a.col <= line.len()) {
-                while line.len() < a.col {
-                    line.push(String::new());
-                }
-                line.push(a.text.clone());
-                if a.left > 1 {
-                    next_active.push(Active {
-                        col: a.col,
-                        left: a.left - 1,
-                        text: a.text,
-                    });
-                }
-            }
-        };
         for cell in row.cells {
-            take_spans(&mut line, &mut next_active);
+            while let Some(a) = spans.next_if(|a| a.col <= line.len()) {
+                fill_span(&mut line, &mut next_active, a);
+            }
             let col = line.len();
             let copies = cell.colspan.saturating_sub(1);
             let cost = copies * cell.text.len();
@@ -129,19 +116,8 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
             // Spans are consumed in column order; keep the rest aligned after this cell.
         }
         // Spans past the last real cell still fill their columns.
-        take_spans(&mut line, &mut next_active);
         for a in spans {
-            while line.len() < a.col {
-                line.push(String::new());
-            }
-            line.push(a.text.clone());
-            if a.left > 1 {
-                next_active.push(Active {
-                    col: a.col,
-                    left: a.left - 1,
-                    text: a.text,
-                });
-            }
+            fill_span(&mut line, &mut next_active, a);
         }
         next_active.sort_by_key(|a| a.col);
         active = next_active;
@@ -157,6 +133,22 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
         header,
         rows: out_rows,
         columns,
+    }
+}
+
+/// Put a span from the row above into its column of `line` (padding the columns before it),
+/// and keep it for the next row while it covers more.
+fn fill_span(line: &mut Vec<String>, next_active: &mut Vec<Active>, a: Active) {
+    while line.len() < a.col {
+        line.push(String::new());
+    }
+    line.push(a.text.clone());
+    if a.left > 1 {
+        next_active.push(Active {
+            col: a.col,
+            left: a.left - 1,
+            text: a.text,
+        });
     }
 }
 
