@@ -1,0 +1,154 @@
+//! What the pre-pass needs to know about an element from its name alone.
+
+pub(crate) type Name = [u8; 16];
+
+pub(crate) fn name_key(name: &[u8]) -> Name {
+    let mut k = [0u8; 16];
+    for (d, s) in k.iter_mut().zip(name) {
+        // A NUL in a name is U+FFFD to the parser; here it must not end the key early
+        // (`script\0x` is not a script).
+        *d = if *s == 0 {
+            0xff
+        } else {
+            s.to_ascii_lowercase()
+        };
+    }
+    k
+}
+
+pub(super) fn is(name: &Name, s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() <= 16 && name[..b.len()] == *b && name.get(b.len()).is_none_or(|&c| c == 0)
+}
+
+pub(super) fn is_any(n: &Name, names: &[&str]) -> bool {
+    names.iter().any(|v| is(n, v))
+}
+
+const VOID: u8 = 1;
+const SELF: u8 = 2;
+const RAW: u8 = 4;
+const SCRIPT: u8 = 8;
+const PLAIN: u8 = 16;
+const BREAK: u8 = 32;
+
+/// What the scanner needs to know about an element name, in one match.
+fn class(n: &Name) -> u8 {
+    let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
+    match &n[..len] {
+        b"area" | b"base" | b"col" | b"input" | b"link" | b"source" | b"track" | b"wbr"
+        | b"param" | b"keygen" | b"frame" | b"basefont" | b"bgsound" | b"image" => VOID,
+        b"br" | b"embed" | b"hr" | b"img" | b"meta" => VOID | BREAK,
+        // End tag optional: the parser closes them itself, they don't nest.
+        b"option" | b"optgroup" | b"tr" | b"td" | b"th" | b"thead" | b"tbody" | b"tfoot"
+        | b"colgroup" | b"caption" | b"rb" | b"rt" | b"rp" | b"rtc" | b"html" => SELF,
+        b"p" | b"li" | b"dt" | b"dd" | b"head" | b"body" => SELF | BREAK,
+        b"script" => SCRIPT,
+        b"style" | b"textarea" | b"title" | b"xmp" | b"iframe" | b"noembed" | b"noframes" => RAW,
+        b"plaintext" => PLAIN,
+        // Start tags that leave SVG/MathML content for HTML (`font` only with
+        // color/face/size, handled apart).
+        b"b" | b"big" | b"blockquote" | b"center" | b"code" | b"div" | b"dl" | b"em" | b"h1"
+        | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"i" | b"listing" | b"menu" | b"nobr" | b"ol"
+        | b"pre" | b"ruby" | b"s" | b"small" | b"span" | b"strong" | b"strike" | b"sub"
+        | b"sup" | b"table" | b"tt" | b"u" | b"ul" | b"var" => BREAK,
+        _ => 0,
+    }
+}
+
+/// Whether a start tag named `n` can leave an element open on the tree builder's stack:
+/// not void, not closed by its next sibling, and not read as raw text up to its end tag
+/// (`<html>`, `<head>` and `<body>` are merged, never nested).
+pub(crate) fn opens_element(n: &Name) -> bool {
+    class(n) & (VOID | SELF | RAW | SCRIPT | PLAIN) == 0
+}
+
+/// Whether a start tag named `n` is dropped once the page is read flat (see
+/// [`crate::lexer::tokenize`]): every tag but void ones and those whose content is raw text
+/// (dropping `<script>` would show its code as text).
+pub(crate) fn flattens(n: &Name) -> bool {
+    class(n) & (VOID | RAW | SCRIPT | PLAIN) == 0
+}
+
+pub(super) fn is_void(n: &Name) -> bool {
+    class(n) & VOID != 0
+}
+
+/// Elements whose end tag is optional: the parser closes them itself, they don't nest.
+pub(super) fn closes_itself(n: &Name) -> bool {
+    class(n) & SELF != 0
+}
+
+/// How the tokenizer reads the content of an HTML element (scripting disabled, so
+/// `<noscript>` is ordinary markup).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Content {
+    Markup,
+    /// RCDATA or RAWTEXT: text up to the matching end tag.
+    Raw,
+    Script,
+    Plaintext,
+}
+
+pub(super) fn content_of(n: &Name) -> Content {
+    let c = class(n);
+    if c & SCRIPT != 0 {
+        Content::Script
+    } else if c & RAW != 0 {
+        Content::Raw
+    } else if c & PLAIN != 0 {
+        Content::Plaintext
+    } else {
+        Content::Markup
+    }
+}
+
+/// Start tags that leave SVG/MathML content for HTML (`font` only with color/face/size).
+pub(super) fn breaks_out(n: &Name) -> bool {
+    class(n) & BREAK != 0
+}
+
+/// Attributes some view reads (`dom`, `emit`, `links`, `metadata`, `readable`, `urls`), or
+/// that change how html5ever builds the tree. All others are removed before parsing, so a
+/// view that starts reading a new attribute must add it here (the `prepass_identity` test
+/// catches a forgotten one on the corpus).
+pub(crate) fn attr_is_read(name: &[u8]) -> bool {
+    const READ: &[&str] = &[
+        "href",
+        "src",
+        "data-src",
+        "alt",
+        "title",
+        "class",
+        "id",
+        "style",
+        "rel",
+        "type",
+        "lang",
+        "content",
+        "name",
+        "property",
+        "itemprop",
+        "itemtype",
+        "datetime",
+        "colspan",
+        "rowspan",
+        "hidden",
+        "aria-hidden",
+        "aria-controls",
+        "popover",
+        "http-equiv",
+        "reversed",
+        "start",
+        "value",
+        "role",
+        "charset",
+        "encoding",
+        "color",
+        "face",
+        "size",
+        // Changes how html5ever builds a template.
+        "shadowrootmode",
+    ];
+    READ.iter().any(|r| name.eq_ignore_ascii_case(r.as_bytes()))
+}

@@ -1,0 +1,287 @@
+//! Byte scanning that follows the HTML tokenizer: tags and their attributes, raw text,
+//! script data, comments. Everything is a range of the input; nothing is copied.
+
+use memchr::{memchr, memchr2};
+
+pub(super) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// One attribute of a scanned tag, as byte ranges of the input.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Attr {
+    pub name: (usize, usize),
+    /// Value range without quotes, and whether it was quoted.
+    pub value: Option<(usize, usize, bool)>,
+    /// Just past the attribute's last character (name, `=` or value, closing quote included).
+    pub(super) end: usize,
+}
+
+/// A scanned tag: where it ends (after `>`), whether it is self-closing, its attributes.
+pub(crate) struct Tag {
+    pub end: usize,
+    pub self_closing: bool,
+}
+
+/// Scan a tag's attributes from just after its name, following the tokenizer's attribute
+/// states. `None` if the input ends inside the tag (html5ever then drops the tag).
+pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+    #[derive(Clone, Copy)]
+    enum S {
+        BeforeName,
+        Name,
+        AfterName,
+        BeforeValue,
+        Unquoted,
+        AfterQuoted,
+        SelfClosing,
+    }
+    attrs.clear();
+    let mut s = S::BeforeName;
+    while i < b.len() {
+        let c = b[i];
+        match s {
+            S::BeforeName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    attrs.push(Attr {
+                        name: (i, i + 1),
+                        value: None,
+                        end: i + 1,
+                    });
+                    s = S::Name;
+                }
+            },
+            S::Name => {
+                let a = attrs.last_mut()?;
+                match c {
+                    _ if is_space(c) => s = S::AfterName,
+                    b'/' => s = S::SelfClosing,
+                    b'>' => break,
+                    b'=' => {
+                        a.end = i + 1;
+                        s = S::BeforeValue;
+                    }
+                    _ => {
+                        a.name.1 = i + 1;
+                        a.end = i + 1;
+                    }
+                }
+            }
+            S::AfterName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'=' => {
+                    if let Some(a) = attrs.last_mut() {
+                        a.end = i + 1;
+                    }
+                    s = S::BeforeValue;
+                }
+                b'>' => break,
+                _ => {
+                    attrs.push(Attr {
+                        name: (i, i + 1),
+                        value: None,
+                        end: i + 1,
+                    });
+                    s = S::Name;
+                }
+            },
+            S::BeforeValue => match c {
+                _ if is_space(c) => {}
+                b'"' | b'\'' => {
+                    let start = i + 1;
+                    let end = memchr(c, &b[start..]).map(|e| start + e)?;
+                    let a = attrs.last_mut()?;
+                    a.value = Some((start, end, true));
+                    a.end = end + 1;
+                    i = end + 1;
+                    s = S::AfterQuoted;
+                    continue;
+                }
+                b'>' => break,
+                _ => {
+                    let a = attrs.last_mut()?;
+                    a.value = Some((i, i + 1, false));
+                    a.end = i + 1;
+                    s = S::Unquoted;
+                }
+            },
+            S::Unquoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'>' => break,
+                _ => {
+                    if let Some(a) = attrs.last_mut() {
+                        a.end = i + 1;
+                        if let Some(v) = a.value.as_mut() {
+                            v.1 = i + 1;
+                        }
+                    }
+                }
+            },
+            S::AfterQuoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
+            S::SelfClosing => match c {
+                b'>' => {
+                    return Some(Tag {
+                        end: i + 1,
+                        self_closing: true,
+                    })
+                }
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
+        }
+        i += 1;
+    }
+    (i < b.len()).then_some(Tag {
+        end: i + 1,
+        self_closing: false,
+    })
+}
+
+/// Length of a tag name starting at `i` (up to whitespace, `/` or `>`).
+pub(crate) fn tag_name_len(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .take_while(|c| !is_space(**c) && **c != b'>' && **c != b'/')
+        .count()
+}
+
+/// Whether `b[at..]` starts with `</name` followed by whitespace, `/` or `>` (an
+/// appropriate end tag for a raw-text element named `name`).
+fn is_end_tag(b: &[u8], at: usize, name: &[u8]) -> bool {
+    let after = at + 2 + name.len();
+    b.get(at + 1) == Some(&b'/')
+        && after < b.len()
+        && b[at + 2..after].eq_ignore_ascii_case(name)
+        && (is_space(b[after]) || b[after] == b'>' || b[after] == b'/')
+}
+
+/// Where the RCDATA/RAWTEXT content starting at `from` ends (the `<` of its end tag, or the
+/// end of input). With `in_noscript` (see [`Start::Raw`](super::Start::Raw)) it also ends at
+/// `</noscript`; the second value says it ended there, so the element still needs its end tag.
+pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8], in_noscript: bool) -> (usize, bool) {
+    let mut i = from;
+    while let Some(p) = memchr(b'<', &b[i..]) {
+        let lt = i + p;
+        if is_end_tag(b, lt, name) {
+            return (lt, false);
+        }
+        if in_noscript && is_end_tag(b, lt, b"noscript") {
+            return (lt, true);
+        }
+        i = lt + 1;
+    }
+    (b.len(), false)
+}
+
+/// Where script data starting at `from` ends, following the tokenizer's escaped and
+/// double-escaped states (`<!-- <script> ... </script> -->` inside a script does not end it).
+pub(crate) fn script_end(b: &[u8], from: usize) -> usize {
+    #[derive(PartialEq)]
+    enum S {
+        Data,
+        Escaped,
+        Double,
+    }
+    let mut s = S::Data;
+    let mut i = from;
+    loop {
+        let found = if s == S::Data {
+            memchr(b'<', &b[i..])
+        } else {
+            memchr2(b'<', b'>', &b[i..])
+        };
+        let Some(p) = found else { return b.len() };
+        let at = i + p;
+        i = at + 1;
+        if b[at] == b'>' {
+            // `-->` (the dashes may be the ones of `<!--`) leaves both escaped states.
+            if at >= 2 && b[at - 2] == b'-' && b[at - 1] == b'-' {
+                s = S::Data;
+            }
+            continue;
+        }
+        match s {
+            S::Data => {
+                if is_end_tag(b, at, b"script") {
+                    return at;
+                }
+                if b[at + 1..].starts_with(b"!--") {
+                    s = S::Escaped;
+                    i = at + 4;
+                    // `<!-->` / `<!--->`: the dashes of the opener close it at once.
+                    if b.get(i) == Some(&b'>') {
+                        s = S::Data;
+                        i += 1;
+                    }
+                }
+            }
+            S::Escaped => {
+                if is_end_tag(b, at, b"script") {
+                    return at;
+                }
+                let after = at + 7;
+                if after < b.len()
+                    && b[at + 1..after].eq_ignore_ascii_case(b"script")
+                    && (is_space(b[after]) || b[after] == b'>' || b[after] == b'/')
+                {
+                    s = S::Double;
+                }
+            }
+            S::Double => {
+                if is_end_tag(b, at, b"script") {
+                    s = S::Escaped;
+                }
+            }
+        }
+    }
+}
+
+/// For a comment whose `<!--` starts at `lt`: where its text ends (the start of the closing
+/// `--` / `--!`, kept so the comment still closes) and where the comment ends.
+pub(crate) fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
+    let body = lt + 4;
+    // Abrupt endings: `<!-->` and `<!--->`.
+    if b.get(body) == Some(&b'>') {
+        return (body, body + 1);
+    }
+    if b.get(body) == Some(&b'-') && b.get(body + 1) == Some(&b'>') {
+        return (body, body + 2);
+    }
+    let mut i = body;
+    while let Some(p) = memchr(b'>', &b[i..]) {
+        let gt = i + p;
+        if gt >= body + 2 && b[gt - 2] == b'-' && b[gt - 1] == b'-' {
+            return (gt - 2, gt + 1);
+        }
+        if gt >= body + 3 && b[gt - 3] == b'-' && b[gt - 2] == b'-' && b[gt - 1] == b'!' {
+            return (gt - 3, gt + 1);
+        }
+        i = gt + 1;
+    }
+    (b.len(), b.len())
+}
+
+/// A bogus comment (`<!x`, `<?x`, `</0`) or DOCTYPE: ends after the next `>`.
+pub(super) fn bogus_end(b: &[u8], from: usize) -> usize {
+    memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
+}
+
+/// Whether an attribute directly follows a `/` (`<a/x>`): removing it would make the tag
+/// self-closing, which matters in SVG/MathML, so it stays.
+pub(crate) fn after_slash(b: &[u8], a: &Attr) -> bool {
+    a.name.0 > 0 && b[a.name.0 - 1] == b'/'
+}
