@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use crate::client::{Client, Opened, RequestSpec};
 use crate::decode::{decoded, is_encoded};
 use crate::error::{shown_url, ErrorKind, NetError};
-use crate::fetch::{content_type, header_list, peer_string};
+use crate::fetch::Exchange;
 use crate::ureq_error::from_body_io;
 
 /// Progress is reported about this often (bytes).
@@ -40,10 +40,7 @@ const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct DownloadResult {
-    pub url: String,
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub content_type: Option<String>,
+    pub exchange: Exchange,
     /// Complete and fsynced, inside the destination folder (its path joined with
     /// `temp_name`; the file was created through the folder's descriptor).
     pub temp_path: PathBuf,
@@ -52,9 +49,6 @@ pub struct DownloadResult {
     pub size: u64,
     /// Lower-case hex SHA-256 of the content.
     pub sha256: String,
-    pub redirects: Vec<String>,
-    pub remote_addr: String,
-    pub elapsed: f64,
 }
 
 /// The folder a download is written into, held open: the temp file is created (and, on
@@ -272,19 +266,19 @@ impl Client {
             // Durability: the file only gets its final name once it is on disk.
             file.sync_all().map_err(io_err)?;
         }
-        let (content_type, _) = content_type(&parts.headers);
         Ok(DownloadResult {
-            url: url.to_string(),
-            status,
-            headers: header_list(&parts.headers),
-            content_type,
+            exchange: Exchange::new(
+                url.as_str(),
+                status,
+                &parts.headers,
+                redirects,
+                remote_addr,
+                started,
+            ),
             temp_path: dest.path.join(&temp.name),
             temp_name: temp.keep(),
             size: done,
             sha256,
-            redirects,
-            remote_addr: peer_string(remote_addr),
-            elapsed: started.elapsed().as_secs_f64(),
         })
     }
 }

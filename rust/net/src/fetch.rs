@@ -1,6 +1,7 @@
 //! A whole response read into memory, with the decoded body capped.
 use std::io::Read;
 use std::net::SocketAddr;
+use std::time::Instant;
 
 use ureq::http::{header, HeaderMap};
 
@@ -12,14 +13,23 @@ use crate::ureq_error::from_body_io;
 /// A completed exchange: any status, redirects already walked.
 #[derive(Debug, Clone)]
 pub struct FetchResponse {
+    pub exchange: Exchange,
+    /// Decoded from Content-Encoding, at most the cap.
+    pub content: Vec<u8>,
+    pub charset: Option<String>,
+}
+
+/// What every guarded exchange reports, a fetched page and a download alike.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// The final URL, after redirects.
     pub url: String,
     pub status: u16,
     /// Names lower-case, repeated headers kept, grouped by name in order of appearance.
     pub headers: Vec<(String, String)>,
-    /// Decoded from Content-Encoding, at most the cap.
-    pub content: Vec<u8>,
+    /// The media type of `Content-Type`, lower-case, without parameters.
     pub content_type: Option<String>,
-    pub charset: Option<String>,
+    /// Every URL redirected from, in order.
     pub redirects: Vec<String>,
     /// `ip:port` of the final hop's connection (empty if unknown).
     pub remote_addr: String,
@@ -27,7 +37,29 @@ pub struct FetchResponse {
     pub elapsed: f64,
 }
 
-pub(crate) fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+impl Exchange {
+    /// The report of the exchange that ended at `url` with `status` and `headers`.
+    pub(crate) fn new(
+        url: &str,
+        status: u16,
+        headers: &HeaderMap,
+        redirects: Vec<String>,
+        remote_addr: Option<SocketAddr>,
+        started: Instant,
+    ) -> Self {
+        Exchange {
+            url: url.to_string(),
+            status,
+            headers: header_list(headers),
+            content_type: content_type(headers).0,
+            redirects,
+            remote_addr: remote_addr.map(|a| a.to_string()).unwrap_or_default(),
+            elapsed: started.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
     headers
         .iter()
         .map(|(k, v)| {
@@ -40,7 +72,7 @@ pub(crate) fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
 }
 
 /// The media type (lower-cased) and `charset` parameter of the Content-Type header.
-pub(crate) fn content_type(headers: &HeaderMap) -> (Option<String>, Option<String>) {
+fn content_type(headers: &HeaderMap) -> (Option<String>, Option<String>) {
     let Some(raw) = headers.get(header::CONTENT_TYPE) else {
         return (None, None);
     };
@@ -58,10 +90,6 @@ pub(crate) fn content_type(headers: &HeaderMap) -> (Option<String>, Option<Strin
             .filter(|v| !v.is_empty())
     });
     (media, charset)
-}
-
-pub(crate) fn peer_string(addr: Option<SocketAddr>) -> String {
-    addr.map(|a| a.to_string()).unwrap_or_default()
 }
 
 impl Client {
@@ -99,17 +127,18 @@ impl Client {
                 "the decoded body is larger than the limit",
             ));
         }
-        let (content_type, charset) = content_type(&parts.headers);
+        let status = parts.status.as_u16();
         Ok(FetchResponse {
-            url: url.to_string(),
-            status: parts.status.as_u16(),
-            headers: header_list(&parts.headers),
+            exchange: Exchange::new(
+                url.as_str(),
+                status,
+                &parts.headers,
+                redirects,
+                remote_addr,
+                started,
+            ),
             content,
-            content_type,
-            charset,
-            redirects,
-            remote_addr: peer_string(remote_addr),
-            elapsed: started.elapsed().as_secs_f64(),
+            charset: content_type(&parts.headers).1,
         })
     }
 }

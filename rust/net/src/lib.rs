@@ -24,5 +24,5 @@ pub use client::{
 };
 pub use download::{DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
-pub use fetch::FetchResponse;
+pub use fetch::{Exchange, FetchResponse};
 pub use policy::{Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};

@@ -69,9 +69,9 @@ fn allowed_fetch_reports_the_checked_peer() {
     let r = client(vec![])
         .request(&get(format!("http://{addr}/x")))
         .expect("allowed");
-    assert_eq!(r.status, 200);
+    assert_eq!(r.exchange.status, 200);
     assert_eq!(r.content, b"hello");
-    assert_eq!(r.remote_addr, addr.to_string());
+    assert_eq!(r.exchange.remote_addr, addr.to_string());
 }
 
 #[test]

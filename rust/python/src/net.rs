@@ -13,9 +13,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::download::{cancelled, DestDir};
 use webgrip_net::{
-    ClientConfig, ErrorKind, NetError, Policy, PolicyConfig, RequestSpec, DEFAULT_BLOCKED_PORTS,
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
-    MAX_SHOWN_URL_CHARS,
+    ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec,
+    DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MAX_SHOWN_URL_CHARS,
 };
 
 use crate::errors::{self, webgrip_error, ErrorClasses};
@@ -60,6 +60,19 @@ pub fn to_pyerr(py: Python<'_>, e: NetError) -> PyErr {
         Some(&e.reason),
         &extra,
     )
+}
+
+/// The fields a fetch and a download share, as the start of the dict both return.
+fn exchange_dict(py: Python<'_>, e: Exchange) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("url", e.url)?;
+    d.set_item("status", e.status)?;
+    d.set_item("headers", headers_list(py, &e.headers)?)?;
+    d.set_item("content_type", e.content_type)?;
+    d.set_item("redirects", e.redirects)?;
+    d.set_item("remote_addr", e.remote_addr)?;
+    d.set_item("elapsed", e.elapsed)?;
+    Ok(d)
 }
 
 fn seconds(name: &str, v: f64) -> PyResult<Duration> {
@@ -196,16 +209,9 @@ impl Client {
         let r = py
             .detach(move || inner.request(&spec))
             .map_err(|e| to_pyerr(py, e))?;
-        let d = PyDict::new(py);
-        d.set_item("url", r.url)?;
-        d.set_item("status", r.status)?;
-        d.set_item("headers", headers_list(py, &r.headers)?)?;
+        let d = exchange_dict(py, r.exchange)?;
         d.set_item("content", PyBytes::new(py, &r.content))?;
-        d.set_item("content_type", r.content_type)?;
         d.set_item("charset", r.charset)?;
-        d.set_item("redirects", r.redirects)?;
-        d.set_item("remote_addr", r.remote_addr)?;
-        d.set_item("elapsed", r.elapsed)?;
         Ok(d)
     }
 
@@ -278,18 +284,11 @@ impl Client {
                 })
             }
         };
-        let d = PyDict::new(py);
-        d.set_item("url", r.url)?;
-        d.set_item("status", r.status)?;
-        d.set_item("headers", headers_list(py, &r.headers)?)?;
-        d.set_item("content_type", r.content_type)?;
+        let d = exchange_dict(py, r.exchange)?;
         d.set_item("temp_path", r.temp_path.to_string_lossy().into_owned())?;
         d.set_item("temp_name", r.temp_name)?;
         d.set_item("size", r.size)?;
         d.set_item("sha256", r.sha256)?;
-        d.set_item("redirects", r.redirects)?;
-        d.set_item("remote_addr", r.remote_addr)?;
-        d.set_item("elapsed", r.elapsed)?;
         Ok(d)
     }
 }
