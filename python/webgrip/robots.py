@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import SplitResult, unquote, urlsplit
 
+from . import _core
 from .errors import BlockedURLError, ConnectError, FetchTimeoutError, ResponseTooLargeError
 from .expiring import ExpiringLRU
 from .sender import Sender
@@ -90,6 +91,28 @@ class RobotsRules:
         return True if best is None else best[1]
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` with the host in the core's canonical form, so
+    every spelling of one site (``0x7f.1``, ``2130706433``, ``EXAMPLE.com.``) shares one
+    robots.txt and one cache entry."""
+    parts = _split(url)
+    scheme = parts.scheme.lower()
+    host = _core.url_host(url)
+    if host is None:
+        return f"{scheme}://{parts.netloc}".lower()
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    shown_port = "" if port is None or port == _DEFAULT_PORTS.get(scheme) else f":{port}"
+    return f"{scheme}://{host}{shown_port}"
+
+
 def _split(url: str) -> SplitResult:
     """``urlsplit`` as the fetch will read ``url``: in http(s) URLs a backslash before the
     query is a slash (WHATWG), so ``http://HOST\\@OTHER/`` is HOST's path ``/@OTHER/``, and
@@ -132,8 +155,7 @@ class RobotsCache:
     def check(self, url: str, deadline: float) -> None:
         """Raise :class:`~webgrip.errors.BlockedURLError` (reason ``robots-txt``) if the
         site's robots.txt does not allow ``url``; otherwise return."""
-        parts = _split(url)
-        origin = f"{parts.scheme}://{parts.netloc}".lower()
+        origin = _origin(url)
         rules = self.rules(origin, deadline)
         if rules.can_fetch(self.token, url):
             return

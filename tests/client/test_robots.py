@@ -137,3 +137,15 @@ def test_backslash_spelling_reads_the_robots_of_the_site_fetched(tmp_path, https
     assert answer.startswith("Error: robots.txt of http://")
     assert not any(req.path == "/private/x" for req, _ in httpserver.log)
     assert robots_hits(httpserver) == 1
+
+
+def test_every_spelling_of_a_site_shares_one_robots_txt(tmp_path, httpserver):
+    # 127.0.0.1 written as hex and as one number is the same site: one robots.txt, one
+    # cache entry, the same verdict.
+    serve_site(httpserver)
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    port = httpserver.port
+    for host in ("127.0.0.1", "0x7f.0.0.1", "2130706433"):
+        answer = tools.fetch_page(f"http://{host}:{port}/private/x")
+        assert answer.startswith("Error: robots.txt of http://127.0.0.1:"), answer
+    assert robots_hits(httpserver) == 1
