@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .aio import AsyncTools, AsyncWebClient
 from .client import WebClient, check_url
 from .config import Config
 from .errors import (
@@ -51,3 +52,16 @@ __all__ = [
     "fetch_page",
     "search_web",
 ]
+
+if TYPE_CHECKING:
+    from .aio import AsyncTools, AsyncWebClient
+
+
+def __getattr__(name: str) -> Any:
+    # The asyncio front-ends are imported on first use: asyncio alone is about a quarter of
+    # the package's import time, and synchronous callers never need it.
+    if name in ("AsyncTools", "AsyncWebClient"):
+        from . import aio
+
+        return getattr(aio, name)
+    raise AttributeError(f"module 'webgrip' has no attribute {name!r}")

@@ -185,3 +185,14 @@ def test_cancelled_fetches_do_not_leak_threads(site):
 
     run(main())
     assert workers() == 0  # aclose() waited for the abandoned calls to finish
+
+
+def test_import_webgrip_leaves_asyncio_to_async_users():
+    # asyncio is about a quarter of the import time; webgrip.AsyncTools imports it on use.
+    # The child imports webgrip the way this process does (same environment).
+    import subprocess
+    import sys
+
+    check = ("import sys, webgrip; assert 'asyncio' not in sys.modules, 'eager'; "
+             "webgrip.AsyncTools; assert 'asyncio' in sys.modules, 'not loaded on use'")
+    subprocess.run([sys.executable, "-c", check], check=True)
