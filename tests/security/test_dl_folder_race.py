@@ -8,6 +8,7 @@ symlink and no ``.part`` file is left anywhere.
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -21,6 +22,17 @@ BODY = b"secret payload " * 1000
 def every_file(folder) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
                   if p.is_symlink() or not p.is_dir())
+
+
+def wait_until(condition, timeout: float) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (checked every 10 ms)."""
+    tick = threading.Event()  # never set: its timed wait is the pause between checks
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        tick.wait(0.01)
+    return True
 
 
 def swap_for_symlink(sub, outside) -> None:
@@ -41,7 +53,9 @@ def test_swapped_subfolder_writes_nothing_outside(tmp_path, when):
         if when == "before-headers":
             swap_for_symlink(root / "sub", outside)
         conn.sendall(head + BODY[:100])
-        time.sleep(0.3)  # the body is pending: the client has its temp file open by now
+        # The body is pending; wait until the client holds its temp file (in the folder its
+        # descriptor points to, wherever that folder now is).
+        assert wait_until(lambda: any(root.rglob(".webgrip-*.part")), 10), "no temp file"
         if when == "mid-body":
             swap_for_symlink(root / "sub", outside)
         conn.sendall(BODY[100:])
