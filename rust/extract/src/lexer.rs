@@ -71,10 +71,10 @@ pub enum Outcome {
 /// tree builder's open elements and active formatting entries (`probe`) are over
 /// [`MAX_OPEN`], and once the tree holds more than `max_nodes` nodes, drop every start tag
 /// that is not void or raw text (the rest of the page is kept as text). Why the node cap:
-/// the tree builder re-opens up to three copies of each active formatting element after
-/// every block that closed them (`<p><b><p>x` repeated), so a page can make several nodes
-/// per byte; the cap keeps the tree, and memory, proportional to the input. Stops early,
-/// still ending the tree, when `budget` is spent.
+/// dense markup (`<p><b><p>x` repeated, whose re-opened formatting copies add to its own
+/// tags, or runs of `<br>`) makes a node every two bytes or so, at about 150 bytes a node;
+/// the cap keeps the tree, and memory, proportional to the input. Stops early, still ending
+/// the tree, when `budget` is spent.
 ///
 /// `html` must be at most [`MAX_INPUT`] bytes.
 pub fn tokenize<S: TokenSink>(
