@@ -21,7 +21,7 @@ from .config import Config
 from .downloads import Destination, choose_filename, open_destination, place_file
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
 from .fetching import DocumentCache, build_page
-from .hygiene import url_for_fetch
+from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
@@ -95,6 +95,8 @@ class WebClient:
         self._lock = threading.Lock()
         self._stats = Stats()
         self._page_cache = PageCache.from_config(self.config)  # None unless cache_dir is set
+        # Compiled once: every page this client reads strips links with the same rules.
+        self._tracking = tracking_rules(self.config.tracking_params)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -228,7 +230,7 @@ class WebClient:
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
-                          tracking_params=self.config.tracking_params, deadline=deadline)
+                          tracking=self._tracking, deadline=deadline)
         documents.put(key, page)
         return page
 
