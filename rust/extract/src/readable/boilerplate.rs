@@ -3,6 +3,7 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
+use crate::dom::html_attr;
 use std::collections::{HashMap, HashSet};
 
 use ego_tree::NodeId;
@@ -243,8 +244,8 @@ impl Table {
                             .and_then(|n| n.value().as_element())
                             .is_some_and(|el| {
                                 matches!(el.name(), "summary" | "button")
-                                    || el.attr("aria-expanded").is_some()
-                                    || el.attr("role").is_some_and(|r| r.trim() == "tab")
+                                    || html_attr(el, "aria-expanded").is_some()
+                                    || html_attr(el, "role").is_some_and(|r| r.trim() == "tab")
                             }))
             })
             .collect();

@@ -1,6 +1,7 @@
 //! What one element is, from its tag, attributes and class/id words: the flags every later
 //! step reads (see `flags`).
 
+use crate::dom::html_attr;
 use std::collections::HashMap;
 
 use super::flags::*;
@@ -49,7 +50,7 @@ pub(super) fn tag_flags(name: &str) -> Flags {
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
 pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     let mut f = Flags::EMPTY;
-    if let Some(role) = el.attr("role") {
+    if let Some(role) = html_attr(el, "role") {
         let role = role.trim().to_ascii_lowercase();
         match role.as_str() {
             "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
@@ -68,7 +69,7 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
             _ => {}
         }
     }
-    if let Some(prop) = el.attr("itemprop") {
+    if let Some(prop) = html_attr(el, "itemprop") {
         if prop.contains("articleBody") || prop.contains("reviewBody") {
             f |= F_MAIN_HINT;
         }
@@ -81,15 +82,13 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     }
     // A `popover` element is hidden until something opens it (app-install prompts,
     // notification settings, user cards, dropdown menus of forum software).
-    if el.attr("hidden").is_some()
-        || el.attr("popover").is_some()
-        || el
-            .attr("aria-hidden")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    if html_attr(el, "hidden").is_some()
+        || html_attr(el, "popover").is_some()
+        || html_attr(el, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     {
         f |= F_HIDDEN;
     }
-    if let Some(style) = el.attr("style") {
+    if let Some(style) = html_attr(el, "style") {
         let s: String = style
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -100,8 +99,8 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
         }
     }
     // Class and id share one vocabulary.
-    let class = el.attr("class").unwrap_or("");
-    let id = el.attr("id").unwrap_or("");
+    let class = html_attr(el, "class").unwrap_or("");
+    let id = html_attr(el, "id").unwrap_or("");
     if !class.is_empty() || !id.is_empty() {
         f |= class_flags_memo(class, id, name);
     }

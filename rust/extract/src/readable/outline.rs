@@ -1,6 +1,7 @@
 //! The outline: one pre-order pass over the parsed tree into a flat table of elements with
 //! their subtree text statistics (`Table::build`), and the table's basic queries.
 
+use crate::dom::html_attr;
 use std::collections::HashSet;
 
 use ego_tree::iter::Edge;
@@ -81,7 +82,7 @@ impl Table {
         let controlled: HashSet<&str> = doc
             .tree
             .values()
-            .filter_map(|n| n.as_element()?.attr("aria-controls"))
+            .filter_map(|n| html_attr(n.as_element()?, "aria-controls"))
             .flat_map(str::split_ascii_whitespace)
             .collect();
         // A hidden block right after a short question ("Is my dog covered?") is its answer,
@@ -103,8 +104,7 @@ impl Table {
                         }
                         // A hidden input is form state, not a control anyone sees or fills.
                         if name == "input"
-                            && el
-                                .attr("type")
+                            && html_attr(el, "type")
                                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
                         {
                             flags = F_INVISIBLE;
@@ -119,7 +119,7 @@ impl Table {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        if el.attr("class").is_some_and(|c| {
+                        if html_attr(el, "class").is_some_and(|c| {
                             c.split(|ch: char| !ch.is_ascii_alphanumeric())
                                 .any(|t| t.eq_ignore_ascii_case("price"))
                         }) {
@@ -127,7 +127,7 @@ impl Table {
                             flags |= F_PRICE;
                         }
                         discussion = discussion
-                            || el.attr("itemtype").is_some_and(|t| {
+                            || html_attr(el, "itemtype").is_some_and(|t| {
                                 t.split_ascii_whitespace()
                                     .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
                             });
@@ -136,21 +136,20 @@ impl Table {
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
                         }
-                        if el.attr("class").is_some_and(|c| !c.trim().is_empty()) {
+                        if html_attr(el, "class").is_some_and(|c| !c.trim().is_empty()) {
                             flags |= F_CLASSED;
                         }
                         if name == "body" {
-                            shop_body = el.attr("class").is_some_and(is_product_body);
-                            archive_body = el.attr("class").is_some_and(is_archive_body);
+                            shop_body = html_attr(el, "class").is_some_and(is_product_body);
+                            archive_body = html_attr(el, "class").is_some_and(is_archive_body);
                         }
                         if flags.has_any(F_LINK)
-                            && el.attr("href").is_some_and(|h| is_internal(h, host))
+                            && html_attr(el, "href").is_some_and(|h| is_internal(h, host))
                         {
                             flags |= F_INTERNAL;
                         }
                         if flags.has_any(F_LINK)
-                            && el
-                                .attr("href")
+                            && html_attr(el, "href")
                                 .is_some_and(|h| h.trim_start().starts_with('#'))
                         {
                             flags |= F_FRAGMENT;
@@ -179,14 +178,15 @@ impl Table {
                             parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
                         let disclosed = || {
                             !controlled.is_empty()
-                                && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
+                                && html_attr(el, "id")
+                                    .is_some_and(|i| controlled.contains(i.trim()))
                         };
                         let answer = after_q.last().copied().unwrap_or(false);
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
                         // of `<body>`, which a script moves into place: shown content.
                         let streamed = flags.has_any(F_HIDDEN)
-                            && el.attr("id").is_some_and(is_streamed_segment_id);
+                            && html_attr(el, "id").is_some_and(is_streamed_segment_id);
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
@@ -215,7 +215,7 @@ impl Table {
                             own: 0,
                             line: 0,
                             level: heading_level(name),
-                            sig: signature(name, el.attr("class")),
+                            sig: signature(name, html_attr(el, "class")),
                             text_hash: 0,
                         });
                         opened.push((run_hash, run_inv));

@@ -1,6 +1,7 @@
 //! Text from outside the visible selection: JSON-LD `articleBody` / product `description`
 //! when the selection is thin, and a script-rendered shell's own summary.
 
+use crate::dom::html_attr;
 use std::collections::HashSet;
 
 use ego_tree::iter::Edge;
@@ -70,7 +71,7 @@ pub(super) fn json_ld(doc: &Html) -> (Option<String>, jsonld::Seen) {
         if el.name() != "script" {
             continue;
         }
-        if !el.attr("type").is_some_and(jsonld::is_json_ld_type) {
+        if !html_attr(el, "type").is_some_and(jsonld::is_json_ld_type) {
             continue;
         }
         let (found, seen) = jsonld::main_text(&jsonld::script_text(node));
