@@ -267,15 +267,31 @@ impl Table {
                         if let Some(c) = text.trim_end().chars().next_back() {
                             last_q = c == '?';
                         }
-                        for ch in text.chars().filter(|c| c.is_alphanumeric()) {
-                            for lc in ch.to_lowercase() {
-                                run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
-                                run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
-                                run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                        // One pass hashes the text (lower-cased alphanumerics) and counts its
+                        // alphanumerics and punctuation; ASCII skips the Unicode tables.
+                        let mut alnum = 0u32;
+                        let mut punct = 0u32;
+                        let mut feed = |lc: char| {
+                            run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
+                            run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
+                            run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                        };
+                        for ch in text.chars() {
+                            if ch.is_ascii() {
+                                if ch.is_ascii_alphanumeric() {
+                                    alnum += 1;
+                                    feed(ch.to_ascii_lowercase());
+                                } else if is_punct(ch) {
+                                    punct += 1;
+                                }
+                            } else if ch.is_alphanumeric() {
+                                alnum += 1;
+                                ch.to_lowercase().for_each(&mut feed);
+                            } else if is_punct(ch) {
+                                punct += 1;
                             }
                         }
                         if let Some(&top) = stack.last() {
-                            let (alnum, punct) = count_text(text);
                             seen += alnum;
                             let it = &mut items[top as usize];
                             it.text += alnum;
@@ -581,17 +597,9 @@ fn heading_level(name: &str) -> u8 {
     }
 }
 
-fn count_text(s: &str) -> (u32, u32) {
-    let mut alnum = 0u32;
-    let mut punct = 0u32;
-    for ch in s.chars() {
-        if ch.is_alphanumeric() {
-            alnum += 1;
-        } else if matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，') {
-            punct += 1;
-        }
-    }
-    (alnum, punct)
+/// Sentence punctuation, counted per element (prose has it, menus and tiles do not).
+fn is_punct(ch: char) -> bool {
+    matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
 }
 
 pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {
