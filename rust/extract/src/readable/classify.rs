@@ -155,27 +155,28 @@ thread_local! {
     /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
     /// Cleared when it grows past a few thousand entries (the flags depend on the strings
     /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, Flags>> =
-        std::cell::RefCell::new(HashMap::new());
+    static CLASS_FLAGS: std::cell::RefCell<(HashMap<String, Flags>, String)> =
+        std::cell::RefCell::new((HashMap::new(), String::new()));
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
-    let mut key = String::with_capacity(name.len() + class.len() + id.len() + 2);
-    key.push_str(name);
-    key.push('\0');
-    key.push_str(class);
-    key.push('\0');
-    key.push_str(id);
     CLASS_FLAGS.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if let Some(&f) = memo.get(&key) {
+        let (memo, key) = &mut *memo.borrow_mut();
+        // The key is built in a reused buffer: a lookup that hits allocates nothing.
+        key.clear();
+        key.push_str(name);
+        key.push('\0');
+        key.push_str(class);
+        key.push('\0');
+        key.push_str(id);
+        if let Some(&f) = memo.get(key.as_str()) {
             return f;
         }
         if memo.len() >= 4096 {
             memo.clear();
         }
         let f = class_flags(class, id, name);
-        memo.insert(key, f);
+        memo.insert(key.clone(), f);
         f
     })
 }
@@ -185,7 +186,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     s.push_str(class);
     s.push(' ');
     s.push_str(id);
-    let s = s.to_ascii_lowercase();
+    s.make_ascii_lowercase();
     // One scan for every substring vocabulary.
     let found = WordCounts::of(&s);
     let mut f = Flags::EMPTY;
@@ -195,26 +196,26 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     // or a medium, not the element ("print:break-inside-avoid" is content that prints well,
     // not a print-only block). "hide" before a small-screen word ("hide-mobile",
     // "hide-sm") hides the element on phones only: a desktop reader sees it.
-    let words: Vec<&str> = s
-        .split_ascii_whitespace()
-        .flat_map(|w| {
-            let utility = w.rsplit(':').next().unwrap_or(w);
-            let mut out: Vec<&str> = Vec::new();
-            let parts: Vec<&str> = utility
+    // Two buffers for all the class names (not two vectors per name).
+    let mut words: Vec<&str> = Vec::new();
+    let mut parts: Vec<&str> = Vec::new();
+    for w in s.split_ascii_whitespace() {
+        let utility = w.rsplit(':').next().unwrap_or(w);
+        parts.clear();
+        parts.extend(
+            utility
                 .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty())
-                .collect();
-            for (k, t) in parts.iter().enumerate() {
-                let small = parts.get(k + 1).is_some_and(|n| {
-                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
-                });
-                if !(*t == "hide" && small) {
-                    out.push(t);
-                }
+                .filter(|t| !t.is_empty()),
+        );
+        for (k, t) in parts.iter().enumerate() {
+            let small = parts.get(k + 1).is_some_and(|n| {
+                matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+            });
+            if !(*t == "hide" && small) {
+                words.push(t);
             }
-            out
-        })
-        .collect();
+        }
+    }
     let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
