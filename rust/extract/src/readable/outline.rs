@@ -113,13 +113,17 @@ impl Table {
                         if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
                             flags |= F_INVISIBLE;
                         }
+                        // Looked up once: several rules below read them.
+                        let class = html_attr(el, "class");
+                        let href = html_attr(el, "href");
+                        let el_id = html_attr(el, "id");
                         let attr = attr_flags(el, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
                         if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        if html_attr(el, "class").is_some_and(|c| {
+                        if class.is_some_and(|c| {
                             c.split(|ch: char| !ch.is_ascii_alphanumeric())
                                 .any(|t| t.eq_ignore_ascii_case("price"))
                         }) {
@@ -136,21 +140,18 @@ impl Table {
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
                         }
-                        if html_attr(el, "class").is_some_and(|c| !c.trim().is_empty()) {
+                        if class.is_some_and(|c| !c.trim().is_empty()) {
                             flags |= F_CLASSED;
                         }
                         if name == "body" {
-                            shop_body = html_attr(el, "class").is_some_and(is_product_body);
-                            archive_body = html_attr(el, "class").is_some_and(is_archive_body);
+                            shop_body = class.is_some_and(is_product_body);
+                            archive_body = class.is_some_and(is_archive_body);
                         }
-                        if flags.has_any(F_LINK)
-                            && html_attr(el, "href").is_some_and(|h| is_internal(h, host))
-                        {
+                        if flags.has_any(F_LINK) && href.is_some_and(|h| is_internal(h, host)) {
                             flags |= F_INTERNAL;
                         }
                         if flags.has_any(F_LINK)
-                            && html_attr(el, "href")
-                                .is_some_and(|h| h.trim_start().starts_with('#'))
+                            && href.is_some_and(|h| h.trim_start().starts_with('#'))
                         {
                             flags |= F_FRAGMENT;
                         }
@@ -178,15 +179,14 @@ impl Table {
                             parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
                         let disclosed = || {
                             !controlled.is_empty()
-                                && html_attr(el, "id")
-                                    .is_some_and(|i| controlled.contains(i.trim()))
+                                && el_id.is_some_and(|i| controlled.contains(i.trim()))
                         };
                         let answer = after_q.last().copied().unwrap_or(false);
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
                         // of `<body>`, which a script moves into place: shown content.
-                        let streamed = flags.has_any(F_HIDDEN)
-                            && html_attr(el, "id").is_some_and(is_streamed_segment_id);
+                        let streamed =
+                            flags.has_any(F_HIDDEN) && el_id.is_some_and(is_streamed_segment_id);
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
@@ -215,7 +215,7 @@ impl Table {
                             own: 0,
                             line: 0,
                             level: heading_level(name),
-                            sig: signature(name, html_attr(el, "class")),
+                            sig: signature(name, class),
                             text_hash: 0,
                         });
                         opened.push((run_hash, run_inv));
