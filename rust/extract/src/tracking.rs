@@ -119,6 +119,7 @@ struct BuiltIn {
     domains: Vec<(&'static str, RuleSet)>,
 }
 
+// At most 64 site lists: `domain_mask` gives each a bit (checked by a test).
 static BUILT_IN: LazyLock<BuiltIn> = LazyLock::new(|| BuiltIn {
     global: RuleSet::new(TRACKING_PARAMS.iter().copied()),
     domains: DOMAIN_TRACKING_PARAMS
@@ -129,33 +130,33 @@ static BUILT_IN: LazyLock<BuiltIn> = LazyLock::new(|| BuiltIn {
 
 /// `amazon.<tld>` or `amazon.<sld>.<tld>` (and subdomains): every Amazon storefront.
 fn is_amazon(host: &str) -> bool {
-    let labels: Vec<&str> = host.split('.').collect();
-    match labels.iter().position(|l| *l == "amazon") {
-        Some(i) => {
-            let rest = &labels[i + 1..];
-            (1..=2).contains(&rest.len())
-                && rest.iter().all(|x| (1..=3).contains(&x.chars().count()))
-        }
-        None => false,
+    let mut labels = host.split('.');
+    if !labels.any(|l| l == "amazon") {
+        return false;
     }
+    let rest: Vec<&str> = labels.collect();
+    (1..=2).contains(&rest.len()) && rest.iter().all(|x| (1..=3).contains(&x.chars().count()))
 }
 
-/// The site rule lists that apply on `host` (lower-case, no trailing dot).
-fn domain_rules(host: &str) -> impl Iterator<Item = &'static RuleSet> + '_ {
-    BUILT_IN
-        .domains
-        .iter()
-        .filter(move |(domain, _)| {
-            if host.is_empty() {
-                false
-            } else if *domain == "amazon.*" {
-                is_amazon(host)
-            } else {
-                host.strip_suffix(domain)
-                    .is_some_and(|head| head.is_empty() || head.ends_with('.'))
-            }
-        })
-        .map(|(_, rules)| rules)
+/// Which site rule lists apply on `host` (lower-case, no trailing dot), as a bit per entry of
+/// [`DOMAIN_TRACKING_PARAMS`]: decided once per URL, not once per parameter.
+fn domain_mask(host: &str) -> u64 {
+    if host.is_empty() {
+        return 0;
+    }
+    let mut mask = 0;
+    for (i, (domain, _)) in BUILT_IN.domains.iter().enumerate() {
+        let applies = if *domain == "amazon.*" {
+            is_amazon(host)
+        } else {
+            host.strip_suffix(domain)
+                .is_some_and(|head| head.is_empty() || head.ends_with('.'))
+        };
+        if applies {
+            mask |= 1 << i;
+        }
+    }
+    mask
 }
 
 /// The built-in lists plus a caller's extra rules (`Config.tracking_params`), compiled once
@@ -176,12 +177,17 @@ impl TrackingRules {
     /// Whether the query parameter `name` (decoded) is tracking on `host`.
     pub fn is_tracking_param(&self, name: &str, host: &str) -> bool {
         let host = host.trim_end_matches('.').to_lowercase();
-        self.is_tracking_lower(&name.to_lowercase(), &host)
+        self.is_tracking_lower(&name.to_lowercase(), domain_mask(&host))
     }
 
-    fn is_tracking_lower(&self, name: &str, host: &str) -> bool {
+    /// `name` lower-cased; `sites` from [`domain_mask`].
+    fn is_tracking_lower(&self, name: &str, sites: u64) -> bool {
         BUILT_IN.global.matches(name)
-            || domain_rules(host).any(|r| r.matches(name))
+            || BUILT_IN
+                .domains
+                .iter()
+                .enumerate()
+                .any(|(i, (_, rules))| sites & (1 << i) != 0 && rules.matches(name))
             || (!self.extra.is_empty() && self.extra.matches(name))
     }
 
@@ -199,7 +205,7 @@ impl TrackingRules {
         if query.is_empty() {
             return Cow::Borrowed(url);
         }
-        let mut host: Option<String> = None;
+        let mut sites: Option<u64> = None;
         let mut removed = false;
         let mut kept: Vec<&str> = Vec::new();
         let mut name_buf = String::new();
@@ -208,8 +214,8 @@ impl TrackingRules {
             let tracking = !raw.is_empty() && {
                 let name = lower_name(raw, &mut name_buf);
                 !name.is_empty() && {
-                    let host = host.get_or_insert_with(|| host_of(url));
-                    self.is_tracking_lower(name, host)
+                    let sites = *sites.get_or_insert_with(|| domain_mask(&host_of(url)));
+                    self.is_tracking_lower(name, sites)
                 }
             };
             if tracking {
@@ -401,6 +407,11 @@ mod tests {
         assert!(rules.is_tracking_param("ref", "smile.amazon.de"));
         assert!(!rules.is_tracking_param("ref", "amazon.example.info"));
         assert!(!rules.is_tracking_param("ref", "amazon"));
+    }
+
+    #[test]
+    fn every_site_list_has_a_bit() {
+        assert!(DOMAIN_TRACKING_PARAMS.len() <= 64);
     }
 
     #[test]
