@@ -5,9 +5,7 @@ use crate::dom::html_attr;
 use std::collections::HashMap;
 
 use super::flags::*;
-use super::words::{
-    WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS, POSTER_WORDS,
-};
+use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {
@@ -219,7 +217,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
-    let embed = s.contains("embed");
+    let embed = found.embed > 0;
     let social_excused = u32::from(embed && NEG_ALWAYS.contains(&"social") && s.contains("social"));
     // "Promoted" is a publishing state (Drupal's `node--promoted`: promoted to the front
     // page), set on the article or service node itself; "promo" names promotion boxes.
@@ -260,19 +258,16 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.collapsible > 0 {
         f |= F_COLLAPSIBLE;
     }
-    if s.contains("sidebar") {
+    if found.sidebar > 0 {
         f |= F_SIDEBAR;
     }
-    if POSTER_WORDS.iter().any(|w| s.contains(w)) {
+    if found.poster > 0 {
         f |= F_POSTER;
     }
-    if ["username", "user-name", "user_name", "message-name"]
-        .iter()
-        .any(|w| s.contains(w))
-    {
+    if found.username > 0 {
         f |= F_USERNAME;
     }
-    if s.contains("disclaimer") && name != "body" && name != "html" && name != "main" {
+    if found.disclaimer > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_DISCLAIMER;
     }
     if name != "body"
@@ -289,7 +284,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     // Photo captions and credits: the annotated main content of an article leaves them out
     // (WCXB dev set, elements classed "caption": out of the ground truth on 39 article pages,
     // in on 3), but on shop and listing pages a "caption" is often an item's own text.
-    if s.contains("caption") && name != "body" && name != "html" && name != "main" {
+    if found.caption > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_CAPTION;
     }
     // "review", "reviews", "customerreviews", "review-card" (not "preview").
@@ -316,16 +311,8 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if pos > 0 && neg == 0 {
         f |= F_POSITIVE;
     }
-    for hint in [
-        "articlebody",
-        "article-body",
-        "article__body",
-        "post-body",
-        "entry-content",
-    ] {
-        if s.contains(hint) {
-            f |= F_MAIN_HINT;
-        }
+    if found.main_hint > 0 {
+        f |= F_MAIN_HINT;
     }
     f
 }
