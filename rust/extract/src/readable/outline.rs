@@ -2,6 +2,7 @@
 //! their subtree text statistics (`Table::build`), and the table's basic queries.
 
 use crate::dom::html_attr;
+use crate::scope::NodeSet;
 use std::collections::HashSet;
 
 use ego_tree::iter::Edge;
@@ -472,7 +473,7 @@ impl Table {
     }
 
     /// Visible text left in `root` after skipping.
-    pub(super) fn kept_text(&self, root: u32, skip: &HashSet<NodeId>) -> u32 {
+    pub(super) fn kept_text(&self, root: u32, skip: &NodeSet) -> u32 {
         let r = &self.items[root as usize];
         let mut removed = 0u32;
         let mut i = root + 1;
