@@ -3,8 +3,6 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use crate::dom::html_attr;
-use crate::scope::NodeSet;
 use std::collections::{HashMap, HashSet};
 
 use ego_tree::NodeId;
@@ -15,6 +13,8 @@ use super::flags::*;
 use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
+use crate::dom::html_attr;
+use crate::scope::NodeSet;
 
 /// Largest share of the root a product page's shelf of priced tiles may hold (see
 /// `Table::drop_price_shelves`).

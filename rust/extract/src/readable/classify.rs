@@ -1,11 +1,11 @@
 //! What one element is, from its tag, attributes and class/id words: the flags every later
 //! step reads (see `flags`).
 
-use crate::dom::html_attr;
 use std::collections::HashMap;
 
 use super::flags::*;
 use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
+use crate::dom::html_attr;
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {

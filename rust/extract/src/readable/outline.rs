@@ -1,8 +1,6 @@
 //! The outline: one pre-order pass over the parsed tree into a flat table of elements with
 //! their subtree text statistics (`Table::build`), and the table's basic queries.
 
-use crate::dom::html_attr;
-use crate::scope::NodeSet;
 use std::collections::HashSet;
 
 use ego_tree::iter::Edge;
@@ -13,7 +11,9 @@ use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
+use crate::dom::html_attr;
 use crate::jsonld::is_discussion_type;
+use crate::scope::NodeSet;
 
 /// Text (alphanumeric characters) of a question that heads a folded answer (see
 /// `Table::build`).

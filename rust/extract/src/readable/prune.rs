@@ -2,13 +2,12 @@
 //! blocks that are not a listing's items, teaser lists, and chrome-only blocks; a forum
 //! poster's panel keeps the poster's name.
 
-use crate::scope::NodeSet;
 use std::collections::HashMap;
-
 
 use super::flags::*;
 use super::outline::Table;
 use super::{ARTICLE_OWN_BODY, NONE};
+use crate::scope::NodeSet;
 
 /// Longest poster name kept out of a poster panel: a longer "username" element holds a
 /// profile menu ("View Profile View Forum Posts Private Message ...").

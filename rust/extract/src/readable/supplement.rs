@@ -1,7 +1,6 @@
 //! Text from outside the visible selection: JSON-LD `articleBody` / product `description`
 //! when the selection is thin, and a script-rendered shell's own summary.
 
-use crate::dom::html_attr;
 use std::collections::HashSet;
 
 use ego_tree::iter::Edge;
@@ -9,6 +8,7 @@ use scraper::{Html, Node};
 
 use super::flags::*;
 use super::outline::Table;
+use crate::dom::html_attr;
 use crate::jsonld;
 use crate::Scope;
 
