@@ -11,21 +11,23 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from loopback import loopback_config
 from openai_strict import strict_problems, tool_problems
-from siteserver import Reply, Request, SiteServer, article, ddg_results, page
+from siteserver import Reply, Request, SiteServer, article, ddg_results, loopback_env, page
 from webgrip import AsyncTools, Config, Tools
 
 NAMES = ["fetch_page", "search_web", "download_file"]
 
 
-def need(module: str, package: str):
-    return pytest.importorskip(module, reason=f"{package} is not installed (pip install "
-                                              f"'.[frameworks]')")
+def missing(package: str) -> str:
+    """The skip reason when a framework is not installed."""
+    return f"{package} is not installed (pip install '.[frameworks]')"
 
 
 class Site:
@@ -68,7 +70,7 @@ def site(tmp_path) -> Iterator[Site]:
 
 # -- pydantic-ai ---------------------------------------------------------------------------
 def _scripted_pydantic_model(site: Site):
-    messages_mod = need("pydantic_ai.messages", "pydantic-ai-slim")
+    messages_mod = pytest.importorskip("pydantic_ai.messages", reason=missing("pydantic-ai-slim"))
     from pydantic_ai.models.function import FunctionModel
 
     def script(messages, info):
@@ -85,7 +87,7 @@ def _scripted_pydantic_model(site: Site):
 
 
 def test_pydantic_ai_async_tools_through_the_agent_loop(site):
-    pai = need("pydantic_ai", "pydantic-ai-slim")
+    pai = pytest.importorskip("pydantic_ai", reason=missing("pydantic-ai-slim"))
     tools = AsyncTools(site.config).register(pai.Tool)
     assert all(t.function_schema.is_async for t in tools)
     agent = pai.Agent(_scripted_pydantic_model(site), tools=tools)
@@ -94,7 +96,7 @@ def test_pydantic_ai_async_tools_through_the_agent_loop(site):
 
 
 def test_pydantic_ai_sync_tools_and_the_test_model(site):
-    pai = need("pydantic_ai", "pydantic-ai-slim")
+    pai = pytest.importorskip("pydantic_ai", reason=missing("pydantic-ai-slim"))
     from pydantic_ai.models.test import TestModel
 
     tools = Tools(site.config).register(pai.Tool)
@@ -123,7 +125,7 @@ async def _invoke(tool, arguments: dict) -> str:
 
 @pytest.mark.parametrize("kind", [AsyncTools, Tools])
 def test_openai_agents_function_tool_strict(site, kind):
-    agents = need("agents", "openai-agents")
+    agents = pytest.importorskip("agents", reason=missing("openai-agents"))
     tools = kind(site.config).register(agents.function_tool)
     assert [t.name for t in tools] == NAMES
     for tool in tools:
@@ -148,7 +150,7 @@ def test_openai_agents_function_tool_strict(site, kind):
 
 # -- LangChain / LangGraph ---------------------------------------------------------------------
 def test_langchain_tool_invoke(site):
-    lc = need("langchain_core.tools", "langchain-core")
+    lc = pytest.importorskip("langchain_core.tools", reason=missing("langchain-core"))
     tools = Tools(site.config).register(lc.tool(parse_docstring=True))
     site.check({t.name: t.invoke(site.arguments()[t.name]) for t in tools})
     fetch = tools[0].tool_call_schema.model_json_schema()
@@ -156,7 +158,7 @@ def test_langchain_tool_invoke(site):
 
 
 def test_langchain_async_tools_ainvoke_and_langgraph_tool_node(site):
-    lc = need("langchain_core.tools", "langchain-core")
+    lc = pytest.importorskip("langchain_core.tools", reason=missing("langchain-core"))
     tools = AsyncTools(site.config).register(lc.tool(parse_docstring=True))
     assert all(t.coroutine is not None for t in tools)
 
@@ -165,7 +167,7 @@ def test_langchain_async_tools_ainvoke_and_langgraph_tool_node(site):
 
     site.check(asyncio.run(run_all()))
 
-    prebuilt = need("langgraph.prebuilt", "langgraph")
+    prebuilt = pytest.importorskip("langgraph.prebuilt", reason=missing("langgraph"))
     from langchain_core.messages import AIMessage, ToolMessage
     from langgraph.graph import END, START, MessagesState, StateGraph
 
@@ -183,7 +185,7 @@ def test_langchain_async_tools_ainvoke_and_langgraph_tool_node(site):
 
 # -- smolagents -----------------------------------------------------------------------------
 def test_smolagents_tool_through_a_tool_calling_agent(site):
-    smol = need("smolagents", "smolagents")
+    smol = pytest.importorskip("smolagents", reason=missing("smolagents"))
     from smolagents.models import (
         ChatMessage,
         ChatMessageToolCall,
@@ -227,7 +229,7 @@ def test_smolagents_tool_through_a_tool_calling_agent(site):
 
 # -- LlamaIndex ---------------------------------------------------------------------------------
 def test_llama_index_function_tool_call_and_acall(site):
-    li = need("llama_index.core.tools", "llama-index-core")
+    li = pytest.importorskip("llama_index.core.tools", reason=missing("llama-index-core"))
     sync_tools = Tools(site.config).register(li.FunctionTool.from_defaults)
     site.check({t.metadata.name: t.call(**site.arguments()[t.metadata.name]).content
                 for t in sync_tools})
@@ -243,6 +245,50 @@ def test_llama_index_function_tool_call_and_acall(site):
     site.check(asyncio.run(run_all()))
     schema = async_tools[0].metadata.get_parameters_dict()
     assert schema["required"] == ["url"]
+
+
+# -- MCP clients: the configurations of docs/frameworks.md start a working server -----------
+def _mcp_client_configs() -> list[dict]:
+    text = (Path(__file__).parents[2] / "docs" / "frameworks.md").read_text(encoding="utf-8")
+    section = text.split("## MCP clients", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```json\n(.*?)```", section, re.S)
+    return [json.loads(block) for block in blocks]
+
+
+def test_mcp_client_configurations_start_the_server(site, tmp_path):
+    pytest.importorskip("mcp", reason=missing("mcp"))
+    anyio = pytest.importorskip("anyio", reason=missing("anyio"))
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    configs = _mcp_client_configs()
+    assert len(configs) == 2  # Claude Desktop/Cursor style, VS Code style
+    # The docs' example names a user's profile: give the server a webgrip.toml that has it.
+    toml = tmp_path / "webgrip.toml"
+    toml.write_text("[profiles.researcher]\ntimeout = 20\n", encoding="utf-8")
+    for config in configs:
+        entry = (config.get("mcpServers") or config["servers"])["webgrip"]
+        assert entry["command"] == "webgrip" and entry.get("type", "stdio") == "stdio"
+        env = loopback_env(**{**entry.get("env", {}), "WEBGRIP_CONFIG": str(toml),
+                              "WEBGRIP_DOWNLOAD_DIRS": str(site.downloads)})
+        # The console script is webgrip.cli:main, which `python -m webgrip` runs too.
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "webgrip", *entry["args"]], env=env)
+
+        async def session_run(params=params):
+            with anyio.fail_after(60):
+                async with stdio_client(params) as (read, write), \
+                        ClientSession(read, write) as session:
+                    await session.initialize()
+                    listed = await session.list_tools()
+                    fetched = await session.call_tool("fetch_page",
+                                                      site.arguments()["fetch_page"])
+                    return [t.name for t in listed.tools], fetched
+
+        names, fetched = anyio.run(session_run)
+        assert names == NAMES
+        assert fetched.is_error is False
+        assert fetched.content[0].text.startswith("Title: Framework recipes\n")
 
 
 # -- AsyncTools.register itself ----------------------------------------------------------------
@@ -305,7 +351,7 @@ def _check_strict_tools(sent: list[dict], fmt: str) -> None:
 
 
 def test_openai_chat_completions_strict_loop(site):
-    openai = need("openai", "openai")
+    openai = pytest.importorskip("openai", reason=missing("openai"))
     api = ScriptedAPI(site.server, "/v1/chat/completions", _chat_replies(site))
     client = openai.OpenAI(base_url=api.base, api_key="test", max_retries=0)
     tools = Tools(site.config)
@@ -330,7 +376,7 @@ def test_openai_chat_completions_strict_loop(site):
 
 
 def test_openai_responses_async_loop(site):
-    openai = need("openai", "openai")
+    openai = pytest.importorskip("openai", reason=missing("openai"))
     calls = [{"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": n,
               "arguments": json.dumps(_strict_args(site)[n]), "status": "completed"}
              for n in NAMES]
@@ -385,7 +431,7 @@ def _check_anthropic(site: Site, api: ScriptedAPI) -> None:
 
 
 def test_anthropic_messages_async_loop(site):
-    anthropic = need("anthropic", "anthropic")
+    anthropic = pytest.importorskip("anthropic", reason=missing("anthropic"))
     api = _anthropic_api(site)
 
     async def recipe() -> str:
@@ -413,7 +459,7 @@ def test_anthropic_messages_async_loop(site):
 
 
 def test_anthropic_messages_loop(site):
-    anthropic = need("anthropic", "anthropic")
+    anthropic = pytest.importorskip("anthropic", reason=missing("anthropic"))
     api = _anthropic_api(site)
     client = anthropic.Anthropic(base_url=site.server.url(""), api_key="test", max_retries=0)
     tools = Tools(site.config)
