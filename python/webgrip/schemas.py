@@ -295,7 +295,7 @@ def tool_schemas(
 # -- OpenAI strict mode ------------------------------------------------------------------------
 # What strict mode accepts besides structure (OpenAI's Structured Outputs guide, "Supported
 # schemas"): these keywords per type. Anything else a schema holds is said in words instead.
-STRICT_KEYWORDS: dict[str, frozenset[str]] = {
+_STRICT_KEYWORDS: dict[str, frozenset[str]] = {
     "string": frozenset({"pattern", "format"}),
     "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                          "multipleOf"}),
@@ -307,10 +307,10 @@ STRICT_KEYWORDS: dict[str, frozenset[str]] = {
     "null": frozenset(),
 }
 #: Keywords strict mode accepts on any schema.
-STRICT_COMMON: frozenset[str] = frozenset({
+_STRICT_COMMON: frozenset[str] = frozenset({
     "type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs",
 })
-STRICT_STRING_FORMATS: frozenset[str] = frozenset({
+_STRICT_STRING_FORMATS: frozenset[str] = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })
 
@@ -347,10 +347,12 @@ def _strict_node(schema: Mapping[str, Any], *, root: bool = False) -> dict[str, 
     elif kind == "array" and isinstance(node.get("items"), Mapping):
         node["items"] = _strict_node(node["items"])
     kinds = [kind] if isinstance(kind, str) else list(kind or ())
-    allowed = STRICT_COMMON.union(*(STRICT_KEYWORDS.get(k, ()) for k in kinds))
+    allowed = _STRICT_COMMON.union(*(_STRICT_KEYWORDS.get(k, ()) for k in kinds))
     for key in [k for k in node if k not in allowed]:
-        notes.append(_keyword_note(key, node.pop(key)))
-    if "format" in node and node["format"] not in STRICT_STRING_FORMATS:
+        value = node.pop(key)
+        if not (key == "uniqueItems" and value is False):  # that one says nothing
+            notes.append(_keyword_note(key, value))
+    if "format" in node and node["format"] not in _STRICT_STRING_FORMATS:
         notes.append(_keyword_note("format", node.pop("format")))
     if notes:
         node["description"] = " ".join([node.get("description", ""), *notes]).strip()

@@ -51,6 +51,9 @@ def test_strict_keeps_enums_and_bounds_and_makes_optionals_nullable():
     assert max_length["anyOf"][0] == {"type": "integer", "minimum": 100, "maximum": 20000}
     # the default moved into words: the model can no longer leave the argument out
     assert "Default: 5000." in max_length["description"]
+    overwrite = _params(Tools().schemas("openai-responses")[2])["properties"]["overwrite"]
+    assert overwrite["anyOf"] == [{"type": "boolean"}, {"type": "null"}]
+    assert "Default: false. Send null to use the default." in overwrite["description"]
     assert "null" in max_length["description"]
     assert not _keys_named("default", fetch)
 
