@@ -259,9 +259,13 @@ class Tools:
         return research(self.client, query, num_results=num_results, fetch_top=fetch_top,
                         max_length=max_length)
 
-    def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
-        """The three tools' definitions for ``"openai"``, ``"anthropic"`` or ``"mcp"``."""
-        return tool_schemas(self, format)
+    def schemas(
+        self, format: str = "openai", *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
+        """The three tools' definitions for ``"openai"``, ``"openai-responses"``,
+        ``"anthropic"`` or ``"mcp"``; ``strict`` for OpenAI's strict mode (see
+        :func:`webgrip.schemas.tool_schemas`)."""
+        return tool_schemas(self, format, strict=strict)
 
     def call(self, name: str, arguments: Any = None) -> str:
         """Run a model's tool call by name (``arguments``: dict or JSON string); never raises."""
