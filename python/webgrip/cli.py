@@ -74,9 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
                    help="keep only the main content (default: on for markdown/text)")
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
-    f.add_argument("--render", nargs="?", const="always", choices=("never", "auto", "always"),
-                   metavar="MODE", help="run the page's scripts in the guarded headless browser "
-                   "(webgrip[render]); alone: always; default: the config's (auto)")
+    f.add_argument("--render", action="store_const", const="always", default=None,
+                   help="run the page's scripts in the guarded headless browser "
+                   "(webgrip[render]; default: the config's render setting, auto)")
+    f.add_argument("--no-render", dest="render", action="store_const", const="never",
+                   help="never run the page's scripts")
     f.add_argument("--screenshot", metavar="FILE",
                    help="save a PNG of the rendered page to FILE instead of printing it")
     f.add_argument("--full-page", action="store_true",

@@ -175,8 +175,9 @@ class _Pool:
         try:
             from playwright.sync_api import sync_playwright
 
+            before = set(_drivers())
             pw = sync_playwright().start()
-            self._driver_pid = _driver_pid(pw)
+            self._driver_pid = next((p for p in _drivers() if p not in before), None)
             while True:
                 job = self._jobs.get()
                 if job is None:
@@ -263,12 +264,14 @@ def _launch(pw: Any, executable: str) -> Any:
     )
 
 
-def _driver_pid(pw: Any) -> int | None:
-    """The pid of Playwright's driver process (private API: ``None`` if it moved)."""
-    with contextlib.suppress(Exception):
-        proc = pw._impl_obj._connection._transport._proc
-        return int(proc.pid)
-    return None
+def _drivers() -> list[int]:
+    """This process's Playwright driver children (their command line says ``run-driver``)."""
+    out = []
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"run-driver" in f.read():
+                out.append(pid)
+    return out
 
 
 def _descendants(root: int) -> list[int]:
@@ -394,7 +397,8 @@ def _render_in(
             reason = response.headers["x-webgrip-refused"]
             raise BlockedURLError(f"Refused {response.url}: the render proxy refused it "
                                   f"({reason})", url=response.url, reason=reason)
-        _settle(page, deadline)
+        # Leave part of the budget for reading the DOM when the page never settles.
+        _settle(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())))
         html = page.content()
         shot = page.screenshot(full_page=full_page, type="png",
                                 timeout=_ms_left(deadline)) if screenshot else None
