@@ -316,16 +316,14 @@ atexit.register(shutdown)
 
 
 # -- one render ---------------------------------------------------------------------------
-_STABLE_JS = """
-() => {
-  if (!window.__webgripQuiet) {
-    window.__webgripQuiet = performance.now();
-    new MutationObserver(() => { window.__webgripQuiet = performance.now(); })
-      .observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
-  }
-  return performance.now() - window.__webgripQuiet;
-}
+#: Installed before any page script: the time of the DOM's last change.
+_OBSERVER_JS = """
+window.__webgripQuiet = performance.now();
+new MutationObserver(() => { window.__webgripQuiet = performance.now(); })
+  .observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
 """
+#: Milliseconds since the DOM last changed.
+_QUIET_JS = "() => performance.now() - (window.__webgripQuiet || 0)"
 
 
 def render(
@@ -387,6 +385,7 @@ def _render_in(
                 r.fallback()
 
         context.route("**/*", route)
+        context.add_init_script(_OBSERVER_JS)
         page = context.new_page()
         page.on("download", lambda d: d.cancel())
         try:
@@ -421,19 +420,18 @@ def _settle(page: Any, deadline: float) -> None:
     """Wait for network idle or a DOM that stopped changing, whichever is first."""
     from playwright.sync_api import Error as PlaywrightError
 
-    step = 0.25
     while time.monotonic() + 0.05 < deadline:
         try:
-            page.wait_for_load_state("networkidle",
-                                     timeout=min(step, deadline - time.monotonic()) * 1000)
-            return
-        except PlaywrightError:
-            pass
-        try:
-            if page.evaluate(_STABLE_JS) >= QUIET_SECONDS * 1000:
+            if page.evaluate(_QUIET_JS) >= QUIET_SECONDS * 1000:
                 return
         except PlaywrightError:
             return  # navigated away meanwhile: take what is there
+        try:
+            page.wait_for_load_state(
+                "networkidle", timeout=max(1.0, min(0.1, deadline - time.monotonic()) * 1000))
+            return
+        except PlaywrightError:
+            pass
 
 
 def _navigation_error(url: str, exc: Exception, stats: Any, deadline: float) -> Exception:
