@@ -314,8 +314,9 @@ fn is_timeout(e: &io::Error) -> bool {
     )
 }
 
-/// The request line and header fields; `None` if it is not HTTP/1.x.
-fn parse_head(head: &[u8]) -> Option<(String, String, Vec<(String, String)>)> {
+/// The request line and header fields (`rest`: the bytes read past them); `None` if it is
+/// not HTTP/1.x.
+fn parse_head(head: &[u8], rest: Vec<u8>) -> Option<Head> {
     let text = std::str::from_utf8(head).ok()?;
     let mut lines = text.split("\r\n");
     let mut parts = lines.next()?.split(' ');
@@ -331,7 +332,12 @@ fn parse_head(head: &[u8]) -> Option<(String, String, Vec<(String, String)>)> {
         }
         headers.push((k.to_string(), v.trim().to_string()));
     }
-    Some((method.to_string(), target.to_string(), headers))
+    Some(Head {
+        method: method.to_string(),
+        target: target.to_string(),
+        headers,
+        rest,
+    })
 }
 
 fn reply(stream: &mut TcpStream, status: &str, extra: &str, body: &str) {
@@ -406,16 +412,11 @@ fn serve(mut client: TcpStream, shared: &Arc<Shared>) {
 
 fn read_request(client: &mut TcpStream, shared: &Shared) -> Option<Head> {
     let (raw, rest) = read_head(client, shared, Vec::new())?;
-    let Some((method, target, headers)) = parse_head(&raw) else {
+    let head = parse_head(&raw, rest);
+    if head.is_none() {
         reply(client, "400 Bad Request", "", "not an HTTP/1 proxy request");
-        return None;
-    };
-    Some(Head {
-        method,
-        target,
-        headers,
-        rest,
-    })
+    }
+    head
 }
 
 /// A CONNECT authority (`host:port`, `[v6]:port`) as the URL the policy judges. Anything

@@ -144,7 +144,7 @@ fn refused_addresses_get_no_connection_whatever_the_spelling() {
         format!("CONNECT 127.0.0.1:{port}@127.0.0.2:{port} HTTP/1.1"),
         format!("CONNECT [::ffff:7f00:2]:{port} HTTP/1.1"),
         "CONNECT 127.0.0.1:22 HTTP/1.1".to_string(),
-        format!("GET /relative HTTP/1.1"),
+        "GET /relative HTTP/1.1".to_string(),
     ];
     for t in &targets {
         let r = ask(&p, &format!("{t}\r\nHost: x\r\n{}\r\n", auth()));
