@@ -5,7 +5,7 @@ WebSocket and redirect is a request the page chooses, so checking the first URL 
 nothing. Each render therefore gets its own :class:`webgrip._core.EgressProxy` (loopback,
 ephemeral port, a fresh secret, the client's own policy object) and a fresh browser context
 whose only proxy it is. The browser is launched so that nothing bypasses it: the launch-wide
-proxy is a dead end (``http://per-context``), the bypass list is ``<-loopback>`` (which also
+proxy is a dead end (``no-egress.invalid``), the bypass list is ``<-loopback>`` (which also
 removes Chromium's implicit loopback bypass), QUIC is off, WebRTC may not use unproxied UDP,
 DNS prefetch is off, service workers are blocked and downloads refused.
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import Any
 
-from . import _core
+from . import _cancel, _core
 from .config import Config
 from .errors import BlockedURLError, FetchTimeoutError, RenderError
 
@@ -66,6 +66,13 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-background-networking",
     "--no-pings",
     "--disable-sync",
+)
+#: The browser-wide proxy: a name that never resolves (RFC 2606 ``.invalid``), so anything
+#: outside a render's context goes nowhere. Given as flags: Playwright drops a launch proxy
+#: named ``per-context``.
+DEAD_END_PROXY: tuple[str, ...] = (
+    "--proxy-server=http://no-egress.invalid:9",
+    "--proxy-bypass-list=<-loopback>",
 )
 
 
@@ -149,28 +156,39 @@ class _Pool:
         self._browser_pids: list[int] = []
         self._profiles: list[str] = []
 
-    def run(self, executable: str, work: Callable[[Any], Any], deadline: float) -> Any:
-        """``work(browser)`` on the worker, waited for until ``deadline`` (monotonic)."""
+    def run(self, executable: str, work: Callable[[Any], Any], deadline: float,
+            cancel: _core.CancelToken | None = None) -> Any:
+        """``work(browser)`` on the worker, waited for until ``deadline`` (monotonic) or until
+        ``cancel`` is cancelled; either way a job still running then gets the browser killed
+        (the job cannot be interrupted from this thread, the processes can)."""
         job = _Job(work)
         with self._lock:
             if self._thread is not None and self._executable != executable:
                 self._stop_locked()
             if self._thread is None or not self._thread.is_alive():
-                self._executable = executable
+                # Each worker has its own queue: a killed one must not take the next jobs.
+                self._executable, self._jobs = executable, queue.Queue()
                 self._thread = threading.Thread(
-                    target=self._serve, args=(executable,), name="webgrip-render", daemon=True)
+                    target=self._serve, args=(executable, self._jobs), name="webgrip-render",
+                    daemon=True)
                 self._thread.start()
             self._jobs.put(job)
         # A little grace past the deadline: the job's own timeouts end it first normally.
-        if not job.done.wait(max(0.0, deadline - time.monotonic()) + 2.0):
-            self.kill()
-            raise FetchTimeoutError("the render did not finish before the deadline; the "
-                                    "browser was stopped", reason="timeout")
+        limit = deadline + 2.0
+        while not job.done.wait(min(0.05, max(0.0, limit - time.monotonic()))):
+            if cancel is not None and cancel.cancelled:
+                self.kill()
+                raise FetchTimeoutError("the render was cancelled; the browser was stopped",
+                                        reason="cancelled")
+            if time.monotonic() >= limit:
+                self.kill()
+                raise FetchTimeoutError("the render did not finish before the deadline; the "
+                                        "browser was stopped", reason="timeout")
         if job.error is not None:
             raise job.error
         return job.result
 
-    def _serve(self, executable: str) -> None:
+    def _serve(self, executable: str, jobs: queue.Queue[_Job | None]) -> None:
         pw = browser = None
         try:
             from playwright.sync_api import sync_playwright
@@ -179,7 +197,7 @@ class _Pool:
             pw = sync_playwright().start()
             self._driver_pid = next((p for p in _drivers() if p not in before), None)
             while True:
-                job = self._jobs.get()
+                job = jobs.get()
                 if job is None:
                     break
                 try:
@@ -192,8 +210,8 @@ class _Pool:
                 finally:
                     job.done.set()
         except BaseException as exc:  # the driver did not start: fail what is queued
-            _fail_queue(self._jobs, RenderError(f"cannot start the browser driver: {exc}",
-                                                reason="browser"))
+            _fail_queue(jobs, RenderError(f"cannot start the browser driver: {exc}",
+                                          reason="browser"))
         finally:
             with contextlib.suppress(Exception):
                 if browser is not None:
@@ -216,7 +234,6 @@ class _Pool:
             thread.join(timeout=10)
             if thread.is_alive():
                 self._kill_processes()
-        self._jobs = queue.Queue()
 
     def stop(self) -> None:
         """Close the browser and the driver (at exit, or to free the memory)."""
@@ -227,10 +244,10 @@ class _Pool:
         """Kill the browser and the driver now (a render outlived its deadline)."""
         with self._lock:
             self._kill_processes()
-            self._thread = None  # the old worker dies with its driver; a new one starts
+            self._thread = None  # the old worker ends with its driver; a new one starts
             _fail_queue(self._jobs, FetchTimeoutError("the browser was stopped",
                                                       reason="timeout"))
-            self._jobs = queue.Queue()
+            self._jobs.put(None)  # the old worker's last job
 
     def _kill_processes(self) -> None:
         pids = ([] if self._driver_pid is None else _descendants(self._driver_pid))
@@ -257,9 +274,7 @@ def _fail_queue(jobs: queue.Queue[_Job | None], error: BaseException) -> None:
 
 def _launch(pw: Any, executable: str) -> Any:
     return pw.chromium.launch(
-        executable_path=executable, headless=True, args=list(CHROMIUM_FLAGS),
-        # A dead end for anything outside a context: each context gets its own proxy.
-        proxy={"server": "http://per-context", "bypass": "<-loopback>"},
+        executable_path=executable, headless=True, args=[*CHROMIUM_FLAGS, *DEAD_END_PROXY],
         handle_sigint=False, handle_sigterm=False, handle_sighup=False,
     )
 
@@ -347,7 +362,7 @@ def render(
     def work(browser: Any) -> RenderResult:
         return _render_in(browser, core, config, url, deadline, screenshot, full_page)
 
-    return _POOL.run(executable, work, deadline)  # type: ignore[no-any-return]
+    return _POOL.run(executable, work, deadline, _cancel.current())  # type: ignore[no-any-return]
 
 
 def _ms_left(deadline: float) -> float:

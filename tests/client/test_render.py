@@ -174,3 +174,41 @@ def test_cli_render_and_screenshot(shell_site, tmp_path):
                          capture_output=True, text=True, env=env, timeout=60)
     assert got.returncode == 0, got.stderr
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+@needs_browser
+def test_a_cancelled_render_stops_its_browser(shell_site):
+    import asyncio
+
+    from webgrip import AsyncWebClient
+
+    async def main() -> float:
+        async with AsyncWebClient(loopback_config(timeout=30)) as client:
+            task = asyncio.create_task(client.fetch(shell_site.url("/ticking"), render="always"))
+            while not _browsers():  # the render has its browser
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
+            task.cancel()
+            start = time.monotonic()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            while _browsers() and time.monotonic() - start < 5:
+                await asyncio.sleep(0.05)
+            return time.monotonic() - start
+
+    assert asyncio.run(main()) < 5
+    assert not _browsers()
+
+
+@needs_browser
+def test_the_browser_runs_with_every_bypass_closed(shell_site):
+    with WebClient(loopback_config()) as client:
+        client.fetch(shell_site.url("/"), render="always")
+    args = b""
+    for pid in _browsers():
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args += f.read().replace(b"\0", b" ")
+    for flag in (b"--proxy-server=http://no-egress.invalid:9", b"--proxy-bypass-list=<-loopback>",
+                 b"--disable-quic", b"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+                 b"--dns-prefetch-disable"):
+        assert flag in args, flag
