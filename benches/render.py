@@ -112,7 +112,7 @@ def main() -> None:
                          len(page.content), first.rendered))
     render.shutdown()
     server.shutdown()
-    print(f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak RSS':>10} "
+    print(f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak PSS':>10} "
           f"{'content':>8}")
     for mode, launch, rate, per, peak, chars, _ in rows:
         print(f"{mode:8} {launch * 1000:9.0f}ms {rate:9.1f} {per * 1000:9.1f} "
