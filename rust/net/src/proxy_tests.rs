@@ -247,3 +247,58 @@ fn the_request_cap_and_stop_end_the_session() {
     )
     .is_err());
 }
+
+fn proxy_limited(max_bytes: u64, timeout: Duration) -> EgressProxy {
+    let lookup = Arc::new(Lookup::new(
+        Arc::new(
+            Policy::new(&PolicyConfig {
+                allow_networks: vec!["127.0.0.1/32".into()],
+                ..PolicyConfig::default()
+            })
+            .unwrap(),
+        ),
+        HashMap::new(),
+    ));
+    EgressProxy::start(
+        lookup,
+        ProxyConfig {
+            secret: SECRET.into(),
+            timeout,
+            connect_timeout: Duration::from_secs(5),
+            max_bytes,
+            max_connections: 50,
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_byte_cap_cuts_the_relay_and_ends_the_session() {
+    let (port, _) = listener([127, 0, 0, 1]);
+    let p = proxy_limited(40, Duration::from_secs(20));
+    let req = format!("GET http://127.0.0.1:{port}/ HTTP/1.1\r\n{}\r\n", auth());
+    let r = ask(&p, &req);
+    assert!(!r.contains("echo:"), "{r}");
+    assert!(p.stats().over_bytes);
+    // Spent: nothing more is served.
+    assert!(ask(&p, &req).is_empty());
+}
+
+#[test]
+fn nothing_is_served_after_the_deadline() {
+    let (port, count) = listener([127, 0, 0, 1]);
+    let p = proxy_limited(1 << 20, Duration::from_millis(200));
+    thread::sleep(Duration::from_millis(400));
+    let req = format!("GET http://127.0.0.1:{port}/ HTTP/1.1\r\n{}\r\n", auth());
+    let served = TcpStream::connect(p.addr())
+        .map(|mut s| {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+            let _ = s.write_all(req.as_bytes());
+            let mut out = Vec::new();
+            let _ = s.read_to_end(&mut out);
+            !out.is_empty()
+        })
+        .unwrap_or(false);
+    assert!(!served);
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+}
