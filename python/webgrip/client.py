@@ -7,6 +7,7 @@ Every method raises the typed exceptions of :mod:`webgrip.errors`; the agent too
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 import time
@@ -26,6 +27,8 @@ from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
+from .render import RENDER_MODES, is_script_shell, looks_scripted, render_available
+from .render import render as render_page
 from .response import Response, status_error, status_message
 from .retry import retry_wait
 from .robots import RobotsCache
@@ -199,6 +202,7 @@ class WebClient:
         extract: str = "markdown",
         main_content: bool | None = None,
         use_cache: bool = False,
+        render: str | None = None,
     ) -> Page:
         """Fetch ``url`` and convert it to one view (see :data:`webgrip.page.EXTRACT_MODES`).
 
@@ -211,11 +215,19 @@ class WebClient:
         :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
         :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
         bodies, and the other :mod:`webgrip.errors` exceptions.
+
+        ``render`` (default ``config.render``) runs the page's scripts in the guarded headless
+        browser (``webgrip[render]``, see docs/rendering.md): ``"always"``, ``"never"``, or
+        ``"auto"`` (only when the static page is a script shell and a browser is available;
+        a failed render then keeps the static page). ``Page.rendered`` says which it was.
         """
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+        mode = self.config.render if render is None else render
+        if mode not in RENDER_MODES:
+            raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}; got {mode!r}")
         clean = self._clean_url(url)
-        key = (clean, extract, main_content)
+        key = (clean, extract, main_content, mode)
         documents = self._documents()
         if use_cache:
             cached = documents.get(key)
@@ -223,14 +235,67 @@ class WebClient:
                 return cached
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
+        if mode == "always":
+            page = self._rendered_page(clean, extract, main_content, deadline)
+            documents.put(key, page)
+            return page
         # Through the persistent cache, if one is configured.
         response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
                           tracking_params=self.config.tracking_params, deadline=deadline)
+        if mode == "auto" and self._is_shell(response, page, clean, deadline):
+            try:
+                page = self._rendered_page(clean, extract, main_content, deadline)
+            except WebgripError as exc:  # the static page is still an answer
+                self._stats.record_error(exc)
         documents.put(key, page)
         return page
+
+    def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
+        """A PNG of ``url`` as the guarded headless browser renders it (``webgrip[render]``,
+        see docs/rendering.md): the viewport, or the whole page with ``full_page=True``.
+        Within ``config.timeout``; raises :class:`~webgrip.errors.RenderError` when no
+        browser is available, and the other :mod:`webgrip.errors` exceptions."""
+        clean = self._clean_url(url)
+        deadline = time.monotonic() + self.config.timeout
+        self._check_robots(clean, deadline)
+        result = render_page(self._core, self.config, clean, deadline=deadline,
+                             screenshot=True, full_page=full_page)
+        self._stats.record(len(result.screenshot or b""), status=result.status)
+        return result.screenshot or b""
+
+    def _is_shell(self, response: Response, page: Page, url: str, deadline: float) -> bool:
+        """Whether ``auto`` should render: an HTML script shell, and a browser here."""
+        if page.content_type not in ("text/html", "application/xhtml+xml"):
+            return False
+        if not looks_scripted(response.content) or render_available(self.config) is not None:
+            return False
+        text = page if page.extract in ("markdown", "text") else build_page(
+            response, url=url, extract="text", deadline=deadline)
+        return is_script_shell(response.content, text.content)
+
+    def _rendered_page(self, url: str, extract: str, main_content: bool | None,
+                       deadline: float) -> Page:
+        """``url`` rendered in the guarded browser, through the same extractor."""
+        start = time.monotonic()
+        result = render_page(self._core, self.config, url, deadline=deadline)
+        body = result.html.encode("utf-8")
+        self._stats.record(len(body), status=result.status)
+        log_request("GET", url, status=result.status, nbytes=len(body),
+                    seconds=time.monotonic() - start)
+        response = Response(
+            url=result.url, status=result.status,
+            headers={"content-type": "text/html; charset=utf-8"}, content=body,
+            content_type="text/html", charset="utf-8", redirects=(), remote_addr="",
+            elapsed=time.monotonic() - start,
+        )
+        if response.status >= 400:
+            raise status_error(response)
+        page = build_page(response, url=url, extract=extract, main_content=main_content,
+                          tracking_params=self.config.tracking_params, deadline=deadline)
+        return dataclasses.replace(page, rendered=True)
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:
         """Search the web with the configured provider chain; see :func:`webgrip.search.search`.

@@ -102,6 +102,13 @@ class Config:
     cache_dir: str | None = None
     cache_ttl_seconds: float = 3600.0
 
+    # --- rendering (the ``webgrip[render]`` extra; see docs/rendering.md) ---------------
+    render: str = "auto"
+    """Run a page's scripts in a guarded headless Chromium: ``never``, ``auto`` (only when the
+    static page is a script shell and a browser is available) or ``always``."""
+    browser_executable: str | None = None
+    """The Chromium to drive; default: the system's ``chromium`` on ``PATH``."""
+
     def __post_init__(self) -> None:
         # Accept lists (from TOML/JSON) but store tuples so the config stays hashable-ish
         # and immutable.
@@ -227,6 +234,7 @@ _FIELD_KINDS: dict[str, str] = {
     "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
     "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float",
+    "render": "str", "browser_executable": "opt_str",
 }
 
 _SEARCH_PROVIDERS = ("duckduckgo", "searxng", "brave", "tavily", "google")
@@ -274,6 +282,8 @@ def _validate(c: Config) -> None:
         if url != "" and not _is_http_url(url):  # "" leaves the default endpoint
             raise bad("search_endpoints", f"{name!r} must be an http:// or https:// URL, "
                                           f"got {url!r}")
+    if c.render not in ("never", "auto", "always"):
+        raise bad("render", f"{c.render!r}; choose one of never, auto, always")
     if c.safe_search not in _SAFE_SEARCH:
         raise bad("safe_search", f"{c.safe_search!r}; choose one of {_SAFE_SEARCH}")
     if not c.user_agent.strip() or any(ch in c.user_agent for ch in "\r\n"):

@@ -138,6 +138,8 @@ class Tools:
             header.append(f"Title: {' '.join(page.title.split())}")
         header.append(f"URL: {page.final_url}")
         header.append(f"Content-Type: {page.content_type or 'unknown'}")
+        if page.rendered:
+            header.append("Rendered: yes (the page's scripts ran in a guarded headless browser)")
         if total:
             header.append(f"Showing characters {start}–{end} of {total}")
         body = chunk if total else _EMPTY[page.extract]
