@@ -52,6 +52,7 @@ mod root;
 mod supplement;
 #[cfg(test)]
 mod tests;
+mod thread;
 mod words;
 
 use scraper::Html;
@@ -188,12 +189,16 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // A page that declares itself a discussion (forum thread, Q&A) keeps a thread that
     // outweighs its opening post however long that post is.
     let discussion = t.discussion || ld_kinds.discussion;
+    // An article written in paragraphs keeps its comments out however short it is, unless
+    // the page declares a discussion.
     let forum = comments > 0
         && (without < THREAD_OWN_BODY
             || (comments > 3 * without / 2
                 && (without < ARTICLE_OWN_BODY || discussion)
-                && !article));
+                && !article))
+        && (discussion || !t.article_above_comments(doc, without));
     if forum {
+        t.mark_thread(without);
         for it in &mut t.items {
             it.flags &= !F_COMMENTS;
         }

@@ -37,6 +37,10 @@ pub(super) struct Table {
     pub(super) article: bool,
     /// Text of comment threads left out of the selection (not a forum, see `select`).
     pub(super) comment_text: u32,
+    /// On a forum page, its largest comment thread, and the text outside every thread (the
+    /// opening post), see `Table::mark_thread`; `NONE` and 0 elsewhere.
+    pub(super) thread: u32,
+    pub(super) opening_text: u32,
     /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
     pub(super) discussion: bool,
     /// A shop page: declares itself a product page, or shows prices without calling itself
@@ -387,6 +391,8 @@ impl Table {
             descend_share: ARTICLE_DESCEND_SHARE,
             article: false,
             comment_text: 0,
+            thread: NONE,
+            opening_text: 0,
             discussion,
             product: false,
             declared_product: false,

@@ -73,6 +73,7 @@ impl Table {
             None => self.descend(start),
         };
         let root = self.widen(root, body);
+        let root = self.with_opening_post(root, body);
         let mut skip = HashSet::new();
         let (link_pruned, titled) = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
