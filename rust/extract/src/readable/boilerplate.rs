@@ -379,7 +379,7 @@ impl Table {
 
     /// The visible text of item `i`, its text nodes joined with `sep`, lower-cased; `None`
     /// past 200 bytes (a label or heading is short, and a long one is not read through).
-    fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
+    pub(super) fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
         let node = doc.tree.get(self.items[i as usize].id)?;
         let mut text = String::new();
         for t in visible_texts(node) {

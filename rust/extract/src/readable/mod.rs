@@ -44,6 +44,7 @@
 mod boilerplate;
 mod chrome;
 mod classify;
+mod edit_links;
 mod flags;
 mod outline;
 mod page_kind;

@@ -94,6 +94,7 @@ impl Table {
             self.drop_policy_panels(doc, root, &mut skip);
         }
         self.drop_loading_placeholders(doc, root, &mut skip);
+        self.drop_edit_links(doc, root, &mut skip);
         self.drop_repeated_lines(doc, root, &mut skip);
         self.drop_repeated_blocks(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
