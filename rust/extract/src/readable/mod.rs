@@ -192,12 +192,13 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let discussion = t.discussion || ld_kinds.discussion;
     // An article written in paragraphs keeps its comments out however short it is, unless
     // the page declares a discussion.
-    let forum = comments > 0
+    let thread_shaped = comments > 0
         && (without < THREAD_OWN_BODY
             || (comments > 3 * without / 2
                 && (without < ARTICLE_OWN_BODY || discussion)
-                && !article))
-        && (discussion || !t.article_above_comments(doc, without));
+                && !article));
+    t.article_over_thread = thread_shaped && !discussion && t.article_above_comments(doc, without);
+    let forum = thread_shaped && !t.article_over_thread;
     if forum {
         t.mark_thread(without);
         for it in &mut t.items {

@@ -27,9 +27,11 @@ impl Table {
     /// Whether the text outside the comment threads (`own`, see `select`) is an article's
     /// body: a run of at least three prose `<p>` siblings outside the threads holding half
     /// of that text or more. A forum's opening post or a link aggregator's submission is a
-    /// line, a link or one block of text whatever its length (WCXB dev: every forum page whose thread outweighs its opening post has at most one
-    /// such paragraph outside its thread); an article is written in paragraphs. Linear: one
-    /// pass that steps over the threads.
+    /// line, a link or one block of text whatever its length (WCXB dev: every forum page
+    /// whose thread outweighs its opening post has at most one such paragraph outside its
+    /// thread, and a news aggregator's story of one block in an `article` element has its
+    /// discussion as the content); an article is written in paragraphs. Linear: one pass
+    /// that steps over the threads.
     pub(super) fn article_above_comments(&self, doc: &Html, own: u32) -> bool {
         // Paragraphs and their text per parent.
         let mut per_parent: HashMap<u32, (u32, u32)> = HashMap::new();
