@@ -38,8 +38,9 @@
 //! Where each step lives: `outline` builds the table, `classify` (with the class/id
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
 //! it is, `chrome` decides which furniture stays furniture, `root` chooses the root and the
-//! fallback, `prune` and `boilerplate` drop what does not belong inside it, and `supplement`
-//! adds JSON-LD text (read by `crate::jsonld`).
+//! fallback, `prune`, `boilerplate` and `edit_links` drop what does not belong inside it,
+//! `thread` tells an article over its comment thread from a forum's opening post, and
+//! `supplement` adds JSON-LD text (read by `crate::jsonld`).
 
 mod boilerplate;
 mod chrome;
