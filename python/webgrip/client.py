@@ -11,16 +11,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import _core
-from .batch import fetch_many
-from .cache import PageCache, fetch_cached
 from .config import Config
-from .downloads import Destination, choose_filename, open_destination, place_file
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
-from .fetching import DocumentCache, build_page
 from .hygiene import url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
@@ -28,8 +24,16 @@ from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
 from .response import Response, status_error, status_message
 from .retry import retry_wait
-from .robots import RobotsCache
-from .search import SearchResult, search
+
+# The persistent cache (sqlite3), downloads, robots.txt, batches (concurrent.futures), search
+# and the page builder are imported by the calls that use them: ``import webgrip`` stays
+# cheap (see benches/import_time.py), and a client that never searches never loads the
+# search providers.
+if TYPE_CHECKING:
+    from .cache import PageCache
+    from .downloads import Destination
+    from .fetching import DocumentCache
+    from .search import SearchResult
 
 _T = TypeVar("_T")
 
@@ -94,7 +98,7 @@ class WebClient:
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
-        self._page_cache = PageCache.from_config(self.config)  # None unless cache_dir is set
+        self._page_cache = _open_cache(self.config)  # None unless cache_dir is set
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -212,6 +216,8 @@ class WebClient:
         :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
         bodies, and the other :mod:`webgrip.errors` exceptions.
         """
+        from .fetching import build_page
+
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
         clean = self._clean_url(url)
@@ -223,8 +229,12 @@ class WebClient:
                 return cached
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
-        # Through the persistent cache, if one is configured.
-        response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+        if self._page_cache is None:
+            response = self.send("GET", clean, deadline=deadline)
+        else:  # through the persistent cache
+            from .cache import fetch_cached
+
+            response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
@@ -239,6 +249,8 @@ class WebClient:
         ``time_range``, ``timeout``. Raises :class:`~webgrip.errors.SearchBlockedError` when
         the provider refuses to answer and :class:`~webgrip.errors.SearchError` on failure.
         """
+        from .search import search
+
         return search(self, query, **options)
 
     def download(
@@ -263,6 +275,8 @@ class WebClient:
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
+        from .downloads import choose_filename, open_destination, place_file
+
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
@@ -332,6 +346,8 @@ class WebClient:
                                   reason="unparsable") from None
 
     def _documents(self) -> DocumentCache:
+        from .fetching import DocumentCache
+
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
@@ -346,6 +362,8 @@ class WebClient:
         with self._lock:
             robots = self.__dict__.get("_robots")
             if robots is None:
+                from .robots import RobotsCache
+
                 robots = RobotsCache(
                     self, user_agent=self.config.user_agent,
                     ttl=min(self.config.cache_ttl_seconds, 86400.0),
@@ -413,6 +431,8 @@ class WebClient:
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
         """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
+        from .batch import fetch_many
+
         return fetch_many(self, urls, **options)
 
     def stats(self) -> dict[str, Any]:
@@ -434,6 +454,14 @@ class WebClient:
         log_request("GET", url, status=raw["status"], nbytes=raw["size"],
                     seconds=time.monotonic() - start)
         return raw
+
+
+def _open_cache(config: Config) -> PageCache | None:
+    if not config.cache_dir:
+        return None
+    from .cache import PageCache
+
+    return PageCache.from_config(config)
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:

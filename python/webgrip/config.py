@@ -16,7 +16,6 @@ from typing import Any
 from . import _core
 from ._version import __version__ as _version
 from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
-from .config_file import load_values
 
 __all__ = ["DEFAULT_BLOCKED_PORTS", "SEARCH_ENDPOINT_NAMES", "Config"]
 
@@ -150,6 +149,8 @@ class Config:
         first: ``overrides`` > ``WEBGRIP_*`` variables > profile > file > defaults. Unknown keys
         and invalid values raise :class:`ValueError` naming the key (and the file).
         """
+        from .config_file import load_values  # tomllib and pathlib: only when a file is read
+
         environ = os.environ if env is None else env
         values = load_values(path, profile, environ, _FIELD_KINDS)
         values.update(env_values(environ))
