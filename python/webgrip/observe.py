@@ -30,13 +30,14 @@ from urllib.parse import urlsplit
 if TYPE_CHECKING:
     import logging
 
-__all__ = ["Stats", "log_request", "logger", "revalidating"]
+__all__ = ["Stats", "log_request", "revalidating"]
 
 _INFO = 20  # logging.INFO, without importing logging
 _logger: logging.Logger | None = None
 
 
 def _webgrip_logger() -> logging.Logger:
+    """The ``webgrip`` logger; logging itself is imported on first use."""
     global _logger
     if _logger is None:
         import logging
@@ -44,12 +45,6 @@ def _webgrip_logger() -> logging.Logger:
         _logger = logging.getLogger("webgrip")
     return _logger
 
-
-def __getattr__(name: str) -> Any:
-    # ``observe.logger`` is the ``webgrip`` logger; logging itself is imported on first use.
-    if name == "logger":
-        return _webgrip_logger()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # Set while the persistent cache sends a conditional request: a 304 answered then is logged
 # as ``revalidated`` rather than as a plain network answer.
