@@ -44,7 +44,7 @@ def main() -> int:
     spec = importlib.util.find_spec("webgrip")  # finds the package without importing it
     if spec is None or not spec.submodule_search_locations:
         sys.exit("webgrip is not importable (install it or set PYTHONPATH=python)")
-    folder = os.path.dirname(list(spec.submodule_search_locations)[0])
+    folder = os.path.dirname(next(iter(spec.submodule_search_locations)))
     prefix = f"import sys; sys.path.insert(0, {folder!r}); "
     flags = ["-S"] if args.no_site else []
     empty = [sys.executable, *flags, "-c", prefix + "pass"]
@@ -66,7 +66,8 @@ def main() -> int:
     print(f"{'':24} {'wall ms':>8} {'CPU ms':>8}")
     print(f"{'empty interpreter':24} {med(base, 0):8.1f} {med(base, 1):8.1f}")
     print(f"{'with the import':24} {med(full, 0):8.1f} {med(full, 1):8.1f}")
-    print(f"{'difference':24} {med(full, 0) - med(base, 0):8.1f} {med(full, 1) - med(base, 1):8.1f}")
+    wall, cpu = med(full, 0) - med(base, 0), med(full, 1) - med(base, 1)
+    print(f"{'difference':24} {wall:8.1f} {cpu:8.1f}")
     return 0
 
 
