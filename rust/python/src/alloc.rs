@@ -1,4 +1,5 @@
-//! The extension's allocator: mimalloc, with its arenas kept off transparent huge pages.
+//! The extension's allocator: mimalloc, its arenas kept off transparent huge pages and each
+//! thread's free pages handed back after an extraction (see `release_thread_pages`).
 //!
 //! mimalloc gives each thread its own pages, carved out of large arenas it reserves (1 GiB at a
 //! time). Where the kernel backs anonymous memory with transparent huge pages (THP
