@@ -12,27 +12,29 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import _core
-from .batch import fetch_many
-from .cache import PageCache, fetch_cached
-from .config import Config
-from .downloads import Destination, choose_filename, open_destination, place_file
+from .config import RENDER_MODES, Config
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
-from .fetching import DocumentCache, build_page
 from .hygiene import url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
-from .render import RENDER_MODES, is_script_shell, looks_scripted, render_available
-from .render import render as render_page
 from .response import Response, status_error, status_message
 from .retry import retry_wait
-from .robots import RobotsCache
-from .search import SearchResult, search
+
+# The persistent cache (sqlite3), downloads, robots.txt, batches (concurrent.futures), search
+# and the page builder are imported by the calls that use them: ``import webgrip`` stays
+# cheap (see benches/import_time.py), and a client that never searches never loads the
+# search providers.
+if TYPE_CHECKING:
+    from .cache import PageCache
+    from .downloads import Destination
+    from .fetching import DocumentCache
+    from .search import SearchResult
 
 _T = TypeVar("_T")
 
@@ -97,7 +99,7 @@ class WebClient:
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
-        self._page_cache = PageCache.from_config(self.config)  # None unless cache_dir is set
+        self._page_cache = _open_cache(self.config)  # None unless cache_dir is set
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -221,6 +223,8 @@ class WebClient:
         ``"auto"`` (only when the static page is a script shell and a browser is available;
         a failed render then keeps the static page). ``Page.rendered`` says which it was.
         """
+        from .fetching import build_page
+
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
         mode = self.config.render if render is None else render
@@ -239,8 +243,12 @@ class WebClient:
             page = self._rendered_page(clean, extract, main_content, deadline)
             documents.put(key, page)
             return page
-        # Through the persistent cache, if one is configured.
-        response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+        if self._page_cache is None:
+            response = self.send("GET", clean, deadline=deadline)
+        else:  # through the persistent cache
+            from .cache import fetch_cached
+
+            response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
@@ -258,6 +266,8 @@ class WebClient:
         see docs/rendering.md): the viewport, or the whole page with ``full_page=True``.
         Within ``config.timeout``; raises :class:`~webgrip.errors.RenderError` when no
         browser is available, and the other :mod:`webgrip.errors` exceptions."""
+        from .render import render as render_page
+
         clean = self._clean_url(url)
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
@@ -270,6 +280,13 @@ class WebClient:
         """Whether ``auto`` should render: an HTML script shell, and a browser here."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
             return False
+        from .fetching import build_page
+        from .render import SHELL_MAX_CHARS, is_script_shell, looks_scripted, render_available
+
+        # The cheap test first: a page whose text is already long is no shell (the regexes
+        # over the raw HTML and the look for a browser run only on tiny pages).
+        if page.extract in ("markdown", "text") and len(page.content.strip()) > SHELL_MAX_CHARS:
+            return False
         if not looks_scripted(response.content) or render_available(self.config) is not None:
             return False
         text = page if page.extract in ("markdown", "text") else build_page(
@@ -279,6 +296,9 @@ class WebClient:
     def _rendered_page(self, url: str, extract: str, main_content: bool | None,
                        deadline: float) -> Page:
         """``url`` rendered in the guarded browser, through the same extractor."""
+        from .fetching import build_page
+        from .render import render as render_page
+
         start = time.monotonic()
         result = render_page(self._core, self.config, url, deadline=deadline)
         body = result.html.encode("utf-8")
@@ -304,6 +324,8 @@ class WebClient:
         ``time_range``, ``timeout``. Raises :class:`~webgrip.errors.SearchBlockedError` when
         the provider refuses to answer and :class:`~webgrip.errors.SearchError` on failure.
         """
+        from .search import search
+
         return search(self, query, **options)
 
     def download(
@@ -328,6 +350,8 @@ class WebClient:
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
+        from .downloads import choose_filename, open_destination, place_file
+
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
@@ -397,6 +421,8 @@ class WebClient:
                                   reason="unparsable") from None
 
     def _documents(self) -> DocumentCache:
+        from .fetching import DocumentCache
+
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
@@ -411,6 +437,8 @@ class WebClient:
         with self._lock:
             robots = self.__dict__.get("_robots")
             if robots is None:
+                from .robots import RobotsCache
+
                 robots = RobotsCache(
                     self, user_agent=self.config.user_agent,
                     ttl=min(self.config.cache_ttl_seconds, 86400.0),
@@ -478,6 +506,8 @@ class WebClient:
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
         """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
+        from .batch import fetch_many
+
         return fetch_many(self, urls, **options)
 
     def stats(self) -> dict[str, Any]:
@@ -499,6 +529,14 @@ class WebClient:
         log_request("GET", url, status=raw["status"], nbytes=raw["size"],
                     seconds=time.monotonic() - start)
         return raw
+
+
+def _open_cache(config: Config) -> PageCache | None:
+    if not config.cache_dir:
+        return None
+    from .cache import PageCache
+
+    return PageCache.from_config(config)
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:

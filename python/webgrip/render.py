@@ -34,7 +34,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from . import _cancel, _core
-from .config import Config
+from .config import RENDER_MODES, Config
 from .errors import BlockedURLError, FetchTimeoutError, RenderError
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
 ]
 
 #: The values of ``Config.render`` and ``fetch(render=...)``.
-RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
 
 #: Requests (page, scripts, XHR, tunnels) one render may make through its proxy.
 MAX_RENDER_REQUESTS = 256
