@@ -1,28 +1,38 @@
 """End-to-end benchmark: fetch + Markdown throughput and CPU per page, download throughput/RSS.
 
-One command, everything measured in the same run against a loopback HTTP server (a separate
-process, so its CPU is not charged to the client) serving real pages from the WCXB corpus:
+One command, everything measured in the same run against loopback servers in their own
+processes (so their CPU is not charged to the client):
 
     python benches/e2e.py                      # 100 pages, 1 GiB download
-    python benches/e2e.py --pages 50 --download-size 64M     # quick look
+    python benches/e2e.py --only fetch --pages 181 --set articles+wcxb --repeat 3
     python benches/e2e.py --only download --repeat 3         # download part only
 
-Contenders for fetch + Markdown, each sequentially and with 8 threads (webgrip also through
-``fetch_many``):
+Fetch + Markdown: the corpus pages come from Debian's nginx (``apt-get install nginx``; the
+script writes a temporary nginx.conf serving them on 127.0.0.1 with keep-alive, starts it
+under ``taskset`` on the last core and stops it at the end) while this process runs pinned to
+the first core; without nginx, or with ``--server python``, from an asyncio server in a child
+process instead. Contenders, one thread each (peers are optional imports, skipped with the
+reason printed; ``pip install '.[bench]'`` brings them):
 
-- webgrip (``WebClient.fetch``, readable main content as Markdown — what an agent gets);
-- requests + BeautifulSoup + markdownify (the spec's baseline; whole page);
-- httpx + html-to-markdown (whole page);
-- GAIA's own web client (``pip install amd-gaia``; requests + BeautifulSoup, plain text —
-  it has no Markdown mode), with its SSRF guard opened for loopback through its documented
-  ``GAIA_WEB_ALLOWED_HOSTS`` switch. Skipped when not installed.
+- rnet + turbohtml ``to_markdown`` (the fastest Python stack found: the reference row);
+- pycurl + markdownify_rs;
+- httpx + html-to-markdown;
+- requests + BeautifulSoup + markdownify (the spec's baseline);
+- webgrip ``WebClient.fetch(..., main_content=False)`` (whole page, as the peers convert);
+- webgrip ``WebClient.fetch(...)`` (readable main content, the default);
+- webgrip ``Tools.fetch_page`` (what an agent calls: the readable page, header and slice);
 
-Download: a file of ``--download-size`` bytes generated on the fly by the server, saved by
-webgrip (streamed to disk, fsynced) and by ``curl -o`` when curl exists; each run in a fresh
+then webgrip with ``--threads`` threads and through ``fetch_many``, and GAIA's own web client
+when installed (``pip install amd-gaia``; requests + BeautifulSoup, plain text, its SSRF guard
+opened for loopback through ``GAIA_WEB_ALLOWED_HOSTS``). Each row gives pages/s, the ratio to
+rnet + turbohtml and the client's CPU per page (``time.process_time``).
+
+Download: a file of ``--download-size`` bytes generated on the fly by the Python server, saved
+by webgrip (streamed to disk, fsynced) and by ``curl -o`` when curl exists; each run in a fresh
 process so its peak RSS growth (``VmHWM`` minus the RSS before the download) is its own.
 
-Ratios are against the baseline measured in the same run, so the numbers compare across
-machines even though absolute rates do not.
+Ratios are against rows measured in the same run, so they compare across machines even
+though absolute rates do not.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ import json
 import multiprocessing as mp
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -101,11 +112,84 @@ def _serve(pages: list[bytes], port_out: mp.Queue, ready: mp.Event) -> None:
     asyncio.run(main())
 
 
-def load_pages(corpus: Path, count: int) -> list[bytes]:
-    files = sorted((corpus / "wcxb-dev" / "html").glob("*.html.gz"))[:count]
+SETS = {"wcxb": ("wcxb-dev",), "articles": ("article-bench-dev",),
+        "articles+wcxb": ("article-bench-dev", "wcxb-dev")}
+
+
+def load_pages(corpus: Path, count: int, which: str = "wcxb") -> list[bytes]:
+    files = [f for name in SETS[which]
+             for f in sorted((corpus / name / "html").glob("*.html.gz"))][:count]
     if not files:
-        sys.exit(f"no corpus pages under {corpus}/wcxb-dev/html (use --corpus)")
+        sys.exit(f"no corpus pages for {which!r} under {corpus} (use --corpus)")
     return [gzip.decompress(f.read_bytes()) for f in files]
+
+
+# -- nginx (own process, own core) ------------------------------------------------------------
+_NGINX_CONF = """
+worker_processes 1;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nodelay on;
+    keepalive_timeout 120s;
+    keepalive_requests 1000000;
+    client_body_temp_path {dir}/tmp;
+    proxy_temp_path {dir}/tmp;
+    fastcgi_temp_path {dir}/tmp;
+    uwsgi_temp_path {dir}/tmp;
+    scgi_temp_path {dir}/tmp;
+    default_type text/html;
+    charset utf-8;
+    server {{
+        listen 127.0.0.1:{port};
+        root {dir}/www;
+    }}
+}}
+"""
+
+
+class Nginx:
+    """nginx serving ``pages`` as ``/p/<i>`` from a temp folder, on its own core."""
+
+    def __init__(self, pages: list[bytes], core: int):
+        self.dir = tempfile.mkdtemp(prefix="webgrip-e2e-nginx-")
+        www = Path(self.dir, "www", "p")
+        www.mkdir(parents=True)
+        Path(self.dir, "tmp").mkdir()
+        for i, page in enumerate(pages):
+            (www / str(i)).write_bytes(page)
+        for folder in (self.dir, www.parent, www):  # nginx's workers run as another user
+            os.chmod(folder, 0o755)
+        with socket.socket() as s:  # a free port (nginx binds it a moment later)
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        conf = Path(self.dir, "nginx.conf")
+        conf.write_text(_NGINX_CONF.format(dir=self.dir, port=self.port))
+        cmd = [shutil.which("nginx") or "nginx", "-c", str(conf), "-p", self.dir]
+        if shutil.which("taskset"):
+            cmd = ["taskset", "-c", str(core), *cmd]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while True:  # wait until it accepts connections
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    self.stop()
+                    raise RuntimeError(f"nginx did not start: {err.strip()}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 # -- contenders -------------------------------------------------------------------------------
@@ -117,6 +201,48 @@ def webgrip_fetcher(main_content: bool | None = None) -> tuple[Callable[[str], s
         Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, page_cache_size=0, timeout=60)
     )
     return (lambda url: client.fetch(url, main_content=main_content).content), client
+
+
+def tools_fetcher() -> Callable[[str], str]:
+    from webgrip import Config, Tools
+
+    tools = Tools(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, timeout=60))
+    return tools.fetch_page
+
+
+def rnet_fetcher() -> Callable[[str], str]:
+    import rnet
+    import turbohtml
+
+    client = rnet.BlockingClient()
+
+    def fetch(url: str) -> str:
+        response = client.get(url)
+        if not response.ok:
+            raise RuntimeError(f"{url}: HTTP {response.status_code}")
+        return turbohtml.parse(response.text()).to_markdown()
+
+    return fetch
+
+
+def pycurl_fetcher() -> Callable[[str], str]:
+    import io
+
+    import markdownify_rs
+    import pycurl
+
+    curl = pycurl.Curl()  # one handle: its connection is reused (keep-alive)
+
+    def fetch(url: str) -> str:
+        buf = io.BytesIO()
+        curl.setopt(pycurl.URL, url)
+        curl.setopt(pycurl.WRITEDATA, buf)
+        curl.perform()
+        if curl.getinfo(pycurl.RESPONSE_CODE) != 200:
+            raise RuntimeError(f"{url}: HTTP {curl.getinfo(pycurl.RESPONSE_CODE)}")
+        return markdownify_rs.markdownify(buf.getvalue().decode("utf-8", "replace"))
+
+    return fetch
 
 
 def baseline_fetcher() -> Callable[[str], str]:
@@ -131,7 +257,9 @@ def baseline_fetcher() -> Callable[[str], str]:
         session = getattr(local, "session", None)
         if session is None:
             session = local.session = requests.Session()
-        soup = BeautifulSoup(session.get(url, timeout=60).text, "html.parser")
+        response = session.get(url, timeout=60)
+        response.raise_for_status()
+        soup = BeautifulSoup(response.text, "html.parser")
         for tag in soup(["script", "style", "noscript"]):
             tag.decompose()
         return converter.convert_soup(soup)
@@ -146,7 +274,9 @@ def httpx_fetcher() -> Callable[[str], str]:
     client = httpx.Client(timeout=60)
 
     def fetch(url: str) -> str:
-        result = html_to_markdown.convert(client.get(url).text)
+        response = client.get(url)
+        response.raise_for_status()
+        result = html_to_markdown.convert(response.text)
         return getattr(result, "content", result)
 
     return fetch
@@ -239,6 +369,15 @@ def parse_size(text: str) -> int:
     return int(text)
 
 
+def _optional(name: str, make: Callable[[], Callable[[str], str]]) -> Callable[[str], str] | None:
+    """A peer's fetcher, or ``None`` (reason printed) when its packages are missing."""
+    try:
+        return make()
+    except ImportError as exc:
+        print(f"  {name}: skipped ({exc.name or exc} is not installed; pip install '.[bench]')")
+        return None
+
+
 def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> None:
     """Fetch + Markdown for every contender; appends to ``rows`` and prints the table."""
 
@@ -257,62 +396,49 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
         )
         r = rows[-1]
         print(
-            f"  {name:<34} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
+            f"  {name:<44} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
             f"{r['cpu_ms_per_page']:8.2f} ms CPU/page",
             flush=True,
         )
 
-    wg, wg_client = webgrip_fetcher()
-    wg(urls[0])
-    run("webgrip", "sequential", sequential(wg, urls))
-    run("webgrip", f"{args.threads} threads", threaded(wg, urls, args.threads))
-    run(
-        "webgrip",
-        "fetch_many",
-        lambda: sum(len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)),
-    )
+    def one_thread(name: str, fetch: Callable[[str], str] | None) -> None:
+        if fetch is not None:
+            fetch(urls[0])  # connect and warm up outside the timing
+            run(name, "sequential", sequential(fetch, urls))
+
+    one_thread("rnet + turbohtml to_markdown", _optional("rnet + turbohtml", rnet_fetcher))
+    one_thread("pycurl + markdownify_rs", _optional("pycurl + markdownify_rs", pycurl_fetcher))
+    one_thread("httpx + html-to-markdown", _optional("httpx + html-to-markdown", httpx_fetcher))
+    one_thread("requests + BeautifulSoup + markdownify",
+               _optional("requests + BeautifulSoup + markdownify", baseline_fetcher))
     whole, _ = webgrip_fetcher(main_content=False)
-    whole(urls[0])
-    run("webgrip (whole page)", "sequential", sequential(whole, urls))
+    one_thread("webgrip fetch(main_content=False) (whole page)", whole)
+    wg, wg_client = webgrip_fetcher()
+    one_thread("webgrip fetch() (readable, the default)", wg)
+    one_thread("webgrip Tools.fetch_page", tools_fetcher())
 
-    baseline = baseline_fetcher()
-    baseline(urls[0])
-    run("requests+bs4+markdownify", "sequential", sequential(baseline, urls))
-    run(
-        "requests+bs4+markdownify",
-        f"{args.threads} threads",
-        threaded(baseline, urls, args.threads),
-    )
-
-    hx = httpx_fetcher()
-    hx(urls[0])
-    run("httpx+html-to-markdown", "sequential", sequential(hx, urls))
-    run("httpx+html-to-markdown", f"{args.threads} threads", threaded(hx, urls, args.threads))
+    if args.threads > 1:
+        run("webgrip fetch() (readable)", f"{args.threads} threads",
+            threaded(wg, urls, args.threads))
+        run("webgrip fetch() (readable)", "fetch_many",
+            lambda: sum(len(p.content) for p in wg_client.fetch_many(urls,
+                                                                    concurrency=args.threads)))
 
     gaia = gaia_fetcher()
     if gaia is None:
-        print("  GAIA web client: not installed (pip install amd-gaia) - skipped")
+        print("  GAIA web client: skipped (not installed: pip install amd-gaia)")
     else:
-        gaia(urls[0])
-        run("GAIA WebClient (text)", "sequential", sequential(gaia, urls))
-        run("GAIA WebClient (text)", f"{args.threads} threads", threaded(gaia, urls, args.threads))
+        one_thread("GAIA WebClient (text)", gaia)
 
-    baseline_row = next(
-        r for r in rows if r["contender"].startswith("requests") and r["mode"] == "sequential"
-    )
-    seq = {r["contender"]: r["pages_per_s"] for r in rows if r["mode"] == "sequential"}
-    print(
-        "\n| contender | mode | pages/s | CPU ms/page | pages/s × baseline "
-        "| CPU/page ÷ baseline | × own sequential |"
-    )
-    print("|---|---|---:|---:|---:|---:|---:|")
+    reference = next((r for r in rows if r["contender"].startswith("rnet")), None)
+    if reference is None:
+        reference = next((r for r in rows if r["contender"].startswith("requests")), rows[0])
+    print(f"\n| contender | mode | pages/s | × {reference['contender']} | CPU ms/page |")
+    print("|---|---|---:|---:|---:|")
     for r in rows:
-        speed = r["pages_per_s"] / baseline_row["pages_per_s"]
-        thrift = baseline_row["cpu_ms_per_page"] / r["cpu_ms_per_page"]
         print(
-            f"| {r['contender']} | {r['mode']} | {r['pages_per_s']:.1f} | "
-            f"{r['cpu_ms_per_page']:.2f} | {speed:.1f}× | {thrift:.1f}× less | "
-            f"{r['pages_per_s'] / seq[r['contender']]:.2f}× |"
+            f"| {r['contender']} | {r['mode']} | {r['pages_per_s']:.0f} | "
+            f"{r['pages_per_s'] / reference['pages_per_s']:.2f}× | {r['cpu_ms_per_page']:.2f} |"
         )
 
 
@@ -321,7 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--pages", type=int, default=100, help="corpus pages to fetch (default 100)")
-    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--set", choices=sorted(SETS), default="wcxb",
+                    help="which corpus pages (default wcxb)")
+    ap.add_argument("--threads", type=int, default=8, help="threads for webgrip's extra rows")
+    ap.add_argument("--server", choices=("nginx", "python"), default="nginx",
+                    help="what serves the pages (default nginx, if installed)")
     ap.add_argument(
         "--repeat",
         type=int,
@@ -349,23 +479,39 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.only == "fetch":
         args.skip_download = True
-    pages = [] if args.only == "download" else load_pages(args.corpus, args.pages)
+    pages = [] if args.only == "download" else load_pages(args.corpus, args.pages, args.set)
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    nginx: Nginx | None = None
+    if pages and args.server == "nginx":
+        if shutil.which("nginx") is None:
+            print("nginx is not installed (apt-get install nginx): pages from the Python server")
+        else:
+            nginx = Nginx(pages, core=cores[-1] if cores else 0)
+            if len(cores) > 1:  # the client on the first core, nginx on the last
+                os.sched_setaffinity(0, {cores[0]})
     port_q: mp.Queue = mp.Queue()
     ready = mp.Event()
-    server = mp.Process(target=_serve, args=(pages, port_q, ready), daemon=True)
+    server = mp.Process(target=_serve, args=([] if nginx else pages, port_q, ready), daemon=True)
     server.start()
     ready.wait(30)
     port = port_q.get(timeout=30)
     base = f"http://127.0.0.1:{port}"
-    urls = [f"{base}/p/{i}" for i in range(len(pages))]
+    page_base = f"http://127.0.0.1:{nginx.port}" if nginx else base
+    urls = [f"{page_base}/p/{i}" for i in range(len(pages))]
     total_mb = sum(map(len, pages)) / 1e6
-    print(
-        f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, server on {base}\n"
-    )
+    where = (f"nginx on core {cores[-1] if cores else '?'}, client on core {cores[0]}"
+             if nginx and len(cores) > 1 else "nginx" if nginx else "Python server")
+    print(f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, {where}\n")
 
     rows: list[dict] = []
-    if args.only != "download":
-        run_fetch(args, urls, rows)
+    try:
+        if args.only != "download":
+            run_fetch(args, urls, rows)
+    finally:
+        if nginx is not None:
+            nginx.stop()
+            if cores:
+                os.sched_setaffinity(0, set(cores))
 
     downloads: list[dict] = []
     if not args.skip_download:

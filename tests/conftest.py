@@ -214,3 +214,26 @@ def https_server(tls_ca):
 def httpserver_listen_address() -> tuple[str, int]:
     """pytest-httpserver listens on 127.0.0.1 (an address, not the name ``localhost``)."""
     return ("127.0.0.1", 0)
+
+
+# --- opt-in benchmarks (tests/bench, see _bench_support.py) ----------------------------------
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from _bench_support import deselect_unless_asked
+
+    deselect_unless_asked(config, items)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    from _bench_support import terminal_summary
+
+    terminal_summary(terminalreporter)
+
+
+@pytest.fixture
+def bench(request: pytest.FixtureRequest):
+    """Times a callable over rounds and reports the median (benchmarks only)."""
+    from _bench_support import Bench
+
+    return Bench(request.node.name)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import importlib
 
 from ._version import __version__
-from .client import WebClient, check_url
-from .config import Config
 from .errors import (
     BlockedURLError,
     ConnectError,
@@ -14,16 +12,17 @@ from .errors import (
     FetchTimeoutError,
     HTTPStatusError,
     InvalidURLError,
+    RenderError,
     ResponseTooLargeError,
     SearchBlockedError,
     SearchError,
     UnsupportedContentError,
     WebgripError,
 )
+
+# Eager, unlike the rest: the function must shadow the submodule of the same name, which
+# any import of ``webgrip.extract`` binds here (a lazy name would then never be looked up).
 from .extract import extract
-from .page import Download, Page
-from .response import Response
-from .tools import Tools, download_file, fetch_page, search_web
 
 __all__ = [
     "AsyncTools",
@@ -37,6 +36,7 @@ __all__ = [
     "HTTPStatusError",
     "InvalidURLError",
     "Page",
+    "RenderError",
     "Response",
     "ResponseTooLargeError",
     "SearchBlockedError",
@@ -53,15 +53,55 @@ __all__ = [
     "search_web",
 ]
 
+# Not typing.TYPE_CHECKING: importing typing (with re, collections...) would cost more than
+# the rest of this module; type checkers treat any constant named TYPE_CHECKING alike.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .aio import AsyncTools, AsyncWebClient
+    from .client import WebClient, check_url
+    from .config import Config
+    from .page import Download, Page
+    from .response import Response
+    from .tools import Tools, download_file, fetch_page, search_web
+
+# Where each lazily imported public name lives. ``import webgrip`` loads only the core, the
+# errors and ``extract``; the client, the tools and the value classes (dataclasses, hence
+# ``inspect``) load on first use, the asyncio front-ends too (asyncio alone is about a quarter
+# of the package's import time). ``from webgrip import Tools`` works as before.
+_LAZY = {
+    "AsyncTools": "aio",
+    "AsyncWebClient": "aio",
+    "Config": "config",
+    "Download": "page",
+    "Page": "page",
+    "Response": "response",
+    "Tools": "tools",
+    "WebClient": "client",
+    "check_url": "client",
+    "download_file": "tools",
+    "fetch_page": "tools",
+    "search_web": "tools",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # The asyncio front-ends are imported on first use: asyncio alone is about a quarter of
-    # the package's import time, and synchronous callers never need it.
-    if name in ("AsyncTools", "AsyncWebClient"):
-        from . import aio
+    module = _LAZY.get(name)
+    if module is None:
+        # ``webgrip.client``, ``webgrip.tools``...: submodules stay reachable as attributes,
+        # as when the package imported them all eagerly.
+        if not name.startswith("__"):
+            try:
+                return importlib.import_module(f".{name}", __name__)
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__name__}.{name}":
+                    raise
+        raise AttributeError(f"module 'webgrip' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
 
-        return getattr(aio, name)
-    raise AttributeError(f"module 'webgrip' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

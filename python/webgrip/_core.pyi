@@ -5,7 +5,7 @@ classes in :mod:`webgrip.errors` (the Rust side imports them), never as panics.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypedDict, final
+from typing import Any, ClassVar, TypedDict, final
 
 # Checked against the built module by `python -m mypy.stubtest webgrip._core` (.ci/run).
 # A default written `...` is one the runtime signature cannot show (pyo3 renders only
@@ -23,6 +23,7 @@ __all__ = [
     "TRACKING_PARAMS",
     "CancelToken",
     "Client",
+    "EgressProxy",
     "TrackingRules",
     "__version__",
     "check_ip",
@@ -150,6 +151,36 @@ class Client:
         The body is decoded per Content-Encoding (gzip, deflate, br, stacked); another coding
         raises ConnectError (reason ``unsupported-encoding``, no file).
         """
+
+class _ProxyStats(TypedDict):
+    requests: int
+    upstream: int
+    refused: int
+    bytes: int
+    refusals: list[tuple[str, str]]
+    over_bytes: bool
+    over_connections: bool
+
+@final
+class EgressProxy:
+    """The egress proxy of one render session: 127.0.0.1 on an ephemeral port, serving only
+    callers presenting ``user``/``secret`` (Basic), applying ``client``'s policy and
+    ``resolve`` overrides to every CONNECT tunnel and absolute-form HTTP request."""
+
+    user: ClassVar[str]
+    def __new__(
+        cls,
+        client: Client,
+        *,
+        secret: str,
+        timeout: float,
+        max_bytes: int,
+        max_connections: int,
+    ) -> EgressProxy: ...
+    @property
+    def port(self) -> int: ...
+    def stats(self) -> _ProxyStats: ...
+    def stop(self) -> None: ...
 
 def decode_body(content: bytes, content_type: str | None = None) -> tuple[str, str]:
     """Decode a body to text: BOM, Content-Type charset, <meta> prescan, detection.

@@ -31,6 +31,7 @@ from .config import Config
 from .errors import WebgripError
 from .page import Download, Page
 from .response import Response
+from .schemas import register_async
 from .tools import Tools
 
 __all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
@@ -256,9 +257,22 @@ class AsyncTools:
         """Dispatch a model's tool call (see :func:`webgrip.schemas.call_tool`); never raises."""
         return await self._call("call", name, arguments)
 
-    def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
+    def schemas(
+        self, format: str = "openai", *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
         """The tools' definitions; see :func:`webgrip.schemas.tool_schemas`."""
-        return self.tools.schemas(format)
+        return self.tools.schemas(format, strict=strict)
+
+    def register(self, decorator: Any) -> list[Any]:
+        """Apply a framework's ``@tool`` decorator to each tool as an ``async def``.
+
+        Each coroutine function carries the name, docstring, signature and resolved
+        annotations of the :class:`~webgrip.tools.Tools` method (what
+        :meth:`Tools.register <webgrip.tools.Tools.register>` hands over) and runs the call
+        like the methods here: on a worker thread, cancellable. Returns what the decorator
+        returned.
+        """
+        return register_async(self.tools, decorator, self._call)
 
     async def aclose(self) -> None:
         """See :meth:`AsyncWebClient.aclose`."""

@@ -74,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     f.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
                    help="keep only the main content (default: on for markdown/text)")
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
+    f.add_argument("--render", action="store_const", const="always", default=None,
+                   help="run the page's scripts in the guarded headless browser "
+                   "(webgrip[render]; default: the config's render setting, auto)")
+    f.add_argument("--no-render", dest="render", action="store_const", const="never",
+                   help="never run the page's scripts")
+    f.add_argument("--screenshot", metavar="FILE",
+                   help="save a PNG of the rendered page to FILE instead of printing it")
+    f.add_argument("--full-page", action="store_true",
+                   help="with --screenshot: the whole page, not only the viewport")
 
     s = sub.add_parser("search", parents=[common], help="search the web",
                        description="Search the web and print the results.")
@@ -157,7 +166,14 @@ def _print_json(obj: Any, out: TextIO) -> None:
 # -- commands -----------------------------------------------------------------------------
 def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with WebClient(_load_config(args)) as client:
-        page = client.fetch(args.url, extract=args.extract, main_content=args.main_content)
+        if args.screenshot:
+            png = client.screenshot(args.url, full_page=args.full_page)
+            with open(args.screenshot, "wb") as f:
+                f.write(png)
+            err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
+            return EXIT_OK
+        page = client.fetch(args.url, extract=args.extract, main_content=args.main_content,
+                            render=args.render)
     total = page.length
     if args.start_index > total:
         err.write(f"webgrip: --start-index {args.start_index} is past the end ({total} chars)\n")

@@ -7,20 +7,17 @@ Every method raises the typed exceptions of :mod:`webgrip.errors`; the agent too
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import _core
-from .batch import fetch_many
-from .cache import PageCache, fetch_cached
-from .config import Config
-from .downloads import Destination, choose_filename, open_destination, place_file
+from .config import RENDER_MODES, Config
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
-from .fetching import DocumentCache, build_page
 from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
@@ -28,8 +25,16 @@ from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
 from .response import Response, status_error, status_message
 from .retry import retry_wait
-from .robots import RobotsCache
-from .search import SearchResult, search
+
+# The persistent cache (sqlite3), downloads, robots.txt, batches (concurrent.futures), search
+# and the page builder are imported by the calls that use them: ``import webgrip`` stays
+# cheap (see benches/import_time.py), and a client that never searches never loads the
+# search providers.
+if TYPE_CHECKING:
+    from .cache import PageCache
+    from .downloads import Destination
+    from .fetching import DocumentCache
+    from .search import SearchResult
 
 _T = TypeVar("_T")
 
@@ -94,7 +99,7 @@ class WebClient:
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
-        self._page_cache = PageCache.from_config(self.config)  # None unless cache_dir is set
+        self._page_cache = _open_cache(self.config)  # None unless cache_dir is set
         # Compiled once: every page this client reads strips links with the same rules.
         self._tracking = tracking_rules(self.config.tracking_params)
 
@@ -201,6 +206,7 @@ class WebClient:
         extract: str = "markdown",
         main_content: bool | None = None,
         use_cache: bool = False,
+        render: str | None = None,
     ) -> Page:
         """Fetch ``url`` and convert it to one view (see :data:`webgrip.page.EXTRACT_MODES`).
 
@@ -213,11 +219,21 @@ class WebClient:
         :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
         :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
         bodies, and the other :mod:`webgrip.errors` exceptions.
+
+        ``render`` (default ``config.render``) runs the page's scripts in the guarded headless
+        browser (``webgrip[render]``, see docs/rendering.md): ``"always"``, ``"never"``, or
+        ``"auto"`` (only when the static page is a script shell and a browser is available;
+        a failed render then keeps the static page). ``Page.rendered`` says which it was.
         """
+        from .fetching import build_page
+
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+        mode = self.config.render if render is None else render
+        if mode not in RENDER_MODES:
+            raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}; got {mode!r}")
         clean = self._clean_url(url)
-        key = (clean, extract, main_content)
+        key = (clean, extract, main_content, mode)
         documents = self._documents()
         if use_cache:
             cached = documents.get(key)
@@ -225,14 +241,83 @@ class WebClient:
                 return cached
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
-        # Through the persistent cache, if one is configured.
-        response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+        if mode == "always":
+            page = self._rendered_page(clean, extract, main_content, deadline)
+            documents.put(key, page)
+            return page
+        if self._page_cache is None:
+            response = self.send("GET", clean, deadline=deadline)
+        else:  # through the persistent cache
+            from .cache import fetch_cached
+
+            response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
                           tracking=self._tracking, deadline=deadline)
+        if mode == "auto" and self._is_shell(response, page, clean, deadline):
+            try:
+                page = self._rendered_page(clean, extract, main_content, deadline)
+            except WebgripError as exc:  # the static page is still an answer
+                self._stats.record_error(exc)
         documents.put(key, page)
         return page
+
+    def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
+        """A PNG of ``url`` as the guarded headless browser renders it (``webgrip[render]``,
+        see docs/rendering.md): the viewport, or the whole page with ``full_page=True``.
+        Within ``config.timeout``; raises :class:`~webgrip.errors.RenderError` when no
+        browser is available, and the other :mod:`webgrip.errors` exceptions."""
+        from .render import render as render_page
+
+        clean = self._clean_url(url)
+        deadline = time.monotonic() + self.config.timeout
+        self._check_robots(clean, deadline)
+        result = render_page(self._core, self.config, clean, deadline=deadline,
+                             screenshot=True, full_page=full_page)
+        self._stats.record(len(result.screenshot or b""), status=result.status)
+        return result.screenshot or b""
+
+    def _is_shell(self, response: Response, page: Page, url: str, deadline: float) -> bool:
+        """Whether ``auto`` should render: an HTML script shell, and a browser here."""
+        if page.content_type not in ("text/html", "application/xhtml+xml"):
+            return False
+        from .fetching import build_page
+        from .render import SHELL_MAX_CHARS, is_script_shell, looks_scripted, render_available
+
+        # The cheap test first: a page whose text is already long is no shell (the regexes
+        # over the raw HTML and the look for a browser run only on tiny pages).
+        if page.extract in ("markdown", "text") and len(page.content.strip()) > SHELL_MAX_CHARS:
+            return False
+        if not looks_scripted(response.content) or render_available(self.config) is not None:
+            return False
+        text = page if page.extract in ("markdown", "text") else build_page(
+            response, url=url, extract="text", deadline=deadline)
+        return is_script_shell(response.content, text.content)
+
+    def _rendered_page(self, url: str, extract: str, main_content: bool | None,
+                       deadline: float) -> Page:
+        """``url`` rendered in the guarded browser, through the same extractor."""
+        from .fetching import build_page
+        from .render import render as render_page
+
+        start = time.monotonic()
+        result = render_page(self._core, self.config, url, deadline=deadline)
+        body = result.html.encode("utf-8")
+        self._stats.record(len(body), status=result.status)
+        log_request("GET", url, status=result.status, nbytes=len(body),
+                    seconds=time.monotonic() - start)
+        response = Response(
+            url=result.url, status=result.status,
+            headers={"content-type": "text/html; charset=utf-8"}, content=body,
+            content_type="text/html", charset="utf-8", redirects=(), remote_addr="",
+            elapsed=time.monotonic() - start,
+        )
+        if response.status >= 400:
+            raise status_error(response)
+        page = build_page(response, url=url, extract=extract, main_content=main_content,
+                          tracking=self._tracking, deadline=deadline)
+        return dataclasses.replace(page, rendered=True)
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:
         """Search the web with the configured provider chain; see :func:`webgrip.search.search`.
@@ -241,6 +326,8 @@ class WebClient:
         ``time_range``, ``timeout``. Raises :class:`~webgrip.errors.SearchBlockedError` when
         the provider refuses to answer and :class:`~webgrip.errors.SearchError` on failure.
         """
+        from .search import search
+
         return search(self, query, **options)
 
     def download(
@@ -265,6 +352,8 @@ class WebClient:
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
+        from .downloads import choose_filename, open_destination, place_file
+
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
@@ -334,6 +423,8 @@ class WebClient:
                                   reason="unparsable") from None
 
     def _documents(self) -> DocumentCache:
+        from .fetching import DocumentCache
+
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
@@ -348,6 +439,8 @@ class WebClient:
         with self._lock:
             robots = self.__dict__.get("_robots")
             if robots is None:
+                from .robots import RobotsCache
+
                 robots = RobotsCache(
                     self, user_agent=self.config.user_agent,
                     ttl=min(self.config.cache_ttl_seconds, 86400.0),
@@ -415,6 +508,8 @@ class WebClient:
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
         """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
+        from .batch import fetch_many
+
         return fetch_many(self, urls, **options)
 
     def stats(self) -> dict[str, Any]:
@@ -436,6 +531,14 @@ class WebClient:
         log_request("GET", url, status=raw["status"], nbytes=raw["size"],
                     seconds=time.monotonic() - start)
         return raw
+
+
+def _open_cache(config: Config) -> PageCache | None:
+    if not config.cache_dir:
+        return None
+    from .cache import PageCache
+
+    return PageCache.from_config(config)
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:

@@ -16,11 +16,13 @@ from typing import Any
 from . import _core
 from ._version import __version__ as _version
 from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
-from .config_file import load_values
 
-__all__ = ["DEFAULT_BLOCKED_PORTS", "SEARCH_ENDPOINT_NAMES", "Config"]
+__all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Config"]
 
 #: The keys ``Config.search_endpoints`` accepts: one per endpoint a provider calls.
+#: ``Config.render`` and ``WebClient.fetch(render=...)``: when a page runs in the guarded browser.
+RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
+
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
     "duckduckgo_html", "duckduckgo_lite", "searxng", "brave", "tavily", "google",
 )
@@ -102,6 +104,13 @@ class Config:
     cache_dir: str | None = None
     cache_ttl_seconds: float = 3600.0
 
+    # --- rendering (the ``webgrip[render]`` extra; see docs/rendering.md) ---------------
+    render: str = "auto"
+    """Run a page's scripts in a guarded headless Chromium: ``never``, ``auto`` (only when the
+    static page is a script shell and a browser is available) or ``always``."""
+    browser_executable: str | None = None
+    """The Chromium to drive; default: the system's ``chromium`` on ``PATH``."""
+
     def __post_init__(self) -> None:
         # Accept lists (from TOML/JSON) but store tuples so the config stays hashable-ish
         # and immutable.
@@ -150,6 +159,8 @@ class Config:
         first: ``overrides`` > ``WEBGRIP_*`` variables > profile > file > defaults. Unknown keys
         and invalid values raise :class:`ValueError` naming the key (and the file).
         """
+        from .config_file import load_values  # tomllib and pathlib: only when a file is read
+
         environ = os.environ if env is None else env
         values = load_values(path, profile, environ, _FIELD_KINDS)
         values.update(env_values(environ))
@@ -227,6 +238,7 @@ _FIELD_KINDS: dict[str, str] = {
     "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
     "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float",
+    "render": "str", "browser_executable": "opt_str",
 }
 
 _SEARCH_PROVIDERS = ("duckduckgo", "searxng", "brave", "tavily", "google")
@@ -274,6 +286,8 @@ def _validate(c: Config) -> None:
         if url != "" and not _is_http_url(url):  # "" leaves the default endpoint
             raise bad("search_endpoints", f"{name!r} must be an http:// or https:// URL, "
                                           f"got {url!r}")
+    if c.render not in RENDER_MODES:
+        raise bad("render", f"{c.render!r}; choose one of {', '.join(RENDER_MODES)}")
     if c.safe_search not in _SAFE_SEARCH:
         raise bad("safe_search", f"{c.safe_search!r}; choose one of {_SAFE_SEARCH}")
     if not c.user_agent.strip() or any(ch in c.user_agent for ch in "\r\n"):

@@ -18,6 +18,7 @@ __all__ = [
     "FetchTimeoutError",
     "HTTPStatusError",
     "InvalidURLError",
+    "RenderError",
     "ResponseTooLargeError",
     "SearchBlockedError",
     "SearchError",
@@ -119,3 +120,8 @@ class SearchError(WebgripError):
 
 class SearchBlockedError(SearchError):
     """The search provider refused to answer (bot check, rate limit). Do not retry at once."""
+
+
+class RenderError(WebgripError):
+    """A page could not be rendered: no browser here (reason ``no-browser``) or the browser
+    failed (``browser``). Refusals and timeouts inside a render keep their own classes."""

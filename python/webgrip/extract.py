@@ -6,9 +6,11 @@ derived from that one tree.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _core
+
+TYPE_CHECKING = False  # typing itself is not imported: ``import webgrip`` loads this module
+if TYPE_CHECKING:
+    from typing import Any
 
 MODES = ("markdown", "text", "links", "tables", "metadata")
 

@@ -7,7 +7,6 @@ straight into a language model's context.
 from __future__ import annotations
 
 import re
-from http import HTTPStatus
 
 from . import _core
 from .errors import (
@@ -109,6 +108,8 @@ def _cap_long_words(text: str) -> str:
 def _status_label(status: int | None) -> str:
     if status is None:
         return "HTTP error"
+    from http import HTTPStatus  # built on the first error only
+
     try:
         return f"HTTP {status} {HTTPStatus(status).phrase}"
     except ValueError:

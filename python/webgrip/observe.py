@@ -20,16 +20,31 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import logging
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-__all__ = ["Stats", "log_request", "logger", "revalidating"]
+if TYPE_CHECKING:
+    import logging
 
-logger = logging.getLogger("webgrip")
+__all__ = ["Stats", "log_request", "revalidating"]
+
+_INFO = 20  # logging.INFO, without importing logging
+_logger: logging.Logger | None = None
+
+
+def _webgrip_logger() -> logging.Logger:
+    """The ``webgrip`` logger; logging itself is imported on first use."""
+    global _logger
+    if _logger is None:
+        import logging
+
+        _logger = logging.getLogger("webgrip")
+    return _logger
+
 
 # Set while the persistent cache sends a conditional request: a 304 answered then is logged
 # as ``revalidated`` rather than as a plain network answer.
@@ -109,7 +124,12 @@ def log_request(
     error: BaseException | None = None,
 ) -> None:
     """Log one request. ``source`` is ``network``, ``cache`` or ``revalidated``."""
-    if not logger.isEnabledFor(logging.INFO):
+    # Until something imports logging, nothing can have enabled INFO (the root logger starts
+    # at WARNING): no need to import it for every request.
+    if "logging" not in sys.modules:
+        return
+    logger = _webgrip_logger()
+    if not logger.isEnabledFor(_INFO):
         return
     if source == "network" and status == 304 and _REVALIDATING.get():
         source = "revalidated"

@@ -39,6 +39,8 @@ class Page:
     """For ``links``: ``{url, text, rel}`` items; for ``tables``: ``{caption, headers, rows}``."""
     main_content: bool = False
     """Whether only the main content (no navigation, ads, footers) was kept."""
+    rendered: bool = False
+    """Whether the page's scripts ran in the guarded browser before extraction."""
 
     @property
     def length(self) -> int:

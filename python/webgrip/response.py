@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from http import HTTPStatus
 from typing import Any
 
 from . import _core
-from ._jsonsafe import loads
 from .errors import HTTPStatusError
 from .messages import shown_url
 
@@ -68,6 +66,8 @@ class Response:
     def json(self) -> Any:
         """The body parsed as JSON; ``ValueError`` if it is not JSON (or nests too deeply,
         or holds an integer too long to convert)."""
+        from ._jsonsafe import loads  # json: imported on first use
+
         return loads(self.text)
 
     def raise_for_status(self) -> Response:
@@ -93,6 +93,8 @@ class Response:
 
 def status_message(status: int, url: str) -> str:
     """``HTTP 404 Not Found for <url>``: the one wording of every status error."""
+    from http import HTTPStatus  # an enum of ~60 members: built on the first error only
+
     try:
         phrase = HTTPStatus(status).phrase
     except ValueError:

@@ -8,7 +8,6 @@ total deadline: if the wait would overrun it, it gives up at once with the answe
 from __future__ import annotations
 
 import time
-from email.utils import parsedate_to_datetime
 
 __all__ = ["RETRY_STATUSES", "backoff_delay", "parse_retry_after", "retry_wait"]
 
@@ -30,6 +29,8 @@ def parse_retry_after(value: str | None, *, now: float | None = None) -> float |
         return None
     if value.isdigit():
         return float(int(value))
+    from email.utils import parsedate_to_datetime  # only for the HTTP-date form (~5 ms import)
+
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

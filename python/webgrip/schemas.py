@@ -3,9 +3,12 @@
 The JSON Schema of each tool is read from its signature (types, defaults, ``Literal`` enums,
 ``Annotated`` bounds) and its Google-style docstring (the description and the ``Args:``
 section; bounds written like ``100–20000`` or ``between 1 and 10``), so the schemas cannot
-drift from the code. Three shapes are produced from that one source:
+drift from the code. Four shapes are produced from that one source:
 
 - ``"openai"``: ``{"type": "function", "function": {"name", "description", "parameters"}}``
+  (Chat Completions; ``strict=True`` adds ``"strict": true`` and a strict-mode schema)
+- ``"openai-responses"``: ``{"type": "function", "name", "description", "parameters",
+  "strict"}`` (the Responses API's flat entry; strict by default)
 - ``"anthropic"``: ``{"name", "description", "input_schema"}``
 - ``"mcp"``: ``{"name", "description", "inputSchema", "annotations"}``
 
@@ -22,7 +25,7 @@ import re
 import reprlib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,13 +38,17 @@ __all__ = [
     "call_tool",
     "describe",
     "register",
+    "register_async",
+    "strict_parameters",
     "tool_schemas",
     "tool_specs",
 ]
 
 #: The tools an agent gets by default, in the order they are listed.
 DEFAULT_TOOLS: tuple[str, ...] = ("fetch_page", "search_web", "download_file")
-FORMATS: tuple[str, ...] = ("openai", "anthropic", "mcp")
+FORMATS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "mcp")
+#: The formats that take ``strict``, and whether they are strict when it is not given.
+_STRICT_DEFAULT: dict[str, bool] = {"openai": False, "openai-responses": True}
 
 # MCP behaviour hints (they are hints only; see the MCP spec's ToolAnnotations). Reading the
 # web is read-only but open-world; a download writes a new file and never touches others
@@ -241,25 +248,38 @@ def tool_specs(tools: Any, names: tuple[str, ...] | None = None) -> list[ToolSpe
 
 
 def tool_schemas(
-    tools: Any, format: str = "openai", *, names: tuple[str, ...] | None = None
+    tools: Any, format: str = "openai", *, names: tuple[str, ...] | None = None,
+    strict: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """The tools' definitions in ``format``: ``"openai"``, ``"anthropic"`` or ``"mcp"``.
+    """The tools' definitions in ``format``: ``"openai"``, ``"openai-responses"``,
+    ``"anthropic"`` or ``"mcp"``.
 
     Pass the result straight to ``tools=`` of the OpenAI or Anthropic SDKs, or serve it from
-    an MCP ``tools/list`` handler.
+    an MCP ``tools/list`` handler. ``strict`` (OpenAI formats only; default: off for
+    ``"openai"``, on for ``"openai-responses"``) gives schemas OpenAI's strict mode accepts,
+    see :func:`strict_parameters`; :func:`call_tool` takes the ``null`` arguments they produce.
     """
     if format not in FORMATS:
         raise ValueError(f"unknown schema format {format!r}; choose one of {FORMATS}")
+    if strict is not None and format not in _STRICT_DEFAULT:
+        raise ValueError(f"strict applies to the OpenAI formats only, not {format!r}")
+    strict = _STRICT_DEFAULT.get(format, False) if strict is None else strict
     out = []
     for spec in tool_specs(tools, names):
         params = json.loads(json.dumps(spec.parameters))  # a deep copy callers may mutate
+        if strict:
+            params = strict_parameters(params)
         if format == "openai":
-            out.append({
-                "type": "function",
-                "function": {
-                    "name": spec.name, "description": spec.description, "parameters": params,
-                },
-            })
+            function: dict[str, Any] = {
+                "name": spec.name, "description": spec.description, "parameters": params,
+            }
+            if strict:
+                function["strict"] = True
+            out.append({"type": "function", "function": function})
+        elif format == "openai-responses":
+            # The Responses API takes strict as true when it is left out: always say it.
+            out.append({"type": "function", "name": spec.name, "description": spec.description,
+                        "parameters": params, "strict": strict})
         elif format == "anthropic":
             out.append({
                 "name": spec.name, "description": spec.description, "input_schema": params,
@@ -270,6 +290,98 @@ def tool_schemas(
                 entry["annotations"] = dict(_MCP_ANNOTATIONS[spec.name])
             out.append(entry)
     return out
+
+
+# -- OpenAI strict mode ------------------------------------------------------------------------
+# What strict mode accepts besides structure (OpenAI's Structured Outputs guide, "Supported
+# schemas"): these keywords per type. Anything else a schema holds is said in words instead.
+_STRICT_KEYWORDS: dict[str, frozenset[str]] = {
+    "string": frozenset({"pattern", "format"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                         "multipleOf"}),
+    "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                          "multipleOf"}),
+    "array": frozenset({"items", "minItems", "maxItems"}),
+    "object": frozenset({"properties", "required", "additionalProperties"}),
+    "boolean": frozenset(),
+    "null": frozenset(),
+}
+#: Keywords strict mode accepts on any schema.
+_STRICT_COMMON: frozenset[str] = frozenset({
+    "type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs",
+})
+_STRICT_STRING_FORMATS: frozenset[str] = frozenset({
+    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+})
+
+
+def strict_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """An object schema rewritten for OpenAI's strict mode.
+
+    Every object gets ``additionalProperties: false`` and lists every property in
+    ``required``; a property that was optional becomes ``anyOf: [its schema, {"type":
+    "null"}]`` with its default said in the description (the model sends ``null`` for "use
+    the default", which :func:`call_tool` understands). Enums and numeric bounds stay;
+    keywords strict mode does not accept (``default``, ``minLength``, ...) move into the
+    description, so the model still reads them.
+    """
+    return _strict_node(schema, root=True)
+
+
+def _strict_node(schema: Mapping[str, Any], *, root: bool = False) -> dict[str, Any]:
+    node = dict(schema)
+    notes: list[str] = []
+    if "anyOf" in node:
+        node["anyOf"] = [_strict_node(s) for s in node["anyOf"]]
+    kind = node.get("type")
+    if kind == "object" or (root and "properties" in node):
+        node["type"] = "object"
+        properties = {k: _strict_node(v) for k, v in node.get("properties", {}).items()}
+        required = set(node.get("required", ()))
+        for name, prop in properties.items():
+            if name not in required:
+                properties[name] = _nullable(prop)
+        node["properties"] = properties
+        node["required"] = list(properties)
+        node["additionalProperties"] = False
+    elif kind == "array" and isinstance(node.get("items"), Mapping):
+        node["items"] = _strict_node(node["items"])
+    kinds = [kind] if isinstance(kind, str) else list(kind or ())
+    allowed = _STRICT_COMMON.union(*(_STRICT_KEYWORDS.get(k, ()) for k in kinds))
+    for key in [k for k in node if k not in allowed]:
+        value = node.pop(key)
+        if not (key == "uniqueItems" and value is False):  # that one says nothing
+            notes.append(_keyword_note(key, value))
+    if "format" in node and node["format"] not in _STRICT_STRING_FORMATS:
+        notes.append(_keyword_note("format", node.pop("format")))
+    if notes:
+        node["description"] = " ".join([node.get("description", ""), *notes]).strip()
+    return node
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """``prop`` or null; the description (and where a default went) stays outside."""
+    outer = {k: prop.pop(k) for k in ("description", "title") if k in prop}
+    if prop.get("anyOf") is not None and not set(prop) - {"anyOf"}:
+        branches = list(prop["anyOf"])
+    else:
+        branches = [prop]
+    if {"type": "null"} not in branches:
+        branches.append({"type": "null"})
+    hint = "Send null to use the default."
+    outer["description"] = " ".join([outer.get("description", ""), hint]).strip()
+    return {"anyOf": branches, **outer}
+
+
+def _keyword_note(key: str, value: Any) -> str:
+    if key == "default":
+        return f"Default: {json.dumps(value)}."
+    words = {"minLength": "At least {} characters.", "maxLength": "At most {} characters.",
+             "uniqueItems": "Items must be unique.", "minProperties": "At least {} entries.",
+             "maxProperties": "At most {} entries."}
+    if key in words:
+        return words[key].format(json.dumps(value))
+    return f"({key}: {json.dumps(value)})"
 
 
 # -- dispatching ---------------------------------------------------------------------------
@@ -379,11 +491,40 @@ def register(
     return [decorator(_plain_function(getattr(tools, n), n)) for n in (names or DEFAULT_TOOLS)]
 
 
+def register_async(
+    tools: Any, decorator: Callable[[Callable[..., Any]], Any],
+    run: Callable[..., Awaitable[str]], *, names: tuple[str, ...] | None = None,
+) -> list[Any]:
+    """Like :func:`register`, but each tool is handed over as an ``async def``.
+
+    ``tools`` supplies the name, docstring, signature and resolved annotations (the sync
+    tools, so a framework reads exactly what :func:`register` gives it); ``run(name, *args,
+    **kwargs)`` is the coroutine that does the work, e.g. :class:`webgrip.aio.AsyncTools`'s.
+    """
+    return [decorator(_async_function(getattr(tools, n), n, run)) for n in (names or DEFAULT_TOOLS)]
+
+
+def _async_function(
+    method: Callable[..., Any], name: str, run: Callable[..., Awaitable[str]]
+) -> Callable[..., Any]:
+    plain = _plain_function(method, name)
+
+    async def tool(*args: Any, **kwargs: Any) -> str:
+        return await run(name, *args, **kwargs)
+
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__", "__signature__",
+                 "__annotations__"):
+        setattr(tool, attr, getattr(plain, attr))
+    return tool
+
+
 def _plain_function(method: Callable[..., Any], name: str) -> Callable[..., Any]:
-    @functools.wraps(method)
     def tool(*args: Any, **kwargs: Any) -> Any:
         return method(*args, **kwargs)
 
+    # update_wrapper, not @functools.wraps: smolagents reads this function's source and warns
+    # about any decorator line it finds there.
+    functools.update_wrapper(tool, method)
     tool.__name__ = tool.__qualname__ = name
     try:
         hints = typing.get_type_hints(method)

@@ -13,12 +13,11 @@ from typing import Any, Literal
 
 from .client import WebClient
 from .config import Config
-from .fetching import slice_text
 from .messages import error_message, human_size, shown_url
 from .page import EXTRACT_MODES, Download, Page
-from .research import research
-from .schemas import call_tool, register, tool_schemas
-from .search import format_results
+
+# Research, the schema builders (inspect, json) and the search formatting are imported by
+# the methods that use them, so ``import webgrip`` does not pay for them.
 
 __all__ = ["Tools", "default_tools", "download_file", "fetch_page", "search_web"]
 
@@ -125,6 +124,8 @@ class Tools:
 
     @staticmethod
     def _render_page(page: Page, start: int, length: int) -> str:
+        from .fetching import slice_text
+
         total = page.length
         if total and start >= total:
             # A model may send thousands of digits: echo the value only while it is readable.
@@ -138,6 +139,8 @@ class Tools:
             header.append(f"Title: {' '.join(page.title.split())}")
         header.append(f"URL: {page.final_url}")
         header.append(f"Content-Type: {page.content_type or 'unknown'}")
+        if page.rendered:
+            header.append("Rendered: yes (the page's scripts ran in a guarded headless browser)")
         if total:
             header.append(f"Showing characters {start}–{end} of {total}")
         body = chunk if total else _EMPTY[page.extract]
@@ -172,6 +175,8 @@ class Tools:
         if not text:
             raise ValueError("query is empty; say what to search for")
         count = min(MAX_RESULTS, max(MIN_RESULTS, _as_int(num_results, "num_results")))
+        from .search import format_results
+
         results = self.client.search(text, num_results=count)
         return format_results(results, text)
 
@@ -256,19 +261,31 @@ class Tools:
             The results and the pages' content, or a line starting with "Error:" that says
             what went wrong and what to do next.
         """
+        from .research import research
+
         return research(self.client, query, num_results=num_results, fetch_top=fetch_top,
                         max_length=max_length)
 
-    def schemas(self, format: str = "openai") -> list[dict[str, Any]]:
-        """The three tools' definitions for ``"openai"``, ``"anthropic"`` or ``"mcp"``."""
-        return tool_schemas(self, format)
+    def schemas(
+        self, format: str = "openai", *, strict: bool | None = None
+    ) -> list[dict[str, Any]]:
+        """The three tools' definitions for ``"openai"``, ``"openai-responses"``,
+        ``"anthropic"`` or ``"mcp"``; ``strict`` for OpenAI's strict mode (see
+        :func:`webgrip.schemas.tool_schemas`)."""
+        from .schemas import tool_schemas
+
+        return tool_schemas(self, format, strict=strict)
 
     def call(self, name: str, arguments: Any = None) -> str:
         """Run a model's tool call by name (``arguments``: dict or JSON string); never raises."""
+        from .schemas import call_tool
+
         return call_tool(self, name, arguments)
 
     def register(self, decorator: Any) -> list[Any]:
         """Apply a framework's ``@tool`` decorator to each tool; returns what it returned."""
+        from .schemas import register
+
         return register(self, decorator)
 
 

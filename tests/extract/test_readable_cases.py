@@ -5,6 +5,7 @@ phrases of ``<case>.expect`` and none of its ``-`` phrases (format: the README.m
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,8 @@ class Expect:
     view: str | None = None
     # (must_appear, phrase) in file order.
     phrases: list[tuple[bool, str]] = field(default_factory=list)
+    # (times, phrase): the phrase appears exactly that many times.
+    counts: list[tuple[int, str]] = field(default_factory=list)
 
 
 def parse_expect(source: str) -> Expect:
@@ -34,13 +37,19 @@ def parse_expect(source: str) -> Expect:
                 setattr(expect, key, line.removeprefix(f"{key}: "))
                 break
         else:
+            times = re.match(r"\+(\d+) (.*)", line)
+            if times:
+                n, phrase = int(times[1]), times[2]
+                assert n >= 1 and phrase and phrase.strip() == phrase, f"line {at}: bad +N line"
+                expect.counts.append((n, phrase))
+                continue
             sign, phrase = line[:2], line[2:]
             assert sign in ("+ ", "- "), f"line {at}: not a comment, header or phrase: {line!r}"
             # Edges an editor may trim would silently change what the phrase matches.
             assert phrase and phrase.strip() == phrase, f"line {at}: phrase with space at an end"
             expect.phrases.append((sign == "+ ", phrase))
     assert (expect.view or "text") in VIEWS, f"view {expect.view!r}: expected text|markdown|both"
-    assert expect.phrases, "no phrase to check"
+    assert expect.phrases or expect.counts, "no phrase to check"
     return expect
 
 
@@ -63,6 +72,12 @@ def test_readable_case(case):
         for mode in modes
         for must, phrase in expect.phrases
         if (phrase in out[mode]) != must
+    ]
+    failures += [
+        f"{mode} view holds {phrase!r} {out[mode].count(phrase)} times, not {n}"
+        for mode in modes
+        for n, phrase in expect.counts
+        if out[mode].count(phrase) != n
     ]
     # A phrase the page does not even hold can never appear: that check could not fail.
     failures += [

@@ -52,6 +52,7 @@ LAYERS: dict[str, int] = {
     "webgrip.cache": _FEATURES,
     "webgrip.robots": _FEATURES,
     "webgrip.batch": _FEATURES,
+    "webgrip.render": _FEATURES,
     "webgrip.search": _FEATURES,
     "webgrip.search._html": _FEATURES,
     "webgrip.search._http": _FEATURES,

@@ -18,12 +18,15 @@ struct Expect {
     text: bool,
     /// `(must_appear, phrase)` in file order.
     phrases: Vec<(bool, String)>,
+    /// `(times, phrase)`: the phrase appears exactly that many times.
+    counts: Vec<(usize, String)>,
 }
 
 fn parse_expect(source: &str) -> Result<Expect, String> {
     let mut url = None;
     let mut view = None;
     let mut phrases = Vec::new();
+    let mut counts = Vec::new();
     for (n, line) in source.lines().enumerate() {
         let at = n + 1;
         if line.trim().is_empty() || line.starts_with('#') {
@@ -49,6 +52,17 @@ fn parse_expect(source: &str) -> Result<Expect, String> {
                 ));
             }
             phrases.push((sign, phrase.to_owned()));
+        } else if let Some((times, phrase)) = line
+            .strip_prefix('+')
+            .and_then(|rest| rest.split_once(' '))
+            .and_then(|(n, p)| Some((n.parse::<usize>().ok()?, p)))
+        {
+            if phrase.is_empty() || phrase.trim() != phrase || times == 0 {
+                return Err(format!(
+                    "line {at}: +N needs N of 1 or more and a phrase with no space at either end"
+                ));
+            }
+            counts.push((times, phrase.to_owned()));
         } else {
             return Err(format!(
                 "line {at}: not a comment, header or phrase: {line:?}"
@@ -61,7 +75,7 @@ fn parse_expect(source: &str) -> Result<Expect, String> {
         "both" => (true, true),
         other => return Err(format!("view {other:?}: expected text, markdown or both")),
     };
-    if phrases.is_empty() {
+    if phrases.is_empty() && counts.is_empty() {
         return Err("no phrase to check".to_owned());
     }
     Ok(Expect {
@@ -69,6 +83,7 @@ fn parse_expect(source: &str) -> Result<Expect, String> {
         markdown,
         text,
         phrases,
+        counts,
     })
 }
 
@@ -87,6 +102,14 @@ fn run_case(html: &str, expect: &Expect) -> Vec<String> {
             if view.contains(phrase.as_str()) != *must_appear {
                 let verb = if *must_appear { "lacks" } else { "holds" };
                 failures.push(format!("{name} view {verb} {phrase:?}"));
+            }
+        }
+        for (times, phrase) in &expect.counts {
+            let found = view.matches(phrase.as_str()).count();
+            if found != *times {
+                failures.push(format!(
+                    "{name} view holds {phrase:?} {found} times, not {times}"
+                ));
             }
         }
     }

@@ -197,6 +197,16 @@ impl Client {
         &self.lookup.policy
     }
 
+    /// The checked resolver of this client (its policy and `resolve` overrides), which the
+    /// render proxy shares so that a browser's requests meet exactly the fetch's rules.
+    pub fn lookup(&self) -> Arc<Lookup> {
+        self.lookup.clone()
+    }
+
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+
     /// The policy decision for `url`, resolving its host but never connecting: the
     /// normalised URL, or why it is refused.
     pub fn check_url(&self, url: &str) -> Result<String, NetError> {

@@ -5,6 +5,7 @@
 //! - [`transport`]: the connector (re-checks addresses, records the peer, adds TLS).
 //! - [`client`]: the agent and the hand-walked redirect loop with one deadline.
 //! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
+//! - [`proxy`]: the egress proxy a rendering browser goes through, under the same policy.
 pub mod cidr;
 pub mod client;
 mod decode;
@@ -13,6 +14,7 @@ pub mod error;
 pub mod fetch;
 pub mod iptable;
 pub mod policy;
+pub mod proxy;
 pub mod resolve;
 pub mod tls;
 pub mod transport;
@@ -26,3 +28,4 @@ pub use download::{DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::{Exchange, FetchResponse};
 pub use policy::{Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};
+pub use proxy::{EgressProxy, ProxyConfig, ProxyStats};

@@ -138,6 +138,10 @@ fn extract_document<'py>(
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
+    // A large page may have made mimalloc reserve a new arena: advise it too; and give this
+    // thread's freed pages back for other threads to use (see alloc.rs).
+    crate::alloc::keep_arenas_off_huge_pages();
+    crate::alloc::release_thread_pages();
     match out {
         Ok(out) => to_dict(py, out),
         Err(why) => Err(interrupted(py, why, url, timeout)),

@@ -4,16 +4,14 @@
 //! classes of `webgrip.errors`, resolved once on import (see `errors.rs`).
 use pyo3::prelude::*;
 
+mod alloc;
 mod errors;
 mod extract;
 mod net;
 
-/// Only Rust's own allocations go through it; Python objects still use Python's allocator.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    alloc::keep_arenas_off_huge_pages();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Before anything can raise: a `webgrip.errors` class missing fails this import.
     errors::load(m.py())?;

@@ -351,7 +351,93 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_MAX_RESPONSE_BYTES", DEFAULT_MAX_RESPONSE_BYTES)?;
     m.add("MAX_SHOWN_URL_CHARS", MAX_SHOWN_URL_CHARS)?;
     m.add_class::<Client>()?;
+    m.add_class::<EgressProxy>()?;
     m.add_function(wrap_pyfunction!(check_ip, m)?)?;
     m.add_function(wrap_pyfunction!(url_host, m)?)?;
     Ok(())
+}
+
+/// The egress proxy of one render session (see `webgrip_net::proxy`): loopback, ephemeral
+/// port, the session's secret required, `client`'s policy and overrides applied to every
+/// request. Runs on its own threads; `stop()` (or garbage collection) ends it.
+#[pyclass(frozen, module = "webgrip._core")]
+pub struct EgressProxy {
+    inner: std::sync::Mutex<Option<webgrip_net::EgressProxy>>,
+    port: u16,
+}
+
+#[pymethods]
+impl EgressProxy {
+    #[new]
+    #[pyo3(signature = (client, *, secret, timeout, max_bytes, max_connections))]
+    fn new(
+        py: Python<'_>,
+        client: &Client,
+        secret: String,
+        timeout: f64,
+        max_bytes: u64,
+        max_connections: u32,
+    ) -> PyResult<Self> {
+        let cfg = webgrip_net::ProxyConfig {
+            secret,
+            timeout: seconds("timeout", timeout)?,
+            connect_timeout: client.inner.connect_timeout(),
+            max_bytes,
+            max_connections,
+        };
+        let lookup = client.inner.lookup();
+        let proxy = py
+            .detach(move || webgrip_net::EgressProxy::start(lookup, cfg))
+            .map_err(|e| to_pyerr(py, e))?;
+        Ok(EgressProxy {
+            port: proxy.addr().port(),
+            inner: std::sync::Mutex::new(Some(proxy)),
+        })
+    }
+
+    /// The port on 127.0.0.1 the proxy listens on.
+    #[getter]
+    fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The user name to present with the secret.
+    #[classattr]
+    fn user() -> &'static str {
+        webgrip_net::proxy::PROXY_USER
+    }
+
+    /// What the session did: `requests`, `upstream`, `refused`, `bytes`, `refusals` (the first
+    /// few `(target, reason)`), `over_bytes`, `over_connections`.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self
+            .inner
+            .lock()
+            .ok()
+            .and_then(|g| g.as_ref().map(webgrip_net::EgressProxy::stats))
+            .unwrap_or_default();
+        let d = PyDict::new(py);
+        d.set_item("requests", st.requests)?;
+        d.set_item("upstream", st.upstream)?;
+        d.set_item("refused", st.refused)?;
+        d.set_item("bytes", st.bytes)?;
+        d.set_item("refusals", st.refusals)?;
+        d.set_item("over_bytes", st.over_bytes)?;
+        d.set_item("over_connections", st.over_connections)?;
+        Ok(d)
+    }
+
+    /// Stop accepting and end every relay. Idempotent; the last stats stay readable.
+    fn stop(&self, py: Python<'_>) {
+        let proxy = self.inner.lock().ok().and_then(|mut g| g.take());
+        if let Some(mut p) = proxy {
+            let st = py.detach(move || {
+                p.stop();
+                p
+            });
+            if let Ok(mut g) = self.inner.lock() {
+                *g = Some(st);
+            }
+        }
+    }
 }

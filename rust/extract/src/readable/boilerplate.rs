@@ -3,7 +3,7 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ego_tree::NodeId;
 use scraper::{Html, Node};
@@ -371,7 +371,7 @@ impl Table {
 
     /// The visible text of item `i`, its text nodes joined with `sep`, lower-cased; `None`
     /// past 200 bytes (a label or heading is short, and a long one is not read through).
-    fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
+    pub(super) fn short_text(&self, doc: &Html, i: u32, sep: &str) -> Option<String> {
         let node = doc.tree.get(self.items[i as usize].id)?;
         let mut text = String::new();
         for t in visible_texts(node) {
@@ -404,7 +404,8 @@ impl Table {
     /// leaf block, skip later identical ones.
     pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
-        let mut seen: HashSet<u64> = HashSet::new();
+        // First copy of each text: its parent.
+        let mut seen: HashMap<u64, u32> = HashMap::new();
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -426,8 +427,14 @@ impl Table {
                         }
                     }
                 }
-                if !seen.insert(h) {
-                    skip.insert(it.id);
+                match seen.get(&h) {
+                    Some(&first) if !self.prose_repeat(first, i) => {
+                        skip.insert(it.id);
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen.insert(h, it.parent);
+                    }
                 }
                 i = it.end;
                 continue;
@@ -444,7 +451,8 @@ impl Table {
         let r = &self.items[root as usize];
         // Code is exempt: API references repeat the same example object on purpose.
         let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
-        let mut seen: HashMap<(u64, u32), u32> = HashMap::new();
+        // First copy of each text: where it ends, and its parent.
+        let mut seen: HashMap<(u64, u32), (u32, u32)> = HashMap::new();
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -456,19 +464,33 @@ impl Table {
                 let key = (it.text_hash, it.text);
                 match seen.get(&key) {
                     // A table's rows repeat on purpose (and a row gone breaks its shape).
-                    Some(&end) if i >= end && !is_table_part(doc, it.id) => {
+                    Some(&(end, first))
+                        if i >= end
+                            && !is_table_part(doc, it.id)
+                            && !self.prose_repeat(first, i) =>
+                    {
                         skip.insert(it.id);
                         i = it.end;
                         continue;
                     }
                     Some(_) => {}
                     None => {
-                        seen.insert(key, it.end);
+                        seen.insert(key, (it.end, it.parent));
                     }
                 }
             }
             i += 1;
         }
+    }
+
+    /// A paragraph repeated within one run of prose (the same parent as its first copy: a
+    /// chorus, a refrain, a clause a text repeats, a page of identical paragraphs) is the
+    /// text's own, kept as often as it stands there. Repetition marks furniture shipped
+    /// twice (desktop and mobile variants, cloned slides, teasers), which sits in separate
+    /// wrappers.
+    fn prose_repeat(&self, first_parent: u32, i: u32) -> bool {
+        let it = &self.items[i as usize];
+        it.parent == first_parent && it.flags & (F_PARA | F_CELL) == F_PARA
     }
 }
 

@@ -38,12 +38,14 @@
 //! Where each step lives: `outline` builds the table, `classify` (with the class/id
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
 //! it is, `chrome` decides which furniture stays furniture, `root` chooses the root and the
-//! fallback, `prune` and `boilerplate` drop what does not belong inside it, and `supplement`
-//! adds JSON-LD text (read by `crate::jsonld`).
+//! fallback, `prune`, `boilerplate` and `edit_links` drop what does not belong inside it,
+//! `thread` tells an article over its comment thread from a forum's opening post, and
+//! `supplement` adds JSON-LD text (read by `crate::jsonld`).
 
 mod boilerplate;
 mod chrome;
 mod classify;
+mod edit_links;
 mod flags;
 mod outline;
 mod page_kind;
@@ -52,6 +54,7 @@ mod root;
 mod supplement;
 #[cfg(test)]
 mod tests;
+mod thread;
 mod words;
 
 use scraper::Html;
@@ -188,12 +191,17 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     // A page that declares itself a discussion (forum thread, Q&A) keeps a thread that
     // outweighs its opening post however long that post is.
     let discussion = t.discussion || ld_kinds.discussion;
-    let forum = comments > 0
+    // An article written in paragraphs keeps its comments out however short it is, unless
+    // the page declares a discussion.
+    let thread_shaped = comments > 0
         && (without < THREAD_OWN_BODY
             || (comments > 3 * without / 2
                 && (without < ARTICLE_OWN_BODY || discussion)
                 && !article));
+    t.article_over_thread = thread_shaped && !discussion && t.article_above_comments(doc, without);
+    let forum = thread_shaped && !t.article_over_thread;
     if forum {
+        t.mark_thread(without);
         for it in &mut t.items {
             it.flags &= !F_COMMENTS;
         }

@@ -39,6 +39,13 @@ pub(super) struct Table {
     pub(super) article: bool,
     /// Text of comment threads left out of the selection (not a forum, see `select`).
     pub(super) comment_text: u32,
+    /// On a forum page, its largest comment thread, and the text outside every thread (the
+    /// opening post), see `Table::mark_thread`; `NONE` and 0 elsewhere.
+    pub(super) thread: u32,
+    pub(super) opening_text: u32,
+    /// The page is shaped like a thread (comments outweigh the rest) but the rest is an
+    /// article above them (see `Table::article_above_comments`): its comments stay out.
+    pub(super) article_over_thread: bool,
     /// The page declares a discussion (forum thread, Q&A page) in microdata or JSON-LD.
     pub(super) discussion: bool,
     /// A shop page: declares itself a product page, or shows prices without calling itself
@@ -404,6 +411,9 @@ impl Table {
             descend_share: ARTICLE_DESCEND_SHARE,
             article: false,
             comment_text: 0,
+            thread: NONE,
+            opening_text: 0,
+            article_over_thread: false,
             discussion,
             product: false,
             declared_product: false,

@@ -170,8 +170,10 @@ impl Table {
         let rest = self.weight(root);
         // ... but not under a declared article with a body of its own (the size `select`
         // already trusts over a long thread): a blog post under hundreds of comments.
+        // Nor under an article written in paragraphs (see `Table::article_above_comments`).
         let keep_comments = (rest < 0.35 * (r.text.saturating_sub(r.link) as f32) || rest < 200.0)
-            && !(self.article && rest >= ARTICLE_OWN_BODY as f32);
+            && !(self.article && rest >= ARTICLE_OWN_BODY as f32)
+            && !self.article_over_thread;
         // Text per signature: repeated items of one kind (listing cards, posts). Classed
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.

@@ -74,6 +74,7 @@ impl Table {
             None => self.descend(start),
         };
         let root = self.widen(root, body);
+        let root = self.with_opening_post(root, body);
         let mut skip = NodeSet::default();
         let (link_pruned, titled) = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
@@ -94,6 +95,7 @@ impl Table {
             self.drop_policy_panels(doc, root, &mut skip);
         }
         self.drop_loading_placeholders(doc, root, &mut skip);
+        self.drop_edit_links(doc, root, &mut skip);
         self.drop_repeated_lines(doc, root, &mut skip);
         self.drop_repeated_blocks(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);

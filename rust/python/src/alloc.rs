@@ -1,0 +1,78 @@
+//! The extension's allocator: mimalloc, its arenas kept off transparent huge pages and each
+//! thread's free pages handed back after an extraction (see `release_thread_pages`).
+//!
+//! mimalloc gives each thread its own pages, carved out of large arenas it reserves (1 GiB at a
+//! time). Where the kernel backs anonymous memory with transparent huge pages (THP
+//! `always`, common on servers, or `madvise`, which mimalloc itself opts into), the first
+//! touch of a page anywhere in a 2 MiB stretch brings in the whole 2 MiB. One thread touches
+//! a few such stretches; 32 threads fetching and parsing pages at once touched hundreds of
+//! MiB that were mostly empty (peak RSS about 490 MiB against 75 MiB for one thread, on the
+//! corpus pages: `benches/threads_memory.py`). Marking the arenas `MADV_NOHUGEPAGE` keeps
+//! RSS to the pages actually used, at no measured cost in extraction speed. Only mimalloc's
+//! own mappings are advised: the rest of the process (Python's heap, other libraries) keeps
+//! whatever THP policy it had.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+use std::ffi::{c_int, c_void};
+#[cfg(any(target_os = "linux", target_os = "android"))]
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// Only Rust's own allocations go through it; Python objects still use Python's allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+unsafe extern "C" {
+    /// mimalloc's arena table (`mimalloc.h`): the start and size of arena `arena_id`
+    /// (ids count from 1), or NULL once past the last arena.
+    fn mi_arena_area(arena_id: c_int, size: *mut usize) -> *mut c_void;
+}
+
+unsafe extern "C" {
+    /// mimalloc's own clean-up of the calling thread's heap (`mimalloc.h`).
+    fn mi_collect(force: bool);
+}
+
+/// Hand the calling thread's free pages back to mimalloc's shared arenas after a large piece
+/// of work (an extraction frees a whole tree). Without it, each of many threads keeps the
+/// pages of its last parse to itself until it allocates again; with it, they are reused by
+/// whichever thread parses next and purged on mimalloc's usual delay. Not forced: a forced
+/// collect returns everything to the system at once and cost a quarter of the extraction
+/// speed (the next parse faults it all back); this one measured free.
+pub fn release_thread_pages() {
+    // SAFETY: `mi_collect` takes no pointers; with `force == false` it only moves this
+    // thread's empty pages and schedules purges, as mimalloc does on its own from time to time.
+    unsafe { mi_collect(false) }
+}
+
+/// The arenas advised so far: ids `1..=ADVISED`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+static ADVISED: AtomicI32 = AtomicI32::new(0);
+
+/// Mark every mimalloc arena not yet advised `MADV_NOHUGEPAGE`. Cheap when there is none
+/// (one atomic load and one table look-up), so it can run after each large piece of work:
+/// mimalloc reserves a new arena only when the ones it has are full.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub fn keep_arenas_off_huge_pages() {
+    let mut id = ADVISED.load(Ordering::Acquire) + 1;
+    loop {
+        let mut size = 0usize;
+        // SAFETY: `mi_arena_area` reads mimalloc's arena table (atomically) and writes only
+        // through the valid `size` pointer; an id past the last arena returns NULL.
+        let start = unsafe { mi_arena_area(id, &mut size) };
+        if start.is_null() || size == 0 {
+            return;
+        }
+        // SAFETY: the range is a mapping mimalloc owns for the life of the process;
+        // MADV_NOHUGEPAGE changes how the kernel may back it, never its contents. A failure
+        // (an old kernel without THP) leaves things as they were, so it is ignored.
+        unsafe {
+            libc::madvise(start, size, libc::MADV_NOHUGEPAGE);
+        }
+        ADVISED.fetch_max(id, Ordering::AcqRel);
+        id += 1;
+    }
+}
+
+/// Transparent huge pages are a Linux feature: nothing to do elsewhere.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub fn keep_arenas_off_huge_pages() {}

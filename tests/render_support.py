@@ -1,0 +1,73 @@
+"""Helpers of the render tests: the skip when no browser exists, counting listeners, pages.
+
+A counting listener is a bare TCP socket that counts every connection it accepts (and answers
+any request with a tiny page, so a leak would even "work"). The render escape tests put them
+on addresses and ports the policy refuses and require zero connections.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+from webgrip import Config
+from webgrip.render import render_available
+
+_WHY = render_available(Config())
+#: Skips a test where no browser can run (no playwright, no Chromium): the reason says which.
+needs_browser = pytest.mark.skipif(_WHY is not None, reason=f"rendering unavailable: {_WHY}")
+
+
+class CountingListener:
+    """Accepts on ``host`` (port 0: ephemeral) and counts connections."""
+
+    def __init__(self, host: str, port: int = 0):
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind((host, port))
+        self._sock.listen(64)
+        self.host, self.port = self._sock.getsockname()[:2]
+        self.connections = 0
+        self._lock = threading.Lock()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            with self._lock:
+                self.connections += 1
+            try:
+                conn.settimeout(1)
+                conn.recv(4096)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                             b"Content-Length: 6\r\nConnection: close\r\n\r\nLEAKED")
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    def origin(self, scheme: str = "http") -> str:
+        return f"{scheme}://{self.host}:{self.port}"
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+#: A page whose content a script inserts after a same-origin fetch() of JSON.
+SCRIPT_SHELL = """<!doctype html><html><head><title>Shell</title></head>
+<body><div id="app"></div><script src="/app.js"></script></body></html>"""
+APP_JS = """fetch("/data.json").then(r => r.json()).then(d => {
+  const app = document.getElementById("app");
+  app.innerHTML = "<h1>" + d.title + "</h1>" + d.paragraphs.map(p => "<p>" + p + "</p>").join("");
+});"""
+DATA = {
+    "title": "Rendered heading",
+    "paragraphs": [
+        "The first paragraph came from a JSON document fetched by the page's own script.",
+        "The second paragraph is there so that the extractor has an article to keep.",
+    ],
+}

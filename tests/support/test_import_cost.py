@@ -1,0 +1,61 @@
+"""``import webgrip`` stays cheap: the heavy parts load only on the call paths that use them.
+
+Each check runs in a fresh interpreter (this test process has imported everything already)
+and lists the modules loaded after the import; ``benches/import_time.py`` measures the time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import webgrip
+
+# asyncio (the async front-ends), importlib.metadata (the version comes from the core),
+# sqlite3 and the page cache (only with cache_dir), the search providers, MCP and the CLI.
+NEVER_ON_IMPORT = (
+    "asyncio", "importlib.metadata", "sqlite3", "webgrip.cache", "webgrip.search", "mcp",
+    "webgrip.mcp", "webgrip.cli", "webgrip.aio", "concurrent.futures",
+)
+
+
+def _loaded_after(code: str) -> set[str]:
+    folder = os.path.dirname(os.path.dirname(webgrip.__file__))
+    script = (f"import sys; sys.path.insert(0, {folder!r}); {code}; "
+              "import json; print(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, timeout=60)
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("code", [
+    "import webgrip",
+    "from webgrip import Config, Tools, WebClient; Tools(Config(timeout=5)); WebClient()",
+])
+def test_import_leaves_heavy_modules_unloaded(code: str) -> None:
+    loaded = _loaded_after(code)
+    assert "webgrip" in loaded
+    assert sorted(set(NEVER_ON_IMPORT) & loaded) == []
+
+
+def test_plain_import_loads_only_the_core_errors_and_extract() -> None:
+    loaded = {m for m in _loaded_after("import webgrip") if m.startswith("webgrip")}
+    assert loaded == {"webgrip", "webgrip._core", "webgrip._version", "webgrip.errors",
+                      "webgrip.extract"}
+
+
+def test_lazy_names_resolve_to_their_modules() -> None:
+    from webgrip.aio import AsyncTools
+    from webgrip.client import WebClient
+    from webgrip.tools import fetch_page
+
+    assert webgrip.WebClient is WebClient
+    assert webgrip.fetch_page is fetch_page
+    assert webgrip.AsyncTools is AsyncTools
+    assert callable(webgrip.extract)  # the function, not the submodule of that name
+    assert set(webgrip.__all__) <= set(dir(webgrip))
+    with pytest.raises(AttributeError):
+        _ = webgrip.no_such_name
