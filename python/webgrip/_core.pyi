@@ -17,11 +17,14 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
+    "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",
+    "TRACKING_PARAMS",
     "CancelToken",
     "Client",
     "EgressProxy",
+    "TrackingRules",
     "__version__",
     "check_ip",
     "decode_body",
@@ -209,6 +212,7 @@ def extract_document(
     content_type: str | None = None,
     timeout: float | None = None,
     cancel: CancelToken | None = None,
+    tracking: TrackingRules | None = None,
 ) -> dict[str, Any]:
     """Parse once and build the requested views, within ``timeout`` seconds.
 
@@ -219,7 +223,9 @@ def extract_document(
 
     ``modes`` is any of ``"markdown"``, ``"text"``, ``"links"``, ``"tables"``, ``"metadata"``;
     the result has a key per requested mode (a view not asked for is not built). ``bytes``
-    input is decoded like :func:`decode_body`.
+    input is decoded like :func:`decode_body`. With ``tracking``, the URLs of the Markdown
+    and links views lose their tracking parameters as they are resolved (links that then
+    match are one entry); without it they are kept as written.
 
     - ``markdown``/``text``: ``str``
     - ``links``: ``list[{"url": str, "text": str, "rel": str | None}]``
@@ -235,6 +241,23 @@ def extract_document(
 
 MIN_MAIN_CONTENT_CHARS: int
 """Below this many characters a main-content view gives way to the whole page's."""
+
+TRACKING_PARAMS: tuple[str, ...]
+"""Query parameters removed on every site (a name, or a prefix ending in ``*``)."""
+DOMAIN_TRACKING_PARAMS: dict[str, tuple[str, ...]]
+"""Parameters removed only on a site and its subdomains (``amazon.*``: every storefront)."""
+
+@final
+class TrackingRules:
+    """The built-in tracking rules plus ``extra`` ones, compiled once; give it to
+    :func:`extract_document` to strip links as they are resolved."""
+
+    def __new__(cls, extra: Sequence[str] = ...) -> TrackingRules: ...
+    def strip(self, url: str) -> str:
+        """``url`` without its tracking query parameters, every other byte kept (the same
+        object when there are none)."""
+    def is_tracking_param(self, name: str, host: str = "") -> bool:
+        """Whether the decoded query parameter ``name`` is tracking on ``host``."""
 
 @final
 class CancelToken:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from . import _core
 from .config import RENDER_MODES, Config
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
-from .hygiene import url_for_fetch
+from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
@@ -100,6 +100,8 @@ class WebClient:
         self._lock = threading.Lock()
         self._stats = Stats()
         self._page_cache = _open_cache(self.config)  # None unless cache_dir is set
+        # Compiled once: every page this client reads strips links with the same rules.
+        self._tracking = tracking_rules(self.config.tracking_params)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -252,7 +254,7 @@ class WebClient:
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=clean, extract=extract, main_content=main_content,
-                          tracking_params=self.config.tracking_params, deadline=deadline)
+                          tracking=self._tracking, deadline=deadline)
         if mode == "auto" and self._is_shell(response, page, clean, deadline):
             try:
                 page = self._rendered_page(clean, extract, main_content, deadline)
@@ -314,7 +316,7 @@ class WebClient:
         if response.status >= 400:
             raise status_error(response)
         page = build_page(response, url=url, extract=extract, main_content=main_content,
-                          tracking_params=self.config.tracking_params, deadline=deadline)
+                          tracking=self._tracking, deadline=deadline)
         return dataclasses.replace(page, rendered=True)
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import _cancel, _core, _jsonsafe
 from .errors import UnsupportedContentError
 from .expiring import ExpiringLRU
-from .hygiene import strip_tracking
+from .hygiene import tracking_rules
 from .messages import describe_media_type
 from .page import EXTRACT_MODES, Page
 
@@ -119,7 +119,7 @@ def build_page(
     url: str,
     extract: str = "markdown",
     main_content: bool | None = None,
-    tracking_params: tuple[str, ...] = (),
+    tracking: _core.TrackingRules | None = None,
     deadline: float | None = None,
 ) -> Page:
     """Convert a successful response into a :class:`Page` showing the ``extract`` view.
@@ -128,8 +128,9 @@ def build_page(
     ``deadline`` (a :func:`time.monotonic` time) bounds the parsing too: past it the core
     stops and :class:`~webgrip.errors.FetchTimeoutError` is raised, as it is when the call's
     cancel token (:mod:`webgrip._cancel`) is cancelled.
-    In ``links`` and ``markdown`` modes tracking parameters (the built-in list plus
-    ``tracking_params``) are removed from every link.
+    In ``links`` and ``markdown`` modes the core removes tracking parameters from every link
+    as it resolves it: ``tracking`` (see :func:`webgrip.hygiene.tracking_rules`, a client
+    compiles its ``Config.tracking_params`` once), else the built-in rules.
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
@@ -155,7 +156,7 @@ def build_page(
         return Page(url=url, final_url=response.url, status=response.status,
                     content_type=media, extract=extract, content=text)
     return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
-                      tracking_params=tracking_params, deadline=deadline)
+                      tracking=tracking or tracking_rules(), deadline=deadline)
 
 
 def _declared_size(response: Response) -> int | None:
@@ -192,7 +193,7 @@ def _pretty_json(text: str) -> str:
 
 def _html_page(
     response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None,
-    tracking_params: tuple[str, ...], deadline: float | None,
+    tracking: _core.TrackingRules, deadline: float | None,
 ) -> Page:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
@@ -201,7 +202,7 @@ def _html_page(
         left = None if deadline is None else deadline - time.monotonic()
         return _core.extract_document(
             response.content, modes=modes, main_content=main_content, url=response.url,
-            content_type=ct_header, timeout=left, cancel=_cancel.current(),
+            content_type=ct_header, timeout=left, cancel=_cancel.current(), tracking=tracking,
         )
 
     data: tuple[dict[str, Any], ...] | None = None
@@ -213,10 +214,10 @@ def _html_page(
         content = doc.get(extract) or ""
         main = bool(doc.get("main_content"))
         if extract == "markdown":
-            content = _clean_markdown_links(content, tracking_params)
+            content = _refuse_internal_images(content)
     elif extract == "links":
         doc = parse(("links", "metadata"), main)
-        links = _unique_links(doc.get("links") or [], tracking_params)
+        links = _unique_links(doc.get("links") or [])
         data = tuple(links)
         content = _render_links(links)
     else:  # tables
@@ -237,9 +238,7 @@ def _html_page(
     )
 
 
-def _unique_links(
-    links: list[dict[str, Any]], tracking_params: tuple[str, ...]
-) -> list[dict[str, Any]]:
+def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # The core's dicts are fresh and ours: they are updated in place rather than copied, so a
     # page of 300k links does not hold two sets of dicts at once.
     seen: dict[str, dict[str, Any]] = {}
@@ -247,7 +246,6 @@ def _unique_links(
         href = link.get("url")
         if not href:
             continue
-        href = strip_tracking(href, tracking_params)
         text = " ".join(str(link.get("text") or "").split())
         first = seen.get(href)
         if first is None:
@@ -258,9 +256,6 @@ def _unique_links(
     return list(seen.values())
 
 
-_MD_LINK_TARGET = re.compile(r"\]\((https?://[^\s)]+)")
-
-
 # An image as the extractor writes it: escaped alt text, then the target bare (balanced
 # parentheses) or in <...>. The alternatives never overlap, so matching stays linear.
 _MD_IMAGE = re.compile(
@@ -268,15 +263,14 @@ _MD_IMAGE = re.compile(
 )
 
 
-def _clean_markdown_links(markdown: str, tracking_params: tuple[str, ...]) -> str:
-    """Remove tracking parameters from the targets of Markdown links and images, and reduce
-    images on a refused host (see :func:`_refused_image_target`) to their alt text."""
-    markdown = _MD_IMAGE.sub(
+def _refuse_internal_images(markdown: str) -> str:
+    """Reduce images on a refused host (see :func:`_refused_image_target`) to their alt
+    text. (Tracking parameters are already gone: the core strips them.)"""
+    if "![" not in markdown:
+        return markdown
+    return _MD_IMAGE.sub(
         lambda m: m.group(1) if _refused_image_target(m.group(2).strip("<>")) else m.group(0),
         markdown,
-    )
-    return _MD_LINK_TARGET.sub(
-        lambda m: "](" + strip_tracking(m.group(1), tracking_params), markdown
     )
 
 

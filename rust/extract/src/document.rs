@@ -14,6 +14,7 @@ use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
 use crate::scope::Scope;
 use crate::tables::{self, Table};
+use crate::tracking::TrackingRules;
 use crate::{guard, lexer, markdown, readable, text, urls};
 
 /// Which views to build.
@@ -74,6 +75,15 @@ pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) 
     extract_parsed(&parse(html), url, modes, main_content)
 }
 
+/// What a caller may ask of [`extract_within`] beyond the views.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Narrow text and Markdown to the readable main content.
+    pub main_content: bool,
+    /// Remove these tracking parameters from the URLs of the Markdown and links views.
+    pub tracking: Option<&'a TrackingRules>,
+}
+
 /// [`extract`] within `budget`: parsing and every view stop once it is spent, and the
 /// result is then an error rather than a page cut at an arbitrary point (a truncated page
 /// passed off as whole would mislead the reader more than a clear timeout).
@@ -81,13 +91,13 @@ pub fn extract_within(
     html: &str,
     url: Option<&str>,
     modes: Modes,
-    main_content: bool,
+    options: Options<'_>,
     budget: &Budget,
 ) -> Result<Extracted, Interrupted> {
     budget.enter(|| {
         let doc = parse_within(html, budget)?;
         budget.check()?;
-        let out = extract_parsed(&doc, url, modes, main_content);
+        let out = extract_parsed_with(&doc, url, modes, options);
         // Walks stop early once the budget is spent, so a view built past it is incomplete.
         budget.check()?;
         Ok(out)
@@ -101,6 +111,24 @@ pub fn extract_parsed(
     modes: Modes,
     main_content: bool,
 ) -> Extracted {
+    let options = Options {
+        main_content,
+        tracking: None,
+    };
+    extract_parsed_with(doc, url, modes, options)
+}
+
+/// [`extract_parsed`] with [`Options`].
+pub fn extract_parsed_with(
+    doc: &Html,
+    url: Option<&str>,
+    modes: Modes,
+    options: Options<'_>,
+) -> Extracted {
+    let Options {
+        main_content,
+        tracking,
+    } = options;
     let base = urls::document_base(doc, url);
     let narrowed = main_content && (modes.text || modes.markdown);
     let scope = if narrowed {
@@ -112,7 +140,8 @@ pub fn extract_parsed(
     let live = || !crate::budget::spent();
     let views = |scope: &Scope| {
         (
-            (modes.markdown && live()).then(|| markdown::render(doc, scope, base.as_ref())),
+            (modes.markdown && live())
+                .then(|| markdown::render_with(doc, scope, base.as_ref(), tracking)),
             (modes.text && live()).then(|| text::render(doc, scope)),
         )
     };
@@ -136,7 +165,7 @@ pub fn extract_parsed(
     Extracted {
         markdown,
         text,
-        links: (modes.links && live()).then(|| links::extract(doc, base.as_ref())),
+        links: (modes.links && live()).then(|| links::extract_with(doc, base.as_ref(), tracking)),
         tables: (modes.tables && live()).then(|| tables::extract(doc)),
         metadata: (modes.metadata && live()).then(|| metadata::extract(doc, base.as_ref())),
         main_content: narrowed.then_some(main_content),
@@ -279,16 +308,20 @@ mod tests {
 
     #[test]
     fn a_spent_budget_stops_the_parse() {
+        const MAIN: Options = Options {
+            main_content: true,
+            tracking: None,
+        };
         let html = repeat("<p>x</p>", 100_000);
         let past = Budget {
             deadline: Some(std::time::Instant::now()),
             cancel: None,
         };
         assert_eq!(
-            extract_within(&html, None, Modes::ALL, true, &past).err(),
+            extract_within(&html, None, Modes::ALL, MAIN, &past).err(),
             Some(Interrupted::Deadline)
         );
-        let out = extract_within(&html, None, Modes::ALL, true, &Budget::unlimited());
+        let out = extract_within(&html, None, Modes::ALL, MAIN, &Budget::unlimited());
         assert_eq!(
             out.map(|o| o.text.unwrap().matches('x').count()),
             Ok(100_000)

@@ -13,6 +13,17 @@ pub fn attr<'a>(el: &'a Element, name: &str) -> Option<&'a str> {
         .map(|(_, v)| &**v)
 }
 
+/// The attribute `name` in no namespace: exactly what scraper's `Element::attr` finds, by a
+/// linear scan rather than interning `name` and binary-searching (the interning was a tenth
+/// of main-content selection, which asks every element for several attributes).
+#[inline]
+pub fn html_attr<'a>(el: &'a Element, name: &str) -> Option<&'a str> {
+    el.attrs
+        .iter()
+        .find(|(q, _)| q.prefix.is_none() && q.ns == html5ever::ns!() && &*q.local == name)
+        .map(|(_, v)| &**v)
+}
+
 /// Elements whose content a reader never sees as text.
 #[inline]
 pub fn is_invisible_tag(name: &str) -> bool {

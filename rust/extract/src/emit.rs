@@ -12,6 +12,7 @@ use url::Url;
 use crate::dom::{self, attr, Flow};
 use crate::grid::{self, RawCell, RawRow};
 use crate::scope::Scope;
+use crate::tracking::TrackingRules;
 use crate::urls;
 use crate::walk::{walk, Visitor};
 use crate::writer::{LineState, Writer};
@@ -24,8 +25,14 @@ pub enum Flavor {
 }
 
 /// Render the part of `doc` selected by `scope`.
-pub fn render(doc: &Html, scope: &Scope, flavor: Flavor, base: Option<&Url>) -> String {
-    let mut e = Emitter::new(scope, flavor, base);
+pub fn render(
+    doc: &Html,
+    scope: &Scope,
+    flavor: Flavor,
+    base: Option<&Url>,
+    tracking: Option<&TrackingRules>,
+) -> String {
+    let mut e = Emitter::new(scope, flavor, base, tracking);
     if let Some(extra) = scope.supplement.as_deref() {
         e.w.push_text(extra);
         e.w.request_break(2);
@@ -114,12 +121,17 @@ struct Emitter<'s> {
 }
 
 impl<'s> Emitter<'s> {
-    fn new(scope: &'s Scope, flavor: Flavor, base: Option<&'s Url>) -> Self {
+    fn new(
+        scope: &'s Scope,
+        flavor: Flavor,
+        base: Option<&'s Url>,
+        tracking: Option<&'s TrackingRules>,
+    ) -> Self {
         Emitter {
             w: Writer::new(flavor == Flavor::Markdown, 4096),
             md: flavor == Flavor::Markdown,
             scope,
-            urls: urls::Resolver::new(base),
+            urls: urls::Resolver::with_tracking(base, tracking),
             frames: Vec::with_capacity(64),
             lists: Vec::new(),
             captures: Vec::new(),

@@ -22,6 +22,7 @@ pub mod readable;
 pub mod scope;
 pub mod tables;
 pub mod text;
+pub mod tracking;
 pub mod urls;
 pub mod vocab;
 pub mod walk;
@@ -29,8 +30,9 @@ mod writer;
 
 pub use budget::{Budget, Interrupted};
 pub use document::{
-    extract, extract_parsed, extract_within, parse, parse_prepared, parse_with_html5ever,
-    parse_within, Extracted, Modes, MIN_MAIN_CONTENT_CHARS,
+    extract, extract_parsed, extract_parsed_with, extract_within, parse, parse_prepared,
+    parse_with_html5ever, parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
 };
 pub use emit::Flavor;
 pub use scope::Scope;
+pub use tracking::TrackingRules;

@@ -1,5 +1,6 @@
 //! The `links` view: every `<a href>` as an absolute URL with its text and `rel`.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ego_tree::NodeRef;
@@ -8,6 +9,7 @@ use url::Url;
 
 use crate::dom::{self, attr};
 use crate::plain::inline_text;
+use crate::tracking::TrackingRules;
 use crate::urls;
 use crate::walk::{walk, Visitor};
 
@@ -22,13 +24,49 @@ pub struct Link {
 /// (its first non-empty text and `rel` kept). Links inside hidden elements are kept (menus
 /// are often hidden until opened), those in script/template/svg are not.
 pub fn extract(doc: &Html, base: Option<&Url>) -> Vec<Link> {
+    extract_with(doc, base, None)
+}
+
+/// [`extract`] with the tracking parameters `tracking` names removed from every URL; links
+/// that differ only in those are then one entry (the first, with the first non-blank text).
+pub fn extract_with(doc: &Html, base: Option<&Url>, tracking: Option<&TrackingRules>) -> Vec<Link> {
     let mut v = Finder {
         urls: urls::Resolver::new(base),
         links: Vec::new(),
         index: HashMap::new(),
     };
     walk(doc.tree.root(), &mut v);
-    v.links
+    match tracking {
+        Some(rules) => merge_stripped(v.links, rules),
+        None => v.links,
+    }
+}
+
+/// Strip after merging by the full URL, not in the resolver: each distinct URL is stripped
+/// once all the same, and the entries (their `rel` in particular) stay those the full URLs
+/// gave, as when Python stripped the finished list.
+fn merge_stripped(links: Vec<Link>, rules: &TrackingRules) -> Vec<Link> {
+    let blank = |t: &str| t.chars().all(crate::tracking::is_python_space);
+    let mut out: Vec<Link> = Vec::with_capacity(links.len());
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(links.len());
+    for mut link in links {
+        if let Cow::Owned(stripped) = rules.strip(&link.url) {
+            link.url = stripped;
+        }
+        match index.get(&link.url) {
+            Some(&i) => {
+                let first = &mut out[i];
+                if blank(&first.text) && !blank(&link.text) {
+                    first.text = link.text;
+                }
+            }
+            None => {
+                index.insert(link.url.clone(), out.len());
+                out.push(link);
+            }
+        }
+    }
+    out
 }
 
 struct Finder<'b> {
@@ -107,6 +145,28 @@ mod tests {
                 ("https://cdn.ex/a", "A", Some("nofollow ugc")),
                 ("mailto:x@y.z", "Mail", None),
                 ("https://cdn.ex/b#top", "B bold", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn tracking_variants_merge_into_the_first() {
+        let doc = Html::parse_document(
+            "<a href='/p?utm_source=x'></a><a href='/p?id=1&fbclid=y' rel=nofollow>P1</a>\
+             <a href='/p' rel=ugc>P</a><a href='/p?id=1'>again</a>",
+        );
+        let base = Url::parse("https://ex.com/").ok();
+        let rules = TrackingRules::default();
+        let links = extract_with(&doc, base.as_ref(), Some(&rules));
+        let got: Vec<(&str, &str, Option<&str>)> = links
+            .iter()
+            .map(|l| (l.url.as_str(), l.text.as_str(), l.rel.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("https://ex.com/p", "P", None),
+                ("https://ex.com/p?id=1", "P1", Some("nofollow")),
             ]
         );
     }

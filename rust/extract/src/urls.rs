@@ -1,5 +1,6 @@
 //! Making `href`/`src` values absolute: against `<base href>`, then the page URL.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ego_tree::NodeRef;
@@ -7,6 +8,7 @@ use scraper::{Html, Node};
 use url::Url;
 
 use crate::dom::attr;
+use crate::tracking::TrackingRules;
 
 /// The URL relative references on this page resolve against: the first `<base href>`
 /// (itself resolved against the page URL), else the page URL.
@@ -154,16 +156,24 @@ fn plain_absolute(href: &str) -> Option<String> {
 
 /// [`resolve`] with memory: pages repeat the same `href`/`src` many times (navigation,
 /// product grids; a third of the references on the benchmark page), and joining costs
-/// thousands of instructions where a lookup costs a hash.
+/// thousands of instructions where a lookup costs a hash. With tracking rules, each URL also
+/// loses its tracking parameters here, once per distinct reference.
 pub struct Resolver<'b> {
     base: Option<&'b Url>,
+    tracking: Option<&'b TrackingRules>,
     seen: HashMap<Box<str>, Option<String>>,
 }
 
 impl<'b> Resolver<'b> {
     pub fn new(base: Option<&'b Url>) -> Self {
+        Self::with_tracking(base, None)
+    }
+
+    /// A resolver that also strips the tracking parameters `tracking` names.
+    pub fn with_tracking(base: Option<&'b Url>, tracking: Option<&'b TrackingRules>) -> Self {
         Resolver {
             base,
+            tracking,
             seen: HashMap::new(),
         }
     }
@@ -172,12 +182,18 @@ impl<'b> Resolver<'b> {
         self.base
     }
 
-    /// The same answer as [`resolve`]`(base, href)`.
+    /// The same answer as [`resolve`]`(base, href)`, then without tracking parameters.
     pub fn resolve(&mut self, href: &str) -> Option<String> {
         if let Some(known) = self.seen.get(href) {
             return known.clone();
         }
-        let url = resolve(self.base, href);
+        let url = resolve(self.base, href).map(|url| match self.tracking {
+            Some(rules) => match rules.strip(&url) {
+                Cow::Borrowed(_) => url,
+                Cow::Owned(stripped) => stripped,
+            },
+            None => url,
+        });
         self.seen.insert(href.into(), url.clone());
         url
     }

@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
+use webgrip_extract::tracking;
 use webgrip_extract::{charset, Budget, Extracted, Interrupted, Modes};
 
 use crate::errors::{self, webgrip_error};
@@ -53,9 +54,41 @@ impl CancelToken {
     }
 }
 
+/// The tracking-parameter rules (built-in lists plus a client's extra rules), compiled once
+/// and handed to every extraction.
+#[pyclass(module = "webgrip._core", frozen)]
+struct TrackingRules(Arc<webgrip_extract::TrackingRules>);
+
+#[pymethods]
+impl TrackingRules {
+    #[new]
+    #[pyo3(signature = (extra=Vec::new()))]
+    fn new(extra: Vec<String>) -> Self {
+        TrackingRules(Arc::new(webgrip_extract::TrackingRules::new(&extra)))
+    }
+
+    /// `url` without its tracking query parameters, every other byte kept.
+    fn strip<'py>(
+        slf: &Bound<'py, Self>,
+        url: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let text = url.to_cow()?;
+        Ok(match slf.get().0.strip(&text) {
+            std::borrow::Cow::Borrowed(_) => url.clone(),
+            std::borrow::Cow::Owned(stripped) => PyString::new(slf.py(), &stripped),
+        })
+    }
+
+    /// Whether the query parameter `name` (decoded) is tracking on `host`.
+    #[pyo3(signature = (name, host=""))]
+    fn is_tracking_param(&self, name: &str, host: &str) -> bool {
+        self.0.is_tracking_param(name, host)
+    }
+}
+
 /// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,
@@ -66,6 +99,7 @@ fn extract_document<'py>(
     content_type: Option<&str>,
     timeout: Option<f64>,
     cancel: Option<&CancelToken>,
+    tracking: Option<&Bound<'py, TrackingRules>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut wanted = Modes::default();
     for m in &modes {
@@ -89,8 +123,12 @@ fn extract_document<'py>(
         },
         cancel: cancel.map(|c| c.0.clone()),
     };
-    let run =
-        |text: &str| webgrip_extract::extract_within(text, url, wanted, main_content, &budget);
+    let rules = tracking.map(|t| t.get().0.clone());
+    let options = webgrip_extract::Options {
+        main_content,
+        tracking: rules.as_deref(),
+    };
+    let run = |text: &str| webgrip_extract::extract_within(text, url, wanted, options, &budget);
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
         py.detach(|| run(&text))
@@ -207,6 +245,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_body, m)?)?;
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     m.add_class::<CancelToken>()?;
+    m.add_class::<TrackingRules>()?;
+    m.add(
+        "TRACKING_PARAMS",
+        PyTuple::new(m.py(), tracking::TRACKING_PARAMS)?,
+    )?;
+    let domains = PyDict::new(m.py());
+    for (domain, rules) in tracking::DOMAIN_TRACKING_PARAMS {
+        domains.set_item(domain, PyTuple::new(m.py(), *rules)?)?;
+    }
+    m.add("DOMAIN_TRACKING_PARAMS", domains)?;
     m.add(
         "MIN_MAIN_CONTENT_CHARS",
         webgrip_extract::MIN_MAIN_CONTENT_CHARS,

@@ -3,7 +3,7 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use ego_tree::NodeId;
 use scraper::{Html, Node};
@@ -13,6 +13,8 @@ use super::flags::*;
 use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
+use crate::dom::html_attr;
+use crate::scope::NodeSet;
 
 /// Largest share of the root a product page's shelf of priced tiles may hold (see
 /// `Table::drop_price_shelves`).
@@ -49,12 +51,7 @@ impl Table {
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
     /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
     /// and the siblings that follow it up to the next heading of the same or higher rank.
-    pub(super) fn drop_boilerplate_sections(
-        &self,
-        doc: &Html,
-        root: u32,
-        skip: &mut HashSet<NodeId>,
-    ) {
+    pub(super) fn drop_boilerplate_sections(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let root_text = r.text as f32;
         let (start, end) = (root as usize, r.end as usize);
@@ -165,7 +162,7 @@ impl Table {
     /// each show a price (linked or, on script-driven shops, clickable without a link), and
     /// which holds a minor share of the root. A shop's category grid is the bulk of its page
     /// and has no product name above it; a shelf under one product is a minority of it.
-    pub(super) fn drop_price_shelves(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn drop_price_shelves(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let root_text = r.text as f32;
         // Whether each subtree shows a price: a price-classed element, or own text with a
@@ -226,7 +223,7 @@ impl Table {
     /// siblings after it up to the next one holding a label. A wrapper or run holding a large
     /// share of the root (a page about shipping) stays. Also on priced pages without product
     /// markup (their collections' shipping banners go too).
-    pub(super) fn drop_policy_panels(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn drop_policy_panels(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let max_drop = 0.4 * r.text as f32;
         let (start, end) = (root as usize, r.end as usize);
@@ -243,8 +240,8 @@ impl Table {
                             .and_then(|n| n.value().as_element())
                             .is_some_and(|el| {
                                 matches!(el.name(), "summary" | "button")
-                                    || el.attr("aria-expanded").is_some()
-                                    || el.attr("role").is_some_and(|r| r.trim() == "tab")
+                                    || html_attr(el, "aria-expanded").is_some()
+                                    || html_attr(el, "role").is_some_and(|r| r.trim() == "tab")
                             }))
             })
             .collect();
@@ -318,12 +315,7 @@ impl Table {
     /// a shelf of recommendations) has not been rendered, which is no content of the page
     /// (WCXB dev: such lines left out of the ground truth on 11 pages of five kinds, kept on
     /// one). Each candidate's text is read once and the sweep moves past it.
-    pub(super) fn drop_loading_placeholders(
-        &self,
-        doc: &Html,
-        root: u32,
-        skip: &mut HashSet<NodeId>,
-    ) {
+    pub(super) fn drop_loading_placeholders(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let mut i = root + 1;
         while i < r.end {
@@ -410,7 +402,7 @@ impl Table {
     /// Responsive layouts often ship the same block twice (desktop and mobile variants,
     /// one hidden by a stylesheet we do not apply): keep the first copy of a substantial
     /// leaf block, skip later identical ones.
-    pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         // First copy of each text: its parent.
         let mut seen: HashMap<u64, u32> = HashMap::new();
@@ -455,7 +447,7 @@ impl Table {
     /// a feature grid): keep the first copy of a block with some text, skip later blocks with
     /// the same text. An element only repeats its own single child's text, so the earlier copy
     /// must have ended before the later one starts.
-    pub(super) fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn drop_repeated_blocks(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         // Code is exempt: API references repeat the same example object on purpose.
         let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);

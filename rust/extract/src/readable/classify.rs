@@ -4,9 +4,8 @@
 use std::collections::HashMap;
 
 use super::flags::*;
-use super::words::{
-    WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS, POSTER_WORDS,
-};
+use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
+use crate::dom::html_attr;
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {
@@ -49,7 +48,7 @@ pub(super) fn tag_flags(name: &str) -> Flags {
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
 pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     let mut f = Flags::EMPTY;
-    if let Some(role) = el.attr("role") {
+    if let Some(role) = html_attr(el, "role") {
         let role = role.trim().to_ascii_lowercase();
         match role.as_str() {
             "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
@@ -68,7 +67,7 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
             _ => {}
         }
     }
-    if let Some(prop) = el.attr("itemprop") {
+    if let Some(prop) = html_attr(el, "itemprop") {
         if prop.contains("articleBody") || prop.contains("reviewBody") {
             f |= F_MAIN_HINT;
         }
@@ -81,15 +80,13 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     }
     // A `popover` element is hidden until something opens it (app-install prompts,
     // notification settings, user cards, dropdown menus of forum software).
-    if el.attr("hidden").is_some()
-        || el.attr("popover").is_some()
-        || el
-            .attr("aria-hidden")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    if html_attr(el, "hidden").is_some()
+        || html_attr(el, "popover").is_some()
+        || html_attr(el, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     {
         f |= F_HIDDEN;
     }
-    if let Some(style) = el.attr("style") {
+    if let Some(style) = html_attr(el, "style") {
         let s: String = style
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -100,8 +97,8 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
         }
     }
     // Class and id share one vocabulary.
-    let class = el.attr("class").unwrap_or("");
-    let id = el.attr("id").unwrap_or("");
+    let class = html_attr(el, "class").unwrap_or("");
+    let id = html_attr(el, "id").unwrap_or("");
     if !class.is_empty() || !id.is_empty() {
         f |= class_flags_memo(class, id, name);
     }
@@ -156,27 +153,28 @@ thread_local! {
     /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
     /// Cleared when it grows past a few thousand entries (the flags depend on the strings
     /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<HashMap<String, Flags>> =
-        std::cell::RefCell::new(HashMap::new());
+    static CLASS_FLAGS: std::cell::RefCell<(HashMap<String, Flags>, String)> =
+        std::cell::RefCell::new((HashMap::new(), String::new()));
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
-    let mut key = String::with_capacity(name.len() + class.len() + id.len() + 2);
-    key.push_str(name);
-    key.push('\0');
-    key.push_str(class);
-    key.push('\0');
-    key.push_str(id);
     CLASS_FLAGS.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if let Some(&f) = memo.get(&key) {
+        let (memo, key) = &mut *memo.borrow_mut();
+        // The key is built in a reused buffer: a lookup that hits allocates nothing.
+        key.clear();
+        key.push_str(name);
+        key.push('\0');
+        key.push_str(class);
+        key.push('\0');
+        key.push_str(id);
+        if let Some(&f) = memo.get(key.as_str()) {
             return f;
         }
         if memo.len() >= 4096 {
             memo.clear();
         }
         let f = class_flags(class, id, name);
-        memo.insert(key, f);
+        memo.insert(key.clone(), f);
         f
     })
 }
@@ -186,7 +184,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     s.push_str(class);
     s.push(' ');
     s.push_str(id);
-    let s = s.to_ascii_lowercase();
+    s.make_ascii_lowercase();
     // One scan for every substring vocabulary.
     let found = WordCounts::of(&s);
     let mut f = Flags::EMPTY;
@@ -196,30 +194,30 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     // or a medium, not the element ("print:break-inside-avoid" is content that prints well,
     // not a print-only block). "hide" before a small-screen word ("hide-mobile",
     // "hide-sm") hides the element on phones only: a desktop reader sees it.
-    let words: Vec<&str> = s
-        .split_ascii_whitespace()
-        .flat_map(|w| {
-            let utility = w.rsplit(':').next().unwrap_or(w);
-            let mut out: Vec<&str> = Vec::new();
-            let parts: Vec<&str> = utility
+    // Two buffers for all the class names (not two vectors per name).
+    let mut words: Vec<&str> = Vec::new();
+    let mut parts: Vec<&str> = Vec::new();
+    for w in s.split_ascii_whitespace() {
+        let utility = w.rsplit(':').next().unwrap_or(w);
+        parts.clear();
+        parts.extend(
+            utility
                 .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty())
-                .collect();
-            for (k, t) in parts.iter().enumerate() {
-                let small = parts.get(k + 1).is_some_and(|n| {
-                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
-                });
-                if !(*t == "hide" && small) {
-                    out.push(t);
-                }
+                .filter(|t| !t.is_empty()),
+        );
+        for (k, t) in parts.iter().enumerate() {
+            let small = parts.get(k + 1).is_some_and(|n| {
+                matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+            });
+            if !(*t == "hide" && small) {
+                words.push(t);
             }
-            out
-        })
-        .collect();
+        }
+    }
     let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
-    let embed = s.contains("embed");
+    let embed = found.embed > 0;
     let social_excused = u32::from(embed && NEG_ALWAYS.contains(&"social") && s.contains("social"));
     // "Promoted" is a publishing state (Drupal's `node--promoted`: promoted to the front
     // page), set on the article or service node itself; "promo" names promotion boxes.
@@ -260,19 +258,16 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.collapsible > 0 {
         f |= F_COLLAPSIBLE;
     }
-    if s.contains("sidebar") {
+    if found.sidebar > 0 {
         f |= F_SIDEBAR;
     }
-    if POSTER_WORDS.iter().any(|w| s.contains(w)) {
+    if found.poster > 0 {
         f |= F_POSTER;
     }
-    if ["username", "user-name", "user_name", "message-name"]
-        .iter()
-        .any(|w| s.contains(w))
-    {
+    if found.username > 0 {
         f |= F_USERNAME;
     }
-    if s.contains("disclaimer") && name != "body" && name != "html" && name != "main" {
+    if found.disclaimer > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_DISCLAIMER;
     }
     if name != "body"
@@ -289,7 +284,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     // Photo captions and credits: the annotated main content of an article leaves them out
     // (WCXB dev set, elements classed "caption": out of the ground truth on 39 article pages,
     // in on 3), but on shop and listing pages a "caption" is often an item's own text.
-    if s.contains("caption") && name != "body" && name != "html" && name != "main" {
+    if found.caption > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_CAPTION;
     }
     // "review", "reviews", "customerreviews", "review-card" (not "preview").
@@ -316,16 +311,8 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if pos > 0 && neg == 0 {
         f |= F_POSITIVE;
     }
-    for hint in [
-        "articlebody",
-        "article-body",
-        "article__body",
-        "post-body",
-        "entry-content",
-    ] {
-        if s.contains(hint) {
-            f |= F_MAIN_HINT;
-        }
+    if found.main_hint > 0 {
+        f |= F_MAIN_HINT;
     }
     f
 }

@@ -2,13 +2,11 @@
 //! beside each heading. They open the page's source in an editor; a reader of the page has
 //! no use for them, on documentation sites least of all, where every page carries one.
 
-use std::collections::HashSet;
-
-use ego_tree::NodeId;
 use scraper::Html;
 
 use super::flags::*;
 use super::outline::Table;
+use crate::scope::NodeSet;
 
 /// Longest text (alphanumeric characters) of an authoring link: a label, not a sentence
 /// that mentions editing.
@@ -33,7 +31,7 @@ const EDIT_LABELS: &[&str] = &[
 impl Table {
     /// Skip the links inside `root` whose whole text is an authoring label. Each link's text
     /// is read once, and only for short links.
-    pub(super) fn drop_edit_links(&self, doc: &Html, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn drop_edit_links(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let mut i = root + 1;
         while i < r.end {

@@ -11,7 +11,9 @@ use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
+use crate::dom::html_attr;
 use crate::jsonld::is_discussion_type;
+use crate::scope::NodeSet;
 
 /// Text (alphanumeric characters) of a question that heads a folded answer (see
 /// `Table::build`).
@@ -88,7 +90,7 @@ impl Table {
         let controlled: HashSet<&str> = doc
             .tree
             .values()
-            .filter_map(|n| n.as_element()?.attr("aria-controls"))
+            .filter_map(|n| html_attr(n.as_element()?, "aria-controls"))
             .flat_map(str::split_ascii_whitespace)
             .collect();
         // A hidden block right after a short question ("Is my dog covered?") is its answer,
@@ -110,8 +112,7 @@ impl Table {
                         }
                         // A hidden input is form state, not a control anyone sees or fills.
                         if name == "input"
-                            && el
-                                .attr("type")
+                            && html_attr(el, "type")
                                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
                         {
                             flags = F_INVISIBLE;
@@ -120,13 +121,17 @@ impl Table {
                         if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
                             flags |= F_INVISIBLE;
                         }
+                        // Looked up once: several rules below read them.
+                        let class = html_attr(el, "class");
+                        let href = html_attr(el, "href");
+                        let el_id = html_attr(el, "id");
                         let attr = attr_flags(el, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
                         if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        if el.attr("class").is_some_and(|c| {
+                        if class.is_some_and(|c| {
                             c.split(|ch: char| !ch.is_ascii_alphanumeric())
                                 .any(|t| t.eq_ignore_ascii_case("price"))
                         }) {
@@ -134,7 +139,7 @@ impl Table {
                             flags |= F_PRICE;
                         }
                         discussion = discussion
-                            || el.attr("itemtype").is_some_and(|t| {
+                            || html_attr(el, "itemtype").is_some_and(|t| {
                                 t.split_ascii_whitespace()
                                     .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
                             });
@@ -143,22 +148,18 @@ impl Table {
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
                         }
-                        if el.attr("class").is_some_and(|c| !c.trim().is_empty()) {
+                        if class.is_some_and(|c| !c.trim().is_empty()) {
                             flags |= F_CLASSED;
                         }
                         if name == "body" {
-                            shop_body = el.attr("class").is_some_and(is_product_body);
-                            archive_body = el.attr("class").is_some_and(is_archive_body);
+                            shop_body = class.is_some_and(is_product_body);
+                            archive_body = class.is_some_and(is_archive_body);
                         }
-                        if flags.has_any(F_LINK)
-                            && el.attr("href").is_some_and(|h| is_internal(h, host))
-                        {
+                        if flags.has_any(F_LINK) && href.is_some_and(|h| is_internal(h, host)) {
                             flags |= F_INTERNAL;
                         }
                         if flags.has_any(F_LINK)
-                            && el
-                                .attr("href")
-                                .is_some_and(|h| h.trim_start().starts_with('#'))
+                            && href.is_some_and(|h| h.trim_start().starts_with('#'))
                         {
                             flags |= F_FRAGMENT;
                         }
@@ -186,14 +187,14 @@ impl Table {
                             parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
                         let disclosed = || {
                             !controlled.is_empty()
-                                && el.attr("id").is_some_and(|i| controlled.contains(i.trim()))
+                                && el_id.is_some_and(|i| controlled.contains(i.trim()))
                         };
                         let answer = after_q.last().copied().unwrap_or(false);
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
                         // of `<body>`, which a script moves into place: shown content.
-                        let streamed = flags.has_any(F_HIDDEN)
-                            && el.attr("id").is_some_and(is_streamed_segment_id);
+                        let streamed =
+                            flags.has_any(F_HIDDEN) && el_id.is_some_and(is_streamed_segment_id);
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
@@ -222,7 +223,7 @@ impl Table {
                             own: 0,
                             line: 0,
                             level: heading_level(name),
-                            sig: signature(name, el.attr("class")),
+                            sig: signature(name, class),
                             text_hash: 0,
                         });
                         opened.push((run_hash, run_inv));
@@ -274,15 +275,31 @@ impl Table {
                         if let Some(c) = text.trim_end().chars().next_back() {
                             last_q = c == '?';
                         }
-                        for ch in text.chars().filter(|c| c.is_alphanumeric()) {
-                            for lc in ch.to_lowercase() {
-                                run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
-                                run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
-                                run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                        // One pass hashes the text (lower-cased alphanumerics) and counts its
+                        // alphanumerics and punctuation; ASCII skips the Unicode tables.
+                        let mut alnum = 0u32;
+                        let mut punct = 0u32;
+                        let mut feed = |lc: char| {
+                            run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
+                            run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
+                            run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
+                        };
+                        for ch in text.chars() {
+                            if ch.is_ascii() {
+                                if ch.is_ascii_alphanumeric() {
+                                    alnum += 1;
+                                    feed(ch.to_ascii_lowercase());
+                                } else if is_punct(ch) {
+                                    punct += 1;
+                                }
+                            } else if ch.is_alphanumeric() {
+                                alnum += 1;
+                                ch.to_lowercase().for_each(&mut feed);
+                            } else if is_punct(ch) {
+                                punct += 1;
                             }
                         }
                         if let Some(&top) = stack.last() {
-                            let (alnum, punct) = count_text(text);
                             seen += alnum;
                             let it = &mut items[top as usize];
                             it.text += alnum;
@@ -466,7 +483,7 @@ impl Table {
     }
 
     /// Visible text left in `root` after skipping.
-    pub(super) fn kept_text(&self, root: u32, skip: &HashSet<NodeId>) -> u32 {
+    pub(super) fn kept_text(&self, root: u32, skip: &NodeSet) -> u32 {
         let r = &self.items[root as usize];
         let mut removed = 0u32;
         let mut i = root + 1;
@@ -591,17 +608,9 @@ fn heading_level(name: &str) -> u8 {
     }
 }
 
-fn count_text(s: &str) -> (u32, u32) {
-    let mut alnum = 0u32;
-    let mut punct = 0u32;
-    for ch in s.chars() {
-        if ch.is_alphanumeric() {
-            alnum += 1;
-        } else if matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，') {
-            punct += 1;
-        }
-    }
-    (alnum, punct)
+/// Sentence punctuation, counted per element (prose has it, menus and tiles do not).
+fn is_punct(ch: char) -> bool {
+    matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
 }
 
 pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {

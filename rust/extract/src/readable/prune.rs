@@ -2,13 +2,12 @@
 //! blocks that are not a listing's items, teaser lists, and chrome-only blocks; a forum
 //! poster's panel keeps the poster's name.
 
-use std::collections::{HashMap, HashSet};
-
-use ego_tree::NodeId;
+use std::collections::HashMap;
 
 use super::flags::*;
 use super::outline::Table;
 use super::{ARTICLE_OWN_BODY, NONE};
+use crate::scope::NodeSet;
 
 /// Longest poster name kept out of a poster panel: a longer "username" element holds a
 /// profile menu ("View Profile View Forum Posts Private Message ...").
@@ -162,7 +161,7 @@ impl Table {
         out
     }
 
-    pub(super) fn prune(&self, root: u32, skip: &mut HashSet<NodeId>, listing: bool) -> (u32, u32) {
+    pub(super) fn prune(&self, root: u32, skip: &mut NodeSet, listing: bool) -> (u32, u32) {
         let r = &self.items[root as usize];
         let mut link_pruned = 0u32;
         let mut titled_text = 0u32;
@@ -326,7 +325,7 @@ impl Table {
     /// date and post count (XenForo `message-userDetails > h4.message-name`, phpBB
     /// `postprofile > a.username`). Skips every part of the panel that holds no name element;
     /// returns false (nothing done) when the panel has none. Linear in the panel's size.
-    fn keep_poster_names(&self, block: u32, skip: &mut HashSet<NodeId>) -> bool {
+    fn keep_poster_names(&self, block: u32, skip: &mut NodeSet) -> bool {
         let end = self.items[block as usize].end;
         let is_name = |j: u32| {
             let it = &self.items[j as usize];
@@ -390,7 +389,7 @@ impl Table {
 
     /// Skip only the unambiguous chrome (fallback mode): by tag, role or hiding, and tiny
     /// link blocks whose class names furniture outright (skip links, share buttons).
-    pub(super) fn prune_chrome_only(&self, root: u32, skip: &mut HashSet<NodeId>) {
+    pub(super) fn prune_chrome_only(&self, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         let small = r.text / FALLBACK_LINK_CHROME_PART;
         let mut i = root + 1;

@@ -10,6 +10,7 @@ use scraper::{Html, Node};
 use super::flags::*;
 use super::outline::Table;
 use super::NONE;
+use crate::scope::NodeSet;
 use crate::Scope;
 
 /// Weight per plain character above which a block reads as running prose (short lines
@@ -74,7 +75,7 @@ impl Table {
         };
         let root = self.widen(root, body);
         let root = self.with_opening_post(root, body);
-        let mut skip = HashSet::new();
+        let mut skip = NodeSet::default();
         let (link_pruned, titled) = self.prune(root, &mut skip, false);
         // A root whose link-dense blocks outweigh the rest twice over is a listing (unless
         // the page declares itself an article): its teasers are the content, so prune again
@@ -108,7 +109,7 @@ impl Table {
         let page = page.saturating_sub(self.comment_text);
         // Implausibly small: a root with almost nothing of a page with real text.
         if (kept as f32) < MIN_ROOT_SHARE * page as f32 || kept < MIN_ROOT_TEXT.min(page) {
-            let mut fb_skip = HashSet::new();
+            let mut fb_skip = NodeSet::default();
             self.prune_chrome_only(body, &mut fb_skip);
             let fallback = self.kept_text(body, &fb_skip);
             // ... unless the root holds a good share of what the fallback would keep: then the
@@ -311,7 +312,7 @@ impl Table {
     /// become one block per cell). Duplicates after lifting are merged, order kept.
     fn whole_structures(&self, doc: &Html, roots: &[u32]) -> Vec<NodeId> {
         let mut out: Vec<NodeId> = Vec::with_capacity(roots.len());
-        let mut seen: HashSet<NodeId> = HashSet::new();
+        let mut seen = NodeSet::default();
         let mut last_lifted: Option<u32> = None;
         for &r in roots {
             let mut node = r;
@@ -342,7 +343,7 @@ impl Table {
     /// The emitters drop hidden elements (and `noscript`) wherever they are. When the
     /// selection's text lives inside such a wrapper, hand them the wrapper's visible
     /// descendants as roots instead, so the content survives.
-    fn emit_roots(&self, root: u32, skip: &HashSet<NodeId>) -> Vec<u32> {
+    fn emit_roots(&self, root: u32, skip: &NodeSet) -> Vec<u32> {
         let r = &self.items[root as usize];
         let floor = (r.text / 5).max(1);
         // Mark every ancestor (within root) of a big dropped element; the walk up stops at

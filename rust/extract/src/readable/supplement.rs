@@ -8,6 +8,7 @@ use scraper::{Html, Node};
 
 use super::flags::*;
 use super::outline::Table;
+use crate::dom::html_attr;
 use crate::jsonld;
 use crate::Scope;
 
@@ -70,7 +71,7 @@ pub(super) fn json_ld(doc: &Html) -> (Option<String>, jsonld::Seen) {
         if el.name() != "script" {
             continue;
         }
-        if !el.attr("type").is_some_and(jsonld::is_json_ld_type) {
+        if !html_attr(el, "type").is_some_and(jsonld::is_json_ld_type) {
             continue;
         }
         let (found, seen) = jsonld::main_text(&jsonld::script_text(node));

@@ -173,6 +173,18 @@ pub(super) const POS: &[&str] = &[
     "product",
 ];
 
+/// Forum user-name fields (see `F_USERNAME`).
+pub(super) const USERNAME_WORDS: &[&str] = &["username", "user-name", "user_name", "message-name"];
+
+/// Class names of an article's body container (see `F_MAIN_HINT`).
+pub(super) const MAIN_HINT_WORDS: &[&str] = &[
+    "articlebody",
+    "article-body",
+    "article__body",
+    "post-body",
+    "entry-content",
+];
+
 /// How many distinct words of each substring vocabulary a lower-cased `class id` string holds.
 pub(super) struct WordCounts {
     /// [`NEG_NAVLIKE`]: navigation-like furniture.
@@ -187,6 +199,17 @@ pub(super) struct WordCounts {
     pub positive: u32,
     /// [`NEG_ALWAYS`]: furniture whatever it holds.
     pub furniture: u32,
+    /// [`POSTER_WORDS`]: a forum poster's panel.
+    pub poster: u32,
+    /// [`USERNAME_WORDS`]: a forum user-name field.
+    pub username: u32,
+    /// [`MAIN_HINT_WORDS`]: an article body container.
+    pub main_hint: u32,
+    /// Single words the classifier asks about: "sidebar", "disclaimer", "caption", "embed".
+    pub sidebar: u32,
+    pub disclaimer: u32,
+    pub caption: u32,
+    pub embed: u32,
 }
 
 impl WordCounts {
@@ -200,6 +223,13 @@ impl WordCounts {
             consent: counts[3],
             positive: counts[4],
             furniture: counts[5],
+            poster: counts[6],
+            username: counts[7],
+            main_hint: counts[8],
+            sidebar: counts[9],
+            disclaimer: counts[10],
+            caption: counts[11],
+            embed: counts[12],
         }
     }
 }
@@ -215,6 +245,14 @@ fn vocabularies() -> &'static Vocab {
             STRONG,
             POS,
             NEG_ALWAYS,
+            // Asked as "contains any" (a count above zero), in the same scan.
+            POSTER_WORDS,
+            USERNAME_WORDS,
+            MAIN_HINT_WORDS,
+            &["sidebar"],
+            &["disclaimer"],
+            &["caption"],
+            &["embed"],
         ])
     })
 }

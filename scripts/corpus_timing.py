@@ -1,0 +1,49 @@
+"""Time whole-page vs main-content extraction over the corpus pages, in one process.
+
+    PYTHONPATH=python python scripts/corpus_timing.py [--repeat 5] [--modes markdown,metadata]
+
+Per page the best of ``--repeat`` runs of ``_core.extract_document`` (bytes in, the fetch
+path's views), summed over all pages and divided by their number: ms per page with
+``main_content=False`` and ``True``, and the main-content selection's cost on top. Run two
+builds alternately on a quiet machine; compare ratios from one run, not absolute figures
+from runs at different times (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from corpus_views import pages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--modes", default="markdown,metadata")
+    args = parser.parse_args()
+    from webgrip import _core
+
+    modes = args.modes.split(",")
+    docs = [(url, raw) for _, url, raw in pages()]
+    best = {False: 0.0, True: 0.0}
+    for url, raw in docs:
+        for main in (False, True):
+            times = []
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                _core.extract_document(raw, modes=modes, main_content=main, url=url,
+                                       content_type="text/html")
+                times.append(time.perf_counter() - t0)
+            best[main] += min(times)
+    n = len(docs)
+    whole, readable = best[False] / n * 1e3, best[True] / n * 1e3
+    print(f"{_core.__file__}")
+    print(f"{n} pages, modes {modes}, best of {args.repeat}")
+    print(f"whole page   {whole:.3f} ms/page")
+    print(f"main content {readable:.3f} ms/page  (+{readable - whole:.3f} ms, "
+          f"+{(readable / whole - 1) * 100:.0f}% on top of whole page)")
+
+
+if __name__ == "__main__":
+    main()
