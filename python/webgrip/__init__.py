@@ -22,6 +22,7 @@ from .errors import (
 )
 from .extract import extract
 from .page import Download, Page
+from .pdf import extract_pdf
 from .response import Response
 from .tools import Tools, download_file, fetch_page, search_web
 
@@ -49,6 +50,7 @@ __all__ = [
     "check_url",
     "download_file",
     "extract",
+    "extract_pdf",
     "fetch_page",
     "search_web",
 ]

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod errors;
 mod extract;
 mod net;
+mod pdf;
 
 /// Only Rust's own allocations go through it; Python objects still use Python's allocator.
 #[global_allocator]
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::load(m.py())?;
     net::register(m)?;
     extract::register(m)?;
+    pdf::register(m)?;
     Ok(())
 }
