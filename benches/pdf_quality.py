@@ -9,8 +9,9 @@ Two corpora from ``../shared/corpus/`` (see their READMEs):
   document (extraction only, one process; pdftotext is a process per file by nature).
 - ``pdf-samples/``: real PDFs that break extractors. Each (tool, file) runs in its own process
   with a time limit: crashes (exit by signal or unexpected exception), hangs (time limit hit),
-  peak RSS of that process, and agreement with ``pdftotext``: F1 of the lowercase ``\\w+``
-  token bags, averaged over the files where pdftotext finds words.
+  peak RSS of that process, and agreement with ``pdftotext``: per-file F1 of the 4-token
+  shingles (as above), averaged over the files where pdftotext finds at least 20 words (the
+  corpus README's definition).
 
 Usage (from the repository root; needs ``pip install -e .[bench]`` and ``pdftotext``)::
 
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from quality import shingles  # noqa: E402  (the article benchmark's metric, not a copy)
+from quality import shingles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
@@ -180,12 +181,12 @@ def one_file(tool: str, path: str) -> None:
     print(json.dumps({"text": text, "error": error, "rss_kb": rss_kb}))
 
 
-def word_f1(pred: str, ref: str) -> float:
-    pt, rt = Counter(WORD.findall(pred.lower())), Counter(WORD.findall(ref.lower()))
-    overlap = sum((pt & rt).values())
+def shingle_f1(pred: str, ref: str) -> float:
+    ps, rs = shingles(pred), shingles(ref)
+    overlap = sum((ps & rs).values())
     if not overlap:
         return 0.0
-    p, r = overlap / sum(pt.values()), overlap / sum(rt.values())
+    p, r = overlap / sum(ps.values()), overlap / sum(rs.values())
     return 2 * p * r / (p + r)
 
 
@@ -228,8 +229,8 @@ def bench_samples(corpus: Path, names: list[str], time_limit: float) -> None:
     for name, rows in results.items():
         counts = Counter(r["status"] for r in rows.values())
         peak = max((r["rss_kb"] for r in rows.values()), default=0)
-        agree = [word_f1(rows[f]["text"], ref[f]["text"]) for f in files
-                 if f in ref and WORD.search(ref[f]["text"])]
+        agree = [shingle_f1(rows[f]["text"], ref[f]["text"]) for f in files
+                 if f in ref and len(WORD.findall(ref[f]["text"])) >= 20]
         mean = sum(agree) / len(agree) if agree else float("nan")
         print(f"  {name:<10} {counts['ok']:3d} {counts['error']:3d} {counts['crash']:5d} "
               f"{counts['hang']:4d} {peak / 1024:6.0f}MB {mean:6.3f}")

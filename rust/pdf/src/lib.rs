@@ -226,16 +226,16 @@ fn read(
             Mode::Text => reflow::join_paragraphs(&lines.join("\n")),
             Mode::Markdown => reflow::tidy_markdown(lines),
         };
-        if i > 0 {
-            content.push_str(match mode {
-                Mode::Text => "\n\n",
-                Mode::Markdown => "\n\n",
-            });
-            if mode == Mode::Markdown {
-                content.push_str(&format!("<!-- page {} of {} -->\n\n", i + 1, total));
-            }
+        if i > 0 && mode == Mode::Markdown {
+            // Every page is marked, even an empty one, so the marks count pages truly.
+            content.push_str(&format!("\n\n<!-- page {} of {} -->", i + 1, total));
         }
-        content.push_str(&body);
+        if !body.is_empty() {
+            if !content.is_empty() {
+                content.push_str("\n\n");
+            }
+            content.push_str(&body);
+        }
     }
     if pages_read < total {
         content.push_str(&format!(
@@ -317,4 +317,129 @@ fn short(e: &impl std::fmt::Display) -> String {
     let s = e.to_string();
     let line = s.lines().next().unwrap_or("").trim();
     line.chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A one-page PDF drawing `text` in Helvetica, with a valid xref table and an `/Info`.
+    fn tiny_pdf(text: &str) -> Vec<u8> {
+        let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+        let objs = [
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+             /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+             >> >> >> >>"
+                .to_string(),
+            format!(
+                "<< /Length {} >>\nstream\n{content}\nendstream",
+                content.len()
+            ),
+            "<< /Title (Tiny) /Author <FEFF00C900760065> /CreationDate (D:20240131120502Z) >>"
+                .to_string(),
+        ];
+        let mut out = b"%PDF-1.7\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objs.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+        }
+        let xref = out.len();
+        out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+        for off in offsets {
+            out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R /Info 5 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objs.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
+        extract(data, Mode::Text, None, &Limits::default(), &Budget::unlimited())
+    }
+
+    #[test]
+    fn text_and_metadata() {
+        let doc = read_text(&tiny_pdf("Hello PDF world")).expect("reads");
+        assert!(doc.content.contains("Hello PDF world"), "{:?}", doc.content);
+        assert_eq!(doc.metadata.title.as_deref(), Some("Tiny"));
+        assert_eq!(doc.metadata.author.as_deref(), Some("\u{c9}ve"));
+        assert_eq!(doc.metadata.created.as_deref(), Some("2024-01-31T12:05:02Z"));
+        assert_eq!((doc.metadata.pages, doc.pages_read), (1, 1));
+        assert!(!doc.no_text);
+    }
+
+    #[test]
+    fn size_limit_is_checked_first() {
+        let limits = Limits {
+            max_input_bytes: 10,
+            ..Limits::default()
+        };
+        let err = extract(
+            &tiny_pdf("x"),
+            Mode::Text,
+            None,
+            &limits,
+            &Budget::unlimited(),
+        );
+        assert_eq!(err.err(), Some(PdfError::TooLarge { limit: 10 }));
+    }
+
+    #[test]
+    fn garbage_is_malformed_not_a_panic() {
+        for data in [
+            &b""[..],
+            b"%PDF-1.7",
+            b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>",
+            b"not a pdf at all",
+        ] {
+            match read_text(data) {
+                Ok(doc) => assert!(doc.content.len() < 1000),
+                Err(PdfError::Malformed(why)) => assert!(!why.is_empty()),
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+        let full = tiny_pdf("Truncated somewhere");
+        for cut in (0..full.len()).step_by(37) {
+            let _ = read_text(&full[..cut]);
+        }
+    }
+
+    #[test]
+    fn an_expired_deadline_interrupts() {
+        let budget = Budget {
+            deadline: Some(Instant::now()),
+            cancel: None,
+        };
+        let err = extract(
+            &tiny_pdf("x"),
+            Mode::Text,
+            None,
+            &Limits::default(),
+            &budget,
+        );
+        assert_eq!(err.err(), Some(PdfError::Interrupted(Interrupted::Deadline)));
+    }
+
+    #[test]
+    fn markdown_marks_pages() {
+        let doc = extract(
+            &tiny_pdf("Only page"),
+            Mode::Markdown,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+        .expect("reads");
+        assert!(doc.content.contains("Only page"));
+        assert!(!doc.content.contains("<!-- page"), "one page: no marks");
+    }
 }

@@ -4,6 +4,8 @@
 //! line end keep their hyphen, ligature glyphs (`ﬁ`) and soft hyphens stay as code points.
 //! These passes work on plain lines, so they apply to any extractor's output.
 
+use std::collections::HashMap;
+
 /// Ligature code points (U+FB00..U+FB06) spelled out, soft hyphens dropped, no-break and other
 /// odd spaces made plain spaces, control characters (but tab/newline) removed.
 pub fn normalize_chars(s: &str) -> String {
@@ -146,12 +148,17 @@ fn running_key(line: &str) -> String {
 }
 
 /// Drop headers and footers repeated across pages: the first or last non-blank line of a
-/// page, when the same line (digits folded, so "Page 3" matches "Page 4") is first (or last)
-/// on at least half the pages, with at least three pages. Each page is its list of lines.
+/// page, when the same line is first (or last) on at least half the pages, with at least
+/// three pages. A short line (page numbers: "Page 3 of 9") also matches with its digits
+/// changed; a long one must repeat exactly, so body text that differs only in its figures
+/// stays. Each page is its list of lines.
 pub fn drop_running_lines(pages: &mut [Vec<String>]) {
+    /// Longest line (in characters) matched with its digits folded.
+    const SHORT: usize = 40;
     if pages.len() < 3 {
         return;
     }
+    let threshold = pages.len().div_ceil(2).max(3);
     for from_top in [true, false] {
         // Up to two header (footer) lines: a running title and a page number.
         for _ in 0..2 {
@@ -162,28 +169,33 @@ pub fn drop_running_lines(pages: &mut [Vec<String>]) {
                     lines.iter().rposition(|l| !l.trim().is_empty())
                 }
             };
-            let keys: Vec<Option<String>> = pages
+            let lines: Vec<Option<String>> = pages
                 .iter()
-                .map(|p| edge(p).map(|i| running_key(&p[i])))
+                .map(|p| edge(p).map(|i| p[i].trim().to_string()))
                 .collect();
-            let mut counts: std::collections::HashMap<&str, usize> = Default::default();
-            for k in keys.iter().flatten() {
-                *counts.entry(k.as_str()).or_default() += 1;
+            let mut exact: HashMap<&str, usize> = HashMap::new();
+            let mut folded: HashMap<String, usize> = HashMap::new();
+            for line in lines.iter().flatten() {
+                *exact.entry(line.as_str()).or_default() += 1;
+                if line.chars().count() <= SHORT {
+                    *folded.entry(running_key(line)).or_default() += 1;
+                }
             }
-            let threshold = pages.len().div_ceil(2).max(3);
-            let repeated: Vec<String> = counts
-                .into_iter()
-                .filter(|(k, n)| *n >= threshold && !k.is_empty())
-                .map(|(k, _)| k.to_string())
+            let running = |line: &str| {
+                exact.get(line).is_some_and(|n| *n >= threshold)
+                    || (line.chars().count() <= SHORT
+                        && folded.get(&running_key(line)).is_some_and(|n| *n >= threshold))
+            };
+            let drop: Vec<bool> = lines
+                .iter()
+                .map(|l| l.as_deref().is_some_and(running))
                 .collect();
-            if repeated.is_empty() {
+            if !drop.iter().any(|d| *d) {
                 break;
             }
-            for (page, key) in pages.iter_mut().zip(keys) {
-                if let (Some(key), Some(i)) = (key, edge(page)) {
-                    if repeated.contains(&key) {
-                        page.remove(i);
-                    }
+            for (page, dropped) in pages.iter_mut().zip(drop) {
+                if let (true, Some(i)) = (dropped, edge(page)) {
+                    page.remove(i);
                 }
             }
         }
@@ -242,6 +254,21 @@ mod tests {
         for (i, p) in pages.iter().enumerate() {
             assert_eq!(p, &vec![format!("Body text of page {}.", i + 1)]);
         }
+    }
+
+    #[test]
+    fn long_lines_differing_in_figures_are_body_text() {
+        let mut pages: Vec<Vec<String>> = (1..=4)
+            .map(|n| {
+                vec![
+                    format!("Body paragraph of page {n} tells the story of the quarter."),
+                    format!("With figures that differ on every page: {n} units sold."),
+                ]
+            })
+            .collect();
+        let before = pages.clone();
+        drop_running_lines(&mut pages);
+        assert_eq!(pages, before);
     }
 
     #[test]
