@@ -9,6 +9,7 @@
 //! limits (100:1 / 100 MB per decompressed stream, nesting depth 100, 1000 errors) bound what
 //! that last page can cost.
 
+pub mod bombs;
 pub mod info;
 pub mod reflow;
 
@@ -41,6 +42,10 @@ pub struct Limits {
     pub max_pages: usize,
     /// Text past this many bytes is cut at a page boundary (the output says so).
     pub max_output_bytes: usize,
+    /// A Flate stream (other than an image) inflating past this is a bomb: refused.
+    pub max_stream_bytes: usize,
+    /// All Flate streams (but images) together may inflate to this much.
+    pub max_inflated_bytes: usize,
 }
 
 impl Default for Limits {
@@ -49,6 +54,8 @@ impl Default for Limits {
             max_input_bytes: 256 * 1024 * 1024,
             max_pages: 2_000,
             max_output_bytes: 64 * 1024 * 1024,
+            max_stream_bytes: 64 * 1024 * 1024,
+            max_inflated_bytes: 512 * 1024 * 1024,
         }
     }
 }
@@ -186,6 +193,16 @@ fn read(
     limits: &Limits,
     budget: &Budget,
 ) -> Result<PdfDocumentText, PdfError> {
+    bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
+        PdfError::Malformed(match b {
+            bombs::Bomb::Stream(n) => {
+                format!("a compressed stream expands past the {} MiB limit", n >> 20)
+            }
+            bombs::Bomb::Total(n) => {
+                format!("its compressed streams expand past the {} MiB limit", n >> 20)
+            }
+        })
+    })?;
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
     open_encrypted(&doc, password)?;
     let total = doc.page_count().map_err(|e| PdfError::Malformed(short(&e)))?;
