@@ -105,7 +105,8 @@ mod tests {
     use std::io::Write;
 
     fn object(dict: &str, body: &[u8]) -> Vec<u8> {
-        let mut out = format!("1 0 obj\n<< {dict} /Length {} >>\nstream\n", body.len()).into_bytes();
+        let mut out =
+            format!("1 0 obj\n<< {dict} /Length {} >>\nstream\n", body.len()).into_bytes();
         out.extend_from_slice(body);
         out.extend_from_slice(b"\nendstream\nendobj\n");
         out

@@ -35,7 +35,12 @@ pub fn iso_date(raw: &str) -> Option<String> {
     let part = |from: usize, default: &'static str| digits.get(from..from + 2).unwrap_or(default);
     let mut out = format!("{}-{}-{}", &digits[..4], part(4, "01"), part(6, "01"));
     if digits.len() >= 12 {
-        out.push_str(&format!("T{}:{}:{}", part(8, "00"), part(10, "00"), part(12, "00")));
+        out.push_str(&format!(
+            "T{}:{}:{}",
+            part(8, "00"),
+            part(10, "00"),
+            part(12, "00")
+        ));
         let zone = &s[digits.len()..];
         if zone.starts_with('Z') {
             out.push('Z');

@@ -199,13 +199,18 @@ fn read(
                 format!("a compressed stream expands past the {} MiB limit", n >> 20)
             }
             bombs::Bomb::Total(n) => {
-                format!("its compressed streams expand past the {} MiB limit", n >> 20)
+                format!(
+                    "its compressed streams expand past the {} MiB limit",
+                    n >> 20
+                )
             }
         })
     })?;
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
     open_encrypted(&doc, password)?;
-    let total = doc.page_count().map_err(|e| PdfError::Malformed(short(&e)))?;
+    let total = doc
+        .page_count()
+        .map_err(|e| PdfError::Malformed(short(&e)))?;
     let mut metadata = metadata(&doc);
     metadata.pages = total;
     let wanted = total.min(limits.max_pages);
@@ -365,7 +370,9 @@ mod tests {
             out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
         }
         let xref = out.len();
-        out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes(),
+        );
         for off in offsets {
             out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
         }
@@ -380,7 +387,13 @@ mod tests {
     }
 
     fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
-        extract(data, Mode::Text, None, &Limits::default(), &Budget::unlimited())
+        extract(
+            data,
+            Mode::Text,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
     }
 
     #[test]
@@ -389,7 +402,10 @@ mod tests {
         assert!(doc.content.contains("Hello PDF world"), "{:?}", doc.content);
         assert_eq!(doc.metadata.title.as_deref(), Some("Tiny"));
         assert_eq!(doc.metadata.author.as_deref(), Some("\u{c9}ve"));
-        assert_eq!(doc.metadata.created.as_deref(), Some("2024-01-31T12:05:02Z"));
+        assert_eq!(
+            doc.metadata.created.as_deref(),
+            Some("2024-01-31T12:05:02Z")
+        );
         assert_eq!((doc.metadata.pages, doc.pages_read), (1, 1));
         assert!(!doc.no_text);
     }
@@ -443,7 +459,10 @@ mod tests {
             &Limits::default(),
             &budget,
         );
-        assert_eq!(err.err(), Some(PdfError::Interrupted(Interrupted::Deadline)));
+        assert_eq!(
+            err.err(),
+            Some(PdfError::Interrupted(Interrupted::Deadline))
+        );
     }
 
     #[test]

@@ -184,7 +184,9 @@ pub fn drop_running_lines(pages: &mut [Vec<String>]) {
             let running = |line: &str| {
                 exact.get(line).is_some_and(|n| *n >= threshold)
                     || (line.chars().count() <= SHORT
-                        && folded.get(&running_key(line)).is_some_and(|n| *n >= threshold))
+                        && folded
+                            .get(&running_key(line))
+                            .is_some_and(|n| *n >= threshold))
             };
             let drop: Vec<bool> = lines
                 .iter()
