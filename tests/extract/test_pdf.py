@@ -65,6 +65,7 @@ def test_running_headers_and_footers_are_dropped():
     assert not re.search(r"Page \d of 4", text)
     for n in range(1, 5):
         assert f"{n * 17} units sold" in text
+    assert text.startswith("Results of the Quarter\n\nBody paragraph of page 1")
 
 
 def test_cid_font_text():

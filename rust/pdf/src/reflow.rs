@@ -48,9 +48,8 @@ fn continues_word(next: &str) -> bool {
 
 /// Join the wrapped lines of each paragraph (paragraphs are separated by blank lines) into
 /// one line, removing line-end hyphens that split a word (`exam-` + `ple` → `example`).
-/// A line that ends a sentence and is much shorter than the paragraph's longest line also
-/// ends the paragraph, so lists and short lines are not run together when the extractor
-/// gives no blank lines.
+/// A line much shorter than the page's longest also ends the paragraph, so headings, lists
+/// and short lines are not run together when the extractor gives no blank lines.
 pub fn join_paragraphs(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut para = String::new();
@@ -80,9 +79,10 @@ pub fn join_paragraphs(text: &str) -> String {
             para.push(' ');
             para.push_str(line);
         }
+        // A line well short of the widest ends its paragraph: the last line of a paragraph, a
+        // heading, a list item. Wrapped lines inside a paragraph run nearly full width.
         let n = line.chars().count();
-        let ends_sentence = line.ends_with(['.', '!', '?', ':', '"', '\u{201D}']);
-        if ends_sentence && widest >= 40 && n * 10 < widest * 7 {
+        if widest >= 40 && n * 10 < widest * 7 {
             flush(&mut para, &mut out);
         }
     }
@@ -231,6 +231,14 @@ mod tests {
     fn a_capitalised_continuation_keeps_its_hyphen() {
         assert_eq!(join_paragraphs("pre-\nWar"), "pre- War");
         assert_eq!(join_paragraphs("1990 -\nthen"), "1990 - then");
+    }
+
+    #[test]
+    fn a_short_heading_line_stands_alone() {
+        let text = "Results of the Quarter\nBody paragraph of page one tells the story in plain\n\
+                    words, with figures that differ on every page of it.";
+        let out = join_paragraphs(text);
+        assert!(out.starts_with("Results of the Quarter\n\nBody paragraph"), "{out:?}");
     }
 
     #[test]
