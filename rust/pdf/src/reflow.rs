@@ -149,12 +149,12 @@ fn running_key(line: &str) -> String {
 
 /// Drop headers and footers repeated across pages: the first or last non-blank line of a
 /// page, when the same line is first (or last) on at least half the pages, with at least
-/// three pages. A short line (page numbers: "Page 3 of 9") also matches with its digits
-/// changed; a long one must repeat exactly, so body text that differs only in its figures
-/// stays. Each page is its list of lines.
+/// three pages. A page-number line (at most four words: "Page 3 of 9", "- 3 -") also
+/// matches with its digits changed; a longer one must repeat exactly, so body text that
+/// differs only in its figures stays. Each page is its list of lines.
 pub fn drop_running_lines(pages: &mut [Vec<String>]) {
-    /// Longest line (in characters) matched with its digits folded.
-    const SHORT: usize = 40;
+    // A line matched with its digits folded: a page number, not a sentence.
+    let short = |line: &str| line.chars().count() <= 40 && line.split_whitespace().count() <= 4;
     if pages.len() < 3 {
         return;
     }
@@ -177,13 +177,13 @@ pub fn drop_running_lines(pages: &mut [Vec<String>]) {
             let mut folded: HashMap<String, usize> = HashMap::new();
             for line in lines.iter().flatten() {
                 *exact.entry(line.as_str()).or_default() += 1;
-                if line.chars().count() <= SHORT {
+                if short(line) {
                     *folded.entry(running_key(line)).or_default() += 1;
                 }
             }
             let running = |line: &str| {
                 exact.get(line).is_some_and(|n| *n >= threshold)
-                    || (line.chars().count() <= SHORT
+                    || (short(line)
                         && folded
                             .get(&running_key(line))
                             .is_some_and(|n| *n >= threshold))
@@ -238,7 +238,10 @@ mod tests {
         let text = "Results of the Quarter\nBody paragraph of page one tells the story in plain\n\
                     words, with figures that differ on every page of it.";
         let out = join_paragraphs(text);
-        assert!(out.starts_with("Results of the Quarter\n\nBody paragraph"), "{out:?}");
+        assert!(
+            out.starts_with("Results of the Quarter\n\nBody paragraph"),
+            "{out:?}"
+        );
     }
 
     #[test]
