@@ -49,6 +49,7 @@ __all__ = [
     "check_url",
     "download_file",
     "extract",
+    "extract_pdf",
     "fetch_page",
     "search_web",
 ]
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from .client import WebClient, check_url
     from .config import Config
     from .page import Download, Page
+    from .pdf import extract_pdf
     from .response import Response
     from .tools import Tools, download_file, fetch_page, search_web
 
@@ -81,6 +83,7 @@ _LAZY = {
     "WebClient": "client",
     "check_url": "client",
     "download_file": "tools",
+    "extract_pdf": "pdf",
     "fetch_page": "tools",
     "search_web": "tools",
 }

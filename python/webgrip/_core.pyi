@@ -29,6 +29,7 @@ __all__ = [
     "check_ip",
     "decode_body",
     "extract_document",
+    "extract_pdf",
     "url_host",
 ]
 
@@ -237,6 +238,31 @@ def extract_document(
       ``text`` was asked for: whether those views are the main-content selection. A
       selection shorter than :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole
       page when that is longer, decided on the same parse (then ``False``).
+    """
+
+def extract_pdf(
+    data: bytes,
+    *,
+    mode: str = "text",
+    password: str | None = None,
+    url: str | None = None,
+    timeout: float | None = None,
+    cancel: CancelToken | None = None,
+    max_pages: int | None = None,
+) -> dict[str, Any]:
+    """Read a PDF into ``mode``'s view (``"text"`` or ``"markdown"``) with the GIL released.
+
+    Returns ``{"content": str, "metadata": {"title", "author", "subject", "keywords",
+    "creator", "producer", "created", "modified"} (each ``str | None``, dates ISO 8601) plus
+    ``"pages": int``, "pages_read": int, "no_text": bool}``. ``no_text`` marks a document
+    without a text layer (scanned); ``content`` then says so. Markdown marks each page after
+    the first with ``<!-- page N of M -->``.
+
+    Encrypted documents are opened with ``password`` or the empty user password. Raises
+    :class:`webgrip.errors.UnsupportedContentError` (``reason`` ``"password-protected"`` or
+    ``"malformed-pdf"``), :class:`webgrip.errors.ResponseTooLargeError` (input over the
+    core's cap) and :class:`webgrip.errors.FetchTimeoutError` (``timeout`` passed or
+    ``cancel`` cancelled).
     """
 
 MIN_MAIN_CONTENT_CHARS: int

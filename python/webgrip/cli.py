@@ -23,6 +23,7 @@ from .config import Config
 from .errors import BlockedURLError, InvalidURLError, WebgripError
 from .fetching import build_page, slice_text
 from .mcp import serve
+from .pdf import is_pdf
 from .response import Response
 
 __all__ = ["EXIT_BLOCKED", "EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -103,10 +104,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--overwrite", action="store_true", help="replace an existing file")
     d.add_argument("--json", action="store_true", help="print the result as a JSON object")
 
-    e = sub.add_parser("extract", parents=[common], help="convert a local HTML file (no network)",
-                       description="Convert local HTML (a file, or - for stdin) without any "
-                       "network access.")
-    e.add_argument("file", metavar="FILE", help="HTML file, or - to read stdin")
+    e = sub.add_parser("extract", parents=[common],
+                       help="convert a local HTML or PDF file (no network)",
+                       description="Convert local HTML or PDF (a file, or - for stdin) without "
+                       "any network access. PDFs are recognised by their %%PDF- start.")
+    e.add_argument("file", metavar="FILE", help="HTML or PDF file, or - to read stdin")
     e.add_argument("--mode", choices=_EXTRACT_MODES, default="markdown",
                    help="view to print (default: markdown)")
     e.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
@@ -242,9 +244,10 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     base = args.url or ""  # without a base URL, relative links stay relative
     # A local document dressed as a response, so it goes through exactly the conversion a
     # fetched page does (no network involved).
+    media = "application/pdf" if is_pdf(body) else "text/html"
     response = Response._from_raw({
-        "url": base, "status": 200, "headers": [("content-type", "text/html")],
-        "content": body, "content_type": "text/html", "charset": None, "redirects": [],
+        "url": base, "status": 200, "headers": [("content-type", media)],
+        "content": body, "content_type": media, "charset": None, "redirects": [],
         "remote_addr": "", "elapsed": 0.0,
     })
     page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)

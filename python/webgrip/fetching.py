@@ -5,7 +5,9 @@
   empty.
 - JSON is pretty-printed (up to :data:`MAX_PRETTY_JSON_BYTES`, larger JSON as sent);
   ``text/*``, CSV, XML, YAML and friends pass through as text.
-- PDFs, images, archives and other binary bodies raise
+- PDFs (by Content-Type or the ``%PDF-`` magic) are read by the Rust core into text or
+  Markdown (see :mod:`webgrip.pdf`); the page's metadata holds the document's and ``pages``.
+- Images, archives and other binary bodies raise
   :class:`~webgrip.errors.UnsupportedContentError` (save those with a download instead).
 """
 
@@ -26,6 +28,7 @@ from .expiring import ExpiringLRU
 from .hygiene import tracking_rules
 from .messages import describe_media_type
 from .page import EXTRACT_MODES, Page
+from .pdf import is_pdf
 
 if TYPE_CHECKING:
     from .response import Response
@@ -60,6 +63,7 @@ _TEXT_APP_TYPES = frozenset({
     "application/x-httpd-php", "application/rss+xml", "application/atom+xml",
     "application/x-www-form-urlencoded", "application/markdown",
 })
+_PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat"})
 _UNKNOWN_TYPES = frozenset(
     {"application/octet-stream", "application/unknown", "binary/octet-stream"}
 )
@@ -78,8 +82,10 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 
 def classify(content_type: str | None, body: bytes) -> tuple[str, str | None]:
     """Decide how to treat a body: ``(kind, media_type)`` with kind ``html``, ``json``,
-    ``text`` or ``binary``. Sniffs only when the type is missing or generic."""
+    ``text``, ``pdf`` or ``binary``. Sniffs only when the type is missing or generic."""
     ct = (content_type or "").split(";", 1)[0].strip().lower() or None
+    if ct in _PDF_TYPES:
+        return "pdf", "application/pdf"
     if ct in _HTML_TYPES:
         return "html", ct
     if ct is not None and (ct == "application/json" or ct.endswith("+json")
@@ -95,6 +101,8 @@ def classify(content_type: str | None, body: bytes) -> tuple[str, str | None]:
 
 def _sniff(body: bytes, declared: str | None) -> tuple[str, str | None]:
     head = body[:1024]
+    if is_pdf(head):
+        return "pdf", "application/pdf"
     for magic, media in _MAGIC:
         if head.startswith(magic):
             return "binary", media
@@ -137,6 +145,13 @@ def build_page(
     if extract not in EXTRACT_MODES:
         raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
     kind, media = classify(response.headers.get("content-type"), response.content)
+    if kind == "pdf":
+        if extract in ("markdown", "text"):
+            return _pdf_page(response, url=url, extract=extract, deadline=deadline)
+        raise UnsupportedContentError(
+            f"extract={extract!r} needs an HTML page; {response.url} is a PDF document",
+            url=response.url, reason="not-html", content_type=media, size=len(response.content),
+        )
     if kind == "binary":
         size = _declared_size(response)
         raise UnsupportedContentError(
@@ -157,6 +172,16 @@ def build_page(
                     content_type=media, extract=extract, content=text)
     return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
                       tracking=tracking or tracking_rules(), deadline=deadline)
+
+
+def _pdf_page(response: Response, *, url: str, extract: str, deadline: float | None) -> Page:
+    left = None if deadline is None else deadline - time.monotonic()
+    doc = _core.extract_pdf(response.content, mode=extract, url=response.url, timeout=left,
+                            cancel=_cancel.current())
+    metadata = dict(doc["metadata"])
+    return Page(url=url, final_url=response.url, status=response.status,
+                content_type="application/pdf", extract=extract, content=doc["content"],
+                title=metadata.get("title"), metadata=metadata)
 
 
 def _declared_size(response: Response) -> int | None:

@@ -29,8 +29,8 @@ from .tools import Tools
 __all__ = ["build_server", "serve", "serve_stdio"]
 
 _INSTRUCTIONS = (
-    "Web access with a security guard: search_web finds pages, fetch_page reads one as "
-    "Markdown (continue long pages with start_index), download_file saves a file into an "
+    "Web access with a security guard: search_web finds pages, fetch_page reads one (or a "
+    "PDF) as Markdown (continue long pages with start_index), download_file saves a file into an "
     "allowed folder. Failures come back as text starting with 'Error:'."
 )
 _MISSING_SDK = (

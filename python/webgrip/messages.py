@@ -173,6 +173,12 @@ def error_message(
     if isinstance(exc, HTTPStatusError):
         return f"Error: {_status_label(exc.status)} for {where}. {_status_hint(exc.status)}"
     if isinstance(exc, UnsupportedContentError):
+        if exc.reason == "password-protected":
+            return (f"Error: {where} is a password-protected PDF, so its text cannot be read. "
+                    "Try another source.")
+        if exc.reason == "malformed-pdf":
+            return (f"Error: {where} is a PDF that cannot be read — {_sentence(msg)} Try "
+                    "another source, or use download_file to save it as it is.")
         if exc.reason == "not-html":
             return (f"Error: {_sentence(msg)} Use extract=\"markdown\" or extract=\"text\" "
                     "for this document.")

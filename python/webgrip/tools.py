@@ -82,12 +82,13 @@ class Tools:
         start_index: int = 0,
     ) -> str:
         """Fetch a web page and return its readable content as Markdown (or text, HTML, links,
-        tables). JSON, plain text, CSV and XML documents are returned as text.
+        tables). PDFs are read too (Markdown or text, the header gives the page count); JSON,
+        plain text, CSV and XML documents are returned as text.
 
         Use it to read a page found with search_web or a URL you were given. Long pages come
         in parts: when the answer ends with "[Truncated: call fetch_page with start_index=N to
         continue]", call again with that start_index to read on (the page is not downloaded
-        again). PDFs, images and other files cannot be read here: save them with
+        again). Images, archives and other files cannot be read here: save them with
         download_file. Only public web addresses can be fetched.
 
         Args:
@@ -141,6 +142,9 @@ class Tools:
         header.append(f"Content-Type: {page.content_type or 'unknown'}")
         if page.rendered:
             header.append("Rendered: yes (the page's scripts ran in a guarded headless browser)")
+        pages = page.metadata.get("pages") if page.content_type == "application/pdf" else None
+        if pages:
+            header.append(f"Pages: {pages}")
         if total:
             header.append(f"Showing characters {start}–{end} of {total}")
         body = chunk if total else _EMPTY[page.extract]

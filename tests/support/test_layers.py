@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "webgrip.page": _VALUES,
     "webgrip.messages": _VALUES,
     "webgrip.extract": _VALUES,
+    "webgrip.pdf": _VALUES,
     # 2: configuration.
     "webgrip.blocked_ports": _CONFIG,
     "webgrip.config_file": _CONFIG,

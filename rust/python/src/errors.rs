@@ -19,6 +19,7 @@ pub struct ErrorClasses {
     pub connect: Py<PyType>,
     pub http_status: Py<PyType>,
     pub download: Py<PyType>,
+    pub unsupported_content: Py<PyType>,
 }
 
 static CLASSES: PyOnceLock<ErrorClasses> = PyOnceLock::new();
@@ -44,6 +45,7 @@ impl ErrorClasses {
             connect: class("ConnectError")?,
             http_status: class("HTTPStatusError")?,
             download: class("DownloadError")?,
+            unsupported_content: class("UnsupportedContentError")?,
         })
     }
 }

@@ -34,7 +34,14 @@ fn decode_body(
 /// while its worker thread parses).
 #[pyclass(module = "webgrip._core", frozen)]
 #[derive(Default)]
-struct CancelToken(Arc<AtomicBool>);
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// The shared flag, for other extractors' budgets (PDF).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+}
 
 #[pymethods]
 impl CancelToken {

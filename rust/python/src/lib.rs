@@ -8,6 +8,7 @@ mod alloc;
 mod errors;
 mod extract;
 mod net;
+mod pdf;
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -17,5 +18,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::load(m.py())?;
     net::register(m)?;
     extract::register(m)?;
+    pdf::register(m)?;
     Ok(())
 }

@@ -1,0 +1,157 @@
+//! A pre-pass that refuses Flate bombs before the parser inflates them.
+//!
+//! Why: the parser's own per-stream cap did not hold for a page content stream in testing
+//! (a 1 GiB stream reached 828 MiB of peak RSS), and its limits cannot be set from outside.
+//! This pass inflates every Flate stream that is not an image into a small scratch buffer,
+//! counting bytes, and stops at the first stream past [`crate::Limits::max_stream_bytes`] or
+//! once all of them add up past [`crate::Limits::max_inflated_bytes`]. Images are skipped:
+//! text extraction never decodes them, and a scanned page's image is legitimately large.
+//! The cost is one extra inflate of the text streams (~1 ms for a typical document).
+
+use flate2::{Decompress, FlushDecompress, Status};
+use memchr::memmem;
+
+/// Why the pre-pass refused a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bomb {
+    /// One stream inflates past this many bytes.
+    Stream(usize),
+    /// All streams together inflate past this many bytes.
+    Total(usize),
+}
+
+/// Check the Flate streams of `data` against the two limits.
+pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bomb> {
+    let finder = memmem::Finder::new(b"stream");
+    let mut total = 0usize;
+    let mut scratch = vec![0u8; 64 * 1024];
+    let mut at = 0;
+    while let Some(found) = finder.find(&data[at..]) {
+        let kw = at + found;
+        at = kw + 6;
+        // `endstream` contains `stream`: only a keyword after the dictionary's `>>` counts.
+        if kw >= 3 && &data[kw - 3..kw] == b"end" {
+            continue;
+        }
+        let Some(body) = stream_body(data, kw) else {
+            continue;
+        };
+        let dict = dictionary_before(data, kw);
+        if memmem::find(dict, b"/FlateDecode").is_none() {
+            continue;
+        }
+        if memmem::find(dict, b"/Image").is_some() {
+            continue;
+        }
+        let out = inflated_size(&data[body..], max_stream.saturating_add(1), &mut scratch);
+        if out > max_stream {
+            return Err(Bomb::Stream(max_stream));
+        }
+        total = total.saturating_add(out);
+        if total > max_total {
+            return Err(Bomb::Total(max_total));
+        }
+    }
+    Ok(())
+}
+
+/// Where the stream's bytes start: after `stream` and its end of line.
+fn stream_body(data: &[u8], kw: usize) -> Option<usize> {
+    let after = kw + 6;
+    match data.get(after..after + 2) {
+        Some([b'\r', b'\n']) => Some(after + 2),
+        Some([b'\n', _]) | Some([b'\r', _]) => Some(after + 1),
+        _ => None,
+    }
+}
+
+/// The text before `stream` back to the object's start (at most 4 KiB): its dictionary.
+fn dictionary_before(data: &[u8], kw: usize) -> &[u8] {
+    let from = kw.saturating_sub(4096);
+    let window = &data[from..kw];
+    let start = memmem::rfind(window, b"obj").map_or(0, |i| i + 3);
+    &window[start..]
+}
+
+/// Bytes `input` inflates to (zlib header expected, raw deflate tried otherwise), counting
+/// up to `cap` and discarding the output.
+fn inflated_size(input: &[u8], cap: usize, scratch: &mut [u8]) -> usize {
+    let zlib = input.first().is_some_and(|b| b & 0x0F == 8);
+    let mut z = Decompress::new(zlib);
+    loop {
+        let before_in = z.total_in();
+        let before_out = z.total_out();
+        let consumed = usize::try_from(before_in).unwrap_or(usize::MAX);
+        let Some(rest) = input.get(consumed..) else {
+            break;
+        };
+        let status = z.decompress(rest, scratch, FlushDecompress::None);
+        let out = usize::try_from(z.total_out()).unwrap_or(usize::MAX);
+        match status {
+            Ok(Status::StreamEnd) | Err(_) => return out,
+            _ if out >= cap => return out,
+            // No progress either way: truncated input.
+            _ if z.total_in() == before_in && z.total_out() == before_out => return out,
+            _ => {}
+        }
+    }
+    usize::try_from(z.total_out()).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::{write::ZlibEncoder, Compression};
+    use std::io::Write;
+
+    fn object(dict: &str, body: &[u8]) -> Vec<u8> {
+        let mut out =
+            format!("1 0 obj\n<< {dict} /Length {} >>\nstream\n", body.len()).into_bytes();
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendstream\nendobj\n");
+        out
+    }
+
+    fn zeros_compressed(n: usize) -> Vec<u8> {
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::best());
+        let chunk = vec![0u8; 1 << 20];
+        for _ in 0..n / chunk.len() {
+            let _ = e.write_all(&chunk);
+        }
+        e.finish().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_bomb_is_refused_and_a_normal_stream_passes() {
+        let bomb = object("/Filter /FlateDecode", &zeros_compressed(64 << 20));
+        assert_eq!(check(&bomb, 16 << 20, 1 << 30), Err(Bomb::Stream(16 << 20)));
+        let small = object("/Filter /FlateDecode", &zeros_compressed(1 << 20));
+        assert_eq!(check(&small, 16 << 20, 1 << 30), Ok(()));
+        let mut many = Vec::new();
+        for _ in 0..5 {
+            many.extend_from_slice(&small);
+        }
+        assert_eq!(check(&many, 16 << 20, 4 << 20), Err(Bomb::Total(4 << 20)));
+    }
+
+    #[test]
+    fn images_and_other_filters_are_not_inflated() {
+        let image = object(
+            "/Subtype /Image /Filter /FlateDecode",
+            &zeros_compressed(64 << 20),
+        );
+        assert_eq!(check(&image, 16 << 20, 1 << 30), Ok(()));
+        let dct = object("/Filter /DCTDecode", b"\xff\xd8\xff");
+        assert_eq!(check(&dct, 16, 16), Ok(()));
+    }
+
+    #[test]
+    fn broken_streams_do_not_loop() {
+        for body in [&b""[..], b"\x78\x9c", b"\x78\x9cgarbage", b"not zlib"] {
+            let obj = object("/Filter /FlateDecode", body);
+            assert_eq!(check(&obj, 1 << 16, 1 << 20), Ok(()));
+        }
+        assert_eq!(check(b"stream", 1, 1), Ok(()));
+        assert_eq!(check(b"x stream\r", 1, 1), Ok(()));
+    }
+}

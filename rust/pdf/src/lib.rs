@@ -1,0 +1,481 @@
+//! PDF to text and Markdown for webgrip, on the `pdf_oxide` parser, with every limit enforced
+//! here: input size, page count, output size, the call's deadline and cancel flag (the HTML
+//! extractor's [`Budget`]), and no panic ever leaving [`extract`].
+//!
+//! Why a worker thread: the parser has no deadline hook inside a page, so a page that takes
+//! too long cannot be stopped from outside. The parse runs on its own thread; [`extract`]
+//! waits for it only until the deadline (or the cancel flag), then returns
+//! [`PdfError::Interrupted`] and tells the worker to stop at its next page. The parser's own
+//! limits (100:1 / 100 MB per decompressed stream, nesting depth 100, 1000 errors) bound what
+//! that last page can cost.
+
+pub mod bombs;
+pub mod info;
+pub mod reflow;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use pdf_oxide::object::Object;
+use pdf_oxide::PdfDocument;
+
+pub use webgrip_extract::{Budget, Interrupted};
+
+/// The views of a PDF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Plain text: paragraphs separated by blank lines, pages by a blank line.
+    Text,
+    /// Markdown: headings from font size and weight, paragraphs, lists, and a
+    /// `<!-- page N of M -->` line before every page after the first.
+    Markdown,
+}
+
+/// What one call may consume. Enforced inside [`extract`], whoever calls it.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Larger inputs are refused before parsing.
+    pub max_input_bytes: usize,
+    /// Pages after this many are not read (the output says so).
+    pub max_pages: usize,
+    /// Text past this many bytes is cut at a page boundary (the output says so).
+    pub max_output_bytes: usize,
+    /// A Flate stream (other than an image) inflating past this is a bomb: refused.
+    pub max_stream_bytes: usize,
+    /// All Flate streams (but images) together may inflate to this much.
+    pub max_inflated_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_input_bytes: 256 * 1024 * 1024,
+            max_pages: 2_000,
+            max_output_bytes: 64 * 1024 * 1024,
+            max_stream_bytes: 64 * 1024 * 1024,
+            max_inflated_bytes: 512 * 1024 * 1024,
+        }
+    }
+}
+
+/// Metadata from the document's `/Info` dictionary and page tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdfMetadata {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub subject: Option<String>,
+    pub keywords: Option<String>,
+    pub creator: Option<String>,
+    pub producer: Option<String>,
+    /// ISO 8601.
+    pub created: Option<String>,
+    /// ISO 8601.
+    pub modified: Option<String>,
+    pub pages: usize,
+}
+
+/// The result of [`extract`].
+#[derive(Debug, Clone, Default)]
+pub struct PdfDocumentText {
+    pub content: String,
+    pub metadata: PdfMetadata,
+    /// Pages read (fewer than `metadata.pages` when [`Limits::max_pages`] or
+    /// [`Limits::max_output_bytes`] stopped the reading).
+    pub pages_read: usize,
+    /// No page had a text layer: a scanned or image-only document.
+    pub no_text: bool,
+}
+
+/// Why a PDF could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PdfError {
+    /// The input is larger than [`Limits::max_input_bytes`].
+    TooLarge { limit: usize },
+    /// Encrypted, and neither the empty password nor the given one opens it.
+    PasswordProtected { password_given: bool },
+    /// Not a PDF, or too damaged to read (the message says how).
+    Malformed(String),
+    /// The deadline passed or the cancel flag was raised.
+    Interrupted(Interrupted),
+}
+
+impl std::fmt::Display for PdfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PdfError::TooLarge { limit } => {
+                write!(f, "the PDF is larger than the {limit}-byte limit")
+            }
+            PdfError::PasswordProtected {
+                password_given: false,
+            } => f.write_str("the PDF is password-protected"),
+            PdfError::PasswordProtected {
+                password_given: true,
+            } => f.write_str("the PDF is password-protected and the password given is wrong"),
+            PdfError::Malformed(why) => write!(f, "the PDF cannot be read: {why}"),
+            PdfError::Interrupted(Interrupted::Deadline) => {
+                f.write_str("reading the PDF took longer than the deadline")
+            }
+            PdfError::Interrupted(Interrupted::Cancelled) => {
+                f.write_str("reading the PDF was cancelled")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PdfError {}
+
+/// Read `data` as a PDF into `mode`'s view, within `limits` and `budget`.
+pub fn extract(
+    data: &[u8],
+    mode: Mode,
+    password: Option<&str>,
+    limits: &Limits,
+    budget: &Budget,
+) -> Result<PdfDocumentText, PdfError> {
+    if data.len() > limits.max_input_bytes {
+        return Err(PdfError::TooLarge {
+            limit: limits.max_input_bytes,
+        });
+    }
+    budget.check().map_err(PdfError::Interrupted)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker_budget = Budget {
+        deadline: budget.deadline,
+        cancel: Some(stop.clone()),
+    };
+    let (tx, rx) = mpsc::sync_channel(1);
+    let owned = data.to_vec();
+    let password = password.map(str::to_owned);
+    let limits = *limits;
+    let spawned = std::thread::Builder::new()
+        .name("webgrip-pdf".into())
+        .spawn(move || {
+            let out = catch_unwind(AssertUnwindSafe(|| {
+                read(owned, mode, password.as_deref(), &limits, &worker_budget)
+            }))
+            .unwrap_or_else(|_| Err(PdfError::Malformed("the parser failed".into())));
+            // The caller may have stopped waiting: nobody to tell then.
+            let _ = tx.send(out);
+        });
+    if spawned.is_err() {
+        return Err(PdfError::Malformed("no thread to read it on".into()));
+    }
+    loop {
+        // Poll the caller's cancel flag between waits; the deadline bounds the whole wait.
+        let wait = match budget.deadline {
+            Some(d) => d
+                .saturating_duration_since(std::time::Instant::now())
+                .min(Duration::from_millis(20)),
+            None => Duration::from_millis(20),
+        };
+        match rx.recv_timeout(wait) {
+            Ok(out) => return out,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PdfError::Malformed("the parser failed".into()))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(why) = budget.check() {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(PdfError::Interrupted(why));
+                }
+            }
+        }
+    }
+}
+
+/// Parse, authenticate and read page by page (on the worker thread).
+fn read(
+    data: Vec<u8>,
+    mode: Mode,
+    password: Option<&str>,
+    limits: &Limits,
+    budget: &Budget,
+) -> Result<PdfDocumentText, PdfError> {
+    bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
+        PdfError::Malformed(match b {
+            bombs::Bomb::Stream(n) => {
+                format!("a compressed stream expands past the {} MiB limit", n >> 20)
+            }
+            bombs::Bomb::Total(n) => {
+                format!(
+                    "its compressed streams expand past the {} MiB limit",
+                    n >> 20
+                )
+            }
+        })
+    })?;
+    let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
+    open_encrypted(&doc, password)?;
+    let total = doc
+        .page_count()
+        .map_err(|e| PdfError::Malformed(short(&e)))?;
+    let mut metadata = metadata(&doc);
+    metadata.pages = total;
+    let wanted = total.min(limits.max_pages);
+    let mut pages: Vec<Vec<String>> = Vec::with_capacity(wanted);
+    let mut bytes = 0usize;
+    let mut any_text = false;
+    let options = pdf_oxide::converters::ConversionOptions {
+        extract_tables: true,
+        ..Default::default()
+    };
+    for i in 0..wanted {
+        budget.check().map_err(|_| {
+            // The worker's flag is only raised by a caller that stopped waiting.
+            PdfError::Interrupted(Interrupted::Deadline)
+        })?;
+        // A page the parser cannot read is left empty rather than failing the document.
+        let page = match mode {
+            Mode::Text => doc.extract_text_with_options(i, &options),
+            Mode::Markdown => doc.to_markdown(i, &options),
+        }
+        .unwrap_or_default();
+        let page = reflow::normalize_chars(&page);
+        any_text |= page.chars().any(char::is_alphanumeric);
+        bytes += page.len();
+        pages.push(page.lines().map(str::to_owned).collect());
+        if bytes > limits.max_output_bytes {
+            break;
+        }
+    }
+    let pages_read = pages.len();
+    reflow::drop_running_lines(&mut pages);
+    let mut content = String::with_capacity(bytes);
+    for (i, lines) in pages.iter().enumerate() {
+        let body = match mode {
+            Mode::Text => reflow::join_paragraphs(&lines.join("\n")),
+            Mode::Markdown => reflow::tidy_markdown(lines),
+        };
+        if i > 0 && mode == Mode::Markdown {
+            // Every page is marked, even an empty one, so the marks count pages truly.
+            content.push_str(&format!("\n\n<!-- page {} of {} -->", i + 1, total));
+        }
+        if !body.is_empty() {
+            if !content.is_empty() {
+                content.push_str("\n\n");
+            }
+            content.push_str(&body);
+        }
+    }
+    if pages_read < total {
+        content.push_str(&format!(
+            "\n\n[Only the first {pages_read} of {total} pages were read.]"
+        ));
+    }
+    content.push('\n');
+    if !any_text {
+        // Scanned or image-only: say so rather than answer with nothing.
+        content = format!(
+            "[No text found: the PDF's {total} page(s) have no text layer, so it is probably \
+             scanned images. Text would need OCR, which webgrip does not do.]\n"
+        );
+    }
+    Ok(PdfDocumentText {
+        content,
+        metadata,
+        pages_read,
+        no_text: !any_text,
+    })
+}
+
+/// Unlock an encrypted document: the empty user password first, then `password`.
+fn open_encrypted(doc: &PdfDocument, password: Option<&str>) -> Result<(), PdfError> {
+    if !doc.is_encrypted() {
+        return Ok(());
+    }
+    let mut tries: Vec<&[u8]> = vec![b""];
+    if let Some(p) = password {
+        tries.insert(0, p.as_bytes());
+    }
+    for p in tries {
+        if doc.authenticate(p).unwrap_or(false) && doc.is_authenticated() {
+            return Ok(());
+        }
+    }
+    Err(PdfError::PasswordProtected {
+        password_given: password.is_some(),
+    })
+}
+
+fn metadata(doc: &PdfDocument) -> PdfMetadata {
+    let info = doc
+        .trailer()
+        .as_dict()
+        .and_then(|t| t.get("Info"))
+        .map(|o| resolve(doc, o));
+    let Some(Object::Dictionary(dict)) = info else {
+        return PdfMetadata::default();
+    };
+    let field = |key: &str| -> Option<String> {
+        let value = resolve(doc, dict.get(key)?);
+        let text = info::decode_text_string(value.as_string()?);
+        (!text.is_empty()).then_some(text)
+    };
+    PdfMetadata {
+        title: field("Title"),
+        author: field("Author"),
+        subject: field("Subject"),
+        keywords: field("Keywords"),
+        creator: field("Creator"),
+        producer: field("Producer"),
+        created: field("CreationDate").and_then(|d| info::iso_date(&d)),
+        modified: field("ModDate").and_then(|d| info::iso_date(&d)),
+        pages: 0,
+    }
+}
+
+/// One level of indirection resolved (the `/Info` values are direct or one reference away).
+fn resolve(doc: &PdfDocument, obj: &Object) -> Object {
+    match obj.as_reference() {
+        Some(r) => doc.load_object(r).unwrap_or(Object::Null),
+        None => obj.clone(),
+    }
+}
+
+/// A parser error as one short line.
+fn short(e: &impl std::fmt::Display) -> String {
+    let s = e.to_string();
+    let line = s.lines().next().unwrap_or("").trim();
+    line.chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A one-page PDF drawing `text` in Helvetica, with a valid xref table and an `/Info`.
+    fn tiny_pdf(text: &str) -> Vec<u8> {
+        let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+        let objs = [
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+             /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+             >> >> >> >>"
+                .to_string(),
+            format!(
+                "<< /Length {} >>\nstream\n{content}\nendstream",
+                content.len()
+            ),
+            "<< /Title (Tiny) /Author <FEFF00C900760065> /CreationDate (D:20240131120502Z) >>"
+                .to_string(),
+        ];
+        let mut out = b"%PDF-1.7\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objs.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+        }
+        let xref = out.len();
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes(),
+        );
+        for off in offsets {
+            out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R /Info 5 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objs.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
+        extract(
+            data,
+            Mode::Text,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+    }
+
+    #[test]
+    fn text_and_metadata() {
+        let doc = read_text(&tiny_pdf("Hello PDF world")).expect("reads");
+        assert!(doc.content.contains("Hello PDF world"), "{:?}", doc.content);
+        assert_eq!(doc.metadata.title.as_deref(), Some("Tiny"));
+        assert_eq!(doc.metadata.author.as_deref(), Some("\u{c9}ve"));
+        assert_eq!(
+            doc.metadata.created.as_deref(),
+            Some("2024-01-31T12:05:02Z")
+        );
+        assert_eq!((doc.metadata.pages, doc.pages_read), (1, 1));
+        assert!(!doc.no_text);
+    }
+
+    #[test]
+    fn size_limit_is_checked_first() {
+        let limits = Limits {
+            max_input_bytes: 10,
+            ..Limits::default()
+        };
+        let err = extract(
+            &tiny_pdf("x"),
+            Mode::Text,
+            None,
+            &limits,
+            &Budget::unlimited(),
+        );
+        assert_eq!(err.err(), Some(PdfError::TooLarge { limit: 10 }));
+    }
+
+    #[test]
+    fn garbage_is_malformed_not_a_panic() {
+        for data in [
+            &b""[..],
+            b"%PDF-1.7",
+            b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>",
+            b"not a pdf at all",
+        ] {
+            match read_text(data) {
+                Ok(doc) => assert!(doc.content.len() < 1000),
+                Err(PdfError::Malformed(why)) => assert!(!why.is_empty()),
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+        let full = tiny_pdf("Truncated somewhere");
+        for cut in (0..full.len()).step_by(37) {
+            let _ = read_text(&full[..cut]);
+        }
+    }
+
+    #[test]
+    fn an_expired_deadline_interrupts() {
+        let budget = Budget {
+            deadline: Some(Instant::now()),
+            cancel: None,
+        };
+        let err = extract(
+            &tiny_pdf("x"),
+            Mode::Text,
+            None,
+            &Limits::default(),
+            &budget,
+        );
+        assert_eq!(
+            err.err(),
+            Some(PdfError::Interrupted(Interrupted::Deadline))
+        );
+    }
+
+    #[test]
+    fn markdown_marks_pages() {
+        let doc = extract(
+            &tiny_pdf("Only page"),
+            Mode::Markdown,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+        .expect("reads");
+        assert!(doc.content.contains("Only page"));
+        assert!(!doc.content.contains("<!-- page"), "one page: no marks");
+    }
+}
