@@ -1,5 +1,5 @@
 //! The extension's allocator: mimalloc, its arenas kept off transparent huge pages and each
-//! thread's free pages handed back after an extraction (see `release_thread_pages`).
+//! thread's free pages handed back after an extraction (see `Extraction`).
 //!
 //! mimalloc gives each thread its own pages, carved out of large arenas it reserves (1 GiB at a
 //! time). Where the kernel backs anonymous memory with transparent huge pages (THP
@@ -14,7 +14,9 @@
 #[cfg(any(target_os = "linux", target_os = "android"))]
 use std::ffi::{c_int, c_void};
 #[cfg(any(target_os = "linux", target_os = "android"))]
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 /// Only Rust's own allocations go through it; Python objects still use Python's allocator.
 #[global_allocator]
@@ -32,16 +34,48 @@ unsafe extern "C" {
     fn mi_collect(force: bool);
 }
 
-/// Hand the calling thread's free pages back to mimalloc's shared arenas after a large piece
-/// of work (an extraction frees a whole tree). Without it, each of many threads keeps the
-/// pages of its last parse to itself until it allocates again; with it, they are reused by
-/// whichever thread parses next and purged on mimalloc's usual delay. Not forced: a forced
-/// collect returns everything to the system at once and cost a quarter of the extraction
-/// speed (the next parse faults it all back); this one measured free.
-pub fn release_thread_pages() {
-    // SAFETY: `mi_collect` takes no pointers; with `force == false` it only moves this
-    // thread's empty pages and schedules purges, as mimalloc does on its own from time to time.
-    unsafe { mi_collect(false) }
+/// Extractions running now, across all threads (see `Extraction`).
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// The machine's cores, read once.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// One extraction in flight, from `begin` until the value is dropped, which hands the
+/// thread's free pages back (dropped on every path, errors included, so the count stays true).
+pub struct Extraction {
+    /// Extractions in flight when this one started, itself included.
+    crowd: usize,
+}
+
+impl Extraction {
+    pub fn begin() -> Self {
+        Extraction {
+            crowd: IN_FLIGHT.fetch_add(1, Ordering::AcqRel) + 1,
+        }
+    }
+}
+
+impl Drop for Extraction {
+    /// Hand the calling thread's free pages back after the extraction (it frees a whole
+    /// tree). Without it, each of many threads keeps the pages of its last parse to itself
+    /// until it allocates again. Normally not forced: the pages go to mimalloc's shared
+    /// arenas, reused by whichever thread parses next and purged on mimalloc's usual delay; a
+    /// forced collect returns everything to the system at once and cost a quarter of the
+    /// single-thread extraction speed (the next parse faults it all back). But when more
+    /// extractions run at once than there are cores, the threads' working sets add up faster
+    /// than the delay purges them (peak RSS grows with threads, not work), and the CPU is
+    /// already the bottleneck: then it is forced.
+    fn drop(&mut self) {
+        let crowd = self.crowd.max(IN_FLIGHT.load(Ordering::Acquire));
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+        // SAFETY: `mi_collect` takes no pointers; it only moves this thread's empty pages to
+        // the shared arenas and (forced) returns free memory to the system, as mimalloc does
+        // on its own from time to time.
+        unsafe { mi_collect(crowd > cores()) }
+    }
 }
 
 /// The arenas advised so far: ids `1..=ADVISED`.
