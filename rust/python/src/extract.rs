@@ -128,8 +128,10 @@ fn extract_document<'py>(
         main_content,
         tracking: rules.as_deref(),
     };
-    let extraction = crate::alloc::Extraction::begin();
-    let run = |text: &str| webgrip_extract::extract_within(text, url, wanted, options, &budget);
+    let run = |text: &str| {
+        let _turn = crate::alloc::Extraction::begin(&budget)?;
+        webgrip_extract::extract_within(text, url, wanted, options, &budget)
+    };
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
         py.detach(|| run(&text))
@@ -139,10 +141,8 @@ fn extract_document<'py>(
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
-    // A large page may have made mimalloc reserve a new arena: advise it too; and give this
-    // thread's freed pages back for other threads to use (see alloc.rs).
+    // A large page may have made mimalloc reserve a new arena: advise it too.
     crate::alloc::keep_arenas_off_huge_pages();
-    drop(extraction);
     match out {
         Ok(out) => to_dict(py, out),
         Err(why) => Err(interrupted(py, why, url, timeout)),
