@@ -112,6 +112,15 @@ impl Drop for Extraction {
     }
 }
 
+/// After a request: the same hand-back as after an extraction (see `Extraction`'s `drop`) for
+/// the thread's read and decompression buffers, forced only while extractions are crowding
+/// the cores.
+pub fn after_request() {
+    let crowded = IN_FLIGHT.load(Ordering::Acquire) > cores();
+    // SAFETY: as in `Extraction`'s `drop`: no pointers, mimalloc's own clean-up.
+    unsafe { mi_collect(crowded) }
+}
+
 /// The arenas advised so far: ids `1..=ADVISED`.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 static ADVISED: AtomicI32 = AtomicI32::new(0);
