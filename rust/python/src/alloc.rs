@@ -1,5 +1,5 @@
 //! The extension's allocator: mimalloc, its arenas kept off transparent huge pages and each
-//! thread's free pages handed back after an extraction (see `release_thread_pages`).
+//! thread's free pages handed back after an extraction (see `Extraction`).
 //!
 //! mimalloc gives each thread its own pages, carved out of large arenas it reserves (1 GiB at a
 //! time). Where the kernel backs anonymous memory with transparent huge pages (THP
@@ -14,7 +14,12 @@
 #[cfg(any(target_os = "linux", target_os = "android"))]
 use std::ffi::{c_int, c_void};
 #[cfg(any(target_os = "linux", target_os = "android"))]
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use webgrip_extract::{Budget, Interrupted};
 
 /// Only Rust's own allocations go through it; Python objects still use Python's allocator.
 #[global_allocator]
@@ -32,16 +37,88 @@ unsafe extern "C" {
     fn mi_collect(force: bool);
 }
 
-/// Hand the calling thread's free pages back to mimalloc's shared arenas after a large piece
-/// of work (an extraction frees a whole tree). Without it, each of many threads keeps the
-/// pages of its last parse to itself until it allocates again; with it, they are reused by
-/// whichever thread parses next and purged on mimalloc's usual delay. Not forced: a forced
-/// collect returns everything to the system at once and cost a quarter of the extraction
-/// speed (the next parse faults it all back); this one measured free.
-pub fn release_thread_pages() {
-    // SAFETY: `mi_collect` takes no pointers; with `force == false` it only moves this
-    // thread's empty pages and schedules purges, as mimalloc does on its own from time to time.
-    unsafe { mi_collect(false) }
+/// Extractions begun and not yet ended, across all threads: running or waiting for a turn.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+/// Extractions running now (at most `cores()`), and the signal that one has ended.
+static RUNNING: Mutex<usize> = Mutex::new(0);
+static TURN_FREED: Condvar = Condvar::new();
+/// How often a waiting extraction wakes to check its deadline and cancel flag.
+const WAIT_SLICE: Duration = Duration::from_millis(20);
+
+/// The machine's cores, read once.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// One extraction's turn, from `begin` until the value is dropped (on every path, errors
+/// included), which hands the turn to a waiting extraction and the thread's free pages back.
+///
+/// Memory under many threads is the sum of the parse trees in flight plus what each thread's
+/// heap keeps after its parse. Running at most one extraction per core bounds the first (the
+/// CPU is the limit anyway: more at once only interleave); the collect in `drop` the second.
+pub struct Extraction {
+    /// Extractions in flight when this one began, itself included.
+    crowd: usize,
+    /// Whether it holds a turn (it does once `begin` returns it).
+    running: bool,
+}
+
+impl Extraction {
+    /// Wait for a turn (at most `cores()` extractions run at once); gives up when `budget`
+    /// is spent meanwhile.
+    pub fn begin(budget: &Budget) -> Result<Self, Interrupted> {
+        let mut turn = Extraction {
+            crowd: IN_FLIGHT.fetch_add(1, Ordering::AcqRel) + 1,
+            running: false,
+        };
+        let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        while *running >= cores() {
+            budget.check()?;
+            running = match TURN_FREED.wait_timeout(running, WAIT_SLICE) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        *running += 1;
+        turn.running = true;
+        Ok(turn)
+    }
+}
+
+impl Drop for Extraction {
+    /// Hand the calling thread's free pages back after the extraction (it frees a whole
+    /// tree). Without it, each of many threads keeps the pages of its last parse to itself
+    /// until it allocates again. Normally not forced: the pages go to mimalloc's shared
+    /// arenas, reused by whichever thread parses next and purged on mimalloc's usual delay; a
+    /// forced collect returns everything to the system at once and cost a quarter of the
+    /// single-thread extraction speed (the next parse faults it all back). But when more
+    /// extractions are in flight than there are cores, the threads' leftovers add up faster
+    /// than the delay purges them (peak RSS grows with threads, not work), and the CPU is
+    /// already the bottleneck: then it is forced.
+    fn drop(&mut self) {
+        if self.running {
+            let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+            *running = running.saturating_sub(1);
+            drop(running);
+            TURN_FREED.notify_one();
+        }
+        let crowd = self.crowd.max(IN_FLIGHT.load(Ordering::Acquire));
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+        // SAFETY: `mi_collect` takes no pointers; it only moves this thread's empty pages to
+        // the shared arenas and (forced) returns free memory to the system, as mimalloc does
+        // on its own from time to time.
+        unsafe { mi_collect(crowd > cores()) }
+    }
+}
+
+/// After a request: the same hand-back as after an extraction (see `Extraction`'s `drop`) for
+/// the thread's read and decompression buffers, forced only while extractions are crowding
+/// the cores.
+pub fn after_request() {
+    let crowded = IN_FLIGHT.load(Ordering::Acquire) > cores();
+    // SAFETY: as in `Extraction`'s `drop`: no pointers, mimalloc's own clean-up.
+    unsafe { mi_collect(crowded) }
 }
 
 /// The arenas advised so far: ids `1..=ADVISED`.

@@ -135,20 +135,21 @@ fn extract_document<'py>(
         main_content,
         tracking: rules.as_deref(),
     };
-    let run = |text: &str| webgrip_extract::extract_within(text, url, wanted, options, &budget);
+    let run = |text: &str| {
+        let _turn = crate::alloc::Extraction::begin(&budget)?;
+        webgrip_extract::extract_within(text, url, wanted, options, &budget)
+    };
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
         py.detach(|| run(&text))
     } else if let Ok(b) = html.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| run(&charset::decode(bytes, content_type).0))
+        py.detach(|| run(&charset::decode_borrowed(bytes, content_type).0))
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
-    // A large page may have made mimalloc reserve a new arena: advise it too; and give this
-    // thread's freed pages back for other threads to use (see alloc.rs).
+    // A large page may have made mimalloc reserve a new arena: advise it too.
     crate::alloc::keep_arenas_off_huge_pages();
-    crate::alloc::release_thread_pages();
     match out {
         Ok(out) => to_dict(py, out),
         Err(why) => Err(interrupted(py, why, url, timeout)),

@@ -212,6 +212,8 @@ impl Client {
         let d = exchange_dict(py, r.exchange)?;
         d.set_item("content", PyBytes::new(py, &r.content))?;
         d.set_item("charset", r.charset)?;
+        drop(r.content);
+        crate::alloc::after_request();
         Ok(d)
     }
 
