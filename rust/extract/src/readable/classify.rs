@@ -122,18 +122,10 @@ fn hides_in_some_state(w: &str) -> bool {
     })
 }
 
-/// Bootstrap's `d-none` (display: none) with no breakpoint variant showing the element again
-/// ("d-none d-md-block" is shown from tablets up: a desktop reader sees it). Shop themes park
-/// screen-reader copies of each tile's data there ("Product Name", "Product Details").
-fn hidden_by_display_utility(s: &str) -> bool {
-    let mut words = s.split_ascii_whitespace();
-    words.clone().any(|w| w == "d-none")
-        && !words.any(|w| {
-            ["d-sm-", "d-md-", "d-lg-", "d-xl-", "d-xxl-"]
-                .iter()
-                .any(|p| w.strip_prefix(p).is_some_and(|v| v != "none"))
-        })
-}
+/// Bootstrap's `d-none` (display: none) prefixes: with a breakpoint variant other than
+/// "none" ("d-none d-md-block" is shown from tablets up: a desktop reader sees it), the
+/// element is shown again (see `ClassWords::d_shown`).
+const DISPLAY_BREAKPOINTS: &[&str] = &["d-sm-", "d-md-", "d-lg-", "d-xl-", "d-xxl-"];
 
 /// Tailwind variants that style a pseudo-element rather than the element.
 const PSEUDO_VARIANTS: &[&str] = &[
@@ -148,104 +140,152 @@ const PSEUDO_VARIANTS: &[&str] = &[
     "selection",
 ];
 
+/// What one lower-cased class string or id says before the tag is known. The class string
+/// and the id are judged apart and joined in [`joined_flags`], which gives what one judgement
+/// of `class id` gives: pages repeat the same class strings on every list item, card and menu
+/// entry, while unique ids would make every `class id` pair a new key.
+#[derive(Default)]
+struct ClassWords {
+    /// The substring vocabularies' words it holds (see `WordCounts::of_joined`).
+    found: Vec<u64>,
+    /// A token of [`NEG_TOKENS_ALWAYS`].
+    neg_token_always: bool,
+    /// A token of [`NEG_TOKENS`], a whole name of [`NEG_WORDS`] or a state-hiding utility.
+    neg_token: bool,
+    /// Bootstrap's `d-none`, and a breakpoint variant showing the element again.
+    d_none: bool,
+    d_shown: bool,
+    /// "fixed" and "inset-0", the names of a box pinned over the whole viewport.
+    fixed: bool,
+    inset_0: bool,
+    /// A whole name "hide" or "hidden".
+    hide_word: bool,
+    /// A token naming reviews (see `F_REVIEW`).
+    review: bool,
+    /// Holds "social".
+    social: bool,
+    /// How often "promo" and "promoted" occur.
+    promo: usize,
+    promoted: usize,
+}
+
+impl ClassWords {
+    fn of(raw: &str) -> Self {
+        let s = raw.to_ascii_lowercase();
+        let mut w = ClassWords {
+            found: WordCounts::found(&s),
+            social: s.contains("social"),
+            promo: s.matches("promo").count(),
+            promoted: s.matches("promoted").count(),
+            ..ClassWords::default()
+        };
+        // Tokens of each class name's utility part: a utility-CSS variant prefix names a
+        // state or a medium, not the element ("print:break-inside-avoid" is content that
+        // prints well, not a print-only block). "hide" before a small-screen word
+        // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
+        // sees it.
+        let mut parts: Vec<&str> = Vec::new();
+        for name in s.split_ascii_whitespace() {
+            let utility = name.rsplit(':').next().unwrap_or(name);
+            parts.clear();
+            parts.extend(
+                utility
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|t| !t.is_empty()),
+            );
+            for (k, &t) in parts.iter().enumerate() {
+                let small = parts.get(k + 1).is_some_and(|n| {
+                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+                });
+                if t == "hide" && small {
+                    continue;
+                }
+                w.neg_token_always |= NEG_TOKENS_ALWAYS.contains(&t);
+                w.neg_token |= NEG_TOKENS.contains(&t);
+                // "review", "reviews", "customerreviews", "review-card" (not "preview").
+                w.review |= t
+                    .strip_suffix('s')
+                    .unwrap_or(t)
+                    .strip_suffix("review")
+                    .is_some_and(|rest| !rest.ends_with('p'));
+            }
+            w.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
+            w.d_none |= name == "d-none";
+            w.d_shown |= DISPLAY_BREAKPOINTS
+                .iter()
+                .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+            w.fixed |= name == "fixed";
+            w.inset_0 |= name == "inset-0";
+            w.hide_word |= name == "hide" || name == "hidden";
+        }
+        w
+    }
+}
+
 thread_local! {
-    /// [`class_flags`] by `name\0class\0id`: pages repeat the same class strings on every
-    /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
-    /// Cleared when it grows past a few thousand entries (the flags depend on the strings
-    /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<(HashMap<String, Flags>, String)> =
-        std::cell::RefCell::new((HashMap::new(), String::new()));
+    /// [`ClassWords`] by class string. Cleared when it grows past a few thousand entries
+    /// (they depend on the string alone, so clearing changes nothing but speed).
+    static CLASS_WORDS: std::cell::RefCell<HashMap<String, ClassWords>> =
+        std::cell::RefCell::new(HashMap::new());
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
-    CLASS_FLAGS.with(|memo| {
-        let (memo, key) = &mut *memo.borrow_mut();
-        // The key is built in a reused buffer: a lookup that hits allocates nothing.
-        key.clear();
-        key.push_str(name);
-        key.push('\0');
-        key.push_str(class);
-        key.push('\0');
-        key.push_str(id);
-        if let Some(&f) = memo.get(key.as_str()) {
-            return f;
+    // Most elements have no id: an empty `ClassWords` allocates nothing.
+    let id_words = if id.is_empty() {
+        ClassWords::default()
+    } else {
+        ClassWords::of(id)
+    };
+    CLASS_WORDS.with(|memo| {
+        let memo = &mut *memo.borrow_mut();
+        if let Some(class_words) = memo.get(class) {
+            return joined_flags(class_words, &id_words, name);
         }
         if memo.len() >= 4096 {
             memo.clear();
         }
-        let f = class_flags(class, id, name);
-        memo.insert(key.clone(), f);
+        let class_words = ClassWords::of(class);
+        let f = joined_flags(&class_words, &id_words, name);
+        memo.insert(class.to_owned(), class_words);
         f
     })
 }
 
+#[cfg(test)]
 fn class_flags(class: &str, id: &str, name: &str) -> Flags {
-    let mut s = String::with_capacity(class.len() + id.len() + 1);
-    s.push_str(class);
-    s.push(' ');
-    s.push_str(id);
-    s.make_ascii_lowercase();
-    // One scan for every substring vocabulary.
-    let found = WordCounts::of(&s);
+    joined_flags(&ClassWords::of(class), &ClassWords::of(id), name)
+}
+
+/// The flags of an element named `name` with class words `c` and id words `i`.
+fn joined_flags(c: &ClassWords, i: &ClassWords, name: &str) -> Flags {
+    let found = WordCounts::of_joined(&c.found, &i.found);
     let mut f = Flags::EMPTY;
     let mut neg = 0i32;
     let mut always = false;
-    // Tokens of each class name's utility part: a utility-CSS variant prefix names a state
-    // or a medium, not the element ("print:break-inside-avoid" is content that prints well,
-    // not a print-only block). "hide" before a small-screen word ("hide-mobile",
-    // "hide-sm") hides the element on phones only: a desktop reader sees it.
-    // Two buffers for all the class names (not two vectors per name).
-    let mut words: Vec<&str> = Vec::new();
-    let mut parts: Vec<&str> = Vec::new();
-    for w in s.split_ascii_whitespace() {
-        let utility = w.rsplit(':').next().unwrap_or(w);
-        parts.clear();
-        parts.extend(
-            utility
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty()),
-        );
-        for (k, t) in parts.iter().enumerate() {
-            let small = parts.get(k + 1).is_some_and(|n| {
-                matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
-            });
-            if !(*t == "hide" && small) {
-                words.push(t);
-            }
-        }
-    }
-    let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
     let embed = found.embed > 0;
-    let social_excused = u32::from(embed && NEG_ALWAYS.contains(&"social") && s.contains("social"));
+    let social_excused =
+        u32::from(embed && NEG_ALWAYS.contains(&"social") && (c.social || i.social));
     // "Promoted" is a publishing state (Drupal's `node--promoted`: promoted to the front
     // page), set on the article or service node itself; "promo" names promotion boxes.
-    let promo_excused = u32::from(
-        NEG_ALWAYS.contains(&"promo")
-            && s.contains("promoted")
-            && s.matches("promo").count() == s.matches("promoted").count(),
-    );
-    if found.furniture > social_excused + promo_excused
-        || tokens().any(|t| NEG_TOKENS_ALWAYS.contains(&t))
+    let promoted = c.promoted + i.promoted;
+    let promo_excused =
+        u32::from(NEG_ALWAYS.contains(&"promo") && promoted > 0 && c.promo + i.promo == promoted);
+    if found.furniture > social_excused + promo_excused || c.neg_token_always || i.neg_token_always
     {
         neg += 2;
         always = true;
     }
-    let display_none = hidden_by_display_utility(&s);
-    if found.navlike > 0
-        || tokens().any(|t| NEG_TOKENS.contains(&t))
-        || s.split_ascii_whitespace()
-            .any(|w| NEG_WORDS.contains(&w) || hides_in_some_state(w))
-    {
+    let display_none = (c.d_none || i.d_none) && !(c.d_shown || i.d_shown);
+    if found.navlike > 0 || c.neg_token || i.neg_token {
         neg += 2;
     }
     // Utility classes that take a box out of the page outright, like the "always"
     // vocabulary (not a menu that opens): `d-none` hides it; "fixed inset-0" pins it over
     // the whole viewport (Tailwind's modal, drawer and takeover idiom: a sign-up takeover, a
     // cart drawer, a form's success and error states open over the page, they are not it).
-    let overlay = s.split_ascii_whitespace().any(|w| w == "fixed")
-        && s.split_ascii_whitespace().any(|w| w == "inset-0");
+    let overlay = (c.fixed || i.fixed) && (c.inset_0 || i.inset_0);
     if display_none || overlay {
         neg += 2;
         always = true;
@@ -270,12 +310,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.disclaimer > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_DISCLAIMER;
     }
-    if name != "body"
-        && name != "html"
-        && name != "main"
-        && s.split_ascii_whitespace()
-            .any(|w| w == "hide" || w == "hidden")
-    {
+    if name != "body" && name != "html" && name != "main" && (c.hide_word || i.hide_word) {
         f |= F_HIDE_CLASS;
     }
     if found.consent > 0 && name != "body" && name != "html" {
@@ -287,13 +322,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.caption > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_CAPTION;
     }
-    // "review", "reviews", "customerreviews", "review-card" (not "preview").
-    if tokens().any(|t| {
-        t.strip_suffix('s')
-            .unwrap_or(t)
-            .strip_suffix("review")
-            .is_some_and(|rest| !rest.ends_with('p'))
-    }) {
+    if c.review || i.review {
         f |= F_REVIEW;
     }
     if neg > 0 && neg > pos && name != "body" && name != "html" && name != "main" {
