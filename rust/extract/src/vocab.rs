@@ -65,6 +65,21 @@ impl Vocab {
         seen
     }
 
+    /// Whether the word set from [`Vocab::found`] holds a word of list `list`.
+    pub fn holds(&self, found: &[u64], list: usize) -> bool {
+        found.iter().enumerate().any(|(chunk, &bits)| {
+            let mut bits = bits;
+            while bits != 0 {
+                let word = chunk * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.owners.get(word).is_some_and(|o| o & (1 << list) != 0) {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
     /// [`Vocab::counts`] of the union of word sets from [`Vocab::found`].
     pub fn counts_of(&self, sets: &[&[u64]]) -> Vec<u32> {
         let mut counts = vec![0u32; self.lists];
@@ -101,6 +116,8 @@ mod tests {
         assert_eq!(v.counts("main-navbar content"), vec![3, 2]);
         assert_eq!(v.counts("menu menu"), vec![1, 1]);
         assert_eq!(v.counts(""), vec![0, 0]);
+        assert!(v.holds(&v.found("x-ten"), 1));
+        assert!(!v.holds(&v.found("x-ten"), 0));
     }
 
     fn naive(lists: &[&[&str]], s: &str) -> Vec<u32> {

@@ -167,16 +167,27 @@ struct ClassWords {
     /// How often "promo" and "promoted" occur.
     promo: usize,
     promoted: usize,
+    /// The flags of an element with these classes and no id, unless it is `body`, `html` or
+    /// `main` (the only tags [`joined_flags`] asks about): most elements, answered without
+    /// joining anything.
+    plain: Flags,
 }
 
 impl ClassWords {
     fn of(raw: &str) -> Self {
         let s = raw.to_ascii_lowercase();
+        let found = WordCounts::found(&s);
+        // Counted only where the scan saw "promo" ("promoted" holds it).
+        let (promo, promoted) = if WordCounts::holds_promo(&found) {
+            (s.matches("promo").count(), s.matches("promoted").count())
+        } else {
+            (0, 0)
+        };
         let mut w = ClassWords {
-            found: WordCounts::found(&s),
-            social: s.contains("social"),
-            promo: s.matches("promo").count(),
-            promoted: s.matches("promoted").count(),
+            social: WordCounts::holds_social(&found),
+            found,
+            promo,
+            promoted,
             ..ClassWords::default()
         };
         // Tokens of each class name's utility part: a utility-CSS variant prefix names a
@@ -218,6 +229,7 @@ impl ClassWords {
             w.inset_0 |= name == "inset-0";
             w.hide_word |= name == "hide" || name == "hidden";
         }
+        w.plain = joined_flags(&w, &ClassWords::default(), "div");
         w
     }
 }
@@ -239,6 +251,9 @@ fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
     CLASS_WORDS.with(|memo| {
         let memo = &mut *memo.borrow_mut();
         if let Some(class_words) = memo.get(class) {
+            if id.is_empty() && !matches!(name, "body" | "html" | "main") {
+                return class_words.plain;
+            }
             return joined_flags(class_words, &id_words, name);
         }
         if memo.len() >= 4096 {
@@ -370,5 +385,24 @@ mod tests {
         // Consent machinery is strong chrome; accordions are collapsible.
         assert!(class_flags("cookie-consent", "", "div").has_any(F_STRONG));
         assert!(class_flags("faq-answer", "", "div").has_any(F_COLLAPSIBLE));
+    }
+
+    #[test]
+    fn class_words_join_with_an_id() {
+        // Judged apart and joined, class and id give the flags their joined string gives.
+        assert_eq!(
+            class_flags("node--promoted", "promo-box", "div"),
+            class_flags("node--promoted promo-box", "", "div")
+        );
+        assert!(class_flags("d-none", "x", "div").has_any(F_CHROME_CLASS));
+        assert!(class_flags("d-none", "d-md-block", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("fixed", "inset-0", "div").has_any(F_CHROME_CLASS));
+        assert!(class_flags("post", "comments", "body").has_none(F_COMMENTS));
+        // The no-id answer stands for every tag but body, html and main.
+        for class in ["sidebar", "hidden", "post-body", "site-nav menu", "caption"] {
+            let words = ClassWords::of(class);
+            assert_eq!(words.plain, class_flags(class, "", "li"));
+            assert_eq!(words.plain, class_flags(class, "", "section"));
+        }
     }
 }

@@ -231,6 +231,14 @@ impl WordCounts {
         Self::from_counts(&vocabularies().counts_of(&[a, b]))
     }
 
+    /// Whether `found` (from [`WordCounts::found`]) holds "social" or "promo".
+    pub(super) fn holds_social(found: &[u64]) -> bool {
+        vocabularies().holds(found, SOCIAL_LIST)
+    }
+    pub(super) fn holds_promo(found: &[u64]) -> bool {
+        vocabularies().holds(found, PROMO_LIST)
+    }
+
     fn from_counts(counts: &[u32]) -> Self {
         WordCounts {
             navlike: counts[0],
@@ -249,6 +257,11 @@ impl WordCounts {
         }
     }
 }
+
+/// Positions of the single-word lists asked by [`WordCounts::holds_social`] and
+/// [`WordCounts::holds_promo`] in [`vocabularies`].
+const SOCIAL_LIST: usize = 13;
+const PROMO_LIST: usize = 14;
 
 /// The substring vocabularies, compiled once, in the order [`WordCounts::of`] reads them.
 fn vocabularies() -> &'static Vocab {
@@ -269,6 +282,9 @@ fn vocabularies() -> &'static Vocab {
             &["disclaimer"],
             &["caption"],
             &["embed"],
+            // Asked alone, by `WordCounts::holds_social` and `WordCounts::holds_promo`.
+            &["social"],
+            &["promo"],
         ])
     })
 }
