@@ -48,7 +48,7 @@ impl Vocab {
     /// same as `list.iter().filter(|w| haystack.contains(*w)).count()` (duplicate words in a
     /// list counted once).
     pub fn counts(&self, haystack: &str) -> Vec<u32> {
-        self.counts_of(&[&self.found(haystack)])
+        self.counts_of(&[&self.found(haystack)])[..self.lists].to_vec()
     }
 
     /// Which distinct words occur in `haystack`, as a bit set over the words. Sets of several
@@ -80,9 +80,10 @@ impl Vocab {
         })
     }
 
-    /// [`Vocab::counts`] of the union of word sets from [`Vocab::found`].
-    pub fn counts_of(&self, sets: &[&[u64]]) -> Vec<u32> {
-        let mut counts = vec![0u32; self.lists];
+    /// [`Vocab::counts`] of the union of word sets from [`Vocab::found`], on the stack (at
+    /// most 64 lists; the ones past `lists` stay 0).
+    pub fn counts_of(&self, sets: &[&[u64]]) -> [u32; 64] {
+        let mut counts = [0u32; 64];
         let chunks = sets.iter().map(|s| s.len()).max().unwrap_or(0);
         for chunk in 0..chunks {
             let mut bits = sets
@@ -150,7 +151,7 @@ mod tests {
             let (a, b) = (a.concat(), b.concat());
             let v = Vocab::new(&[A, B]);
             let joined = format!("{a} {b}");
-            prop_assert_eq!(v.counts_of(&[&v.found(&a), &v.found(&b)]), v.counts(&joined));
+            prop_assert_eq!(&v.counts_of(&[&v.found(&a), &v.found(&b)])[..2], &v.counts(&joined)[..]);
         }
     }
 }

@@ -167,9 +167,9 @@ struct ClassWords {
     /// How often "promo" and "promoted" occur.
     promo: usize,
     promoted: usize,
-    /// The flags of an element with these classes and no id, unless it is `body`, `html` or
-    /// `main` (the only tags [`joined_flags`] asks about): most elements, answered without
-    /// joining anything.
+    /// Set in the memo: the flags of an element with these classes and no id,
+    /// unless it is `body`, `html` or `main` (the only tags [`joined_flags`] asks about): most
+    /// elements, answered without joining anything.
     plain: Flags,
 }
 
@@ -195,17 +195,14 @@ impl ClassWords {
         // prints well, not a print-only block). "hide" before a small-screen word
         // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
         // sees it.
-        let mut parts: Vec<&str> = Vec::new();
         for name in s.split_ascii_whitespace() {
             let utility = name.rsplit(':').next().unwrap_or(name);
-            parts.clear();
-            parts.extend(
-                utility
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|t| !t.is_empty()),
-            );
-            for (k, &t) in parts.iter().enumerate() {
-                let small = parts.get(k + 1).is_some_and(|n| {
+            let mut parts = utility
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .peekable();
+            while let Some(t) = parts.next() {
+                let small = parts.peek().is_some_and(|n| {
                     matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
                 });
                 if t == "hide" && small {
@@ -229,41 +226,59 @@ impl ClassWords {
             w.inset_0 |= name == "inset-0";
             w.hide_word |= name == "hide" || name == "hidden";
         }
-        w.plain = joined_flags(&w, &ClassWords::default(), "div");
         w
     }
 }
 
 thread_local! {
-    /// [`ClassWords`] by class string. Cleared when it grows past a few thousand entries
-    /// (they depend on the string alone, so clearing changes nothing but speed).
+    /// [`ClassWords`] by class string or id (the words of a string do not depend on which
+    /// it is). Cleared when it grows past a few thousand entries (they depend on the string
+    /// alone, so clearing changes nothing but speed).
     static CLASS_WORDS: std::cell::RefCell<HashMap<String, ClassWords>> =
         std::cell::RefCell::new(HashMap::new());
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
-    // Most elements have no id: an empty `ClassWords` allocates nothing.
-    let id_words = if id.is_empty() {
-        ClassWords::default()
-    } else {
-        ClassWords::of(id)
-    };
     CLASS_WORDS.with(|memo| {
         let memo = &mut *memo.borrow_mut();
-        if let Some(class_words) = memo.get(class) {
-            if id.is_empty() && !matches!(name, "body" | "html" | "main") {
-                return class_words.plain;
+        let plain_tag = !matches!(name, "body" | "html" | "main");
+        let no_id = ClassWords::default();
+        // Most elements have no id: one lookup answers them.
+        if id.is_empty() {
+            if let Some(c) = memo.get(class) {
+                return if plain_tag {
+                    c.plain
+                } else {
+                    joined_flags(c, &no_id, name)
+                };
             }
-            return joined_flags(class_words, &id_words, name);
         }
         if memo.len() >= 4096 {
             memo.clear();
         }
-        let class_words = ClassWords::of(class);
-        let f = joined_flags(&class_words, &id_words, name);
-        memo.insert(class.to_owned(), class_words);
-        f
+        remember(memo, class);
+        if !id.is_empty() {
+            remember(memo, id);
+        }
+        let id_words = if id.is_empty() {
+            Some(&no_id)
+        } else {
+            memo.get(id)
+        };
+        match (memo.get(class), id_words) {
+            (Some(c), Some(i)) => joined_flags(c, i, name),
+            _ => joined_flags(&ClassWords::of(class), &ClassWords::of(id), name),
+        }
     })
+}
+
+/// Puts the words of `s` into the memo unless they are there.
+fn remember(memo: &mut HashMap<String, ClassWords>, s: &str) {
+    if !memo.contains_key(s) {
+        let mut words = ClassWords::of(s);
+        words.plain = joined_flags(&words, &ClassWords::default(), "div");
+        memo.insert(s.to_owned(), words);
+    }
 }
 
 #[cfg(test)]
@@ -400,9 +415,10 @@ mod tests {
         assert!(class_flags("post", "comments", "body").has_none(F_COMMENTS));
         // The no-id answer stands for every tag but body, html and main.
         for class in ["sidebar", "hidden", "post-body", "site-nav menu", "caption"] {
-            let words = ClassWords::of(class);
-            assert_eq!(words.plain, class_flags(class, "", "li"));
-            assert_eq!(words.plain, class_flags(class, "", "section"));
+            let plain = class_flags(class, "", "div");
+            assert_eq!(class_flags_memo(class, "", "li"), plain);
+            assert_eq!(plain, class_flags(class, "", "li"));
+            assert_eq!(plain, class_flags(class, "", "section"));
         }
     }
 }
