@@ -86,15 +86,8 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     {
         f |= F_HIDDEN;
     }
-    if let Some(style) = html_attr(el, "style") {
-        let s: String = style
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if s.contains("display:none") || s.contains("visibility:hidden") {
-            f |= F_HIDDEN;
-        }
+    if html_attr(el, "style").is_some_and(style_hides) {
+        f |= F_HIDDEN;
     }
     // Class and id share one vocabulary.
     let class = html_attr(el, "class").unwrap_or("");
@@ -103,6 +96,23 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
         f |= class_flags_memo(class, id, name);
     }
     f
+}
+
+thread_local! {
+    /// [`style_hides`]'s buffer, reused: no allocation per `style` attribute.
+    static STYLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
+/// case).
+fn style_hides(style: &str) -> bool {
+    STYLE.with(|buf| {
+        let s = &mut *buf.borrow_mut();
+        s.clear();
+        s.extend(style.chars().filter(|c| !c.is_whitespace()));
+        s.make_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
 }
 
 /// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
@@ -400,6 +410,14 @@ mod tests {
         // Consent machinery is strong chrome; accordions are collapsible.
         assert!(class_flags("cookie-consent", "", "div").has_any(F_STRONG));
         assert!(class_flags("faq-answer", "", "div").has_any(F_COLLAPSIBLE));
+    }
+
+    #[test]
+    fn inline_styles_that_hide() {
+        assert!(style_hides("DISPLAY : None;color:red"));
+        assert!(style_hides("visibility:\u{a0}hidden"));
+        assert!(!style_hides("display:block"));
+        assert!(!style_hides("visibility: visible"));
     }
 
     #[test]
