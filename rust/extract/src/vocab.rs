@@ -48,20 +48,55 @@ impl Vocab {
     /// same as `list.iter().filter(|w| haystack.contains(*w)).count()` (duplicate words in a
     /// list counted once).
     pub fn counts(&self, haystack: &str) -> Vec<u32> {
-        let mut counts = vec![0u32; self.lists];
-        let Some(ac) = &self.automaton else {
-            return counts;
-        };
-        let mut seen = vec![false; self.owners.len()];
-        for m in ac.find_overlapping_iter(haystack) {
-            let word = m.pattern().as_usize();
-            if std::mem::replace(&mut seen[word], true) {
-                continue;
+        self.counts_of(&[&self.found(haystack)])[..self.lists].to_vec()
+    }
+
+    /// Which distinct words occur in `haystack`, as a bit set over the words. Sets of several
+    /// strings can be joined in [`Vocab::counts_of`]: when no word holds a space, the words of
+    /// `a + " " + b` are those of `a` and those of `b`.
+    pub fn found(&self, haystack: &str) -> Vec<u64> {
+        let mut seen = vec![0u64; self.owners.len().div_ceil(64)];
+        if let Some(ac) = &self.automaton {
+            for m in ac.find_overlapping_iter(haystack) {
+                let word = m.pattern().as_usize();
+                seen[word / 64] |= 1 << (word % 64);
             }
-            let mut owners = self.owners[word];
-            while owners != 0 {
-                counts[owners.trailing_zeros() as usize] += 1;
-                owners &= owners - 1;
+        }
+        seen
+    }
+
+    /// Whether the word set from [`Vocab::found`] holds a word of list `list`.
+    pub fn holds(&self, found: &[u64], list: usize) -> bool {
+        found.iter().enumerate().any(|(chunk, &bits)| {
+            let mut bits = bits;
+            while bits != 0 {
+                let word = chunk * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.owners.get(word).is_some_and(|o| o & (1 << list) != 0) {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
+    /// [`Vocab::counts`] of the union of word sets from [`Vocab::found`], on the stack (at
+    /// most 64 lists; the ones past `lists` stay 0).
+    pub fn counts_of(&self, sets: &[&[u64]]) -> [u32; 64] {
+        let mut counts = [0u32; 64];
+        let chunks = sets.iter().map(|s| s.len()).max().unwrap_or(0);
+        for chunk in 0..chunks {
+            let mut bits = sets
+                .iter()
+                .fold(0u64, |acc, s| acc | s.get(chunk).copied().unwrap_or(0));
+            while bits != 0 {
+                let word = chunk * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut owners = self.owners.get(word).copied().unwrap_or(0);
+                while owners != 0 {
+                    counts[owners.trailing_zeros() as usize] += 1;
+                    owners &= owners - 1;
+                }
             }
         }
         counts
@@ -82,6 +117,8 @@ mod tests {
         assert_eq!(v.counts("main-navbar content"), vec![3, 2]);
         assert_eq!(v.counts("menu menu"), vec![1, 1]);
         assert_eq!(v.counts(""), vec![0, 0]);
+        assert!(v.holds(&v.found("x-ten"), 1));
+        assert!(!v.holds(&v.found("x-ten"), 0));
     }
 
     fn naive(lists: &[&[&str]], s: &str) -> Vec<u32> {
@@ -104,6 +141,17 @@ mod tests {
         )) {
             let s = parts.concat();
             prop_assert_eq!(Vocab::new(&[A, B]).counts(&s), naive(&[A, B], &s));
+        }
+
+        #[test]
+        fn joined_sets_count_the_joined_string(
+            a in prop::sample::subsequence(&["nav", "bar", "menu", "con", "tent", "-", "x", "ten"][..], 0..8),
+            b in prop::sample::subsequence(&["navbar", "menu", "content", "te", "n", "-"][..], 0..6),
+        ) {
+            let (a, b) = (a.concat(), b.concat());
+            let v = Vocab::new(&[A, B]);
+            let joined = format!("{a} {b}");
+            prop_assert_eq!(&v.counts_of(&[&v.found(&a), &v.found(&b)])[..2], &v.counts(&joined)[..]);
         }
     }
 }

@@ -86,15 +86,8 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     {
         f |= F_HIDDEN;
     }
-    if let Some(style) = html_attr(el, "style") {
-        let s: String = style
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if s.contains("display:none") || s.contains("visibility:hidden") {
-            f |= F_HIDDEN;
-        }
+    if html_attr(el, "style").is_some_and(style_hides) {
+        f |= F_HIDDEN;
     }
     // Class and id share one vocabulary.
     let class = html_attr(el, "class").unwrap_or("");
@@ -103,6 +96,23 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
         f |= class_flags_memo(class, id, name);
     }
     f
+}
+
+thread_local! {
+    /// [`style_hides`]'s buffer, reused: no allocation per `style` attribute.
+    static STYLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
+/// case).
+fn style_hides(style: &str) -> bool {
+    STYLE.with(|buf| {
+        let s = &mut *buf.borrow_mut();
+        s.clear();
+        s.extend(style.chars().filter(|c| !c.is_whitespace()));
+        s.make_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
 }
 
 /// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
@@ -122,18 +132,10 @@ fn hides_in_some_state(w: &str) -> bool {
     })
 }
 
-/// Bootstrap's `d-none` (display: none) with no breakpoint variant showing the element again
-/// ("d-none d-md-block" is shown from tablets up: a desktop reader sees it). Shop themes park
-/// screen-reader copies of each tile's data there ("Product Name", "Product Details").
-fn hidden_by_display_utility(s: &str) -> bool {
-    let mut words = s.split_ascii_whitespace();
-    words.clone().any(|w| w == "d-none")
-        && !words.any(|w| {
-            ["d-sm-", "d-md-", "d-lg-", "d-xl-", "d-xxl-"]
-                .iter()
-                .any(|p| w.strip_prefix(p).is_some_and(|v| v != "none"))
-        })
-}
+/// Bootstrap's `d-none` (display: none) prefixes: with a breakpoint variant other than
+/// "none" ("d-none d-md-block" is shown from tablets up: a desktop reader sees it), the
+/// element is shown again (see `ClassWords::d_shown`).
+const DISPLAY_BREAKPOINTS: &[&str] = &["d-sm-", "d-md-", "d-lg-", "d-xl-", "d-xxl-"];
 
 /// Tailwind variants that style a pseudo-element rather than the element.
 const PSEUDO_VARIANTS: &[&str] = &[
@@ -148,104 +150,182 @@ const PSEUDO_VARIANTS: &[&str] = &[
     "selection",
 ];
 
+/// What one lower-cased class string or id says before the tag is known. The class string
+/// and the id are judged apart and joined in [`joined_flags`], which gives what one judgement
+/// of `class id` gives: pages repeat the same class strings on every list item, card and menu
+/// entry, while unique ids would make every `class id` pair a new key.
+#[derive(Default)]
+struct ClassWords {
+    /// The substring vocabularies' words it holds (see `WordCounts::of_joined`).
+    found: Vec<u64>,
+    /// A token of [`NEG_TOKENS_ALWAYS`].
+    neg_token_always: bool,
+    /// A token of [`NEG_TOKENS`], a whole name of [`NEG_WORDS`] or a state-hiding utility.
+    neg_token: bool,
+    /// Bootstrap's `d-none`, and a breakpoint variant showing the element again.
+    d_none: bool,
+    d_shown: bool,
+    /// "fixed" and "inset-0", the names of a box pinned over the whole viewport.
+    fixed: bool,
+    inset_0: bool,
+    /// A whole name "hide" or "hidden".
+    hide_word: bool,
+    /// A token naming reviews (see `F_REVIEW`).
+    review: bool,
+    /// Holds "social".
+    social: bool,
+    /// How often "promo" and "promoted" occur.
+    promo: usize,
+    promoted: usize,
+    /// Set in the memo: the flags of an element with these classes and no id,
+    /// unless it is `body`, `html` or `main` (the only tags [`joined_flags`] asks about): most
+    /// elements, answered without joining anything.
+    plain: Flags,
+}
+
+impl ClassWords {
+    fn of(raw: &str) -> Self {
+        let s = raw.to_ascii_lowercase();
+        let found = WordCounts::found(&s);
+        // Counted only where the scan saw "promo" ("promoted" holds it).
+        let (promo, promoted) = if WordCounts::holds_promo(&found) {
+            (s.matches("promo").count(), s.matches("promoted").count())
+        } else {
+            (0, 0)
+        };
+        let mut w = ClassWords {
+            social: WordCounts::holds_social(&found),
+            found,
+            promo,
+            promoted,
+            ..ClassWords::default()
+        };
+        // Tokens of each class name's utility part: a utility-CSS variant prefix names a
+        // state or a medium, not the element ("print:break-inside-avoid" is content that
+        // prints well, not a print-only block). "hide" before a small-screen word
+        // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
+        // sees it.
+        for name in s.split_ascii_whitespace() {
+            let utility = name.rsplit(':').next().unwrap_or(name);
+            let mut parts = utility
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .peekable();
+            while let Some(t) = parts.next() {
+                let small = parts.peek().is_some_and(|n| {
+                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+                });
+                if t == "hide" && small {
+                    continue;
+                }
+                w.neg_token_always |= NEG_TOKENS_ALWAYS.contains(&t);
+                w.neg_token |= NEG_TOKENS.contains(&t);
+                // "review", "reviews", "customerreviews", "review-card" (not "preview").
+                w.review |= t
+                    .strip_suffix('s')
+                    .unwrap_or(t)
+                    .strip_suffix("review")
+                    .is_some_and(|rest| !rest.ends_with('p'));
+            }
+            w.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
+            w.d_none |= name == "d-none";
+            w.d_shown |= DISPLAY_BREAKPOINTS
+                .iter()
+                .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+            w.fixed |= name == "fixed";
+            w.inset_0 |= name == "inset-0";
+            w.hide_word |= name == "hide" || name == "hidden";
+        }
+        w
+    }
+}
+
 thread_local! {
-    /// [`class_flags`] by `name\0class\0id`: pages repeat the same class strings on every
-    /// list item, card and menu entry, and the vocabulary scan was the scorer's largest cost.
-    /// Cleared when it grows past a few thousand entries (the flags depend on the strings
+    /// [`ClassWords`] by class string or id (the words of a string do not depend on which
+    /// it is). Cleared when it grows past a few thousand entries (they depend on the string
     /// alone, so clearing changes nothing but speed).
-    static CLASS_FLAGS: std::cell::RefCell<(HashMap<String, Flags>, String)> =
-        std::cell::RefCell::new((HashMap::new(), String::new()));
+    static CLASS_WORDS: std::cell::RefCell<HashMap<String, ClassWords>> =
+        std::cell::RefCell::new(HashMap::new());
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
-    CLASS_FLAGS.with(|memo| {
-        let (memo, key) = &mut *memo.borrow_mut();
-        // The key is built in a reused buffer: a lookup that hits allocates nothing.
-        key.clear();
-        key.push_str(name);
-        key.push('\0');
-        key.push_str(class);
-        key.push('\0');
-        key.push_str(id);
-        if let Some(&f) = memo.get(key.as_str()) {
-            return f;
+    CLASS_WORDS.with(|memo| {
+        let memo = &mut *memo.borrow_mut();
+        let plain_tag = !matches!(name, "body" | "html" | "main");
+        let no_id = ClassWords::default();
+        // Most elements have no id: one lookup answers them.
+        if id.is_empty() {
+            if let Some(c) = memo.get(class) {
+                return if plain_tag {
+                    c.plain
+                } else {
+                    joined_flags(c, &no_id, name)
+                };
+            }
         }
         if memo.len() >= 4096 {
             memo.clear();
         }
-        let f = class_flags(class, id, name);
-        memo.insert(key.clone(), f);
-        f
+        remember(memo, class);
+        if !id.is_empty() {
+            remember(memo, id);
+        }
+        let id_words = if id.is_empty() {
+            Some(&no_id)
+        } else {
+            memo.get(id)
+        };
+        match (memo.get(class), id_words) {
+            (Some(c), Some(i)) => joined_flags(c, i, name),
+            _ => joined_flags(&ClassWords::of(class), &ClassWords::of(id), name),
+        }
     })
 }
 
+/// Puts the words of `s` into the memo unless they are there.
+fn remember(memo: &mut HashMap<String, ClassWords>, s: &str) {
+    if !memo.contains_key(s) {
+        let mut words = ClassWords::of(s);
+        words.plain = joined_flags(&words, &ClassWords::default(), "div");
+        memo.insert(s.to_owned(), words);
+    }
+}
+
+#[cfg(test)]
 fn class_flags(class: &str, id: &str, name: &str) -> Flags {
-    let mut s = String::with_capacity(class.len() + id.len() + 1);
-    s.push_str(class);
-    s.push(' ');
-    s.push_str(id);
-    s.make_ascii_lowercase();
-    // One scan for every substring vocabulary.
-    let found = WordCounts::of(&s);
+    joined_flags(&ClassWords::of(class), &ClassWords::of(id), name)
+}
+
+/// The flags of an element named `name` with class words `c` and id words `i`.
+fn joined_flags(c: &ClassWords, i: &ClassWords, name: &str) -> Flags {
+    let found = WordCounts::of_joined(&c.found, &i.found);
     let mut f = Flags::EMPTY;
     let mut neg = 0i32;
     let mut always = false;
-    // Tokens of each class name's utility part: a utility-CSS variant prefix names a state
-    // or a medium, not the element ("print:break-inside-avoid" is content that prints well,
-    // not a print-only block). "hide" before a small-screen word ("hide-mobile",
-    // "hide-sm") hides the element on phones only: a desktop reader sees it.
-    // Two buffers for all the class names (not two vectors per name).
-    let mut words: Vec<&str> = Vec::new();
-    let mut parts: Vec<&str> = Vec::new();
-    for w in s.split_ascii_whitespace() {
-        let utility = w.rsplit(':').next().unwrap_or(w);
-        parts.clear();
-        parts.extend(
-            utility
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty()),
-        );
-        for (k, t) in parts.iter().enumerate() {
-            let small = parts.get(k + 1).is_some_and(|n| {
-                matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
-            });
-            if !(*t == "hide" && small) {
-                words.push(t);
-            }
-        }
-    }
-    let tokens = || words.iter().copied();
     // An embedded post ("social-media-embed", "embed-social") quotes what the article is
     // about; "social" names share bars and follow links otherwise.
     let embed = found.embed > 0;
-    let social_excused = u32::from(embed && NEG_ALWAYS.contains(&"social") && s.contains("social"));
+    let social_excused =
+        u32::from(embed && NEG_ALWAYS.contains(&"social") && (c.social || i.social));
     // "Promoted" is a publishing state (Drupal's `node--promoted`: promoted to the front
     // page), set on the article or service node itself; "promo" names promotion boxes.
-    let promo_excused = u32::from(
-        NEG_ALWAYS.contains(&"promo")
-            && s.contains("promoted")
-            && s.matches("promo").count() == s.matches("promoted").count(),
-    );
-    if found.furniture > social_excused + promo_excused
-        || tokens().any(|t| NEG_TOKENS_ALWAYS.contains(&t))
+    let promoted = c.promoted + i.promoted;
+    let promo_excused =
+        u32::from(NEG_ALWAYS.contains(&"promo") && promoted > 0 && c.promo + i.promo == promoted);
+    if found.furniture > social_excused + promo_excused || c.neg_token_always || i.neg_token_always
     {
         neg += 2;
         always = true;
     }
-    let display_none = hidden_by_display_utility(&s);
-    if found.navlike > 0
-        || tokens().any(|t| NEG_TOKENS.contains(&t))
-        || s.split_ascii_whitespace()
-            .any(|w| NEG_WORDS.contains(&w) || hides_in_some_state(w))
-    {
+    let display_none = (c.d_none || i.d_none) && !(c.d_shown || i.d_shown);
+    if found.navlike > 0 || c.neg_token || i.neg_token {
         neg += 2;
     }
     // Utility classes that take a box out of the page outright, like the "always"
     // vocabulary (not a menu that opens): `d-none` hides it; "fixed inset-0" pins it over
     // the whole viewport (Tailwind's modal, drawer and takeover idiom: a sign-up takeover, a
     // cart drawer, a form's success and error states open over the page, they are not it).
-    let overlay = s.split_ascii_whitespace().any(|w| w == "fixed")
-        && s.split_ascii_whitespace().any(|w| w == "inset-0");
+    let overlay = (c.fixed || i.fixed) && (c.inset_0 || i.inset_0);
     if display_none || overlay {
         neg += 2;
         always = true;
@@ -270,12 +350,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.disclaimer > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_DISCLAIMER;
     }
-    if name != "body"
-        && name != "html"
-        && name != "main"
-        && s.split_ascii_whitespace()
-            .any(|w| w == "hide" || w == "hidden")
-    {
+    if name != "body" && name != "html" && name != "main" && (c.hide_word || i.hide_word) {
         f |= F_HIDE_CLASS;
     }
     if found.consent > 0 && name != "body" && name != "html" {
@@ -287,13 +362,7 @@ fn class_flags(class: &str, id: &str, name: &str) -> Flags {
     if found.caption > 0 && name != "body" && name != "html" && name != "main" {
         f |= F_CAPTION;
     }
-    // "review", "reviews", "customerreviews", "review-card" (not "preview").
-    if tokens().any(|t| {
-        t.strip_suffix('s')
-            .unwrap_or(t)
-            .strip_suffix("review")
-            .is_some_and(|rest| !rest.ends_with('p'))
-    }) {
+    if c.review || i.review {
         f |= F_REVIEW;
     }
     if neg > 0 && neg > pos && name != "body" && name != "html" && name != "main" {
@@ -341,5 +410,33 @@ mod tests {
         // Consent machinery is strong chrome; accordions are collapsible.
         assert!(class_flags("cookie-consent", "", "div").has_any(F_STRONG));
         assert!(class_flags("faq-answer", "", "div").has_any(F_COLLAPSIBLE));
+    }
+
+    #[test]
+    fn inline_styles_that_hide() {
+        assert!(style_hides("DISPLAY : None;color:red"));
+        assert!(style_hides("visibility:\u{a0}hidden"));
+        assert!(!style_hides("display:block"));
+        assert!(!style_hides("visibility: visible"));
+    }
+
+    #[test]
+    fn class_words_join_with_an_id() {
+        // Judged apart and joined, class and id give the flags their joined string gives.
+        assert_eq!(
+            class_flags("node--promoted", "promo-box", "div"),
+            class_flags("node--promoted promo-box", "", "div")
+        );
+        assert!(class_flags("d-none", "x", "div").has_any(F_CHROME_CLASS));
+        assert!(class_flags("d-none", "d-md-block", "div").has_none(F_CHROME_CLASS));
+        assert!(class_flags("fixed", "inset-0", "div").has_any(F_CHROME_CLASS));
+        assert!(class_flags("post", "comments", "body").has_none(F_COMMENTS));
+        // The no-id answer stands for every tag but body, html and main.
+        for class in ["sidebar", "hidden", "post-body", "site-nav menu", "caption"] {
+            let plain = class_flags(class, "", "div");
+            assert_eq!(class_flags_memo(class, "", "li"), plain);
+            assert_eq!(plain, class_flags(class, "", "li"));
+            assert_eq!(plain, class_flags(class, "", "section"));
+        }
     }
 }

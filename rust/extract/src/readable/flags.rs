@@ -4,7 +4,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 /// A set of the `F_*` flags below: combine with `|`, test with [`Flags::has_any`] and
 /// [`Flags::has_none`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Flags(u64);
 
 impl Flags {

@@ -214,8 +214,32 @@ pub(super) struct WordCounts {
 
 impl WordCounts {
     /// One scan of `s` for every vocabulary (see `crate::vocab`).
+    #[cfg(test)]
     pub(super) fn of(s: &str) -> Self {
-        let counts = vocabularies().counts(s);
+        Self::from_counts(&vocabularies().counts(s))
+    }
+
+    /// The vocabulary words `s` holds, to be joined with another string's in
+    /// [`WordCounts::of_joined`].
+    pub(super) fn found(s: &str) -> Vec<u64> {
+        vocabularies().found(s)
+    }
+
+    /// The counts of `a + " " + b` from the words each holds (no vocabulary word holds a
+    /// space, so none spans the join).
+    pub(super) fn of_joined(a: &[u64], b: &[u64]) -> Self {
+        Self::from_counts(&vocabularies().counts_of(&[a, b]))
+    }
+
+    /// Whether `found` (from [`WordCounts::found`]) holds "social" or "promo".
+    pub(super) fn holds_social(found: &[u64]) -> bool {
+        vocabularies().holds(found, SOCIAL_LIST)
+    }
+    pub(super) fn holds_promo(found: &[u64]) -> bool {
+        vocabularies().holds(found, PROMO_LIST)
+    }
+
+    fn from_counts(counts: &[u32]) -> Self {
         WordCounts {
             navlike: counts[0],
             comment: counts[1],
@@ -233,6 +257,11 @@ impl WordCounts {
         }
     }
 }
+
+/// Positions of the single-word lists asked by [`WordCounts::holds_social`] and
+/// [`WordCounts::holds_promo`] in [`vocabularies`].
+const SOCIAL_LIST: usize = 13;
+const PROMO_LIST: usize = 14;
 
 /// The substring vocabularies, compiled once, in the order [`WordCounts::of`] reads them.
 fn vocabularies() -> &'static Vocab {
@@ -253,6 +282,9 @@ fn vocabularies() -> &'static Vocab {
             &["disclaimer"],
             &["caption"],
             &["embed"],
+            // Asked alone, by `WordCounts::holds_social` and `WordCounts::holds_promo`.
+            &["social"],
+            &["promo"],
         ])
     })
 }
@@ -278,5 +310,35 @@ mod tests {
             words.dedup();
             assert_eq!(words.len(), n, "duplicate word in {list:?}");
         }
+    }
+
+    #[test]
+    fn no_word_holds_whitespace() {
+        // `WordCounts::of_joined` relies on it: no word spans the space joining class and id.
+        for list in [
+            NEG_ALWAYS,
+            NEG_NAVLIKE,
+            POS,
+            COMMENT_WORDS,
+            COLLAPSIBLE,
+            STRONG,
+            POSTER_WORDS,
+            USERNAME_WORDS,
+            MAIN_HINT_WORDS,
+        ] {
+            assert!(list.iter().all(|w| !w.contains(char::is_whitespace)));
+        }
+    }
+
+    #[test]
+    fn joined_counts_match_one_scan() {
+        let (a, b) = ("post-body main-nav social", "content-sidebar promo");
+        let joined = WordCounts::of_joined(&WordCounts::found(a), &WordCounts::found(b));
+        let whole = WordCounts::of(&format!("{a} {b}"));
+        assert_eq!(joined.positive, whole.positive);
+        assert_eq!(joined.navlike, whole.navlike);
+        assert_eq!(joined.furniture, whole.furniture);
+        assert_eq!(joined.main_hint, whole.main_hint);
+        assert_eq!(joined.sidebar, whole.sidebar);
     }
 }
