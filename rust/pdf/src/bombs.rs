@@ -37,7 +37,7 @@ pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bom
             continue;
         };
         let dict = dictionary_before(data, kw);
-        if memmem::find(dict, b"/FlateDecode").is_none() {
+        if !names_flate(dict) {
             continue;
         }
         if memmem::find(dict, b"/Image").is_some() {
@@ -53,6 +53,18 @@ pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bom
         }
     }
     Ok(())
+}
+
+/// Whether a dictionary names the Flate filter, in full or by its abbreviation `/Fl` (which
+/// the parser accepts too, and which [`crate::filters`] may write).
+fn names_flate(dict: &[u8]) -> bool {
+    if memmem::find(dict, b"/FlateDecode").is_some() {
+        return true;
+    }
+    memmem::find_iter(dict, b"/Fl").any(|i| {
+        dict.get(i + 3)
+            .is_none_or(|&b| !b.is_ascii_alphanumeric() && b != b'#' && b != b'_')
+    })
 }
 
 /// Where the stream's bytes start: after `stream` and its end of line.
@@ -132,6 +144,14 @@ mod tests {
             many.extend_from_slice(&small);
         }
         assert_eq!(check(&many, 16 << 20, 4 << 20), Err(Bomb::Total(4 << 20)));
+    }
+
+    #[test]
+    fn the_abbreviated_name_is_checked_too() {
+        let bomb = object("/Filter /Fl", &zeros_compressed(64 << 20));
+        assert_eq!(check(&bomb, 16 << 20, 1 << 30), Err(Bomb::Stream(16 << 20)));
+        let other = object("/Filter /Flx", &zeros_compressed(64 << 20));
+        assert_eq!(check(&other, 16 << 20, 1 << 30), Ok(()));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! that last page can cost.
 
 pub mod bombs;
+pub mod filters;
 pub mod info;
 pub mod reflow;
 
@@ -187,12 +188,13 @@ pub fn extract(
 
 /// Parse, authenticate and read page by page (on the worker thread).
 fn read(
-    data: Vec<u8>,
+    mut data: Vec<u8>,
     mode: Mode,
     password: Option<&str>,
     limits: &Limits,
     budget: &Budget,
 ) -> Result<PdfDocumentText, PdfError> {
+    filters::inline_indirect(&mut data);
     bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
         PdfError::Malformed(match b {
             bombs::Bomb::Stream(n) => {
@@ -349,25 +351,39 @@ mod tests {
     /// A one-page PDF drawing `text` in Helvetica, with a valid xref table and an `/Info`.
     fn tiny_pdf(text: &str) -> Vec<u8> {
         let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
-        let objs = [
-            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        let stream = format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        );
+        assemble(&[stream.into_bytes()])
+    }
+
+    /// Catalog, pages, one Helvetica page whose contents are object 4, `/Info` (object 5),
+    /// then `extra` from object 4 on; a valid xref table.
+    fn assemble(extra: &[Vec<u8>]) -> Vec<u8> {
+        let mut objs: Vec<Vec<u8>> = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
              /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
-             >> >> >> >>"
-                .to_string(),
-            format!(
-                "<< /Length {} >>\nstream\n{content}\nendstream",
-                content.len()
-            ),
-            "<< /Title (Tiny) /Author <FEFF00C900760065> /CreationDate (D:20240131120502Z) >>"
-                .to_string(),
-        ];
+             >> >> >> >>",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        objs.push(extra[0].clone());
+        objs.push(
+            b"<< /Title (Tiny) /Author <FEFF00C900760065> /CreationDate (D:20240131120502Z) >>"
+                .to_vec(),
+        );
+        objs.extend(extra[1..].iter().cloned());
         let mut out = b"%PDF-1.7\n".to_vec();
         let mut offsets = Vec::new();
         for (i, body) in objs.iter().enumerate() {
             offsets.push(out.len());
-            out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+            out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(b"\nendobj\n");
         }
         let xref = out.len();
         out.extend_from_slice(
@@ -384,6 +400,46 @@ mod tests {
             .as_bytes(),
         );
         out
+    }
+
+    /// A page whose Flate-compressed contents name their filter through object 6.
+    fn indirect_filter_pdf(content: &[u8]) -> Vec<u8> {
+        use flate2::{write::ZlibEncoder, Compression};
+        use std::io::Write;
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
+        let _ = e.write_all(content);
+        let packed = e.finish().unwrap_or_default();
+        let mut stream =
+            format!("<< /Filter 6 0 R /Length {} >>\nstream\n", packed.len()).into_bytes();
+        stream.extend_from_slice(&packed);
+        stream.extend_from_slice(b"\nendstream");
+        assemble(&[stream, b"[/FlateDecode]".to_vec()])
+    }
+
+    #[test]
+    fn a_filter_given_by_reference_is_decoded() {
+        let pdf = indirect_filter_pdf(b"BT /F1 12 Tf 72 720 Td (Behind a reference) Tj ET");
+        let doc = read_text(&pdf).expect("reads");
+        assert!(
+            doc.content.contains("Behind a reference"),
+            "{:?}",
+            doc.content
+        );
+        assert!(!doc.no_text);
+    }
+
+    #[test]
+    fn a_bomb_behind_a_filter_reference_is_refused() {
+        let limits = Limits {
+            max_stream_bytes: 1 << 20,
+            ..Limits::default()
+        };
+        let pdf = indirect_filter_pdf(&vec![b' '; 4 << 20]);
+        let got = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited());
+        assert!(
+            matches!(&got, Err(PdfError::Malformed(m)) if m.contains("expands past")),
+            "{got:?}"
+        );
     }
 
     fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
