@@ -160,3 +160,6 @@ pub(super) const F_FRAGMENT: Flags = Flags(1 << 39);
 /// and does not open with an admonition label (documentation themes put `role="alert"` on
 /// their "Note:" and "Warning:" boxes, which are the text's own), see `select`.
 pub(super) const F_LIVE: Flags = Flags(1 << 40);
+/// A list right after a paragraph that ends in a colon ("For more information, see:"): the
+/// paragraph introduces it, so it is that paragraph's text, not a menu (see `Table::prune`).
+pub(super) const F_INTRODUCED: Flags = Flags(1 << 41);

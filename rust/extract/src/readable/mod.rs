@@ -39,8 +39,9 @@
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
 //! it is, `chrome` decides which furniture stays furniture, `root` chooses the root and the
 //! fallback, `prune`, `boilerplate` and `edit_links` drop what does not belong inside it,
-//! `thread` tells an article over its comment thread from a forum's opening post, and
-//! `supplement` adds JSON-LD text (read by `crate::jsonld`).
+//! `thread` tells an article over its comment thread from a forum's opening post,
+//! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
+//! adds JSON-LD text (read by `crate::jsonld`).
 
 mod boilerplate;
 mod chrome;
@@ -55,6 +56,7 @@ mod supplement;
 #[cfg(test)]
 mod tests;
 mod thread;
+mod unclassed_thread;
 mod words;
 
 use scraper::Html;
@@ -179,6 +181,11 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
             it.flags |= F_CHROME_TAG;
         }
     }
+    // A page that declares a discussion is its thread: nothing to tell apart there.
+    let discussion = t.discussion || ld_kinds.discussion;
+    if !discussion {
+        t.mark_unclassed_threads(doc);
+    }
     t.decide_chrome(body);
     t.accumulate_good(true);
     // Forums and Q&A: when comment-classed posts outweigh everything else, they are what the
@@ -189,8 +196,7 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let with = t.items[body as usize].good;
     let comments = with.saturating_sub(without);
     // A page that declares itself a discussion (forum thread, Q&A) keeps a thread that
-    // outweighs its opening post however long that post is.
-    let discussion = t.discussion || ld_kinds.discussion;
+    // outweighs its opening post however long that post is (`discussion`, above).
     // An article written in paragraphs keeps its comments out however short it is, unless
     // the page declares a discussion.
     let thread_shaped = comments > 0

@@ -101,6 +101,11 @@ impl Table {
         let mut opened_at: Vec<u32> = Vec::new();
         let mut seen = 0u32;
         let mut last_q = false;
+        // Likewise a list right after a paragraph ending in a colon ("For more information,
+        // see:") is what that sentence introduces: per open element, whether its last closed
+        // child was such a paragraph; `last_colon` as `last_q`.
+        let mut after_colon: Vec<bool> = Vec::new();
+        let mut last_colon = false;
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
@@ -165,6 +170,9 @@ impl Table {
                         }
                         if name == "ul" || name == "ol" {
                             flags |= F_LIST;
+                            if after_colon.last().copied().unwrap_or(false) {
+                                flags |= F_INTRODUCED;
+                            }
                         }
                         if crate::dom::is_dropped(el) {
                             flags |= F_DROPPED;
@@ -229,6 +237,7 @@ impl Table {
                         opened.push((run_hash, run_inv));
                         stack.push(idx);
                         after_q.push(false);
+                        after_colon.push(false);
                         opened_at.push(seen);
                         if flags.has_any(F_INVISIBLE) {
                             invisible_depth += 1;
@@ -266,6 +275,7 @@ impl Table {
                         opened.push((run_hash, run_inv));
                         stack.push(idx);
                         after_q.push(false);
+                        after_colon.push(false);
                         opened_at.push(seen);
                     }
                     Node::Text(text) => {
@@ -274,6 +284,7 @@ impl Table {
                         }
                         if let Some(c) = text.trim_end().chars().next_back() {
                             last_q = c == '?';
+                            last_colon = c == ':';
                         }
                         // One pass hashes the text (lower-cased alphanumerics) and counts its
                         // alphanumerics and punctuation; ASCII skips the Unicode tables.
@@ -326,6 +337,11 @@ impl Table {
                         let own = seen - opened_at.pop().unwrap_or(seen);
                         if let Some(q) = after_q.last_mut() {
                             *q = last_q && (4..=QUESTION_TEXT).contains(&own);
+                        }
+                        after_colon.pop();
+                        if let Some(c) = after_colon.last_mut() {
+                            *c = last_colon
+                                && items[idx as usize].flags & (F_PARA | F_CELL) == F_PARA;
                         }
                         let end = items.len() as u32;
                         let it = &mut items[idx as usize];

@@ -285,9 +285,11 @@ impl Table {
                 // whose headed link lists are teasers ("More stories"), nor for a table of
                 // contents (links into the page); boilerplate headings ("Related posts") are
                 // dropped with their sections later (`drop_boilerplate_sections`).
+                // Likewise a list the paragraph before it introduces ("For more information,
+                // see:"), with the same exceptions (an article's "Read more:" teasers).
                 if f.has_any(F_LIST)
                     && i >= list_end
-                    && prev_head == (it.parent, i)
+                    && (prev_head == (it.parent, i) || f.has_any(F_INTRODUCED))
                     && !self.article
                     && !self.first_link_is_fragment(i)
                 {
