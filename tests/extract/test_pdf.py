@@ -25,6 +25,16 @@ from webgrip import (
     extract_pdf,
 )
 
+
+def _child_env() -> dict[str, str]:
+    """The environment for a child interpreter that must import the webgrip this test imports
+    (the source tree in development, site-packages once installed)."""
+    import webgrip
+
+    package_parent = str(Path(webgrip.__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=package_parent + (os.pathsep + path if path else ""))
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
 
 
@@ -218,7 +228,7 @@ def test_flate_bomb_is_bounded_in_time_and_memory():
         "    outcome = type(exc).__name__\n"
         "print(outcome, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "python"))
+    env = _child_env()
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-c", code], input=bomb, capture_output=True,
                             timeout=120, env=env, check=False)
@@ -307,7 +317,7 @@ def test_tool_description_says_pdfs_can_be_read():
 
 # -- CLI ------------------------------------------------------------------------------------------
 def test_cli_extracts_a_pdf_file():
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "python"))
+    env = _child_env()
     result = subprocess.run(
         [sys.executable, "-m", "webgrip", "extract", str(FIXTURES / "running.pdf"), "--mode",
          "text", "--json"], capture_output=True, text=True, timeout=60, env=env, check=False)
