@@ -67,8 +67,8 @@ _PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acr
 _UNKNOWN_TYPES = frozenset(
     {"application/octet-stream", "application/unknown", "binary/octet-stream"}
 )
+# Binary formats recognised by their first bytes (PDFs are told apart first, by ``is_pdf``).
 _MAGIC: tuple[tuple[bytes, str], ...] = (
-    (b"%PDF-", "application/pdf"),
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
