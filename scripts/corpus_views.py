@@ -13,7 +13,8 @@ Two families of keys per page:
   (the raw core output, before any Python step);
 - ``fetch:<extract>:<main>``: :func:`webgrip.fetching.build_page`, the public fetch path
   after the network (tracking parameters stripped, links deduplicated, images refused),
-  for the ``markdown`` and ``links`` views.
+  for every view: the whole :class:`~webgrip.page.Page` (``to_dict``), so the fields
+  around the content are compared too.
 
 Pages come from ``../shared/corpus/{wcxb-dev,article-bench-dev}`` (see its README), each
 with its original URL so relative links resolve as they did on the site.
@@ -66,10 +67,10 @@ def hash_page(url: str, raw: bytes) -> dict[str, str]:
     response = Response(url=url, status=200, headers={"content-type": "text/html"},
                         content=raw, content_type="text/html", charset=None, redirects=(),
                         remote_addr="127.0.0.1:80", elapsed=0.0)
-    for extract in ("markdown", "links"):
+    for extract in ("markdown", "text", "links", "tables"):
         for main in (False, True):
             page = build_page(response, url=url, extract=extract, main_content=main)
-            out[f"fetch:{extract}:{main}"] = _digest([page.content, page.data])
+            out[f"fetch:{extract}:{main}"] = _digest(page.to_dict())
     return out
 
 

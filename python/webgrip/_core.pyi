@@ -214,6 +214,7 @@ def extract_document(
     timeout: float | None = None,
     cancel: CancelToken | None = None,
     tracking: TrackingRules | None = None,
+    refuse_internal_images: bool = False,
 ) -> dict[str, Any]:
     """Parse once and build the requested views, within ``timeout`` seconds.
 
@@ -226,7 +227,10 @@ def extract_document(
     the result has a key per requested mode (a view not asked for is not built). ``bytes``
     input is decoded like :func:`decode_body`. With ``tracking``, the URLs of the Markdown
     and links views lose their tracking parameters as they are resolved (links that then
-    match are one entry); without it they are kept as written.
+    match are one entry); without it they are kept as written. With
+    ``refuse_internal_images``, every Markdown image whose target is a ``localhost`` name or
+    an address the default policy refuses (in any spelling, no DNS), or a web URL that does
+    not parse, is reduced to its alt text (what ``fetch`` shows an agent).
 
     - ``markdown``/``text``: ``str``
     - ``links``: ``list[{"url": str, "text": str, "rel": str | None}]``

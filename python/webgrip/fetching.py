@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import sys
 import threading
 import time
@@ -225,9 +224,13 @@ def _html_page(
 
     def parse(modes: tuple[str, ...], main_content: bool) -> dict[str, Any]:
         left = None if deadline is None else deadline - time.monotonic()
+        # Markdown images on hosts the default policy refuses are reduced to their alt text
+        # by the core: a chat UI rendering the answer would make the user's browser request
+        # internal hosts (tracking parameters are stripped there too).
         return _core.extract_document(
             response.content, modes=modes, main_content=main_content, url=response.url,
             content_type=ct_header, timeout=left, cancel=_cancel.current(), tracking=tracking,
+            refuse_internal_images="markdown" in modes,
         )
 
     data: tuple[dict[str, Any], ...] | None = None
@@ -238,8 +241,6 @@ def _html_page(
         doc = parse((extract, "metadata"), main)
         content = doc.get(extract) or ""
         main = bool(doc.get("main_content"))
-        if extract == "markdown":
-            content = _refuse_internal_images(content)
     elif extract == "links":
         doc = parse(("links", "metadata"), main)
         links = _unique_links(doc.get("links") or [])
@@ -279,43 +280,6 @@ def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
         elif not first["text"] and text:
             first["text"] = text
     return list(seen.values())
-
-
-# An image as the extractor writes it: escaped alt text, then the target bare (balanced
-# parentheses) or in <...>. The alternatives never overlap, so matching stays linear.
-_MD_IMAGE = re.compile(
-    r"!\[((?:\\.|[^\\\]\n])*)\]\((<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+)\)"
-)
-
-
-def _refuse_internal_images(markdown: str) -> str:
-    """Reduce images on a refused host (see :func:`_refused_image_target`) to their alt
-    text. (Tracking parameters are already gone: the core strips them.)"""
-    if "![" not in markdown:
-        return markdown
-    return _MD_IMAGE.sub(
-        lambda m: m.group(1) if _refused_image_target(m.group(2).strip("<>")) else m.group(0),
-        markdown,
-    )
-
-
-def _refused_image_target(url: str) -> bool:
-    """Whether an image URL names a host the default policy refuses: ``localhost`` names and
-    loopback, private, link-local and other special addresses in any spelling (``0x7f.1``,
-    ``2130706433``, ``[::ffff:10.0.0.1]``). A chat UI rendering the Markdown would otherwise
-    make the user's browser request internal hosts. Names are not resolved; a web URL that
-    does not parse is refused too (a browser might read it differently)."""
-    if not url[:8].lower().startswith(("http://", "https://", "//")):
-        return False  # data: and other inline images make no request
-    host = _core.url_host(url if not url.startswith("//") else "http:" + url)
-    if host is None:
-        return True
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return _core.check_ip(host) is not None
-    except ValueError:  # a DNS name: only judged when fetched
-        return False
 
 
 def _render_links(links: list[dict[str, Any]]) -> str:

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use ego_tree::NodeRef;
 use scraper::{Html, Node};
@@ -199,9 +200,148 @@ impl<'b> Resolver<'b> {
     }
 }
 
+/// `markdown` with every image whose target `refused` judges reduced to its alt text as
+/// written (escaped); `Cow::Borrowed` when nothing changed.
+///
+/// A pass over the finished text rather than a decision in the emitter, so that what is
+/// reduced is exactly what a renderer would read as an image syntax (inside a link, a table
+/// cell or a code span alike) and the text around it stays byte for byte. It finds what the
+/// regular expression `!\[((?:\\.|[^\\\]\n])*)\]\((<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+)\)`
+/// (Python `re`, Unicode `\s`) finds, left to right without overlap, and gives `refused` the
+/// second group with its `<` and `>` trimmed. No part of that expression can backtrack
+/// into a different match, so one forward scan per `![` gives the same answer
+/// (property-tested against it in tests/security/test_image_refusal_core.py). A page
+/// without images costs one `memmem` scan.
+pub fn reduce_images<'a>(markdown: &'a str, mut refused: impl FnMut(&str) -> bool) -> Cow<'a, str> {
+    let mut out = String::new();
+    let mut copied = 0; // markdown[..copied] is in `out`, once anything was reduced
+    let mut from = 0;
+    while let Some(found) = memchr::memmem::find(&markdown.as_bytes()[from..], b"![") {
+        let start = from + found;
+        let Some((alt, target, end)) = markdown_image(markdown, start) else {
+            from = start + 1;
+            continue;
+        };
+        if refused(markdown[target].trim_matches(['<', '>'])) {
+            if out.is_empty() {
+                out.reserve(markdown.len());
+            }
+            out.push_str(&markdown[copied..start]);
+            out.push_str(&markdown[alt]);
+            copied = end;
+        }
+        from = end;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(markdown);
+    }
+    out.push_str(&markdown[copied..]);
+    Cow::Owned(out)
+}
+
+/// The image syntax starting at `markdown[start..]` (which starts with `![`) if the
+/// expression of [`reduce_images`] matches there: the ranges of its alt text and its target,
+/// and where it ends.
+fn markdown_image(markdown: &str, start: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
+    let alt_start = start + 2;
+    // The alt text: `\` with the character after it (not a newline), or any character but
+    // `\`, `]` and a newline.
+    let mut alt_end = alt_start;
+    let mut chars = markdown[alt_start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ']' | '\n' => break,
+            '\\' => match chars.next() {
+                Some(next) if next != '\n' => alt_end += 1 + next.len_utf8(),
+                _ => break,
+            },
+            _ => alt_end += c.len_utf8(),
+        }
+    }
+    let target_start = alt_end + 2;
+    if markdown.get(alt_end..target_start) != Some("](") {
+        return None;
+    }
+    let rest = &markdown[target_start..];
+    // `<...>` (no `>` or newline inside) followed by `)`; else the bare form.
+    if let Some(inner) = rest.strip_prefix('<') {
+        if let Some(close) = inner.find(['>', '\n']) {
+            if inner[close..].starts_with(">)") {
+                let target_end = target_start + close + 2;
+                return Some((alt_start..alt_end, target_start..target_end, target_end + 1));
+            }
+        }
+    }
+    let len = bare_target_len(rest);
+    (len > 0 && rest[len..].starts_with(')')).then(|| {
+        let target_end = target_start + len;
+        (alt_start..alt_end, target_start..target_end, target_end + 1)
+    })
+}
+
+/// How much of `rest` the bare target form takes: characters that are neither whitespace
+/// nor a parenthesis, and `(...)` groups of such characters.
+fn bare_target_len(rest: &str) -> usize {
+    let mut at = 0;
+    while let Some(c) = rest[at..].chars().next() {
+        if c == '(' {
+            let group = &rest[at + 1..];
+            match group.find(|c: char| c == '(' || c == ')' || is_python_space(c)) {
+                Some(close) if group[close..].starts_with(')') => at += close + 2,
+                _ => break,
+            }
+        } else if c == ')' || is_python_space(c) {
+            break;
+        } else {
+            at += c.len_utf8();
+        }
+    }
+    at
+}
+
+/// Python's `\s` (`str.isspace`): Unicode White_Space plus the four information
+/// separators U+001C..U+001F.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refused_images_become_their_alt_text() {
+        let refuse = |t: &str| t.contains("10.0.0.1");
+        let cases = [
+            ("a ![x \\] y](http://10.0.0.1/p.png) b", "a x \\] y b"),
+            ("![k](https://ex.com/k.png)", "![k](https://ex.com/k.png)"),
+            (
+                "[![L](http://10.0.0.1/l.png)](https://ex.com)",
+                "[L](https://ex.com)",
+            ),
+            ("![s](<http://10.0.0.1/a b.png>)", "s"),
+            ("![p](http://10.0.0.1/a(1).png)", "p"),
+            (
+                "![p](http://10.0.0.1/a(1 b).png)",
+                "![p](http://10.0.0.1/a(1 b).png)",
+            ),
+            ("![n\n](http://10.0.0.1/x)", "![n\n](http://10.0.0.1/x)"),
+            ("!![a](http://10.0.0.1/x)![b](http://10.0.0.1/y)", "!ab"),
+            (
+                "![é](http://10.0.0.1/\u{a0}x)",
+                "![é](http://10.0.0.1/\u{a0}x)",
+            ),
+            ("![", "!["),
+            ("![]()", "![]()"),
+        ];
+        for (md, want) in cases {
+            assert_eq!(reduce_images(md, refuse), want, "{md:?}");
+        }
+        assert!(matches!(
+            reduce_images("no images ![x](https://ex.com/)", refuse),
+            Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn base_then_page() {

@@ -2,8 +2,10 @@
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
 //! owned results into Python objects happens attached.
+use std::borrow::Cow;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -14,8 +16,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::tracking;
 use webgrip_extract::{charset, Budget, Extracted, Interrupted, Modes};
+use webgrip_extract::{tracking, urls};
+use webgrip_net::{policy, Policy, PolicyConfig};
 
 use crate::errors::{self, webgrip_error};
 
@@ -95,7 +98,7 @@ impl TrackingRules {
 
 /// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false))]
 #[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,
@@ -107,6 +110,7 @@ fn extract_document<'py>(
     timeout: Option<f64>,
     cancel: Option<&CancelToken>,
     tracking: Option<&Bound<'py, TrackingRules>>,
+    refuse_internal_images: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut wanted = Modes::default();
     for m in &modes {
@@ -137,7 +141,15 @@ fn extract_document<'py>(
     };
     let run = |text: &str| {
         let _turn = crate::alloc::Extraction::begin(&budget)?;
-        webgrip_extract::extract_within(text, url, wanted, options, &budget)
+        let mut out = webgrip_extract::extract_within(text, url, wanted, options, &budget)?;
+        if refuse_internal_images {
+            if let Some(md) = out.markdown.as_mut() {
+                if let Cow::Owned(reduced) = urls::reduce_images(md, refused_image_target) {
+                    *md = reduced;
+                }
+            }
+        }
+        Ok(out)
     };
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
@@ -154,6 +166,50 @@ fn extract_document<'py>(
         Ok(out) => to_dict(py, out),
         Err(why) => Err(interrupted(py, why, url, timeout)),
     }
+}
+
+/// Whether an image target names a host the default policy refuses, judged without DNS:
+/// `localhost` names, and loopback, private, link-local and other special addresses in any
+/// spelling (`0x7f.1`, `2130706433`, `[::ffff:10.0.0.1]`). A chat UI rendering the Markdown
+/// would otherwise make the user's browser request internal hosts. `data:` and other
+/// inline images make no request and are kept; a web URL that does not parse is refused (a
+/// browser might read it differently). The client's own `allow_networks` do not apply:
+/// they open hosts to webgrip, not to whoever renders its answer.
+fn refused_image_target(url: &str) -> bool {
+    let starts = |prefix: &str| {
+        url.as_bytes()
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+    };
+    let host = if url.starts_with("//") {
+        policy::url_host(&format!("http:{url}"))
+    } else if starts("http://") || starts("https://") {
+        policy::url_host(url)
+    } else {
+        return false;
+    };
+    let Some(host) = host else {
+        return true;
+    };
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    // Trimmed as `check_ip` trims what it is given.
+    let literal = host.trim().trim_start_matches('[').trim_end_matches(']');
+    match literal.parse::<IpAddr>() {
+        // The default policy: no allowed or denied networks of the user's, only the table.
+        Ok(ip) => static_default_policy().is_none_or(|p| p.check_ip(ip).is_err()),
+        Err(_) => false, // a DNS name: judged only when fetched
+    }
+}
+
+/// The policy of a default configuration, built once (`None` cannot happen: the defaults
+/// parse; a refusal is the safe answer if it ever did).
+fn static_default_policy() -> Option<&'static Policy> {
+    static POLICY: OnceLock<Option<Policy>> = OnceLock::new();
+    POLICY
+        .get_or_init(|| Policy::new(&PolicyConfig::default()).ok())
+        .as_ref()
 }
 
 /// The `FetchTimeoutError` for an extraction stopped by its deadline or its cancel token.
