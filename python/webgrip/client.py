@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -37,6 +38,32 @@ if TYPE_CHECKING:
     from .search import SearchResult
 
 _T = TypeVar("_T")
+
+# The page builder and the render module, imported by the first call that needs them and then
+# kept: a function-level ``from .fetching import build_page`` goes through the import machinery
+# (a few microseconds) on every fetch.
+_FETCHING: ModuleType | None = None
+_RENDER: ModuleType | None = None
+
+
+def _fetching() -> Any:
+    """:mod:`webgrip.fetching`, imported once."""
+    global _FETCHING
+    if _FETCHING is None:
+        from . import fetching
+
+        _FETCHING = fetching
+    return _FETCHING
+
+
+def _render() -> Any:
+    """:mod:`webgrip.render`, imported once (the first time ``auto`` looks at a page)."""
+    global _RENDER
+    if _RENDER is None:
+        from . import render
+
+        _RENDER = render
+    return _RENDER
 
 __all__ = ["Response", "WebClient", "check_url"]
 
@@ -146,7 +173,8 @@ class WebClient:
             raise ValueError(f"timeout must be a positive number of seconds, not {budget}")
         deadline = time.monotonic() + budget
         self._wait_turn(url, deadline)
-        pairs = list(headers.items()) if isinstance(headers, Mapping) else list(headers or ())
+        pairs = ([] if headers is None else list(headers.items())
+                 if isinstance(headers, Mapping) else list(headers))
         start = time.monotonic()
         try:
             raw = self._core.request(
@@ -225,8 +253,6 @@ class WebClient:
         ``"auto"`` (only when the static page is a script shell and a browser is available;
         a failed render then keeps the static page). ``Page.rendered`` says which it was.
         """
-        from .fetching import build_page
-
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
         mode = self.config.render if render is None else render
@@ -253,8 +279,9 @@ class WebClient:
             response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
-        page = build_page(response, url=clean, extract=extract, main_content=main_content,
-                          tracking=self._tracking, deadline=deadline)
+        page = _fetching().build_page(response, url=clean, extract=extract,
+                                      main_content=main_content, tracking=self._tracking,
+                                      deadline=deadline)
         if mode == "auto" and self._is_shell(response, page, clean, deadline):
             try:
                 page = self._rendered_page(clean, extract, main_content, deadline)
@@ -282,18 +309,18 @@ class WebClient:
         """Whether ``auto`` should render: an HTML script shell, and a browser here."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
             return False
-        from .fetching import build_page
-        from .render import SHELL_MAX_CHARS, is_script_shell, looks_scripted, render_available
-
+        render = _render()
         # The cheap test first: a page whose text is already long is no shell (the regexes
         # over the raw HTML and the look for a browser run only on tiny pages).
-        if page.extract in ("markdown", "text") and len(page.content.strip()) > SHELL_MAX_CHARS:
+        if page.extract in ("markdown", "text") and _stripped_longer(page.content,
+                                                                     render.SHELL_MAX_CHARS):
             return False
-        if not looks_scripted(response.content) or render_available(self.config) is not None:
+        if (not render.looks_scripted(response.content)
+                or render.render_available(self.config) is not None):
             return False
-        text = page if page.extract in ("markdown", "text") else build_page(
+        text = page if page.extract in ("markdown", "text") else _fetching().build_page(
             response, url=url, extract="text", deadline=deadline)
-        return is_script_shell(response.content, text.content)
+        return bool(render.is_script_shell(response.content, text.content))
 
     def _rendered_page(self, url: str, extract: str, main_content: bool | None,
                        deadline: float) -> Page:
@@ -423,13 +450,15 @@ class WebClient:
                                   reason="unparsable") from None
 
     def _documents(self) -> DocumentCache:
-        from .fetching import DocumentCache
-
+        cache: DocumentCache | None = self.__dict__.get("_document_cache")
+        if cache is not None:  # made once, never replaced: no lock needed to read it
+            return cache
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
-                cache = DocumentCache(self.config.page_cache_size, self.config.cache_ttl_seconds,
-                                      self.config.page_cache_bytes)
+                cache = _fetching().DocumentCache(
+                    self.config.page_cache_size, self.config.cache_ttl_seconds,
+                    self.config.page_cache_bytes)
                 self.__dict__["_document_cache"] = cache
             return cache
 
@@ -567,6 +596,21 @@ def _retry_after_of(exc: HTTPStatusError) -> str | None:
 
 def _deadline_error(url: str, timeout: float) -> FetchTimeoutError:
     return FetchTimeoutError(f"timed out after {timeout:g} s", url=url, reason="timeout")
+
+
+def _stripped_longer(text: str, limit: int) -> bool:
+    """``len(text.strip()) > limit`` without copying a long ``text``: only its edges are
+    stripped (the whole text only when an edge is all whitespace)."""
+    if len(text) <= limit:
+        return False
+    edge = 64
+    if len(text) < 4 * edge:
+        return len(text.strip()) > limit
+    head, tail = text[:edge], text[-edge:]
+    lead, trail = edge - len(head.lstrip()), edge - len(tail.rstrip())
+    if lead == edge or trail == edge:
+        return len(text.strip()) > limit
+    return len(text) - lead - trail > limit
 
 
 def _remaining(deadline: float) -> float:
