@@ -352,11 +352,12 @@ class WebClient:
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
-        from .downloads import choose_filename, open_destination, place_file
+        from .downloads import choose_filename, open_destination, place_file, sweep_once
 
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
+            sweep_once(dest)  # temp files of downloads killed earlier (another run)
             deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
             raw = self._download(clean, dest, deadline, progress)
