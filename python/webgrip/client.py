@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from . import _core
+from . import _cancel, _core
 from .config import RENDER_MODES, Config
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
 from .hygiene import tracking_rules, url_for_fetch
@@ -454,6 +454,9 @@ class WebClient:
         progress: Callable[[int, int | None], None] | None,
     ) -> Any:
         """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
+        token = _cancel.current()
+        if token is not None:  # an MCP request or asyncio task that may be given up on
+            progress = _stop_when_cancelled(progress, token, url)
 
         def once() -> Any:
             self._wait_turn(url, deadline)
@@ -540,6 +543,22 @@ def _open_cache(config: Config) -> PageCache | None:
     from .cache import PageCache
 
     return PageCache.from_config(config)
+
+
+def _stop_when_cancelled(
+    progress: Callable[[int, int | None], None] | None, token: _core.CancelToken, url: str,
+) -> Callable[[int, int | None], None]:
+    """``progress`` that first stops the download once ``token`` is cancelled (checked as the
+    body arrives, every 256 KiB): the core then removes the temp file."""
+
+    def report(done: int, total: int | None) -> None:
+        if token.cancelled:
+            raise FetchTimeoutError(f"cancelled: the caller gave up on downloading "
+                                    f"{shown_url(url)}", url=url, reason="cancelled")
+        if progress is not None:
+            progress(done, total)
+
+    return report
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:
