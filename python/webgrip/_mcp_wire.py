@@ -133,6 +133,7 @@ class Wire:
 
     async def __anext__(self) -> str:
         import anyio
+        import anyio.lowlevel
 
         if not self._started:
             self._started = True

@@ -112,7 +112,8 @@ def build_server(tools: Any, running: _Running | None = None) -> Any:
     ]
 
     def run(name: str, arguments: dict[str, Any] | None, token: Any) -> tuple[str, bool]:
-        with running.track(token) if running else contextlib.nullcontext(), cancel_scope(token):
+        tracked = running.track(token) if running is not None else contextlib.nullcontext()
+        with tracked, cancel_scope(token):
             text = call_tool(tools, name, arguments or {})
         return text, text.startswith("Error:")
 
@@ -152,7 +153,7 @@ async def serve_stdio(tools: Any, running: _Running | None = None) -> None:
 
     server = build_server(tools, running)
     with claim_stdio() as (wire_in, wire_out):
-        wire = Wire(wire_in, wire_out)
+        wire: Any = Wire(wire_in, wire_out)  # duck-types the AsyncFile the SDK reads/writes
         async with stdio_server(stdin=wire, stdout=wire) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
