@@ -17,8 +17,14 @@ when the server's ``Cache-Control: max-age`` says so). What it stores is the raw
   the URL against the current client's policy before any cache read (a refused URL raises
   exactly as an uncached fetch would), and re-checks a stored entry's redirect chain and
   final URL before serving it (an entry that fails is dropped and the request goes out).
-- The cache can never fail a fetch: a corrupt, unreadable or locked database logs one warning
-  and the request goes to the network as if there were no cache.
+- The cache can never fail a fetch: an unreadable or locked database logs one warning and the
+  request goes to the network as if there were no cache. A corrupt one (garbage, truncated)
+  is rebuilt empty once, with a warning (see :meth:`PageCache._rebuild`).
+- Every entry carries a SHA-256 of what it serves (:func:`entry_digest`): an entry that no
+  longer matches (bytes flipped or garbled on disk, which SQLite itself does not notice) is
+  dropped with a warning and fetched again, never served. It guards against corruption, not
+  against someone who may write the file (they could write digests too: keep ``cache_dir``
+  private).
 """
 
 from __future__ import annotations
@@ -40,13 +46,17 @@ from .observe import Stats, log_request, revalidating
 from .response import Response
 from .sender import Sender
 
-__all__ = ["DB_FILENAME", "PageCache", "fetch_cached", "normalise_url", "policy_fingerprint"]
+__all__ = [
+    "DB_FILENAME", "PageCache", "entry_digest", "fetch_cached", "normalise_url",
+    "policy_fingerprint",
+]
 
 logger = logging.getLogger("webgrip.cache")
 
 DB_FILENAME = "webgrip-cache.sqlite3"
 # 2: keys carry the policy fingerprint (version-1 files, unscoped, are dropped on open).
-_SCHEMA_VERSION = 2
+# 3: rows carry a digest of what they serve (older tables are dropped on open).
+_SCHEMA_VERSION = 3
 _BUSY_TIMEOUT_SECONDS = 5.0
 # Entries unused for this long are pruned when a cache is opened (they could still be
 # revalidated, but an unbounded file is worse than an occasional full download).
@@ -66,9 +76,13 @@ CREATE TABLE IF NOT EXISTS pages (
     stored_at REAL NOT NULL,
     expires_at REAL NOT NULL,
     etag TEXT,
-    last_modified TEXT
+    last_modified TEXT,
+    digest TEXT NOT NULL
 )
 """
+#: The columns a stored answer is made of, in table order: what :func:`entry_digest` covers.
+_SERVED = ("key", "url", "status", "headers", "content", "content_type", "charset",
+           "redirects", "remote_addr")
 
 #: What :meth:`PageCache.get` says about where an answer came from.
 SOURCES = ("network", "cache", "revalidated")
@@ -106,6 +120,18 @@ def policy_fingerprint(config: Config) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
+def entry_digest(values: Sequence[Any]) -> str:
+    """SHA-256 (hex) of a row's served columns (:data:`_SERVED`, in that order): the content
+    bytes after a length-prefixed JSON of the rest, so no two different rows hash alike."""
+    fields = dict(zip(_SERVED, values, strict=True))
+    content = fields.pop("content")
+    meta = json.dumps(list(fields.values()), default=repr).encode()
+    h = hashlib.sha256(len(meta).to_bytes(8, "big"))
+    h.update(meta)
+    h.update(content if isinstance(content, bytes) else repr(content).encode())
+    return h.hexdigest()
+
+
 def _cache_control(headers: Any) -> dict[str, str | None]:
     raw = headers.get("cache-control", "") if headers else ""
     out: dict[str, str | None] = {}
@@ -137,6 +163,7 @@ class PageCache:
         self._connections: list[tuple[threading.Thread, sqlite3.Connection]] = []
         self._disabled = False
         self._warned = False
+        self._rebuilt = False
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
         except OSError as exc:
@@ -214,17 +241,20 @@ class PageCache:
         if response.status != 200:
             return
         now = self._clock()
-        row = (
+        served = (
             key, response.url, response.status,
             json.dumps(list(response.header_list) or list(response.headers.items())),
-            response.content, response.content_type, response.charset,
+            bytes(response.content), response.content_type, response.charset,
             json.dumps(list(response.redirects)), response.remote_addr,
-            now, now + self._lifetime(cc),
+        )
+        row = (
+            *served, now, now + self._lifetime(cc),
             response.headers.get("etag"), response.headers.get("last-modified"),
+            entry_digest(served),
         )
         self._run(
             lambda c: c.execute(
-                "INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row
+                "INSERT OR REPLACE INTO pages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row
             ),
             write=True,
         )
@@ -280,7 +310,26 @@ class PageCache:
                 return None
             return dict(zip([d[0] for d in cur.description], found, strict=True))
 
-        return self._run(read)
+        row = self._run(read)
+        if row is None or self._intact(row):
+            return row
+        self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
+        logger.warning("webgrip cache %s: the entry for %s failed its integrity check "
+                       "(corrupted on disk); dropped it, fetching the page again",
+                       self.path, key.rpartition(" ")[2])
+        return None
+
+    @staticmethod
+    def _intact(row: dict[str, Any]) -> bool:
+        """Whether ``row`` is exactly what was stored (its digest matches) and can be read."""
+        try:
+            if row.get("digest") != entry_digest([row[name] for name in _SERVED]):
+                return False
+            json.loads(row["headers"])
+            json.loads(row["redirects"])
+            return isinstance(row["expires_at"], float | int)
+        except (KeyError, TypeError, ValueError):
+            return False
 
     def _to_response(self, row: dict[str, Any], now: float) -> Response:
         raw = {
@@ -299,21 +348,17 @@ class PageCache:
         if conn is not None:
             return conn
         try:
-            conn = sqlite3.connect(
-                self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None,
-                check_same_thread=False,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_SECONDS * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, _SCHEMA_VERSION):  # written by another webgrip version
-                conn.execute("DROP TABLE IF EXISTS pages")
-            conn.execute(_CREATE)
-            conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+            conn = self._open()
         except sqlite3.Error as exc:
-            self._fail("cannot open the cache database", exc, disable=not _is_busy(exc))
-            return None
+            if not (_is_corrupt(exc) and self._rebuild(exc)):
+                self._fail("cannot open the cache database", exc, disable=not _is_busy(exc))
+                return None
+            try:
+                conn = self._open()
+            except sqlite3.Error as again:
+                self._fail("cannot open the rebuilt cache database", again,
+                           disable=not _is_busy(again))
+                return None
         self._local.conn = conn
         with self._lock:
             # Threads come and go (each fetch_many call has its own pool): close the
@@ -329,6 +374,47 @@ class PageCache:
             self._connections = alive
         return conn
 
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_SECONDS * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _SCHEMA_VERSION):  # written by another webgrip version
+                conn.execute("DROP TABLE IF EXISTS pages")
+            conn.execute(_CREATE)
+            conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _rebuild(self, exc: BaseException) -> bool:
+        """Replace the corrupt database file with an empty one: once per cache object (a file
+        that is corrupt again after that disables the cache). Before deleting anything, a
+        fresh connection checks the file is still corrupt: another process may have rebuilt it
+        already. Only cached pages are lost. Returns whether the cache may go on."""
+        with self._lock:
+            if self._rebuilt:
+                return False
+            self._rebuilt = True
+        self.close()
+        if _still_corrupt(self.path):
+            try:
+                for suffix in ("-wal", "-shm", ""):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(self.path + suffix)
+            except OSError as err:
+                self._fail("cannot remove the corrupt cache database", err, disable=True)
+                return False
+        logger.warning("webgrip cache %s: the database is corrupt (%s); rebuilt it empty "
+                       "(only cached pages are lost)", self.path, exc)
+        return True
+
     def _run(self, op: Callable[[sqlite3.Connection], Any], *, write: bool = False) -> Any:
         conn = self._conn()
         if conn is None:
@@ -339,8 +425,13 @@ class PageCache:
                     return op(conn)
             return op(conn)
         except sqlite3.Error as exc:
-            # Locked: skip this one operation. Anything else (corruption, disk I/O, a schema
+            # Locked, or a connection another thread's rebuild closed: skip this one
+            # operation. Corrupt: rebuild the file (once). Anything else (disk I/O, a schema
             # someone else changed): stop using the cache for the rest of this client's life.
+            if isinstance(exc, sqlite3.ProgrammingError) and "closed" in str(exc):
+                return None
+            if _is_corrupt(exc) and self._rebuild(exc):
+                return None
             self._fail("cache database error", exc, disable=not _is_busy(exc))
             return None
 
@@ -359,6 +450,31 @@ class PageCache:
 def _is_busy(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _is_corrupt(exc: BaseException) -> bool:
+    """SQLITE_CORRUPT / SQLITE_NOTADB: the file holds garbage, not a lock or an I/O hiccup."""
+    name = getattr(exc, "sqlite_errorname", None)  # Python 3.11+
+    if name:
+        return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _still_corrupt(path: str) -> bool:
+    """A fresh look at the file: does it still fail to open or its quick check?"""
+    if not os.path.exists(path):
+        return False
+    try:
+        probe = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS)
+    except sqlite3.Error:
+        return True
+    try:
+        return probe.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    except sqlite3.Error as exc:
+        return _is_corrupt(exc) or not _is_busy(exc)
+    finally:
+        probe.close()
 
 
 def fetch_cached(

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from . import _core
+from . import _cancel, _core
 from .config import RENDER_MODES, Config
 from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
 from .hygiene import tracking_rules, url_for_fetch
@@ -379,11 +379,12 @@ class WebClient:
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
-        from .downloads import choose_filename, open_destination, place_file
+        from .downloads import choose_filename, open_destination, place_file, sweep_once
 
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
+            sweep_once(dest)  # temp files of downloads killed earlier (another run)
             deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
             raw = self._download(clean, dest, deadline, progress)
@@ -482,6 +483,9 @@ class WebClient:
         progress: Callable[[int, int | None], None] | None,
     ) -> Any:
         """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
+        token = _cancel.current()
+        if token is not None:  # an MCP request or asyncio task that may be given up on
+            progress = _stop_when_cancelled(progress, token, url)
 
         def once() -> Any:
             self._wait_turn(url, deadline)
@@ -568,6 +572,22 @@ def _open_cache(config: Config) -> PageCache | None:
     from .cache import PageCache
 
     return PageCache.from_config(config)
+
+
+def _stop_when_cancelled(
+    progress: Callable[[int, int | None], None] | None, token: _core.CancelToken, url: str,
+) -> Callable[[int, int | None], None]:
+    """``progress`` that first stops the download once ``token`` is cancelled (checked as the
+    body arrives, every 256 KiB): the core then removes the temp file."""
+
+    def report(done: int, total: int | None) -> None:
+        if token.cancelled:
+            raise FetchTimeoutError(f"cancelled: the caller gave up on downloading "
+                                    f"{shown_url(url)}", url=url, reason="cancelled")
+        if progress is not None:
+            progress(done, total)
+
+    return report
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:

@@ -8,17 +8,24 @@
   created), so no symlink is ever followed there.
 - :func:`place_file`: the completed temp file is linked to its final name atomically
   (``name (1).ext``, ``name (2).ext``, … when the name is taken) or, with ``overwrite``,
-  renamed over it. The temp file is always removed.
+  renamed over it. The temp file is always removed (when the folder still allows it).
+- :func:`sweep_temp_files`: removes the temp files a killed process left behind
+  (``.webgrip-<16 hex>.part``, regular, ours, untouched for :data:`STALE_TEMP_SECONDS`);
+  :meth:`WebClient.download <webgrip.client.WebClient.download>` runs it once per folder and
+  process.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import mimetypes
 import os
 import re
 import stat
+import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 from typing import NoReturn
@@ -33,7 +40,10 @@ __all__ = [
     "open_destination",
     "place_file",
     "sanitize_filename",
+    "sweep_temp_files",
 ]
+
+logger = logging.getLogger("webgrip.downloads")
 
 MAX_NAME_BYTES = 200
 _FALLBACK = "download"
@@ -315,35 +325,70 @@ def place_file(
     folder or symlink) is never touched: ``name (1).ext``, ``name (2).ext``, … are tried with
     an atomic hard link. With ``overwrite`` the temp file is renamed over an existing regular
     file; a symlink or folder there is refused. The temp file must be a regular file directly
-    inside ``dest``.
+    inside ``dest``. Failures raise :class:`~webgrip.errors.DownloadError` (a folder made
+    read-only meanwhile too: its message then names the temp file that could not be removed,
+    which :func:`sweep_temp_files` removes later).
     """
     temp_name = os.path.basename(temp_path)
     try:
-        _check_temp(dest, temp_path, temp_name)
-        if overwrite:
-            try:
-                st = os.stat(name, dir_fd=dest.fd, follow_symlinks=False)
-            except FileNotFoundError:
-                st = None
-            if st is not None and not stat.S_ISREG(st.st_mode):
-                kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
-                raise DownloadError(
-                    f"refusing to overwrite {os.path.join(dest.path, name)}: it is {kind}",
-                    reason="symlink" if stat.S_ISLNK(st.st_mode) else "not-a-file",
-                )
-            os.replace(temp_name, name, src_dir_fd=dest.fd, dst_dir_fd=dest.fd)
-            return os.path.join(dest.path, name), False, st is not None
-        for n in range(max_attempts):
-            candidate = _numbered(name, n)
-            if _link_exclusive(dest, temp_name, candidate):
-                return os.path.join(dest.path, candidate), n > 0, False
-        raise DownloadError(f"no free name like {name!r} in {dest.path}", reason="name-taken")
+        placed = _place(dest, temp_path, temp_name, name, overwrite, max_attempts)
     except OSError as exc:
-        raise DownloadError(f"could not save into {dest.path}: {exc.strerror or exc}",
-                            reason="os-error") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp_name, dir_fd=dest.fd)
+        error = DownloadError(f"could not save into {dest.path}: {exc.strerror or exc}",
+                              reason="os-error")
+        _remove_temp(dest, temp_name, error)
+        raise error from None
+    except DownloadError as exc:
+        _remove_temp(dest, temp_name, exc)
+        raise
+    except BaseException:
+        _remove_temp(dest, temp_name, None)
+        raise
+    _remove_temp(dest, temp_name, None)
+    return placed
+
+
+def _place(
+    dest: Destination, temp_path: str, temp_name: str, name: str, overwrite: bool,
+    max_attempts: int,
+) -> tuple[str, bool, bool]:
+    _check_temp(dest, temp_path, temp_name)
+    if overwrite:
+        try:
+            st = os.stat(name, dir_fd=dest.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+            raise DownloadError(
+                f"refusing to overwrite {os.path.join(dest.path, name)}: it is {kind}",
+                reason="symlink" if stat.S_ISLNK(st.st_mode) else "not-a-file",
+            )
+        os.replace(temp_name, name, src_dir_fd=dest.fd, dst_dir_fd=dest.fd)
+        return os.path.join(dest.path, name), False, st is not None
+    for n in range(max_attempts):
+        candidate = _numbered(name, n)
+        if _link_exclusive(dest, temp_name, candidate):
+            return os.path.join(dest.path, candidate), n > 0, False
+    raise DownloadError(f"no free name like {name!r} in {dest.path}", reason="name-taken")
+
+
+def _remove_temp(dest: Destination, temp_name: str, error: DownloadError | None) -> None:
+    """Remove the temp name (gone already is fine). When the folder refuses (made read-only
+    during the download), say so in ``error``, or log it when the file was saved anyway."""
+    try:
+        os.unlink(temp_name, dir_fd=dest.fd)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        left = os.path.join(dest.path, temp_name)
+        why = exc.strerror or str(exc)
+        if error is None:
+            logger.warning("webgrip: could not remove the temporary file %s (%s); a later "
+                           "download into this folder removes it", left, why)
+            return
+        error.message += (f"; the partial file {left} could not be removed ({why}): a later "
+                          "download into this folder removes it")
+        error.args = (error.message,)
 
 
 def _check_temp(dest: Destination, temp_path: str, temp_name: str) -> None:
@@ -353,8 +398,16 @@ def _check_temp(dest: Destination, temp_path: str, temp_name: str) -> None:
     if folder and os.path.normpath(folder) != os.path.normpath(dest.path):
         raise DownloadError(f"temporary file {temp_path} is not inside {dest.path}",
                             reason="temp-outside")
-    inside = os.stat(temp_name, dir_fd=dest.fd, follow_symlinks=False)
     held = os.fstat(dest.fd)
+    try:
+        inside = os.stat(temp_name, dir_fd=dest.fd, follow_symlinks=False)
+    except FileNotFoundError:
+        if held.st_nlink == 0:  # the folder itself was deleted while the body streamed in
+            raise DownloadError(f"the folder {dest.path} was removed during the download",
+                                reason="folder-changed") from None
+        raise DownloadError(
+            f"the temporary file {os.path.join(dest.path, temp_name)} was removed during the "
+            "download", reason="temp-removed") from None
     try:
         by_path = os.stat(dest.path)
     except OSError:
@@ -387,3 +440,62 @@ def _link_exclusive(dest: Destination, temp_name: str, candidate: str) -> bool:
     os.close(fd)
     os.replace(temp_name, candidate, src_dir_fd=dest.fd, dst_dir_fd=dest.fd)
     return True
+
+
+# -- leftovers of killed processes -------------------------------------------------------
+#: A temp file untouched (no write) for this long belongs to no live download: a download
+#: writes as its body arrives and ends at its deadline, so only a killed process leaves one.
+STALE_TEMP_SECONDS = 3600.0
+#: The names the core gives temp files (``rust/net/src/download.rs``, ``create_temp``).
+TEMP_NAME = re.compile(r"\.webgrip-[0-9a-f]{16}\.part")
+_swept: set[tuple[int, int]] = set()
+_swept_lock = threading.Lock()
+
+
+def sweep_temp_files(dest: Destination, *, older_than: float = STALE_TEMP_SECONDS,
+                     now: float | None = None) -> list[str]:
+    """Remove the temp files killed downloads left in ``dest``; return the names removed.
+
+    Safe by construction: only names the core gives its temp files (:data:`TEMP_NAME`), only
+    regular files (a symlink, folder or device of that name is left alone, and nothing is
+    followed: ``lstat`` and ``unlink`` through the folder's descriptor), only files owned by
+    this user, and only files untouched for ``older_than`` seconds. Errors skip the entry.
+    """
+    if os.listdir not in os.supports_fd or dest.fd < 0:
+        return []
+    now = time.time() if now is None else now
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    removed = []
+    try:
+        names = os.listdir(dest.fd)
+    except OSError:
+        return []
+    for name in names:
+        if not TEMP_NAME.fullmatch(name):
+            continue
+        try:
+            st = os.stat(name, dir_fd=dest.fd, follow_symlinks=False)
+            if (not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid)
+                    or now - st.st_mtime < older_than):
+                continue
+            os.unlink(name, dir_fd=dest.fd)
+        except OSError:
+            continue
+        removed.append(name)
+    if removed:
+        logger.info("webgrip: removed %d temporary file(s) left by interrupted downloads in %s",
+                    len(removed), dest.path)
+    return removed
+
+
+def sweep_once(dest: Destination) -> list[str]:
+    """:func:`sweep_temp_files` the first time this process downloads into ``dest``."""
+    try:
+        held = os.fstat(dest.fd)
+    except OSError:
+        return []
+    with _swept_lock:
+        if (held.st_dev, held.st_ino) in _swept:
+            return []
+        _swept.add((held.st_dev, held.st_ino))
+    return sweep_temp_files(dest)

@@ -70,7 +70,8 @@ class FetchTimeoutError(WebgripError, TimeoutError):
     """The call's total deadline (or the connect timeout) passed — while waiting, sending,
     receiving or parsing the page — or the host's rate-limit slot would only come after it
     (then nothing is sent). ``reason`` is ``timeout``, or ``cancelled`` when the caller gave
-    up (an asyncio task or MCP request cancelled while its page was being parsed)."""
+    up (an asyncio task or MCP request cancelled while its page was being parsed or its file
+    downloaded)."""
 
 
 class ResponseTooLargeError(WebgripError):

@@ -10,7 +10,10 @@ desktop client entry looks like::
 The tool list (names, descriptions, input schemas, annotations) comes from
 :func:`webgrip.schemas.tool_schemas`, the same source as the OpenAI and Anthropic schemas.
 A tool that fails answers with an ``isError`` result whose text explains the failure, so the
-model can correct itself; only malformed protocol messages become protocol errors.
+model can correct itself; only malformed protocol messages become protocol errors — every one
+answered (see :mod:`webgrip._mcp_wire`: the SDK's own stdio transport drops them silently).
+When the client leaves while calls run, they are cancelled (a download stops and removes its
+temp file) and the process exits at most :data:`_GRACE_SECONDS` later.
 
 Built on the official MCP Python SDK's low-level server (the ``mcp`` extra:
 ``pip install 'webgrip[mcp]'``), imported only when a server is started.
@@ -18,6 +21,11 @@ Built on the official MCP Python SDK's low-level server (the ``mcp`` extra:
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from ._cancel import CancelToken, cancel_scope
@@ -39,6 +47,40 @@ _MISSING_SDK = (
 )
 
 
+#: How long the calls still running when the client leaves get to stop (their tokens are
+#: cancelled) before the process exits without them: one blocked on a silent server would
+#: otherwise keep it alive until its deadline.
+_GRACE_SECONDS = 5.0
+
+
+class _Running:
+    """The cancel tokens of the tool calls running in worker threads."""
+
+    def __init__(self) -> None:
+        self._tokens: set[Any] = set()
+        self._changed = threading.Condition()
+
+    @contextlib.contextmanager
+    def track(self, token: Any) -> Iterator[None]:
+        with self._changed:
+            self._tokens.add(token)
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._tokens.discard(token)
+                self._changed.notify_all()
+
+    def stop(self, grace: float) -> int:
+        """Cancel every running call; wait up to ``grace`` seconds for them to return.
+        Returns how many are still running."""
+        with self._changed:
+            for token in self._tokens:
+                token.cancel()
+            self._changed.wait_for(lambda: not self._tokens, timeout=grace)
+            return len(self._tokens)
+
+
 def _sdk() -> tuple[Any, Any]:
     try:
         from mcp import types
@@ -54,8 +96,9 @@ def _sdk() -> tuple[Any, Any]:
     return Server, types
 
 
-def build_server(tools: Any) -> Any:
-    """An ``mcp.server.lowlevel.Server`` serving ``tools`` (a :class:`webgrip.Tools`)."""
+def build_server(tools: Any, running: _Running | None = None) -> Any:
+    """An ``mcp.server.lowlevel.Server`` serving ``tools`` (a :class:`webgrip.Tools`);
+    ``running`` keeps track of the calls in progress."""
     import anyio
 
     Server, types = _sdk()
@@ -69,7 +112,8 @@ def build_server(tools: Any) -> Any:
     ]
 
     def run(name: str, arguments: dict[str, Any] | None, token: Any) -> tuple[str, bool]:
-        with cancel_scope(token):
+        tracked = running.track(token) if running is not None else contextlib.nullcontext()
+        with tracked, cancel_scope(token):
             text = call_tool(tools, name, arguments or {})
         return text, text.startswith("Error:")
 
@@ -99,14 +143,19 @@ def build_server(tools: Any) -> Any:
     )
 
 
-async def serve_stdio(tools: Any) -> None:
-    """Serve ``tools`` on this process's stdin/stdout until the client disconnects."""
+async def serve_stdio(tools: Any, running: _Running | None = None) -> None:
+    """Serve ``tools`` on this process's stdin/stdout until the client disconnects (closes
+    stdin or stops reading)."""
     _sdk()
     from mcp.server.stdio import stdio_server
 
-    server = build_server(tools)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    from ._mcp_wire import Wire, claim_stdio
+
+    server = build_server(tools, running)
+    with claim_stdio() as (wire_in, wire_out):
+        wire: Any = Wire(wire_in, wire_out)  # duck-types the AsyncFile the SDK reads/writes
+        async with stdio_server(stdin=wire, stdout=wire) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def serve(config: Config | None = None) -> None:
@@ -118,7 +167,17 @@ def serve(config: Config | None = None) -> None:
         load = getattr(Config, "load", None)
         config = load() if load is not None else Config.from_env()
     tools = Tools(config)
-    anyio.run(serve_stdio, tools)
+    running = _Running()
+    anyio.run(serve_stdio, tools, running)
+    left = running.stop(_GRACE_SECONDS)
+    if left:
+        # Blocked on the network until their deadlines; the process must not wait for them
+        # (threads cannot be stopped from outside): leave now. A download's temp file left
+        # this way is swept by a later download (webgrip.downloads.sweep_temp_files).
+        sys.stderr.write(f"webgrip mcp: the client left; {left} call(s) still blocked on the "
+                         "network were abandoned\n")
+        sys.stderr.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

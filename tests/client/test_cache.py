@@ -166,19 +166,34 @@ def test_max_age_shorter_than_ttl_and_no_cache(cache, clock):
     assert cache.get(always, o2)[1] == "revalidated"
 
 
-def test_corrupt_database_warns_once_and_fetches_still_work(tmp_path, caplog):
+def test_corrupt_database_is_rebuilt_with_one_warning(tmp_path, caplog):
     (tmp_path / DB_FILENAME).write_bytes(b"this is not a sqlite database" * 100)
     origin = Origin(make_response(URL))
     with caplog.at_level(logging.WARNING, logger="webgrip"):
         c = PageCache(str(tmp_path), 60)
-        for _ in range(3):
-            response, source = c.get(URL, origin)
-            assert (response.status, source) == (200, "network")
-    assert not c.enabled
+        sources = [c.get(URL, origin)[1] for _ in range(3)]
+    assert sources == ["network", "cache", "cache"]  # rebuilt empty, then caching again
+    assert c.enabled
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1
-    assert "continuing without it" in warnings[0].getMessage()
-    assert len(origin.requests) == 3
+    assert "corrupt" in warnings[0].getMessage() and "rebuilt it empty" in warnings[0].getMessage()
+    assert len(origin.requests) == 1
+    c.close()
+
+
+def test_a_database_corrupt_again_after_its_rebuild_is_given_up(tmp_path, caplog):
+    (tmp_path / DB_FILENAME).write_bytes(b"garbage" * 100)
+    c = PageCache(str(tmp_path), 60)
+    origin = Origin(make_response(URL))
+    c.get(URL, origin)
+    c.close()
+    (tmp_path / DB_FILENAME).write_bytes(b"garbage again" * 100)
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / (DB_FILENAME + suffix)).unlink(missing_ok=True)
+    with caplog.at_level(logging.WARNING, logger="webgrip"):
+        assert [c.get(URL, origin)[1] for _ in range(2)] == ["network", "network"]
+    assert not c.enabled
+    assert "continuing without it" in caplog.records[-1].getMessage()
 
 
 def test_unwritable_cache_dir_degrades(tmp_path, caplog):
@@ -338,7 +353,7 @@ def test_fetch_with_corrupt_cache_db_still_works(site, tmp_path, caplog):
         assert "Robust paragraph" in client.fetch(url).content
         assert "Robust paragraph" in client.fetch(url).content
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
-    assert len(site.hits("/doc")) == 2
+    assert len(site.hits("/doc")) == 1  # the rebuilt cache answers the second fetch
 
 
 def test_connections_of_finished_threads_are_closed(cache):

@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "webgrip._jsonsafe": _FOUNDATIONS,
     "webgrip._cancel": _FOUNDATIONS,
     "webgrip._progress": _FOUNDATIONS,
+    "webgrip._mcp_wire": _FOUNDATIONS,
     "webgrip.errors": _FOUNDATIONS,
     "webgrip.hygiene": _FOUNDATIONS,
     "webgrip.retry": _FOUNDATIONS,

@@ -595,6 +595,37 @@ mod tests {
         }
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_fails_the_download_and_removes_the_temp_file() {
+        // /dev/full answers every write with ENOSPC, as a disk does the moment it fills up:
+        // a typed download error, and the temp name is gone (issue #16, fault injection).
+        let dir = temp_dir("full");
+        let dest = DestDir::open(&dir).unwrap();
+        let mut temp = create_temp(&dest).unwrap();
+        temp.file = Some(OpenOptions::new().write(true).open("/dev/full").unwrap());
+        let mut reader = Trickle {
+            data: body(2 * CHUNK),
+            pos: 0,
+            step: CHUNK,
+            fail_at_end: false,
+        };
+        let err = pump(
+            &mut reader,
+            &mut temp,
+            u64::MAX,
+            None,
+            "http://x.test/",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Download, "{err:?}");
+        assert!(err.to_string().contains("No space left"), "{err}");
+        drop(temp);
+        assert_eq!(entries(&dir), 0, "the partial file is removed");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[cfg(unix)]
     #[test]
     fn temp_file_follows_the_held_folder_not_its_path() {
