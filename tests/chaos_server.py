@@ -80,7 +80,8 @@ def head(status: str = "200 OK", headers: list[tuple[str, str]] | None = None,
 
 
 PAGE = (b"<!doctype html><html><head><title>chaos ok</title></head><body><main><h1>Fine</h1>"
-        + b"<p>This page is served properly by the chaos server.</p>" * 20 + b"</main></body></html>")
+        + b"<p>This page is served properly by the chaos server.</p>" * 20
+        + b"</main></body></html>")
 FILE = bytes(range(256)) * 64
 
 
@@ -90,33 +91,48 @@ _bombs: dict[str, bytes] = {}
 _bomb_lock = threading.Lock()
 
 
-def _zeros_compressed(make: Callable[[], object], size: int, finish: str) -> bytes:
-    comp = make()
+def deflate_of_zeros(mib: int) -> bytes:
+    """Raw deflate of ``mib`` MiB of zeros, built in milliseconds: after a full flush the
+    compressor forgets its history, so every further MiB compresses to the same bytes."""
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
     chunk = bytes(MiB)
-    parts = [comp.compress(chunk) for _ in range(size // MiB)]  # type: ignore[attr-defined]
-    return b"".join([*parts, getattr(comp, finish)()])
+    first = comp.compress(chunk) + comp.flush(zlib.Z_FULL_FLUSH)
+    again = comp.compress(chunk) + comp.flush(zlib.Z_FULL_FLUSH)
+    return first + again * (mib - 1) + comp.flush()
+
+
+def _checksum(fn: Callable[[bytes, int], int], start: int, mib: int) -> int:
+    chunk, value = bytes(MiB), start
+    for _ in range(mib):
+        value = fn(chunk, value)
+    return value
+
+
+def gzip_of_zeros(mib: int) -> bytes:
+    trailer = struct.pack("<II", _checksum(zlib.crc32, 0, mib), (mib * MiB) & 0xFFFFFFFF)
+    return b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + deflate_of_zeros(mib) + trailer
+
+
+def zlib_of_zeros(mib: int) -> bytes:
+    return b"\x78\xda" + deflate_of_zeros(mib) + struct.pack(">I", _checksum(zlib.adler32, 1, mib))
 
 
 def bomb(kind: str) -> bytes:
-    """A small body that inflates to hundreds of MiB of zeros."""
+    """A small body that inflates to hundreds of MiB of zeros (``nested``: gzip in gzip)."""
     with _bomb_lock:
         if kind not in _bombs:
             if kind == "gzip":
-                data = _zeros_compressed(lambda: zlib.compressobj(9, zlib.DEFLATED, 31),
-                                         256 * MiB, "flush")
+                data = gzip_of_zeros(256)
             elif kind == "deflate":
-                data = _zeros_compressed(lambda: zlib.compressobj(9, zlib.DEFLATED, 15),
-                                         256 * MiB, "flush")
+                data = zlib_of_zeros(256)
             elif kind == "br":
                 import brotli
 
-                comp = brotli.Compressor(quality=5)
+                comp = brotli.Compressor(quality=1)
                 chunk = bytes(MiB)
                 data = b"".join([*(comp.process(chunk) for _ in range(512)), comp.finish()])
-            elif kind == "nested":  # gzip inside gzip: 1 GiB behind a few KiB
-                data = gzip.compress(
-                    _zeros_compressed(lambda: zlib.compressobj(9, zlib.DEFLATED, 31),
-                                      1024 * MiB, "flush"), 9)
+            elif kind == "nested":  # 512 MiB of zeros behind two gzip layers
+                data = gzip.compress(gzip_of_zeros(512), 9)
             else:
                 raise ValueError(kind)
             _bombs[kind] = data

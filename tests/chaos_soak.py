@@ -158,7 +158,7 @@ class Soak:
             if op == "fetch_page":
                 return self.tools.fetch_page(url)
             return self.tools.download_file(url, filename=f"tool-{worker}.bin", overwrite=True)
-        except BaseException as exc:  # noqa: BLE001 - a panic is a BaseException: count it
+        except BaseException as exc:  # a Rust panic is a BaseException: count it too
             return exc
 
     def worker(self, worker: int, quota: int, stall_share: float) -> None:
@@ -235,7 +235,7 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         # Warm-up: every target once per operation, then a short mixed run on the same
         # number of threads, so lazily built state (TLS config, allocator arenas of 32
         # threads, caches up to their caps) exists before the baseline is taken.
-        for name, url, stalls in soak.fast + soak.stalling:
+        for _name, url, stalls in soak.fast + soak.stalling:
             if not stalls:
                 for op in OPERATIONS:
                     soak.call(op, url, 0)
