@@ -239,7 +239,7 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
             if not stalls:
                 for op in OPERATIONS:
                     soak.call(op, url, 0)
-        soak.run(threads, warmup if warmup is not None else threads * 20, stall_share)
+        soak.run(threads, warmup if warmup is not None else threads * 10, stall_share)
         baseline = Usage.now()
         soak.outcomes.clear()
         soak.operations.clear()
