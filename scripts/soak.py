@@ -60,6 +60,9 @@ def summary(report: Report) -> str:
         f"{after['threads']}, RSS {before['rss_kib'] / 1024:.1f} -> {after['rss_kib'] / 1024:.1f}"
         f" MiB (peak sampled {max(report.rss_samples_kib or [0]) / 1024:.0f} MiB)",
     ]
+    lines.append("after each round: " + ", ".join(
+        f"{r['fds']} fds/{r['threads']} threads/{r['rss_kib'] / 1024:.1f} MiB"
+        for r in report.rounds))
     lines += [f"FAILURE: {f}" for f in report.failures[:10]]
     return "\n".join(lines)
 
@@ -75,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=None,
                         help="mixed calls before the baseline (default 10 per thread)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="measure descriptors, threads and RSS after each of N rounds")
     parser.add_argument("--rss-tolerance-mib", type=float, default=16.0)
     parser.add_argument("--json", help="also write the full report here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     report = run_soak(args.calls, threads=args.threads, timeout=args.timeout,
                       stall_share=args.stall_share, warmup=args.warmup, seed=args.seed,
-                      progress=not args.quiet)
+                      rounds=args.rounds, progress=not args.quiet)
     if args.json:
         Path(args.json).write_text(report.json())
     print(summary(report))

@@ -29,6 +29,7 @@ import threading
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -56,9 +57,10 @@ class Usage:
     rss_kib: int
 
     @staticmethod
-    def now(trim: bool = True) -> Usage:
-        gc.collect()
-        if trim:
+    def now(settle: bool = True) -> Usage:
+        """Current usage; ``settle`` first collects garbage and trims the heap."""
+        if settle:
+            gc.collect()
             _malloc_trim()
         status = Path("/proc/self/status").read_text()
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
@@ -92,6 +94,8 @@ class Report:
     baseline: dict[str, int] = field(default_factory=dict)
     after: dict[str, int] = field(default_factory=dict)
     rss_samples_kib: list[int] = field(default_factory=list)
+    #: Usage after each round (workers joined, heap trimmed): a leak shows as a steady climb.
+    rounds: list[dict[str, int]] = field(default_factory=list)
     leftover_files: list[str] = field(default_factory=list)
 
     def json(self) -> str:
@@ -186,7 +190,10 @@ class Soak:
                             if isinstance(result, BaseException) else repr(result)[:300]
                         self.failures.append(f"{name} {op} {elapsed:.3f}s {tag}: {detail}")
 
-    def run(self, threads: int, calls: int, stall_share: float) -> float:
+    def run(self, threads: int, calls: int, stall_share: float,
+            tick: Callable[[], None] | None = None) -> float:
+        """``calls`` calls on ``threads`` workers; ``tick()`` every 2 s meanwhile, on this
+        thread (so that no extra thread is counted while they run)."""
         quota, extra = divmod(calls, threads)
         pool = [threading.Thread(target=self.worker,
                                  args=(i, quota + (i < extra), stall_share), daemon=True)
@@ -195,7 +202,12 @@ class Soak:
         for t in pool:
             t.start()
         for t in pool:
-            t.join()
+            while True:
+                t.join(2.0)
+                if not t.is_alive():
+                    break
+                if tick is not None:
+                    tick()
         return time.monotonic() - start
 
     def close(self) -> None:
@@ -226,7 +238,7 @@ def chaos_process():
 
 
 def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: float = 0.05,
-             warmup: int | None = None, seed: int = 1,
+             warmup: int | None = None, seed: int = 1, rounds: int = 1,
              progress: bool = False) -> Report:
     """Run the soak and return its :class:`Report` (failures listed, not raised)."""
     report = Report(threads=threads, timeout=timeout)
@@ -247,20 +259,16 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         soak.failures.clear()
         soak.failure_count = 0
 
-        stop = threading.Event()
-
         def sample() -> None:
-            while not stop.wait(2.0):
-                report.rss_samples_kib.append(Usage.now(trim=False).rss_kib)
-                if progress:
-                    print(f"  {soak.done} calls, RSS {report.rss_samples_kib[-1] // 1024} MiB",
-                          file=sys.stderr, flush=True)
+            report.rss_samples_kib.append(Usage.now(settle=False).rss_kib)
+            if progress:
+                print(f"  {soak.done} calls, RSS {report.rss_samples_kib[-1] // 1024} MiB",
+                      file=sys.stderr, flush=True)
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        report.seconds = soak.run(threads, calls, stall_share)
-        stop.set()
-        sampler.join()
+        per_round, extra = divmod(calls, rounds)
+        for i in range(rounds):
+            report.seconds += soak.run(threads, per_round + (i < extra), stall_share, sample)
+            report.rounds.append(asdict(Usage.now()))
         soak.close()
         after = Usage.now()
         report.leftover_files = sorted(
