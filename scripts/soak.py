@@ -25,6 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from chaos_soak import Report, run_soak
 
+#: Most the trimmed RSS may rise from the first round to the last.
+ROUND_CLIMB_MIB = 4.0
+
 
 def problems(report: Report, rss_tolerance_mib: float) -> list[str]:
     """Every way the run broke the contract (empty: it passed)."""
@@ -40,6 +43,16 @@ def problems(report: Report, rss_tolerance_mib: float) -> list[str]:
     grown = (after["rss_kib"] - before["rss_kib"]) / 1024
     if grown > rss_tolerance_mib:
         found.append(f"RSS grew {grown:.1f} MiB (tolerance {rss_tolerance_mib} MiB)")
+    # A leak climbs round after round; the step from the baseline to the first round does not
+    # count (caches and allocator pages that reach their steady size).
+    if len(report.rounds) > 1:
+        climb = (report.rounds[-1]["rss_kib"] - report.rounds[0]["rss_kib"]) / 1024
+        if climb > ROUND_CLIMB_MIB:
+            found.append(f"RSS climbed {climb:.1f} MiB from the first round to the last "
+                         f"(tolerance {ROUND_CLIMB_MIB} MiB)")
+    for i, usage in enumerate(report.rounds):
+        if usage["fds"] != before["fds"] or usage["threads"] != before["threads"]:
+            found.append(f"after round {i + 1}: {usage['fds']} fds, {usage['threads']} threads")
     return found
 
 
@@ -56,6 +69,7 @@ def summary(report: Report) -> str:
         f"outcomes: {dict(sorted(tags.items(), key=lambda kv: -kv[1]))}",
         f"slowest call {report.max_elapsed:.3f} s (overrun {report.max_overrun * 1000:+.0f} ms,"
         f" allowed +{report.timeout * 100:.0f} ms); calls over: {report.overruns}",
+        f"past the deadline (ms): {report.late_ms} (load average {report.load_average})",
         f"fds {before['fds']} -> {after['fds']}, threads {before['threads']} -> "
         f"{after['threads']}, RSS {before['rss_kib'] / 1024:.1f} -> {after['rss_kib'] / 1024:.1f}"
         f" MiB (peak sampled {max(report.rss_samples_kib or [0]) / 1024:.0f} MiB)",

@@ -22,6 +22,7 @@ import gc
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -97,6 +98,11 @@ class Report:
     #: Usage after each round (workers joined, heap trimmed): a leak shows as a steady climb.
     rounds: list[dict[str, int]] = field(default_factory=list)
     leftover_files: list[str] = field(default_factory=list)
+    #: Overrun (ms past the deadline) of the calls that ran into it, by percentile, for
+    #: webgrip and for the control: a plain socket ``recv`` with the same timeout, made by
+    #: the same worker threads (what the machine's scheduling alone costs).
+    late_ms: dict[str, dict[str, float]] = field(default_factory=dict)
+    load_average: list[float] = field(default_factory=list)
 
     def json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -112,6 +118,18 @@ def targets(ports: dict) -> list[tuple[str, str, bool]]:
     out += [(f"tls-{mode}", f"https://127.0.0.1:{ports['tls'][mode]}/ok", mode != "half-reset")
             for mode in TLS_MODES if mode != "full"]
     return out
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"n": len(ordered), "p50": at(0.5), "p99": at(0.99), "p999": at(0.999),
+            "max": round(ordered[-1] * 1000, 1)}
 
 
 def classify(op: str, result: object) -> str:
@@ -152,6 +170,8 @@ class Soak:
         self.max_elapsed = 0.0
         self.overruns = 0
         self.done = 0
+        self.port = ports["http"]
+        self.late: dict[str, list[float]] = {"webgrip": [], "control": []}
 
     def call(self, op: str, url: str, worker: int) -> object:
         try:
@@ -165,10 +185,25 @@ class Soak:
         except BaseException as exc:  # a Rust panic is a BaseException: count it too
             return exc
 
+    def control(self) -> None:
+        """The same wait without webgrip: a request to /silent and one ``recv`` with the
+        deadline as its timeout."""
+        start = time.monotonic()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout) as sock:
+            sock.sendall(b"GET /silent HTTP/1.1\r\nHost: chaos\r\n\r\n")
+            sock.settimeout(max(0.001, self.timeout - (time.monotonic() - start)))
+            with contextlib.suppress(TimeoutError):
+                sock.recv(1)
+        with self.lock:
+            self.late["control"].append(time.monotonic() - start - self.timeout)
+
     def worker(self, worker: int, quota: int, stall_share: float) -> None:
         rng = random.Random(self.seed * 1000 + worker)
         for _ in range(quota):
-            pool = self.stalling if rng.random() < stall_share else self.fast
+            stalls = rng.random() < stall_share
+            if stalls and rng.random() < 0.2:
+                self.control()
+            pool = self.stalling if stalls else self.fast
             name, url, _ = rng.choice(pool)
             op = rng.choice(OPERATIONS)
             start = time.monotonic()
@@ -181,6 +216,8 @@ class Soak:
                 self.outcomes[f"{name} {op} -> {tag}"] += 1
                 self.operations[op] += 1
                 self.max_elapsed = max(self.max_elapsed, elapsed)
+                if elapsed >= self.timeout:
+                    self.late["webgrip"].append(elapsed - self.timeout)
                 if late:
                     self.overruns += 1
                 if tag.startswith("BAD") or late:
@@ -258,6 +295,8 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         soak.max_elapsed, soak.overruns, soak.done = 0.0, 0, 0
         soak.failures.clear()
         soak.failure_count = 0
+        soak.late = {"webgrip": [], "control": []}
+        report.load_average.append(os.getloadavg()[0])
 
         def sample() -> None:
             report.rss_samples_kib.append(Usage.now(settle=False).rss_kib)
@@ -269,6 +308,7 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         for i in range(rounds):
             report.seconds += soak.run(threads, per_round + (i < extra), stall_share, sample)
             report.rounds.append(asdict(Usage.now()))
+        report.load_average.append(os.getloadavg()[0])
         soak.close()
         after = Usage.now()
         report.leftover_files = sorted(
@@ -283,6 +323,7 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
     report.overruns = soak.overruns
     report.failures = soak.failures
     report.failure_count = soak.failure_count
+    report.late_ms = {key: percentiles(values) for key, values in soak.late.items()}
     report.baseline = asdict(baseline)
     report.after = asdict(after)
     return report
