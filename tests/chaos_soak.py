@@ -98,8 +98,8 @@ class Report:
     #: Usage after each round (workers joined, heap trimmed): a leak shows as a steady climb.
     rounds: list[dict[str, int]] = field(default_factory=list)
     leftover_files: list[str] = field(default_factory=list)
-    #: Overrun (ms past the deadline) of the calls that ran into it, by percentile, for
-    #: webgrip and for the control: a plain socket ``recv`` with the same timeout, made by
+    #: Overrun (ms past the deadline) of the calls that ran into it, by percentile, per
+    #: operation and for the control: a plain socket ``recv`` with the same timeout, made by
     #: the same worker threads (what the machine's scheduling alone costs).
     late_ms: dict[str, dict[str, float]] = field(default_factory=dict)
     load_average: list[float] = field(default_factory=list)
@@ -171,7 +171,7 @@ class Soak:
         self.overruns = 0
         self.done = 0
         self.port = ports["http"]
-        self.late: dict[str, list[float]] = {"webgrip": [], "control": []}
+        self.late: dict[str, list[float]] = {"control": []}
 
     def call(self, op: str, url: str, worker: int) -> object:
         try:
@@ -217,7 +217,7 @@ class Soak:
                 self.operations[op] += 1
                 self.max_elapsed = max(self.max_elapsed, elapsed)
                 if elapsed >= self.timeout:
-                    self.late["webgrip"].append(elapsed - self.timeout)
+                    self.late.setdefault(op, []).append(elapsed - self.timeout)
                 if late:
                     self.overruns += 1
                 if tag.startswith("BAD") or late:
@@ -295,7 +295,7 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         soak.max_elapsed, soak.overruns, soak.done = 0.0, 0, 0
         soak.failures.clear()
         soak.failure_count = 0
-        soak.late = {"webgrip": [], "control": []}
+        soak.late = {"control": []}
         report.load_average.append(os.getloadavg()[0])
 
         def sample() -> None:

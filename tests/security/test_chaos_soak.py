@@ -3,6 +3,13 @@
 It runs in a child interpreter so that descriptors, threads and RSS are the soak's alone
 (this process holds other tests' servers and caches). The long run and its figures are in
 docs/reliability.md ("Soak").
+
+The deadline is 3 s here (2 s in the long run): what a call may spend past its deadline is
+mostly the time its thread waits for a CPU once the timer fires, an absolute figure that
+grows with the machine's load, not with the deadline. On a machine shared at a load average
+of 10 on 2 cores the slowest of 10,000 calls that ran into their deadline came back 467 ms
+late (a plain socket wait on the same threads: 240 ms), so 10% of 3 s keeps this check about
+the library rather than the neighbours.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "soak.py"
+DEADLINE = 3.0
 
 pytest.importorskip("trustme")
 pytest.importorskip("brotli")
@@ -34,8 +42,8 @@ def _child_env() -> dict[str, str]:
 def test_short_soak(tmp_path):
     out = tmp_path / "soak.json"
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--calls", "3000", "--threads", "32", "--timeout", "2",
-         "--quiet", "--json", str(out)],
+        [sys.executable, str(SCRIPT), "--calls", "3000", "--threads", "32",
+         "--timeout", str(DEADLINE), "--quiet", "--json", str(out)],
         capture_output=True, text=True, timeout=240, env=_child_env(), check=False,
     )
     assert out.exists(), result.stdout + result.stderr
@@ -43,7 +51,7 @@ def test_short_soak(tmp_path):
     summary = result.stdout + result.stderr[-2000:]
     assert report["calls"] == 3000, summary
     assert report["failure_count"] == 0, summary
-    assert report["max_elapsed"] <= 2 * 1.1, summary
+    assert report["max_elapsed"] <= DEADLINE * 1.1, summary
     assert report["after"]["fds"] == report["baseline"]["fds"], summary
     assert report["after"]["threads"] == report["baseline"]["threads"], summary
     assert report["leftover_files"] == [], summary
