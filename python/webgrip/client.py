@@ -591,9 +591,15 @@ def _stop_when_cancelled(
 
 
 def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:
-    """Defence in depth: an unencoded body must match its declared Content-Length."""
+    """Defence in depth: an unencoded body must match its declared Content-Length.
+
+    Not when it came in chunks: ``Transfer-Encoding`` framed it and overrides any
+    Content-Length (RFC 9112 6.3), as it does for a fetched page; the chunked framing's own
+    end (the last chunk) is what proves the body complete.
+    """
     declared = headers.get("content-length", "").strip()
-    if declared.isdigit() and "content-encoding" not in headers and int(declared) != raw["size"]:
+    comparable = "content-encoding" not in headers and "transfer-encoding" not in headers
+    if declared.isdigit() and comparable and int(declared) != raw["size"]:
         raise ConnectError(
             f"the connection ended after {raw['size']} of {declared} bytes",
             url=raw["url"], reason="incomplete-body",
