@@ -84,6 +84,15 @@ def test_cid_font_text():
     assert "Łódź" in text and "Spółka Akcyjna" in text
 
 
+def test_table_cells_are_printed_once():
+    # The invoice's two pages are the same page (original and copy); each item row is on each
+    # page once. pdf_oxide's table pass printed a table's first-column cells a second time.
+    text = words(extract_pdf(fixture("cid-identity-h.pdf")))
+    assert text.count("Testy Książę") == 2, text
+    assert text.count("Dokumentacja - żółw") == 2, text
+    assert "1 Testy Książę szt. 1 33,00 23% 33,00 40,59" in text
+
+
 # -- markdown and metadata --------------------------------------------------------------------
 def test_markdown_heading_and_page_marks():
     md = extract_pdf(fixture("running.pdf"), mode="markdown")

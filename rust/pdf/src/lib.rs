@@ -219,8 +219,11 @@ fn read(
     let mut pages: Vec<Vec<String>> = Vec::with_capacity(wanted);
     let mut bytes = 0usize;
     let mut any_text = false;
+    // Tables only for Markdown, where they become `|` rows. In text, pdf_oxide's table pass
+    // prints a table's first-column cells twice (once as lines above the table, once in its
+    // rows), and rows read as lines already keep their cells in order.
     let options = pdf_oxide::converters::ConversionOptions {
-        extract_tables: true,
+        extract_tables: mode == Mode::Markdown,
         ..Default::default()
     };
     for i in 0..wanted {
