@@ -12,6 +12,7 @@
 pub mod bombs;
 pub mod filters;
 pub mod info;
+pub mod layout;
 pub mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -233,7 +234,10 @@ fn read(
         })?;
         // A page the parser cannot read is left empty rather than failing the document.
         let page = match mode {
-            Mode::Text => doc.extract_text_with_options(i, &options),
+            Mode::Text => doc.extract_chars(i).and_then(|chars| match page_text(&chars) {
+                Some(text) => Ok(text),
+                None => doc.extract_text_with_options(i, &options),
+            }),
             Mode::Markdown => doc.to_markdown(i, &options),
         }
         .unwrap_or_default();
@@ -283,6 +287,30 @@ fn read(
         pages_read,
         no_text: !any_text,
     })
+}
+
+/// Text mode: our own layout over the parser's glyph layer (see [`layout`] for why). `None`
+/// when that layer could not decode the page's characters (U+FFFD for more than one glyph in
+/// twenty, seen with some CID fonts whose span layer decodes them): the caller then asks the
+/// parser's own text assembly.
+fn page_text(chars: &[pdf_oxide::layout::TextChar]) -> Option<String> {
+    let inked = chars.iter().filter(|c| !c.char.is_whitespace()).count();
+    let unknown = chars.iter().filter(|c| c.char == char::REPLACEMENT_CHARACTER).count();
+    if unknown * 20 > inked {
+        return None;
+    }
+    let placed: Vec<layout::Placed> = chars
+        .iter()
+        .map(|c| layout::Placed {
+            c: c.char,
+            x: c.origin_x,
+            y: c.origin_y,
+            w: c.advance_width,
+            size: c.font_size,
+            rotation: c.rotation_degrees,
+        })
+        .collect();
+    Some(layout::page_text(&placed))
 }
 
 /// Unlock an encrypted document: the empty user password first, then `password`.

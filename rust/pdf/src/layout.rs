@@ -1,0 +1,469 @@
+//! Page text from placed glyphs: words, lines, columns and paragraphs.
+//!
+//! Why our own: pdf_oxide's span layer (`extract_spans`) costs about five times its glyph layer
+//! (`extract_chars`) and, for a multi-page document, interprets every page twice (once more for
+//! its running-header pass, which [`crate::reflow`] does on its own). It also misplaces the
+//! glyphs of rotated text and keeps the narrow glyphs of an overprinted copy. The glyph layer
+//! has the right positions; this module turns them into text.
+//!
+//! Steps, per text direction (upright first, then the rotated ones, biggest first):
+//! 1. glyphs are put in the direction's reading frame (x along the line, y up the page);
+//! 2. an overprinted copy (same character within a fraction of its size, a fake bold or a
+//!    halo) is dropped;
+//! 3. glyphs on one baseline make a line, split into segments at gaps wider than an em;
+//!    a space goes where the gap between two glyphs is wider than 0.15 em;
+//! 4. segments are ordered by a recursive XY cut: a column split where a gutter runs
+//!    through the whole region between two sides of prose, else a split at the widest
+//!    horizontal gap, else lines top to bottom;
+//! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
+
+use std::collections::HashMap;
+
+/// One glyph as the layout sees it, in its direction's reading frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glyph {
+    pub c: char,
+    /// Start along the line.
+    pub x: f32,
+    /// Baseline, larger is higher on the page (earlier in reading order).
+    pub y: f32,
+    /// Advance along the line; 0 when the font did not say.
+    pub w: f32,
+    /// Font size, > 0.
+    pub size: f32,
+}
+
+/// A glyph as the parser placed it in page space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placed {
+    pub c: char,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub size: f32,
+    /// Text direction in degrees (0 upright, 90 running up the page, ...).
+    pub rotation: f32,
+}
+
+/// The text of one page.
+pub fn page_text(placed: &[Placed]) -> String {
+    // Quarter turns only: free-angle text goes with its nearest quarter.
+    let mut groups: [Vec<Glyph>; 4] = Default::default();
+    for p in placed {
+        if p.c.is_control() || !p.size.is_finite() || !p.x.is_finite() || !p.y.is_finite() {
+            continue;
+        }
+        let size = if p.size > 0.0 { p.size } else { 10.0 };
+        let w = if p.w.is_finite() && p.w > 0.0 { p.w } else { 0.0 };
+        let q = ((p.rotation / 90.0).round() as i64).rem_euclid(4) as usize;
+        let (x, y) = match q {
+            0 => (p.x, p.y),
+            1 => (p.y, -p.x),
+            2 => (-p.x, -p.y),
+            _ => (-p.y, p.x),
+        };
+        groups[q].push(Glyph {
+            c: p.c,
+            x,
+            y,
+            w,
+            size,
+        });
+    }
+    let mut order: Vec<usize> = (0..4).filter(|&q| !groups[q].is_empty()).collect();
+    // Upright first when it has text at all, then by glyph count (a landscape page's body is
+    // one rotated group).
+    order.sort_by_key(|&q| (q != 0 && groups[q].len() < groups[0].len(), usize::MAX - groups[q].len()));
+    let mut out = String::new();
+    for q in order {
+        let glyphs = std::mem::take(&mut groups[q]);
+        let text = frame_text(glyphs);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// A run of glyphs on one baseline with no gap wider than an em.
+#[derive(Debug, Clone)]
+struct Segment {
+    text: String,
+    x0: f32,
+    x1: f32,
+    y: f32,
+    size: f32,
+    chars: usize,
+}
+
+impl Segment {
+    fn top(&self) -> f32 {
+        self.y + 0.8 * self.size
+    }
+    fn bottom(&self) -> f32 {
+        self.y - 0.2 * self.size
+    }
+}
+
+fn frame_text(glyphs: Vec<Glyph>) -> String {
+    let glyphs = drop_overprints(glyphs);
+    if glyphs.is_empty() {
+        return String::new();
+    }
+    let segments = segments(glyphs);
+    if segments.is_empty() {
+        return String::new();
+    }
+    let mut sizes: Vec<f32> = segments.iter().map(|s| s.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    let em = sizes[sizes.len() / 2];
+    let mut blocks: Vec<Vec<Segment>> = Vec::new();
+    xy_cut(segments, em, &mut blocks, 0);
+    let mut out = String::new();
+    for block in blocks {
+        let text = block_text(block);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// Drop a glyph that repeats an earlier one (same character) within 0.15 em along the line
+/// and 0.2 em across it: the second pass of a fake bold, a halo or a stroke-and-fill.
+/// Legitimate doubled letters stand a full advance apart.
+fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
+    let mut seen: HashMap<(char, i64, i64), Vec<(f32, f32, f32)>> = HashMap::new();
+    let mut kept = Vec::with_capacity(glyphs.len());
+    for g in glyphs {
+        if g.c.is_whitespace() {
+            kept.push(g);
+            continue;
+        }
+        // Cells of 0.2 em: a duplicate is in this cell or a neighbour.
+        let cell = 0.2 * g.size;
+        let (cx, cy) = ((g.x / cell).floor() as i64, (g.y / cell).floor() as i64);
+        let mut dup = false;
+        'look: for dx in -1..=1 {
+            for dy in -1..=1 {
+                if let Some(list) = seen.get(&(g.c, cx.saturating_add(dx), cy.saturating_add(dy))) {
+                    for &(x, y, size) in list {
+                        let same_size = (size - g.size).abs() <= 0.1 * g.size;
+                        if same_size && (x - g.x).abs() < 0.15 * g.size && (y - g.y).abs() < 0.2 * g.size {
+                            dup = true;
+                            break 'look;
+                        }
+                    }
+                }
+            }
+        }
+        if !dup {
+            seen.entry((g.c, cx, cy)).or_default().push((g.x, g.y, g.size));
+            kept.push(g);
+        }
+    }
+    kept
+}
+
+/// Lines (glyphs sharing a baseline within 0.4 em), cut into segments at wide gaps.
+fn segments(mut glyphs: Vec<Glyph>) -> Vec<Segment> {
+    glyphs.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < glyphs.len() {
+        let base = glyphs[start].y;
+        let tol = 0.4 * glyphs[start].size;
+        let mut end = start + 1;
+        while end < glyphs.len() && base - glyphs[end].y <= tol {
+            end += 1;
+        }
+        let line = &mut glyphs[start..end];
+        line.sort_by(|a, b| a.x.total_cmp(&b.x));
+        split_line(line, &mut out);
+        start = end;
+    }
+    out
+}
+
+fn split_line(line: &[Glyph], out: &mut Vec<Segment>) {
+    let mut seg: Option<Segment> = None;
+    let mut prev: Option<Glyph> = None;
+    let mut pending_space = false;
+    for &g in line {
+        if let (Some(p), Some(s)) = (prev, seg.as_mut()) {
+            let known = p.w > 0.0;
+            let gap = if known { g.x - (p.x + p.w) } else { g.x - p.x - p.size };
+            if gap > 1.0 * p.size.max(g.size) {
+                let done = seg.take();
+                out.extend(done.filter(|s| !s.text.trim().is_empty()).map(finish));
+                pending_space = false;
+            } else if g.c.is_whitespace() {
+                pending_space = true;
+                prev = Some(g);
+                continue;
+            } else {
+                let space = if known {
+                    gap > 0.15 * p.size.min(g.size)
+                } else {
+                    gap > 0.0
+                };
+                if (space || pending_space) && !s.text.ends_with(' ') {
+                    s.text.push(' ');
+                }
+                pending_space = false;
+            }
+        }
+        if g.c.is_whitespace() && seg.is_none() {
+            prev = Some(g);
+            continue;
+        }
+        let s = seg.get_or_insert_with(|| Segment {
+            text: String::new(),
+            x0: g.x,
+            x1: g.x,
+            y: g.y,
+            size: g.size,
+            chars: 0,
+        });
+        s.text.push(g.c);
+        s.x1 = s.x1.max(g.x + g.w.max(0.5 * g.size));
+        s.size = s.size.max(g.size);
+        s.chars += 1;
+        prev = Some(g);
+    }
+    out.extend(seg.filter(|s| !s.text.trim().is_empty()).map(finish));
+}
+
+fn finish(mut s: Segment) -> Segment {
+    let trimmed = s.text.trim_end().len();
+    s.text.truncate(trimmed);
+    s
+}
+
+/// Recursive XY cut of `segs` into reading-order blocks.
+fn xy_cut(segs: Vec<Segment>, em: f32, out: &mut Vec<Vec<Segment>>, depth: usize) {
+    if segs.len() <= 1 || depth > 64 {
+        if !segs.is_empty() {
+            out.push(segs);
+        }
+        return;
+    }
+    if let Some(at) = column_cut(&segs, em) {
+        let (left, right): (Vec<Segment>, Vec<Segment>) = segs.into_iter().partition(|s| s.x1 <= at);
+        xy_cut(left, em, out, depth + 1);
+        xy_cut(right, em, out, depth + 1);
+        return;
+    }
+    if let Some(at) = row_cut(&segs, em) {
+        let (above, below): (Vec<Segment>, Vec<Segment>) = segs.into_iter().partition(|s| s.bottom() >= at);
+        xy_cut(above, em, out, depth + 1);
+        xy_cut(below, em, out, depth + 1);
+        return;
+    }
+    out.push(segs);
+}
+
+/// The x of a gutter: a gap at least 0.9 em wide that no segment crosses, with prose on both
+/// sides (a median segment of 15 characters or more, so a table's cell columns are not read
+/// one after the other). The widest such gap wins.
+fn column_cut(segs: &[Segment], em: f32) -> Option<f32> {
+    let mut spans: Vec<(f32, f32)> = segs.iter().map(|s| (s.x0, s.x1)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut best: Option<(f32, f32)> = None;
+    let mut reach = spans[0].1;
+    for &(x0, x1) in &spans[1..] {
+        if x0 - reach >= 0.9 * em {
+            let mid = (x0 + reach) / 2.0;
+            let width = x0 - reach;
+            if prose_both_sides(segs, mid) && best.is_none_or(|(w, _)| width > w) {
+                best = Some((width, mid));
+            }
+        }
+        reach = reach.max(x1);
+    }
+    best.map(|(_, at)| at)
+}
+
+fn prose_both_sides(segs: &[Segment], at: f32) -> bool {
+    let median = |mut v: Vec<usize>| -> usize {
+        if v.is_empty() {
+            return 0;
+        }
+        v.sort_unstable();
+        v[v.len() / 2]
+    };
+    let left: Vec<usize> = segs.iter().filter(|s| s.x1 <= at).map(|s| s.chars).collect();
+    let right: Vec<usize> = segs.iter().filter(|s| s.x0 >= at).map(|s| s.chars).collect();
+    left.len() >= 2 && right.len() >= 2 && median(left) >= 15 && median(right) >= 15
+}
+
+/// The y of the widest horizontal gap that no segment crosses, if it is at least 0.5 em and
+/// wider than the region's usual gap between lines (so loosely set lines stay one block).
+fn row_cut(segs: &[Segment], em: f32) -> Option<f32> {
+    let mut spans: Vec<(f32, f32)> = segs.iter().map(|s| (s.bottom(), s.top())).collect();
+    // Top to bottom.
+    spans.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut gaps: Vec<(f32, f32)> = Vec::new();
+    let mut low = spans[0].0;
+    for &(bottom, top) in &spans[1..] {
+        if low - top > 0.0 {
+            gaps.push((low - top, (low + top) / 2.0));
+        }
+        low = low.min(bottom);
+    }
+    let mut widths: Vec<f32> = gaps.iter().map(|g| g.0).collect();
+    widths.sort_by(f32::total_cmp);
+    let usual = widths.get(widths.len() / 2).copied().unwrap_or(0.0);
+    let (gap, at) = gaps.into_iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    (gap >= 0.5 * em && gap > 1.5 * usual).then_some(at)
+}
+
+/// The lines of one block, top to bottom, a blank line where the pitch opens up.
+fn block_text(mut segs: Vec<Segment>) -> String {
+    segs.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x0.total_cmp(&b.x0)));
+    // Segments sharing a baseline make one line, left to right.
+    let mut lines: Vec<(f32, f32, String)> = Vec::new();
+    let mut i = 0;
+    while i < segs.len() {
+        let base = segs[i].y;
+        let tol = 0.4 * segs[i].size;
+        let mut j = i + 1;
+        while j < segs.len() && base - segs[j].y <= tol {
+            j += 1;
+        }
+        let mut row: Vec<&Segment> = segs[i..j].iter().collect();
+        row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        let text = row.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ");
+        let size = row.iter().map(|s| s.size).fold(0.0, f32::max);
+        lines.push((base, size, text));
+        i = j;
+    }
+    let mut pitches: Vec<f32> = lines.windows(2).map(|w| w[0].0 - w[1].0).collect();
+    pitches.sort_by(f32::total_cmp);
+    let usual = pitches.get(pitches.len() / 2).copied().unwrap_or(0.0);
+    let mut out = String::new();
+    for (k, (y, size, text)) in lines.iter().enumerate() {
+        if k > 0 {
+            let (py, psize, _) = &lines[k - 1];
+            let pitch = py - y;
+            let opens = pitch > 1.3 * usual.max(0.5 * size) || (psize - size).abs() > 0.15 * size;
+            out.push_str(if opens { "\n\n" } else { "\n" });
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glyphs of `text` set upright from (x, y) at `size`, every glyph 0.5 em wide.
+    fn set(text: &str, x: f32, y: f32, size: f32) -> Vec<Placed> {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| Placed {
+                c,
+                x: x + i as f32 * 0.5 * size,
+                y,
+                w: 0.5 * size,
+                size,
+                rotation: 0.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn words_are_spaced_from_gaps_and_space_glyphs() {
+        let mut g = set("Hello", 10.0, 700.0, 10.0);
+        g.extend(set("world", 10.0 + 5.0 * 5.0 + 3.0, 700.0, 10.0));
+        g.extend(set("again now", 100.0, 700.0, 10.0));
+        assert_eq!(page_text(&g), "Hello world again now");
+    }
+
+    #[test]
+    fn kerned_glyphs_stay_one_word() {
+        let mut g = set("AV", 10.0, 700.0, 10.0);
+        g[1].x -= 0.8; // kerning pulls V under A
+        g.extend(set("es", 10.0 + 10.0 + 0.5, 700.0, 10.0));
+        assert_eq!(page_text(&g), "AVes");
+    }
+
+    #[test]
+    fn an_overprinted_copy_is_dropped_but_doubled_letters_are_kept() {
+        let mut g = set("Saint-Sauveur ill", 100.0, 400.0, 10.0);
+        // A halo: the same glyphs again, shifted by about a point both ways.
+        let halo: Vec<Placed> = g.iter().map(|p| Placed { x: p.x + 0.9, y: p.y - 0.95, ..*p }).collect();
+        g.extend(halo);
+        assert_eq!(page_text(&g), "Saint-Sauveur ill");
+    }
+
+    #[test]
+    fn rotated_text_reads_along_its_direction() {
+        // Running up the page, glyph positions known but no advance widths.
+        let word = "Sauveur";
+        let mut g: Vec<Placed> = word
+            .chars()
+            .enumerate()
+            .map(|(i, c)| Placed { c, x: 500.0, y: 100.0 + 7.5 * i as f32, w: 0.0, size: 14.0, rotation: 90.0 })
+            .collect();
+        g.extend(set("Upright words on the page body.", 50.0, 700.0, 10.0));
+        assert_eq!(page_text(&g), "Upright words on the page body.\n\nSauveur");
+    }
+
+    #[test]
+    fn two_columns_are_read_one_after_the_other() {
+        let mut g = set("A Title Spanning Both Columns Of The Page", 50.0, 760.0, 14.0);
+        for i in 0..6 {
+            let y = 700.0 - 12.0 * i as f32;
+            g.extend(set(&format!("left column line number {i} here"), 50.0, y, 10.0));
+            g.extend(set(&format!("right column line number {i} here"), 230.0, y, 10.0));
+        }
+        let text = page_text(&g);
+        let left = text.find("left column line number 5").unwrap();
+        let right = text.find("right column line number 0").unwrap();
+        assert!(text.starts_with("A Title"), "{text}");
+        assert!(left < right, "{text}");
+    }
+
+    #[test]
+    fn a_table_is_read_row_by_row() {
+        let mut g = Vec::new();
+        for (i, (a, b)) in [("Item", "Price"), ("Tea", "3,00"), ("Coffee", "4,50")].iter().enumerate() {
+            let y = 700.0 - 14.0 * i as f32;
+            g.extend(set(a, 50.0, y, 10.0));
+            g.extend(set(b, 200.0, y, 10.0));
+        }
+        assert_eq!(page_text(&g), "Item Price\nTea 3,00\nCoffee 4,50");
+    }
+
+    #[test]
+    fn a_wider_pitch_starts_a_paragraph() {
+        let mut g = set("first paragraph line one", 50.0, 700.0, 10.0);
+        g.extend(set("first paragraph line two", 50.0, 688.0, 10.0));
+        g.extend(set("first paragraph line three", 50.0, 676.0, 10.0));
+        g.extend(set("second paragraph", 50.0, 656.0, 10.0));
+        assert_eq!(
+            page_text(&g),
+            "first paragraph line one\nfirst paragraph line two\nfirst paragraph line three\n\nsecond paragraph"
+        );
+    }
+
+    #[test]
+    fn hostile_numbers_do_not_panic() {
+        let g = vec![
+            Placed { c: 'a', x: f32::NAN, y: 1.0, w: 1.0, size: 10.0, rotation: 0.0 },
+            Placed { c: 'b', x: 1e30, y: -1e30, w: f32::INFINITY, size: 0.0, rotation: 1e9 },
+            Placed { c: 'c', x: 0.0, y: 0.0, w: -5.0, size: -3.0, rotation: -90.0 },
+        ];
+        let _ = page_text(&g);
+    }
+}
