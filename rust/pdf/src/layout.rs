@@ -10,7 +10,7 @@
 //! 1. glyphs are put in the direction's reading frame (x along the line, y up the page);
 //! 2. an overprinted copy (same character within a fraction of its size, a fake bold or a
 //!    halo) is dropped;
-//! 3. glyphs on one baseline make a line, split into segments at gaps wider than an em;
+//! 3. glyphs on one baseline make a line, split into segments at gaps wider than 0.6 em;
 //!    a space goes where the gap between two glyphs is wider than 0.15 em;
 //! 4. segments are ordered by a recursive XY cut: a column split where a gutter runs
 //!    through the whole region between two sides of prose, else a split at the widest
@@ -54,7 +54,11 @@ pub fn page_text(placed: &[Placed]) -> String {
             continue;
         }
         let size = if p.size > 0.0 { p.size } else { 10.0 };
-        let w = if p.w.is_finite() && p.w > 0.0 { p.w } else { 0.0 };
+        let w = if p.w.is_finite() && p.w > 0.0 {
+            p.w
+        } else {
+            0.0
+        };
         let q = ((p.rotation / 90.0).round() as i64).rem_euclid(4) as usize;
         let (x, y) = match q {
             0 => (p.x, p.y),
@@ -70,10 +74,25 @@ pub fn page_text(placed: &[Placed]) -> String {
             size,
         });
     }
+    if vertical_cjk(&groups[0]) {
+        // Columns of upright CJK glyphs read top to bottom, columns right to left: the frame
+        // of text running down the page.
+        for g in &mut groups[0] {
+            (g.x, g.y) = (-g.y, g.x);
+            g.w = g.size;
+        }
+        let vertical = std::mem::take(&mut groups[0]);
+        groups[3].extend(vertical);
+    }
     let mut order: Vec<usize> = (0..4).filter(|&q| !groups[q].is_empty()).collect();
     // Upright first when it has text at all, then by glyph count (a landscape page's body is
     // one rotated group).
-    order.sort_by_key(|&q| (q != 0 && groups[q].len() < groups[0].len(), usize::MAX - groups[q].len()));
+    order.sort_by_key(|&q| {
+        (
+            q != 0 && groups[q].len() < groups[0].len(),
+            usize::MAX - groups[q].len(),
+        )
+    });
     let mut out = String::new();
     for q in order {
         let glyphs = std::mem::take(&mut groups[q]);
@@ -89,7 +108,41 @@ pub fn page_text(placed: &[Placed]) -> String {
     out
 }
 
-/// A run of glyphs on one baseline with no gap wider than an em.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Vertical writing (tategaki): CJK glyphs are most of the text and stand one above the other
+/// (within 1.3 em, same x) more than twice as often as side by side on one baseline.
+fn vertical_cjk(glyphs: &[Glyph]) -> bool {
+    let mut cjk: Vec<&Glyph> = glyphs.iter().filter(|g| is_cjk(g.c)).collect();
+    let inked = glyphs.iter().filter(|g| !g.c.is_whitespace()).count();
+    if cjk.len() < 8 || cjk.len() * 2 < inked {
+        return false;
+    }
+    let near = |a: f32, b: f32, size: f32| (a - b).abs() < 0.2 * size;
+    cjk.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
+    let across = cjk
+        .windows(2)
+        .filter(|w| {
+            near(w[0].y, w[1].y, w[0].size)
+                && w[1].x - w[0].x > 0.0
+                && w[1].x - w[0].x <= 1.3 * w[0].size
+        })
+        .count();
+    cjk.sort_by(|a, b| a.x.total_cmp(&b.x).then(b.y.total_cmp(&a.y)));
+    let down = cjk
+        .windows(2)
+        .filter(|w| {
+            near(w[0].x, w[1].x, w[0].size)
+                && w[0].y - w[1].y > 0.0
+                && w[0].y - w[1].y <= 1.3 * w[0].size
+        })
+        .count();
+    down > 2 * across
+}
+
+/// A run of glyphs on one baseline with no gap wider than 0.6 em.
 #[derive(Debug, Clone)]
 struct Segment {
     text: String,
@@ -157,7 +210,10 @@ fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
                 if let Some(list) = seen.get(&(g.c, cx.saturating_add(dx), cy.saturating_add(dy))) {
                     for &(x, y, size) in list {
                         let same_size = (size - g.size).abs() <= 0.1 * g.size;
-                        if same_size && (x - g.x).abs() < 0.15 * g.size && (y - g.y).abs() < 0.2 * g.size {
+                        if same_size
+                            && (x - g.x).abs() < 0.15 * g.size
+                            && (y - g.y).abs() < 0.2 * g.size
+                        {
                             dup = true;
                             break 'look;
                         }
@@ -166,7 +222,9 @@ fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
             }
         }
         if !dup {
-            seen.entry((g.c, cx, cy)).or_default().push((g.x, g.y, g.size));
+            seen.entry((g.c, cx, cy))
+                .or_default()
+                .push((g.x, g.y, g.size));
             kept.push(g);
         }
     }
@@ -200,8 +258,12 @@ fn split_line(line: &[Glyph], out: &mut Vec<Segment>) {
     for &g in line {
         if let (Some(p), Some(s)) = (prev, seg.as_mut()) {
             let known = p.w > 0.0;
-            let gap = if known { g.x - (p.x + p.w) } else { g.x - p.x - p.size };
-            if gap > 1.0 * p.size.max(g.size) {
+            let gap = if known {
+                g.x - (p.x + p.w)
+            } else {
+                g.x - p.x - p.size
+            };
+            if gap > 0.6 * p.size.max(g.size) {
                 let done = seg.take();
                 out.extend(done.filter(|s| !s.text.trim().is_empty()).map(finish));
                 pending_space = false;
@@ -257,13 +319,15 @@ fn xy_cut(segs: Vec<Segment>, em: f32, out: &mut Vec<Vec<Segment>>, depth: usize
         return;
     }
     if let Some(at) = column_cut(&segs, em) {
-        let (left, right): (Vec<Segment>, Vec<Segment>) = segs.into_iter().partition(|s| s.x1 <= at);
+        let (left, right): (Vec<Segment>, Vec<Segment>) =
+            segs.into_iter().partition(|s| s.x1 <= at);
         xy_cut(left, em, out, depth + 1);
         xy_cut(right, em, out, depth + 1);
         return;
     }
     if let Some(at) = row_cut(&segs, em) {
-        let (above, below): (Vec<Segment>, Vec<Segment>) = segs.into_iter().partition(|s| s.bottom() >= at);
+        let (above, below): (Vec<Segment>, Vec<Segment>) =
+            segs.into_iter().partition(|s| s.bottom() >= at);
         xy_cut(above, em, out, depth + 1);
         xy_cut(below, em, out, depth + 1);
         return;
@@ -271,19 +335,21 @@ fn xy_cut(segs: Vec<Segment>, em: f32, out: &mut Vec<Vec<Segment>>, depth: usize
     out.push(segs);
 }
 
-/// The x of a gutter: a gap at least 0.9 em wide that no segment crosses, with prose on both
+/// The x of a gutter: a gap at least 0.6 em wide that no segment crosses, with prose on both
 /// sides (a median segment of 15 characters or more, so a table's cell columns are not read
-/// one after the other). The widest such gap wins.
+/// one after the other; three segments a side under an em, as a river of word spaces in a
+/// short paragraph could line up). The widest such gap wins.
 fn column_cut(segs: &[Segment], em: f32) -> Option<f32> {
     let mut spans: Vec<(f32, f32)> = segs.iter().map(|s| (s.x0, s.x1)).collect();
     spans.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut best: Option<(f32, f32)> = None;
     let mut reach = spans[0].1;
     for &(x0, x1) in &spans[1..] {
-        if x0 - reach >= 0.9 * em {
+        if x0 - reach >= 0.6 * em {
             let mid = (x0 + reach) / 2.0;
             let width = x0 - reach;
-            if prose_both_sides(segs, mid) && best.is_none_or(|(w, _)| width > w) {
+            let need = if width < em { 3 } else { 2 };
+            if prose_both_sides(segs, mid, need) && best.is_none_or(|(w, _)| width > w) {
                 best = Some((width, mid));
             }
         }
@@ -292,7 +358,7 @@ fn column_cut(segs: &[Segment], em: f32) -> Option<f32> {
     best.map(|(_, at)| at)
 }
 
-fn prose_both_sides(segs: &[Segment], at: f32) -> bool {
+fn prose_both_sides(segs: &[Segment], at: f32, need: usize) -> bool {
     let median = |mut v: Vec<usize>| -> usize {
         if v.is_empty() {
             return 0;
@@ -300,29 +366,49 @@ fn prose_both_sides(segs: &[Segment], at: f32) -> bool {
         v.sort_unstable();
         v[v.len() / 2]
     };
-    let left: Vec<usize> = segs.iter().filter(|s| s.x1 <= at).map(|s| s.chars).collect();
-    let right: Vec<usize> = segs.iter().filter(|s| s.x0 >= at).map(|s| s.chars).collect();
-    left.len() >= 2 && right.len() >= 2 && median(left) >= 15 && median(right) >= 15
+    let left: Vec<usize> = segs
+        .iter()
+        .filter(|s| s.x1 <= at)
+        .map(|s| s.chars)
+        .collect();
+    let right: Vec<usize> = segs
+        .iter()
+        .filter(|s| s.x0 >= at)
+        .map(|s| s.chars)
+        .collect();
+    left.len() >= need && right.len() >= need && median(left) >= 15 && median(right) >= 15
 }
 
 /// The y of the widest horizontal gap that no segment crosses, if it is at least 0.5 em and
-/// wider than the region's usual gap between lines (so loosely set lines stay one block).
+/// wider than 1.5 times the usual gap between a line and the next one below it in the same
+/// column (so loosely set lines stay one block).
 fn row_cut(segs: &[Segment], em: f32) -> Option<f32> {
-    let mut spans: Vec<(f32, f32)> = segs.iter().map(|s| (s.bottom(), s.top())).collect();
+    let mut order: Vec<&Segment> = segs.iter().collect();
     // Top to bottom.
-    spans.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut gaps: Vec<(f32, f32)> = Vec::new();
-    let mut low = spans[0].0;
-    for &(bottom, top) in &spans[1..] {
-        if low - top > 0.0 {
-            gaps.push((low - top, (low + top) / 2.0));
+    order.sort_by(|a, b| b.top().total_cmp(&a.top()));
+    let mut best: Option<(f32, f32)> = None;
+    let mut low = order[0].bottom();
+    for s in &order[1..] {
+        let gap = low - s.top();
+        if gap > 0.0 && best.is_none_or(|(w, _)| gap > w) {
+            best = Some((gap, (low + s.top()) / 2.0));
         }
-        low = low.min(bottom);
+        low = low.min(s.bottom());
     }
-    let mut widths: Vec<f32> = gaps.iter().map(|g| g.0).collect();
-    widths.sort_by(f32::total_cmp);
-    let usual = widths.get(widths.len() / 2).copied().unwrap_or(0.0);
-    let (gap, at) = gaps.into_iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let (gap, at) = best?;
+    // The usual leading: from each segment to the next one below that shares some x.
+    let mut leading: Vec<f32> = Vec::new();
+    for (i, s) in order.iter().enumerate() {
+        let below = order[i + 1..]
+            .iter()
+            .take(64)
+            .find(|t| t.top() < s.bottom() + 0.5 * s.size && t.x0 < s.x1 && s.x0 < t.x1);
+        if let Some(t) = below {
+            leading.push((s.bottom() - t.top()).max(0.0));
+        }
+    }
+    leading.sort_by(f32::total_cmp);
+    let usual = leading.get(leading.len() / 2).copied().unwrap_or(0.0);
     (gap >= 0.5 * em && gap > 1.5 * usual).then_some(at)
 }
 
@@ -341,7 +427,11 @@ fn block_text(mut segs: Vec<Segment>) -> String {
         }
         let mut row: Vec<&Segment> = segs[i..j].iter().collect();
         row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
-        let text = row.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ");
+        let text = row
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         let size = row.iter().map(|s| s.size).fold(0.0, f32::max);
         lines.push((base, size, text));
         i = j;
@@ -401,7 +491,14 @@ mod tests {
     fn an_overprinted_copy_is_dropped_but_doubled_letters_are_kept() {
         let mut g = set("Saint-Sauveur ill", 100.0, 400.0, 10.0);
         // A halo: the same glyphs again, shifted by about a point both ways.
-        let halo: Vec<Placed> = g.iter().map(|p| Placed { x: p.x + 0.9, y: p.y - 0.95, ..*p }).collect();
+        let halo: Vec<Placed> = g
+            .iter()
+            .map(|p| Placed {
+                x: p.x + 0.9,
+                y: p.y - 0.95,
+                ..*p
+            })
+            .collect();
         g.extend(halo);
         assert_eq!(page_text(&g), "Saint-Sauveur ill");
     }
@@ -413,7 +510,14 @@ mod tests {
         let mut g: Vec<Placed> = word
             .chars()
             .enumerate()
-            .map(|(i, c)| Placed { c, x: 500.0, y: 100.0 + 7.5 * i as f32, w: 0.0, size: 14.0, rotation: 90.0 })
+            .map(|(i, c)| Placed {
+                c,
+                x: 500.0,
+                y: 100.0 + 7.5 * i as f32,
+                w: 0.0,
+                size: 14.0,
+                rotation: 90.0,
+            })
             .collect();
         g.extend(set("Upright words on the page body.", 50.0, 700.0, 10.0));
         assert_eq!(page_text(&g), "Upright words on the page body.\n\nSauveur");
@@ -421,11 +525,26 @@ mod tests {
 
     #[test]
     fn two_columns_are_read_one_after_the_other() {
-        let mut g = set("A Title Spanning Both Columns Of The Page", 50.0, 760.0, 14.0);
+        let mut g = set(
+            "A Title Spanning Both Columns Of The Page",
+            50.0,
+            760.0,
+            14.0,
+        );
         for i in 0..6 {
             let y = 700.0 - 12.0 * i as f32;
-            g.extend(set(&format!("left column line number {i} here"), 50.0, y, 10.0));
-            g.extend(set(&format!("right column line number {i} here"), 230.0, y, 10.0));
+            g.extend(set(
+                &format!("left column line number {i} here"),
+                50.0,
+                y,
+                10.0,
+            ));
+            g.extend(set(
+                &format!("right column line number {i} here"),
+                230.0,
+                y,
+                10.0,
+            ));
         }
         let text = page_text(&g);
         let left = text.find("left column line number 5").unwrap();
@@ -437,7 +556,10 @@ mod tests {
     #[test]
     fn a_table_is_read_row_by_row() {
         let mut g = Vec::new();
-        for (i, (a, b)) in [("Item", "Price"), ("Tea", "3,00"), ("Coffee", "4,50")].iter().enumerate() {
+        for (i, (a, b)) in [("Item", "Price"), ("Tea", "3,00"), ("Coffee", "4,50")]
+            .iter()
+            .enumerate()
+        {
             let y = 700.0 - 14.0 * i as f32;
             g.extend(set(a, 50.0, y, 10.0));
             g.extend(set(b, 200.0, y, 10.0));
@@ -458,11 +580,68 @@ mod tests {
     }
 
     #[test]
+    fn vertical_cjk_reads_columns_right_to_left() {
+        // Two columns of four glyphs each: the right one is read first, top to bottom.
+        let column = |text: &str, x: f32| -> Vec<Placed> {
+            text.chars()
+                .enumerate()
+                .map(|(i, c)| Placed {
+                    c,
+                    x,
+                    y: 700.0 - 10.0 * i as f32,
+                    w: 10.0,
+                    size: 10.0,
+                    rotation: 0.0,
+                })
+                .collect()
+        };
+        let mut g = column("縦書き文", 300.0);
+        g.extend(column("右から左", 320.0));
+        assert_eq!(page_text(&g), "右から左\n縦書き文");
+        // Horizontal CJK prose stays on its lines.
+        let mut h = set("横書きの文章です", 50.0, 700.0, 10.0);
+        h.extend(set("二行目の文章です", 50.0, 686.0, 10.0));
+        for p in &mut h {
+            p.w = 10.0;
+        }
+        let h: Vec<Placed> = h
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Placed {
+                x: 50.0 + 10.0 * (i % 8) as f32,
+                ..*p
+            })
+            .collect();
+        assert_eq!(page_text(&h), "横書きの文章です\n二行目の文章です");
+    }
+
+    #[test]
     fn hostile_numbers_do_not_panic() {
         let g = vec![
-            Placed { c: 'a', x: f32::NAN, y: 1.0, w: 1.0, size: 10.0, rotation: 0.0 },
-            Placed { c: 'b', x: 1e30, y: -1e30, w: f32::INFINITY, size: 0.0, rotation: 1e9 },
-            Placed { c: 'c', x: 0.0, y: 0.0, w: -5.0, size: -3.0, rotation: -90.0 },
+            Placed {
+                c: 'a',
+                x: f32::NAN,
+                y: 1.0,
+                w: 1.0,
+                size: 10.0,
+                rotation: 0.0,
+            },
+            Placed {
+                c: 'b',
+                x: 1e30,
+                y: -1e30,
+                w: f32::INFINITY,
+                size: 0.0,
+                rotation: 1e9,
+            },
+            Placed {
+                c: 'c',
+                x: 0.0,
+                y: 0.0,
+                w: -5.0,
+                size: -3.0,
+                rotation: -90.0,
+            },
         ];
         let _ = page_text(&g);
     }

@@ -234,10 +234,12 @@ fn read(
         })?;
         // A page the parser cannot read is left empty rather than failing the document.
         let page = match mode {
-            Mode::Text => doc.extract_chars(i).and_then(|chars| match page_text(&chars) {
-                Some(text) => Ok(text),
-                None => doc.extract_text_with_options(i, &options),
-            }),
+            Mode::Text => doc
+                .extract_chars(i)
+                .and_then(|chars| match page_text(&chars) {
+                    Some(text) => Ok(text),
+                    None => doc.extract_text_with_options(i, &options),
+                }),
             Mode::Markdown => doc.to_markdown(i, &options),
         }
         .unwrap_or_default();
@@ -295,7 +297,10 @@ fn read(
 /// parser's own text assembly.
 fn page_text(chars: &[pdf_oxide::layout::TextChar]) -> Option<String> {
     let inked = chars.iter().filter(|c| !c.char.is_whitespace()).count();
-    let unknown = chars.iter().filter(|c| c.char == char::REPLACEMENT_CHARACTER).count();
+    let unknown = chars
+        .iter()
+        .filter(|c| c.char == char::REPLACEMENT_CHARACTER)
+        .count();
     if unknown * 20 > inked {
         return None;
     }
