@@ -84,6 +84,16 @@ def test_cid_font_text():
     assert "Łódź" in text and "Spółka Akcyjna" in text
 
 
+def test_map_labels_halo_and_rotated_glyphs():
+    # A label drawn twice a point apart is read once; labels set glyph by glyph along a line
+    # turned 90 degrees keep their words whole (the parser's span layer gave "Sa in t-Sa uv e ur").
+    text = extract_pdf(fixture("map-labels.pdf"))
+    assert words(text).count("Municipalité de Saint-Sauveur") == 1, text
+    assert "Carte 25b - Zones inondables" in text, text
+    assert re.search(r"^Saint-Sauveur$", text, re.MULTILINE), text
+    assert "Flood zones of the municipality" in text.split("Municipalité")[0], text
+
+
 def test_table_cells_are_printed_once():
     # The invoice's two pages are the same page (original and copy); each item row is on each
     # page once. pdf_oxide's table pass printed a table's first-column cells a second time.

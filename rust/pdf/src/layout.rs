@@ -408,7 +408,11 @@ fn row_cut(segs: &[Segment], em: f32) -> Option<f32> {
         }
     }
     leading.sort_by(f32::total_cmp);
-    let usual = leading.get(leading.len() / 2).copied().unwrap_or(0.0);
+    // The lower median: with two samples, one ordinary leading and one gap, the leading.
+    let usual = leading
+        .get(leading.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
     (gap >= 0.5 * em && gap > 1.5 * usual).then_some(at)
 }
 
@@ -438,7 +442,10 @@ fn block_text(mut segs: Vec<Segment>) -> String {
     }
     let mut pitches: Vec<f32> = lines.windows(2).map(|w| w[0].0 - w[1].0).collect();
     pitches.sort_by(f32::total_cmp);
-    let usual = pitches.get(pitches.len() / 2).copied().unwrap_or(0.0);
+    let usual = pitches
+        .get(pitches.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
     let mut out = String::new();
     for (k, (y, size, text)) in lines.iter().enumerate() {
         if k > 0 {
