@@ -13,6 +13,7 @@ pub mod bombs;
 pub mod filters;
 pub mod info;
 pub mod layout;
+pub mod lengths;
 pub mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -196,6 +197,7 @@ fn read(
     budget: &Budget,
 ) -> Result<PdfDocumentText, PdfError> {
     filters::inline_indirect(&mut data);
+    lengths::fix_short_lengths(&mut data);
     bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
         PdfError::Malformed(match b {
             bombs::Bomb::Stream(n) => {
@@ -476,6 +478,15 @@ mod tests {
             matches!(&got, Err(PdfError::Malformed(m)) if m.contains("expands past")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_content_stream_with_a_short_length_is_read_to_its_end() {
+        let content = "BT /F1 12 Tf 72 720 Td (First line) Tj 0 -20 Td (Second line) Tj ET";
+        let stream = format!("<< /Length 30  >>\nstream\n{content}\nendstream");
+        let pdf = assemble(&[stream.into_bytes()]);
+        let doc = read_text(&pdf).expect("reads");
+        assert!(doc.content.contains("Second line"), "{:?}", doc.content);
     }
 
     fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
