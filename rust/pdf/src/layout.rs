@@ -194,7 +194,9 @@ fn frame_text(glyphs: Vec<Glyph>) -> String {
 /// and 0.2 em across it: the second pass of a fake bold, a halo or a stroke-and-fill.
 /// Legitimate doubled letters stand a full advance apart.
 fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
-    let mut seen: HashMap<(char, i64, i64), Vec<(f32, f32, f32)>> = HashMap::new();
+    // Kept glyphs by (character, cell): their (x, y, size).
+    type Cells = HashMap<(char, i64, i64), Vec<(f32, f32, f32)>>;
+    let mut seen: Cells = HashMap::new();
     let mut kept = Vec::with_capacity(glyphs.len());
     for g in glyphs {
         if g.c.is_whitespace() {
