@@ -17,8 +17,6 @@
 //!    horizontal gap, else lines top to bottom;
 //! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
 
-use std::collections::HashMap;
-
 /// One glyph as the layout sees it, in its direction's reading frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Glyph {
@@ -194,43 +192,41 @@ fn frame_text(glyphs: Vec<Glyph>) -> String {
 /// and 0.2 em across it: the second pass of a fake bold, a halo or a stroke-and-fill.
 /// Legitimate doubled letters stand a full advance apart.
 fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
-    // Kept glyphs by (character, cell): their (x, y, size).
-    type Cells = HashMap<(char, i64, i64), Vec<(f32, f32, f32)>>;
-    let mut seen: Cells = HashMap::new();
-    let mut kept = Vec::with_capacity(glyphs.len());
-    for g in glyphs {
-        if g.c.is_whitespace() {
-            kept.push(g);
+    // Sorted by character, then x: a glyph's copies follow it within 0.15 em. No hashing:
+    // this runs on every glyph of every page.
+    let mut order: Vec<usize> = (0..glyphs.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        glyphs[a]
+            .c
+            .cmp(&glyphs[b].c)
+            .then(glyphs[a].x.total_cmp(&glyphs[b].x))
+    });
+    let mut dropped = vec![false; glyphs.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let g = glyphs[i];
+        if dropped[i] || g.c.is_whitespace() {
             continue;
         }
-        // Cells of 0.2 em: a duplicate is in this cell or a neighbour.
-        let cell = 0.2 * g.size;
-        let (cx, cy) = ((g.x / cell).floor() as i64, (g.y / cell).floor() as i64);
-        let mut dup = false;
-        'look: for dx in -1..=1 {
-            for dy in -1..=1 {
-                if let Some(list) = seen.get(&(g.c, cx.saturating_add(dx), cy.saturating_add(dy))) {
-                    for &(x, y, size) in list {
-                        let same_size = (size - g.size).abs() <= 0.1 * g.size;
-                        if same_size
-                            && (x - g.x).abs() < 0.15 * g.size
-                            && (y - g.y).abs() < 0.2 * g.size
-                        {
-                            dup = true;
-                            break 'look;
-                        }
-                    }
+        // Bounded: a stack of one character at one x (a ruled column) costs 64 looks at most.
+        for &j in order[k + 1..].iter().take(64) {
+            let h = glyphs[j];
+            if h.c != g.c || h.x - g.x >= 0.15 * g.size {
+                break;
+            }
+            if (h.y - g.y).abs() < 0.2 * g.size && (h.size - g.size).abs() <= 0.1 * g.size {
+                // The later of the two in the parser's order goes.
+                dropped[i.max(j)] = true;
+                if dropped[i] {
+                    break;
                 }
             }
         }
-        if !dup {
-            seen.entry((g.c, cx, cy))
-                .or_default()
-                .push((g.x, g.y, g.size));
-            kept.push(g);
-        }
     }
-    kept
+    glyphs
+        .into_iter()
+        .zip(dropped)
+        .filter_map(|(g, d)| (!d).then_some(g))
+        .collect()
 }
 
 /// Lines (glyphs sharing a baseline within 0.4 em), cut into segments at wide gaps.
