@@ -84,6 +84,25 @@ def test_cid_font_text():
     assert "Łódź" in text and "Spółka Akcyjna" in text
 
 
+def test_map_labels_halo_and_rotated_glyphs():
+    # A label drawn twice a point apart is read once; labels set glyph by glyph along a line
+    # turned 90 degrees keep their words whole (the parser's span layer gave "Sa in t-Sa uv e ur").
+    text = extract_pdf(fixture("map-labels.pdf"))
+    assert words(text).count("Municipalité de Saint-Sauveur") == 1, text
+    assert "Carte 25b - Zones inondables" in text, text
+    assert re.search(r"^Saint-Sauveur$", text, re.MULTILINE), text
+    assert "Flood zones of the municipality" in text.split("Municipalité")[0], text
+
+
+def test_table_cells_are_printed_once():
+    # The invoice's two pages are the same page (original and copy); each item row is on each
+    # page once. pdf_oxide's table pass printed a table's first-column cells a second time.
+    text = words(extract_pdf(fixture("cid-identity-h.pdf")))
+    assert text.count("Testy Książę") == 2, text
+    assert text.count("Dokumentacja - żółw") == 2, text
+    assert "1 Testy Książę szt. 1 33,00 23% 33,00 40,59" in text
+
+
 # -- markdown and metadata --------------------------------------------------------------------
 def test_markdown_heading_and_page_marks():
     md = extract_pdf(fixture("running.pdf"), mode="markdown")

@@ -12,6 +12,8 @@
 pub mod bombs;
 pub mod filters;
 pub mod info;
+pub mod layout;
+pub mod lengths;
 pub mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -195,6 +197,7 @@ fn read(
     budget: &Budget,
 ) -> Result<PdfDocumentText, PdfError> {
     filters::inline_indirect(&mut data);
+    lengths::fix_short_lengths(&mut data);
     bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
         PdfError::Malformed(match b {
             bombs::Bomb::Stream(n) => {
@@ -219,8 +222,11 @@ fn read(
     let mut pages: Vec<Vec<String>> = Vec::with_capacity(wanted);
     let mut bytes = 0usize;
     let mut any_text = false;
+    // Tables only for Markdown, where they become `|` rows. In text, pdf_oxide's table pass
+    // prints a table's first-column cells twice (once as lines above the table, once in its
+    // rows), and rows read as lines already keep their cells in order.
     let options = pdf_oxide::converters::ConversionOptions {
-        extract_tables: true,
+        extract_tables: mode == Mode::Markdown,
         ..Default::default()
     };
     for i in 0..wanted {
@@ -230,7 +236,12 @@ fn read(
         })?;
         // A page the parser cannot read is left empty rather than failing the document.
         let page = match mode {
-            Mode::Text => doc.extract_text_with_options(i, &options),
+            Mode::Text => doc
+                .extract_chars(i)
+                .and_then(|chars| match page_text(&chars) {
+                    Some(text) => Ok(text),
+                    None => doc.extract_text_with_options(i, &options),
+                }),
             Mode::Markdown => doc.to_markdown(i, &options),
         }
         .unwrap_or_default();
@@ -280,6 +291,33 @@ fn read(
         pages_read,
         no_text: !any_text,
     })
+}
+
+/// Text mode: our own layout over the parser's glyph layer (see [`layout`] for why). `None`
+/// when that layer could not decode the page's characters (U+FFFD for more than one glyph in
+/// twenty, seen with some CID fonts whose span layer decodes them): the caller then asks the
+/// parser's own text assembly.
+fn page_text(chars: &[pdf_oxide::layout::TextChar]) -> Option<String> {
+    let inked = chars.iter().filter(|c| !c.char.is_whitespace()).count();
+    let unknown = chars
+        .iter()
+        .filter(|c| c.char == char::REPLACEMENT_CHARACTER)
+        .count();
+    if unknown * 20 > inked {
+        return None;
+    }
+    let placed: Vec<layout::Placed> = chars
+        .iter()
+        .map(|c| layout::Placed {
+            c: c.char,
+            x: c.origin_x,
+            y: c.origin_y,
+            w: c.advance_width,
+            size: c.font_size,
+            rotation: c.rotation_degrees,
+        })
+        .collect();
+    Some(layout::page_text(&placed))
 }
 
 /// Unlock an encrypted document: the empty user password first, then `password`.
@@ -440,6 +478,15 @@ mod tests {
             matches!(&got, Err(PdfError::Malformed(m)) if m.contains("expands past")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_content_stream_with_a_short_length_is_read_to_its_end() {
+        let content = "BT /F1 12 Tf 72 720 Td (First line) Tj 0 -20 Td (Second line) Tj ET";
+        let stream = format!("<< /Length 30  >>\nstream\n{content}\nendstream");
+        let pdf = assemble(&[stream.into_bytes()]);
+        let doc = read_text(&pdf).expect("reads");
+        assert!(doc.content.contains("Second line"), "{:?}", doc.content);
     }
 
     fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {

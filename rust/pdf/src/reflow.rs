@@ -48,7 +48,7 @@ fn continues_word(next: &str) -> bool {
 
 /// Join the wrapped lines of each paragraph (paragraphs are separated by blank lines) into
 /// one line, removing line-end hyphens that split a word (`exam-` + `ple` → `example`).
-/// A line much shorter than the page's longest also ends the paragraph, so headings, lists
+/// A line much shorter than its block's longest also ends the paragraph, so headings, lists
 /// and short lines are not run together when the extractor gives no blank lines.
 pub fn join_paragraphs(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -63,8 +63,23 @@ pub fn join_paragraphs(text: &str) -> String {
         }
     };
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    for line in lines {
+    // The widest line of each block (lines between blank lines): a column's lines are measured
+    // against their column, not against a title or a full-width line elsewhere on the page.
+    let mut widest_of = vec![0usize; lines.len()];
+    let mut start = 0;
+    for i in 0..=lines.len() {
+        if i == lines.len() || lines[i].is_empty() {
+            let widest = lines[start..i]
+                .iter()
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0);
+            widest_of[start..i].fill(widest);
+            start = i + 1;
+        }
+    }
+    for (i, line) in lines.into_iter().enumerate() {
+        let widest = widest_of[i];
         if line.is_empty() {
             flush(&mut para, &mut out);
             continue;
@@ -224,6 +239,21 @@ mod tests {
             join_paragraphs(text),
             "The quick brown fox jumps over the lazy dog and then examines the result of the \
              jump with great care.\n\nNext paragraph."
+        );
+    }
+
+    #[test]
+    fn column_lines_are_measured_against_their_own_block() {
+        // A full-width title block, then a narrow column: its wrapped lines still join.
+        let text = "A Title Line That Runs Across The Whole Width Of The Page, Both Columns\n\n\
+                    the column text wraps on narrow lines in this\n\
+                    block and a word split at a line end, engi-\n\
+                    neering, is joined again here.";
+        assert_eq!(
+            join_paragraphs(text),
+            "A Title Line That Runs Across The Whole Width Of The Page, Both Columns\n\n\
+             the column text wraps on narrow lines in this block and a word split at a line \
+             end, engineering, is joined again here."
         );
     }
 

@@ -1,0 +1,653 @@
+//! Page text from placed glyphs: words, lines, columns and paragraphs.
+//!
+//! Why our own: pdf_oxide's span layer (`extract_spans`) costs about five times its glyph layer
+//! (`extract_chars`) and, for a multi-page document, interprets every page twice (once more for
+//! its running-header pass, which [`crate::reflow`] does on its own). It also misplaces the
+//! glyphs of rotated text and keeps the narrow glyphs of an overprinted copy. The glyph layer
+//! has the right positions; this module turns them into text.
+//!
+//! Steps, per text direction (upright first, then the rotated ones, biggest first):
+//! 1. glyphs are put in the direction's reading frame (x along the line, y up the page);
+//! 2. an overprinted copy (same character within a fraction of its size, a fake bold or a
+//!    halo) is dropped;
+//! 3. glyphs on one baseline make a line, split into segments at gaps wider than 0.6 em;
+//!    a space goes where the gap between two glyphs is wider than 0.15 em;
+//! 4. segments are ordered by a recursive XY cut: a column split where a gutter runs
+//!    through the whole region between two sides of prose, else a split at the widest
+//!    horizontal gap, else lines top to bottom;
+//! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
+
+/// One glyph as the layout sees it, in its direction's reading frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glyph {
+    pub c: char,
+    /// Start along the line.
+    pub x: f32,
+    /// Baseline, larger is higher on the page (earlier in reading order).
+    pub y: f32,
+    /// Advance along the line; 0 when the font did not say.
+    pub w: f32,
+    /// Font size, > 0.
+    pub size: f32,
+}
+
+/// A glyph as the parser placed it in page space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placed {
+    pub c: char,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub size: f32,
+    /// Text direction in degrees (0 upright, 90 running up the page, ...).
+    pub rotation: f32,
+}
+
+/// The text of one page.
+pub fn page_text(placed: &[Placed]) -> String {
+    // Quarter turns only: free-angle text goes with its nearest quarter.
+    let mut groups: [Vec<Glyph>; 4] = Default::default();
+    for p in placed {
+        if p.c.is_control() || !p.size.is_finite() || !p.x.is_finite() || !p.y.is_finite() {
+            continue;
+        }
+        let size = if p.size > 0.0 { p.size } else { 10.0 };
+        let w = if p.w.is_finite() && p.w > 0.0 {
+            p.w
+        } else {
+            0.0
+        };
+        let q = ((p.rotation / 90.0).round() as i64).rem_euclid(4) as usize;
+        let (x, y) = match q {
+            0 => (p.x, p.y),
+            1 => (p.y, -p.x),
+            2 => (-p.x, -p.y),
+            _ => (-p.y, p.x),
+        };
+        groups[q].push(Glyph {
+            c: p.c,
+            x,
+            y,
+            w,
+            size,
+        });
+    }
+    if vertical_cjk(&groups[0]) {
+        // Columns of upright CJK glyphs read top to bottom, columns right to left: the frame
+        // of text running down the page.
+        for g in &mut groups[0] {
+            (g.x, g.y) = (-g.y, g.x);
+            g.w = g.size;
+        }
+        let vertical = std::mem::take(&mut groups[0]);
+        groups[3].extend(vertical);
+    }
+    let mut order: Vec<usize> = (0..4).filter(|&q| !groups[q].is_empty()).collect();
+    // Upright first when it has text at all, then by glyph count (a landscape page's body is
+    // one rotated group).
+    order.sort_by_key(|&q| {
+        (
+            q != 0 && groups[q].len() < groups[0].len(),
+            usize::MAX - groups[q].len(),
+        )
+    });
+    let mut out = String::new();
+    for q in order {
+        let glyphs = std::mem::take(&mut groups[q]);
+        let text = frame_text(glyphs);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Vertical writing (tategaki): CJK glyphs are most of the text and stand one above the other
+/// (within 1.3 em, same x) more than twice as often as side by side on one baseline.
+fn vertical_cjk(glyphs: &[Glyph]) -> bool {
+    let mut cjk: Vec<&Glyph> = glyphs.iter().filter(|g| is_cjk(g.c)).collect();
+    let inked = glyphs.iter().filter(|g| !g.c.is_whitespace()).count();
+    if cjk.len() < 8 || cjk.len() * 2 < inked {
+        return false;
+    }
+    let near = |a: f32, b: f32, size: f32| (a - b).abs() < 0.2 * size;
+    cjk.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
+    let across = cjk
+        .windows(2)
+        .filter(|w| {
+            near(w[0].y, w[1].y, w[0].size)
+                && w[1].x - w[0].x > 0.0
+                && w[1].x - w[0].x <= 1.3 * w[0].size
+        })
+        .count();
+    cjk.sort_by(|a, b| a.x.total_cmp(&b.x).then(b.y.total_cmp(&a.y)));
+    let down = cjk
+        .windows(2)
+        .filter(|w| {
+            near(w[0].x, w[1].x, w[0].size)
+                && w[0].y - w[1].y > 0.0
+                && w[0].y - w[1].y <= 1.3 * w[0].size
+        })
+        .count();
+    down > 2 * across
+}
+
+/// A run of glyphs on one baseline with no gap wider than 0.6 em.
+#[derive(Debug, Clone)]
+struct Segment {
+    text: String,
+    x0: f32,
+    x1: f32,
+    y: f32,
+    size: f32,
+    chars: usize,
+}
+
+impl Segment {
+    fn top(&self) -> f32 {
+        self.y + 0.8 * self.size
+    }
+    fn bottom(&self) -> f32 {
+        self.y - 0.2 * self.size
+    }
+}
+
+fn frame_text(glyphs: Vec<Glyph>) -> String {
+    let glyphs = drop_overprints(glyphs);
+    if glyphs.is_empty() {
+        return String::new();
+    }
+    let segments = segments(glyphs);
+    if segments.is_empty() {
+        return String::new();
+    }
+    let mut sizes: Vec<f32> = segments.iter().map(|s| s.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    let em = sizes[sizes.len() / 2];
+    let mut blocks: Vec<Vec<Segment>> = Vec::new();
+    xy_cut(segments, em, &mut blocks, 0);
+    let mut out = String::new();
+    for block in blocks {
+        let text = block_text(block);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// Drop a glyph that repeats an earlier one (same character) within 0.15 em along the line
+/// and 0.2 em across it: the second pass of a fake bold, a halo or a stroke-and-fill.
+/// Legitimate doubled letters stand a full advance apart.
+fn drop_overprints(glyphs: Vec<Glyph>) -> Vec<Glyph> {
+    // Sorted by character, then x: a glyph's copies follow it within 0.15 em. No hashing:
+    // this runs on every glyph of every page.
+    let mut order: Vec<usize> = (0..glyphs.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        glyphs[a]
+            .c
+            .cmp(&glyphs[b].c)
+            .then(glyphs[a].x.total_cmp(&glyphs[b].x))
+    });
+    let mut dropped = vec![false; glyphs.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let g = glyphs[i];
+        if dropped[i] || g.c.is_whitespace() {
+            continue;
+        }
+        // Bounded: a stack of one character at one x (a ruled column) costs 64 looks at most.
+        for &j in order[k + 1..].iter().take(64) {
+            let h = glyphs[j];
+            if h.c != g.c || h.x - g.x >= 0.15 * g.size {
+                break;
+            }
+            if (h.y - g.y).abs() < 0.2 * g.size && (h.size - g.size).abs() <= 0.1 * g.size {
+                // The later of the two in the parser's order goes.
+                dropped[i.max(j)] = true;
+                if dropped[i] {
+                    break;
+                }
+            }
+        }
+    }
+    glyphs
+        .into_iter()
+        .zip(dropped)
+        .filter_map(|(g, d)| (!d).then_some(g))
+        .collect()
+}
+
+/// Lines (glyphs sharing a baseline within 0.4 em), cut into segments at wide gaps.
+fn segments(mut glyphs: Vec<Glyph>) -> Vec<Segment> {
+    glyphs.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < glyphs.len() {
+        let base = glyphs[start].y;
+        let tol = 0.4 * glyphs[start].size;
+        let mut end = start + 1;
+        while end < glyphs.len() && base - glyphs[end].y <= tol {
+            end += 1;
+        }
+        let line = &mut glyphs[start..end];
+        line.sort_by(|a, b| a.x.total_cmp(&b.x));
+        split_line(line, &mut out);
+        start = end;
+    }
+    out
+}
+
+fn split_line(line: &[Glyph], out: &mut Vec<Segment>) {
+    let mut seg: Option<Segment> = None;
+    let mut prev: Option<Glyph> = None;
+    let mut pending_space = false;
+    for &g in line {
+        if let (Some(p), Some(s)) = (prev, seg.as_mut()) {
+            let known = p.w > 0.0;
+            let gap = if known {
+                g.x - (p.x + p.w)
+            } else {
+                g.x - p.x - p.size
+            };
+            if gap > 0.6 * p.size.max(g.size) {
+                let done = seg.take();
+                out.extend(done.filter(|s| !s.text.trim().is_empty()).map(finish));
+                pending_space = false;
+            } else if g.c.is_whitespace() {
+                pending_space = true;
+                prev = Some(g);
+                continue;
+            } else {
+                let space = if known {
+                    gap > 0.15 * p.size.min(g.size)
+                } else {
+                    gap > 0.0
+                };
+                if (space || pending_space) && !s.text.ends_with(' ') {
+                    s.text.push(' ');
+                }
+                pending_space = false;
+            }
+        }
+        if g.c.is_whitespace() && seg.is_none() {
+            prev = Some(g);
+            continue;
+        }
+        let s = seg.get_or_insert_with(|| Segment {
+            text: String::new(),
+            x0: g.x,
+            x1: g.x,
+            y: g.y,
+            size: g.size,
+            chars: 0,
+        });
+        s.text.push(g.c);
+        s.x1 = s.x1.max(g.x + g.w.max(0.5 * g.size));
+        s.size = s.size.max(g.size);
+        s.chars += 1;
+        prev = Some(g);
+    }
+    out.extend(seg.filter(|s| !s.text.trim().is_empty()).map(finish));
+}
+
+fn finish(mut s: Segment) -> Segment {
+    let trimmed = s.text.trim_end().len();
+    s.text.truncate(trimmed);
+    s
+}
+
+/// Recursive XY cut of `segs` into reading-order blocks.
+fn xy_cut(segs: Vec<Segment>, em: f32, out: &mut Vec<Vec<Segment>>, depth: usize) {
+    if segs.len() <= 1 || depth > 64 {
+        if !segs.is_empty() {
+            out.push(segs);
+        }
+        return;
+    }
+    if let Some(at) = column_cut(&segs, em) {
+        let (left, right): (Vec<Segment>, Vec<Segment>) =
+            segs.into_iter().partition(|s| s.x1 <= at);
+        xy_cut(left, em, out, depth + 1);
+        xy_cut(right, em, out, depth + 1);
+        return;
+    }
+    if let Some(at) = row_cut(&segs, em) {
+        let (above, below): (Vec<Segment>, Vec<Segment>) =
+            segs.into_iter().partition(|s| s.bottom() >= at);
+        xy_cut(above, em, out, depth + 1);
+        xy_cut(below, em, out, depth + 1);
+        return;
+    }
+    out.push(segs);
+}
+
+/// The x of a gutter: a gap at least 0.6 em wide that no segment crosses, with prose on both
+/// sides (a median segment of 15 characters or more, so a table's cell columns are not read
+/// one after the other; three segments a side under an em, as a river of word spaces in a
+/// short paragraph could line up). The widest such gap wins.
+fn column_cut(segs: &[Segment], em: f32) -> Option<f32> {
+    let mut spans: Vec<(f32, f32)> = segs.iter().map(|s| (s.x0, s.x1)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut best: Option<(f32, f32)> = None;
+    let mut reach = spans[0].1;
+    for &(x0, x1) in &spans[1..] {
+        if x0 - reach >= 0.6 * em {
+            let mid = (x0 + reach) / 2.0;
+            let width = x0 - reach;
+            let need = if width < em { 3 } else { 2 };
+            if prose_both_sides(segs, mid, need) && best.is_none_or(|(w, _)| width > w) {
+                best = Some((width, mid));
+            }
+        }
+        reach = reach.max(x1);
+    }
+    best.map(|(_, at)| at)
+}
+
+fn prose_both_sides(segs: &[Segment], at: f32, need: usize) -> bool {
+    let median = |mut v: Vec<usize>| -> usize {
+        if v.is_empty() {
+            return 0;
+        }
+        v.sort_unstable();
+        v[v.len() / 2]
+    };
+    let left: Vec<usize> = segs
+        .iter()
+        .filter(|s| s.x1 <= at)
+        .map(|s| s.chars)
+        .collect();
+    let right: Vec<usize> = segs
+        .iter()
+        .filter(|s| s.x0 >= at)
+        .map(|s| s.chars)
+        .collect();
+    left.len() >= need && right.len() >= need && median(left) >= 15 && median(right) >= 15
+}
+
+/// The y of the widest horizontal gap that no segment crosses, if it is at least 0.5 em and
+/// wider than 1.5 times the usual gap between a line and the next one below it in the same
+/// column (so loosely set lines stay one block).
+fn row_cut(segs: &[Segment], em: f32) -> Option<f32> {
+    let mut order: Vec<&Segment> = segs.iter().collect();
+    // Top to bottom.
+    order.sort_by(|a, b| b.top().total_cmp(&a.top()));
+    let mut best: Option<(f32, f32)> = None;
+    let mut low = order[0].bottom();
+    for s in &order[1..] {
+        let gap = low - s.top();
+        if gap > 0.0 && best.is_none_or(|(w, _)| gap > w) {
+            best = Some((gap, (low + s.top()) / 2.0));
+        }
+        low = low.min(s.bottom());
+    }
+    let (gap, at) = best?;
+    // The usual leading: from each segment to the next one below that shares some x.
+    let mut leading: Vec<f32> = Vec::new();
+    for (i, s) in order.iter().enumerate() {
+        let below = order[i + 1..]
+            .iter()
+            .take(64)
+            .find(|t| t.top() < s.bottom() + 0.5 * s.size && t.x0 < s.x1 && s.x0 < t.x1);
+        if let Some(t) = below {
+            leading.push((s.bottom() - t.top()).max(0.0));
+        }
+    }
+    leading.sort_by(f32::total_cmp);
+    // The lower median: with two samples, one ordinary leading and one gap, the leading.
+    let usual = leading
+        .get(leading.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
+    (gap >= 0.5 * em && gap > 1.5 * usual).then_some(at)
+}
+
+/// The lines of one block, top to bottom, a blank line where the pitch opens up.
+fn block_text(mut segs: Vec<Segment>) -> String {
+    segs.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x0.total_cmp(&b.x0)));
+    // Segments sharing a baseline make one line, left to right.
+    let mut lines: Vec<(f32, f32, String)> = Vec::new();
+    let mut i = 0;
+    while i < segs.len() {
+        let base = segs[i].y;
+        let tol = 0.4 * segs[i].size;
+        let mut j = i + 1;
+        while j < segs.len() && base - segs[j].y <= tol {
+            j += 1;
+        }
+        let mut row: Vec<&Segment> = segs[i..j].iter().collect();
+        row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        let text = row
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let size = row.iter().map(|s| s.size).fold(0.0, f32::max);
+        lines.push((base, size, text));
+        i = j;
+    }
+    let mut pitches: Vec<f32> = lines.windows(2).map(|w| w[0].0 - w[1].0).collect();
+    pitches.sort_by(f32::total_cmp);
+    let usual = pitches
+        .get(pitches.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
+    let mut out = String::new();
+    for (k, (y, size, text)) in lines.iter().enumerate() {
+        if k > 0 {
+            let (py, psize, _) = &lines[k - 1];
+            let pitch = py - y;
+            let opens = pitch > 1.3 * usual.max(0.5 * size) || (psize - size).abs() > 0.15 * size;
+            out.push_str(if opens { "\n\n" } else { "\n" });
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glyphs of `text` set upright from (x, y) at `size`, every glyph 0.5 em wide.
+    fn set(text: &str, x: f32, y: f32, size: f32) -> Vec<Placed> {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| Placed {
+                c,
+                x: x + i as f32 * 0.5 * size,
+                y,
+                w: 0.5 * size,
+                size,
+                rotation: 0.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn words_are_spaced_from_gaps_and_space_glyphs() {
+        let mut g = set("Hello", 10.0, 700.0, 10.0);
+        g.extend(set("world", 10.0 + 5.0 * 5.0 + 3.0, 700.0, 10.0));
+        g.extend(set("again now", 100.0, 700.0, 10.0));
+        assert_eq!(page_text(&g), "Hello world again now");
+    }
+
+    #[test]
+    fn kerned_glyphs_stay_one_word() {
+        let mut g = set("AV", 10.0, 700.0, 10.0);
+        g[1].x -= 0.8; // kerning pulls V under A
+        g.extend(set("es", 10.0 + 10.0 + 0.5, 700.0, 10.0));
+        assert_eq!(page_text(&g), "AVes");
+    }
+
+    #[test]
+    fn an_overprinted_copy_is_dropped_but_doubled_letters_are_kept() {
+        let mut g = set("Saint-Sauveur ill", 100.0, 400.0, 10.0);
+        // A halo: the same glyphs again, shifted by about a point both ways.
+        let halo: Vec<Placed> = g
+            .iter()
+            .map(|p| Placed {
+                x: p.x + 0.9,
+                y: p.y - 0.95,
+                ..*p
+            })
+            .collect();
+        g.extend(halo);
+        assert_eq!(page_text(&g), "Saint-Sauveur ill");
+    }
+
+    #[test]
+    fn rotated_text_reads_along_its_direction() {
+        // Running up the page, glyph positions known but no advance widths.
+        let word = "Sauveur";
+        let mut g: Vec<Placed> = word
+            .chars()
+            .enumerate()
+            .map(|(i, c)| Placed {
+                c,
+                x: 500.0,
+                y: 100.0 + 7.5 * i as f32,
+                w: 0.0,
+                size: 14.0,
+                rotation: 90.0,
+            })
+            .collect();
+        g.extend(set("Upright words on the page body.", 50.0, 700.0, 10.0));
+        assert_eq!(page_text(&g), "Upright words on the page body.\n\nSauveur");
+    }
+
+    #[test]
+    fn two_columns_are_read_one_after_the_other() {
+        let mut g = set(
+            "A Title Spanning Both Columns Of The Page",
+            50.0,
+            760.0,
+            14.0,
+        );
+        for i in 0..6 {
+            let y = 700.0 - 12.0 * i as f32;
+            g.extend(set(
+                &format!("left column line number {i} here"),
+                50.0,
+                y,
+                10.0,
+            ));
+            g.extend(set(
+                &format!("right column line number {i} here"),
+                230.0,
+                y,
+                10.0,
+            ));
+        }
+        let text = page_text(&g);
+        let left = text.find("left column line number 5").unwrap();
+        let right = text.find("right column line number 0").unwrap();
+        assert!(text.starts_with("A Title"), "{text}");
+        assert!(left < right, "{text}");
+    }
+
+    #[test]
+    fn a_table_is_read_row_by_row() {
+        let mut g = Vec::new();
+        for (i, (a, b)) in [("Item", "Price"), ("Tea", "3,00"), ("Coffee", "4,50")]
+            .iter()
+            .enumerate()
+        {
+            let y = 700.0 - 14.0 * i as f32;
+            g.extend(set(a, 50.0, y, 10.0));
+            g.extend(set(b, 200.0, y, 10.0));
+        }
+        assert_eq!(page_text(&g), "Item Price\nTea 3,00\nCoffee 4,50");
+    }
+
+    #[test]
+    fn a_wider_pitch_starts_a_paragraph() {
+        let mut g = set("first paragraph line one", 50.0, 700.0, 10.0);
+        g.extend(set("first paragraph line two", 50.0, 688.0, 10.0));
+        g.extend(set("first paragraph line three", 50.0, 676.0, 10.0));
+        g.extend(set("second paragraph", 50.0, 656.0, 10.0));
+        assert_eq!(
+            page_text(&g),
+            "first paragraph line one\nfirst paragraph line two\nfirst paragraph line three\n\nsecond paragraph"
+        );
+    }
+
+    #[test]
+    fn vertical_cjk_reads_columns_right_to_left() {
+        // Two columns of four glyphs each: the right one is read first, top to bottom.
+        let column = |text: &str, x: f32| -> Vec<Placed> {
+            text.chars()
+                .enumerate()
+                .map(|(i, c)| Placed {
+                    c,
+                    x,
+                    y: 700.0 - 10.0 * i as f32,
+                    w: 10.0,
+                    size: 10.0,
+                    rotation: 0.0,
+                })
+                .collect()
+        };
+        let mut g = column("縦書き文", 300.0);
+        g.extend(column("右から左", 320.0));
+        assert_eq!(page_text(&g), "右から左\n縦書き文");
+        // Horizontal CJK prose stays on its lines.
+        let mut h = set("横書きの文章です", 50.0, 700.0, 10.0);
+        h.extend(set("二行目の文章です", 50.0, 686.0, 10.0));
+        for p in &mut h {
+            p.w = 10.0;
+        }
+        let h: Vec<Placed> = h
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Placed {
+                x: 50.0 + 10.0 * (i % 8) as f32,
+                ..*p
+            })
+            .collect();
+        assert_eq!(page_text(&h), "横書きの文章です\n二行目の文章です");
+    }
+
+    #[test]
+    fn hostile_numbers_do_not_panic() {
+        let g = vec![
+            Placed {
+                c: 'a',
+                x: f32::NAN,
+                y: 1.0,
+                w: 1.0,
+                size: 10.0,
+                rotation: 0.0,
+            },
+            Placed {
+                c: 'b',
+                x: 1e30,
+                y: -1e30,
+                w: f32::INFINITY,
+                size: 0.0,
+                rotation: 1e9,
+            },
+            Placed {
+                c: 'c',
+                x: 0.0,
+                y: 0.0,
+                w: -5.0,
+                size: -3.0,
+                rotation: -90.0,
+            },
+        ];
+        let _ = page_text(&g);
+    }
+}
