@@ -1,11 +1,18 @@
 //! What one element is, from its tag, attributes and class/id words: the flags every later
 //! step reads (see `flags`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
 
+use foldhash::fast::SeedableRandomState;
+use foldhash::SharedSeed;
+
+use super::attrs::Attrs;
 use super::flags::*;
 use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
-use crate::dom::html_attr;
+use crate::vocab::WordSet;
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {
@@ -46,9 +53,9 @@ pub(super) fn tag_flags(name: &str) -> Flags {
 }
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens.
-pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
+pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> Flags {
     let mut f = Flags::EMPTY;
-    if let Some(role) = html_attr(el, "role") {
+    if let Some(role) = a.role {
         let role = role.trim().to_ascii_lowercase();
         match role.as_str() {
             "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
@@ -67,7 +74,7 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
             _ => {}
         }
     }
-    if let Some(prop) = html_attr(el, "itemprop") {
+    if let Some(prop) = a.itemprop {
         if prop.contains("articleBody") || prop.contains("reviewBody") {
             f |= F_MAIN_HINT;
         }
@@ -80,18 +87,19 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     }
     // A `popover` element is hidden until something opens it (app-install prompts,
     // notification settings, user cards, dropdown menus of forum software).
-    if html_attr(el, "hidden").is_some()
-        || html_attr(el, "popover").is_some()
-        || html_attr(el, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    if a.hidden
+        || a.popover
+        || a.aria_hidden
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     {
         f |= F_HIDDEN;
     }
-    if html_attr(el, "style").is_some_and(style_hides) {
+    if a.style.is_some_and(style_hides) {
         f |= F_HIDDEN;
     }
     // Class and id share one vocabulary.
-    let class = html_attr(el, "class").unwrap_or("");
-    let id = html_attr(el, "id").unwrap_or("");
+    let class = a.class.unwrap_or("");
+    let id = a.id.unwrap_or("");
     if !class.is_empty() || !id.is_empty() {
         f |= class_flags_memo(class, id, name);
     }
@@ -154,10 +162,10 @@ const PSEUDO_VARIANTS: &[&str] = &[
 /// and the id are judged apart and joined in [`joined_flags`], which gives what one judgement
 /// of `class id` gives: pages repeat the same class strings on every list item, card and menu
 /// entry, while unique ids would make every `class id` pair a new key.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct ClassWords {
     /// The substring vocabularies' words it holds (see `WordCounts::of_joined`).
-    found: Vec<u64>,
+    found: WordSet,
     /// A token of [`NEG_TOKENS_ALWAYS`].
     neg_token_always: bool,
     /// A token of [`NEG_TOKENS`], a whole name of [`NEG_WORDS`] or a state-hiding utility.
@@ -185,7 +193,11 @@ struct ClassWords {
 
 impl ClassWords {
     fn of(raw: &str) -> Self {
-        let s = raw.to_ascii_lowercase();
+        let s = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(raw.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(raw)
+        };
         let found = WordCounts::found(&s);
         // Counted only where the scan saw "promo" ("promoted" holds it).
         let (promo, promoted) = if WordCounts::holds_promo(&found) {
@@ -240,55 +252,65 @@ impl ClassWords {
     }
 }
 
+/// The class-word memo: class strings and ids are page data, hashed on every element that
+/// has one. SipHash cost a tenth of the selection; foldhash is several times faster on these
+/// short strings. Flooding the memo with colliding keys needs its seeds: both come from the
+/// standard library's OS-seeded `RandomState` (foldhash's own global seed is only ASLR and
+/// the clock), the per-map one new each time the memo is cleared, and the memo never holds
+/// more than [`MEMO_ENTRIES`] keys, which bounds a lookup even then.
+type Memo = HashMap<String, ClassWords, SeedableRandomState>;
+
+/// Entries past which the memo is cleared (they depend on the string alone, so clearing
+/// changes nothing but speed). A page has a few hundred distinct class strings and ids.
+const MEMO_ENTRIES: usize = 4096;
+
+fn new_memo() -> Memo {
+    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
+    let random = || std::hash::RandomState::new().hash_one(0u64);
+    let shared = SHARED.get_or_init(|| SharedSeed::from_u64(random()));
+    HashMap::with_hasher(SeedableRandomState::with_seed(random(), shared))
+}
+
 thread_local! {
     /// [`ClassWords`] by class string or id (the words of a string do not depend on which
-    /// it is). Cleared when it grows past a few thousand entries (they depend on the string
-    /// alone, so clearing changes nothing but speed).
-    static CLASS_WORDS: std::cell::RefCell<HashMap<String, ClassWords>> =
-        std::cell::RefCell::new(HashMap::new());
+    /// it is).
+    static CLASS_WORDS: std::cell::RefCell<Memo> = std::cell::RefCell::new(new_memo());
 }
 
 fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
     CLASS_WORDS.with(|memo| {
         let memo = &mut *memo.borrow_mut();
         let plain_tag = !matches!(name, "body" | "html" | "main");
-        let no_id = ClassWords::default();
         // Most elements have no id: one lookup answers them.
-        if id.is_empty() {
+        if id.is_empty() && plain_tag {
             if let Some(c) = memo.get(class) {
-                return if plain_tag {
-                    c.plain
-                } else {
-                    joined_flags(c, &no_id, name)
-                };
+                return c.plain;
             }
         }
-        if memo.len() >= 4096 {
-            memo.clear();
+        let c = words_of(memo, class);
+        if id.is_empty() {
+            return if plain_tag {
+                c.plain
+            } else {
+                joined_flags(&c, &ClassWords::default(), name)
+            };
         }
-        remember(memo, class);
-        if !id.is_empty() {
-            remember(memo, id);
-        }
-        let id_words = if id.is_empty() {
-            Some(&no_id)
-        } else {
-            memo.get(id)
-        };
-        match (memo.get(class), id_words) {
-            (Some(c), Some(i)) => joined_flags(c, i, name),
-            _ => joined_flags(&ClassWords::of(class), &ClassWords::of(id), name),
-        }
+        joined_flags(&c, &words_of(memo, id), name)
     })
 }
 
-/// Puts the words of `s` into the memo unless they are there.
-fn remember(memo: &mut HashMap<String, ClassWords>, s: &str) {
-    if !memo.contains_key(s) {
-        let mut words = ClassWords::of(s);
-        words.plain = joined_flags(&words, &ClassWords::default(), "div");
-        memo.insert(s.to_owned(), words);
+/// The words of `s`, from the memo or judged and put there.
+fn words_of(memo: &mut Memo, s: &str) -> ClassWords {
+    if let Some(w) = memo.get(s) {
+        return *w;
     }
+    let mut words = ClassWords::of(s);
+    words.plain = joined_flags(&words, &ClassWords::default(), "div");
+    if memo.len() >= MEMO_ENTRIES {
+        *memo = new_memo();
+    }
+    memo.insert(s.to_owned(), words);
+    words
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@
 //! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
 //! adds JSON-LD text (read by `crate::jsonld`).
 
+mod attrs;
 mod boilerplate;
 mod chrome;
 mod classify;

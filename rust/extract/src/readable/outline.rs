@@ -7,11 +7,11 @@ use ego_tree::iter::Edge;
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
+use super::attrs::Attrs;
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
-use crate::dom::html_attr;
 use crate::jsonld::is_discussion_type;
 use crate::scope::NodeSet;
 
@@ -63,7 +63,9 @@ pub(super) struct Table {
 
 impl Table {
     pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
-        let mut items: Vec<Item> = Vec::new();
+        // Every element and the document root: at most the tree's node count, which it
+        // knows (one allocation instead of a dozen doublings and copies).
+        let mut items: Vec<Item> = Vec::with_capacity(doc.tree.values().len());
         let mut stack: Vec<u32> = Vec::new();
         // Index of the innermost invisible / link ancestor depth, as counters.
         let mut invisible_depth = 0u32;
@@ -87,12 +89,10 @@ impl Table {
         let mut opened: Vec<(u64, u64)> = Vec::new();
         // Ids that a disclosure control names in `aria-controls` (an accordion header or a
         // "read more" button): the hidden element with that id is a panel a reader expands.
-        let controlled: HashSet<&str> = doc
-            .tree
-            .values()
-            .filter_map(|n| html_attr(n.as_element()?, "aria-controls"))
-            .flat_map(str::split_ascii_whitespace)
-            .collect();
+        // The control may come after its panel, so hidden elements with an id that nothing
+        // else unhides wait in `undecided` until the walk has seen every control.
+        let mut controlled: HashSet<&str> = HashSet::new();
+        let mut undecided: Vec<(u32, &str)> = Vec::new();
         // A hidden block right after a short question ("Is my dog covered?") is its answer,
         // folded away: per open element, whether its last closed child element was such a
         // question, and the page's visible text count when it opened; `last_q` says whether
@@ -111,13 +111,18 @@ impl Table {
                 Edge::Open(node) => match node.value() {
                     Node::Element(el) => {
                         let name = el.name();
+                        let attrs = Attrs::of(el);
+                        if let Some(c) = attrs.aria_controls {
+                            controlled.extend(c.split_ascii_whitespace());
+                        }
                         let mut flags = tag_flags(name);
                         if name == "textarea" {
                             flags |= F_WRITE;
                         }
                         // A hidden input is form state, not a control anyone sees or fills.
                         if name == "input"
-                            && html_attr(el, "type")
+                            && attrs
+                                .kind
                                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
                         {
                             flags = F_INVISIBLE;
@@ -127,10 +132,10 @@ impl Table {
                             flags |= F_INVISIBLE;
                         }
                         // Looked up once: several rules below read them.
-                        let class = html_attr(el, "class");
-                        let href = html_attr(el, "href");
-                        let el_id = html_attr(el, "id");
-                        let attr = attr_flags(el, name);
+                        let class = attrs.class;
+                        let href = attrs.href;
+                        let el_id = attrs.id;
+                        let attr = attr_flags(&attrs, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
                         if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
@@ -144,11 +149,11 @@ impl Table {
                             flags |= F_PRICE;
                         }
                         discussion = discussion
-                            || html_attr(el, "itemtype").is_some_and(|t| {
+                            || attrs.itemtype.is_some_and(|t| {
                                 t.split_ascii_whitespace()
                                     .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
                             });
-                        match product_marker(el, name) {
+                        match product_marker(&attrs, name) {
                             Some(ProductSignal::Offer) => offer = true,
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
@@ -174,7 +179,11 @@ impl Table {
                                 flags |= F_INTRODUCED;
                             }
                         }
-                        if crate::dom::is_dropped(el) {
+                        // `dom::is_dropped`, without its attribute scan when no attribute
+                        // it reads is there.
+                        if crate::dom::is_invisible_tag(name)
+                            || (attrs.may_hide && crate::dom::is_hidden(el))
+                        {
                             flags |= F_DROPPED;
                         }
                         if flags.has_any(F_HEADER) && semantic_depth == 0 {
@@ -193,10 +202,6 @@ impl Table {
                         // what it is).
                         let in_collapsible =
                             parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
-                        let disclosed = || {
-                            !controlled.is_empty()
-                                && el_id.is_some_and(|i| controlled.contains(i.trim()))
-                        };
                         let answer = after_q.last().copied().unwrap_or(false);
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
@@ -206,15 +211,13 @@ impl Table {
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
-                        if flags.has_any(F_HIDDEN)
-                            && (flags.has_any(F_COLLAPSIBLE)
-                                || in_collapsible
-                                || disclosed()
-                                || answer
-                                || streamed)
-                            && flags.has_none(F_CHROME_CLASS)
-                        {
-                            flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+                        if flags.has_any(F_HIDDEN) && flags.has_none(F_CHROME_CLASS) {
+                            if flags.has_any(F_COLLAPSIBLE) || in_collapsible || answer || streamed
+                            {
+                                flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+                            } else if let Some(i) = el_id {
+                                undecided.push((idx, i.trim()));
+                            }
                         }
                         items.push(Item {
                             id: node.id(),
@@ -282,33 +285,25 @@ impl Table {
                         if invisible_depth > 0 {
                             continue;
                         }
-                        if let Some(c) = text.trim_end().chars().next_back() {
+                        if let Some(c) = last_visible_char(text) {
                             last_q = c == '?';
                             last_colon = c == ':';
                         }
-                        // One pass hashes the text (lower-cased alphanumerics) and counts its
-                        // alphanumerics and punctuation; ASCII skips the Unicode tables.
-                        let mut alnum = 0u32;
-                        let mut punct = 0u32;
-                        let mut feed = |lc: char| {
-                            run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
-                            run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
-                            run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
-                        };
-                        for ch in text.chars() {
-                            if ch.is_ascii() {
-                                if ch.is_ascii_alphanumeric() {
-                                    alnum += 1;
-                                    feed(ch.to_ascii_lowercase());
-                                } else if is_punct(ch) {
-                                    punct += 1;
-                                }
-                            } else if ch.is_alphanumeric() {
-                                alnum += 1;
-                                ch.to_lowercase().for_each(&mut feed);
-                            } else if is_punct(ch) {
-                                punct += 1;
-                            }
+                        let TextCounts {
+                            alnum,
+                            punct,
+                            fed,
+                            hash,
+                        } = TextCounts::of(text);
+                        // Append the node's text to the running hash (see `TextCounts`).
+                        if fed > 0 {
+                            let (pow, inv) = (hash_pow(fed), hash_inv_pow(fed));
+                            run_hash = run_hash.wrapping_add(
+                                hash.wrapping_mul(pow.wrapping_mul(TEXT_HASH_INV))
+                                    .wrapping_mul(run_pow),
+                            );
+                            run_pow = run_pow.wrapping_mul(pow);
+                            run_inv = run_inv.wrapping_mul(inv);
                         }
                         if let Some(&top) = stack.last() {
                             seen += alnum;
@@ -363,6 +358,15 @@ impl Table {
                             semantic_depth = semantic_depth.saturating_sub(1);
                         }
                     }
+                }
+            }
+        }
+        // Hidden panels whose id a disclosure control names (see `controlled`).
+        if !controlled.is_empty() {
+            for &(i, id) in &undecided {
+                if controlled.contains(id) {
+                    let it = &mut items[i as usize];
+                    it.flags = (it.flags & !F_HIDDEN) | F_COLLAPSED;
                 }
             }
         }
@@ -613,6 +617,146 @@ const fn inverse_mod_2_64(b: u64) -> u64 {
         i += 1;
     }
     x
+}
+
+/// `TEXT_HASH_BASE^k` and `TEXT_HASH_INV^k` for the exponents most text nodes need.
+const HASH_POWS: [u64; 256] = powers(TEXT_HASH_BASE);
+const HASH_INV_POWS: [u64; 256] = powers(TEXT_HASH_INV);
+
+const fn powers(b: u64) -> [u64; 256] {
+    let mut out = [1u64; 256];
+    let mut k = 1;
+    while k < 256 {
+        out[k] = out[k - 1].wrapping_mul(b);
+        k += 1;
+    }
+    out
+}
+
+/// `b^e` (wrapping), `b^e` for `e < 256` taken from `table`.
+fn pow_with(table: &[u64; 256], b: u64, e: u64) -> u64 {
+    if e < 256 {
+        return table[e as usize];
+    }
+    let (mut acc, mut base, mut e) = (1u64, b, e);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
+}
+
+fn hash_pow(e: u64) -> u64 {
+    pow_with(&HASH_POWS, TEXT_HASH_BASE, e)
+}
+
+fn hash_inv_pow(e: u64) -> u64 {
+    pow_with(&HASH_INV_POWS, TEXT_HASH_INV, e)
+}
+
+/// What one text node adds to the outline: its alphanumeric characters and sentence
+/// punctuation, and its lower-cased alphanumerics as a hash.
+///
+/// The running hash of `Table::build` weighs the k-th character fed since the page began by
+/// `B^k`: a node feeding `c_0 .. c_{n-1}` from position `p` adds `B^p * sum c_j B^j`. The sum
+/// is read here by Horner's rule in the inverse base, one multiply per character:
+/// `hash = sum c_j INV^(n-1-j)`, so `sum c_j B^j = hash * B^(n-1)`; the caller shifts it to
+/// position `p`. (Feeding each character at its position took three multiplies each.)
+struct TextCounts {
+    alnum: u32,
+    punct: u32,
+    /// Characters fed to the hash (a lower-cased letter may be several).
+    fed: u64,
+    hash: u64,
+}
+
+/// Per ASCII byte: its lower case if alphanumeric, [`PUNCT`] if sentence punctuation
+/// (see `is_punct`), else 0.
+const ASCII_KIND: [u8; 128] = ascii_kinds();
+const PUNCT: u8 = 1;
+
+const fn ascii_kinds() -> [u8; 128] {
+    let mut out = [0u8; 128];
+    let mut b = 0u8;
+    while b < 128 {
+        out[b as usize] = if b.is_ascii_alphanumeric() {
+            b.to_ascii_lowercase()
+        } else if matches!(b, b'.' | b',' | b';' | b'?' | b'!') {
+            PUNCT
+        } else {
+            0
+        };
+        b += 1;
+    }
+    out
+}
+
+impl TextCounts {
+    fn of(text: &str) -> Self {
+        let (mut alnum, mut punct, mut fed, mut hash) = (0u32, 0u32, 0u64, 0u64);
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                let kind = ASCII_KIND[b as usize];
+                if kind > PUNCT {
+                    alnum += 1;
+                    fed += 1;
+                    hash = hash
+                        .wrapping_mul(TEXT_HASH_INV)
+                        .wrapping_add(u64::from(kind));
+                } else if kind == PUNCT {
+                    punct += 1;
+                }
+                i += 1;
+                continue;
+            }
+            // `i` is on a character boundary: every step moves by whole characters.
+            let Some(ch) = text.get(i..).and_then(|t| t.chars().next()) else {
+                break;
+            };
+            i += ch.len_utf8();
+            if ch.is_alphanumeric() {
+                alnum += 1;
+                for lc in ch.to_lowercase() {
+                    fed += 1;
+                    hash = hash.wrapping_mul(TEXT_HASH_INV).wrapping_add(lc as u64);
+                }
+            } else if is_punct(ch) {
+                punct += 1;
+            }
+        }
+        TextCounts {
+            alnum,
+            punct,
+            fed,
+            hash,
+        }
+    }
+}
+
+/// The last character of `text` that is not whitespace (`str::trim_end`'s sense), skipping
+/// trailing ASCII whitespace bytewise (indentation between tags is most text nodes).
+fn last_visible_char(text: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0
+        && matches!(
+            bytes[end - 1],
+            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r'
+        )
+    {
+        end -= 1;
+    }
+    match bytes[..end].last() {
+        None => None,
+        Some(&b) if b < 0x80 => Some(b as char),
+        Some(_) => text.get(..end)?.trim_end().chars().next_back(),
+    }
 }
 
 fn heading_level(name: &str) -> u8 {
