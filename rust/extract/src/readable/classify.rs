@@ -106,21 +106,31 @@ pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> Flags {
     f
 }
 
-thread_local! {
-    /// [`style_hides`]'s buffer, reused: no allocation per `style` attribute.
-    static STYLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
 /// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
-/// case).
+/// case): whether the style with its whitespace removed and ASCII lower-cased holds
+/// "display:none" or "visibility:hidden", read in one pass without building that string.
 fn style_hides(style: &str) -> bool {
-    STYLE.with(|buf| {
-        let s = &mut *buf.borrow_mut();
-        s.clear();
-        s.extend(style.chars().filter(|c| !c.is_whitespace()));
-        s.make_ascii_lowercase();
-        s.contains("display:none") || s.contains("visibility:hidden")
-    })
+    // Each word's first letter occurs in it once, so a mismatch restarts the match at the
+    // current character (no partial match can be lost).
+    const WORDS: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
+    let mut at = [0usize; 2];
+    for ch in style.chars() {
+        if ch.is_whitespace() {
+            continue;
+        }
+        let c = ch.to_ascii_lowercase();
+        for (word, at) in WORDS.iter().zip(at.iter_mut()) {
+            if c == char::from(word[*at]) {
+                *at += 1;
+                if *at == word.len() {
+                    return true;
+                }
+            } else {
+                *at = usize::from(c == char::from(word[0]));
+            }
+        }
+    }
+    false
 }
 
 /// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
@@ -268,7 +278,8 @@ fn new_memo() -> Memo {
     static SHARED: OnceLock<SharedSeed> = OnceLock::new();
     let random = || std::hash::RandomState::new().hash_one(0u64);
     let shared = SHARED.get_or_init(|| SharedSeed::from_u64(random()));
-    HashMap::with_hasher(SeedableRandomState::with_seed(random(), shared))
+    // Room for a page's strings from the start, rather than growing through every size.
+    HashMap::with_capacity_and_hasher(512, SeedableRandomState::with_seed(random(), shared))
 }
 
 thread_local! {
@@ -440,6 +451,10 @@ mod tests {
         assert!(style_hides("visibility:\u{a0}hidden"));
         assert!(!style_hides("display:block"));
         assert!(!style_hides("visibility: visible"));
+        assert!(style_hides("color:red;d i s p l a y\t:\nNONE"));
+        assert!(style_hides("ddisplay:displaydisplay:none"));
+        assert!(!style_hides("display:nonvisibility:hidde"));
+        assert!(!style_hides("display:\u{e9}none"));
     }
 
     #[test]

@@ -285,6 +285,13 @@ impl Table {
                         if invisible_depth > 0 {
                             continue;
                         }
+                        // Trailing ASCII whitespace counts for nothing, and a node of
+                        // nothing else (indentation between tags, most text nodes) changes
+                        // nothing.
+                        let text = trim_ascii_whitespace_end(text);
+                        if text.is_empty() {
+                            continue;
+                        }
                         if let Some(c) = last_visible_char(text) {
                             last_q = c == '?';
                             last_colon = c == ':';
@@ -520,14 +527,31 @@ impl Table {
     }
 }
 
-/// Host of an absolute URL, without "www.".
+/// Host of an absolute URL, without "www.": after the first "://" (or a leading "//"), up to
+/// the first '/', '?' or '#', after the last '@', before the first ':'. Byte scans: every
+/// delimiter is ASCII, so each cut is on a character boundary (a substring search per link
+/// cost more than the rest of the link's judgement).
 pub(super) fn url_host(url: &str) -> Option<&str> {
-    let rest = url
-        .split_once("://")
-        .map(|(_, r)| r)
-        .or_else(|| url.strip_prefix("//"))?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    let host = host.rsplit('@').next()?.split(':').next()?;
+    let bytes = url.as_bytes();
+    let start = match bytes.windows(3).position(|w| w == b"://") {
+        Some(i) => i + 3,
+        None if bytes.starts_with(b"//") => 2,
+        None => return None,
+    };
+    let rest = url.get(start..)?;
+    let end = rest
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = rest.get(..end)?;
+    let host = match host.bytes().rposition(|b| b == b'@') {
+        Some(at) => host.get(at + 1..)?,
+        None => host,
+    };
+    let host = match host.bytes().position(|b| b == b':') {
+        Some(colon) => host.get(..colon)?,
+        None => host,
+    };
     Some(host.strip_prefix("www.").unwrap_or(host))
 }
 
@@ -538,8 +562,9 @@ fn is_internal(href: &str, host: Option<&str>) -> bool {
         return false;
     }
     let scheme = h
-        .find(':')
-        .is_some_and(|c| h[..c].chars().all(|ch| ch.is_ascii_alphabetic()));
+        .bytes()
+        .position(|b| b == b':')
+        .is_some_and(|c| h.as_bytes()[..c].iter().all(u8::is_ascii_alphabetic));
     if !h.starts_with("//") && !scheme {
         return true;
     }
@@ -739,9 +764,8 @@ impl TextCounts {
     }
 }
 
-/// The last character of `text` that is not whitespace (`str::trim_end`'s sense), skipping
-/// trailing ASCII whitespace bytewise (indentation between tags is most text nodes).
-fn last_visible_char(text: &str) -> Option<char> {
+/// `text` without trailing ASCII whitespace (whitespace in `char::is_whitespace`'s sense).
+fn trim_ascii_whitespace_end(text: &str) -> &str {
     let bytes = text.as_bytes();
     let mut end = bytes.len();
     while end > 0
@@ -752,10 +776,17 @@ fn last_visible_char(text: &str) -> Option<char> {
     {
         end -= 1;
     }
-    match bytes[..end].last() {
+    // ASCII bytes end characters: `end` is a boundary.
+    text.get(..end).unwrap_or(text)
+}
+
+/// The last character of `text` that is not whitespace (`str::trim_end`'s sense), for text
+/// that [`trim_ascii_whitespace_end`] has trimmed.
+fn last_visible_char(text: &str) -> Option<char> {
+    match text.as_bytes().last() {
         None => None,
         Some(&b) if b < 0x80 => Some(b as char),
-        Some(_) => text.get(..end)?.trim_end().chars().next_back(),
+        Some(_) => text.trim_end().chars().next_back(),
     }
 }
 
@@ -801,4 +832,101 @@ pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {
         }
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `url_host` as it read with `str` splitting, before the byte scans.
+    fn url_host_by_splits(url: &str) -> Option<&str> {
+        let rest = url
+            .split_once("://")
+            .map(|(_, r)| r)
+            .or_else(|| url.strip_prefix("//"))?;
+        let host = rest.split(['/', '?', '#']).next()?;
+        let host = host.rsplit('@').next()?.split(':').next()?;
+        Some(host.strip_prefix("www.").unwrap_or(host))
+    }
+
+    #[test]
+    fn url_host_cuts_where_the_splits_cut() {
+        for url in [
+            "https://www.example.com/a/b",
+            "http://user:pw@host.org:8080/x?y#z",
+            "//cdn.example.net",
+            "/relative/path",
+            "mailto:a@b.c",
+            "https://a@b@c.d:1",
+            "https://h\u{e9}st.example/?q",
+            "x://",
+            "a://b://c",
+            "",
+            "//",
+            "https://www.",
+        ] {
+            assert_eq!(url_host(url), url_host_by_splits(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn text_counts_match_a_character_walk() {
+        for text in [
+            "Hello, World! Is it 42?",
+            "  \n\t ",
+            "Stra\u{df}e \u{130}stanbul \u{3002}\u{3001}\u{ff0c} caf\u{e9}.",
+            "a",
+            "",
+        ] {
+            let c = TextCounts::of(text);
+            let alnum = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
+            let punct = text.chars().filter(|&c| is_punct(c)).count() as u32;
+            let lower: Vec<char> = text
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect();
+            // The per-character weighting the running hash used: sum c_k B^k.
+            let mut want = 0u64;
+            let mut pow = 1u64;
+            for &lc in &lower {
+                want = want.wrapping_add((lc as u64).wrapping_mul(pow));
+                pow = pow.wrapping_mul(TEXT_HASH_BASE);
+            }
+            assert_eq!(
+                (c.alnum, c.punct, c.fed),
+                (alnum, punct, lower.len() as u64)
+            );
+            let got = if c.fed == 0 {
+                0
+            } else {
+                c.hash
+                    .wrapping_mul(hash_pow(c.fed).wrapping_mul(TEXT_HASH_INV))
+            };
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(hash_pow(c.fed), pow);
+            assert_eq!(
+                hash_pow(300),
+                (0..300).fold(1u64, |a, _| a.wrapping_mul(TEXT_HASH_BASE))
+            );
+            assert_eq!(hash_pow(300).wrapping_mul(hash_inv_pow(300)), 1);
+        }
+    }
+
+    #[test]
+    fn last_visible_character() {
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end("Why? \n")),
+            Some('?')
+        );
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end("see:\u{a0}\t")),
+            Some(':')
+        );
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end(" \u{3000} ")),
+            None
+        );
+        assert_eq!(trim_ascii_whitespace_end(" \r\n\x0b\x0c"), "");
+    }
 }
