@@ -3,13 +3,12 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use std::collections::HashMap;
-
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::chrome::visible_texts;
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
@@ -413,7 +412,7 @@ impl Table {
     pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         // First copy of each text: its parent.
-        let mut seen: HashMap<u64, u32> = HashMap::new();
+        let mut seen: FastMap<u64, u32> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -468,7 +467,7 @@ impl Table {
         // Code is exempt: API references repeat the same example object on purpose.
         let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
         // First copy of each text: where it ends, and its parent.
-        let mut seen: HashMap<(u64, u32), (u32, u32)> = HashMap::new();
+        let mut seen: FastMap<(u64, u32), (u32, u32)> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];

@@ -2,12 +2,11 @@
 //! (`Table::decide_chrome`), repeated content items that only look like chrome, product-page
 //! reviews, and the text left outside chrome (`Table::accumulate_good`).
 
-use std::collections::HashMap;
-
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::root::{GRID_ITEMS, GRID_ITEM_TEXT};
 use super::NONE;
@@ -167,7 +166,7 @@ impl Table {
             f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_STRONG | F_TOKEN_NEG)
                 == F_CHROME_CLASS | F_TOKEN_NEG
         };
-        let mut groups: HashMap<u64, (u32, u32, u32, u32)> = HashMap::new();
+        let mut groups: FastMap<u64, (u32, u32, u32, u32)> = fast_map(0);
         for it in &self.items[start..end] {
             if cand(it.flags) && it.text > 0 {
                 let g = groups.entry(it.sig).or_insert((0, 0, 0, 0));
@@ -179,7 +178,7 @@ impl Table {
         }
         // The same token on the container of such items ("products hide-compare"): a grid
         // of linked tiles, as in `grids_beside`, that holds a good share of the page.
-        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        let mut kids: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
         for it in &self.items[start..end] {
             let p = it.parent;
             if p != NONE && cand(self.items[p as usize].flags) && it.text > 0 && it.links > 0 {

@@ -2,15 +2,10 @@
 //! step reads (see `flags`).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::BuildHasher;
-use std::sync::OnceLock;
-
-use foldhash::fast::SeedableRandomState;
-use foldhash::SharedSeed;
 
 use super::attrs::Attrs;
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
 use crate::vocab::WordSet;
 
@@ -52,8 +47,73 @@ pub(super) fn tag_flags(name: &str) -> Flags {
     }
 }
 
-/// Flags from role, itemprop, hidden-ness and class/id tokens.
-pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> Flags {
+/// What the outline reads from a class string besides its words, kept in the memo with them
+/// (computed once per distinct string, not once per element).
+#[derive(Clone, Copy)]
+pub(super) struct ClassFacts {
+    /// A class name with a token (split at anything not ASCII alphanumeric) "price", any case.
+    pub(super) price: bool,
+    /// Nothing but whitespace.
+    pub(super) blank: bool,
+    /// The class names' part of the element's signature (see `outline::signature`).
+    pub(super) sig: u64,
+}
+
+impl ClassFacts {
+    fn of(raw: &str) -> Self {
+        ClassFacts {
+            price: raw
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|t| t.eq_ignore_ascii_case("price")),
+            blank: raw.trim().is_empty(),
+            sig: class_signature(raw),
+        }
+    }
+
+    /// The facts of no class (or an empty one).
+    pub(super) const NONE: ClassFacts = ClassFacts {
+        price: false,
+        blank: true,
+        sig: SIG_BASIS,
+    };
+}
+
+impl Default for ClassFacts {
+    fn default() -> Self {
+        ClassFacts::NONE
+    }
+}
+
+/// FNV-1a's offset basis and prime, for the signatures.
+pub(super) const SIG_BASIS: u64 = 0xcbf29ce484222325;
+pub(super) const SIG_PRIME: u64 = 0x100000001b3;
+
+/// FNV-1a over the class tokens with digits dropped (item-1, item-2 are one kind of item).
+fn class_signature(class: &str) -> u64 {
+    let mut h = SIG_BASIS;
+    let mut feed = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(SIG_PRIME);
+    };
+    for (k, tok) in class.split_ascii_whitespace().enumerate() {
+        // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
+        // post ... category-recipes tag-vegan") differ from post to post of one listing.
+        if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+            continue;
+        }
+        for b in tok.bytes() {
+            if !b.is_ascii_digit() {
+                feed(b);
+            }
+        }
+        feed(b' ');
+    }
+    h
+}
+
+/// Flags from role, itemprop, hidden-ness and class/id tokens, and what the class string
+/// says besides (see [`ClassFacts`]).
+pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
     let mut f = Flags::EMPTY;
     if let Some(role) = a.role {
         let role = role.trim().to_ascii_lowercase();
@@ -100,10 +160,11 @@ pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> Flags {
     // Class and id share one vocabulary.
     let class = a.class.unwrap_or("");
     let id = a.id.unwrap_or("");
-    if !class.is_empty() || !id.is_empty() {
-        f |= class_flags_memo(class, id, name);
+    if class.is_empty() && id.is_empty() {
+        return (f, ClassFacts::NONE);
     }
-    f
+    let (class_flags, facts) = class_flags_memo(class, id, name);
+    (f | class_flags, facts)
 }
 
 /// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
@@ -145,9 +206,19 @@ pub(super) fn is_streamed_segment_id(id: &str) -> bool {
 /// bullet (FAQ `<summary>` rows carry it), "before:hidden" a decoration.
 fn hides_in_some_state(w: &str) -> bool {
     w.strip_suffix(":hidden").is_some_and(|v| {
-        let last = v.rsplit(':').next().unwrap_or(v);
+        let last = after_last_colon(v);
         !PSEUDO_VARIANTS.contains(&last)
     })
+}
+
+/// What follows the last ':' of a class name (all of it without one): its utility part
+/// after any variant prefixes. A byte scan (':' is ASCII, so the cut is on a character
+/// boundary): a class name is a few bytes, where `rsplit` set up a reverse memchr for each.
+fn after_last_colon(name: &str) -> &str {
+    match name.bytes().rposition(|b| b == b':') {
+        Some(at) => name.get(at + 1..).unwrap_or(name),
+        None => name,
+    }
 }
 
 /// Bootstrap's `d-none` (display: none) prefixes: with a breakpoint variant other than
@@ -195,6 +266,8 @@ struct ClassWords {
     /// How often "promo" and "promoted" occur.
     promo: usize,
     promoted: usize,
+    /// What the string says besides its words, read when it is a class string.
+    facts: ClassFacts,
     /// Set in the memo: the flags of an element with these classes and no id,
     /// unless it is `body`, `html` or `main` (the only tags [`joined_flags`] asks about): most
     /// elements, answered without joining anything.
@@ -216,6 +289,7 @@ impl ClassWords {
             (0, 0)
         };
         let mut w = ClassWords {
+            facts: ClassFacts::of(raw),
             social: WordCounts::holds_social(&found),
             found,
             promo,
@@ -228,7 +302,7 @@ impl ClassWords {
         // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
         // sees it.
         for name in s.split_ascii_whitespace() {
-            let utility = name.rsplit(':').next().unwrap_or(name);
+            let utility = after_last_colon(name);
             let mut parts = utility
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .filter(|t| !t.is_empty())
@@ -263,23 +337,18 @@ impl ClassWords {
 }
 
 /// The class-word memo: class strings and ids are page data, hashed on every element that
-/// has one. SipHash cost a tenth of the selection; foldhash is several times faster on these
-/// short strings. Flooding the memo with colliding keys needs its seeds: both come from the
-/// standard library's OS-seeded `RandomState` (foldhash's own global seed is only ASLR and
-/// the clock), the per-map one new each time the memo is cleared, and the memo never holds
-/// more than [`MEMO_ENTRIES`] keys, which bounds a lookup even then.
-type Memo = HashMap<String, ClassWords, SeedableRandomState>;
+/// has one, in a keyed foldhash map (see `hashing`), reseeded each time the memo is cleared;
+/// the memo never holds more than [`MEMO_ENTRIES`] keys, which bounds a lookup even if a
+/// page did collide.
+type Memo = FastMap<String, ClassWords>;
 
 /// Entries past which the memo is cleared (they depend on the string alone, so clearing
 /// changes nothing but speed). A page has a few hundred distinct class strings and ids.
 const MEMO_ENTRIES: usize = 4096;
 
 fn new_memo() -> Memo {
-    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
-    let random = || std::hash::RandomState::new().hash_one(0u64);
-    let shared = SHARED.get_or_init(|| SharedSeed::from_u64(random()));
     // Room for a page's strings from the start, rather than growing through every size.
-    HashMap::with_capacity_and_hasher(512, SeedableRandomState::with_seed(random(), shared))
+    fast_map(512)
 }
 
 thread_local! {
@@ -288,25 +357,27 @@ thread_local! {
     static CLASS_WORDS: std::cell::RefCell<Memo> = std::cell::RefCell::new(new_memo());
 }
 
-fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
+fn class_flags_memo(class: &str, id: &str, name: &str) -> (Flags, ClassFacts) {
     CLASS_WORDS.with(|memo| {
         let memo = &mut *memo.borrow_mut();
         let plain_tag = !matches!(name, "body" | "html" | "main");
         // Most elements have no id: one lookup answers them.
         if id.is_empty() && plain_tag {
             if let Some(c) = memo.get(class) {
-                return c.plain;
+                return (c.plain, c.facts);
             }
         }
         let c = words_of(memo, class);
-        if id.is_empty() {
-            return if plain_tag {
+        let flags = if id.is_empty() {
+            if plain_tag {
                 c.plain
             } else {
                 joined_flags(&c, &ClassWords::default(), name)
-            };
-        }
-        joined_flags(&c, &words_of(memo, id), name)
+            }
+        } else {
+            joined_flags(&c, &words_of(memo, id), name)
+        };
+        (flags, c.facts)
     })
 }
 
@@ -471,7 +542,7 @@ mod tests {
         // The no-id answer stands for every tag but body, html and main.
         for class in ["sidebar", "hidden", "post-body", "site-nav menu", "caption"] {
             let plain = class_flags(class, "", "div");
-            assert_eq!(class_flags_memo(class, "", "li"), plain);
+            assert_eq!(class_flags_memo(class, "", "li").0, plain);
             assert_eq!(plain, class_flags(class, "", "li"));
             assert_eq!(plain, class_flags(class, "", "section"));
         }

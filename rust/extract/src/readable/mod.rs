@@ -49,6 +49,7 @@ mod chrome;
 mod classify;
 mod edit_links;
 mod flags;
+mod hashing;
 mod outline;
 mod page_kind;
 mod prune;

@@ -8,7 +8,7 @@ use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::attrs::Attrs;
-use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
+use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
@@ -135,16 +135,13 @@ impl Table {
                         let class = attrs.class;
                         let href = attrs.href;
                         let el_id = attrs.id;
-                        let attr = attr_flags(&attrs, name);
+                        let (attr, class_facts) = attr_flags(&attrs, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
                         if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        if class.is_some_and(|c| {
-                            c.split(|ch: char| !ch.is_ascii_alphanumeric())
-                                .any(|t| t.eq_ignore_ascii_case("price"))
-                        }) {
+                        if class_facts.price {
                             priced = true;
                             flags |= F_PRICE;
                         }
@@ -158,7 +155,7 @@ impl Table {
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
                         }
-                        if class.is_some_and(|c| !c.trim().is_empty()) {
+                        if !class_facts.blank {
                             flags |= F_CLASSED;
                         }
                         if name == "body" {
@@ -234,7 +231,7 @@ impl Table {
                             own: 0,
                             line: 0,
                             level: heading_level(name),
-                            sig: signature(name, class),
+                            sig: signature(name, class_facts.sig),
                             text_hash: 0,
                         });
                         opened.push((run_hash, run_inv));
@@ -804,34 +801,16 @@ fn is_punct(ch: char) -> bool {
     matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
 }
 
-pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {
-    // FNV-1a over the tag and the class tokens with digits dropped (item-1, item-2 are one
-    // kind of item).
-    let mut h: u64 = 0xcbf29ce484222325;
-    let mut feed = |b: u8| {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    };
+/// Hash of tag and class names, equal for elements of one kind: FNV-1a over the tag name,
+/// joined with the class part read once per distinct class string (`ClassFacts::sig`: the
+/// class tokens with digits dropped, a post's taxonomy terms left out).
+pub(super) fn signature(name: &str, class_sig: u64) -> u64 {
+    let mut h = SIG_BASIS;
     for b in name.bytes() {
-        feed(b);
+        h ^= b as u64;
+        h = h.wrapping_mul(SIG_PRIME);
     }
-    feed(b'|');
-    if let Some(c) = class {
-        for (k, tok) in c.split_ascii_whitespace().enumerate() {
-            // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
-            // post ... category-recipes tag-vegan") differ from post to post of one listing.
-            if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
-                continue;
-            }
-            for b in tok.bytes() {
-                if !b.is_ascii_digit() {
-                    feed(b);
-                }
-            }
-            feed(b' ');
-        }
-    }
-    h
+    h.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) ^ class_sig
 }
 
 #[cfg(test)]
