@@ -62,9 +62,7 @@ pub(super) struct ClassFacts {
 impl ClassFacts {
     fn of(raw: &str) -> Self {
         ClassFacts {
-            price: raw
-                .split(|ch: char| !ch.is_ascii_alphanumeric())
-                .any(|t| t.eq_ignore_ascii_case("price")),
+            price: alnum_tokens(raw).any(|t| t.eq_ignore_ascii_case("price")),
             blank: raw.trim().is_empty(),
             sig: class_signature(raw),
         }
@@ -211,6 +209,24 @@ fn hides_in_some_state(w: &str) -> bool {
     })
 }
 
+/// The runs of ASCII letters and digits in `s`, in order: its pieces split at every other
+/// character, empty ones left out. A byte scan (the cuts fall next to ASCII bytes or inside
+/// no character), where a split on a `char` predicate decoded every character.
+fn alnum_tokens(s: &str) -> impl Iterator<Item = &str> {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        (at > start).then(|| s.get(start..at)).flatten()
+    })
+}
+
 /// What follows the last ':' of a class name (all of it without one): its utility part
 /// after any variant prefixes. A byte scan (':' is ASCII, so the cut is on a character
 /// boundary): a class name is a few bytes, where `rsplit` set up a reverse memchr for each.
@@ -303,10 +319,7 @@ impl ClassWords {
         // sees it.
         for name in s.split_ascii_whitespace() {
             let utility = after_last_colon(name);
-            let mut parts = utility
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty())
-                .peekable();
+            let mut parts = alnum_tokens(utility).peekable();
             while let Some(t) = parts.next() {
                 let small = parts.peek().is_some_and(|n| {
                     matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
@@ -325,9 +338,10 @@ impl ClassWords {
             }
             w.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
             w.d_none |= name == "d-none";
-            w.d_shown |= DISPLAY_BREAKPOINTS
-                .iter()
-                .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+            w.d_shown |= name.starts_with("d-")
+                && DISPLAY_BREAKPOINTS
+                    .iter()
+                    .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
             w.fixed |= name == "fixed";
             w.inset_0 |= name == "inset-0";
             w.hide_word |= name == "hide" || name == "hidden";
@@ -514,6 +528,24 @@ mod tests {
         // Consent machinery is strong chrome; accordions are collapsible.
         assert!(class_flags("cookie-consent", "", "div").has_any(F_STRONG));
         assert!(class_flags("faq-answer", "", "div").has_any(F_COLLAPSIBLE));
+    }
+
+    #[test]
+    fn alnum_tokens_are_the_split_pieces() {
+        for s in [
+            "",
+            "a",
+            "--x_y9--",
+            "caf\u{e9}-price\u{2014}Price",
+            "\u{e9}\u{e9}",
+            "a b:c-d",
+        ] {
+            let split: Vec<&str> = s
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .collect();
+            assert_eq!(alnum_tokens(s).collect::<Vec<_>>(), split, "{s:?}");
+        }
     }
 
     #[test]

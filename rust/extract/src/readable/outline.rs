@@ -229,6 +229,7 @@ impl Table {
                             good_link: 0,
                             wt: 0.0,
                             own: 0,
+                            own_link: 0,
                             line: 0,
                             level: heading_level(name),
                             sig: signature(name, class_facts.sig),
@@ -267,6 +268,7 @@ impl Table {
                             good_link: 0,
                             wt: 0.0,
                             own: 0,
+                            own_link: 0,
                             line: 0,
                             level: 0,
                             sig: 0,
@@ -318,6 +320,7 @@ impl Table {
                             it.line += alnum;
                             if link_depth > 0 {
                                 it.link += alnum;
+                                it.own_link += alnum;
                             }
                         }
                     }
@@ -592,8 +595,10 @@ pub(super) struct Item {
     pub(super) good_link: u32,
     /// Weighted `good` used to locate the main block (see `Table::weight`).
     pub(super) wt: f32,
-    /// Alphanumeric characters of the element's own (direct) text.
+    /// Alphanumeric characters of the element's own (direct) text ...
     pub(super) own: u32,
+    /// ... of which inside links.
+    pub(super) own_link: u32,
     /// Text of the element's own line of flow: its direct text plus that of inline
     /// descendants (spans, links, emphasis), excluding nested blocks.
     pub(super) line: u32,
