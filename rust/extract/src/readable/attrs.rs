@@ -28,8 +28,9 @@ pub(super) struct Attrs<'a> {
     pub(super) hidden: bool,
     pub(super) popover: bool,
     /// An attribute in any namespace that [`crate::dom::is_hidden`] reads (`hidden`,
-    /// `aria-hidden`, `style`): without one it answers no.
-    pub(super) may_hide: bool,
+    /// `aria-hidden`), or a `style` in a namespace: without one, or a `style` in no namespace
+    /// that hides (see [`Attrs::may_hide`]), it answers no.
+    pub(super) hiding_attr: bool,
 }
 
 impl<'a> Attrs<'a> {
@@ -39,13 +40,11 @@ impl<'a> Attrs<'a> {
         let mut a = Attrs::default();
         for (q, v) in el.attrs.iter() {
             let local = &q.local;
-            if *local == local_name!("hidden")
-                || *local == local_name!("aria-hidden")
-                || *local == local_name!("style")
-            {
-                a.may_hide = true;
+            if *local == local_name!("hidden") || *local == local_name!("aria-hidden") {
+                a.hiding_attr = true;
             }
             if q.prefix.is_some() || q.ns != ns!() {
+                a.hiding_attr |= *local == local_name!("style");
                 continue;
             }
             let slot = if *local == local_name!("class") {
@@ -86,6 +85,14 @@ impl<'a> Attrs<'a> {
         }
         a
     }
+
+    /// Whether [`crate::dom::is_hidden`] may answer yes. Its check of the `style` in no
+    /// namespace (a declaration `display: none` or `visibility: hidden`) implies that the
+    /// style with its whitespace removed holds "display:none" or "visibility:hidden"
+    /// (`style_hides`, given here), so a style without either needs no second look.
+    pub(super) fn may_hide(&self, style_hides: impl Fn(&str) -> bool) -> bool {
+        self.hiding_attr || self.style.is_some_and(style_hides)
+    }
 }
 
 #[cfg(test)]
@@ -99,9 +106,11 @@ mod tests {
             aria-hidden="true" aria-controls="p q" hidden popover data-x="1">t</div>
             <a href="/h" type="text/html" itemtype="https://schema.org/Offer">l</a>
             <meta property="og:type" content="product"><svg><a xlink:href="#s">s</a></svg>
-            <p CLASS="up" class="dup">d</p><span>none</span>"##;
+            <p CLASS="up" class="dup">d</p><span>none</span>
+            <i style="DISPLAY : none !important">1</i><i style="color:red;visibility: Hidden">2</i>
+            <i style=" display :	none;">3</i><i style="display:block">4</i><i aria-hidden=" TRUE ">5</i>"##;
         let doc = crate::parse(html);
-        let mut seen = 0;
+        let (mut seen, mut hidden) = (0, 0);
         for node in doc.tree.values() {
             let Some(el) = node.as_element() else {
                 continue;
@@ -128,9 +137,12 @@ mod tests {
             assert_eq!(a.hidden, html_attr(el, "hidden").is_some());
             assert_eq!(a.popover, html_attr(el, "popover").is_some());
             if crate::dom::is_hidden(el) {
-                assert!(a.may_hide);
+                hidden += 1;
+                assert!(a.may_hide(crate::readable::classify::style_hides));
             }
         }
-        assert!(seen > 8);
+        assert!(seen > 12);
+        // The first div and the four hidden <i>.
+        assert_eq!(hidden, 5);
     }
 }

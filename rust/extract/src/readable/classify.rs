@@ -114,8 +114,18 @@ fn class_signature(class: &str) -> u64 {
 pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
     let mut f = Flags::EMPTY;
     if let Some(role) = a.role {
-        let role = role.trim().to_ascii_lowercase();
-        match role.as_str() {
+        // Lower-cased on the stack: roles are short words (a longer one matches none).
+        let role = role.trim();
+        let mut buf = [0u8; 16];
+        let lower = buf.get_mut(..role.len()).map(|b| {
+            b.copy_from_slice(role.as_bytes());
+            b.make_ascii_lowercase();
+            &*b
+        });
+        match lower
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
+        {
             "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
             | "menubar" | "toolbar" => f |= F_CHROME_TAG,
             // Not "tablist": widgets put it on the whole tab set, panels included, while the
@@ -168,7 +178,7 @@ pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
 /// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
 /// case): whether the style with its whitespace removed and ASCII lower-cased holds
 /// "display:none" or "visibility:hidden", read in one pass without building that string.
-fn style_hides(style: &str) -> bool {
+pub(super) fn style_hides(style: &str) -> bool {
     // Each word's first letter occurs in it once, so a mismatch restarts the match at the
     // current character (no partial match can be lost).
     const WORDS: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];

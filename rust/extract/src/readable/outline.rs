@@ -8,7 +8,9 @@ use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::attrs::Attrs;
-use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
+use super::classify::{
+    attr_flags, is_streamed_segment_id, style_hides, tag_flags, SIG_BASIS, SIG_PRIME,
+};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
@@ -179,7 +181,7 @@ impl Table {
                         // `dom::is_dropped`, without its attribute scan when no attribute
                         // it reads is there.
                         if crate::dom::is_invisible_tag(name)
-                            || (attrs.may_hide && crate::dom::is_hidden(el))
+                            || (attrs.may_hide(style_hides) && crate::dom::is_hidden(el))
                         {
                             flags |= F_DROPPED;
                         }
@@ -700,67 +702,74 @@ struct TextCounts {
     hash: u64,
 }
 
-/// Per ASCII byte: its lower case if alphanumeric, [`PUNCT`] if sentence punctuation
-/// (see `is_punct`), else 0.
-const ASCII_KIND: [u8; 128] = ascii_kinds();
+/// Per byte: its lower case if an ASCII letter or digit (all at least `b'0'`), [`PUNCT`] if
+/// ASCII sentence punctuation (see `is_punct`), [`NON_ASCII`] for a byte of a longer
+/// character, else 0.
+const BYTE_KIND: [u8; 256] = byte_kinds();
 const PUNCT: u8 = 1;
+const NON_ASCII: u8 = 2;
 
-const fn ascii_kinds() -> [u8; 128] {
-    let mut out = [0u8; 128];
-    let mut b = 0u8;
-    while b < 128 {
-        out[b as usize] = if b.is_ascii_alphanumeric() {
+const fn byte_kinds() -> [u8; 256] {
+    let mut out = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        out[i] = if b >= 0x80 {
+            NON_ASCII
+        } else if b.is_ascii_alphanumeric() {
             b.to_ascii_lowercase()
         } else if matches!(b, b'.' | b',' | b';' | b'?' | b'!') {
             PUNCT
         } else {
             0
         };
-        b += 1;
+        i += 1;
     }
     out
 }
 
 impl TextCounts {
     fn of(text: &str) -> Self {
-        let (mut alnum, mut punct, mut fed, mut hash) = (0u32, 0u32, 0u64, 0u64);
+        let (mut alnum, mut punct, mut hash) = (0u32, 0u32, 0u64);
+        // Lower-cased characters beyond one per alphanumeric (a letter may lower-case to
+        // several): `fed` is `alnum` plus these.
+        let mut extra = 0u64;
         let bytes = text.as_bytes();
         let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b < 0x80 {
-                let kind = ASCII_KIND[b as usize];
-                if kind > PUNCT {
+        while let Some(&b) = bytes.get(i) {
+            let kind = BYTE_KIND[b as usize];
+            if kind >= b'0' {
+                alnum += 1;
+                hash = hash
+                    .wrapping_mul(TEXT_HASH_INV)
+                    .wrapping_add(u64::from(kind));
+                i += 1;
+            } else if kind != NON_ASCII {
+                punct += u32::from(kind == PUNCT);
+                i += 1;
+            } else {
+                // `i` is on a character boundary: every step moves by whole characters.
+                let Some(ch) = text.get(i..).and_then(|t| t.chars().next()) else {
+                    break;
+                };
+                i += ch.len_utf8();
+                if ch.is_alphanumeric() {
                     alnum += 1;
-                    fed += 1;
-                    hash = hash
-                        .wrapping_mul(TEXT_HASH_INV)
-                        .wrapping_add(u64::from(kind));
-                } else if kind == PUNCT {
+                    let mut n = 0u64;
+                    for lc in ch.to_lowercase() {
+                        n += 1;
+                        hash = hash.wrapping_mul(TEXT_HASH_INV).wrapping_add(lc as u64);
+                    }
+                    extra += n.saturating_sub(1);
+                } else if is_punct(ch) {
                     punct += 1;
                 }
-                i += 1;
-                continue;
-            }
-            // `i` is on a character boundary: every step moves by whole characters.
-            let Some(ch) = text.get(i..).and_then(|t| t.chars().next()) else {
-                break;
-            };
-            i += ch.len_utf8();
-            if ch.is_alphanumeric() {
-                alnum += 1;
-                for lc in ch.to_lowercase() {
-                    fed += 1;
-                    hash = hash.wrapping_mul(TEXT_HASH_INV).wrapping_add(lc as u64);
-                }
-            } else if is_punct(ch) {
-                punct += 1;
             }
         }
         TextCounts {
             alnum,
             punct,
-            fed,
+            fed: u64::from(alnum) + extra,
             hash,
         }
     }
