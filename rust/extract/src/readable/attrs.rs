@@ -8,6 +8,8 @@
 use html5ever::{local_name, ns};
 use scraper::node::Element;
 
+use super::classify::style_hides;
+
 /// The attributes in no namespace that the outline reads (see [`Attrs::of`]).
 #[derive(Default)]
 pub(super) struct Attrs<'a> {
@@ -31,6 +33,8 @@ pub(super) struct Attrs<'a> {
     /// `aria-hidden`), or a `style` in a namespace: without one, or a `style` in no namespace
     /// that hides (see [`Attrs::may_hide`]), it answers no.
     pub(super) hiding_attr: bool,
+    /// The `style` hides the element (see `classify::style_hides`), read once here.
+    pub(super) style_hides: bool,
 }
 
 impl<'a> Attrs<'a> {
@@ -83,15 +87,16 @@ impl<'a> Attrs<'a> {
                 *slot = Some(&**v);
             }
         }
+        a.style_hides = a.style.is_some_and(style_hides);
         a
     }
 
     /// Whether [`crate::dom::is_hidden`] may answer yes. Its check of the `style` in no
     /// namespace (a declaration `display: none` or `visibility: hidden`) implies that the
     /// style with its whitespace removed holds "display:none" or "visibility:hidden"
-    /// (`style_hides`, given here), so a style without either needs no second look.
-    pub(super) fn may_hide(&self, style_hides: impl Fn(&str) -> bool) -> bool {
-        self.hiding_attr || self.style.is_some_and(style_hides)
+    /// ([`style_hides`]), so a style without either needs no second look.
+    pub(super) fn may_hide(&self) -> bool {
+        self.hiding_attr || self.style_hides
     }
 }
 
@@ -138,7 +143,7 @@ mod tests {
             assert_eq!(a.popover, html_attr(el, "popover").is_some());
             if crate::dom::is_hidden(el) {
                 hidden += 1;
-                assert!(a.may_hide(crate::readable::classify::style_hides));
+                assert!(a.may_hide());
             }
         }
         assert!(seen > 12);

@@ -162,7 +162,7 @@ pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
     {
         f |= F_HIDDEN;
     }
-    if a.style.is_some_and(style_hides) {
+    if a.style_hides {
         f |= F_HIDDEN;
     }
     // Class and id share one vocabulary.

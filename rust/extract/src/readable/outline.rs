@@ -8,9 +8,7 @@ use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::attrs::Attrs;
-use super::classify::{
-    attr_flags, is_streamed_segment_id, style_hides, tag_flags, SIG_BASIS, SIG_PRIME,
-};
+use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
@@ -181,7 +179,7 @@ impl Table {
                         // `dom::is_dropped`, without its attribute scan when no attribute
                         // it reads is there.
                         if crate::dom::is_invisible_tag(name)
-                            || (attrs.may_hide(style_hides) && crate::dom::is_hidden(el))
+                            || (attrs.may_hide() && crate::dom::is_hidden(el))
                         {
                             flags |= F_DROPPED;
                         }
