@@ -5,7 +5,14 @@
 //! thousands of instructions per element; one Aho-Corasick automaton over all the lists
 //! answers for all of them in a single scan of the string.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+
+/// Most distinct words a [`Vocab`] holds: a [`WordSet`] is a fixed bit set, kept on the
+/// stack and copied freely (the main-content vocabularies hold about 130).
+pub const MAX_WORDS: usize = 256;
+
+/// A set of a [`Vocab`]'s words (see [`Vocab::found`]).
+pub type WordSet = [u64; MAX_WORDS / 64];
 
 /// Word lists compiled into one automaton.
 pub struct Vocab {
@@ -17,6 +24,7 @@ pub struct Vocab {
 
 impl Vocab {
     /// `lists[i]` is list `i` (at most 64 lists). A word may appear in several lists.
+    /// Distinct words past [`MAX_WORDS`] are left out (see [`Vocab::words`]).
     pub fn new(lists: &[&[&str]]) -> Self {
         let lists = &lists[..lists.len().min(64)];
         let mut words: Vec<&str> = Vec::new();
@@ -25,6 +33,7 @@ impl Vocab {
             for word in list.iter().filter(|w| !w.is_empty()) {
                 match words.iter().position(|w| w == word) {
                     Some(at) => owners[at] |= 1 << i,
+                    None if words.len() >= MAX_WORDS => {}
                     None => {
                         words.push(word);
                         owners.push(1 << i);
@@ -32,9 +41,13 @@ impl Vocab {
                 }
             }
         }
-        // Standard semantics: overlapping search reports every word that occurs.
+        // Standard semantics: overlapping search reports every word that occurs. A DFA: the
+        // lists are a few hundred short words (a table of some hundred KB, built once), and
+        // it scans a class string at a few instructions a byte where the default NFA took
+        // several times that (the scan runs once per distinct class string of every page).
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)
             .ok();
         Vocab {
@@ -42,6 +55,11 @@ impl Vocab {
             owners,
             lists: lists.len(),
         }
+    }
+
+    /// How many distinct words it holds (at most [`MAX_WORDS`]).
+    pub fn words(&self) -> usize {
+        self.owners.len()
     }
 
     /// For each list, how many of its distinct words occur in `haystack` as substrings: the
@@ -54,8 +72,8 @@ impl Vocab {
     /// Which distinct words occur in `haystack`, as a bit set over the words. Sets of several
     /// strings can be joined in [`Vocab::counts_of`]: when no word holds a space, the words of
     /// `a + " " + b` are those of `a` and those of `b`.
-    pub fn found(&self, haystack: &str) -> Vec<u64> {
-        let mut seen = vec![0u64; self.owners.len().div_ceil(64)];
+    pub fn found(&self, haystack: &str) -> WordSet {
+        let mut seen = WordSet::default();
         if let Some(ac) = &self.automaton {
             for m in ac.find_overlapping_iter(haystack) {
                 let word = m.pattern().as_usize();
@@ -66,7 +84,7 @@ impl Vocab {
     }
 
     /// Whether the word set from [`Vocab::found`] holds a word of list `list`.
-    pub fn holds(&self, found: &[u64], list: usize) -> bool {
+    pub fn holds(&self, found: &WordSet, list: usize) -> bool {
         found.iter().enumerate().any(|(chunk, &bits)| {
             let mut bits = bits;
             while bits != 0 {
@@ -82,13 +100,10 @@ impl Vocab {
 
     /// [`Vocab::counts`] of the union of word sets from [`Vocab::found`], on the stack (at
     /// most 64 lists; the ones past `lists` stay 0).
-    pub fn counts_of(&self, sets: &[&[u64]]) -> [u32; 64] {
+    pub fn counts_of(&self, sets: &[&WordSet]) -> [u32; 64] {
         let mut counts = [0u32; 64];
-        let chunks = sets.iter().map(|s| s.len()).max().unwrap_or(0);
-        for chunk in 0..chunks {
-            let mut bits = sets
-                .iter()
-                .fold(0u64, |acc, s| acc | s.get(chunk).copied().unwrap_or(0));
+        for chunk in 0..MAX_WORDS / 64 {
+            let mut bits = sets.iter().fold(0u64, |acc, s| acc | s[chunk]);
             while bits != 0 {
                 let word = chunk * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;

@@ -3,13 +3,12 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use std::collections::HashMap;
-
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::chrome::visible_texts;
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
@@ -393,10 +392,18 @@ impl Table {
         // the heading is a short label around it ("Our newsletter"); a longer heading that
         // merely mentions the word ("What this means for newsletter writers") is content.
         let short = text.split_whitespace().count() <= SHORT_HEADING_WORDS;
-        BOILERPLATE_HEADINGS
-            .iter()
-            .any(|h| text.starts_with(h) || (short && text.contains(h)))
-            || (self.product && is_shop_shelf_heading(text))
+        // A phrase that opens the text is in it: a short heading asks for any phrase in it
+        // (one automaton scan rather than a substring search per phrase), a long one for a
+        // phrase it opens with.
+        let listed = if short {
+            heading_phrases().map_or_else(
+                || BOILERPLATE_HEADINGS.iter().any(|h| text.contains(h)),
+                |ac| ac.is_match(text),
+            )
+        } else {
+            BOILERPLATE_HEADINGS.iter().any(|h| text.starts_with(h))
+        };
+        listed || (self.product && is_shop_shelf_heading(text))
     }
 
     /// Responsive layouts often ship the same block twice (desktop and mobile variants,
@@ -405,7 +412,7 @@ impl Table {
     pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
         // First copy of each text: its parent.
-        let mut seen: HashMap<u64, u32> = HashMap::new();
+        let mut seen: FastMap<u64, u32> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -419,10 +426,18 @@ impl Table {
                 let mut h: u64 = 0xcbf29ce484222325;
                 if let Some(node) = doc.tree.get(it.id) {
                     for t in visible_texts(node) {
-                        for ch in t.chars().filter(|c| c.is_alphanumeric()) {
-                            for lc in ch.to_lowercase() {
-                                h ^= lc as u64;
-                                h = h.wrapping_mul(0x100000001b3);
+                        for ch in t.chars() {
+                            // ASCII first: the same characters, without the Unicode tables.
+                            if ch.is_ascii() {
+                                if ch.is_ascii_alphanumeric() {
+                                    h ^= ch.to_ascii_lowercase() as u64;
+                                    h = h.wrapping_mul(0x100000001b3);
+                                }
+                            } else if ch.is_alphanumeric() {
+                                for lc in ch.to_lowercase() {
+                                    h ^= lc as u64;
+                                    h = h.wrapping_mul(0x100000001b3);
+                                }
                             }
                         }
                     }
@@ -452,7 +467,7 @@ impl Table {
         // Code is exempt: API references repeat the same example object on purpose.
         let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
         // First copy of each text: where it ends, and its parent.
-        let mut seen: HashMap<(u64, u32), (u32, u32)> = HashMap::new();
+        let mut seen: FastMap<(u64, u32), (u32, u32)> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -492,6 +507,15 @@ impl Table {
         let it = &self.items[i as usize];
         it.parent == first_parent && it.flags & (F_PARA | F_CELL) == F_PARA
     }
+}
+
+/// [`BOILERPLATE_HEADINGS`] as one automaton (built once; `None` if it could not be).
+fn heading_phrases() -> Option<&'static aho_corasick::AhoCorasick> {
+    static PHRASES: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    PHRASES
+        .get_or_init(|| aho_corasick::AhoCorasick::new(BOILERPLATE_HEADINGS).ok())
+        .as_ref()
 }
 
 /// Headings that open page furniture rather than content.

@@ -2,12 +2,11 @@
 //! (`Table::decide_chrome`), repeated content items that only look like chrome, product-page
 //! reviews, and the text left outside chrome (`Table::accumulate_good`).
 
-use std::collections::HashMap;
-
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::root::{GRID_ITEMS, GRID_ITEM_TEXT};
 use super::NONE;
@@ -167,7 +166,7 @@ impl Table {
             f & (F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_STRONG | F_TOKEN_NEG)
                 == F_CHROME_CLASS | F_TOKEN_NEG
         };
-        let mut groups: HashMap<u64, (u32, u32, u32, u32)> = HashMap::new();
+        let mut groups: FastMap<u64, (u32, u32, u32, u32)> = fast_map(0);
         for it in &self.items[start..end] {
             if cand(it.flags) && it.text > 0 {
                 let g = groups.entry(it.sig).or_insert((0, 0, 0, 0));
@@ -179,7 +178,7 @@ impl Table {
         }
         // The same token on the container of such items ("products hide-compare"): a grid
         // of linked tiles, as in `grids_beside`, that holds a good share of the page.
-        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        let mut kids: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
         for it in &self.items[start..end] {
             let p = it.parent;
             if p != NONE && cand(self.items[p as usize].flags) && it.text > 0 && it.links > 0 {
@@ -223,19 +222,8 @@ impl Table {
             it.good_link = 0;
             it.wt = 0.0;
         }
-        // Own text per element = text minus children's text; recover it in one forward
-        // pass by subtracting children from parents (children follow parents).
+        // Own text per element (its text minus its children's), counted by `Table::build`.
         let n = self.items.len();
-        let mut own: Vec<(u32, u32)> = self.items.iter().map(|it| (it.text, it.link)).collect();
-        for i in 1..n {
-            let p = self.items[i].parent;
-            if p != NONE {
-                let (t, l) = (self.items[i].text, self.items[i].link);
-                let o = &mut own[p as usize];
-                o.0 = o.0.saturating_sub(t);
-                o.1 = o.1.saturating_sub(l);
-            }
-        }
         // Exclusion propagates downwards; so does the enclosing block, whose line length
         // decides how much its text weighs (long paragraphs are prose, short lines teasers
         // and labels).
@@ -257,12 +245,13 @@ impl Table {
                 || f.has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
                 || (exclude_comments && f.has_any(F_COMMENTS));
             if !excluded[i] {
-                self.items[i].good = own[i].0;
-                self.items[i].good_link = own[i].1;
+                let (own, own_link) = (self.items[i].own, self.items[i].own_link);
+                self.items[i].good = own;
+                self.items[i].good_link = own_link;
                 let line = self.items[block[i] as usize].line as f32;
                 let factor = (line / 150.0).clamp(0.25, 1.0);
-                let plain = own[i].0.saturating_sub(own[i].1) as f32;
-                self.items[i].wt = (plain + 0.5 * own[i].1 as f32) * factor;
+                let plain = own.saturating_sub(own_link) as f32;
+                self.items[i].wt = (plain + 0.5 * own_link as f32) * factor;
             }
         }
         for i in (1..n).rev() {

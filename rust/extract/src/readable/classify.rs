@@ -1,11 +1,13 @@
 //! What one element is, from its tag, attributes and class/id words: the flags every later
 //! step reads (see `flags`).
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
+use super::attrs::Attrs;
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
-use crate::dom::html_attr;
+use crate::vocab::WordSet;
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {
@@ -45,12 +47,85 @@ pub(super) fn tag_flags(name: &str) -> Flags {
     }
 }
 
-/// Flags from role, itemprop, hidden-ness and class/id tokens.
-pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
+/// What the outline reads from a class string besides its words, kept in the memo with them
+/// (computed once per distinct string, not once per element).
+#[derive(Clone, Copy)]
+pub(super) struct ClassFacts {
+    /// A class name with a token (split at anything not ASCII alphanumeric) "price", any case.
+    pub(super) price: bool,
+    /// Nothing but whitespace.
+    pub(super) blank: bool,
+    /// The class names' part of the element's signature (see `outline::signature`).
+    pub(super) sig: u64,
+}
+
+impl ClassFacts {
+    fn of(raw: &str) -> Self {
+        ClassFacts {
+            price: alnum_tokens(raw).any(|t| t.eq_ignore_ascii_case("price")),
+            blank: raw.trim().is_empty(),
+            sig: class_signature(raw),
+        }
+    }
+
+    /// The facts of no class (or an empty one).
+    pub(super) const NONE: ClassFacts = ClassFacts {
+        price: false,
+        blank: true,
+        sig: SIG_BASIS,
+    };
+}
+
+impl Default for ClassFacts {
+    fn default() -> Self {
+        ClassFacts::NONE
+    }
+}
+
+/// FNV-1a's offset basis and prime, for the signatures.
+pub(super) const SIG_BASIS: u64 = 0xcbf29ce484222325;
+pub(super) const SIG_PRIME: u64 = 0x100000001b3;
+
+/// FNV-1a over the class tokens with digits dropped (item-1, item-2 are one kind of item).
+fn class_signature(class: &str) -> u64 {
+    let mut h = SIG_BASIS;
+    let mut feed = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(SIG_PRIME);
+    };
+    for (k, tok) in class.split_ascii_whitespace().enumerate() {
+        // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
+        // post ... category-recipes tag-vegan") differ from post to post of one listing.
+        if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+            continue;
+        }
+        for b in tok.bytes() {
+            if !b.is_ascii_digit() {
+                feed(b);
+            }
+        }
+        feed(b' ');
+    }
+    h
+}
+
+/// Flags from role, itemprop, hidden-ness and class/id tokens, and what the class string
+/// says besides (see [`ClassFacts`]).
+pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
     let mut f = Flags::EMPTY;
-    if let Some(role) = html_attr(el, "role") {
-        let role = role.trim().to_ascii_lowercase();
-        match role.as_str() {
+    if let Some(role) = a.role {
+        // Lower-cased on the stack: roles are short words (a longer one matches none).
+        let role = role.trim();
+        let mut buf = [0u8; 16];
+        let lower = buf.get_mut(..role.len()).map(|b| {
+            b.copy_from_slice(role.as_bytes());
+            b.make_ascii_lowercase();
+            &*b
+        });
+        match lower
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
+        {
             "navigation" | "banner" | "contentinfo" | "complementary" | "search" | "menu"
             | "menubar" | "toolbar" => f |= F_CHROME_TAG,
             // Not "tablist": widgets put it on the whole tab set, panels included, while the
@@ -67,7 +142,7 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
             _ => {}
         }
     }
-    if let Some(prop) = html_attr(el, "itemprop") {
+    if let Some(prop) = a.itemprop {
         if prop.contains("articleBody") || prop.contains("reviewBody") {
             f |= F_MAIN_HINT;
         }
@@ -80,39 +155,51 @@ pub(super) fn attr_flags(el: &scraper::node::Element, name: &str) -> Flags {
     }
     // A `popover` element is hidden until something opens it (app-install prompts,
     // notification settings, user cards, dropdown menus of forum software).
-    if html_attr(el, "hidden").is_some()
-        || html_attr(el, "popover").is_some()
-        || html_attr(el, "aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    if a.hidden
+        || a.popover
+        || a.aria_hidden
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     {
         f |= F_HIDDEN;
     }
-    if html_attr(el, "style").is_some_and(style_hides) {
+    if a.style_hides {
         f |= F_HIDDEN;
     }
     // Class and id share one vocabulary.
-    let class = html_attr(el, "class").unwrap_or("");
-    let id = html_attr(el, "id").unwrap_or("");
-    if !class.is_empty() || !id.is_empty() {
-        f |= class_flags_memo(class, id, name);
+    let class = a.class.unwrap_or("");
+    let id = a.id.unwrap_or("");
+    if class.is_empty() && id.is_empty() {
+        return (f, ClassFacts::NONE);
     }
-    f
-}
-
-thread_local! {
-    /// [`style_hides`]'s buffer, reused: no allocation per `style` attribute.
-    static STYLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    let (class_flags, facts) = class_flags_memo(class, id, name);
+    (f | class_flags, facts)
 }
 
 /// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
-/// case).
-fn style_hides(style: &str) -> bool {
-    STYLE.with(|buf| {
-        let s = &mut *buf.borrow_mut();
-        s.clear();
-        s.extend(style.chars().filter(|c| !c.is_whitespace()));
-        s.make_ascii_lowercase();
-        s.contains("display:none") || s.contains("visibility:hidden")
-    })
+/// case): whether the style with its whitespace removed and ASCII lower-cased holds
+/// "display:none" or "visibility:hidden", read in one pass without building that string.
+pub(super) fn style_hides(style: &str) -> bool {
+    // Each word's first letter occurs in it once, so a mismatch restarts the match at the
+    // current character (no partial match can be lost).
+    const WORDS: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
+    let mut at = [0usize; 2];
+    for ch in style.chars() {
+        if ch.is_whitespace() {
+            continue;
+        }
+        let c = ch.to_ascii_lowercase();
+        for (word, at) in WORDS.iter().zip(at.iter_mut()) {
+            if c == char::from(word[*at]) {
+                *at += 1;
+                if *at == word.len() {
+                    return true;
+                }
+            } else {
+                *at = usize::from(c == char::from(word[0]));
+            }
+        }
+    }
+    false
 }
 
 /// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
@@ -127,9 +214,37 @@ pub(super) fn is_streamed_segment_id(id: &str) -> bool {
 /// bullet (FAQ `<summary>` rows carry it), "before:hidden" a decoration.
 fn hides_in_some_state(w: &str) -> bool {
     w.strip_suffix(":hidden").is_some_and(|v| {
-        let last = v.rsplit(':').next().unwrap_or(v);
+        let last = after_last_colon(v);
         !PSEUDO_VARIANTS.contains(&last)
     })
+}
+
+/// The runs of ASCII letters and digits in `s`, in order: its pieces split at every other
+/// character, empty ones left out. A byte scan (the cuts fall next to ASCII bytes or inside
+/// no character), where a split on a `char` predicate decoded every character.
+fn alnum_tokens(s: &str) -> impl Iterator<Item = &str> {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        (at > start).then(|| s.get(start..at)).flatten()
+    })
+}
+
+/// What follows the last ':' of a class name (all of it without one): its utility part
+/// after any variant prefixes. A byte scan (':' is ASCII, so the cut is on a character
+/// boundary): a class name is a few bytes, where `rsplit` set up a reverse memchr for each.
+fn after_last_colon(name: &str) -> &str {
+    match name.bytes().rposition(|b| b == b':') {
+        Some(at) => name.get(at + 1..).unwrap_or(name),
+        None => name,
+    }
 }
 
 /// Bootstrap's `d-none` (display: none) prefixes: with a breakpoint variant other than
@@ -154,10 +269,10 @@ const PSEUDO_VARIANTS: &[&str] = &[
 /// and the id are judged apart and joined in [`joined_flags`], which gives what one judgement
 /// of `class id` gives: pages repeat the same class strings on every list item, card and menu
 /// entry, while unique ids would make every `class id` pair a new key.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct ClassWords {
     /// The substring vocabularies' words it holds (see `WordCounts::of_joined`).
-    found: Vec<u64>,
+    found: WordSet,
     /// A token of [`NEG_TOKENS_ALWAYS`].
     neg_token_always: bool,
     /// A token of [`NEG_TOKENS`], a whole name of [`NEG_WORDS`] or a state-hiding utility.
@@ -177,6 +292,8 @@ struct ClassWords {
     /// How often "promo" and "promoted" occur.
     promo: usize,
     promoted: usize,
+    /// What the string says besides its words, read when it is a class string.
+    facts: ClassFacts,
     /// Set in the memo: the flags of an element with these classes and no id,
     /// unless it is `body`, `html` or `main` (the only tags [`joined_flags`] asks about): most
     /// elements, answered without joining anything.
@@ -185,7 +302,11 @@ struct ClassWords {
 
 impl ClassWords {
     fn of(raw: &str) -> Self {
-        let s = raw.to_ascii_lowercase();
+        let s = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(raw.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(raw)
+        };
         let found = WordCounts::found(&s);
         // Counted only where the scan saw "promo" ("promoted" holds it).
         let (promo, promoted) = if WordCounts::holds_promo(&found) {
@@ -194,6 +315,7 @@ impl ClassWords {
             (0, 0)
         };
         let mut w = ClassWords {
+            facts: ClassFacts::of(raw),
             social: WordCounts::holds_social(&found),
             found,
             promo,
@@ -206,11 +328,8 @@ impl ClassWords {
         // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
         // sees it.
         for name in s.split_ascii_whitespace() {
-            let utility = name.rsplit(':').next().unwrap_or(name);
-            let mut parts = utility
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty())
-                .peekable();
+            let utility = after_last_colon(name);
+            let mut parts = alnum_tokens(utility).peekable();
             while let Some(t) = parts.next() {
                 let small = parts.peek().is_some_and(|n| {
                     matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
@@ -229,9 +348,10 @@ impl ClassWords {
             }
             w.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
             w.d_none |= name == "d-none";
-            w.d_shown |= DISPLAY_BREAKPOINTS
-                .iter()
-                .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+            w.d_shown |= name.starts_with("d-")
+                && DISPLAY_BREAKPOINTS
+                    .iter()
+                    .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
             w.fixed |= name == "fixed";
             w.inset_0 |= name == "inset-0";
             w.hide_word |= name == "hide" || name == "hidden";
@@ -240,55 +360,63 @@ impl ClassWords {
     }
 }
 
-thread_local! {
-    /// [`ClassWords`] by class string or id (the words of a string do not depend on which
-    /// it is). Cleared when it grows past a few thousand entries (they depend on the string
-    /// alone, so clearing changes nothing but speed).
-    static CLASS_WORDS: std::cell::RefCell<HashMap<String, ClassWords>> =
-        std::cell::RefCell::new(HashMap::new());
+/// The class-word memo: class strings and ids are page data, hashed on every element that
+/// has one, in a keyed foldhash map (see `hashing`), reseeded each time the memo is cleared;
+/// the memo never holds more than [`MEMO_ENTRIES`] keys, which bounds a lookup even if a
+/// page did collide.
+type Memo = FastMap<String, ClassWords>;
+
+/// Entries past which the memo is cleared (they depend on the string alone, so clearing
+/// changes nothing but speed). A page has a few hundred distinct class strings and ids.
+const MEMO_ENTRIES: usize = 4096;
+
+fn new_memo() -> Memo {
+    // Room for a page's strings from the start, rather than growing through every size.
+    fast_map(512)
 }
 
-fn class_flags_memo(class: &str, id: &str, name: &str) -> Flags {
+thread_local! {
+    /// [`ClassWords`] by class string or id (the words of a string do not depend on which
+    /// it is).
+    static CLASS_WORDS: std::cell::RefCell<Memo> = std::cell::RefCell::new(new_memo());
+}
+
+fn class_flags_memo(class: &str, id: &str, name: &str) -> (Flags, ClassFacts) {
     CLASS_WORDS.with(|memo| {
         let memo = &mut *memo.borrow_mut();
         let plain_tag = !matches!(name, "body" | "html" | "main");
-        let no_id = ClassWords::default();
         // Most elements have no id: one lookup answers them.
-        if id.is_empty() {
+        if id.is_empty() && plain_tag {
             if let Some(c) = memo.get(class) {
-                return if plain_tag {
-                    c.plain
-                } else {
-                    joined_flags(c, &no_id, name)
-                };
+                return (c.plain, c.facts);
             }
         }
-        if memo.len() >= 4096 {
-            memo.clear();
-        }
-        remember(memo, class);
-        if !id.is_empty() {
-            remember(memo, id);
-        }
-        let id_words = if id.is_empty() {
-            Some(&no_id)
+        let c = words_of(memo, class);
+        let flags = if id.is_empty() {
+            if plain_tag {
+                c.plain
+            } else {
+                joined_flags(&c, &ClassWords::default(), name)
+            }
         } else {
-            memo.get(id)
+            joined_flags(&c, &words_of(memo, id), name)
         };
-        match (memo.get(class), id_words) {
-            (Some(c), Some(i)) => joined_flags(c, i, name),
-            _ => joined_flags(&ClassWords::of(class), &ClassWords::of(id), name),
-        }
+        (flags, c.facts)
     })
 }
 
-/// Puts the words of `s` into the memo unless they are there.
-fn remember(memo: &mut HashMap<String, ClassWords>, s: &str) {
-    if !memo.contains_key(s) {
-        let mut words = ClassWords::of(s);
-        words.plain = joined_flags(&words, &ClassWords::default(), "div");
-        memo.insert(s.to_owned(), words);
+/// The words of `s`, from the memo or judged and put there.
+fn words_of(memo: &mut Memo, s: &str) -> ClassWords {
+    if let Some(w) = memo.get(s) {
+        return *w;
     }
+    let mut words = ClassWords::of(s);
+    words.plain = joined_flags(&words, &ClassWords::default(), "div");
+    if memo.len() >= MEMO_ENTRIES {
+        *memo = new_memo();
+    }
+    memo.insert(s.to_owned(), words);
+    words
 }
 
 #[cfg(test)]
@@ -413,11 +541,33 @@ mod tests {
     }
 
     #[test]
+    fn alnum_tokens_are_the_split_pieces() {
+        for s in [
+            "",
+            "a",
+            "--x_y9--",
+            "caf\u{e9}-price\u{2014}Price",
+            "\u{e9}\u{e9}",
+            "a b:c-d",
+        ] {
+            let split: Vec<&str> = s
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .collect();
+            assert_eq!(alnum_tokens(s).collect::<Vec<_>>(), split, "{s:?}");
+        }
+    }
+
+    #[test]
     fn inline_styles_that_hide() {
         assert!(style_hides("DISPLAY : None;color:red"));
         assert!(style_hides("visibility:\u{a0}hidden"));
         assert!(!style_hides("display:block"));
         assert!(!style_hides("visibility: visible"));
+        assert!(style_hides("color:red;d i s p l a y\t:\nNONE"));
+        assert!(style_hides("ddisplay:displaydisplay:none"));
+        assert!(!style_hides("display:nonvisibility:hidde"));
+        assert!(!style_hides("display:\u{e9}none"));
     }
 
     #[test]
@@ -434,7 +584,7 @@ mod tests {
         // The no-id answer stands for every tag but body, html and main.
         for class in ["sidebar", "hidden", "post-body", "site-nav menu", "caption"] {
             let plain = class_flags(class, "", "div");
-            assert_eq!(class_flags_memo(class, "", "li"), plain);
+            assert_eq!(class_flags_memo(class, "", "li").0, plain);
             assert_eq!(plain, class_flags(class, "", "li"));
             assert_eq!(plain, class_flags(class, "", "section"));
         }

@@ -43,11 +43,13 @@
 //! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
 //! adds JSON-LD text (read by `crate::jsonld`).
 
+mod attrs;
 mod boilerplate;
 mod chrome;
 mod classify;
 mod edit_links;
 mod flags;
+mod hashing;
 mod outline;
 mod page_kind;
 mod prune;

@@ -7,11 +7,11 @@ use ego_tree::iter::Edge;
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 
-use super::classify::{attr_flags, is_streamed_segment_id, tag_flags};
+use super::attrs::Attrs;
+use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
-use crate::dom::html_attr;
 use crate::jsonld::is_discussion_type;
 use crate::scope::NodeSet;
 
@@ -63,7 +63,9 @@ pub(super) struct Table {
 
 impl Table {
     pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
-        let mut items: Vec<Item> = Vec::new();
+        // Every element and the document root: at most the tree's node count, which it
+        // knows (one allocation instead of a dozen doublings and copies).
+        let mut items: Vec<Item> = Vec::with_capacity(doc.tree.values().len());
         let mut stack: Vec<u32> = Vec::new();
         // Index of the innermost invisible / link ancestor depth, as counters.
         let mut invisible_depth = 0u32;
@@ -87,12 +89,10 @@ impl Table {
         let mut opened: Vec<(u64, u64)> = Vec::new();
         // Ids that a disclosure control names in `aria-controls` (an accordion header or a
         // "read more" button): the hidden element with that id is a panel a reader expands.
-        let controlled: HashSet<&str> = doc
-            .tree
-            .values()
-            .filter_map(|n| html_attr(n.as_element()?, "aria-controls"))
-            .flat_map(str::split_ascii_whitespace)
-            .collect();
+        // The control may come after its panel, so hidden elements with an id that nothing
+        // else unhides wait in `undecided` until the walk has seen every control.
+        let mut controlled: HashSet<&str> = HashSet::new();
+        let mut undecided: Vec<(u32, &str)> = Vec::new();
         // A hidden block right after a short question ("Is my dog covered?") is its answer,
         // folded away: per open element, whether its last closed child element was such a
         // question, and the page's visible text count when it opened; `last_q` says whether
@@ -111,13 +111,18 @@ impl Table {
                 Edge::Open(node) => match node.value() {
                     Node::Element(el) => {
                         let name = el.name();
+                        let attrs = Attrs::of(el);
+                        if let Some(c) = attrs.aria_controls {
+                            controlled.extend(c.split_ascii_whitespace());
+                        }
                         let mut flags = tag_flags(name);
                         if name == "textarea" {
                             flags |= F_WRITE;
                         }
                         // A hidden input is form state, not a control anyone sees or fills.
                         if name == "input"
-                            && html_attr(el, "type")
+                            && attrs
+                                .kind
                                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
                         {
                             flags = F_INVISIBLE;
@@ -127,33 +132,30 @@ impl Table {
                             flags |= F_INVISIBLE;
                         }
                         // Looked up once: several rules below read them.
-                        let class = html_attr(el, "class");
-                        let href = html_attr(el, "href");
-                        let el_id = html_attr(el, "id");
-                        let attr = attr_flags(el, name);
+                        let class = attrs.class;
+                        let href = attrs.href;
+                        let el_id = attrs.id;
+                        let (attr, class_facts) = attr_flags(&attrs, name);
                         // Chrome by its role (a search or consent dialog), not merely a form.
                         if attr.has_any(F_CHROME_TAG) {
                             flags |= F_ROLE_CHROME;
                         }
                         flags |= attr;
-                        if class.is_some_and(|c| {
-                            c.split(|ch: char| !ch.is_ascii_alphanumeric())
-                                .any(|t| t.eq_ignore_ascii_case("price"))
-                        }) {
+                        if class_facts.price {
                             priced = true;
                             flags |= F_PRICE;
                         }
                         discussion = discussion
-                            || html_attr(el, "itemtype").is_some_and(|t| {
+                            || attrs.itemtype.is_some_and(|t| {
                                 t.split_ascii_whitespace()
                                     .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
                             });
-                        match product_marker(el, name) {
+                        match product_marker(&attrs, name) {
                             Some(ProductSignal::Offer) => offer = true,
                             Some(sig) => og = og.or(Some(sig)),
                             None => {}
                         }
-                        if class.is_some_and(|c| !c.trim().is_empty()) {
+                        if !class_facts.blank {
                             flags |= F_CLASSED;
                         }
                         if name == "body" {
@@ -174,7 +176,11 @@ impl Table {
                                 flags |= F_INTRODUCED;
                             }
                         }
-                        if crate::dom::is_dropped(el) {
+                        // `dom::is_dropped`, without its attribute scan when no attribute
+                        // it reads is there.
+                        if crate::dom::is_invisible_tag(name)
+                            || (attrs.may_hide() && crate::dom::is_hidden(el))
+                        {
                             flags |= F_DROPPED;
                         }
                         if flags.has_any(F_HEADER) && semantic_depth == 0 {
@@ -193,10 +199,6 @@ impl Table {
                         // what it is).
                         let in_collapsible =
                             parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
-                        let disclosed = || {
-                            !controlled.is_empty()
-                                && el_id.is_some_and(|i| controlled.contains(i.trim()))
-                        };
                         let answer = after_q.last().copied().unwrap_or(false);
                         // React's streaming renderer sends late parts of the page (often the
                         // article body itself) as `<div hidden id="S:n">` segments at the end
@@ -206,15 +208,13 @@ impl Table {
                         if streamed {
                             streamed_at.push(items.len() as u32);
                         }
-                        if flags.has_any(F_HIDDEN)
-                            && (flags.has_any(F_COLLAPSIBLE)
-                                || in_collapsible
-                                || disclosed()
-                                || answer
-                                || streamed)
-                            && flags.has_none(F_CHROME_CLASS)
-                        {
-                            flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+                        if flags.has_any(F_HIDDEN) && flags.has_none(F_CHROME_CLASS) {
+                            if flags.has_any(F_COLLAPSIBLE) || in_collapsible || answer || streamed
+                            {
+                                flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+                            } else if let Some(i) = el_id {
+                                undecided.push((idx, i.trim()));
+                            }
                         }
                         items.push(Item {
                             id: node.id(),
@@ -229,9 +229,10 @@ impl Table {
                             good_link: 0,
                             wt: 0.0,
                             own: 0,
+                            own_link: 0,
                             line: 0,
                             level: heading_level(name),
-                            sig: signature(name, class),
+                            sig: signature(name, class_facts.sig),
                             text_hash: 0,
                         });
                         opened.push((run_hash, run_inv));
@@ -267,6 +268,7 @@ impl Table {
                             good_link: 0,
                             wt: 0.0,
                             own: 0,
+                            own_link: 0,
                             line: 0,
                             level: 0,
                             sig: 0,
@@ -282,33 +284,32 @@ impl Table {
                         if invisible_depth > 0 {
                             continue;
                         }
-                        if let Some(c) = text.trim_end().chars().next_back() {
+                        // Trailing ASCII whitespace counts for nothing, and a node of
+                        // nothing else (indentation between tags, most text nodes) changes
+                        // nothing.
+                        let text = trim_ascii_whitespace_end(text);
+                        if text.is_empty() {
+                            continue;
+                        }
+                        if let Some(c) = last_visible_char(text) {
                             last_q = c == '?';
                             last_colon = c == ':';
                         }
-                        // One pass hashes the text (lower-cased alphanumerics) and counts its
-                        // alphanumerics and punctuation; ASCII skips the Unicode tables.
-                        let mut alnum = 0u32;
-                        let mut punct = 0u32;
-                        let mut feed = |lc: char| {
-                            run_hash = run_hash.wrapping_add((lc as u64).wrapping_mul(run_pow));
-                            run_pow = run_pow.wrapping_mul(TEXT_HASH_BASE);
-                            run_inv = run_inv.wrapping_mul(TEXT_HASH_INV);
-                        };
-                        for ch in text.chars() {
-                            if ch.is_ascii() {
-                                if ch.is_ascii_alphanumeric() {
-                                    alnum += 1;
-                                    feed(ch.to_ascii_lowercase());
-                                } else if is_punct(ch) {
-                                    punct += 1;
-                                }
-                            } else if ch.is_alphanumeric() {
-                                alnum += 1;
-                                ch.to_lowercase().for_each(&mut feed);
-                            } else if is_punct(ch) {
-                                punct += 1;
-                            }
+                        let TextCounts {
+                            alnum,
+                            punct,
+                            fed,
+                            hash,
+                        } = TextCounts::of(text);
+                        // Append the node's text to the running hash (see `TextCounts`).
+                        if fed > 0 {
+                            let (pow, inv) = (hash_pow(fed), hash_inv_pow(fed));
+                            run_hash = run_hash.wrapping_add(
+                                hash.wrapping_mul(pow.wrapping_mul(TEXT_HASH_INV))
+                                    .wrapping_mul(run_pow),
+                            );
+                            run_pow = run_pow.wrapping_mul(pow);
+                            run_inv = run_inv.wrapping_mul(inv);
                         }
                         if let Some(&top) = stack.last() {
                             seen += alnum;
@@ -319,6 +320,7 @@ impl Table {
                             it.line += alnum;
                             if link_depth > 0 {
                                 it.link += alnum;
+                                it.own_link += alnum;
                             }
                         }
                     }
@@ -363,6 +365,15 @@ impl Table {
                             semantic_depth = semantic_depth.saturating_sub(1);
                         }
                     }
+                }
+            }
+        }
+        // Hidden panels whose id a disclosure control names (see `controlled`).
+        if !controlled.is_empty() {
+            for &(i, id) in &undecided {
+                if controlled.contains(id) {
+                    let it = &mut items[i as usize];
+                    it.flags = (it.flags & !F_HIDDEN) | F_COLLAPSED;
                 }
             }
         }
@@ -516,14 +527,31 @@ impl Table {
     }
 }
 
-/// Host of an absolute URL, without "www.".
+/// Host of an absolute URL, without "www.": after the first "://" (or a leading "//"), up to
+/// the first '/', '?' or '#', after the last '@', before the first ':'. Byte scans: every
+/// delimiter is ASCII, so each cut is on a character boundary (a substring search per link
+/// cost more than the rest of the link's judgement).
 pub(super) fn url_host(url: &str) -> Option<&str> {
-    let rest = url
-        .split_once("://")
-        .map(|(_, r)| r)
-        .or_else(|| url.strip_prefix("//"))?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    let host = host.rsplit('@').next()?.split(':').next()?;
+    let bytes = url.as_bytes();
+    let start = match bytes.windows(3).position(|w| w == b"://") {
+        Some(i) => i + 3,
+        None if bytes.starts_with(b"//") => 2,
+        None => return None,
+    };
+    let rest = url.get(start..)?;
+    let end = rest
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = rest.get(..end)?;
+    let host = match host.bytes().rposition(|b| b == b'@') {
+        Some(at) => host.get(at + 1..)?,
+        None => host,
+    };
+    let host = match host.bytes().position(|b| b == b':') {
+        Some(colon) => host.get(..colon)?,
+        None => host,
+    };
     Some(host.strip_prefix("www.").unwrap_or(host))
 }
 
@@ -534,8 +562,9 @@ fn is_internal(href: &str, host: Option<&str>) -> bool {
         return false;
     }
     let scheme = h
-        .find(':')
-        .is_some_and(|c| h[..c].chars().all(|ch| ch.is_ascii_alphabetic()));
+        .bytes()
+        .position(|b| b == b':')
+        .is_some_and(|c| h.as_bytes()[..c].iter().all(u8::is_ascii_alphabetic));
     if !h.starts_with("//") && !scheme {
         return true;
     }
@@ -566,8 +595,10 @@ pub(super) struct Item {
     pub(super) good_link: u32,
     /// Weighted `good` used to locate the main block (see `Table::weight`).
     pub(super) wt: f32,
-    /// Alphanumeric characters of the element's own (direct) text.
+    /// Alphanumeric characters of the element's own (direct) text ...
     pub(super) own: u32,
+    /// ... of which inside links.
+    pub(super) own_link: u32,
     /// Text of the element's own line of flow: its direct text plus that of inline
     /// descendants (spans, links, emphasis), excluding nested blocks.
     pub(super) line: u32,
@@ -615,6 +646,159 @@ const fn inverse_mod_2_64(b: u64) -> u64 {
     x
 }
 
+/// `TEXT_HASH_BASE^k` and `TEXT_HASH_INV^k` for the exponents most text nodes need.
+const HASH_POWS: [u64; 256] = powers(TEXT_HASH_BASE);
+const HASH_INV_POWS: [u64; 256] = powers(TEXT_HASH_INV);
+
+const fn powers(b: u64) -> [u64; 256] {
+    let mut out = [1u64; 256];
+    let mut k = 1;
+    while k < 256 {
+        out[k] = out[k - 1].wrapping_mul(b);
+        k += 1;
+    }
+    out
+}
+
+/// `b^e` (wrapping), `b^e` for `e < 256` taken from `table`.
+fn pow_with(table: &[u64; 256], b: u64, e: u64) -> u64 {
+    if e < 256 {
+        return table[e as usize];
+    }
+    let (mut acc, mut base, mut e) = (1u64, b, e);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
+}
+
+fn hash_pow(e: u64) -> u64 {
+    pow_with(&HASH_POWS, TEXT_HASH_BASE, e)
+}
+
+fn hash_inv_pow(e: u64) -> u64 {
+    pow_with(&HASH_INV_POWS, TEXT_HASH_INV, e)
+}
+
+/// What one text node adds to the outline: its alphanumeric characters and sentence
+/// punctuation, and its lower-cased alphanumerics as a hash.
+///
+/// The running hash of `Table::build` weighs the k-th character fed since the page began by
+/// `B^k`: a node feeding `c_0 .. c_{n-1}` from position `p` adds `B^p * sum c_j B^j`. The sum
+/// is read here by Horner's rule in the inverse base, one multiply per character:
+/// `hash = sum c_j INV^(n-1-j)`, so `sum c_j B^j = hash * B^(n-1)`; the caller shifts it to
+/// position `p`. (Feeding each character at its position took three multiplies each.)
+struct TextCounts {
+    alnum: u32,
+    punct: u32,
+    /// Characters fed to the hash (a lower-cased letter may be several).
+    fed: u64,
+    hash: u64,
+}
+
+/// Per byte: its lower case if an ASCII letter or digit (all at least `b'0'`), [`PUNCT`] if
+/// ASCII sentence punctuation (see `is_punct`), [`NON_ASCII`] for a byte of a longer
+/// character, else 0.
+const BYTE_KIND: [u8; 256] = byte_kinds();
+const PUNCT: u8 = 1;
+const NON_ASCII: u8 = 2;
+
+const fn byte_kinds() -> [u8; 256] {
+    let mut out = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        out[i] = if b >= 0x80 {
+            NON_ASCII
+        } else if b.is_ascii_alphanumeric() {
+            b.to_ascii_lowercase()
+        } else if matches!(b, b'.' | b',' | b';' | b'?' | b'!') {
+            PUNCT
+        } else {
+            0
+        };
+        i += 1;
+    }
+    out
+}
+
+impl TextCounts {
+    fn of(text: &str) -> Self {
+        let (mut alnum, mut punct, mut hash) = (0u32, 0u32, 0u64);
+        // Lower-cased characters beyond one per alphanumeric (a letter may lower-case to
+        // several): `fed` is `alnum` plus these.
+        let mut extra = 0u64;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            let kind = BYTE_KIND[b as usize];
+            if kind >= b'0' {
+                alnum += 1;
+                hash = hash
+                    .wrapping_mul(TEXT_HASH_INV)
+                    .wrapping_add(u64::from(kind));
+                i += 1;
+            } else if kind != NON_ASCII {
+                punct += u32::from(kind == PUNCT);
+                i += 1;
+            } else {
+                // `i` is on a character boundary: every step moves by whole characters.
+                let Some(ch) = text.get(i..).and_then(|t| t.chars().next()) else {
+                    break;
+                };
+                i += ch.len_utf8();
+                if ch.is_alphanumeric() {
+                    alnum += 1;
+                    let mut n = 0u64;
+                    for lc in ch.to_lowercase() {
+                        n += 1;
+                        hash = hash.wrapping_mul(TEXT_HASH_INV).wrapping_add(lc as u64);
+                    }
+                    extra += n.saturating_sub(1);
+                } else if is_punct(ch) {
+                    punct += 1;
+                }
+            }
+        }
+        TextCounts {
+            alnum,
+            punct,
+            fed: u64::from(alnum) + extra,
+            hash,
+        }
+    }
+}
+
+/// `text` without trailing ASCII whitespace (whitespace in `char::is_whitespace`'s sense).
+fn trim_ascii_whitespace_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0
+        && matches!(
+            bytes[end - 1],
+            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r'
+        )
+    {
+        end -= 1;
+    }
+    // ASCII bytes end characters: `end` is a boundary.
+    text.get(..end).unwrap_or(text)
+}
+
+/// The last character of `text` that is not whitespace (`str::trim_end`'s sense), for text
+/// that [`trim_ascii_whitespace_end`] has trimmed.
+fn last_visible_char(text: &str) -> Option<char> {
+    match text.as_bytes().last() {
+        None => None,
+        Some(&b) if b < 0x80 => Some(b as char),
+        Some(_) => text.trim_end().chars().next_back(),
+    }
+}
+
 fn heading_level(name: &str) -> u8 {
     let b = name.as_bytes();
     if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
@@ -629,32 +813,111 @@ fn is_punct(ch: char) -> bool {
     matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
 }
 
-pub(super) fn signature(name: &str, class: Option<&str>) -> u64 {
-    // FNV-1a over the tag and the class tokens with digits dropped (item-1, item-2 are one
-    // kind of item).
-    let mut h: u64 = 0xcbf29ce484222325;
-    let mut feed = |b: u8| {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    };
+/// Hash of tag and class names, equal for elements of one kind: FNV-1a over the tag name,
+/// joined with the class part read once per distinct class string (`ClassFacts::sig`: the
+/// class tokens with digits dropped, a post's taxonomy terms left out).
+pub(super) fn signature(name: &str, class_sig: u64) -> u64 {
+    let mut h = SIG_BASIS;
     for b in name.bytes() {
-        feed(b);
+        h ^= b as u64;
+        h = h.wrapping_mul(SIG_PRIME);
     }
-    feed(b'|');
-    if let Some(c) = class {
-        for (k, tok) in c.split_ascii_whitespace().enumerate() {
-            // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
-            // post ... category-recipes tag-vegan") differ from post to post of one listing.
-            if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
-                continue;
-            }
-            for b in tok.bytes() {
-                if !b.is_ascii_digit() {
-                    feed(b);
-                }
-            }
-            feed(b' ');
+    h.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) ^ class_sig
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `url_host` as it read with `str` splitting, before the byte scans.
+    fn url_host_by_splits(url: &str) -> Option<&str> {
+        let rest = url
+            .split_once("://")
+            .map(|(_, r)| r)
+            .or_else(|| url.strip_prefix("//"))?;
+        let host = rest.split(['/', '?', '#']).next()?;
+        let host = host.rsplit('@').next()?.split(':').next()?;
+        Some(host.strip_prefix("www.").unwrap_or(host))
+    }
+
+    #[test]
+    fn url_host_cuts_where_the_splits_cut() {
+        for url in [
+            "https://www.example.com/a/b",
+            "http://user:pw@host.org:8080/x?y#z",
+            "//cdn.example.net",
+            "/relative/path",
+            "mailto:a@b.c",
+            "https://a@b@c.d:1",
+            "https://h\u{e9}st.example/?q",
+            "x://",
+            "a://b://c",
+            "",
+            "//",
+            "https://www.",
+        ] {
+            assert_eq!(url_host(url), url_host_by_splits(url), "{url}");
         }
     }
-    h
+
+    #[test]
+    fn text_counts_match_a_character_walk() {
+        for text in [
+            "Hello, World! Is it 42?",
+            "  \n\t ",
+            "Stra\u{df}e \u{130}stanbul \u{3002}\u{3001}\u{ff0c} caf\u{e9}.",
+            "a",
+            "",
+        ] {
+            let c = TextCounts::of(text);
+            let alnum = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
+            let punct = text.chars().filter(|&c| is_punct(c)).count() as u32;
+            let lower: Vec<char> = text
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect();
+            // The per-character weighting the running hash used: sum c_k B^k.
+            let mut want = 0u64;
+            let mut pow = 1u64;
+            for &lc in &lower {
+                want = want.wrapping_add((lc as u64).wrapping_mul(pow));
+                pow = pow.wrapping_mul(TEXT_HASH_BASE);
+            }
+            assert_eq!(
+                (c.alnum, c.punct, c.fed),
+                (alnum, punct, lower.len() as u64)
+            );
+            let got = if c.fed == 0 {
+                0
+            } else {
+                c.hash
+                    .wrapping_mul(hash_pow(c.fed).wrapping_mul(TEXT_HASH_INV))
+            };
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(hash_pow(c.fed), pow);
+            assert_eq!(
+                hash_pow(300),
+                (0..300).fold(1u64, |a, _| a.wrapping_mul(TEXT_HASH_BASE))
+            );
+            assert_eq!(hash_pow(300).wrapping_mul(hash_inv_pow(300)), 1);
+        }
+    }
+
+    #[test]
+    fn last_visible_character() {
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end("Why? \n")),
+            Some('?')
+        );
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end("see:\u{a0}\t")),
+            Some(':')
+        );
+        assert_eq!(
+            last_visible_char(trim_ascii_whitespace_end(" \u{3000} ")),
+            None
+        );
+        assert_eq!(trim_ascii_whitespace_end(" \r\n\x0b\x0c"), "");
+    }
 }

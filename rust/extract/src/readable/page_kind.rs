@@ -1,16 +1,16 @@
 //! What kind of page this is, from single elements: `og:type` and offer microdata, and the
 //! shop or blog platform's `body` classes.
 
-use crate::dom::html_attr;
+use super::attrs::Attrs;
 
 /// What an element says about the page being a product page: `<meta property="og:type">`
 /// names the page's kind outright; schema.org microdata for an offer or a price suggests it.
-pub(super) fn product_marker(el: &scraper::node::Element, name: &str) -> Option<ProductSignal> {
+pub(super) fn product_marker(a: &Attrs<'_>, name: &str) -> Option<ProductSignal> {
     if name == "meta" {
-        if html_attr(el, "property").is_none_or(|p| p.trim() != "og:type") {
+        if a.property.is_none_or(|p| p.trim() != "og:type") {
             return None;
         }
-        let c = html_attr(el, "content")?.trim().to_ascii_lowercase();
+        let c = a.content?.trim().to_ascii_lowercase();
         return Some(if c == "product.group" {
             ProductSignal::Group
         } else if c.starts_with("product") {
@@ -21,7 +21,7 @@ pub(super) fn product_marker(el: &scraper::node::Element, name: &str) -> Option<
             return None;
         });
     }
-    html_attr(el, "itemprop")
+    a.itemprop
         .is_some_and(|p| {
             p.split_ascii_whitespace()
                 .any(|p| matches!(p, "offers" | "price" | "priceCurrency"))

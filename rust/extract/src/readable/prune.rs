@@ -2,9 +2,8 @@
 //! blocks that are not a listing's items, teaser lists, and chrome-only blocks; a forum
 //! poster's panel keeps the poster's name.
 
-use std::collections::HashMap;
-
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::{ARTICLE_OWN_BODY, NONE};
 use crate::scope::NodeSet;
@@ -177,7 +176,7 @@ impl Table {
         // Text per signature: repeated items of one kind (listing cards, posts). Classed
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.
-        let mut groups: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+        let mut groups: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
             // Links too: a card may be one `<a>` around its heading and text.

@@ -2,7 +2,9 @@
 //! the weighted text, widen back where the descent went too far, and add grids and prose
 //! beside the root; then prune and fall back to the whole body when the result is too small.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use super::hashing::{fast_map, FastMap};
 
 use ego_tree::NodeId;
 use scraper::{Html, Node};
@@ -155,8 +157,8 @@ impl Table {
     /// Elements in `from..to` with a link and kept text, grouped by parent and signature:
     /// each group's size and text. The candidate item grids of `grids_beside` and
     /// `prose_beside_grid`.
-    fn linked_item_groups(&self, from: u32, to: u32) -> HashMap<(u32, u64), (u32, u32)> {
-        let mut kids: HashMap<(u32, u64), (u32, u32)> = HashMap::new();
+    fn linked_item_groups(&self, from: u32, to: u32) -> FastMap<(u32, u64), (u32, u32)> {
+        let mut kids: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
         for it in &self.items[from as usize..to as usize] {
             if it.good > 0 && it.links > 0 && it.parent != NONE {
                 let g = kids.entry((it.parent, it.sig)).or_insert((0, 0));
@@ -176,7 +178,7 @@ impl Table {
         let b = &self.items[body as usize];
         let r_end = self.items[root as usize].end;
         let kids = self.linked_item_groups(body + 1, b.end);
-        let mut grid: HashMap<u32, u32> = HashMap::new();
+        let mut grid: FastMap<u32, u32> = fast_map(0);
         for (&(p, _), &(n, good)) in &kids {
             if n >= GRID_ITEMS && good >= GRID_ITEM_TEXT * n {
                 let e = grid.entry(p).or_insert(0);

@@ -2,11 +2,10 @@
 //! comments are then no part of the content) or a thread's opening post (forum, Q&A: the
 //! replies are the content).
 
-use std::collections::HashMap;
-
 use scraper::Html;
 
 use super::flags::*;
+use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::NONE;
 
@@ -34,7 +33,7 @@ impl Table {
     /// that steps over the threads.
     pub(super) fn article_above_comments(&self, doc: &Html, own: u32) -> bool {
         // Paragraphs and their text per parent.
-        let mut per_parent: HashMap<u32, (u32, u32)> = HashMap::new();
+        let mut per_parent: FastMap<u32, (u32, u32)> = fast_map(0);
         let mut i = 0usize;
         while i < self.items.len() {
             let it = &self.items[i];

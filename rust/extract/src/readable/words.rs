@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::vocab::Vocab;
+use crate::vocab::{Vocab, WordSet};
 
 /// Poster-detail panels beside forum posts (a subset of `NEG_ALWAYS`).
 pub(super) const POSTER_WORDS: &[&str] = &[
@@ -221,21 +221,21 @@ impl WordCounts {
 
     /// The vocabulary words `s` holds, to be joined with another string's in
     /// [`WordCounts::of_joined`].
-    pub(super) fn found(s: &str) -> Vec<u64> {
+    pub(super) fn found(s: &str) -> WordSet {
         vocabularies().found(s)
     }
 
     /// The counts of `a + " " + b` from the words each holds (no vocabulary word holds a
     /// space, so none spans the join).
-    pub(super) fn of_joined(a: &[u64], b: &[u64]) -> Self {
+    pub(super) fn of_joined(a: &WordSet, b: &WordSet) -> Self {
         Self::from_counts(&vocabularies().counts_of(&[a, b]))
     }
 
     /// Whether `found` (from [`WordCounts::found`]) holds "social" or "promo".
-    pub(super) fn holds_social(found: &[u64]) -> bool {
+    pub(super) fn holds_social(found: &WordSet) -> bool {
         vocabularies().holds(found, SOCIAL_LIST)
     }
-    pub(super) fn holds_promo(found: &[u64]) -> bool {
+    pub(super) fn holds_promo(found: &WordSet) -> bool {
         vocabularies().holds(found, PROMO_LIST)
     }
 
@@ -292,6 +292,7 @@ fn vocabularies() -> &'static Vocab {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::MAX_WORDS;
 
     #[test]
     fn vocabularies_have_no_duplicate_words() {
@@ -310,6 +311,35 @@ mod tests {
             words.dedup();
             assert_eq!(words.len(), n, "duplicate word in {list:?}");
         }
+    }
+
+    #[test]
+    fn every_word_fits_the_word_sets() {
+        // `Vocab::new` leaves words past `MAX_WORDS` out: room to spare for all of them.
+        let listed: std::collections::HashSet<&str> = [
+            NEG_ALWAYS,
+            NEG_NAVLIKE,
+            POS,
+            COMMENT_WORDS,
+            COLLAPSIBLE,
+            STRONG,
+            POSTER_WORDS,
+            USERNAME_WORDS,
+            MAIN_HINT_WORDS,
+            &[
+                "sidebar",
+                "disclaimer",
+                "caption",
+                "embed",
+                "social",
+                "promo",
+            ],
+        ]
+        .iter()
+        .flat_map(|l| l.iter().copied())
+        .collect();
+        assert!(listed.len() < MAX_WORDS);
+        assert_eq!(vocabularies().words(), listed.len());
     }
 
     #[test]

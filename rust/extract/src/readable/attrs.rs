@@ -1,0 +1,153 @@
+//! The attributes the outline reads, found in one pass over an element's attribute list.
+//!
+//! `Table::build` asks every element for a dozen attributes; a lookup per name scanned the
+//! whole list each time and compared names as strings. One pass compares each attribute's
+//! interned name against the interned names wanted (an integer compare each) and keeps the
+//! first of each, which is what [`crate::dom::html_attr`] answers.
+
+use html5ever::{local_name, ns};
+use scraper::node::Element;
+
+use super::classify::style_hides;
+
+/// The attributes in no namespace that the outline reads (see [`Attrs::of`]).
+#[derive(Default)]
+pub(super) struct Attrs<'a> {
+    pub(super) class: Option<&'a str>,
+    pub(super) id: Option<&'a str>,
+    pub(super) href: Option<&'a str>,
+    /// `type`.
+    pub(super) kind: Option<&'a str>,
+    pub(super) role: Option<&'a str>,
+    pub(super) itemprop: Option<&'a str>,
+    pub(super) itemtype: Option<&'a str>,
+    pub(super) style: Option<&'a str>,
+    pub(super) aria_hidden: Option<&'a str>,
+    pub(super) aria_controls: Option<&'a str>,
+    pub(super) property: Option<&'a str>,
+    pub(super) content: Option<&'a str>,
+    /// `hidden` and `popover` are present.
+    pub(super) hidden: bool,
+    pub(super) popover: bool,
+    /// An attribute in any namespace that [`crate::dom::is_hidden`] reads (`hidden`,
+    /// `aria-hidden`), or a `style` in a namespace: without one, or a `style` in no namespace
+    /// that hides (see [`Attrs::may_hide`]), it answers no.
+    pub(super) hiding_attr: bool,
+    /// The `style` hides the element (see `classify::style_hides`), read once here.
+    pub(super) style_hides: bool,
+}
+
+impl<'a> Attrs<'a> {
+    /// One pass over `el`'s attributes; each slot holds the first attribute of its name in
+    /// no namespace, as `dom::html_attr` would find it.
+    pub(super) fn of(el: &'a Element) -> Self {
+        let mut a = Attrs::default();
+        for (q, v) in el.attrs.iter() {
+            let local = &q.local;
+            if *local == local_name!("hidden") || *local == local_name!("aria-hidden") {
+                a.hiding_attr = true;
+            }
+            if q.prefix.is_some() || q.ns != ns!() {
+                a.hiding_attr |= *local == local_name!("style");
+                continue;
+            }
+            let slot = if *local == local_name!("class") {
+                &mut a.class
+            } else if *local == local_name!("id") {
+                &mut a.id
+            } else if *local == local_name!("href") {
+                &mut a.href
+            } else if *local == local_name!("type") {
+                &mut a.kind
+            } else if *local == local_name!("role") {
+                &mut a.role
+            } else if *local == local_name!("itemprop") {
+                &mut a.itemprop
+            } else if *local == local_name!("itemtype") {
+                &mut a.itemtype
+            } else if *local == local_name!("style") {
+                &mut a.style
+            } else if *local == local_name!("aria-hidden") {
+                &mut a.aria_hidden
+            } else if *local == local_name!("aria-controls") {
+                &mut a.aria_controls
+            } else if *local == local_name!("property") {
+                &mut a.property
+            } else if *local == local_name!("content") {
+                &mut a.content
+            } else {
+                if *local == local_name!("hidden") {
+                    a.hidden = true;
+                } else if *local == local_name!("popover") {
+                    a.popover = true;
+                }
+                continue;
+            };
+            if slot.is_none() {
+                *slot = Some(&**v);
+            }
+        }
+        a.style_hides = a.style.is_some_and(style_hides);
+        a
+    }
+
+    /// Whether [`crate::dom::is_hidden`] may answer yes. Its check of the `style` in no
+    /// namespace (a declaration `display: none` or `visibility: hidden`) implies that the
+    /// style with its whitespace removed holds "display:none" or "visibility:hidden"
+    /// ([`style_hides`]), so a style without either needs no second look.
+    pub(super) fn may_hide(&self) -> bool {
+        self.hiding_attr || self.style_hides
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::html_attr;
+
+    #[test]
+    fn one_pass_finds_what_each_lookup_finds() {
+        let html = r##"<div class="a b" id="x" role="main" itemprop="articleBody" style="display:none"
+            aria-hidden="true" aria-controls="p q" hidden popover data-x="1">t</div>
+            <a href="/h" type="text/html" itemtype="https://schema.org/Offer">l</a>
+            <meta property="og:type" content="product"><svg><a xlink:href="#s">s</a></svg>
+            <p CLASS="up" class="dup">d</p><span>none</span>
+            <i style="DISPLAY : none !important">1</i><i style="color:red;visibility: Hidden">2</i>
+            <i style=" display :	none;">3</i><i style="display:block">4</i><i aria-hidden=" TRUE ">5</i>"##;
+        let doc = crate::parse(html);
+        let (mut seen, mut hidden) = (0, 0);
+        for node in doc.tree.values() {
+            let Some(el) = node.as_element() else {
+                continue;
+            };
+            seen += 1;
+            let a = Attrs::of(el);
+            let pairs = [
+                (a.class, "class"),
+                (a.id, "id"),
+                (a.href, "href"),
+                (a.kind, "type"),
+                (a.role, "role"),
+                (a.itemprop, "itemprop"),
+                (a.itemtype, "itemtype"),
+                (a.style, "style"),
+                (a.aria_hidden, "aria-hidden"),
+                (a.aria_controls, "aria-controls"),
+                (a.property, "property"),
+                (a.content, "content"),
+            ];
+            for (got, name) in pairs {
+                assert_eq!(got, html_attr(el, name), "{name} on {}", el.name());
+            }
+            assert_eq!(a.hidden, html_attr(el, "hidden").is_some());
+            assert_eq!(a.popover, html_attr(el, "popover").is_some());
+            if crate::dom::is_hidden(el) {
+                hidden += 1;
+                assert!(a.may_hide());
+            }
+        }
+        assert!(seen > 12);
+        // The first div and the four hidden <i>.
+        assert_eq!(hidden, 5);
+    }
+}
