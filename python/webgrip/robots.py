@@ -9,7 +9,6 @@ disallows everything, as the RFC asks. Results are cached per origin.
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, field
 from urllib.parse import SplitResult, unquote, urlsplit
@@ -129,10 +128,30 @@ def _normalise(text: str) -> str:
 
 
 def _matches(pattern: str, path: str) -> bool:
+    """Whether ``path`` starts with ``pattern`` (``*``: any run of characters; a final ``$``:
+    the end of the path).
+
+    Why not a regex of ``.*``-joined pieces: the site writes the pattern, and a backtracking
+    match of ``/*a*a*a*a*a*a*a*a*b`` against a 50-character path took 40 s. With ``*`` the
+    only wildcard, taking each piece at its leftmost place after the previous one never
+    misses a match, so one left-to-right pass of ``str.find`` decides.
+    """
     anchored = pattern.endswith("$")
-    body = pattern[:-1] if anchored else pattern
-    regex = ".*".join(re.escape(piece) for piece in body.split("*"))
-    return re.match(regex + ("$" if anchored else ""), path, flags=re.DOTALL) is not None
+    first, *rest = (pattern[:-1] if anchored else pattern).split("*")
+    if not path.startswith(first):
+        return False
+    if not rest:
+        return not anchored or len(path) == len(first)
+    pos = len(first)
+    for piece in rest[:-1]:
+        found = path.find(piece, pos)
+        if found < 0:
+            return False
+        pos = found + len(piece)
+    last = rest[-1]
+    if anchored:
+        return path.endswith(last) and len(path) - len(last) >= pos
+    return path.find(last, pos) >= 0
 
 
 class RobotsCache:
