@@ -258,6 +258,16 @@ def test_searxng_engines_unresponsive(httpserver) -> None:
     assert "duckduckgo" in str(info.value) and "brave" in str(info.value)
 
 
+@pytest.mark.parametrize("engines", [1, "bing", {"bing": "timeout"}])
+def test_searxng_unresponsive_engines_of_another_shape(httpserver, engines) -> None:
+    # Found by fuzzing (fuzz/python/targets.py providers): a number there raised TypeError.
+    httpserver.expect_request("/searx/search").respond_with_json(
+        {"results": [], "unresponsive_engines": engines})
+    with pytest.raises(SearchError) as info:
+        search(loopback_client(httpserver), "q", provider="searxng")
+    assert info.value.reason == "engines-unresponsive"
+
+
 def test_google_endpoint_refused_by_policy_has_no_key(httpserver) -> None:
     # a private address outside allow_networks: refused before connecting, URL in the error
     client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1",
