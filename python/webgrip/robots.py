@@ -14,8 +14,15 @@ from dataclasses import dataclass, field
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from . import _core
-from .errors import BlockedURLError, ConnectError, FetchTimeoutError, ResponseTooLargeError
+from .errors import (
+    BlockedURLError,
+    ConnectError,
+    FetchTimeoutError,
+    InvalidURLError,
+    ResponseTooLargeError,
+)
 from .expiring import ExpiringLRU
+from .messages import shown_url
 from .sender import Sender
 
 __all__ = ["RobotsCache", "RobotsRules"]
@@ -173,8 +180,15 @@ class RobotsCache:
 
     def check(self, url: str, deadline: float) -> None:
         """Raise :class:`~webgrip.errors.BlockedURLError` (reason ``robots-txt``) if the
-        site's robots.txt does not allow ``url``; otherwise return."""
-        origin = _origin(url)
+        site's robots.txt does not allow ``url``; otherwise return.
+        :class:`~webgrip.errors.InvalidURLError` for a URL ``urlsplit`` cannot read (it
+        escaped as a bare ``ValueError``: found by the robots fuzz target)."""
+        try:
+            origin = _origin(url)
+            _split(url)
+        except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
+            raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
+                                  reason="invalid-url") from None
         rules = self.rules(origin, deadline)
         if rules.can_fetch(self.token, url):
             return

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from loopback import loopback_config
-from webgrip import BlockedURLError, Tools
+from webgrip import BlockedURLError, InvalidURLError, Tools
 from webgrip.client import WebClient
 from webgrip.robots import RobotsRules, _matches
 
@@ -180,3 +180,13 @@ def test_every_spelling_of_a_site_shares_one_robots_txt(tmp_path, httpserver):
         answer = tools.fetch_page(f"http://{host}:{port}/private/x")
         assert answer.startswith("Error: robots.txt of http://127.0.0.1:"), answer
     assert robots_hits(httpserver) == 1
+
+
+@pytest.mark.parametrize("url", ["http://[::1/x", "http://a]b/"])
+def test_unreadable_url_with_robots_on_is_invalid_url(tmp_path, url):
+    # Found by fuzzing (fuzz/python/targets.py robots): urlsplit's ValueError escaped.
+    config = loopback_config(tmp_path, respect_robots_txt=True)
+    with pytest.raises(InvalidURLError) as info:
+        WebClient(config).fetch(url)
+    assert info.value.url == url
+    assert Tools(config).fetch_page(url).startswith("Error: Invalid URL")
