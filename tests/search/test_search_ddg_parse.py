@@ -55,6 +55,17 @@ def test_unknown_marked_section_is_skipped(section: str) -> None:
     assert parse_html(f"<p>a{section}").text().startswith("a")
 
 
+@pytest.mark.parametrize("href", ["//duckduckgo.com/l/?uddg=https%3A%2F%2Fdu]ck.com%2Fx",
+                                  "https://[::1/x", "http://a]b/"])
+def test_result_link_urlsplit_cannot_read_is_skipped(href: str) -> None:
+    # Found by fuzzing (fuzz/python/targets.py duckduckgo): urlsplit's ValueError escaped.
+    first = 'class="result__a" href="https://rust-lang.org/"'
+    page = ddg_page(HTML_SERP).replace(first, f'class="result__a" href="{href}"')
+    assert first not in page
+    results = parse_html_page(page)
+    assert len(results) == 9 and "https://rust-lang.org/" not in {r.url for r in results}
+
+
 def test_real_lite_page() -> None:
     results = parse_lite_page(ddg_page(LITE_SERP))
     assert len(results) == 10
