@@ -32,7 +32,8 @@ seeds() {
 summarise() {
     local target="$1" log="$2"
     local runs crashes
-    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+    runs="$(sed -n 's/^stat::number_of_executed_units: *//p; s/^Done \([0-9]*\) runs in.*/\1/p' \
+        "$log" | tail -1)"
     # crash-, timeout-, oom- and leak- inputs count; slow-unit- ones (over 10 s) do not.
     crashes="$(grep -c 'Test unit written to .*/\(crash\|timeout\|oom\|leak\)-' "$log" || true)"
     slowest="$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -1)"
