@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from loopback import loopback_config
-from webgrip import BlockedURLError, Tools
+from webgrip import BlockedURLError, InvalidURLError, Tools
 from webgrip.client import WebClient
-from webgrip.robots import RobotsRules
+from webgrip.robots import RobotsRules, _matches
 
 ROBOTS = """# comment
 User-agent: *
@@ -53,6 +58,32 @@ def test_wildcards_and_percent_encoding():
     assert not rules.can_fetch("x", "https://e.test/wiki/edit")
     assert rules.can_fetch("x", "https://e.test/edit")
     assert not rules.can_fetch("x", "https://e.test/café/menu")
+
+
+
+def test_many_wildcards_match_in_linear_time():
+    # Found while writing the robots fuzz target (docs/reliability.md): the pattern used to
+    # become a backtracking regex, and this line against a 50-character path took 40 s.
+    hostile = "/" + "*a" * 12 + "*b"
+    path = "/" + "a" * 5000
+    rules = RobotsRules.parse(f"User-agent: *\nDisallow: {hostile}\n")
+    started = time.monotonic()
+    assert rules.can_fetch("x", "https://e.test" + path)
+    assert not rules.can_fetch("x", "https://e.test" + path + "b")
+    assert time.monotonic() - started < 1.0
+
+
+def _regex_matches(pattern: str, path: str) -> bool:
+    """The former implementation: correct, exponential on hostile patterns."""
+    anchored = pattern.endswith("$")
+    body = pattern[:-1] if anchored else pattern
+    regex = ".*".join(re.escape(piece) for piece in body.split("*"))
+    return re.match(regex + ("$" if anchored else ""), path, flags=re.DOTALL) is not None
+
+
+@given(pattern=st.text("ab*$/", max_size=10), path=st.text("ab$/*", max_size=12))
+def test_wildcard_matching_agrees_with_a_regex(pattern, path):
+    assert _matches(pattern, path) is _regex_matches(pattern, path)
 
 
 SITE_ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: otherbot\nDisallow: /public2\n"
@@ -149,3 +180,13 @@ def test_every_spelling_of_a_site_shares_one_robots_txt(tmp_path, httpserver):
         answer = tools.fetch_page(f"http://{host}:{port}/private/x")
         assert answer.startswith("Error: robots.txt of http://127.0.0.1:"), answer
     assert robots_hits(httpserver) == 1
+
+
+@pytest.mark.parametrize("url", ["http://[::1/x", "http://a]b/"])
+def test_unreadable_url_with_robots_on_is_invalid_url(tmp_path, url):
+    # Found by fuzzing (fuzz/python/targets.py robots): urlsplit's ValueError escaped.
+    config = loopback_config(tmp_path, respect_robots_txt=True)
+    with pytest.raises(InvalidURLError) as info:
+        WebClient(config).fetch(url)
+    assert info.value.url == url
+    assert Tools(config).fetch_page(url).startswith("Error: Invalid URL")

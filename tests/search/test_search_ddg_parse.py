@@ -44,6 +44,28 @@ def test_real_html_page() -> None:
     assert len({r.url for r in results}) == 10
 
 
+@pytest.mark.parametrize("section", ["<![ramming languaege", "<![foo bar]]>", "<![ ]]>",
+                                     "<![1]>"])
+def test_unknown_marked_section_is_skipped(section: str) -> None:
+    # Found by fuzzing (fuzz/python/targets.py duckduckgo): the standard library's parser
+    # raised AssertionError on these, which escaped the search as no SearchError.
+    results = parse_html_page(ddg_page(HTML_SERP).replace("<title>", section + "<title>", 1))
+    assert len(results) == 10
+    assert parse_html(f"<p>{section}</p>x").text() == "x"
+    assert parse_html(f"<p>a{section}").text().startswith("a")
+
+
+@pytest.mark.parametrize("href", ["//duckduckgo.com/l/?uddg=https%3A%2F%2Fdu]ck.com%2Fx",
+                                  "https://[::1/x", "http://a]b/"])
+def test_result_link_urlsplit_cannot_read_is_skipped(href: str) -> None:
+    # Found by fuzzing (fuzz/python/targets.py duckduckgo): urlsplit's ValueError escaped.
+    first = 'class="result__a" href="https://rust-lang.org/"'
+    page = ddg_page(HTML_SERP).replace(first, f'class="result__a" href="{href}"')
+    assert first not in page
+    results = parse_html_page(page)
+    assert len(results) == 9 and "https://rust-lang.org/" not in {r.url for r in results}
+
+
 def test_real_lite_page() -> None:
     results = parse_lite_page(ddg_page(LITE_SERP))
     assert len(results) == 10

@@ -96,6 +96,16 @@ def test_brave_not_json(httpserver) -> None:
     assert info.value.reason == "bad-response"
 
 
+@pytest.mark.parametrize("results", [5, "text", {"url": "https://example.com/"}, True])
+def test_brave_results_not_a_list_is_bad_response(httpserver, results) -> None:
+    # Found by fuzzing (fuzz/python/targets.py providers): a number there raised TypeError.
+    httpserver.expect_request("/res/v1/web/search").respond_with_json({"web": {"results": results}})
+    client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
+    with pytest.raises(SearchError) as info:
+        search(client, "q", provider="brave")
+    assert info.value.reason == "bad-response"
+
+
 def test_missing_key_sends_nothing(httpserver) -> None:
     client = loopback_client(httpserver)
     for provider, setting in (("brave", "brave_api_key"), ("tavily", "tavily_api_key"),
@@ -246,6 +256,16 @@ def test_searxng_engines_unresponsive(httpserver) -> None:
     with pytest.raises(SearchError) as info:
         search(loopback_client(httpserver), "q", provider="searxng")
     assert "duckduckgo" in str(info.value) and "brave" in str(info.value)
+
+
+@pytest.mark.parametrize("engines", [1, "bing", {"bing": "timeout"}])
+def test_searxng_unresponsive_engines_of_another_shape(httpserver, engines) -> None:
+    # Found by fuzzing (fuzz/python/targets.py providers): a number there raised TypeError.
+    httpserver.expect_request("/searx/search").respond_with_json(
+        {"results": [], "unresponsive_engines": engines})
+    with pytest.raises(SearchError) as info:
+        search(loopback_client(httpserver), "q", provider="searxng")
+    assert info.value.reason == "engines-unresponsive"
 
 
 def test_google_endpoint_refused_by_policy_has_no_key(httpserver) -> None:

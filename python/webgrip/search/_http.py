@@ -179,8 +179,12 @@ def json_results(
     """The results of a JSON answer's result ``items``, numbered from 1.
 
     Items that are not objects or have no string ``url_key`` are skipped; the title is
-    ``title`` and the snippet ``snippet_key``, both with markup reduced to text.
+    ``title`` and the snippet ``snippet_key``, both with markup reduced to text. ``items``
+    other than a list (or nothing) is a ``bad_shape`` error: a number there raised
+    ``TypeError`` (found by the providers fuzz target).
     """
+    if items is not None and not isinstance(items, list):
+        raise bad_shape(provider)
     results: list[SearchResult] = []
     for item in items or []:
         if not isinstance(item, dict) or not isinstance(item.get(url_key), str):

@@ -108,8 +108,11 @@ def _result_url(href: str | None) -> str | None:
     """The cleaned target of a result link, or ``None`` for ads and unusable links."""
     if not href:
         return None
-    url = unwrap_redirect(href)
-    parts = urlsplit(url)
+    try:
+        url = unwrap_redirect(href)
+        parts = urlsplit(url)
+    except ValueError:  # "https://du]ck.com/" (found by the duckduckgo fuzz target)
+        return None
     if parts.scheme not in ("http", "https") or not parts.hostname or is_ad_url(url):
         return None
     if _is_ddg_host(parts.hostname) and parts.path.rstrip("/") == "/l":

@@ -51,10 +51,13 @@ def parse_response(data: object) -> list[SearchResult]:
     if not isinstance(data, dict) or not isinstance(data.get("results", []), list):
         raise bad_shape(NAME)
     results = json_results(data.get("results"), NAME, snippet_key="content")
-    if not results and data.get("unresponsive_engines"):
+    unresponsive = data.get("unresponsive_engines")
+    if not results and unresponsive:
+        # Normally [[engine, why], ...]; anything else is named as it is (a bare number
+        # there raised TypeError: found by the providers fuzz target).
+        listed = unresponsive if isinstance(unresponsive, list) else [unresponsive]
         engines = ", ".join(
-            str(e[0]) if isinstance(e, list) and e else str(e)
-            for e in data["unresponsive_engines"]
+            str(e[0]) if isinstance(e, list) and e else str(e) for e in listed
         )
         raise SearchError(
             f"SearXNG returned nothing because its engines did not answer ({engines})",

@@ -117,3 +117,26 @@ fn invalid_utf8_bytes_decode_then_extract() {
     assert!(text.starts_with("ok ") && text.trim_end().ends_with("end"));
     assert!(md.contains('\u{FFFD}'));
 }
+
+/// Inputs the `html` fuzz target (fuzz/fuzz_targets/html.rs) crashed on, as it feeds them:
+/// one flag byte (0x3f: every view, main content, no Content-Type), then the body.
+fn fuzz_case(input: &[u8]) {
+    let (flags, body) = input.split_first().expect("a flag byte");
+    assert_eq!(*flags, 0x3f);
+    let (html, _) = charset::decode(body, None);
+    let out = extract(
+        &html,
+        Some("https://example.com/dir/page.html?q=1#top"),
+        Modes::ALL,
+        true,
+    );
+    assert!(out.markdown.is_some() && out.text.is_some());
+}
+
+/// A product page whose main-content root `widen` lifted above the semantic start: the
+/// prose-beside-grid walk computed `c - start` for a block before the start, an overflow
+/// (a panic with overflow checks, as in `cargo test`'s debug profile and the fuzz build).
+#[test]
+fn fuzz_readable_root_above_start() {
+    fuzz_case(include_bytes!("fuzz/readable-root-above-start.bin"));
+}

@@ -261,7 +261,13 @@ impl Table {
                 let plain = it.good.saturating_sub(it.good_link);
                 // The category's title: a small block before the grid that holds an h1
                 // (a banner wrapper around it), mostly unlinked.
-                let top = heads.get((c - start) as usize).copied().unwrap_or(0);
+                // `widen` may have lifted the root above `start`, so a block before `start`
+                // has no rank here (c - start overflowed: found by the html fuzz target).
+                let top = c
+                    .checked_sub(start)
+                    .and_then(|i| heads.get(i as usize))
+                    .copied()
+                    .unwrap_or(0);
                 if c < node
                     && top == 1
                     && it.good > 0
