@@ -7,6 +7,8 @@
 //! A wrapper open when a line ends is closed before the newline and reopened on the next line,
 //! so Markdown inline syntax never spans lines.
 
+use std::borrow::Cow;
+
 /// Prefixes written at the start of a line: the innermost ones. Why: every line repeats
 /// its prefixes, so lists nested a few hundred deep (the parser allows 256 levels) would turn
 /// a line of one character into a few hundred, and a 10 MiB page into gigabytes of
@@ -17,7 +19,7 @@ const MAX_PREFIXES: usize = 16;
 /// continuation, or `> ` for quotes) on every following line.
 #[derive(Debug, Clone)]
 struct Prefix {
-    marker: Option<String>,
+    marker: Option<Cow<'static, str>>,
     indent: &'static str,
     /// Identity, to tell which prefixes two lines share.
     id: u64,
@@ -27,7 +29,7 @@ struct Prefix {
 #[derive(Debug, Clone)]
 struct Wrap {
     open: &'static str,
-    close: String,
+    close: Cow<'static, str>,
     /// Position in the output just after the open marker, while it is written on this line.
     written_at: Option<usize>,
 }
@@ -49,6 +51,21 @@ pub struct LineState {
     content_prefixes: Vec<u64>,
     next_id: u64,
 }
+
+/// Byte classes for [`Writer::push_text`]: one table load per byte instead of a chain of
+/// compares.
+const ASCII_SPACE: u8 = 1;
+const LEAD_C2: u8 = 2;
+static SPACE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = ASCII_SPACE;
+    t[b'\t' as usize] = ASCII_SPACE;
+    t[b'\n' as usize] = ASCII_SPACE;
+    t[b'\r' as usize] = ASCII_SPACE;
+    t[0x0c] = ASCII_SPACE;
+    t[0xC2] = LEAD_C2;
+    t
+};
 
 #[derive(Debug)]
 pub struct Writer {
@@ -130,7 +147,7 @@ impl Writer {
         }
     }
 
-    pub fn push_prefix(&mut self, marker: Option<String>, indent: &'static str) {
+    pub fn push_prefix(&mut self, marker: Option<Cow<'static, str>>, indent: &'static str) {
         self.st.unwritten_marker = marker.is_some();
         self.st.next_id += 1;
         let id = self.st.next_id;
@@ -142,7 +159,7 @@ impl Writer {
         self.st.unwritten_marker = false;
     }
 
-    pub fn push_wrap(&mut self, open: &'static str, close: String) {
+    pub fn push_wrap(&mut self, open: &'static str, close: Cow<'static, str>) {
         self.st.wraps.push(Wrap {
             open,
             close,
@@ -265,13 +282,15 @@ impl Writer {
     /// Text from the document: whitespace collapsed, Markdown-escaped when needed.
     pub fn push_text(&mut self, s: &str) {
         let bytes = s.as_bytes();
+        // No-break space (C2 A0 in UTF-8) collapses like ASCII whitespace.
+        let nbsp_at = |i: usize| bytes.get(i + 1) == Some(&0xA0);
         let mut i = 0;
         while i < bytes.len() {
             let ws_start = i;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => i += 1,
-                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => i += 2,
+            while let Some(&b) = bytes.get(i) {
+                match SPACE[usize::from(b)] {
+                    ASCII_SPACE => i += 1,
+                    LEAD_C2 if nbsp_at(i) => i += 2,
                     _ => break,
                 }
             }
@@ -279,10 +298,10 @@ impl Writer {
                 self.soft_space();
             }
             let word_start = i;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => break,
-                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => break,
+            while let Some(&b) = bytes.get(i) {
+                match SPACE[usize::from(b)] {
+                    ASCII_SPACE => break,
+                    LEAD_C2 if nbsp_at(i) => break,
                     _ => i += 1,
                 }
             }
