@@ -52,21 +52,6 @@ pub struct LineState {
     next_id: u64,
 }
 
-/// Byte classes for [`Writer::push_text`]: one table load per byte instead of a chain of
-/// compares.
-const ASCII_SPACE: u8 = 1;
-const LEAD_C2: u8 = 2;
-static SPACE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b' ' as usize] = ASCII_SPACE;
-    t[b'\t' as usize] = ASCII_SPACE;
-    t[b'\n' as usize] = ASCII_SPACE;
-    t[b'\r' as usize] = ASCII_SPACE;
-    t[0x0c] = ASCII_SPACE;
-    t[0xC2] = LEAD_C2;
-    t
-};
-
 #[derive(Debug)]
 pub struct Writer {
     pub out: String,
@@ -282,15 +267,13 @@ impl Writer {
     /// Text from the document: whitespace collapsed, Markdown-escaped when needed.
     pub fn push_text(&mut self, s: &str) {
         let bytes = s.as_bytes();
-        // No-break space (C2 A0 in UTF-8) collapses like ASCII whitespace.
-        let nbsp_at = |i: usize| bytes.get(i + 1) == Some(&0xA0);
         let mut i = 0;
         while i < bytes.len() {
             let ws_start = i;
-            while let Some(&b) = bytes.get(i) {
-                match SPACE[usize::from(b)] {
-                    ASCII_SPACE => i += 1,
-                    LEAD_C2 if nbsp_at(i) => i += 2,
+            while i < bytes.len() {
+                match bytes[i] {
+                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => i += 1,
+                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => i += 2,
                     _ => break,
                 }
             }
@@ -298,10 +281,10 @@ impl Writer {
                 self.soft_space();
             }
             let word_start = i;
-            while let Some(&b) = bytes.get(i) {
-                match SPACE[usize::from(b)] {
-                    ASCII_SPACE => break,
-                    LEAD_C2 if nbsp_at(i) => break,
+            while i < bytes.len() {
+                match bytes[i] {
+                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => break,
+                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => break,
                     _ => i += 1,
                 }
             }
