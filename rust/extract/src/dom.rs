@@ -1,6 +1,7 @@
 //! Small facts about elements shared by every view: attribute lookup, what is never shown,
 //! what is a block.
 
+use html5ever::local_name;
 use scraper::node::Element;
 
 /// An attribute value by (lower-case) local name. A linear scan: elements carry few
@@ -55,12 +56,14 @@ pub fn is_invisible_tag(name: &str) -> bool {
 
 /// `hidden`, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`.
 pub fn is_hidden(el: &Element) -> bool {
+    // Atoms compared as atoms (one integer compare), not as strings.
     for (name, value) in el.attrs.iter() {
-        match &*name.local {
-            "hidden" => return true,
-            "aria-hidden" if value.trim().eq_ignore_ascii_case("true") => return true,
-            "style" if style_hides(value) => return true,
-            _ => {}
+        let local = &name.local;
+        if *local == local_name!("hidden")
+            || (*local == local_name!("aria-hidden") && value.trim().eq_ignore_ascii_case("true"))
+            || (*local == local_name!("style") && style_hides(value))
+        {
+            return true;
         }
     }
     false

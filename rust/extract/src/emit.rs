@@ -4,6 +4,9 @@
 //! escaping. Every opened element pushes one [`Frame`] on an explicit stack so closing it
 //! knows what to undo — no recursion anywhere.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use ego_tree::NodeRef;
 use scraper::node::Element;
 use scraper::{Html, Node};
@@ -90,7 +93,10 @@ enum Frame {
 #[derive(Debug)]
 struct Capture {
     saved: LineState,
-    rows: Vec<RawRow>,
+    /// Every cell's text, one after the other: one buffer rather than a `String` per cell.
+    cells: String,
+    /// Cells as ranges of `cells`.
+    rows: Vec<RawRow<Range<usize>>>,
     caption: Option<String>,
     in_thead: bool,
 }
@@ -183,9 +189,9 @@ impl<'s> Emitter<'s> {
             self.w.request_break(2);
             let prefixed = self.md && !self.w.is_inline_only();
             if prefixed {
-                let mut marker = "#".repeat(level);
-                marker.push(' ');
-                self.w.push_prefix(Some(marker), "");
+                const MARKERS: [&str; 6] = ["# ", "## ", "### ", "#### ", "##### ", "###### "];
+                let marker = MARKERS[level.clamp(1, 6) - 1];
+                self.w.push_prefix(Some(Cow::Borrowed(marker)), "");
             }
             self.w.begin_inline_only();
             Frame::Heading { prefixed }
@@ -329,9 +335,9 @@ impl<'s> Emitter<'s> {
                 }
                 let n = list.next.max(0);
                 list.next = (list.next + list.step).clamp(0, 999_999_999);
-                format!("{n}. ")
+                Cow::Owned(format!("{n}. "))
             }
-            _ => "- ".to_string(),
+            _ => Cow::Borrowed("- "),
         };
         let indent = indent_for(marker.len());
         self.w.push_prefix(Some(marker), indent);
@@ -413,14 +419,17 @@ impl<'s> Emitter<'s> {
         let mut pushed = false;
         if wrapped {
             match style {
-                Style::Strong => self.w.push_wrap("**", "**".into()),
-                Style::Em => self.w.push_wrap("*", "*".into()),
-                Style::Del => self.w.push_wrap("~~", "~~".into()),
-                Style::Code => self.w.push_wrap("`", "`".into()),
+                Style::Strong => self.w.push_wrap("**", Cow::Borrowed("**")),
+                Style::Em => self.w.push_wrap("*", Cow::Borrowed("*")),
+                Style::Del => self.w.push_wrap("~~", Cow::Borrowed("~~")),
+                Style::Code => self.w.push_wrap("`", Cow::Borrowed("`")),
                 Style::Link => {
                     if let Some(url) = attr(el, "href").and_then(|h| self.urls.resolve(h)) {
-                        self.w
-                            .push_wrap("[", format!("]({})", link_destination(&url)));
+                        let mut close = String::with_capacity(url.len() + 3);
+                        close.push_str("](");
+                        push_link_destination(&mut close, &url);
+                        close.push(')');
+                        self.w.push_wrap("[", Cow::Owned(close));
                         pushed = true;
                     }
                 }
@@ -514,7 +523,7 @@ impl<'s> Emitter<'s> {
             );
         }
         md.push_str("](");
-        md.push_str(&link_destination(&src));
+        push_link_destination(&mut md, &src);
         md.push(')');
         self.w.push_literal(&md);
     }
@@ -543,6 +552,7 @@ impl<'s> Emitter<'s> {
         let saved = self.w.begin_capture();
         self.captures.push(Capture {
             saved,
+            cells: String::new(),
             rows: Vec::new(),
             caption: None,
             in_thead: false,
@@ -567,10 +577,12 @@ impl<'s> Emitter<'s> {
     }
 
     fn close_cell(&mut self, start: usize, colspan: usize, rowspan: usize) {
-        let text = self.take_captured(start);
         self.cell_depth -= 1;
         self.sync_flags();
         if let Some(c) = self.captures.last_mut() {
+            let from = c.cells.len();
+            c.cells.push_str(self.w.out[start..].trim());
+            let text = from..c.cells.len();
             if c.rows.is_empty() {
                 c.rows.push(RawRow::default());
             }
@@ -582,6 +594,7 @@ impl<'s> Emitter<'s> {
                 });
             }
         }
+        self.w.out.truncate(start);
     }
 
     /// Take what was written since `start` (a cell or caption), trimmed, out of the buffer.
@@ -597,8 +610,26 @@ impl<'s> Emitter<'s> {
         };
         self.w.end_capture(capture.saved);
         self.sync_flags();
+        let cells = capture.cells;
         let mut rows = capture.rows;
         rows.retain(|r| !r.cells.is_empty());
+        // Ranges to slices in place (same layout: no allocation).
+        let rows: Vec<RawRow<&str>> = rows
+            .into_iter()
+            .map(|r| RawRow {
+                cells: r
+                    .cells
+                    .into_iter()
+                    .map(|c| RawCell {
+                        text: cells.get(c.text).unwrap_or_default(),
+                        colspan: c.colspan,
+                        rowspan: c.rowspan,
+                    })
+                    .collect(),
+                header: r.header,
+                in_thead: r.in_thead,
+            })
+            .collect();
         if let Some(caption) = capture.caption {
             self.w.request_break(2);
             self.w.push_literal(&caption);
@@ -626,7 +657,7 @@ impl<'s> Emitter<'s> {
                     if !line.is_empty() {
                         line.push_str(" | ");
                     }
-                    line.push_str(&cell.text);
+                    line.push_str(cell.text);
                 }
                 if !line.is_empty() {
                     self.w.request_break(1);
@@ -699,9 +730,9 @@ fn longest_run(s: &str, byte: u8) -> usize {
     best
 }
 
-/// A URL as a Markdown link destination: `<...>` when spaces or unbalanced parentheses
-/// would end it early.
-fn link_destination(url: &str) -> String {
+/// A URL as a Markdown link destination, appended to `out`: `<...>` when spaces or
+/// unbalanced parentheses would end it early.
+fn push_link_destination(out: &mut String, url: &str) {
     let mut depth: i32 = 0;
     let mut balanced = true;
     for b in url.bytes() {
@@ -718,12 +749,17 @@ fn link_destination(url: &str) -> String {
         }
     }
     if balanced && depth == 0 {
-        url.to_string()
+        out.push_str(url);
     } else {
-        let escaped = url
-            .replace('<', "%3C")
-            .replace('>', "%3E")
-            .replace(' ', "%20");
-        format!("<{escaped}>")
+        out.push('<');
+        for c in url.chars() {
+            match c {
+                '<' => out.push_str("%3C"),
+                '>' => out.push_str("%3E"),
+                ' ' => out.push_str("%20"),
+                c => out.push(c),
+            }
+        }
+        out.push('>');
     }
 }

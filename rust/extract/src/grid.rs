@@ -8,33 +8,46 @@
 const MAX_COLSPAN: usize = 1000;
 const MAX_ROWSPAN: usize = 65534;
 
+/// A cell as read, its text a `String` (the tables view, which hands cells out) or a `&str`
+/// into one shared buffer (the Markdown view, which only writes them: no allocation per
+/// cell, and span copies are pointer copies).
 #[derive(Debug, Clone)]
-pub struct RawCell {
-    pub text: String,
+pub struct RawCell<T = String> {
+    pub text: T,
     pub colspan: usize,
     pub rowspan: usize,
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct RawRow {
-    pub cells: Vec<RawCell>,
+#[derive(Debug, Clone)]
+pub struct RawRow<T = String> {
+    pub cells: Vec<RawCell<T>>,
     /// In `<thead>`, or made only of `<th>` cells.
     pub header: bool,
     pub in_thead: bool,
 }
 
+impl<T> Default for RawRow<T> {
+    fn default() -> Self {
+        RawRow {
+            cells: Vec::new(),
+            header: false,
+            in_thead: false,
+        }
+    }
+}
+
 /// Parse a span attribute the way browsers do (leading digits; 0 or junk → 1), capped.
 pub fn span(value: Option<&str>, max: usize) -> usize {
     let Some(v) = value else { return 1 };
-    let digits: String = v
+    let n = v
         .trim()
-        .chars()
-        .take_while(char::is_ascii_digit)
+        .bytes()
+        .take_while(u8::is_ascii_digit)
         .take(6)
-        .collect();
-    match digits.parse::<usize>() {
-        Ok(0) | Err(_) => 1,
-        Ok(n) => n.min(max),
+        .fold(0usize, |n, d| n * 10 + usize::from(d - b'0'));
+    match n {
+        0 => 1,
+        n => n.min(max),
     }
 }
 
@@ -47,39 +60,39 @@ pub fn rowspan(value: Option<&str>) -> usize {
 }
 
 /// The expanded table: the header row (if any) and the body rows, in order.
-#[derive(Debug, Default)]
-pub struct Grid {
-    pub header: Option<Vec<String>>,
-    pub rows: Vec<Vec<String>>,
+#[derive(Debug)]
+pub struct Grid<T = String> {
+    pub header: Option<Vec<T>>,
+    pub rows: Vec<Vec<T>>,
     /// Widest row, header included.
     pub columns: usize,
 }
 
 /// A span still covering cells of the rows below: (column, rows left, text).
-struct Active {
+struct Active<T> {
     col: usize,
     left: usize,
-    text: String,
+    text: T,
 }
 
 /// Expand spans and pick the header: the first `<thead>` row, else the first row.
-pub fn build(rows: Vec<RawRow>) -> Grid {
+pub fn build<T: AsRef<str> + Clone + Default>(rows: Vec<RawRow<T>>) -> Grid<T> {
     let real: usize = rows.iter().map(|r| r.cells.len()).sum();
     let real_bytes: usize = rows
         .iter()
         .flat_map(|r| r.cells.iter())
-        .map(|c| c.text.len())
+        .map(|c| c.text.as_ref().len())
         .sum();
     // Cells and bytes we are willing to create by copying.
     let mut budget_cells = 4 * real + 100_000;
     let mut budget_bytes = 4 * real_bytes + (1 << 20);
 
     let header_index = rows.iter().position(|r| r.in_thead).unwrap_or(0);
-    let mut out_rows: Vec<Vec<String>> = Vec::with_capacity(rows.len());
-    let mut active: Vec<Active> = Vec::new();
+    let mut out_rows: Vec<Vec<T>> = Vec::with_capacity(rows.len());
+    let mut active: Vec<Active<T>> = Vec::new();
     for row in rows {
-        let mut line: Vec<String> = Vec::with_capacity(row.cells.len());
-        let mut next_active: Vec<Active> = Vec::new();
+        let mut line: Vec<T> = Vec::with_capacity(row.cells.len());
+        let mut next_active: Vec<Active<T>> = Vec::new();
         let mut spans = std::mem::take(&mut active).into_iter().peekable();
         for cell in row.cells {
             while let Some(a) = spans.next_if(|a| a.col <= line.len()) {
@@ -87,7 +100,8 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
             }
             let col = line.len();
             let copies = cell.colspan.saturating_sub(1);
-            let cost = copies * cell.text.len();
+            let text_len = cell.text.as_ref().len();
+            let cost = copies * text_len;
             let expand = copies <= budget_cells && cost <= budget_bytes;
             if expand {
                 budget_cells -= copies;
@@ -96,7 +110,7 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
             let width = if expand { cell.colspan } else { 1 };
             if cell.rowspan > 1 {
                 let below = (cell.rowspan - 1).saturating_mul(width);
-                let below_cost = below.saturating_mul(cell.text.len().max(1));
+                let below_cost = below.saturating_mul(text_len.max(1));
                 if below <= budget_cells && below_cost <= budget_bytes {
                     budget_cells -= below;
                     budget_bytes -= below_cost;
@@ -138,9 +152,13 @@ pub fn build(rows: Vec<RawRow>) -> Grid {
 
 /// Put a span from the row above into its column of `line` (padding the columns before it),
 /// and keep it for the next row while it covers more.
-fn fill_span(line: &mut Vec<String>, next_active: &mut Vec<Active>, a: Active) {
+fn fill_span<T: AsRef<str> + Clone + Default>(
+    line: &mut Vec<T>,
+    next_active: &mut Vec<Active<T>>,
+    a: Active<T>,
+) {
     while line.len() < a.col {
-        line.push(String::new());
+        line.push(T::default());
     }
     line.push(a.text.clone());
     if a.left > 1 {
@@ -157,7 +175,7 @@ fn fill_span(line: &mut Vec<String>, next_active: &mut Vec<Active>, a: Active) {
 /// without, they must already be escaped for Markdown (`|` included) and be on one line.
 /// Only the header row is padded to the full width (renderers pad short body rows
 /// themselves), so a ragged hostile table costs no more than its cells.
-pub fn markdown_lines(grid: &Grid, escape: bool, mut line_out: impl FnMut(&str)) {
+pub fn markdown_lines<T: AsRef<str>>(grid: &Grid<T>, escape: bool, mut line_out: impl FnMut(&str)) {
     if grid.columns == 0 {
         return;
     }
@@ -174,7 +192,7 @@ pub fn markdown_lines(grid: &Grid, escape: bool, mut line_out: impl FnMut(&str))
     let mut line = String::with_capacity(64);
     line.push('|');
     for i in 0..grid.columns {
-        push_cell(&mut line, header.get(i).map_or("", String::as_str));
+        push_cell(&mut line, header.get(i).map_or("", AsRef::as_ref));
     }
     line_out(&line);
     line.clear();
@@ -187,7 +205,7 @@ pub fn markdown_lines(grid: &Grid, escape: bool, mut line_out: impl FnMut(&str))
         line.clear();
         line.push('|');
         for cell in row {
-            push_cell(&mut line, cell);
+            push_cell(&mut line, cell.as_ref());
         }
         line_out(&line);
     }

@@ -106,6 +106,7 @@ pub fn tokenize<S: TokenSink>(
         until_probe: Cell::new(0),
         crowded: Cell::new(false),
         flat: Cell::new(false),
+        names: RefCell::new(Names::new()),
     };
     let outcome = lexer.run();
     let _ = sink.process_token(Token::EOFToken, 1);
@@ -152,6 +153,75 @@ struct Lexer<'a, S> {
     until_probe: Cell<u32>,
     crowded: Cell<bool>,
     flat: Cell<bool>,
+    /// Tag and attribute names met so far (see [`Names`]).
+    names: RefCell<Names>,
+}
+
+/// Interned names by their lower-cased bytes, for names of one to eight bytes (nearly all
+/// tag and attribute names). Why: `LocalName::from` hashes the string (SipHash) and probes
+/// the static atom table for every tag and attribute; a page uses a few dozen names, so a
+/// small direct-mapped table keyed by the packed bytes answers nearly every lookup with
+/// one compare.
+struct Names {
+    slots: Vec<(u64, Option<LocalName>)>,
+}
+
+impl Names {
+    const BITS: u32 = 9;
+
+    fn new() -> Self {
+        Names {
+            slots: vec![(0, None); 1 << Self::BITS],
+        }
+    }
+
+    /// The atom for `raw` (ASCII-lowercased), or `None` when the name is not cacheable
+    /// (empty, longer than eight bytes, or holding a NUL).
+    fn get(&mut self, raw: &[u8]) -> Option<LocalName> {
+        let len = raw.len();
+        if len == 0 || len > 8 {
+            return None;
+        }
+        let mut packed = [0u8; 8];
+        packed[..len].copy_from_slice(raw);
+        let key = ascii_lowercase_word(u64::from_le_bytes(packed));
+        // A NUL among the name's bytes (the padding past them is made non-zero first): not
+        // cached, so the packed bytes always name exactly one string (and are never 0).
+        let padding = if len == 8 { 0 } else { u64::MAX << (8 * len) };
+        if has_zero_byte(key | padding) {
+            return None;
+        }
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize;
+        let entry = self.slots.get_mut(slot)?;
+        if entry.0 == key {
+            if let Some(name) = &entry.1 {
+                return Some(name.clone());
+            }
+        }
+        let lower = key.to_le_bytes();
+        let name = LocalName::from(std::str::from_utf8(&lower[..len]).ok()?);
+        *entry = (key, Some(name.clone()));
+        Some(name)
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `v` is zero.
+fn has_zero_byte(v: u64) -> bool {
+    v.wrapping_sub(ONES) & !v & HIGHS != 0
+}
+
+/// `A`-`Z` to `a`-`z` in each byte of `v`; every other byte (non-ASCII included) unchanged.
+fn ascii_lowercase_word(v: u64) -> u64 {
+    let low7 = v & !HIGHS;
+    // High bit of each byte: its low seven bits are >= 'A', and > 'Z' (no carry between
+    // bytes: each sum stays below 0x100).
+    let ge_a = low7 + ONES * u64::from(0x80 - b'A');
+    let gt_z = low7 + ONES * u64::from(0x80 - b'Z' - 1);
+    let upper = (ge_a & !gt_z) & !v & HIGHS;
+    v | (upper >> 2)
 }
 
 /// One decoded character reference: up to two characters.
@@ -649,6 +719,9 @@ impl<S: TokenSink> Lexer<'_, S> {
 
     /// A tag or attribute name: ASCII lowercased, NUL replaced.
     fn name(&self, from: usize, to: usize) -> LocalName {
+        if let Some(name) = self.names.borrow_mut().get(&self.b[from..to]) {
+            return name;
+        }
         let raw = &self.src[from..to];
         if raw.bytes().any(|c| c.is_ascii_uppercase() || c == 0) {
             LocalName::from(raw.to_ascii_lowercase().replace('\0', "\u{fffd}"))
@@ -786,5 +859,46 @@ impl TokenSink for &Collect {
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
         self.0.borrow_mut().push(token);
         TokenSinkResult::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_lowercasing_matches_std() {
+        let samples: [&[u8]; 6] = [
+            b"DIV",
+            b"Data-Src",
+            b"@[`{AZaz",
+            b"\xc3\x89T\xc3\xa9",
+            b"x",
+            b"h1H2h3H4",
+        ];
+        for s in samples {
+            let mut packed = [0u8; 8];
+            packed[..s.len()].copy_from_slice(s);
+            let got = ascii_lowercase_word(u64::from_le_bytes(packed)).to_le_bytes();
+            assert_eq!(&got[..s.len()], &s.to_ascii_lowercase()[..], "{s:?}");
+        }
+        for b in 0..=255u8 {
+            let got = ascii_lowercase_word(u64::from(b)) as u8;
+            assert_eq!(got, b.to_ascii_lowercase(), "{b}");
+        }
+    }
+
+    #[test]
+    fn cached_names_are_the_interned_names() {
+        let mut names = Names::new();
+        for raw in ["div", "DIV", "Href", "data-src", "datasrc8", "é", "div"] {
+            let want = LocalName::from(raw.to_ascii_lowercase());
+            assert_eq!(names.get(raw.as_bytes()), Some(want), "{raw}");
+        }
+        // Not cacheable: the caller interns these itself.
+        assert_eq!(names.get(b""), None);
+        assert_eq!(names.get(b"aria-hidden"), None);
+        assert_eq!(names.get(b"a\0b"), None);
+        assert_eq!(names.get(b"\0"), None);
     }
 }

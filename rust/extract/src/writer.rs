@@ -7,6 +7,8 @@
 //! A wrapper open when a line ends is closed before the newline and reopened on the next line,
 //! so Markdown inline syntax never spans lines.
 
+use std::borrow::Cow;
+
 /// Prefixes written at the start of a line: the innermost ones. Why: every line repeats
 /// its prefixes, so lists nested a few hundred deep (the parser allows 256 levels) would turn
 /// a line of one character into a few hundred, and a 10 MiB page into gigabytes of
@@ -17,7 +19,7 @@ const MAX_PREFIXES: usize = 16;
 /// continuation, or `> ` for quotes) on every following line.
 #[derive(Debug, Clone)]
 struct Prefix {
-    marker: Option<String>,
+    marker: Option<Cow<'static, str>>,
     indent: &'static str,
     /// Identity, to tell which prefixes two lines share.
     id: u64,
@@ -27,7 +29,7 @@ struct Prefix {
 #[derive(Debug, Clone)]
 struct Wrap {
     open: &'static str,
-    close: String,
+    close: Cow<'static, str>,
     /// Position in the output just after the open marker, while it is written on this line.
     written_at: Option<usize>,
 }
@@ -130,7 +132,7 @@ impl Writer {
         }
     }
 
-    pub fn push_prefix(&mut self, marker: Option<String>, indent: &'static str) {
+    pub fn push_prefix(&mut self, marker: Option<Cow<'static, str>>, indent: &'static str) {
         self.st.unwritten_marker = marker.is_some();
         self.st.next_id += 1;
         let id = self.st.next_id;
@@ -142,7 +144,7 @@ impl Writer {
         self.st.unwritten_marker = false;
     }
 
-    pub fn push_wrap(&mut self, open: &'static str, close: String) {
+    pub fn push_wrap(&mut self, open: &'static str, close: Cow<'static, str>) {
         self.st.wraps.push(Wrap {
             open,
             close,
