@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,17 @@ def loopback_config(tmp_path: Path | None = None, **changes) -> Config:
         values["download_dirs"] = (str(tmp_path),)
     values.update(changes)
     return Config(**values)
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 15.0) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (checked every 10 ms)."""
+    tick = threading.Event()  # never set: its timed wait is the pause between checks
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        tick.wait(0.01)
+    return True
 
 
 class RawServer:

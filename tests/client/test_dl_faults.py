@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import RawServer, loopback_config
+from loopback import RawServer, loopback_config, wait_until
 from webgrip import DownloadError, Tools
 from webgrip.client import WebClient
 from webgrip.downloads import STALE_TEMP_SECONDS, TEMP_NAME
@@ -86,16 +86,6 @@ def serve(body: bytes = BODY):
                      "application/octet-stream\r\nConnection: close\r\n\r\n".encode() + body)
 
     return RawServer(handler)
-
-
-def wait_until(condition, timeout: float = 15.0) -> bool:
-    tick = threading.Event()  # never set: its timed wait is the pause between checks
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        tick.wait(0.01)
-    return True
 
 
 def temp_files(folder: Path) -> list[str]:

@@ -8,11 +8,9 @@ symlink and no ``.part`` file is left anywhere.
 from __future__ import annotations
 
 import os
-import threading
-import time
 
 import pytest
-from loopback import RawServer, loopback_config
+from loopback import RawServer, loopback_config, wait_until
 from webgrip import DownloadError
 from webgrip.client import WebClient
 
@@ -22,17 +20,6 @@ BODY = b"secret payload " * 1000
 def every_file(folder) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
                   if p.is_symlink() or not p.is_dir())
-
-
-def wait_until(condition, timeout: float) -> bool:
-    """Whether ``condition()`` came true within ``timeout`` seconds (checked every 10 ms)."""
-    tick = threading.Event()  # never set: its timed wait is the pause between checks
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        tick.wait(0.01)
-    return True
 
 
 def swap_for_symlink(sub, outside) -> None:

@@ -91,10 +91,17 @@ pub fn page_text(placed: &[Placed]) -> String {
             usize::MAX - groups[q].len(),
         )
     });
+    join_blocks(
+        order
+            .into_iter()
+            .map(|q| frame_text(std::mem::take(&mut groups[q]))),
+    )
+}
+
+/// The non-empty texts, in order, with a blank line between each two.
+fn join_blocks(texts: impl IntoIterator<Item = String>) -> String {
     let mut out = String::new();
-    for q in order {
-        let glyphs = std::mem::take(&mut groups[q]);
-        let text = frame_text(glyphs);
+    for text in texts {
         if text.is_empty() {
             continue;
         }
@@ -174,18 +181,7 @@ fn frame_text(glyphs: Vec<Glyph>) -> String {
     let em = sizes[sizes.len() / 2];
     let mut blocks: Vec<Vec<Segment>> = Vec::new();
     xy_cut(segments, em, &mut blocks, 0);
-    let mut out = String::new();
-    for block in blocks {
-        let text = block_text(block);
-        if text.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str("\n\n");
-        }
-        out.push_str(&text);
-    }
-    out
+    join_blocks(blocks.into_iter().map(block_text))
 }
 
 /// Drop a glyph that repeats an earlier one (same character) within 0.15 em along the line
