@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import time
 
+import brotli  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
+import trustme  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 from chaos_server import BEHAVIOURS, ChaosServer, bomb
 from conftest import loopback_config
 from webgrip import (
@@ -28,9 +30,6 @@ from webgrip import (
     UnsupportedContentError,
     WebClient,
 )
-
-pytest.importorskip("trustme")
-pytest.importorskip("brotli")
 
 #: Deadline of stalling behaviours (they use all of it); others answer at once.
 DEADLINE = 1.0

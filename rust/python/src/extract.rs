@@ -39,6 +39,26 @@ fn decode_body(
 #[derive(Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 
+/// The budget of one extraction: a deadline `timeout` seconds from now (none without one) and
+/// the caller's cancel flag. Shared by the HTML and PDF entry points.
+pub fn budget(timeout: Option<f64>, cancel: Option<&CancelToken>) -> PyResult<Budget> {
+    let deadline = match timeout {
+        None => None,
+        Some(t) if t.is_nan() => {
+            return Err(PyValueError::new_err("timeout must be a number of seconds"))
+        }
+        // Already spent (a caller's remaining time can reach zero): stop at once.
+        Some(t) if t <= 0.0 => Some(Instant::now()),
+        Some(t) => Duration::try_from_secs_f64(t)
+            .ok()
+            .and_then(|d| Instant::now().checked_add(d)),
+    };
+    Ok(Budget {
+        deadline,
+        cancel: cancel.map(CancelToken::flag),
+    })
+}
+
 impl CancelToken {
     /// The shared flag, for other extractors' budgets (PDF).
     pub fn flag(&self) -> Arc<AtomicBool> {
@@ -120,20 +140,7 @@ fn extract_document<'py>(
             )));
         }
     }
-    let budget = Budget {
-        deadline: match timeout {
-            None => None,
-            Some(t) if t.is_nan() => {
-                return Err(PyValueError::new_err("timeout must be a number of seconds"))
-            }
-            // Already spent (a caller's remaining time can reach zero): stop at once.
-            Some(t) if t <= 0.0 => Some(Instant::now()),
-            Some(t) => Duration::try_from_secs_f64(t)
-                .ok()
-                .and_then(|d| Instant::now().checked_add(d)),
-        },
-        cancel: cancel.map(|c| c.0.clone()),
-    };
+    let budget = budget(timeout, cancel)?;
     let rules = tracking.map(|t| t.get().0.clone());
     let options = webgrip_extract::Options {
         main_content,

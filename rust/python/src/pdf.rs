@@ -1,14 +1,13 @@
 //! Bindings for PDF reading (`webgrip_pdf`): `extract_pdf`, run with the GIL released.
-use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use webgrip_pdf::{Budget, Interrupted, Limits, Mode, PdfDocumentText, PdfError};
+use webgrip_pdf::{Interrupted, Limits, Mode, PdfDocumentText, PdfError};
 
 use crate::errors::{self, webgrip_error};
-use crate::extract::CancelToken;
+use crate::extract::{self, CancelToken};
 
 /// Read a PDF into text or Markdown plus its metadata, within `timeout` seconds.
 #[pyfunction]
@@ -33,19 +32,7 @@ fn extract_pdf<'py>(
             )))
         }
     };
-    let budget = Budget {
-        deadline: match timeout {
-            None => None,
-            Some(t) if t.is_nan() => {
-                return Err(PyValueError::new_err("timeout must be a number of seconds"))
-            }
-            Some(t) if t <= 0.0 => Some(Instant::now()),
-            Some(t) => Duration::try_from_secs_f64(t)
-                .ok()
-                .and_then(|d| Instant::now().checked_add(d)),
-        },
-        cancel: cancel.map(CancelToken::flag),
-    };
+    let budget = extract::budget(timeout, cancel)?;
     let mut limits = Limits::default();
     if let Some(n) = max_pages {
         limits.max_pages = n.max(1);
