@@ -100,6 +100,8 @@ pub fn tokenize<S: TokenSink>(
             .then(|| RefCell::new(Tracker::new(!guard::mentions_frameset(src.as_bytes())))),
         attrs: RefCell::new(Vec::new()),
         untracked_end: Cell::new(usize::MAX),
+        raw_open: RefCell::new(None),
+        closing_raw: Cell::new(false),
         budget,
         probe,
         max_nodes,
@@ -144,6 +146,12 @@ struct Lexer<'a, S> {
     /// Where the end tag of a stripped SVG subtree starts: the tracker never saw that
     /// subtree open, so it must not see it close.
     untracked_end: Cell<usize>,
+    /// The raw text element (title, style, script, …) the tree builder is reading the text
+    /// of: until an end tag closes it, the tree builder takes only text and end tags (any
+    /// other token is a panic in html5ever), so [`Lexer::emit`] closes it first.
+    raw_open: RefCell<Option<LocalName>>,
+    /// The next end tag closes a raw text section (see [`Tracker::end_raw`]).
+    closing_raw: Cell<bool>,
     budget: &'a Budget,
     /// What the tree builder holds (see [`Pressure`]).
     probe: &'a dyn Fn() -> Pressure,
@@ -245,6 +253,30 @@ impl CharRef {
 
 impl<S: TokenSink> Lexer<'_, S> {
     fn emit(&self, token: Token) -> TokenSinkResult<S::Handle> {
+        if self.raw_open.borrow().is_some() {
+            match &token {
+                Token::TagToken(tag) if tag.kind == TagKind::EndTag => {
+                    self.raw_open.replace(None);
+                }
+                // What html5ever's tree builder panics on while reading raw text.
+                Token::TagToken(_) | Token::CommentToken(_) | Token::NullCharacterToken => {
+                    if let Some(name) = self.raw_open.take() {
+                        let _ = self.sink.process_token(
+                            Token::TagToken(Tag {
+                                kind: TagKind::EndTag,
+                                name,
+                                self_closing: false,
+                                attrs: Vec::new(),
+                                had_duplicate_attributes: false,
+                            }),
+                            1,
+                        );
+                    }
+                }
+                // Text, end of input, parse errors and doctypes: taken in any mode.
+                _ => {}
+            }
+        }
         self.sink.process_token(token, 1)
     }
 
@@ -297,6 +329,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                         }));
                     }
                     pos = end;
+                    self.closing_raw.set(!unclosed && end < len);
                     mode = Mode::Data;
                     continue;
                 }
@@ -306,6 +339,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                         self.text_replacing_nul(pos, end);
                     }
                     pos = end;
+                    self.closing_raw.set(end < len);
                     mode = Mode::Data;
                     continue;
                 }
@@ -338,6 +372,12 @@ impl<S: TokenSink> Lexer<'_, S> {
                 TokenSinkResult::Plaintext => Mode::Plaintext,
                 _ => Mode::Data,
             };
+            if matches!(
+                mode,
+                Mode::Rcdata { .. } | Mode::Rawtext { .. } | Mode::Script { .. }
+            ) {
+                self.raw_open.replace(Some(last_start.clone()));
+            }
         }
         Outcome::Complete
     }
@@ -577,11 +617,13 @@ impl<S: TokenSink> Lexer<'_, S> {
         let b = self.b;
         let cont = TokenSinkResult::Continue;
         let keep = Start::Markup;
+        // Only the markup right after a raw text section can close it.
+        let closing_raw = self.closing_raw.replace(false);
         match b[at + 1] {
             b'/' => {
                 let c = b[at + 2];
                 if c.is_ascii_alphabetic() {
-                    match self.end_tag(at) {
+                    match self.end_tag(at, closing_raw) {
                         Some((Some(tag), end)) => (end, self.emit(Token::TagToken(tag)), keep),
                         Some((None, end)) => (end, cont, keep),
                         None => (b.len(), cont, keep),
@@ -625,16 +667,20 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 
     /// The end tag whose `<` is at `at`: the token (`None` if the tracker drops it) and
-    /// where it ends; `None` if the input ends inside it.
-    fn end_tag(&self, at: usize) -> Option<(Option<Tag>, usize)> {
+    /// where it ends; `None` if the input ends inside it. `closing_raw`: it closes a raw text
+    /// section, and is never dropped.
+    fn end_tag(&self, at: usize, closing_raw: bool) -> Option<(Option<Tag>, usize)> {
         let b = self.b;
         let from = at + 2;
         let name_end = from + guard::tag_name_len(b, from);
         let tag = guard::scan_tag(b, name_end, &mut self.attrs.borrow_mut())?;
         if let Some(t) = &self.tracker {
+            let key = guard::name_key(&b[from..name_end]);
             if self.untracked_end.get() == at {
                 self.untracked_end.set(usize::MAX);
-            } else if t.borrow_mut().end_tag(guard::name_key(&b[from..name_end])) {
+            } else if closing_raw {
+                t.borrow_mut().end_raw(key);
+            } else if t.borrow_mut().end_tag(key) {
                 return Some((None, tag.end));
             }
         }

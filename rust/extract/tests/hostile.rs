@@ -140,3 +140,26 @@ fn fuzz_case(input: &[u8]) {
 fn fuzz_readable_root_above_start() {
     fuzz_case(include_bytes!("fuzz/readable-root-above-start.bin"));
 }
+
+/// A start tag the guard drops (here: over its attribute cap) leaves its end tag to be
+/// dropped too; when a later element of the same name holds raw text, the end tag closing
+/// that text must still reach the tree builder. It did not, and html5ever, still reading
+/// raw text, panicked on the next start tag ("impossible case in Text mode"; found by the
+/// `html` fuzz target in CI).
+#[test]
+fn raw_text_is_closed_after_a_dropped_start_tag_of_the_same_name() {
+    let attrs: String = (0..300).map(|i| format!(" a{i}=1")).collect();
+    for name in [
+        "title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script",
+    ] {
+        for stray in ["", "</x>", "<!--c-->", "<!doctype html>"] {
+            let html = format!(
+                "<html><body><{name}{attrs}>first <p>kept</p> <{name}>raw</{name}>{stray}\
+                 <p>after</p><{name}{attrs}>x</{name}><p>end</p></body></html>"
+            );
+            let (_, text) = run_small_stack(html.clone());
+            assert!(text.contains("after"), "{name} {stray}: {text:?}");
+            assert!(text.contains("end"), "{name} {stray}: {text:?}");
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! owned results into Python objects happens attached.
 use std::borrow::Cow;
 use std::net::IpAddr;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -158,20 +159,41 @@ fn extract_document<'py>(
         }
         Ok(out)
     };
+    // A panic in a parser is a bug, but one a hostile page must not turn into an exception
+    // outside the library's hierarchy (`PanicException` is not an `Exception`): it becomes a
+    // typed error about this page.
+    let guarded = |text: &str| catch_unwind(AssertUnwindSafe(|| run(text)));
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
-        py.detach(|| run(&text))
+        py.detach(|| guarded(&text))
     } else if let Ok(b) = html.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| run(&charset::decode_borrowed(bytes, content_type).0))
+        py.detach(|| guarded(&charset::decode_borrowed(bytes, content_type).0))
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
     // A large page may have made mimalloc reserve a new arena: advise it too.
     crate::alloc::keep_arenas_off_huge_pages();
     match out {
-        Ok(out) => to_dict(py, out),
-        Err(why) => Err(interrupted(py, why, url, timeout)),
+        Ok(Ok(out)) => to_dict(py, out),
+        Ok(Err(why)) => Err(interrupted(py, why, url, timeout)),
+        Err(_) => Err(parser_failed(py, url)),
+    }
+}
+
+/// The error for a page whose parsing panicked.
+fn parser_failed(py: Python<'_>, url: Option<&str>) -> PyErr {
+    match errors::load(py) {
+        Ok(classes) => webgrip_error(
+            py,
+            &classes.unsupported_content,
+            "the page could not be read: its HTML made the parser fail (a webgrip bug worth \
+             reporting, with the URL)",
+            url,
+            Some("parser"),
+            &[],
+        ),
+        Err(err) => err,
     }
 }
 

@@ -110,6 +110,21 @@ impl Tracker {
                 return true;
             }
         }
+        self.close(key, foreign);
+        false
+    }
+
+    /// The end tag that closes a raw text section (`</title>` after a title's text): always
+    /// kept. The tree builder reads nothing but text and end tags until it comes, so it
+    /// must not stand for the end tag of an earlier dropped start tag of the same name.
+    pub(crate) fn end_raw(&mut self, key: Name) {
+        let foreign = self.stack.last().is_some_and(|o| o.foreign);
+        self.close(key, foreign);
+    }
+
+    /// An end tag the tree builder sees: the open elements it closes (`foreign`: whether the
+    /// current node was foreign when the tag came).
+    fn close(&mut self, key: Name, foreign: bool) {
         let at = self.stack.iter().rposition(|k| k.name == key);
         let exact = at.is_some_and(|at| at + 1 == self.stack.len() && self.stack[at].foreign);
         let crosses = match at {
@@ -122,7 +137,6 @@ impl Tracker {
         if let Some(at) = at {
             self.stack.truncate(at);
         }
-        false
     }
 
     fn drop_tag(&mut self, key: Name) -> Start {
