@@ -216,17 +216,17 @@ def _new_marker() -> str:
     return f"WGFRAME{secrets.token_hex(8)}X"
 
 
-def _link_line(part: _Part, markdown: bool) -> str:
-    assert part.link is not None
-    url, label, why = part.link
+def _link_line(link: tuple[str, str, str | None], markdown: bool) -> str:
+    url, label, why = link
     label = " ".join(label.split())
     note = f" ({why})" if why else ""
     if not markdown:
         shown = url if label == url else f"{label} ({url})"
         return f"Frame: {shown}{note}"
     text = label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    text = "Frame" if label == url else f"Frame: {text}"
     target = f"<{url}>" if any(c in url for c in " ()<>") else url
-    return f"[Frame: {text}]({target}){note}"
+    return f"[{text}]({target}){note}"
 
 
 def _fill_marks(page: Page, marker: str, parts: list[_Part]) -> Page:
@@ -244,7 +244,7 @@ def _fill_marks(page: Page, marker: str, parts: list[_Part]) -> Page:
             if part.page is not None:
                 text = part.page.content.strip()
             elif part.link is not None:
-                text = _link_line(part, markdown)
+                text = _link_line(part.link, markdown)
         # The mark is a paragraph of its own: an emptied one takes its blank lines with it.
         lead = "\n\n" if m.group(1) and m.start() > 0 else ""
         trail = "\n\n" if m.group(3) and m.end() < len(m.string) else ""

@@ -141,7 +141,7 @@ pub fn extract_parsed_with(
         frame_marker,
     } = options;
     let base = urls::document_base(doc, url);
-    let found = frame_marker.map(|_| frames::find(doc, base.as_ref()));
+    let found = frame_marker.map(|_| frames::find(doc, base.as_ref(), tracking));
     let marks = match (frame_marker, found.as_ref()) {
         (Some(marker), Some((_, index))) => Some(FrameMarks { marker, index }),
         _ => None,

@@ -16,6 +16,7 @@ use url::Url;
 
 use crate::dom::{self, attr};
 use crate::scope::NodeIdHasher;
+use crate::tracking::TrackingRules;
 use crate::urls;
 use crate::walk::{walk, Visitor};
 
@@ -43,10 +44,15 @@ pub struct Frame {
 pub type FrameIndex = HashMap<NodeId, usize, BuildHasherDefault<NodeIdHasher>>;
 
 /// The visible frames of `doc` in document order (at most [`MAX_FRAMES`]), with the index
-/// the emitter looks them up in.
-pub fn find(doc: &Html, base: Option<&Url>) -> (Vec<Frame>, FrameIndex) {
+/// the emitter looks them up in; `src` loses the tracking parameters `tracking` names, as
+/// links do.
+pub fn find(
+    doc: &Html,
+    base: Option<&Url>,
+    tracking: Option<&TrackingRules>,
+) -> (Vec<Frame>, FrameIndex) {
     let mut finder = Finder {
-        urls: urls::Resolver::new(base),
+        urls: urls::Resolver::with_tracking(base, tracking),
         frames: Vec::new(),
         index: FrameIndex::default(),
     };
@@ -115,7 +121,7 @@ mod tests {
     fn frames(html: &str) -> Vec<Frame> {
         let doc = crate::parse(html);
         let base = Url::parse("https://example.com/docs/index.html").ok();
-        find(&doc, base.as_ref()).0
+        find(&doc, base.as_ref(), None).0
     }
 
     #[test]
@@ -156,7 +162,9 @@ mod tests {
     #[test]
     fn hidden_frames_left_out() {
         let got = frames(
-            "<noscript><iframe src='a.html'></iframe></noscript>\
+            // In the body: a `<noscript>` in the head cannot hold an iframe (the parser
+            // closes it and the iframe goes to the body, as in browsers).
+            "<p>x</p><noscript><iframe src='a.html'></iframe></noscript>\
              <div style='display:none'><iframe src='b.html'></iframe></div>\
              <iframe hidden src='c.html'></iframe><iframe></iframe>\
              <iframe src='d.html'></iframe>",
@@ -166,6 +174,29 @@ mod tests {
             got[0].src.as_deref(),
             Some("https://example.com/docs/d.html")
         );
+    }
+
+    #[test]
+    fn marks_where_frames_stand_only_when_asked() {
+        let html = "<p>before</p><iframe src=a.html></iframe><p>after</p>\
+                    <noscript><iframe src=b.html></iframe></noscript>";
+        let modes = crate::Modes {
+            text: true,
+            markdown: true,
+            ..Default::default()
+        };
+        let marked = crate::Options {
+            frame_marker: Some("@@"),
+            ..Default::default()
+        };
+        let doc = crate::parse(html);
+        let out = crate::extract_parsed_with(&doc, None, modes, marked);
+        assert_eq!(out.text.as_deref(), Some("before\n\n@@0@@\n\nafter\n"));
+        assert_eq!(out.markdown.as_deref(), Some("before\n\n@@0@@\n\nafter\n"));
+        assert_eq!(out.frames.map(|f| f.len()), Some(1));
+        let plain = crate::extract_parsed_with(&doc, None, modes, crate::Options::default());
+        assert_eq!(plain.text.as_deref(), Some("before\n\nafter\n"));
+        assert!(plain.frames.is_none());
     }
 
     #[test]
