@@ -32,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         main_content: flags & 32 != 0,
         tracking: Some(&tracking),
+        frame_marker: (flags & 64 != 0).then_some("\u{E000}"),
     };
     let url = Some("https://example.com/dir/page.html?q=1#top");
     let out = extract_within(&html, url, modes, options, &Budget::unlimited());
@@ -43,5 +44,6 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(out.text.is_some(), modes.text);
     assert_eq!(out.links.is_some(), modes.links);
     assert_eq!(out.tables.is_some(), modes.tables);
+    assert_eq!(out.frames.is_some(), flags & 64 != 0);
     assert_eq!(out.metadata.is_some(), modes.metadata);
 });

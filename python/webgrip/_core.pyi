@@ -215,6 +215,7 @@ def extract_document(
     cancel: CancelToken | None = None,
     tracking: TrackingRules | None = None,
     refuse_internal_images: bool = False,
+    frame_marker: str | None = None,
 ) -> dict[str, Any]:
     """Parse once and build the requested views, within ``timeout`` seconds.
 
@@ -242,6 +243,12 @@ def extract_document(
       ``text`` was asked for: whether those views are the main-content selection. A
       selection shorter than :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole
       page when that is longer, decided on the same parse (then ``False``).
+    - ``frames``: with a non-empty ``frame_marker``, the page's visible ``<iframe>`` and
+      ``<frame>`` elements in document order (at most 256; those in hidden subtrees left out),
+      ``list[{"tag", "src", "srcdoc", "title", "name", "width", "height"}]`` (``src``
+      resolved, ``None`` when absent or ``javascript:``/``data:``); the ``markdown`` and
+      ``text`` views then hold ``{frame_marker}{index}{frame_marker}`` as a paragraph where
+      each listed frame stands (see :mod:`webgrip.frames`).
     """
 
 def extract_pdf(

@@ -43,6 +43,7 @@ _T = TypeVar("_T")
 # kept: a function-level ``from .fetching import build_page`` goes through the import machinery
 # (a few microseconds) on every fetch.
 _FETCHING: ModuleType | None = None
+_FRAMES: ModuleType | None = None
 _RENDER: ModuleType | None = None
 
 
@@ -54,6 +55,16 @@ def _fetching() -> Any:
 
         _FETCHING = fetching
     return _FETCHING
+
+
+def _frames() -> Any:
+    """:mod:`webgrip.frames`, imported once."""
+    global _FRAMES
+    if _FRAMES is None:
+        from . import frames
+
+        _FRAMES = frames
+    return _FRAMES
 
 
 def _render() -> Any:
@@ -279,9 +290,7 @@ class WebClient:
             response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
         if response.status >= 400:
             raise status_error(response)
-        page = _fetching().build_page(response, url=clean, extract=extract,
-                                      main_content=main_content, tracking=self._tracking,
-                                      deadline=deadline)
+        page = self._page_of(response, clean, extract, main_content, deadline)
         if mode == "auto" and self._is_shell(response, page, clean, deadline):
             try:
                 page = self._rendered_page(clean, extract, main_content, deadline)
@@ -325,7 +334,6 @@ class WebClient:
     def _rendered_page(self, url: str, extract: str, main_content: bool | None,
                        deadline: float) -> Page:
         """``url`` rendered in the guarded browser, through the same extractor."""
-        from .fetching import build_page
         from .render import render as render_page
 
         start = time.monotonic()
@@ -342,9 +350,24 @@ class WebClient:
         )
         if response.status >= 400:
             raise status_error(response)
-        page = build_page(response, url=url, extract=extract, main_content=main_content,
-                          tracking=self._tracking, deadline=deadline)
+        page = self._page_of(response, url, extract, main_content, deadline)
         return dataclasses.replace(page, rendered=True)
+
+    def _page_of(self, response: Response, url: str, extract: str, main_content: bool | None,
+                 deadline: float) -> Page:
+        """The page of ``response`` with its same-site frames read within this call's policy,
+        ``deadline`` and byte cap (see :mod:`webgrip.frames`)."""
+
+        def load(frame_url: str, max_bytes: int) -> Response:
+            clean = self._clean_url(frame_url)
+            self._check_robots(clean, deadline)
+            return self.send("GET", clean, deadline=deadline, retry=False,
+                             max_bytes=min(max_bytes, self.config.max_response_bytes))
+
+        return _frames().build_framed_page(
+            response, url=url, extract=extract, main_content=main_content,
+            tracking=self._tracking, deadline=deadline, load=load,
+            max_frames=self.config.max_frames, max_bytes=self.config.max_response_bytes)
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:
         """Search the web with the configured provider chain; see :func:`webgrip.search.search`.

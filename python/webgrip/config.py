@@ -103,6 +103,9 @@ class Config:
     budget is not kept."""
     cache_dir: str | None = None
     cache_ttl_seconds: float = 3600.0
+    max_frames: int = 8
+    """Same-site ``<iframe>``/``<frame>`` documents a fetched page may inline (one level deep,
+    within the call's deadline; see docs/tools.md "Frames"); 0 lists every frame as a link."""
 
     # --- rendering (the ``webgrip[render]`` extra; see docs/rendering.md) ---------------
     render: str = "auto"
@@ -237,7 +240,7 @@ _FIELD_KINDS: dict[str, str] = {
     "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
     "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
     "page_cache_bytes": "int",
-    "cache_dir": "opt_str", "cache_ttl_seconds": "float",
+    "cache_dir": "opt_str", "cache_ttl_seconds": "float", "max_frames": "int",
     "render": "str", "browser_executable": "opt_str",
 }
 
@@ -269,6 +272,8 @@ def _validate(c: Config) -> None:
         raise bad("page_cache_bytes", "must be >= 0")
     if c.cache_ttl_seconds < 0:
         raise bad("cache_ttl_seconds", "must be >= 0")
+    if not 0 <= c.max_frames <= 32:
+        raise bad("max_frames", "must be between 0 and 32")
     for p in c.blocked_ports:
         if not isinstance(p, int) or not 0 <= p <= 65535:
             raise bad("blocked_ports", f"{p!r} is not a port number")

@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_PAGE_CACHE_BYTES",
     "MAX_LINKS",
     "DocumentCache",
+    "build_marked_page",
     "build_page",
     "classify",
     "describe_media_type",
@@ -141,12 +142,31 @@ def build_page(
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
+    return build_marked_page(response, url=url, extract=extract, main_content=main_content,
+                             tracking=tracking, deadline=deadline)[0]
+
+
+def build_marked_page(
+    response: Response,
+    *,
+    url: str,
+    extract: str = "markdown",
+    main_content: bool | None = None,
+    tracking: _core.TrackingRules | None = None,
+    deadline: float | None = None,
+    frame_marker: str | None = None,
+) -> tuple[Page, list[dict[str, Any]]]:
+    """:func:`build_page` that also lists an HTML page's frames, each marked in the
+    ``markdown``/``text`` view as ``{frame_marker}{index}{frame_marker}`` where it stands
+    (see :mod:`webgrip.frames`, which fills the marks in). Without a marker, or for a page
+    that is not HTML, the list is empty and nothing is marked.
+    """
     if extract not in EXTRACT_MODES:
         raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
     kind, media = classify(response.headers.get("content-type"), response.content)
     if kind == "pdf":
         if extract in ("markdown", "text"):
-            return _pdf_page(response, url=url, extract=extract, deadline=deadline)
+            return _pdf_page(response, url=url, extract=extract, deadline=deadline), []
         raise UnsupportedContentError(
             f"extract={extract!r} needs an HTML page; {response.url} is a PDF document",
             url=response.url, reason="not-html", content_type=media, size=len(response.content),
@@ -168,9 +188,10 @@ def build_page(
         if kind == "json" and len(response.content) <= MAX_PRETTY_JSON_BYTES:
             text = _pretty_json(text)
         return Page(url=url, final_url=response.url, status=response.status,
-                    content_type=media, extract=extract, content=text)
+                    content_type=media, extract=extract, content=text), []
     return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
-                      tracking=tracking or tracking_rules(), deadline=deadline)
+                      tracking=tracking or tracking_rules(), deadline=deadline,
+                      frame_marker=frame_marker)
 
 
 def _pdf_page(response: Response, *, url: str, extract: str, deadline: float | None) -> Page:
@@ -217,8 +238,8 @@ def _pretty_json(text: str) -> str:
 
 def _html_page(
     response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None,
-    tracking: _core.TrackingRules, deadline: float | None,
-) -> Page:
+    tracking: _core.TrackingRules, deadline: float | None, frame_marker: str | None,
+) -> tuple[Page, list[dict[str, Any]]]:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
 
@@ -230,7 +251,7 @@ def _html_page(
         return _core.extract_document(
             response.content, modes=modes, main_content=main_content, url=response.url,
             content_type=ct_header, timeout=left, cancel=_cancel.current(), tracking=tracking,
-            refuse_internal_images="markdown" in modes,
+            refuse_internal_images="markdown" in modes, frame_marker=frame_marker,
         )
 
     data: tuple[dict[str, Any], ...] | None = None
@@ -261,7 +282,7 @@ def _html_page(
         url=url, final_url=response.url, status=response.status, content_type=media,
         extract=extract, content=content, title=metadata.get("title"), metadata=metadata,
         data=data, main_content=main,
-    )
+    ), list(doc.get("frames") or [])
 
 
 def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -50,6 +50,7 @@ LAYERS: dict[str, int] = {
     "webgrip.sender": _INTERFACE,
     # 4: features, each on the send interface.
     "webgrip.fetching": _FEATURES,
+    "webgrip.frames": _FEATURES,
     "webgrip.downloads": _FEATURES,
     "webgrip.cache": _FEATURES,
     "webgrip.robots": _FEATURES,

@@ -10,12 +10,14 @@ use scraper::{Html, HtmlTreeSink};
 use crate::budget::{Budget, Interrupted};
 use crate::lexer::{Outcome, Pressure};
 
+use crate::emit::{self, Flavor, FrameMarks};
+use crate::frames::{self, Frame};
 use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
 use crate::scope::Scope;
 use crate::tables::{self, Table};
 use crate::tracking::TrackingRules;
-use crate::{guard, lexer, markdown, readable, text, urls};
+use crate::{guard, lexer, readable, urls};
 
 /// Which views to build.
 #[derive(Debug, Clone, Copy, Default)]
@@ -61,6 +63,9 @@ pub struct Extracted {
     /// With main content asked for (and a text or Markdown view), whether those views are
     /// narrowed to it: false when the selection was too short and the whole page says more.
     pub main_content: Option<bool>,
+    /// With a frame marker asked for: the page's visible frames, in the order (and with the
+    /// indexes) the text and Markdown views mark them (see [`crate::frames`]).
+    pub frames: Option<Vec<Frame>>,
 }
 
 /// Below this many characters (trimmed), a main-content view gives way to the whole page's
@@ -82,6 +87,10 @@ pub struct Options<'a> {
     pub main_content: bool,
     /// Remove these tracking parameters from the URLs of the Markdown and links views.
     pub tracking: Option<&'a TrackingRules>,
+    /// List the page's frames and mark each one's position in the text and Markdown views
+    /// as `{marker}{index}{marker}` (a paragraph of its own), for the caller to fill in.
+    /// Pick a marker no page can guess (a random one per call).
+    pub frame_marker: Option<&'a str>,
 }
 
 /// [`extract`] within `budget`: parsing and every view stop once it is spent, and the
@@ -114,6 +123,7 @@ pub fn extract_parsed(
     let options = Options {
         main_content,
         tracking: None,
+        frame_marker: None,
     };
     extract_parsed_with(doc, url, modes, options)
 }
@@ -128,8 +138,14 @@ pub fn extract_parsed_with(
     let Options {
         main_content,
         tracking,
+        frame_marker,
     } = options;
     let base = urls::document_base(doc, url);
+    let found = frame_marker.map(|_| frames::find(doc, base.as_ref(), tracking));
+    let marks = match (frame_marker, found.as_ref()) {
+        (Some(marker), Some((_, index))) => Some(FrameMarks { marker, index }),
+        _ => None,
+    };
     let narrowed = main_content && (modes.text || modes.markdown);
     let scope = if narrowed {
         readable::select(doc, url)
@@ -140,9 +156,11 @@ pub fn extract_parsed_with(
     let live = || !crate::budget::spent();
     let views = |scope: &Scope| {
         (
-            (modes.markdown && live())
-                .then(|| markdown::render_with(doc, scope, base.as_ref(), tracking)),
-            (modes.text && live()).then(|| text::render(doc, scope)),
+            (modes.markdown && live()).then(|| {
+                emit::render_marked(doc, scope, Flavor::Markdown, base.as_ref(), tracking, marks)
+            }),
+            (modes.text && live())
+                .then(|| emit::render_marked(doc, scope, Flavor::Text, None, None, marks)),
         )
     };
     let (mut markdown, mut text) = views(&scope);
@@ -169,6 +187,7 @@ pub fn extract_parsed_with(
         tables: (modes.tables && live()).then(|| tables::extract(doc)),
         metadata: (modes.metadata && live()).then(|| metadata::extract(doc, base.as_ref())),
         main_content: narrowed.then_some(main_content),
+        frames: found.map(|(list, _)| list),
     }
 }
 
@@ -311,6 +330,7 @@ mod tests {
         const MAIN: Options = Options {
             main_content: true,
             tracking: None,
+            frame_marker: None,
         };
         let html = repeat("<p>x</p>", 100_000);
         let past = Budget {

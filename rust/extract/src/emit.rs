@@ -13,6 +13,7 @@ use scraper::{Html, Node};
 use url::Url;
 
 use crate::dom::{self, attr, Flow};
+use crate::frames::{self, FrameIndex};
 use crate::grid::{self, RawCell, RawRow};
 use crate::scope::Scope;
 use crate::tracking::TrackingRules;
@@ -27,6 +28,14 @@ pub enum Flavor {
     Markdown,
 }
 
+/// Where to mark frames (see [`crate::frames`]): `{marker}{index}{marker}` for each frame
+/// element `index` holds.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameMarks<'m> {
+    pub marker: &'m str,
+    pub index: &'m FrameIndex,
+}
+
 /// Render the part of `doc` selected by `scope`.
 pub fn render(
     doc: &Html,
@@ -35,7 +44,20 @@ pub fn render(
     base: Option<&Url>,
     tracking: Option<&TrackingRules>,
 ) -> String {
+    render_marked(doc, scope, flavor, base, tracking, None)
+}
+
+/// [`render`] with the frames of `marks` marked where they stand.
+pub fn render_marked(
+    doc: &Html,
+    scope: &Scope,
+    flavor: Flavor,
+    base: Option<&Url>,
+    tracking: Option<&TrackingRules>,
+    marks: Option<FrameMarks<'_>>,
+) -> String {
     let mut e = Emitter::new(scope, flavor, base, tracking);
+    e.marks = marks;
     if let Some(extra) = scope.supplement.as_deref() {
         e.w.push_text(extra);
         e.w.request_break(2);
@@ -109,6 +131,7 @@ struct ListState {
 
 struct Emitter<'s> {
     w: Writer,
+    marks: Option<FrameMarks<'s>>,
     md: bool,
     scope: &'s Scope,
     urls: urls::Resolver<'s>,
@@ -135,6 +158,7 @@ impl<'s> Emitter<'s> {
     ) -> Self {
         Emitter {
             w: Writer::new(flavor == Flavor::Markdown, 4096),
+            marks: None,
             md: flavor == Flavor::Markdown,
             scope,
             urls: urls::Resolver::with_tracking(base, tracking),
@@ -307,6 +331,13 @@ impl<'s> Emitter<'s> {
                 }
             }
         }
+    }
+
+    /// A frame's mark, a paragraph of its own (the caller replaces it with a document).
+    fn mark_frame(&mut self, marker: &str, index: usize) {
+        self.w.request_break(2);
+        self.w.push_literal(&format!("{marker}{index}{marker}"));
+        self.w.request_break(2);
     }
 
     fn open_list(&mut self, el: &Element) -> Frame {
@@ -684,6 +715,14 @@ impl<'a> Visitor<'a> for Emitter<'_> {
                 false
             }
             Node::Element(el) => {
+                if let Some(marks) = self.marks {
+                    if frames::is_frame_tag(el.name()) {
+                        if let Some(i) = marks.index.get(&node.id()) {
+                            self.mark_frame(marks.marker, *i);
+                        }
+                        return false;
+                    }
+                }
                 if dom::is_dropped(el) {
                     return false;
                 }

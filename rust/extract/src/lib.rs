@@ -10,6 +10,7 @@ pub mod document;
 pub mod dom;
 mod emit;
 mod escape;
+pub mod frames;
 pub mod grid;
 pub mod guard;
 pub mod jsonld;
@@ -34,5 +35,6 @@ pub use document::{
     parse_with_html5ever, parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
 };
 pub use emit::Flavor;
+pub use frames::Frame;
 pub use scope::Scope;
 pub use tracking::TrackingRules;

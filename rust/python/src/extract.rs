@@ -17,7 +17,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::{charset, Budget, Extracted, Interrupted, Modes};
+use webgrip_extract::{charset, Budget, Extracted, Frame, Interrupted, Modes};
 use webgrip_extract::{tracking, urls};
 use webgrip_net::{policy, Policy, PolicyConfig};
 
@@ -119,7 +119,7 @@ impl TrackingRules {
 
 /// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false, frame_marker=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,
@@ -132,6 +132,7 @@ fn extract_document<'py>(
     cancel: Option<&CancelToken>,
     tracking: Option<&Bound<'py, TrackingRules>>,
     refuse_internal_images: bool,
+    frame_marker: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut wanted = Modes::default();
     for m in &modes {
@@ -146,6 +147,7 @@ fn extract_document<'py>(
     let options = webgrip_extract::Options {
         main_content,
         tracking: rules.as_deref(),
+        frame_marker: frame_marker.filter(|m| !m.is_empty()),
     };
     let run = |text: &str| {
         let _turn = crate::alloc::Extraction::begin(&budget)?;
@@ -280,7 +282,26 @@ fn to_dict<'py>(py: Python<'py>, out: Extracted) -> PyResult<Bound<'py, PyDict>>
     if let Some(main) = out.main_content {
         d.set_item("main_content", main)?;
     }
+    if let Some(frames) = out.frames {
+        d.set_item("frames", frames_list(py, frames)?)?;
+    }
     Ok(d)
+}
+
+fn frames_list(py: Python<'_>, frames: Vec<Frame>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for f in frames {
+        let d = PyDict::new(py);
+        d.set_item("tag", f.tag)?;
+        d.set_item("src", f.src)?;
+        d.set_item("srcdoc", f.srcdoc)?;
+        d.set_item("title", f.title)?;
+        d.set_item("name", f.name)?;
+        d.set_item("width", f.width)?;
+        d.set_item("height", f.height)?;
+        list.append(d)?;
+    }
+    Ok(list)
 }
 
 fn links_list(py: Python<'_>, links: Vec<Link>) -> PyResult<Bound<'_, PyList>> {

@@ -147,6 +147,10 @@ pub(crate) fn attr_is_read(name: &[u8]) -> bool {
         "color",
         "face",
         "size",
+        // Frames: their inline document and their size (a 1x1 frame is a tracker).
+        "srcdoc",
+        "width",
+        "height",
         // Changes how html5ever builds a template.
         "shadowrootmode",
     ];

@@ -1,0 +1,276 @@
+"""Frames: the documents a page shows in ``<iframe>`` and ``<frame>`` (framesets), put where
+they stand.
+
+A page is read with a frame marker the core puts at each visible frame's position (see
+``rust/extract/src/frames.rs``); then, in document order:
+
+- a **same-site** frame (same host as the page's final URL, port aside, as cookies go) is
+  fetched through ``load`` — the caller's guarded request under the call's policy and
+  deadline — and its own view replaces the mark. At most ``max_frames`` are read, all of them
+  within ``max_bytes`` together; frames inside those frames are listed, never fetched
+  (depth 1);
+- an ``srcdoc`` iframe's inline document is read in place (no request), counted like a fetch;
+- a **cross-site** frame, one past the caps, one that failed or came too late is listed as a
+  link (with its ``title`` or ``name``);
+- ``about:``, ``javascript:`` and ``data:`` frames and 0/1-pixel frames are left out (ads,
+  trackers and placeholders, not content), as the core leaves out frames in hidden subtrees.
+
+With a main-content view, a fetched frame whose mark the selection left out is appended after
+it: a documentation viewer's content lives in a frame the readable selection cannot see into.
+``links`` and ``tables`` add the frames' links and tables after the page's own; the ``html``
+view is the page as sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from . import _core
+from .errors import FetchTimeoutError, WebgripError
+from .fetching import _render_links, _render_tables, _unique_links, build_marked_page
+from .page import Page
+from .response import Response
+
+__all__ = ["MAX_LISTED_FRAMES", "build_framed_page", "same_site"]
+
+#: Frames listed as links at most (a page of 500 ad frames is not 500 lines of links).
+MAX_LISTED_FRAMES = 32
+#: Sizes (``width``/``height`` attributes) of frames that show nothing: tracking pixels.
+_INVISIBLE_SIZES = frozenset({"0", "1", "0px", "1px"})
+
+Loader = Callable[[str, int], Response]
+"""``load(url, max_bytes)``: the frame's response under the caller's policy and deadline
+(any status), or a :class:`~webgrip.errors.WebgripError`."""
+
+
+def same_site(url: str, other: str) -> bool:
+    """Whether ``url`` and ``other`` are on the same host (compared as the core parses it:
+    case, trailing dots and address spellings aside; ports and schemes are not compared)."""
+    try:
+        a, b = _core.url_host(url), _core.url_host(other)
+    except ValueError:
+        return False
+    return a is not None and a == b
+
+
+def build_framed_page(
+    response: Response,
+    *,
+    url: str,
+    extract: str,
+    main_content: bool | None,
+    tracking: _core.TrackingRules | None,
+    deadline: float,
+    load: Loader,
+    max_frames: int,
+    max_bytes: int,
+) -> Page:
+    """The page of ``response`` (as :func:`webgrip.fetching.build_page` makes it) with its
+    frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
+    more than ``max_frames`` times, nor for more than ``max_bytes`` in all."""
+    if extract == "html":
+        return build_marked_page(response, url=url, extract=extract, main_content=main_content,
+                                 tracking=tracking, deadline=deadline)[0]
+    marker = _new_marker()
+    page, frames = build_marked_page(response, url=url, extract=extract,
+                                     main_content=main_content, tracking=tracking,
+                                     deadline=deadline, frame_marker=marker)
+    if not frames:
+        return page
+    reader = _Reader(response.url, extract=extract, main_content=main_content,
+                     tracking=tracking, deadline=deadline, load=load,
+                     max_frames=max_frames, max_bytes=max_bytes)
+    parts = [reader.read(frame) for frame in frames]
+    if extract in ("markdown", "text"):
+        return _fill_marks(page, marker, parts)
+    return _merge_data(page, parts)
+
+
+@dataclasses.dataclass
+class _Part:
+    """What one frame became: a page read, a link to list, or nothing."""
+
+    page: Page | None = None
+    link: tuple[str, str, str | None] | None = None  # (url, label, why it was not read)
+
+
+class _Reader:
+    """Reads the frames of one page in document order, keeping the call's caps."""
+
+    def __init__(self, page_url: str, *, extract: str, main_content: bool | None,
+                 tracking: _core.TrackingRules | None, deadline: float, load: Loader,
+                 max_frames: int, max_bytes: int):
+        self.page_url = page_url
+        self.extract, self.main_content, self.tracking = extract, main_content, tracking
+        self.deadline, self.load = deadline, load
+        self.frames_left, self.bytes_left = max_frames, max_bytes
+        self.listed = 0
+        self.seen: dict[str, _Part] = {}  # a frame shown twice is read once
+
+    def read(self, frame: Mapping[str, Any]) -> _Part:
+        if _invisible(frame):
+            return _Part()
+        srcdoc, src = frame.get("srcdoc"), frame.get("src")
+        if srcdoc is not None:  # srcdoc wins over src, as in browsers
+            return self._inline(srcdoc)
+        if not isinstance(src, str) or not src.lower().startswith(("http://", "https://")):
+            return _Part()  # about:blank, javascript:, data:, no src at all
+        label = frame.get("title") or frame.get("name") or src
+        if not same_site(src, self.page_url):
+            return self._listed(src, label, None)
+        if src in self.seen:
+            return self.seen[src]
+        part = self._fetch(src, label)
+        self.seen[src] = part
+        return part
+
+    def _listed(self, src: str, label: str, why: str | None) -> _Part:
+        if self.listed >= MAX_LISTED_FRAMES:
+            return _Part()
+        self.listed += 1
+        return _Part(link=(src, label, why))
+
+    def _inline(self, srcdoc: str) -> _Part:
+        if self.frames_left <= 0 or self.bytes_left <= 0:
+            return _Part()
+        body = srcdoc.encode("utf-8")[: self.bytes_left]
+        self.frames_left -= 1
+        self.bytes_left -= len(body)
+        # The inline document's base is the page's URL, as in browsers.
+        doc = Response(url=self.page_url, status=200,
+                       headers={"content-type": "text/html; charset=utf-8"}, content=body,
+                       content_type="text/html", charset="utf-8", redirects=(),
+                       remote_addr="", elapsed=0.0)
+        try:
+            return _Part(page=self._view(doc, self.page_url))
+        except WebgripError as exc:
+            _reraise_cancel(exc)
+            return _Part()
+
+    def _fetch(self, src: str, label: str) -> _Part:
+        if self.frames_left <= 0:
+            return self._listed(src, label, "frame limit reached")
+        if self.bytes_left <= 0:
+            return self._listed(src, label, "frame size limit reached")
+        if self.deadline - time.monotonic() <= 0:
+            return self._listed(src, label, "no time left")
+        self.frames_left -= 1
+        try:
+            response = self.load(src, self.bytes_left)
+            self.bytes_left -= len(response.content)
+            if response.status >= 400:
+                return self._listed(src, label, f"HTTP {response.status}")
+            return _Part(page=self._view(response, src))
+        except WebgripError as exc:
+            _reraise_cancel(exc)
+            return self._listed(src, label, _why(exc))
+
+    def _view(self, response: Response, url: str) -> Page:
+        """The frame's own view; its frames are listed, not fetched (depth 1)."""
+        marker = _new_marker()
+        page, frames = build_marked_page(response, url=url, extract=self.extract,
+                                         main_content=self.main_content,
+                                         tracking=self.tracking, deadline=self.deadline,
+                                         frame_marker=marker)
+        if not frames:
+            return page
+        parts = [self._nested(frame) for frame in frames]
+        if self.extract in ("markdown", "text"):
+            return _fill_marks(page, marker, parts)
+        return _merge_data(page, parts)
+
+    def _nested(self, frame: Mapping[str, Any]) -> _Part:
+        src = frame.get("src")
+        if (_invisible(frame) or frame.get("srcdoc") is not None or not isinstance(src, str)
+                or not src.lower().startswith(("http://", "https://"))):
+            return _Part()
+        return self._listed(src, frame.get("title") or frame.get("name") or src,
+                            "frame inside a frame")
+
+
+def _invisible(frame: Mapping[str, Any]) -> bool:
+    return any(str(frame.get(side) or "").strip().lower() in _INVISIBLE_SIZES
+               for side in ("width", "height"))
+
+
+def _reraise_cancel(exc: WebgripError) -> None:
+    """A call the caller gave up on stops here; any other failure only loses the frame."""
+    if isinstance(exc, FetchTimeoutError) and getattr(exc, "reason", None) == "cancelled":
+        raise exc
+
+
+def _why(exc: WebgripError) -> str:
+    reason = getattr(exc, "reason", None)
+    if isinstance(exc, FetchTimeoutError):
+        return "no time left"
+    return f"not fetched: {reason}" if reason else "not fetched"
+
+
+def _new_marker() -> str:
+    # Random per call: a page cannot write a mark that the frames' content would replace.
+    return f"WGFRAME{secrets.token_hex(8)}X"
+
+
+def _link_line(link: tuple[str, str, str | None], markdown: bool) -> str:
+    url, label, why = link
+    label = " ".join(label.split())
+    note = f" ({why})" if why else ""
+    if not markdown:
+        shown = url if label == url else f"{label} ({url})"
+        return f"Frame: {shown}{note}"
+    text = label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    text = "Frame" if label == url else f"Frame: {text}"
+    target = f"<{url}>" if any(c in url for c in " ()<>") else url
+    return f"[{text}]({target}){note}"
+
+
+def _fill_marks(page: Page, marker: str, parts: list[_Part]) -> Page:
+    """``page`` with each mark replaced by its frame's text; frames read but left out by the
+    main-content selection are appended."""
+    markdown = page.extract == "markdown"
+    placed: set[int] = set()
+
+    def fill(m: re.Match[str]) -> str:
+        i = int(m.group(2))
+        text = ""
+        if i < len(parts):
+            placed.add(i)
+            part = parts[i]
+            if part.page is not None:
+                text = part.page.content.strip()
+            elif part.link is not None:
+                text = _link_line(part.link, markdown)
+        # The mark is a paragraph of its own: an emptied one takes its blank lines with it.
+        lead = "\n\n" if m.group(1) and m.start() > 0 else ""
+        trail = "\n\n" if m.group(3) and m.end() < len(m.string) else ""
+        if not text:
+            return "\n\n" if lead and trail else ""
+        return f"{lead}{text}{trail}"
+
+    mark = re.compile(r"(\n*)" + re.escape(marker) + r"(\d+)" + re.escape(marker) + r"(\n*)")
+    content = mark.sub(fill, page.content)
+    missing = [p.page.content.strip() for i, p in enumerate(parts)
+               if p.page is not None and i not in placed and p.page.content.strip()]
+    if missing:
+        content = "\n\n".join([content.rstrip(), *missing]).lstrip("\n")
+    return dataclasses.replace(page, content=content)
+
+
+def _merge_data(page: Page, parts: list[_Part]) -> Page:
+    """``links``/``tables``: the frames' items after the page's own."""
+    items: list[dict[str, Any]] = [dict(item) for item in page.data or ()]
+    for part in parts:
+        if part.page is not None:
+            items.extend(dict(item) for item in part.page.data or ())
+        elif part.link is not None and page.extract == "links":
+            url, label, _ = part.link
+            items.append({"url": url, "text": "" if label == url else label, "rel": None})
+    if page.extract == "links":
+        links = _unique_links(items)
+        return dataclasses.replace(page, data=tuple(links), content=_render_links(links))
+    return dataclasses.replace(page, data=tuple(items), content=_render_tables(items))
