@@ -260,8 +260,7 @@ _FIELD_KINDS: dict[str, str] = {
     "resolve": "mapping", "max_redirects": "int", "timeout": "float",
     "connect_timeout": "float", "max_response_bytes": "int", "user_agent": "str",
     "ca_bundle": "opt_str", "rate_limit_seconds": "float", "max_retries": "int",
-    "respect_robots_txt": "bool", "headers": "mapping", "site_headers": "site_mapping",
-    "cookies": "bool", "persist_cookies": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
+    "respect_robots_txt": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
     "search_endpoints": "mapping", "search_region": "opt_str", "safe_search": "str",
     "brave_api_key": "opt_str", "tavily_api_key": "opt_str", "google_api_key": "opt_str",
     "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
@@ -269,6 +268,8 @@ _FIELD_KINDS: dict[str, str] = {
     "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float",
     "render": "str", "browser_executable": "opt_str",
+    "headers": "mapping", "site_headers": "site_mapping", "cookies": "bool",
+    "persist_cookies": "bool",
 }
 
 _SEARCH_PROVIDERS = ("duckduckgo", "searxng", "brave", "tavily", "google")

@@ -75,7 +75,7 @@ def sites():
 
 
 def site_config(sites, **changes) -> Config:
-    a, b = sites
+    del sites  # the servers' addresses are fixed: 127.0.0.1 and 127.0.0.2
     resolve = {name: ("127.0.0.1",) for name in A_NAMES}
     resolve.update({name: ("127.0.0.2",) for name in B_NAMES})
     return loopback_config(resolve=resolve, **changes)
@@ -155,7 +155,7 @@ def test_secure_cookies_only_from_and_to_https(https_server, ca_bundle, raw_serv
         # The Secure cookie sent over plain http was not stored.
         assert sorted(c["name"] for c in client.cookies()) == ["p", "s"]
         client.get(f"https://localhost:{port}/check")
-    check = [r for r, _ in https_server.log if r.path == "/check"][0]
+    check = next(r for r, _ in https_server.log if r.path == "/check")
     assert check.headers.get("Cookie") == "s=1; p=2"
 
 
@@ -214,7 +214,7 @@ def test_persisted_cookies_survive_a_new_client(sites, tmp_path):
     store = PageCache(str(tmp_path), 60)
     saved = store.load_cookies()
     assert [c["name"] for c in saved] == ["kept"]
-    store.save_cookies(saved + [dict(saved[0], name="stale", expires=int(time.time()) - 5)])
+    store.save_cookies([*saved, dict(saved[0], name="stale", expires=int(time.time()) - 5)])
     store.close()
     with WebClient(config) as second:
         second.get(a.url(host, "/look"))
