@@ -144,7 +144,7 @@ impl SiteHeaders {
             let checked = checked_headers(headers, &format!("site_headers[{key:?}]"))?;
             sites.push((key, checked));
         }
-        sites.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        sites.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
         Ok(SiteHeaders { sites })
     }
 
