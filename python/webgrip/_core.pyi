@@ -26,6 +26,7 @@ __all__ = [
     "EgressProxy",
     "TrackingRules",
     "__version__",
+    "check_headers",
     "check_ip",
     "decode_body",
     "extract_document",
@@ -109,6 +110,9 @@ class Client:
         allow_http: bool = True,
         allow_https_downgrade: bool = False,
         resolve: Mapping[str, Sequence[str]] | None = None,
+        headers: Sequence[tuple[str, str]] = ...,  # ()
+        site_headers: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+        cookies: bool = True,
     ) -> Client: ...
     def check_url(self, url: str) -> str:
         """Apply the policy (resolving the host) without connecting; the normalised URL.
@@ -152,6 +156,28 @@ class Client:
         The body is decoded per Content-Encoding (gzip, deflate, br, stacked); another coding
         raises ConnectError (reason ``unsupported-encoding``, no file).
         """
+    def cookies(self, *, persistent_only: bool = False) -> list[_Cookie]:
+        """The jar's unexpired cookies (only those with an expiry date when
+        ``persistent_only``); empty when cookies are off."""
+    def load_cookies(self, cookies: Sequence[Mapping[str, Any]]) -> None:
+        """Add cookies saved from :meth:`cookies` (expired ones are dropped)."""
+    def clear_cookies(self) -> None:
+        """Forget every cookie of the jar."""
+    @property
+    def cookie_changes(self) -> int:
+        """A count bumped by every change to the jar (0 when cookies are off)."""
+
+class _Cookie(TypedDict):
+    name: str
+    value: str
+    domain: str
+    host_only: bool
+    path: str
+    secure: bool
+    http_only: bool
+    same_site: str  # "strict", "lax" or "none"
+    expires: int | None  # unix seconds; None: a session cookie
+    created: int  # unix microseconds
 
 class _ProxyStats(TypedDict):
     requests: int
@@ -195,6 +221,16 @@ def check_ip(
     deny_networks: Sequence[str] = ...,  # ()
 ) -> str | None:
     """``None`` if the address is allowed, else the reason it is refused."""
+
+def check_headers(
+    headers: Sequence[tuple[str, str]],
+    site_headers: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    *,
+    credentials: bool = False,
+) -> None:
+    """Check ``headers`` and ``site_headers`` as ``Client(...)`` would: ValueError for a
+    refused name (``Host``, ``Content-Length``, hop-by-hop, ...), a credential in ``headers``
+    (allowed with ``credentials``: a call's own headers) or an invalid value (never shown)."""
 
 def url_host(url: str) -> str | None:
     """The host ``url`` names, as the core parses it, in canonical form (no DNS).

@@ -25,6 +25,9 @@ when the server's ``Cache-Control: max-age`` says so). What it stores is the raw
   dropped with a warning and fetched again, never served. It guards against corruption, not
   against someone who may write the file (they could write digests too: keep ``cache_dir``
   private).
+- With ``Config.persist_cookies``, the client's cookies that have an expiry date are kept in
+  the same file (table ``cookies``, see :meth:`PageCache.save_cookies`): a new client with
+  the same ``cache_dir`` starts with them; expired ones are dropped on load.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -80,6 +83,24 @@ CREATE TABLE IF NOT EXISTS pages (
     digest TEXT NOT NULL
 )
 """
+_CREATE_COOKIES = """
+CREATE TABLE IF NOT EXISTS cookies (
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    domain TEXT NOT NULL,
+    host_only INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    secure INTEGER NOT NULL,
+    http_only INTEGER NOT NULL,
+    same_site TEXT NOT NULL,
+    expires INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (domain, path, name)
+)
+"""
+_COOKIE_COLUMNS = ("name", "value", "domain", "host_only", "path", "secure", "http_only",
+                   "same_site", "expires", "created")
+
 #: The columns a stored answer is made of, in table order: what :func:`entry_digest` covers.
 _SERVED = ("key", "url", "status", "headers", "content", "content_type", "charset",
            "redirects", "remote_addr")
@@ -109,6 +130,9 @@ _POLICY_FIELDS = (
     "allow_networks", "deny_networks", "allowed_domains", "blocked_domains", "blocked_ports",
     "allow_http", "allow_https_downgrade", "resolve", "max_redirects", "ca_bundle",
     "max_response_bytes",
+    # What a client sends: a page fetched with a site's token is never served to a client
+    # without it (only a digest of them is in the key).
+    "headers", "site_headers",
 )
 
 
@@ -263,6 +287,37 @@ class PageCache:
         """Drop every entry."""
         self._run(lambda c: c.execute("DELETE FROM pages"), write=True)
 
+    # -- cookies (Config.persist_cookies) ----------------------------------------------------
+    def load_cookies(self) -> list[dict[str, Any]]:
+        """The saved cookies that have not expired (an unusable database: none)."""
+        def read(c: sqlite3.Connection) -> list[dict[str, Any]]:
+            c.execute("DELETE FROM cookies WHERE expires <= ?", (int(self._clock()),))
+            rows = c.execute(f"SELECT {', '.join(_COOKIE_COLUMNS)} FROM cookies").fetchall()
+            out = []
+            for row in rows:
+                d = dict(zip(_COOKIE_COLUMNS, row, strict=True))
+                for flag in ("host_only", "secure", "http_only"):
+                    d[flag] = bool(d[flag])
+                out.append(d)
+            return out
+
+        return self._run(read, write=True) or []
+
+    def save_cookies(self, cookies: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the saved cookies with ``cookies`` (a jar's persistent ones), in one
+        transaction: the last client to save wins, as with a browser profile."""
+        rows = [tuple(int(c[k]) if isinstance(c[k], bool) else c[k] for k in _COOKIE_COLUMNS)
+                for c in cookies if c.get("expires") is not None]
+
+        def write(c: sqlite3.Connection) -> None:
+            c.execute("BEGIN IMMEDIATE")
+            c.execute("DELETE FROM cookies")
+            c.executemany(
+                f"INSERT OR REPLACE INTO cookies ({', '.join(_COOKIE_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_COOKIE_COLUMNS))})", rows)
+
+        self._run(write, write=True)
+
     def close(self) -> None:
         """Close every connection this cache opened."""
         with self._lock:
@@ -387,6 +442,7 @@ class PageCache:
             if version not in (0, _SCHEMA_VERSION):  # written by another webgrip version
                 conn.execute("DROP TABLE IF EXISTS pages")
             conn.execute(_CREATE)
+            conn.execute(_CREATE_COOKIES)
             conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
         except BaseException:
             conn.close()

@@ -95,6 +95,9 @@ def _core_client(config: Config) -> _core.Client:
         allow_http=config.allow_http,
         allow_https_downgrade=config.allow_https_downgrade,
         resolve={k: list(v) for k, v in config.resolve.items()},
+        headers=list(config.headers.items()),
+        site_headers={d: list(h.items()) for d, h in config.site_headers.items()},
+        cookies=config.cookies,
     )
 
 
@@ -140,11 +143,17 @@ class WebClient:
         self._page_cache = _open_cache(self.config)  # None unless cache_dir is set
         # Compiled once: every page this client reads strips links with the same rules.
         self._tracking = tracking_rules(self.config.tracking_params)
+        # The jar's change count last saved (-1: nothing to save, cookies are not persisted).
+        self._cookies_saved = -1
+        if self.config.persist_cookies and self._page_cache is not None:
+            self._core.load_cookies(self._page_cache.load_cookies())
+            self._cookies_saved = self._core.cookie_changes
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
         self._closed = True
         if self._page_cache is not None:
+            self._save_cookies()
             self._page_cache.close()
 
     def __enter__(self) -> WebClient:
@@ -200,6 +209,7 @@ class WebClient:
         self._stats.record(len(raw["content"]), status=raw["status"])
         log_request(method, url, status=raw["status"], nbytes=len(raw["content"]),
                     seconds=time.monotonic() - start)
+        self._save_cookies()
         return Response._from_raw(raw)
 
     def get(self, url: str, **kwargs: Any) -> Response:
@@ -246,6 +256,7 @@ class WebClient:
         main_content: bool | None = None,
         use_cache: bool = False,
         render: str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Page:
         """Fetch ``url`` and convert it to one view (see :data:`webgrip.page.EXTRACT_MODES`).
 
@@ -263,13 +274,21 @@ class WebClient:
         browser (``webgrip[render]``, see docs/rendering.md): ``"always"``, ``"never"``, or
         ``"auto"`` (only when the static page is a script shell and a browser is available;
         a failed render then keeps the static page). ``Page.rendered`` says which it was.
+
+        ``headers`` are added to this call's requests (over ``config.headers`` and
+        ``config.site_headers``; an ``Authorization`` or ``Cookie`` among them is dropped if a
+        redirect leaves the URL's origin). A call with ``headers`` reads and writes no cache
+        (what it gets may depend on them) and is never rendered in the browser.
         """
+        call_headers = _call_headers(headers)
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
         mode = self.config.render if render is None else render
         if mode not in RENDER_MODES:
             raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}; got {mode!r}")
         clean = self._clean_url(url)
+        if call_headers:
+            return self._fetch_with_headers(clean, extract, main_content, call_headers)
         key = (clean, extract, main_content, mode)
         documents = self._documents()
         if use_cache:
@@ -298,6 +317,18 @@ class WebClient:
                 self._stats.record_error(exc)
         documents.put(key, page)
         return page
+
+    def _fetch_with_headers(self, url: str, extract: str, main_content: bool | None,
+                            headers: list[tuple[str, str]]) -> Page:
+        """:meth:`fetch` of ``url`` with the caller's ``headers``: no cache, no browser."""
+        deadline = time.monotonic() + self.config.timeout
+        self._check_robots(url, deadline)
+        response = self.send("GET", url, deadline=deadline, headers=headers)
+        if response.status >= 400:
+            raise status_error(response)
+        return _fetching().build_page(response, url=url, extract=extract,
+                                      main_content=main_content, tracking=self._tracking,
+                                      deadline=deadline)
 
     def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
         """A PNG of ``url`` as the guarded headless browser renders it (``webgrip[render]``,
@@ -389,6 +420,7 @@ class WebClient:
         overwrite: bool = False,
         progress: Callable[[int, int | None], None] | None = None,
         timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Download:
         """Stream ``url`` to a file in ``save_to`` (default: the first ``download_dirs``).
 
@@ -398,19 +430,21 @@ class WebClient:
         file unless ``overwrite=True`` (otherwise ``name (1).ext``, …). ``save_to`` must be
         inside ``config.download_dirs``; no symlink is followed below the allowed folder.
         Nothing is left behind on failure. ``progress(done, total)`` is called while
-        streaming; ``timeout`` replaces ``config.timeout`` for this call. Raises
+        streaming; ``timeout`` replaces ``config.timeout`` for this call; ``headers`` are
+        added to its requests as in :meth:`fetch`. Raises
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
         from .downloads import choose_filename, open_destination, place_file, sweep_once
 
+        call_headers = _call_headers(headers)
         clean = self._clean_url(url)
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
             sweep_once(dest)  # temp files of downloads killed earlier (another run)
             deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
-            raw = self._download(clean, dest, deadline, progress)
+            raw = self._download(clean, dest, deadline, progress, call_headers)
             try:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
@@ -504,6 +538,7 @@ class WebClient:
     def _download(
         self, url: str, dest: Destination, deadline: float,
         progress: Callable[[int, int | None], None] | None,
+        headers: list[tuple[str, str]],
     ) -> Any:
         """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
         token = _cancel.current()
@@ -516,7 +551,7 @@ class WebClient:
             return self._logged_download(
                 url, dest.path, dir_fd=dest.fd if os.name == "posix" else None,
                 timeout=_remaining(deadline),
-                max_bytes=self.config.max_download_bytes, progress=progress,
+                max_bytes=self.config.max_download_bytes, progress=progress, headers=headers,
             )
 
         try:
@@ -568,6 +603,17 @@ class WebClient:
 
         return fetch_many(self, urls, **options)
 
+    def cookies(self) -> list[dict[str, Any]]:
+        """The cookie jar's unexpired cookies, as dicts (``name``, ``value``, ``domain``,
+        ``host_only``, ``path``, ``secure``, ``http_only``, ``same_site``, ``expires`` in
+        unix seconds or ``None`` for a session cookie). Values are secrets: do not log them."""
+        return [dict(c) for c in self._core.cookies()]
+
+    def clear_cookies(self) -> None:
+        """Forget every cookie (and the saved ones, with ``config.persist_cookies``)."""
+        self._core.clear_cookies()
+        self._save_cookies()
+
     def stats(self) -> dict[str, Any]:
         """Counters since this client was made: ``requests``, ``bytes``, ``cache_hits`` and
         ``errors`` (a dict of exception class name to count)."""
@@ -586,7 +632,33 @@ class WebClient:
         self._stats.record(raw["size"])
         log_request("GET", url, status=raw["status"], nbytes=raw["size"],
                     seconds=time.monotonic() - start)
+        self._save_cookies()
         return raw
+
+    def _save_cookies(self) -> None:
+        """Write the jar to the cache database when it changed since the last save (only
+        with ``config.persist_cookies``)."""
+        if self._cookies_saved < 0 or self._page_cache is None:
+            return
+        with self._lock:
+            changes = self._core.cookie_changes
+            if changes == self._cookies_saved:
+                return
+            self._page_cache.save_cookies(self._core.cookies(persistent_only=True))
+            self._cookies_saved = changes
+
+
+def _call_headers(headers: Mapping[str, str] | None) -> list[tuple[str, str]]:
+    """A call's ``headers=``, checked like ``config.headers`` except that credentials are
+    allowed (they go to this call's URL only)."""
+    if headers is None:
+        return []
+    if not isinstance(headers, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
+        raise ValueError("headers must be a mapping of header name to string value")
+    pairs = list(headers.items())
+    _core.check_headers(pairs, credentials=True)
+    return pairs
 
 
 def _open_cache(config: Config) -> PageCache | None:

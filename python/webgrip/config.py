@@ -76,6 +76,22 @@ class Config:
     """Retries on 429/503 (honouring ``Retry-After``), inside the deadline."""
     respect_robots_txt: bool = False
 
+    # --- headers and cookies (docs/headers-and-cookies.md) ----------------------------
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Headers sent on every request (below ``site_headers`` and a call's ``headers=``).
+    Credentials (``Authorization``, ``Cookie``) are refused here: they go in
+    ``site_headers``, under the domain they are for."""
+    site_headers: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+    """Domain -> headers sent to that domain and its subdomains only (the most specific
+    domain wins), e.g. ``{"api.example.com": {"Authorization": "Bearer ..."}}``. Checked on
+    every redirect hop: they never reach another site. Hidden from ``repr``."""
+    cookies: bool = True
+    """Keep a cookie jar per client (RFC 6265; set on any redirect hop, sent only to the
+    hosts a cookie is for)."""
+    persist_cookies: bool = False
+    """Save the jar's cookies that have an expiry date in the ``cache_dir`` database, so a
+    new client with the same ``cache_dir`` starts with them (needs ``cache_dir``)."""
+
     # --- tools -----------------------------------------------------------------------
     search_provider: str = "duckduckgo"
     search_fallbacks: tuple[str, ...] = ()
@@ -121,6 +137,12 @@ class Config:
             value = getattr(self, f.name)
             if isinstance(value, list):
                 object.__setattr__(self, f.name, tuple(value))
+        if self.headers:
+            object.__setattr__(self, "headers", dict(self.headers))
+        if self.site_headers:
+            object.__setattr__(self, "site_headers",
+                               {k: dict(v) if isinstance(v, Mapping) else v
+                                for k, v in self.site_headers.items()})
         if self.resolve:
             object.__setattr__(
                 self, "resolve",
@@ -220,6 +242,13 @@ def parse_value(name: str, raw: str) -> Any:
                 else:
                     result[key.strip()] = val.strip()
             return result
+        if kind == "site_mapping":  # JSON: {"domain": {"Header": "value"}}
+            import json
+
+            try:
+                return json.loads(raw) if raw else {}
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"expected a JSON object of domain -> headers ({exc})") from None
         if kind == "opt_str":
             return raw or None
         return raw
@@ -242,6 +271,8 @@ _FIELD_KINDS: dict[str, str] = {
     "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float", "max_frames": "int",
     "render": "str", "browser_executable": "opt_str",
+    "headers": "mapping", "site_headers": "site_mapping", "cookies": "bool",
+    "persist_cookies": "bool",
 }
 
 _SEARCH_PROVIDERS = ("duckduckgo", "searxng", "brave", "tavily", "google")
@@ -291,6 +322,9 @@ def _validate(c: Config) -> None:
         if url != "" and not _is_http_url(url):  # "" leaves the default endpoint
             raise bad("search_endpoints", f"{name!r} must be an http:// or https:// URL, "
                                           f"got {url!r}")
+    _validate_headers(c)
+    if c.persist_cookies and not (c.cookies and c.cache_dir):
+        raise bad("persist_cookies", "needs cookies=True and a cache_dir to save them in")
     if c.render not in RENDER_MODES:
         raise bad("render", f"{c.render!r}; choose one of {', '.join(RENDER_MODES)}")
     if c.safe_search not in _SAFE_SEARCH:
@@ -305,6 +339,27 @@ def _validate(c: Config) -> None:
                 ipaddress.ip_network(net, strict=False)
             except ValueError:
                 raise bad(key, f"{net!r} is not a CIDR network") from None
+
+
+def _validate_headers(c: Config) -> None:
+    """The core's own checks (refused names, credentials for every site, bad values),
+    raised when the config is made rather than when the first client is."""
+    def pairs(key: str, value: object) -> list[tuple[str, str]]:
+        if not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise ValueError(f"invalid value for {key!r}: expected a mapping of header name "
+                             "to string value")
+        return list(value.items())
+
+    if not isinstance(c.site_headers, Mapping):
+        raise ValueError("invalid value for 'site_headers': expected a mapping of domain to "
+                         "headers")
+    site = {str(d): pairs(f"site_headers[{d!r}]", h) for d, h in c.site_headers.items()}
+    try:
+        _core.check_headers(pairs("headers", c.headers), site)
+    except ValueError as exc:
+        key = "site_headers" if str(exc).startswith("site_headers") else "headers"
+        raise ValueError(f"invalid value for {key!r}: {exc}") from None
 
 
 def _is_http_url(value: object) -> bool:

@@ -65,7 +65,7 @@ def load_values(
     """The settings from the config file with ``profile`` applied, checked against ``kinds``.
 
     ``kinds`` maps each field name to its kind (``bool``, ``int``, ``float``, ``str``,
-    ``opt_str``, ``str_tuple``, ``int_tuple``, ``mapping``).
+    ``opt_str``, ``str_tuple``, ``int_tuple``, ``mapping``, ``site_mapping``).
     """
     profile = profile if profile is not None else env.get("WEBGRIP_PROFILE") or None
     file = find_config_file(path, env)
@@ -158,4 +158,12 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
                     raise TypeError(f"{k!r}: expected a string, got {v!r}")
                 out[k] = v
         return out
+    if kind == "site_mapping":  # [site_headers."example.com"] tables
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            raise TypeError(f"expected a table of domain -> header table, got {value!r}")
+        for d, h in value.items():
+            for k, v in h.items():
+                if not isinstance(v, str):
+                    raise TypeError(f"{d!r}: {k!r}: expected a string")
+        return {d: dict(h) for d, h in value.items()}
     raise ValueError(f"unsupported setting kind {kind!r}")  # pragma: no cover

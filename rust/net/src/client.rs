@@ -9,7 +9,11 @@ use ureq::http::{self, header, HeaderName, HeaderValue, Method};
 use ureq::Agent;
 use url::Url;
 
+use crate::cookies::{site_of_url, CookieJar, RequestContext};
 use crate::error::{shown_url, ErrorKind, NetError};
+use crate::headers::{
+    add_missing, checked_headers, every_request_headers, HeaderList, SiteHeaders,
+};
 use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
 use crate::resolve::{GuardedResolver, Lookup};
 use crate::tls::tls_config;
@@ -41,6 +45,12 @@ pub struct ClientConfig {
     pub user_agent: String,
     /// Extra trusted CA certificates (PEM file).
     pub ca_bundle: Option<String>,
+    /// Sent on every request (below the call's and the site's headers).
+    pub headers: Vec<(String, String)>,
+    /// Domain -> headers sent to that domain and its subdomains (the longest match wins).
+    pub site_headers: Vec<(String, Vec<(String, String)>)>,
+    /// Keep a cookie jar (see [`crate::cookies`]).
+    pub cookies: bool,
 }
 
 impl Default for ClientConfig {
@@ -54,6 +64,9 @@ impl Default for ClientConfig {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
             ca_bundle: None,
+            headers: Vec::new(),
+            site_headers: Vec::new(),
+            cookies: true,
         }
     }
 }
@@ -88,6 +101,9 @@ pub struct Client {
     pub(crate) timeout: Duration,
     pub(crate) connect_timeout: Duration,
     pub(crate) max_response_bytes: u64,
+    headers: HeaderList,
+    site_headers: SiteHeaders,
+    jar: Option<Arc<CookieJar>>,
 }
 
 fn parse_overrides(
@@ -111,19 +127,6 @@ fn parse_overrides(
         }
     }
     Ok(out)
-}
-
-fn header_pairs(headers: &[(String, String)]) -> Result<Vec<(HeaderName, HeaderValue)>, NetError> {
-    headers
-        .iter()
-        .map(|(k, v)| {
-            let name = HeaderName::from_bytes(k.as_bytes())
-                .map_err(|_| NetError::invalid_input(format!("invalid header name {k:?}")))?;
-            let value = HeaderValue::from_str(v)
-                .map_err(|_| NetError::invalid_input(format!("invalid value for header {k:?}")))?;
-            Ok((name, value))
-        })
-        .collect()
 }
 
 fn is_redirect(status: u16) -> bool {
@@ -190,6 +193,9 @@ impl Client {
             timeout: cfg.timeout,
             connect_timeout: cfg.connect_timeout,
             max_response_bytes: cfg.max_response_bytes,
+            headers: every_request_headers(&cfg.headers)?,
+            site_headers: SiteHeaders::new(&cfg.site_headers)?,
+            jar: cfg.cookies.then(|| Arc::new(CookieJar::new())),
         })
     }
 
@@ -205,6 +211,39 @@ impl Client {
 
     pub fn connect_timeout(&self) -> Duration {
         self.connect_timeout
+    }
+
+    /// This client's cookie jar (`None` when cookies are off).
+    pub fn cookie_jar(&self) -> Option<&CookieJar> {
+        self.jar.as_deref()
+    }
+
+    /// The headers of one hop to `url`: the call's (as left by the redirects so far), then
+    /// the site's, then the client's, then the jar's cookies joined to any `Cookie` given.
+    fn hop_headers(
+        &self,
+        call: &[(HeaderName, HeaderValue)],
+        url: &Url,
+        ctx: RequestContext,
+    ) -> Vec<(HeaderName, HeaderValue)> {
+        let mut out = call.to_vec();
+        add_missing(&mut out, self.site_headers.for_url(url));
+        add_missing(&mut out, &self.headers.0);
+        let jar = self.jar.as_ref().and_then(|j| j.header_for(url, ctx));
+        let given: Vec<String> = out
+            .iter()
+            .filter(|(k, _)| k == header::COOKIE)
+            .map(|(_, v)| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect();
+        if given.len() > 1 || jar.is_some() {
+            // One Cookie header (RFC 6265 5.4), the caller's pairs first.
+            let joined = given.into_iter().chain(jar).collect::<Vec<_>>().join("; ");
+            out.retain(|(k, _)| k != header::COOKIE);
+            if let Ok(v) = HeaderValue::from_str(&joined) {
+                out.push((header::COOKIE, v));
+            }
+        }
+        out
     }
 
     /// The policy decision for `url`, resolving its host but never connecting: the
@@ -271,10 +310,12 @@ impl Client {
                 .map_err(|_| NetError::invalid_input(format!("invalid HTTP method {m:?}")))?,
             None => Method::GET,
         };
-        let mut headers = header_pairs(&spec.headers)?;
+        let mut headers = checked_headers(&spec.headers, "headers")?;
         let mut body = spec.body.clone();
         let mut target: Target = self.lookup.policy.check_url(&spec.url)?;
         let mut redirects: Vec<String> = Vec::new();
+        // The sites this call has been through: a hop after another site is cross-site.
+        let mut sites: Vec<String> = vec![site_of_url(&target.url)];
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
@@ -283,8 +324,15 @@ impl Client {
                     "the call's deadline passed before this redirect hop",
                 ));
             }
+            let site = site_of_url(&target.url);
+            let ctx = RequestContext {
+                cross_site: sites.iter().any(|s| *s != site),
+                safe_method: method == Method::GET || method == Method::HEAD,
+            };
+            let hop = self.hop_headers(&headers, &target.url, ctx);
             clear_last_peer();
-            let sent = self.send(&target.url, &method, &headers, body.as_deref(), remaining);
+            let sent = self.send(&target.url, &method, &hop, body.as_deref(), remaining);
+            drop(hop);
             let response = match (sent, redirects.last()) {
                 (Ok(r), _) => r,
                 // An address refused at this hop: say which page redirected here.
@@ -294,6 +342,15 @@ impl Client {
                 }
                 (Err(e), _) => return Err(e),
             };
+            if let Some(jar) = &self.jar {
+                // Every hop's cookies count, a redirect's included.
+                let set = response.headers().get_all(header::SET_COOKIE);
+                jar.store(
+                    &target.url,
+                    set.iter()
+                        .filter_map(|v| std::str::from_utf8(v.as_bytes()).ok()),
+                );
+            }
             let status = response.status().as_u16();
             let location = response
                 .headers()
@@ -361,6 +418,7 @@ impl Client {
                 body = None;
                 headers.retain(|(k, _)| !is_body_header(k));
             }
+            sites.push(site_of_url(&next_target.url));
             redirects.push(target.url.into());
             target = next_target;
         }

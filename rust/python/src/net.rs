@@ -13,8 +13,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::download::{cancelled, DestDir};
 use webgrip_net::{
-    ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec,
-    DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
+    ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec, SameSiteRule,
+    StoredCookie, DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MAX_SHOWN_URL_CHARS,
 };
 
@@ -121,6 +121,9 @@ impl Client {
         allow_http = true,
         allow_https_downgrade = false,
         resolve = None,
+        headers = Vec::new(),
+        site_headers = None,
+        cookies = true,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -139,6 +142,9 @@ impl Client {
         allow_http: bool,
         allow_https_downgrade: bool,
         resolve: Option<HashMap<String, Vec<String>>>,
+        headers: Vec<(String, String)>,
+        site_headers: Option<HashMap<String, Vec<(String, String)>>>,
+        cookies: bool,
     ) -> PyResult<Self> {
         let defaults = ClientConfig::default();
         let cfg = ClientConfig {
@@ -158,6 +164,9 @@ impl Client {
             max_response_bytes,
             user_agent: user_agent.unwrap_or(defaults.user_agent),
             ca_bundle,
+            headers,
+            site_headers: site_headers.unwrap_or_default().into_iter().collect(),
+            cookies,
         };
         // Reading the CA file is I/O: do it without the GIL.
         let inner = py
@@ -293,6 +302,75 @@ impl Client {
         d.set_item("sha256", r.sha256)?;
         Ok(d)
     }
+
+    /// The jar's unexpired cookies (only those with an expiry date when `persistent_only`),
+    /// as dicts; an empty list when cookies are off.
+    #[pyo3(signature = (*, persistent_only = false))]
+    fn cookies<'py>(&self, py: Python<'py>, persistent_only: bool) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        let Some(jar) = self.inner.cookie_jar() else {
+            return Ok(list);
+        };
+        for c in jar.cookies(persistent_only) {
+            let d = PyDict::new(py);
+            d.set_item("name", c.name)?;
+            d.set_item("value", c.value)?;
+            d.set_item("domain", c.domain)?;
+            d.set_item("host_only", c.host_only)?;
+            d.set_item("path", c.path)?;
+            d.set_item("secure", c.secure)?;
+            d.set_item("http_only", c.http_only)?;
+            d.set_item("same_site", c.same_site.as_str())?;
+            d.set_item("expires", c.expires)?;
+            d.set_item("created", c.created)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// Add cookies saved by `cookies()` (expired ones are dropped).
+    fn load_cookies(&self, cookies: Vec<Bound<'_, PyDict>>) -> PyResult<()> {
+        let Some(jar) = self.inner.cookie_jar() else {
+            return Ok(());
+        };
+        let mut out = Vec::with_capacity(cookies.len());
+        for d in cookies {
+            let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+                d.get_item(k)?
+                    .ok_or_else(|| PyValueError::new_err(format!("a cookie lacks {k:?}")))
+            };
+            let same_site: String = get("same_site")?.extract()?;
+            out.push(StoredCookie {
+                name: get("name")?.extract()?,
+                value: get("value")?.extract()?,
+                domain: get("domain")?.extract()?,
+                host_only: get("host_only")?.extract()?,
+                path: get("path")?.extract()?,
+                secure: get("secure")?.extract()?,
+                http_only: get("http_only")?.extract()?,
+                same_site: SameSiteRule::parse(&same_site).ok_or_else(|| {
+                    PyValueError::new_err(format!("unknown same_site {same_site:?}"))
+                })?,
+                expires: get("expires")?.extract()?,
+                created: get("created")?.extract()?,
+            });
+        }
+        jar.load(out);
+        Ok(())
+    }
+
+    /// Forget every cookie of the jar.
+    fn clear_cookies(&self) {
+        if let Some(jar) = self.inner.cookie_jar() {
+            jar.clear();
+        }
+    }
+
+    /// A count bumped by every change to the jar (0 when cookies are off).
+    #[getter]
+    fn cookie_changes(&self) -> u64 {
+        self.inner.cookie_jar().map_or(0, |j| j.changes())
+    }
 }
 
 /// The download folder: the caller's descriptor (duplicated) when given, else opened by path.
@@ -329,6 +407,28 @@ fn check_ip(
     Ok(policy.check_ip(addr).err().map(|r| r.reason().to_string()))
 }
 
+/// Check a client's `headers` and `site_headers` as `Client(...)` would (refused names,
+/// credentials sent to every site, invalid values), raising ValueError; values never appear
+/// in the message.
+/// With `credentials`, `headers` are a call's own (for one URL), where they are allowed.
+#[pyfunction]
+#[pyo3(signature = (headers, site_headers = None, *, credentials = false))]
+fn check_headers(
+    headers: Vec<(String, String)>,
+    site_headers: Option<HashMap<String, Vec<(String, String)>>>,
+    credentials: bool,
+) -> PyResult<()> {
+    let checked = if credentials {
+        webgrip_net::headers::checked_headers(&headers, "headers").map(|_| ())
+    } else {
+        webgrip_net::headers::every_request_headers(&headers).map(|_| ())
+    };
+    checked.map_err(|e| PyValueError::new_err(e.message))?;
+    let table: Vec<_> = site_headers.unwrap_or_default().into_iter().collect();
+    webgrip_net::headers::SiteHeaders::new(&table).map_err(|e| PyValueError::new_err(e.message))?;
+    Ok(())
+}
+
 /// The canonical host of `url` without DNS (see `webgrip_net::policy::url_host`): IP
 /// literals in any spelling as the address (IPv4-mapped IPv6 as IPv4), names lower-cased
 /// without trailing dots; `None` if the URL does not parse or has no host.
@@ -356,6 +456,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EgressProxy>()?;
     m.add_function(wrap_pyfunction!(check_ip, m)?)?;
     m.add_function(wrap_pyfunction!(url_host, m)?)?;
+    m.add_function(wrap_pyfunction!(check_headers, m)?)?;
     Ok(())
 }
 
