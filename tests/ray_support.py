@@ -1,0 +1,149 @@
+"""Real parts for the distributed-fetch tests: a redis-server on loopback, sites on several
+loopback addresses that record when each request arrived, and the process behind a socket.
+
+Stdlib only: the tests that use these import Ray, redis and pyarrow themselves (skipping
+with a reason when the ``ray`` extra is missing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from loopback import wait_until
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A throwaway ``redis-server`` on a free loopback port (no persistence, data in
+    ``folder``); yields its URL and stops it afterwards."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise FileNotFoundError("redis-server is not installed (Debian: apt-get install "
+                                "redis-server)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+         "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def answers() -> bool:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+        return False
+
+    try:
+        if not wait_until(answers, timeout=20):
+            raise RuntimeError(f"redis-server did not start on port {port}")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+class Site:
+    """An HTTP site on ``address`` (any 127.x.y.z) serving a small HTML page per path, titled
+    with the path, and recording every request's path and arrival (monotonic) time.
+
+    ``on_request(path, peer_port)`` runs before the answer; when it returns an int, that
+    status is sent instead of the page (with ``Retry-After: 1`` for 429).
+    """
+
+    def __init__(self, address: str,
+                 on_request: Callable[[str, int], int | None] | None = None):
+        self.address = address
+        self.arrivals: list[tuple[str, float]] = []
+        self._lock = threading.Lock()
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                with site._lock:
+                    site.arrivals.append((self.path, time.monotonic()))
+                status = on_request(self.path, self.client_address[1]) if on_request else None
+                if status is not None:
+                    self.send_response(status)
+                    if status == 429:
+                        self.send_header("Retry-After", "1")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = (f"<html><head><title>page {self.path}</title></head><body><main>"
+                        f"<h1>{self.path}</h1><p>Served from {site.address} for the "
+                        f"distributed fetch tests.</p></main></body></html>").encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._server = ThreadingHTTPServer((address, 0), Handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def url(self, path: str) -> str:
+        return f"http://{self.address}:{self.port}{path}"
+
+    def times(self) -> list[float]:
+        with self._lock:
+            return sorted(t for _, t in self.arrivals)
+
+    def paths(self) -> list[str]:
+        with self._lock:
+            return [p for p, _ in self.arrivals]
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def min_gap(times: list[float]) -> float:
+    """The shortest time between two consecutive arrivals (infinite for fewer than two)."""
+    return min((b - a for a, b in itertools.pairwise(times)), default=float("inf"))
+
+
+def pid_of_peer(local_port: int) -> int | None:
+    """The process whose TCP socket has local port ``local_port`` (Linux /proc), i.e. the
+    client behind a connection a loopback server accepted."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in list(f)[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == local_port:
+                    inodes.add(fields[9])
+    targets = {f"socket:[{i}]" for i in inodes if i != "0"}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") in targets:
+                        return int(pid)
+    return None
