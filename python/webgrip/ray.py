@@ -16,28 +16,22 @@ so N actors may send N times ``rate_limit_seconds``'s rate to one host.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pyarrow as pa
 import ray.data
 
 from .batch import fetch_rows
+from .batch_parquet import ROW_SCHEMA
 from .client import WebClient
 from .config import Config
 from .page import EXTRACT_MODES
 
-__all__ = ["ROW_SCHEMA", "fetch_dataset"]
+__all__ = ["fetch_dataset"]
 
-#: The Arrow types of the columns each row gains (fixed, so an all-failed batch has them too).
-ROW_SCHEMA = pa.schema([
-    ("final_url", pa.string()), ("status", pa.int32()), ("title", pa.string()),
-    ("content", pa.large_string()), ("content_type", pa.string()),
-    ("error_kind", pa.string()), ("error", pa.string()),
-])
-
-# Ray restarts a dead actor (process killed, node lost) and resends its unfinished batches,
-# as often as it takes: the rows of a batch are emitted only when the whole batch returns.
-_RETRY_FOREVER = {"max_restarts": -1, "max_task_retries": -1}
+# Ray Data's actors default to max_restarts=-1 and max_task_retries=-1: a dead actor (process
+# killed, node lost) is restarted and its unfinished batches are sent again, as often as it
+# takes, and a batch's rows are emitted only when the whole batch returns. That default is what
+# the at-least-once fetching / exactly-once rows guarantee rests on (tests/client/
+# test_ray_fetch.py kills an actor to prove it), so nothing here overrides it.
 
 
 class _Fetcher:
@@ -86,7 +80,8 @@ def fetch_dataset(
     """``ds`` with each row's ``url_column`` fetched; lazy, like every Ray Data transform.
 
     Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
-    ``error_kind`` and ``error`` (:data:`ROW_SCHEMA`, replacing columns of those names).
+    ``error_kind`` and ``error`` (:data:`webgrip.batch_parquet.ROW_SCHEMA`; columns of those
+    names are replaced).
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per
@@ -108,14 +103,11 @@ def fetch_dataset(
                          f"not {politeness!r}")
     compute = (ray.data.ActorPoolStrategy(min_size=1, max_size=None) if concurrency is None
                else ray.data.ActorPoolStrategy(size=concurrency))
-    options: dict[str, Any] = dict(_RETRY_FOREVER)
-    if num_cpus is not None:
-        options["num_cpus"] = num_cpus
     return ds.map_batches(
         _Fetcher,
         fn_constructor_args=(config, politeness, url_column, extract, threads),
         batch_size=batch_size,
         batch_format="pyarrow",
         compute=compute,
-        **options,
+        num_cpus=num_cpus,
     )

@@ -75,6 +75,7 @@ LAYERS: dict[str, int] = {
     "webgrip.schemas": _TOOLS,
     "webgrip.aio": _TOOLS,
     "webgrip.ray": _TOOLS,
+    "webgrip.batch_parquet": _TOOLS,
     # 7: entry points and the package's public face.
     "webgrip": _ENTRY,
     "webgrip.__main__": _ENTRY,
