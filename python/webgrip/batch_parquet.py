@@ -105,8 +105,9 @@ def run_batch(
 ) -> dict[str, int]:
     """Fetch every URL of ``urls_file`` not yet in ``out_dir`` into new Parquet files there.
 
-    ``ray_address`` runs the fetches on that Ray cluster (``auto``, ``ray://host:10001``, or
-    ``local`` for a Ray started in this process); without it they run here on
+    ``ray_address`` runs the fetches on that Ray cluster (``auto``, the head's
+    ``host:6379``, or ``local`` for a Ray started in this process; with Ray already
+    initialised in this process, that one); without it they run here on
     ``concurrency`` threads (default 8). ``redis_url`` shares the per-host budget through that
     Redis (with Ray, and also between several local runs). Progress goes to ``err``.
     Returns ``{"listed", "skipped", "fetched", "failed"}``: ``failed`` counts the rows with

@@ -133,12 +133,13 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("urls", metavar="URLS", help="text file of URLs, one a line")
     b.add_argument("--out", metavar="DIR", required=True, help="folder of Parquet files")
     b.add_argument("--ray", metavar="ADDRESS",
-                   help="run on this Ray cluster (auto, ray://HOST:10001, or local)")
+                   help="run on this Ray cluster: auto (the one this node belongs to), "
+                   "HEAD:6379, or local (a Ray started here)")
     b.add_argument("--redis", metavar="URL",
                    help="share the per-host rate limit through this Redis (redis://...)")
     b.add_argument("--extract", choices=_EXTRACT_MODES, default="markdown",
                    help="view to store as content (default: markdown)")
-    b.add_argument("--concurrency", type=_positive_int, default=None,
+    b.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
                    help="threads here (default 8), or Ray actors with --ray")
 
     sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",

@@ -99,7 +99,7 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
                                                                     sites):
     urls = sites.urls(per_site=8)
     refused = ["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/",
-               "ftp://127.0.0.2/x"]
+               "ftp://127.0.0.2/x", None]
     ds = ray.data.from_items([{"url": u, "n": i} for i, u in enumerate(urls + refused)])
     out = fetch_dataset(ds, config=_config(), politeness=redis_url, concurrency=2,
                         batch_size=4)
@@ -118,7 +118,7 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
     kinds = {u: got[u]["error_kind"] for u in refused}
     assert kinds == {"http://10.0.0.1/": "private-address",
                      "http://169.254.169.254/latest/meta-data/": "link-local-address",
-                     "ftp://127.0.0.2/x": "scheme"}
+                     "ftp://127.0.0.2/x": "scheme", None: "empty"}
     assert all(got[u]["content"] is None and got[u]["error"] for u in refused)
 
     for site in sites.sites:
