@@ -7,6 +7,7 @@ with a reason when the ``ray`` extra is missing).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import itertools
 import os
@@ -127,6 +128,33 @@ class Site:
 def min_gap(times: list[float]) -> float:
     """The shortest time between two consecutive arrivals (infinite for fewer than two)."""
     return min((b - a for a, b in itertools.pairwise(times)), default=float("inf"))
+
+
+def most_in_window(times: list[float], width: float) -> int:
+    """The most arrivals (sorted ``times``) inside any window ``[t, t + width)``."""
+    return max((bisect.bisect_left(times, t + width) - i for i, t in enumerate(times)),
+               default=0)
+
+
+def budget_violations(times: list[float], interval: float) -> list[str]:
+    """How the arrivals at one host break a budget of one request per ``interval``; empty
+    when they keep it.
+
+    A request reaches the host a little after its slot (a sleep that wakes late, a connection
+    on a loaded machine), so two arrivals can come closer than the interval by that delay;
+    this accepts any delay under half an interval, and no more. Then no window of ``k``
+    intervals holds more than ``k + 1`` arrivals, and the whole run spans its intervals.
+    """
+    times = sorted(times)
+    found = []
+    if min_gap(times) < interval / 2:
+        found.append(f"two arrivals {min_gap(times):.3f} s apart")
+    for k in (2, 4, 8):
+        if most_in_window(times, k * interval) > k + 1:
+            found.append(f"{most_in_window(times, k * interval)} arrivals within {k} intervals")
+    if len(times) > 1 and times[-1] - times[0] < (len(times) - 1.5) * interval:
+        found.append(f"{len(times)} arrivals in {times[-1] - times[0]:.3f} s")
+    return found
 
 
 def pid_of_peer(local_port: int) -> int | None:

@@ -20,17 +20,13 @@ if shutil.which("redis-server") is None:
                 allow_module_level=True)
 
 from loopback import loopback_config
-from ray_support import Site, free_port, min_gap, redis_server
+from ray_support import Site, budget_violations, free_port, redis_server
 from webgrip import WebClient, WebgripError
 from webgrip.politeness import RedisHostLimiter
 
 pytestmark = pytest.mark.ray
 
 INTERVAL = 0.2
-# Between booking a slot and the request reaching the site lie a sleep and a connection, each
-# a few milliseconds late now and then on a loaded machine: consecutive arrivals may come that
-# much closer than the interval, never more.
-JITTER = 0.05
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +72,7 @@ def test_workers_sharing_redis_keep_one_budget_per_host(redis_url, sites):
     for site in sites:
         times = site.times()
         assert len(times) == 9
-        assert min_gap(times) >= INTERVAL - JITTER, site.address
-        # The rate over the whole run: 8 intervals at least between the first and the last.
-        assert times[-1] - times[0] >= 8 * INTERVAL - JITTER
+        assert budget_violations(times, INTERVAL) == [], site.address
 
 
 def test_workers_with_their_own_limiters_exceed_the_budget(sites):
@@ -89,8 +83,8 @@ def test_workers_with_their_own_limiters_exceed_the_budget(sites):
     for site in sites:
         times = site.times()
         assert len(times) == 9
-        assert min_gap(times) < INTERVAL / 2
-        assert times[-1] - times[0] < 8 * INTERVAL - JITTER
+        assert budget_violations(times, INTERVAL) != [], site.address
+        assert times[-1] - times[0] < 6 * INTERVAL  # 3 at a time: about 2 intervals
 
 
 def test_retry_after_from_one_worker_holds_the_host_for_all(redis_url, sites):
@@ -115,7 +109,7 @@ def test_retry_after_from_one_worker_holds_the_host_for_all(redis_url, sites):
         page = other.fetch(busy.url("/next"))
         assert page.status == 200
         (_, refused_at), (_, next_at) = busy.arrivals
-        assert next_at - refused_at >= 1.0 - JITTER
+        assert next_at - refused_at >= 1.0
         # Another host is not held.
         assert other.fetch(site.url("/free")).status == 200
     finally:

@@ -26,14 +26,13 @@ if shutil.which("redis-server") is None:
                 allow_module_level=True)
 
 from loopback import loopback_config  # noqa: E402
-from ray_support import Site, min_gap, pid_of_peer, redis_server  # noqa: E402
+from ray_support import Site, budget_violations, pid_of_peer, redis_server  # noqa: E402
 from webgrip.batch_parquet import run_batch  # noqa: E402
 from webgrip.ray import fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
-INTERVAL = 0.15
-JITTER = 0.05  # see test_politeness_redis.py: booking-to-arrival delay on a loaded machine
+INTERVAL = 0.25
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
 
@@ -41,6 +40,9 @@ ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 def local_ray():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              configure_logging=False)
+    # Both actors up before the first batch goes out, so that on a loaded machine a slow
+    # second actor cannot leave every batch to the first (the tests check both fetch).
+    ray.data.DataContext.get_current().wait_for_min_actors_s = 120
     yield
     ray.shutdown()
 
@@ -124,8 +126,7 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
     for site in sites.sites:
         times = site.times()
         assert len(times) == 8
-        assert min_gap(times) >= INTERVAL - JITTER, site.address
-        assert times[-1] - times[0] >= 7 * INTERVAL - JITTER
+        assert budget_violations(times, INTERVAL) == [], site.address
         # Both actors fetched from this host: the budget held across workers.
         assert len(sites.senders[site.address]) == 2
 
