@@ -10,10 +10,13 @@ from __future__ import annotations
 import bisect
 import contextlib
 import itertools
+import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -66,12 +69,12 @@ class Site:
     """An HTTP site on ``address`` (any 127.x.y.z) serving a small HTML page per path, titled
     with the path, and recording every request's path and arrival (monotonic) time.
 
-    ``on_request(path, peer_port)`` runs before the answer; when it returns an int, that
-    status is sent instead of the page (with ``Retry-After: 1`` for 429).
+    ``on_request(path, peer_port, arrived)`` runs before the answer; when it returns an int,
+    that status is sent instead of the page (with ``Retry-After: 1`` for 429).
     """
 
     def __init__(self, address: str,
-                 on_request: Callable[[str, int], int | None] | None = None):
+                 on_request: Callable[[str, int, float], int | None] | None = None):
         self.address = address
         self.arrivals: list[tuple[str, float]] = []
         self._lock = threading.Lock()
@@ -84,9 +87,11 @@ class Site:
                 pass
 
             def do_GET(self) -> None:
+                arrived = time.monotonic()
                 with site._lock:
-                    site.arrivals.append((self.path, time.monotonic()))
-                status = on_request(self.path, self.client_address[1]) if on_request else None
+                    site.arrivals.append((self.path, arrived))
+                status = (on_request(self.path, self.client_address[1], arrived)
+                          if on_request else None)
                 if status is not None:
                     self.send_response(status)
                     if status == 429:
@@ -157,9 +162,10 @@ def budget_violations(times: list[float], interval: float) -> list[str]:
     return found
 
 
-def pid_of_peer(local_port: int) -> int | None:
+def pid_of_peer(local_port: int, prefix: str = "ray::") -> int | None:
     """The process whose TCP socket has local port ``local_port`` (Linux /proc), i.e. the
-    client behind a connection a loopback server accepted."""
+    client behind a connection a loopback server accepted. Only processes whose command line
+    starts with ``prefix`` (Ray workers name themselves ``ray::...``) are searched."""
     inodes = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError), open(table) as f:
@@ -170,8 +176,78 @@ def pid_of_peer(local_port: int) -> int | None:
     targets = {f"socket:[{i}]" for i in inodes if i != "0"}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         with contextlib.suppress(OSError):
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if not f.read(len(prefix)).decode(errors="replace").startswith(prefix):
+                    continue
             for fd in os.listdir(f"/proc/{pid}/fd"):
                 with contextlib.suppress(OSError):
                     if os.readlink(f"/proc/{pid}/fd/{fd}") in targets:
                         return int(pid)
     return None
+
+
+class SiteProcess:
+    """:class:`Site` on each of ``addresses``, served by a process of its own, so that what
+    the test process does (a Ray driver's threads) never delays the arrival times.
+
+    Each request is logged as it arrives with the process that sent it (a Ray worker, see
+    :func:`pid_of_peer`); the worker that sends ``kill_on`` first is killed (``SIGKILL``)
+    before it gets an answer.
+    """
+
+    def __init__(self, addresses: tuple[str, ...], folder: Path, kill_on: str | None = None):
+        self.log = folder / "arrivals.tsv"
+        self._proc = subprocess.Popen(
+            [sys.executable, __file__, str(self.log), kill_on or "", *addresses],
+            stdout=subprocess.PIPE, text=True)
+        line = self._proc.stdout.readline() if self._proc.stdout else ""
+        if not line:
+            raise RuntimeError("the site process did not start")
+        self.ports: dict[str, int] = json.loads(line)
+
+    def url(self, address: str, path: str) -> str:
+        return f"http://{address}:{self.ports[address]}{path}"
+
+    def arrivals(self) -> list[tuple[str, str, float, int | None, bool]]:
+        """``(address, path, arrived, sender pid, killed)`` of every request so far."""
+        rows = []
+        for line in self.log.read_text().splitlines():
+            address, path, arrived, pid, killed = line.split("\t")
+            rows.append((address, path, float(arrived), int(pid) if pid else None,
+                         killed == "killed"))
+        return rows
+
+    def close(self) -> None:
+        self._proc.terminate()
+        self._proc.wait(10)
+
+
+def _serve(log_path: str, kill_on: str, addresses: list[str]) -> None:
+    """The body of :class:`SiteProcess`: serve until terminated."""
+    lock = threading.Lock()
+    log = open(log_path, "a", buffering=1)  # noqa: SIM115 (open for the process's life)
+    killed: list[int] = []
+
+    def make_hook(address: str) -> Callable[[str, int, float], int | None]:
+        def seen(path: str, peer_port: int, arrived: float) -> int | None:
+            pid = pid_of_peer(peer_port)
+            with lock:
+                victim = bool(kill_on) and path == kill_on and not killed and pid is not None
+                if victim:
+                    killed.append(pid)
+                log.write(f"{address}\t{path}\t{arrived!r}\t{pid or ''}\t"
+                          f"{'killed' if victim else ''}\n")
+            if victim:  # the worker fetching this page dies before it gets an answer
+                os.kill(pid, signal.SIGKILL)
+                return 503
+            return None
+        return seen
+
+    sites = [Site(a, on_request=make_hook(a)) for a in addresses]
+    print(json.dumps({s.address: s.port for s in sites}), flush=True)
+    signal.sigwait({signal.SIGTERM})
+
+
+if __name__ == "__main__":
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    _serve(sys.argv[1], sys.argv[2], sys.argv[3:])

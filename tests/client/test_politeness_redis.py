@@ -91,7 +91,7 @@ def test_retry_after_from_one_worker_holds_the_host_for_all(redis_url, sites):
     site = sites[0]
     refused = threading.Event()
 
-    def first_refused(path: str, _port: int) -> int | None:
+    def first_refused(path: str, _port: int, _arrived: float) -> int | None:
         if path == "/busy" and not refused.is_set():
             refused.set()
             return 429  # with Retry-After: 1

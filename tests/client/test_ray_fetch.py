@@ -10,8 +10,6 @@ from __future__ import annotations
 import collections
 import os
 import shutil
-import signal
-import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,7 +24,7 @@ if shutil.which("redis-server") is None:
                 allow_module_level=True)
 
 from loopback import loopback_config  # noqa: E402
-from ray_support import Site, budget_violations, pid_of_peer, redis_server  # noqa: E402
+from ray_support import SiteProcess, budget_violations, redis_server  # noqa: E402
 from webgrip.batch_parquet import run_batch  # noqa: E402
 from webgrip.ray import fetch_dataset  # noqa: E402
 
@@ -54,41 +52,34 @@ def redis_url(tmp_path_factory):
 
 
 class Sites:
-    """Sites on every address; each arrival also records the process that sent it."""
+    """A site on every address, served by a process of its own (see ``SiteProcess``)."""
 
-    def __init__(self, kill_on: str | None = None):
-        self.senders: dict[str, set[int]] = collections.defaultdict(set)
-        self.killed: list[int] = []
-        self._lock = threading.Lock()
-        self._kill_on = kill_on
-        self.sites = [Site(a, on_request=self._seen) for a in ADDRESSES]
-
-    def _seen(self, path: str, peer_port: int) -> int | None:
-        pid = pid_of_peer(peer_port)
-        with self._lock:
-            if pid is not None:
-                self.senders[path.split("/")[1]].add(pid)
-            victim = path == self._kill_on and not self.killed
-            if victim:
-                assert pid is not None and pid != os.getpid()
-                self.killed.append(pid)
-        if victim:  # the worker fetching this page dies before it gets an answer
-            os.kill(pid, signal.SIGKILL)
-            return 503
-        return None
+    def __init__(self, folder, kill_on: str | None = None):
+        self.server = SiteProcess(ADDRESSES, folder, kill_on=kill_on)
 
     def urls(self, per_site: int) -> list[str]:
         # Interleaved, so that every batch (and so every actor) has URLs of every site.
-        return [s.url(f"/{s.address}/p{n}") for n in range(per_site) for s in self.sites]
+        return [self.server.url(a, f"/{a}/p{n}") for n in range(per_site) for a in ADDRESSES]
+
+    def times(self, address: str) -> list[float]:
+        return sorted(t for a, _, t, _, _ in self.server.arrivals() if a == address)
+
+    def paths(self, address: str) -> list[str]:
+        return [p for a, p, _, _, _ in self.server.arrivals() if a == address]
+
+    def senders(self, address: str) -> set[int | None]:
+        return {pid for a, _, _, pid, _ in self.server.arrivals() if a == address}
+
+    def killed(self) -> list[int | None]:
+        return [pid for _, _, _, pid, killed in self.server.arrivals() if killed]
 
     def close(self) -> None:
-        for s in self.sites:
-            s.close()
+        self.server.close()
 
 
 @pytest.fixture
-def sites():
-    made = Sites()
+def sites(tmp_path):
+    made = Sites(tmp_path)
     yield made
     made.close()
 
@@ -123,27 +114,30 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
                      "ftp://127.0.0.2/x": "scheme", None: "empty"}
     assert all(got[u]["content"] is None and got[u]["error"] for u in refused)
 
-    for site in sites.sites:
-        times = site.times()
+    for address in ADDRESSES:
+        times = sites.times(address)
         assert len(times) == 8
-        assert budget_violations(times, INTERVAL) == [], site.address
-        # Both actors fetched from this host: the budget held across workers.
-        assert len(sites.senders[site.address]) == 2
+        assert budget_violations(times, INTERVAL) == [], address
+        # Both actors (Ray worker processes) fetched from this host: one budget across them.
+        senders = sites.senders(address)
+        assert len(senders) == 2 and None not in senders and os.getpid() not in senders
 
 
-def test_a_worker_killed_mid_run_loses_no_url_and_duplicates_none(local_ray, redis_url):
+def test_a_worker_killed_mid_run_loses_no_url_and_duplicates_none(local_ray, redis_url,
+                                                                   tmp_path):
     victim = f"/{ADDRESSES[1]}/p3"
-    killing = Sites(kill_on=victim)
+    killing = Sites(tmp_path, kill_on=victim)
     try:
         urls = killing.urls(per_site=6)
         ds = ray.data.from_items([{"url": u} for u in urls])
         rows = fetch_dataset(ds, config=_config(max_retries=0), politeness=redis_url,
                              concurrency=2, batch_size=3).take_all()
-        assert len(killing.killed) == 1  # one actor process really died mid-batch
+        [pid] = killing.killed()  # one actor process really died mid-batch
+        assert pid != os.getpid()
         assert collections.Counter(r["url"] for r in rows) == collections.Counter(urls)
         assert all(r["status"] == 200 and r["error"] is None for r in rows)
         # At least once: the killed batch ran again on the restarted actor.
-        assert killing.sites[1].paths().count(victim) == 2
+        assert killing.paths(ADDRESSES[1]).count(victim) == 2
     finally:
         killing.close()
 
@@ -159,10 +153,10 @@ def test_batch_command_resumes_a_folder_on_ray(local_ray, redis_url, sites, tmp_
     # ...the same command on Ray with the whole list fetches only the rest.
     listed.write_text("# the list\n" + "\n".join([*urls, "http://10.0.0.1/", urls[0]]) + "\n")
     second = run_batch(listed, out, config=_config(), ray_address="auto",
-                       redis_url=redis_url, concurrency=2)
+                       redis_url=redis_url)  # concurrency: Ray's autoscaling pool
     assert second == {"listed": 13, "skipped": 5, "fetched": 8, "failed": 1}
     table = pq.read_table(out)
     assert sorted(table.column("url").to_pylist()) == sorted([*urls, "http://10.0.0.1/"])
-    for site in sites.sites:
-        paths = site.paths()
+    for address in ADDRESSES:
+        paths = sites.paths(address)
         assert len(paths) == len(set(paths)) == 4  # each page fetched once over both runs
