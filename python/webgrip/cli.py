@@ -297,8 +297,11 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .batch_parquet import run_batch
-
+    try:
+        from .batch_parquet import run_batch
+    except ModuleNotFoundError as exc:
+        err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
+        return EXIT_USAGE
     try:
         summary = run_batch(args.urls, args.out, config=_load_config(args),
                             extract=args.extract, ray_address=args.ray, redis_url=args.redis,
