@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
-from .errors import WebgripError
+from .errors import HTTPStatusError, WebgripError
 from .page import EXTRACT_MODES, Page
 
-__all__ = ["PageFetcher", "fetch_many"]
+__all__ = ["ROW_COLUMNS", "PageFetcher", "fetch_many", "fetch_rows", "result_row"]
+
+#: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
+ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "error_kind", "error")
 
 
 class PageFetcher(Protocol):
@@ -62,3 +65,26 @@ def fetch_many(
     with ThreadPoolExecutor(max_workers=min(concurrency, len(todo)),
                             thread_name_prefix="webgrip-batch") as pool:
         return list(pool.map(one, todo))
+
+
+def result_row(result: Page | WebgripError) -> dict[str, Any]:
+    """One URL's outcome as a flat row of :data:`ROW_COLUMNS` (for Parquet, Ray datasets).
+
+    A page fills the first five and leaves ``error_kind``/``error`` ``None``; a failure
+    leaves the page columns ``None`` (``status`` kept for an HTTP error) and gives the error's
+    ``reason`` (e.g. ``private-address``, ``http-404``, ``timeout``; the class name when it
+    has none) and message.
+    """
+    if isinstance(result, Page):
+        return {"final_url": result.final_url, "status": result.status, "title": result.title,
+                "content": result.content, "content_type": result.content_type,
+                "error_kind": None, "error": None}
+    status = result.status if isinstance(result, HTTPStatusError) else None
+    return {"final_url": None, "status": status, "title": None, "content": None,
+            "content_type": None, "error_kind": result.reason or type(result).__name__,
+            "error": str(result)}
+
+
+def fetch_rows(client: PageFetcher, urls: Iterable[str], **options: Any) -> list[dict[str, Any]]:
+    """:func:`fetch_many` with each outcome as a :func:`result_row`, in input order."""
+    return [result_row(r) for r in fetch_many(client, urls, **options)]

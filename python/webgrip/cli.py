@@ -1,4 +1,4 @@
-"""The ``webgrip`` command line: fetch, search, download, extract, check, mcp.
+"""The ``webgrip`` command line: fetch, search, download, extract, check, batch, mcp.
 
 Exit status: 0 success, 1 the fetch/search/download failed (for ``check``: no verdict could be
 reached, e.g. the name does not resolve), 2 usage or configuration error, 3 the URL (or
@@ -122,6 +122,25 @@ def _parser() -> argparse.ArgumentParser:
                        "3 if refused by the policy, 1 if no verdict could be reached (e.g. the "
                        "name does not resolve: the address rules cannot be applied).")
     c.add_argument("url", metavar="URL")
+
+    b = sub.add_parser("batch", parents=[common],
+                       help="fetch a list of URLs into Parquet files (resumable)",
+                       description="Fetch every URL of URLS (one a line) into Parquet files in "
+                       "DIR: one row per URL with its content and metadata, failures as rows "
+                       "with an error. URLs already in DIR are skipped, so running the same "
+                       "command again finishes an interrupted run. Needs the 'ray' extra "
+                       "(pyarrow; Ray for --ray, redis for --redis). See docs/batch.md.")
+    b.add_argument("urls", metavar="URLS", help="text file of URLs, one a line")
+    b.add_argument("--out", metavar="DIR", required=True, help="folder of Parquet files")
+    b.add_argument("--ray", metavar="ADDRESS",
+                   help="run on this Ray cluster: auto (the one this node belongs to), "
+                   "HEAD:6379, or local (a Ray started here)")
+    b.add_argument("--redis", metavar="URL",
+                   help="share the per-host rate limit through this Redis (redis://...)")
+    b.add_argument("--extract", choices=_EXTRACT_MODES, default="markdown",
+                   help="view to store as content (default: markdown)")
+    b.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+                   help="threads here (default 8), or Ray actors with --ray")
 
     sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",
                    description="Run an MCP server on stdin/stdout offering fetch_page, "
@@ -277,9 +296,26 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        from .batch_parquet import run_batch
+    except ModuleNotFoundError as exc:
+        err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
+        return EXIT_USAGE
+    try:
+        summary = run_batch(args.urls, args.out, config=_load_config(args),
+                            extract=args.extract, ray_address=args.ray, redis_url=args.redis,
+                            concurrency=args.concurrency, err=err)
+    except OSError as exc:  # the list unreadable, the folder not writable
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_FAILURE
+    _print_json(summary, out)
+    return EXIT_OK
+
+
 _COMMANDS = {
     "fetch": _cmd_fetch, "search": _cmd_search, "download": _cmd_download,
-    "extract": _cmd_extract, "check": _cmd_check, "mcp": _cmd_mcp,
+    "extract": _cmd_extract, "check": _cmd_check, "mcp": _cmd_mcp, "batch": _cmd_batch,
 }
 
 

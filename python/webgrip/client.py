@@ -23,9 +23,9 @@ from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
-from .ratelimit import HostRateLimiter
+from .ratelimit import HostLimiter, HostRateLimiter
 from .response import Response, status_error, status_message
-from .retry import retry_wait
+from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
 
 # The persistent cache (sqlite3), downloads, robots.txt, batches (concurrent.futures), search
 # and the page builder are imported by the calls that use them: ``import webgrip`` stays
@@ -133,10 +133,14 @@ class WebClient:
     ...     page = client.get("https://example.com/")
     """
 
-    def __init__(self, config: Config | None = None):
+    def __init__(self, config: Config | None = None, *, limiter: HostLimiter | None = None):
+        """``limiter`` replaces the per-process :class:`~webgrip.ratelimit.HostRateLimiter`
+        that spaces requests to a host ``config.rate_limit_seconds`` apart, e.g. with
+        :class:`~webgrip.politeness.RedisHostLimiter` to share that budget across processes."""
         self.config = config or Config()
         self._core = _core_client(self.config)
-        self._limiter = HostRateLimiter(self.config.rate_limit_seconds)
+        self._limiter: HostLimiter = (HostRateLimiter(self.config.rate_limit_seconds)
+                                      if limiter is None else limiter)
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
@@ -498,6 +502,16 @@ class WebClient:
         start = max(time.monotonic() + wait, self._limiter.next_slot(host))
         return start < deadline
 
+    def _hold_host(self, url: str, retry_after: str) -> None:
+        """Tell a shared limiter (one with ``hold``) that ``url``'s host asked every client to
+        wait; the process-local limiter has no such step (the retrying call sleeps alone)."""
+        hold = getattr(self._limiter, "hold", None)
+        delay = parse_retry_after(retry_after)
+        if hold is None or delay is None or delay <= 0:
+            return
+        with contextlib.suppress(ValueError):  # an unparsable URL: _wait_turn reports it
+            hold(_rate_key(url), delay)
+
     def _clean_url(self, url: str) -> str:
         if not isinstance(url, str) or not url.strip():
             raise InvalidURLError("the URL is empty", url=str(url), reason="empty")
@@ -587,6 +601,8 @@ class WebClient:
                 if answer is None:
                     return result
                 status, retry_after = answer(result)
+            if retry_after is not None and status in RETRY_STATUSES:
+                self._hold_host(url, retry_after)  # whether or not this call retries
             wait = retry_wait(status, retry_after, attempt, self.config.max_retries, deadline)
             if wait is None or not self._retry_fits(url, wait, deadline):
                 if failure is not None:

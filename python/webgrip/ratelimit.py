@@ -5,9 +5,20 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import overload
+from typing import Protocol, overload
 
-__all__ = ["HostRateLimiter"]
+__all__ = ["HostLimiter", "HostRateLimiter"]
+
+
+class HostLimiter(Protocol):
+    """What :class:`~webgrip.client.WebClient` needs of a per-host limiter: this module's
+    :class:`HostRateLimiter` (one process) or :class:`~webgrip.politeness.RedisHostLimiter`
+    (many processes; it also has ``hold(host, seconds)``, which the client calls when a host
+    answers with ``Retry-After``)."""
+
+    def reserve(self, host: str, deadline: float | None = None) -> float | None: ...
+
+    def next_slot(self, host: str) -> float: ...
 
 
 def _key(host: str) -> str:

@@ -32,7 +32,8 @@ def site():
 
 
 # -- help and usage ------------------------------------------------------------------------
-@pytest.mark.parametrize("command", ["", "fetch", "search", "download", "extract", "check", "mcp"])
+@pytest.mark.parametrize("command", ["", "fetch", "search", "download", "extract", "check",
+                                     "batch", "mcp"])
 def test_help_for_each_command(command):
     result = webgrip(*([command] if command else []), "--help")
     assert result.returncode == 0

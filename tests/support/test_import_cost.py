@@ -19,6 +19,8 @@ import webgrip
 NEVER_ON_IMPORT = (
     "asyncio", "importlib.metadata", "sqlite3", "webgrip.cache", "webgrip.search", "mcp",
     "webgrip.mcp", "webgrip.cli", "webgrip.aio", "concurrent.futures",
+    # the ray extra: only `from webgrip.ray import ...`, `webgrip batch` or a shared limiter
+    "ray", "redis", "pyarrow", "webgrip.ray", "webgrip.politeness", "webgrip.batch_parquet",
 )
 
 

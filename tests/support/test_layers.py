@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "webgrip.hygiene": _FOUNDATIONS,
     "webgrip.retry": _FOUNDATIONS,
     "webgrip.ratelimit": _FOUNDATIONS,
+    "webgrip.politeness": _FOUNDATIONS,
     "webgrip.observe": _FOUNDATIONS,
     "webgrip.expiring": _FOUNDATIONS,
     # 1: the values the API returns, and the wording that describes them.
@@ -74,6 +75,8 @@ LAYERS: dict[str, int] = {
     "webgrip.research": _TOOLS,
     "webgrip.schemas": _TOOLS,
     "webgrip.aio": _TOOLS,
+    "webgrip.ray": _TOOLS,
+    "webgrip.batch_parquet": _TOOLS,
     # 7: entry points and the package's public face.
     "webgrip": _ENTRY,
     "webgrip.__main__": _ENTRY,

@@ -1,0 +1,196 @@
+"""``webgrip batch``: a file of URLs fetched into a folder of Parquet files, resumably.
+
+Each output row is a URL with the columns of :func:`webgrip.batch.result_row`
+(:data:`PARQUET_SCHEMA`). Before fetching, the ``url`` column of every Parquet file already in
+the folder is read and those URLs are skipped, so a run that stopped half-way is finished by
+running the same command again; every URL of the list ends up in exactly one row.
+
+Two engines write the same rows: this process (the thread pool of
+:func:`webgrip.batch.fetch_many`, one Parquet file per chunk of URLs, each renamed into place
+only when complete), or a Ray cluster (:func:`webgrip.ray.fetch_dataset`, Ray Data writing
+the files). Requires pyarrow (``webgrip[ray]``; Ray only for ``--ray``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .batch import fetch_rows
+from .client import WebClient
+from .config import Config
+
+__all__ = ["PARQUET_SCHEMA", "ROW_SCHEMA", "done_urls", "read_url_list", "run_batch"]
+
+#: The Arrow types of the columns a fetched URL gains (fixed, so that an all-failed batch
+#: has them too and every file of a folder has one schema).
+ROW_SCHEMA = pa.schema([
+    ("final_url", pa.string()), ("status", pa.int32()), ("title", pa.string()),
+    ("content", pa.large_string()), ("content_type", pa.string()),
+    ("error_kind", pa.string()), ("error", pa.string()),
+])
+#: A ``webgrip batch`` output file: the URL as listed, then :data:`ROW_SCHEMA`.
+PARQUET_SCHEMA = pa.schema([pa.field("url", pa.string()), *ROW_SCHEMA])
+
+_CHUNK = 256  # URLs per file in a local run: at most this many are fetched again after a stop
+
+
+def read_url_list(path: str | os.PathLike[str]) -> list[str]:
+    """The URLs of a text file, one a line, in order and each once (blank lines and lines
+    starting with ``#`` are skipped)."""
+    seen: dict[str, None] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            url = line.strip()
+            if url and not url.startswith("#"):
+                seen.setdefault(url, None)
+    return list(seen)
+
+
+def done_urls(folder: Path, err: TextIO | None = None) -> set[str]:
+    """The URLs already in ``folder``'s Parquet files. A file that cannot be read (a run
+    killed while writing it) is reported and left out: its URLs are fetched again."""
+    done: set[str] = set()
+    for path in sorted(folder.glob("*.parquet")):
+        try:
+            urls = pq.read_table(path, columns=["url"]).column("url").to_pylist()
+        except (OSError, pa.ArrowException, KeyError) as exc:
+            if err is not None:
+                err.write(f"webgrip: ignoring unreadable {path.name} ({exc}); "
+                          "its URLs are fetched again\n")
+            continue
+        done.update(u for u in urls if u is not None)
+    return done
+
+
+def rows_table(urls: list[str], rows: list[dict[str, Any]]) -> pa.Table:
+    """``urls`` with their result rows as a table of :data:`PARQUET_SCHEMA`."""
+    columns = {"url": urls}
+    for field in ROW_SCHEMA:
+        columns[field.name] = [row[field.name] for row in rows]
+    return pa.Table.from_pydict(columns, schema=PARQUET_SCHEMA)
+
+
+def _write_atomically(table: pa.Table, folder: Path) -> Path:
+    """``table`` as a new Parquet file of ``folder``, visible only once complete."""
+    name = f"part-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:12]}.parquet"
+    temp = folder / f".{name}.tmp"  # not *.parquet: never read as output
+    pq.write_table(table, temp)
+    os.replace(temp, folder / name)
+    return folder / name
+
+
+def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def run_batch(
+    urls_file: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    *,
+    config: Config | None = None,
+    extract: str = "markdown",
+    ray_address: str | None = None,
+    redis_url: str | None = None,
+    concurrency: int | None = None,
+    err: TextIO | None = None,
+) -> dict[str, int]:
+    """Fetch every URL of ``urls_file`` not yet in ``out_dir`` into new Parquet files there.
+
+    ``ray_address`` runs the fetches on that Ray cluster (``auto``, the head's
+    ``host:6379``, or ``local`` for a Ray started in this process; with Ray already
+    initialised in this process, that one); without it they run here on
+    ``concurrency`` threads (default 8). ``redis_url`` shares the per-host budget through that
+    Redis (with Ray, and also between several local runs). Progress goes to ``err``.
+    Returns ``{"listed", "skipped", "fetched", "failed"}``: ``failed`` counts the rows with
+    an error, which are written like the others.
+    """
+    config = config or Config()
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    urls = read_url_list(urls_file)
+    done = done_urls(folder, err)
+    todo = [u for u in urls if u not in done]
+    summary = {"listed": len(urls), "skipped": len(urls) - len(todo), "fetched": 0,
+               "failed": 0}
+    _say(err, f"{len(urls)} URLs listed, {summary['skipped']} already in {folder}, "
+              f"{len(todo)} to fetch")
+    if todo:
+        run = _run_on_ray if ray_address else _run_here
+        run(todo, folder, config, extract, ray_address, redis_url, concurrency, err, summary)
+    _say(err, f"done: {summary['fetched']} fetched ({summary['failed']} with an error), "
+              f"{summary['skipped']} skipped")
+    return summary
+
+
+def _say(err: TextIO | None, line: str) -> None:
+    if err is not None:
+        err.write(f"webgrip: {line}\n")
+        err.flush()
+
+
+def _run_here(todo: list[str], folder: Path, config: Config, extract: str,
+              _address: str | None, redis_url: str | None, concurrency: int | None,
+              err: TextIO | None, summary: dict[str, int]) -> None:
+    limiter = None
+    if redis_url:
+        from .politeness import RedisHostLimiter
+
+        limiter = RedisHostLimiter(redis_url, config.rate_limit_seconds)
+    with WebClient(config, limiter=limiter) as client:
+        for chunk in _chunks(todo, _CHUNK):
+            rows = fetch_rows(client, chunk, extract=extract, concurrency=concurrency or 8)
+            _write_atomically(rows_table(chunk, rows), folder)
+            summary["fetched"] += len(rows)
+            summary["failed"] += sum(row["error"] is not None for row in rows)
+            _say(err, f"{summary['fetched']}/{len(todo)} fetched "
+                      f"({summary['failed']} with an error)")
+
+
+def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
+                address: str | None, redis_url: str | None, concurrency: int | None,
+                err: TextIO | None, summary: dict[str, int]) -> None:
+    import ray
+    import ray.data
+
+    from .ray import fetch_dataset
+
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=None if address == "local" else address, log_to_driver=False)
+        started = True
+    try:
+        ds = ray.data.from_items([{"url": u} for u in todo])
+        out = fetch_dataset(ds, config=config, extract=extract, politeness=redis_url,
+                            concurrency=concurrency)
+        # Ray Data reports its progress on stderr while the files are written.
+        out.write_parquet(str(folder))
+    finally:
+        if started:
+            ray.shutdown()
+    # What reached the folder this run (files written by other runs meanwhile included).
+    written = done_urls(folder)
+    fetched = [u for u in todo if u in written]
+    summary["fetched"] = len(fetched)
+    summary["failed"] = _count_errors(folder, set(fetched))
+
+
+def _count_errors(folder: Path, urls: set[str]) -> int:
+    failed = 0
+    for path in folder.glob("*.parquet"):
+        try:
+            table = pq.read_table(path, columns=["url", "error"])
+        except (OSError, pa.ArrowException, KeyError):
+            continue
+        failed += sum(u in urls and e is not None
+                      for u, e in zip(table.column("url").to_pylist(),
+                                      table.column("error").to_pylist(), strict=True))
+    return failed

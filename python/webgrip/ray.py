@@ -1,0 +1,113 @@
+"""Fetch a column of URLs on a Ray cluster: :func:`fetch_dataset` (``webgrip[ray]``).
+
+Each Ray actor holds one :class:`~webgrip.client.WebClient` built from the same
+:class:`~webgrip.config.Config` (pickled to the workers), so the SSRF guard, the size caps and
+the timeouts apply on every worker exactly as on the driver. A batch of rows is fetched by the
+thread pool of :func:`webgrip.batch.fetch_many`; every row gains the columns of
+:func:`webgrip.batch.result_row`, and a URL that fails is a row with ``error_kind`` and
+``error`` set, never a failed job. Actors that die are restarted and their batch is run again
+(Ray's ``max_restarts``/``max_task_retries``): every URL is fetched at least once and appears
+exactly once in the output. See docs/batch.md.
+
+Politeness: ``politeness="redis://..."`` gives all workers one per-host budget
+(:class:`~webgrip.politeness.RedisHostLimiter`); without it each actor keeps its own limiter,
+so N actors may send N times ``rate_limit_seconds``'s rate to one host.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import ray.data
+
+from .batch import fetch_rows
+from .batch_parquet import ROW_SCHEMA
+from .client import WebClient
+from .config import Config
+from .page import EXTRACT_MODES
+
+__all__ = ["fetch_dataset"]
+
+# Ray Data's actors default to max_restarts=-1 and max_task_retries=-1: a dead actor (process
+# killed, node lost) is restarted and its unfinished batches are sent again, as often as it
+# takes, and a batch's rows are emitted only when the whole batch returns. That default is what
+# the at-least-once fetching / exactly-once rows guarantee rests on (tests/client/
+# test_ray_fetch.py kills an actor to prove it), so nothing here overrides it.
+
+
+class _Fetcher:
+    """One actor's client; called with a batch (an Arrow table), returns it with the row
+    columns appended."""
+
+    def __init__(self, config: Config, politeness: str | None, url_column: str, extract: str,
+                 threads: int):
+        limiter = None
+        if politeness:
+            from .politeness import RedisHostLimiter
+
+            limiter = RedisHostLimiter(politeness, config.rate_limit_seconds)
+        self._client = WebClient(config, limiter=limiter)
+        self._url_column = url_column
+        self._extract = extract
+        self._threads = threads
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        if self._url_column not in batch.column_names:
+            raise KeyError(f"fetch_dataset: no column {self._url_column!r} "
+                           f"(columns: {', '.join(batch.column_names)})")
+        urls = batch.column(self._url_column).to_pylist()
+        rows = fetch_rows(self._client, urls, extract=self._extract,
+                          concurrency=self._threads)
+        for field in ROW_SCHEMA:
+            values = pa.array([row[field.name] for row in rows], type=field.type)
+            if field.name in batch.column_names:  # a column of that name is replaced
+                batch = batch.drop_columns([field.name])
+            batch = batch.append_column(field, values)
+        return batch
+
+
+def fetch_dataset(
+    ds: ray.data.Dataset,
+    *,
+    url_column: str = "url",
+    extract: str = "markdown",
+    config: Config | None = None,
+    politeness: str | None = None,
+    concurrency: int | None = None,
+    batch_size: int = 16,
+    threads: int = 8,
+    num_cpus: float | None = None,
+) -> ray.data.Dataset:
+    """``ds`` with each row's ``url_column`` fetched; lazy, like every Ray Data transform.
+
+    Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
+    ``error_kind`` and ``error`` (:data:`webgrip.batch_parquet.ROW_SCHEMA`; columns of those
+    names are replaced).
+    ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
+    ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
+    budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per
+    actor. ``concurrency`` is the number of actors (default: Ray's autoscaling pool), each
+    fetching ``batch_size`` rows at a time on up to ``threads`` threads and reserving
+    ``num_cpus`` (Ray's default: 1; fetching mostly waits on the network, so a fraction lets
+    more actors share a core).
+    """
+    if extract not in EXTRACT_MODES:
+        raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+    if concurrency is not None and concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    if batch_size < 1 or threads < 1:
+        raise ValueError("batch_size and threads must be at least 1")
+    config = config or Config()
+    if politeness is not None and not politeness.startswith(("redis://", "rediss://",
+                                                             "unix://")):
+        raise ValueError(f"politeness must be a redis://, rediss:// or unix:// URL, "
+                         f"not {politeness!r}")
+    compute = (ray.data.ActorPoolStrategy(min_size=1, max_size=None) if concurrency is None
+               else ray.data.ActorPoolStrategy(size=concurrency))
+    return ds.map_batches(
+        _Fetcher,
+        fn_constructor_args=(config, politeness, url_column, extract, threads),
+        batch_size=batch_size,
+        batch_format="pyarrow",
+        compute=compute,
+        num_cpus=num_cpus,
+    )

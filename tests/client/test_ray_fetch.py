@@ -1,0 +1,162 @@
+"""fetch_dataset and ``webgrip batch --ray`` on a real local Ray runtime (2 CPUs) with a real
+redis-server, against sites on several loopback addresses that record each request.
+
+Skips with a reason when the ``ray`` extra (ray, redis, pyarrow) or ``redis-server`` is
+missing; ``.ci/run`` installs both, so CI runs these.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import shutil
+from urllib.parse import urlsplit
+
+import pytest
+
+MISSING = "the ray extra is not installed: pip install 'webgrip[ray]'"
+ray = pytest.importorskip("ray", reason=MISSING)
+pytest.importorskip("ray.data", reason=MISSING)
+pytest.importorskip("redis", reason=MISSING)
+pq = pytest.importorskip("pyarrow.parquet", reason=MISSING)
+if shutil.which("redis-server") is None:
+    pytest.skip("redis-server is not installed (apt-get install redis-server)",
+                allow_module_level=True)
+
+from loopback import loopback_config  # noqa: E402
+from ray_support import SiteProcess, budget_violations, redis_server  # noqa: E402
+from webgrip.batch_parquet import run_batch  # noqa: E402
+from webgrip.ray import fetch_dataset  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+INTERVAL = 0.25
+ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    # Both actors up before the first batch goes out, so that on a loaded machine a slow
+    # second actor cannot leave every batch to the first (the tests check both fetch).
+    ray.data.DataContext.get_current().wait_for_min_actors_s = 120
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+class Sites:
+    """A site on every address, served by a process of its own (see ``SiteProcess``)."""
+
+    def __init__(self, folder, kill_on: str | None = None):
+        self.server = SiteProcess(ADDRESSES, folder, kill_on=kill_on)
+
+    def urls(self, per_site: int) -> list[str]:
+        # Interleaved, so that every batch (and so every actor) has URLs of every site.
+        return [self.server.url(a, f"/{a}/p{n}") for n in range(per_site) for a in ADDRESSES]
+
+    def times(self, address: str) -> list[float]:
+        return sorted(t for a, _, t, _, _ in self.server.arrivals() if a == address)
+
+    def paths(self, address: str) -> list[str]:
+        return [p for a, p, _, _, _ in self.server.arrivals() if a == address]
+
+    def senders(self, address: str) -> set[int | None]:
+        return {pid for a, _, _, pid, _ in self.server.arrivals() if a == address}
+
+    def killed(self) -> list[int | None]:
+        return [pid for _, _, _, pid, killed in self.server.arrivals() if killed]
+
+    def close(self) -> None:
+        self.server.close()
+
+
+@pytest.fixture
+def sites(tmp_path):
+    made = Sites(tmp_path)
+    yield made
+    made.close()
+
+
+def _config(**changes):
+    return loopback_config(rate_limit_seconds=INTERVAL, timeout=20.0, **changes)
+
+
+def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, redis_url,
+                                                                    sites):
+    urls = sites.urls(per_site=8)
+    refused = ["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/",
+               "ftp://127.0.0.2/x", None]
+    ds = ray.data.from_items([{"url": u, "n": i} for i, u in enumerate(urls + refused)])
+    out = fetch_dataset(ds, config=_config(), politeness=redis_url, concurrency=2,
+                        batch_size=4)
+    rows = out.take_all()
+
+    by_url = collections.Counter(r["url"] for r in rows)
+    assert by_url == collections.Counter(urls + refused)  # every URL once
+    got = {r["url"]: r for r in rows}
+    for url in urls:
+        row = got[url]
+        assert (row["status"], row["error"], row["error_kind"]) == (200, None, None)
+        assert row["final_url"] == url
+        assert row["title"] == f"page {urlsplit(url).path}"
+        assert row["content_type"] == "text/html" and "distributed fetch" in row["content"]
+        assert row["n"] == urls.index(url)  # the input's other columns are kept
+    kinds = {u: got[u]["error_kind"] for u in refused}
+    assert kinds == {"http://10.0.0.1/": "private-address",
+                     "http://169.254.169.254/latest/meta-data/": "link-local-address",
+                     "ftp://127.0.0.2/x": "scheme", None: "empty"}
+    assert all(got[u]["content"] is None and got[u]["error"] for u in refused)
+
+    for address in ADDRESSES:
+        times = sites.times(address)
+        assert len(times) == 8
+        assert budget_violations(times, INTERVAL) == [], address
+        # Both actors (Ray worker processes) fetched from this host: one budget across them.
+        senders = sites.senders(address)
+        assert len(senders) == 2 and None not in senders and os.getpid() not in senders
+
+
+def test_a_worker_killed_mid_run_loses_no_url_and_duplicates_none(local_ray, redis_url,
+                                                                   tmp_path):
+    victim = f"/{ADDRESSES[1]}/p3"
+    killing = Sites(tmp_path, kill_on=victim)
+    try:
+        urls = killing.urls(per_site=6)
+        ds = ray.data.from_items([{"url": u} for u in urls])
+        rows = fetch_dataset(ds, config=_config(max_retries=0), politeness=redis_url,
+                             concurrency=2, batch_size=3).take_all()
+        [pid] = killing.killed()  # one actor process really died mid-batch
+        assert pid != os.getpid()
+        assert collections.Counter(r["url"] for r in rows) == collections.Counter(urls)
+        assert all(r["status"] == 200 and r["error"] is None for r in rows)
+        # At least once: the killed batch ran again on the restarted actor.
+        assert killing.paths(ADDRESSES[1]).count(victim) == 2
+    finally:
+        killing.close()
+
+
+def test_batch_command_resumes_a_folder_on_ray(local_ray, redis_url, sites, tmp_path):
+    urls = sites.urls(per_site=4)
+    listed = tmp_path / "urls.txt"
+    out = tmp_path / "out"
+    # A first run (in this process) got through part of the list...
+    listed.write_text("\n".join(urls[:5]) + "\n")
+    first = run_batch(listed, out, config=_config())
+    assert first == {"listed": 5, "skipped": 0, "fetched": 5, "failed": 0}
+    # ...the same command on Ray with the whole list fetches only the rest.
+    listed.write_text("# the list\n" + "\n".join([*urls, "http://10.0.0.1/", urls[0]]) + "\n")
+    second = run_batch(listed, out, config=_config(), ray_address="auto",
+                       redis_url=redis_url)  # concurrency: Ray's autoscaling pool
+    assert second == {"listed": 13, "skipped": 5, "fetched": 8, "failed": 1}
+    table = pq.read_table(out)
+    assert sorted(table.column("url").to_pylist()) == sorted([*urls, "http://10.0.0.1/"])
+    for address in ADDRESSES:
+        paths = sites.paths(address)
+        assert len(paths) == len(set(paths)) == 4  # each page fetched once over both runs
