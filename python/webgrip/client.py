@@ -22,6 +22,7 @@ from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURL
 from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
+from .proxies import core_routes
 from .page import EXTRACT_MODES, Download, Page
 from .ratelimit import HostRateLimiter
 from .response import Response, status_error, status_message
@@ -84,6 +85,7 @@ def _core_client(config: Config) -> _core.Client:
         allow_http=config.allow_http,
         allow_https_downgrade=config.allow_https_downgrade,
         resolve={k: list(v) for k, v in config.resolve.items()},
+        **core_routes(config, os.environ),
     )
 
 

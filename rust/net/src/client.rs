@@ -14,6 +14,7 @@ use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
 use crate::resolve::{GuardedResolver, Lookup};
 use crate::tls::tls_config;
 use crate::transport::{clear_last_peer, last_peer, GuardedConnector};
+use crate::upstream::ProxyRoutes;
 use crate::ureq_error::from_ureq;
 
 /// Redirect hops followed by default. The defaults below are exported to Python as
@@ -41,6 +42,12 @@ pub struct ClientConfig {
     pub user_agent: String,
     /// Extra trusted CA certificates (PEM file).
     pub ca_bundle: Option<String>,
+    /// Upstream proxy for `http://` targets (`http://`, `https://` or `socks5://` URL).
+    pub http_proxy: Option<String>,
+    /// Upstream proxy for `https://` targets.
+    pub https_proxy: Option<String>,
+    /// Domain -> proxy URL or `direct`, before the two above; most specific domain wins.
+    pub proxy_for: Vec<(String, String)>,
 }
 
 impl Default for ClientConfig {
@@ -54,6 +61,9 @@ impl Default for ClientConfig {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
             ca_bundle: None,
+            http_proxy: None,
+            https_proxy: None,
+            proxy_for: Vec::new(),
         }
     }
 }
@@ -157,14 +167,20 @@ fn from_hop(mut e: NetError, previous: &Url) -> NetError {
 impl Client {
     pub fn new(cfg: ClientConfig) -> Result<Client, NetError> {
         let policy = Arc::new(Policy::new(&cfg.policy)?);
-        let lookup = Arc::new(Lookup::new(policy.clone(), parse_overrides(&cfg.resolve)?));
+        let lookup = Arc::new(Lookup::new(policy, parse_overrides(&cfg.resolve)?));
         if cfg.user_agent.trim().is_empty() || cfg.user_agent.contains(['\r', '\n']) {
             return Err(NetError::invalid_input(
                 "user_agent must be a non-empty single line",
             ));
         }
+        let routes = ProxyRoutes::new(
+            cfg.http_proxy.as_deref(),
+            cfg.https_proxy.as_deref(),
+            &cfg.proxy_for,
+        )?;
         let config = Agent::config_builder()
-            // A proxy would resolve the name itself and skip every address check.
+            // ureq's own proxy support would let the proxy resolve the name and skip every
+            // address check: upstream proxies are the connector's job (`routes`).
             .proxy(None)
             // Redirects are walked by hand so that every hop is checked.
             .max_redirects(0)
@@ -180,7 +196,7 @@ impl Client {
             .build();
         let agent = Agent::with_parts(
             config,
-            GuardedConnector::new(policy),
+            GuardedConnector::new(lookup.clone(), routes),
             GuardedResolver(lookup.clone()),
         );
         Ok(Client {

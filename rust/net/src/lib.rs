@@ -6,6 +6,7 @@
 //! - [`client`]: the agent and the hand-walked redirect loop with one deadline.
 //! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
 //! - [`proxy`]: the egress proxy a rendering browser goes through, under the same policy.
+//! - [`upstream`] / [`tunnel`]: the user's upstream proxies, asked only for checked addresses.
 pub mod cidr;
 pub mod client;
 mod decode;
@@ -18,6 +19,8 @@ pub mod proxy;
 pub mod resolve;
 pub mod tls;
 pub mod transport;
+mod tunnel;
+pub mod upstream;
 mod ureq_error;
 
 pub use client::{

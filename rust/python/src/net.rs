@@ -29,6 +29,7 @@ fn class_of(kind: ErrorKind, classes: &ErrorClasses) -> Option<&Py<PyType>> {
         ErrorKind::Timeout => &classes.fetch_timeout,
         ErrorKind::TooLarge => &classes.response_too_large,
         ErrorKind::Connect => &classes.connect,
+        ErrorKind::Proxy => &classes.proxy,
         ErrorKind::HttpStatus => &classes.http_status,
         ErrorKind::Download | ErrorKind::Cancelled => &classes.download,
     })
@@ -121,6 +122,9 @@ impl Client {
         allow_http = true,
         allow_https_downgrade = false,
         resolve = None,
+        http_proxy = None,
+        https_proxy = None,
+        proxy_for = Vec::new(),
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -139,6 +143,9 @@ impl Client {
         allow_http: bool,
         allow_https_downgrade: bool,
         resolve: Option<HashMap<String, Vec<String>>>,
+        http_proxy: Option<String>,
+        https_proxy: Option<String>,
+        proxy_for: Vec<(String, String)>,
     ) -> PyResult<Self> {
         let defaults = ClientConfig::default();
         let cfg = ClientConfig {
@@ -158,6 +165,9 @@ impl Client {
             max_response_bytes,
             user_agent: user_agent.unwrap_or(defaults.user_agent),
             ca_bundle,
+            http_proxy,
+            https_proxy,
+            proxy_for,
         };
         // Reading the CA file is I/O: do it without the GIL.
         let inner = py
