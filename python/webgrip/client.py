@@ -22,8 +22,8 @@ from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURL
 from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
-from .proxies import core_routes
 from .page import EXTRACT_MODES, Download, Page
+from .proxies import core_routes
 from .ratelimit import HostRateLimiter
 from .response import Response, status_error, status_message
 from .retry import retry_wait

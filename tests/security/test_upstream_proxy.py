@@ -5,22 +5,25 @@ are ignored unless ``trust_env_proxy``."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import ssl
+import threading
 
 import pytest
 from loopback import LOOPBACK, loopback_config
 from proxy_server import RecordingProxy
-from werkzeug import Request, Response
-
 from webgrip import (
     BlockedURLError,
     Config,
     ConnectError,
+    FetchTimeoutError,
     ProxyError,
     RenderError,
     Tools,
     WebClient,
 )
+from werkzeug import Request, Response
 
 SECRET = "s3cr3t-pw"
 
@@ -235,9 +238,9 @@ def test_socks5h_and_other_schemes_are_refused_at_config_time():
 def test_an_unreachable_proxy_is_a_proxy_error(httpserver):
     with RecordingProxy("http") as p:
         dead = p.port
-    with WebClient(loopback_config(proxy=f"http://127.0.0.1:{dead}")) as c:
-        with pytest.raises(ProxyError) as info:
-            c.get(httpserver.url_for("/"))
+    config = loopback_config(proxy=f"http://127.0.0.1:{dead}")
+    with WebClient(config) as c, pytest.raises(ProxyError) as info:
+        c.get(httpserver.url_for("/"))
     assert info.value.reason == "proxy-connect"
     assert f"http://127.0.0.1:{dead}" in str(info.value)
 
@@ -246,19 +249,69 @@ def test_an_unreachable_proxy_is_a_proxy_error(httpserver):
 def test_a_tunnel_the_proxy_refuses_is_a_proxy_error(httpserver, kind):
     port = httpserver.port
     refused = frozenset({f"127.0.0.1:{port}"})
-    with RecordingProxy(kind, refuse=refused) as p:
-        with WebClient(loopback_config(proxy=p.url())) as c, pytest.raises(ProxyError) as info:
-            c.get(httpserver.url_for("/"))
+    with (RecordingProxy(kind, refuse=refused) as p,
+          WebClient(loopback_config(proxy=p.url())) as c,
+          pytest.raises(ProxyError) as info):
+        c.get(httpserver.url_for("/"))
     assert info.value.reason == "proxy-refused"
     assert f"127.0.0.1:{port}" in str(info.value)
 
 
-def test_a_socks_server_spoken_to_as_http_says_so(httpserver):
-    with RecordingProxy("socks5") as p:
-        config = loopback_config(proxy=f"http://127.0.0.1:{p.port}")
+class JunkServer:
+    """Accepts connections on loopback and answers each with ``reply`` (nothing: stays
+    silent until closed)."""
+
+    def __init__(self, reply: bytes):
+        self.reply = reply
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.sock.settimeout(0.05)
+        self.stop = threading.Event()
+        self.conns: list[socket.socket] = []
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:  # the accept timeout: look at the stop flag
+                continue
+            self.conns.append(conn)
+            if self.reply:
+                with contextlib.suppress(OSError):
+                    conn.sendall(self.reply)
+                    conn.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+@pytest.mark.parametrize("scheme", ["http", "socks5"])
+def test_a_proxy_that_speaks_another_protocol_says_so(httpserver, scheme):
+    junk = JunkServer(b"SSH-2.0-OpenSSH_9.6\r\n")
+    try:
+        config = loopback_config(proxy=f"{scheme}://127.0.0.1:{junk.port}")
         with WebClient(config) as c, pytest.raises(ProxyError) as info:
             c.get(httpserver.url_for("/"))
-    assert info.value.reason in ("proxy-protocol", "proxy-connect")
+    finally:
+        junk.close()
+    assert info.value.reason == "proxy-protocol"
+
+
+def test_a_silent_proxy_times_out_within_connect_timeout(httpserver):
+    junk = JunkServer(b"")
+    try:
+        config = loopback_config(proxy=f"http://127.0.0.1:{junk.port}", connect_timeout=0.3)
+        with WebClient(config) as c, pytest.raises(FetchTimeoutError) as info:
+            c.get(httpserver.url_for("/"))
+    finally:
+        junk.close()
+    assert f"127.0.0.1:{junk.port}" in str(info.value)
 
 
 # --- routing ----------------------------------------------------------------------------------

@@ -167,7 +167,10 @@ impl Connector<()> for GuardedConnector {
         }
         let start = Instant::now();
         let total = (!details.timeout.after.is_not_happening()).then(|| *details.timeout.after);
-        if let Some(proxy) = self.routes.route(&route_host(details.uri), details.needs_tls()) {
+        if let Some(proxy) = self
+            .routes
+            .route(&route_host(details.uri), details.needs_tls())
+        {
             let budget = Budget {
                 start,
                 total,
@@ -250,9 +253,8 @@ impl GuardedConnector {
                 .connect(&tls_details, Some(peer))
                 .map_err(|e| crate::ureq_error::from_ureq(e, &url));
         }
-        Err(last.unwrap_or_else(|| {
-            NetError::connect(&url, "dns", "the host name does not resolve")
-        }))
+        Err(last
+            .unwrap_or_else(|| NetError::connect(&url, "dns", "the host name does not resolve")))
     }
 
     /// A fresh connection to the proxy itself: its host resolved once (not subject to the

@@ -34,7 +34,9 @@ impl Budget {
 
     fn next(&self) -> NextTimeout {
         NextTimeout {
-            after: self.left().map_or(UDuration::NotHappening, UDuration::Exact),
+            after: self
+                .left()
+                .map_or(UDuration::NotHappening, UDuration::Exact),
             ..self.base
         }
     }
@@ -90,7 +92,12 @@ pub(crate) fn open(
     }
 }
 
-fn send(t: &mut dyn Transport, data: &[u8], ctx: &Ctx<'_>, budget: &Budget) -> Result<(), NetError> {
+fn send(
+    t: &mut dyn Transport,
+    data: &[u8],
+    ctx: &Ctx<'_>,
+    budget: &Budget,
+) -> Result<(), NetError> {
     let mut sent = 0;
     while sent < data.len() {
         let out = t.buffers().output();
@@ -116,7 +123,12 @@ fn fill(t: &mut dyn Transport, n: usize, ctx: &Ctx<'_>, budget: &Budget) -> Resu
 }
 
 /// Take exactly `n` bytes of the proxy's reply.
-fn take(t: &mut dyn Transport, n: usize, ctx: &Ctx<'_>, budget: &Budget) -> Result<Vec<u8>, NetError> {
+fn take(
+    t: &mut dyn Transport,
+    n: usize,
+    ctx: &Ctx<'_>,
+    budget: &Budget,
+) -> Result<Vec<u8>, NetError> {
     if !fill(t, n, ctx, budget)? {
         return Err(ctx.fail(
             "proxy-protocol",
@@ -186,7 +198,10 @@ fn http_connect(
         ))),
         Some(s) => Err(TunnelError::Target(ctx.fail(
             "proxy-refused",
-            format!("the proxy refused to connect to {target} ({})", status_label(s)),
+            format!(
+                "the proxy refused to connect to {target} ({})",
+                status_label(s)
+            ),
         ))),
         None => Err(TunnelError::Proxy(ctx.fail(
             "proxy-protocol",
@@ -251,10 +266,9 @@ fn socks5_connect(
             send(t, &msg, ctx, budget).map_err(p)?;
             let status = take(t, 2, ctx, budget).map_err(p)?;
             if status[1] != 0 {
-                return Err(p(ctx.fail(
-                    "proxy-auth",
-                    "the proxy refused the credentials",
-                )));
+                return Err(p(
+                    ctx.fail("proxy-auth", "the proxy refused the credentials")
+                ));
             }
         }
         (0xff, None) | (2, None) => {
@@ -285,10 +299,9 @@ fn socks5_connect(
     send(t, &req, ctx, budget).map_err(p)?;
     let reply = take(t, 4, ctx, budget).map_err(p)?;
     if reply[0] != 5 {
-        return Err(p(ctx.fail(
-            "proxy-protocol",
-            "the proxy's SOCKS5 reply is malformed",
-        )));
+        return Err(p(
+            ctx.fail("proxy-protocol", "the proxy's SOCKS5 reply is malformed")
+        ));
     }
     // The bound address that follows: skip it whatever its type.
     let rest = match reply[3] {

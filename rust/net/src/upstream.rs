@@ -111,8 +111,7 @@ impl UpstreamProxy {
             }
         };
         let url = Url::parse(raw).map_err(|e| bad(&format!("not a valid URL ({e})")))?;
-        if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some()
-        {
+        if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some() {
             return Err(bad("a proxy URL has no path, query or fragment"));
         }
         let host = match url.host() {
@@ -193,7 +192,10 @@ impl ProxyRoutes {
         };
         let mut domains = Vec::with_capacity(per_domain.len());
         for (domain, value) in per_domain {
-            let key = domain.trim().trim_start_matches("*.").trim_start_matches('.');
+            let key = domain
+                .trim()
+                .trim_start_matches("*.")
+                .trim_start_matches('.');
             let key = normalize_host(key).map_err(|e| {
                 NetError::invalid_input(format!("proxy_for: {domain:?} is not a domain ({e})"))
             })?;
@@ -244,10 +246,16 @@ mod tests {
         assert_eq!(p.host, "proxy.example");
         assert_eq!(p.port, 3128);
         let auth = p.auth.clone().unwrap();
-        assert_eq!((auth.user.as_str(), auth.password.as_str()), ("user", "p@ss"));
+        assert_eq!(
+            (auth.user.as_str(), auth.password.as_str()),
+            ("user", "p@ss")
+        );
         assert_eq!(p.to_string(), "http://proxy.example:3128");
         assert!(!format!("{p:?}").contains("p@ss"));
-        assert_eq!(UpstreamProxy::parse("socks5://[::1]").unwrap().to_string(), "socks5://[::1]:1080");
+        assert_eq!(
+            UpstreamProxy::parse("socks5://[::1]").unwrap().to_string(),
+            "socks5://[::1]:1080"
+        );
         assert_eq!(UpstreamProxy::parse("https://10.0.0.1").unwrap().port, 443);
     }
 
@@ -256,7 +264,12 @@ mod tests {
         let e = UpstreamProxy::parse("socks5h://u:secret@p:1080").unwrap_err();
         assert!(e.message.contains("pinned"), "{}", e.message);
         assert!(!e.message.contains("secret"));
-        for bad in ["socks4://p:1", "ftp://u:secret@p", "p:3128", "http://u:secret@p/x?y"] {
+        for bad in [
+            "socks4://p:1",
+            "ftp://u:secret@p",
+            "p:3128",
+            "http://u:secret@p/x?y",
+        ] {
             let e = UpstreamProxy::parse(bad).unwrap_err();
             assert!(!e.message.contains("secret"), "{}", e.message);
         }
