@@ -44,7 +44,7 @@ def host_echo(request: Request) -> Response:
     return Response(f"host={request.headers.get('Host')}", content_type="text/plain")
 
 
-def named(port: int, *names: str, **changes) -> Config:
+def named(*names: str, **changes) -> Config:
     """Loopback config where each name resolves (``Config.resolve``) to 127.0.0.1."""
     return loopback_config(resolve={n: ("127.0.0.1",) for n in names}, **changes)
 
@@ -56,7 +56,7 @@ def named(port: int, *names: str, **changes) -> Config:
 def test_the_proxy_is_asked_for_the_checked_address_and_host_is_the_name(httpserver, kind):
     httpserver.expect_request("/page").respond_with_handler(host_echo)
     port = httpserver.port
-    with RecordingProxy(kind) as p, WebClient(named(port, "site.test", proxy=p.url())) as c:
+    with RecordingProxy(kind) as p, WebClient(named("site.test", proxy=p.url())) as c:
         r = c.get(f"http://site.test:{port}/page")
     assert r.status == 200
     assert r.text == f"host=site.test:{port}"
@@ -90,7 +90,7 @@ def test_every_redirect_hop_goes_through_the_proxy_and_is_rechecked(httpserver, 
         "", status=302, headers={"Location": f"http://other.test:{port}/b"})
     httpserver.expect_request("/b").respond_with_data(
         "", status=302, headers={"Location": "http://evil.test/c"})
-    config = named(port, "site.test", "other.test", proxy=proxy.url())
+    config = named("site.test", "other.test", proxy=proxy.url())
     config = config.replace(resolve={**config.resolve, "evil.test": ("10.1.2.3",)})
     with WebClient(config) as c, pytest.raises(BlockedURLError) as info:
         c.get(f"http://site.test:{port}/a")
@@ -104,7 +104,7 @@ def test_downloads_take_the_same_path(httpserver, socks, tmp_path):
     httpserver.expect_request("/f.bin").respond_with_data(b"\x00" * 1000,
                                                           content_type="application/x-thing")
     port = httpserver.port
-    config = named(port, "files.test", proxy=socks.url(), download_dirs=(str(tmp_path),))
+    config = named("files.test", proxy=socks.url(), download_dirs=(str(tmp_path),))
     with WebClient(config) as c:
         d = c.download(f"http://files.test:{port}/f.bin")
     assert d.size == 1000
@@ -135,7 +135,7 @@ def test_https_through_the_proxy_verifies_the_certificate_for_the_name(site_serv
                                                                        kind):
     port = site_server.port
     with RecordingProxy(kind) as p:
-        config = named(port, "site.test", "wrong.test", proxy=p.url(), ca_bundle=ca_bundle)
+        config = named("site.test", "wrong.test", proxy=p.url(), ca_bundle=ca_bundle)
         with WebClient(config) as c:
             r = c.get(f"https://site.test:{port}/")
             assert r.text == f"host=site.test:{port}"
@@ -156,7 +156,7 @@ def test_an_https_proxy_carries_tls_to_the_site_inside_tls_to_the_proxy(site_ser
     port = site_server.port
     with RecordingProxy("http", tls=ctx) as p:
         assert p.url().startswith("https://")
-        config = named(port, "site.test", proxy=p.url(), ca_bundle=ca_bundle)
+        config = named("site.test", proxy=p.url(), ca_bundle=ca_bundle)
         with WebClient(config) as c:
             assert c.get(f"https://site.test:{port}/").text == f"host=site.test:{port}"
     assert p.targets == [f"127.0.0.1:{port}"]
@@ -322,7 +322,7 @@ def test_proxy_for_routes_by_domain_most_specific_first(httpserver):
     port = httpserver.port
     names = ("a.test", "www.a.test", "intra.a.test", "b.test", "c.test")
     with RecordingProxy("http") as first, RecordingProxy("socks5") as second:
-        config = named(port, *names, proxy=first.url(),
+        config = named(*names, proxy=first.url(),
                        proxy_for={"a.test": second.url(), "intra.a.test": "direct",
                                   "b.test": "DIRECT"})
         with WebClient(config) as c:
@@ -341,24 +341,24 @@ def test_environment_proxies_are_ignored_unless_trusted(httpserver, proxy, monke
                  "ALL_PROXY", "no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HTTP_PROXY", f"127.0.0.1:{proxy.port}")  # no scheme: http://
-    with WebClient(named(port, "site.test")) as c:
+    with WebClient(named("site.test")) as c:
         assert c.get(url).text == "ok"
     assert proxy.connections == 0
-    with WebClient(named(port, "site.test", trust_env_proxy=True)) as c:
+    with WebClient(named("site.test", trust_env_proxy=True)) as c:
         assert c.get(url).text == "ok"
     assert proxy.targets == [f"127.0.0.1:{port}"]
     monkeypatch.setenv("NO_PROXY", "example.org, .site.test:8080")
-    with WebClient(named(port, "site.test", trust_env_proxy=True)) as c:
+    with WebClient(named("site.test", trust_env_proxy=True)) as c:
         assert c.get(url).text == "ok"
     assert len(proxy.targets) == 1
     # An explicit proxy wins over the environment.
     monkeypatch.setenv("HTTP_PROXY", "socks5h://127.0.0.1:1")
-    with WebClient(named(port, "site.test", trust_env_proxy=True, proxy=proxy.url())) as c:
+    with WebClient(named("site.test", trust_env_proxy=True, proxy=proxy.url())) as c:
         assert c.get(url).text == "ok"
     assert len(proxy.targets) == 2
     # A refused environment value is named, not used.
     with pytest.raises(ValueError, match=r"\$HTTP_PROXY.*pinned"):
-        WebClient(named(port, "site.test", trust_env_proxy=True))
+        WebClient(named("site.test", trust_env_proxy=True))
 
 
 def test_config_from_env_reads_the_proxy_settings():
@@ -376,3 +376,16 @@ def test_rendering_is_refused_rather_than_bypassing_the_proxy(proxy):
         c.fetch("http://127.0.0.1:9/")
     assert info.value.reason == "proxy"
     assert proxy.connections == 0
+
+
+@pytest.mark.parametrize("kind", ["http", "socks5"])
+def test_an_ipv6_target_is_asked_for_as_an_ipv6_literal(raw_server, kind):
+    from conftest import reply
+
+    server = raw_server(reply(200, b"over v6"), host="::1")
+    with RecordingProxy(kind) as p:
+        config = loopback_config(resolve={"six.test": ("::1",)}, proxy=p.url())
+        with WebClient(config) as c:
+            assert c.get(f"http://six.test:{server.port}/").text == "over v6"
+    expected = f"[::1]:{server.port}"
+    assert p.targets == [f"ipv6 {expected}" if kind == "socks5" else expected]
