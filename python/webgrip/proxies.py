@@ -78,14 +78,30 @@ def check_proxy_url(value: object, key: str) -> None:
         raise bad(f"{redact(value)!r}: a proxy URL has no path, query or fragment")
 
 
+def _is_route_key(domain: str) -> bool:
+    """A domain (``*.`` or ``.`` prefix allowed) or an IP address: what a route matches."""
+    key = domain.strip().removeprefix("*.").removeprefix(".").strip("[]")
+    if not key or any(ch.isspace() or ch in "/@?#" for ch in key):
+        return False
+    if ":" in key:  # only an IPv6 address may hold colons (no ports)
+        import ipaddress
+
+        try:
+            ipaddress.IPv6Address(key)
+        except ValueError:
+            return False
+    return True
+
+
 def check_proxy_for(value: object) -> None:
     """Raise ``ValueError`` unless ``value`` maps domains to proxy URLs or ``"direct"``."""
     if not isinstance(value, Mapping):
         raise ValueError("invalid value for 'proxy_for': expected a mapping of domain to "
                          "proxy URL or \"direct\"")
     for domain, target in value.items():
-        if not isinstance(domain, str) or not domain.strip(". *") or "/" in domain:
-            raise ValueError(f"invalid value for 'proxy_for': {domain!r} is not a domain")
+        if not isinstance(domain, str) or not _is_route_key(domain):
+            raise ValueError(f"invalid value for 'proxy_for': {domain!r} is not a domain "
+                             "(or IP address), without scheme, port or path")
         if isinstance(target, str) and target.strip().lower() == "direct":
             continue
         check_proxy_url(target, f"proxy_for[{domain!r}]")

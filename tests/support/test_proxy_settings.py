@@ -65,3 +65,11 @@ def test_the_toml_file_takes_proxy_for_as_a_table(tmp_path):
 def test_bad_proxy_urls_are_refused(value):
     with pytest.raises(ValueError, match="'proxy'"):
         Config(proxy=value)
+
+
+@pytest.mark.parametrize("key", ["a.test:8080", "http://a.test", "a b", "", "a.test/x"])
+def test_proxy_for_keys_are_domains_or_addresses(key):
+    with pytest.raises(ValueError, match="proxy_for"):
+        Config(proxy_for={key: "direct"})
+    for fine in ("a.test", "*.a.test", ".a.test", "10.0.0.1", "::1", "[::1]"):
+        Config(proxy_for={fine: "direct"})

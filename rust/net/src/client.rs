@@ -42,12 +42,9 @@ pub struct ClientConfig {
     pub user_agent: String,
     /// Extra trusted CA certificates (PEM file).
     pub ca_bundle: Option<String>,
-    /// Upstream proxy for `http://` targets (`http://`, `https://` or `socks5://` URL).
-    pub http_proxy: Option<String>,
-    /// Upstream proxy for `https://` targets.
-    pub https_proxy: Option<String>,
-    /// Domain -> proxy URL or `direct`, before the two above; most specific domain wins.
-    pub proxy_for: Vec<(String, String)>,
+    /// Which upstream proxy each request goes through (none by default). Parsed already,
+    /// so that this config's `Debug` cannot show a proxy password.
+    pub proxies: ProxyRoutes,
 }
 
 impl Default for ClientConfig {
@@ -61,9 +58,7 @@ impl Default for ClientConfig {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
             ca_bundle: None,
-            http_proxy: None,
-            https_proxy: None,
-            proxy_for: Vec::new(),
+            proxies: ProxyRoutes::default(),
         }
     }
 }
@@ -173,11 +168,6 @@ impl Client {
                 "user_agent must be a non-empty single line",
             ));
         }
-        let routes = ProxyRoutes::new(
-            cfg.http_proxy.as_deref(),
-            cfg.https_proxy.as_deref(),
-            &cfg.proxy_for,
-        )?;
         let config = Agent::config_builder()
             // ureq's own proxy support would let the proxy resolve the name and skip every
             // address check: upstream proxies are the connector's job (`routes`).
@@ -196,7 +186,7 @@ impl Client {
             .build();
         let agent = Agent::with_parts(
             config,
-            GuardedConnector::new(lookup.clone(), routes),
+            GuardedConnector::new(lookup.clone(), cfg.proxies),
             GuardedResolver(lookup.clone()),
         );
         Ok(Client {

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::download::{cancelled, DestDir};
+use webgrip_net::upstream::ProxyRoutes;
 use webgrip_net::{
     ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec,
     DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
@@ -165,9 +166,8 @@ impl Client {
             max_response_bytes,
             user_agent: user_agent.unwrap_or(defaults.user_agent),
             ca_bundle,
-            http_proxy,
-            https_proxy,
-            proxy_for,
+            proxies: ProxyRoutes::new(http_proxy.as_deref(), https_proxy.as_deref(), &proxy_for)
+                .map_err(|e| to_pyerr(py, e))?,
         };
         // Reading the CA file is I/O: do it without the GIL.
         let inner = py
