@@ -167,10 +167,13 @@ impl Connector<()> for GuardedConnector {
         }
         let start = Instant::now();
         let total = (!details.timeout.after.is_not_happening()).then(|| *details.timeout.after);
-        if let Some(proxy) = self
-            .routes
-            .route(&route_host(details.uri), details.needs_tls())
-        {
+        let routed = if self.routes.is_direct() {
+            None
+        } else {
+            self.routes
+                .route(&route_host(details.uri), details.needs_tls())
+        };
+        if let Some(proxy) = routed {
             let budget = Budget {
                 start,
                 total,
