@@ -87,6 +87,8 @@ class Client:
     - ``ConnectError``: ``dns``, ``connection-refused``, ``connection-reset``, ``tls``,
       ``incomplete-response``, ``bad-response``, ``bad-encoding``, ``unsupported-encoding``,
       ``connect-failed``, ``io``.
+    - ``ProxyError`` (a ``ConnectError``): ``proxy-connect``, ``proxy-dns``, ``proxy-tls``,
+      ``proxy-auth``, ``proxy-refused``, ``proxy-protocol``.
     - ``HTTPStatusError`` (downloads only): ``http-<status>`` (``status`` set).
     - ``DownloadError``: ``io`` (temp file), ``cancelled`` (progress callback raised: the
       callback's own exception is re-raised instead).
@@ -113,6 +115,9 @@ class Client:
         headers: Sequence[tuple[str, str]] = ...,  # ()
         site_headers: Mapping[str, Sequence[tuple[str, str]]] | None = None,
         cookies: bool = True,
+        http_proxy: str | None = None,  # upstream proxy URL for http:// targets
+        https_proxy: str | None = None,  # ... for https:// targets
+        proxy_for: Sequence[tuple[str, str]] = ...,  # (domain, proxy URL or "direct")
     ) -> Client: ...
     def check_url(self, url: str) -> str:
         """Apply the policy (resolving the host) without connecting; the normalised URL.

@@ -23,6 +23,7 @@ from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
+from .proxies import core_routes
 from .ratelimit import HostLimiter, HostRateLimiter
 from .response import Response, status_error, status_message
 from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
@@ -98,6 +99,7 @@ def _core_client(config: Config) -> _core.Client:
         headers=list(config.headers.items()),
         site_headers={d: list(h.items()) for d, h in config.site_headers.items()},
         cookies=config.cookies,
+        **core_routes(config, os.environ),
     )
 
 

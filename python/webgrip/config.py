@@ -1,7 +1,8 @@
 """Configuration: one frozen dataclass, read from arguments, the environment or a TOML file.
 
-Defaults are safe: every non-public address is refused, proxies are never used, each call has
-a total deadline and a size cap. Open a range on purpose with ``allow_networks`` (for example
+Defaults are safe: every non-public address is refused, no proxy is used unless configured
+(environment proxies only with ``trust_env_proxy``), each call has a total deadline and a
+size cap. Open a range on purpose with ``allow_networks`` (for example
 an intranet, or loopback in tests) instead of weakening anything else.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from . import _core
 from ._version import __version__ as _version
 from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
+from .proxies import check_proxy_for, check_proxy_url
 
 __all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Config"]
 
@@ -75,6 +77,17 @@ class Config:
     max_retries: int = 2
     """Retries on 429/503 (honouring ``Retry-After``), inside the deadline."""
     respect_robots_txt: bool = False
+    proxy: str | None = field(default=None, repr=False)
+    """Upstream proxy for every request: ``http://``, ``https://`` or ``socks5://``, with
+    optional ``user:password@``. The policy still decides first and the proxy is only asked
+    for the checked address (``socks5h://`` is refused). Hidden from ``repr``. See
+    docs/security.md, "Proxies"."""
+    proxy_for: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Domain -> proxy URL or ``"direct"``, before ``proxy``; a domain matches itself and its
+    subdomains, the most specific wins."""
+    trust_env_proxy: bool = False
+    """Read ``HTTPS_PROXY``/``HTTP_PROXY``/``ALL_PROXY``/``NO_PROXY`` when ``proxy`` is unset
+    (whoever sets the environment then chooses where traffic goes; see docs/security.md)."""
 
     # --- headers and cookies (docs/headers-and-cookies.md) ----------------------------
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
@@ -263,7 +276,8 @@ _FIELD_KINDS: dict[str, str] = {
     "resolve": "mapping", "max_redirects": "int", "timeout": "float",
     "connect_timeout": "float", "max_response_bytes": "int", "user_agent": "str",
     "ca_bundle": "opt_str", "rate_limit_seconds": "float", "max_retries": "int",
-    "respect_robots_txt": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
+    "respect_robots_txt": "bool", "proxy": "opt_str", "proxy_for": "mapping",
+    "trust_env_proxy": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
     "search_endpoints": "mapping", "search_region": "opt_str", "safe_search": "str",
     "brave_api_key": "opt_str", "tavily_api_key": "opt_str", "google_api_key": "opt_str",
     "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
@@ -325,6 +339,9 @@ def _validate(c: Config) -> None:
     _validate_headers(c)
     if c.persist_cookies and not (c.cookies and c.cache_dir):
         raise bad("persist_cookies", "needs cookies=True and a cache_dir to save them in")
+    if c.proxy is not None:
+        check_proxy_url(c.proxy, "proxy")
+    check_proxy_for(c.proxy_for)
     if c.render not in RENDER_MODES:
         raise bad("render", f"{c.render!r}; choose one of {', '.join(RENDER_MODES)}")
     if c.safe_search not in _SAFE_SEARCH:

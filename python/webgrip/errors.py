@@ -18,6 +18,7 @@ __all__ = [
     "FetchTimeoutError",
     "HTTPStatusError",
     "InvalidURLError",
+    "ProxyError",
     "RenderError",
     "ResponseTooLargeError",
     "SearchBlockedError",
@@ -97,6 +98,14 @@ class ConnectError(WebgripError, ConnectionError):
     """The connection failed: DNS, refused, reset, TLS, or a broken response."""
 
 
+class ProxyError(ConnectError):
+    """The configured upstream proxy failed: it could not be reached or resolved
+    (``reason`` ``proxy-connect``, ``proxy-dns``, ``proxy-tls``), refused or wanted credentials
+    (``proxy-auth``), refused the tunnel to the checked address (``proxy-refused``) or did not
+    speak its protocol (``proxy-protocol``). The message names the proxy as
+    ``scheme://host:port``, never with its credentials."""
+
+
 class UnsupportedContentError(WebgripError):
     """The response is not a document that can be shown as text (PDF, image, archive, ...).
 
@@ -124,5 +133,6 @@ class SearchBlockedError(SearchError):
 
 
 class RenderError(WebgripError):
-    """A page could not be rendered: no browser here (reason ``no-browser``) or the browser
-    failed (``browser``). Refusals and timeouts inside a render keep their own classes."""
+    """A page could not be rendered: no browser here (reason ``no-browser``), an upstream
+    proxy is configured (``proxy``: renders would bypass it) or the browser failed
+    (``browser``). Refusals and timeouts inside a render keep their own classes."""

@@ -36,6 +36,7 @@ from typing import Any
 from . import _cancel, _core
 from .config import RENDER_MODES, Config
 from .errors import BlockedURLError, FetchTimeoutError, RenderError
+from .proxies import in_use as proxy_in_use
 
 __all__ = [
     "RENDER_MODES", "RenderResult", "browser_executable", "is_script_shell", "looks_scripted",
@@ -100,8 +101,16 @@ def browser_executable(config: Config) -> str | None:
     return None
 
 
+#: The browser's egress proxy dials directly: with an upstream proxy configured, a render
+#: would bypass it, so there is none.
+_PROXY_REFUSED = ("rendering does not go through an upstream proxy (Config.proxy, proxy_for "
+                  "or an environment proxy): the static page is used")
+
+
 def render_available(config: Config) -> str | None:
     """Why rendering cannot run here (``None`` when it can)."""
+    if proxy_in_use(config, os.environ):
+        return _PROXY_REFUSED
     if find_spec("playwright") is None:
         return "the render extra is not installed (pip install 'webgrip[render]')"
     if browser_executable(config) is None:
@@ -352,7 +361,8 @@ def render(
     why = render_available(config)
     executable = browser_executable(config)
     if why is not None or executable is None:
-        raise RenderError(f"cannot render {url}: {why}", url=url, reason="no-browser")
+        reason = "proxy" if why == _PROXY_REFUSED else "no-browser"
+        raise RenderError(f"cannot render {url}: {why}", url=url, reason=reason)
     core.check_url(url)  # the first URL gets the usual, typed refusal
     left = deadline - time.monotonic()
     if left <= 0:

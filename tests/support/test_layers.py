@@ -47,6 +47,7 @@ LAYERS: dict[str, int] = {
     "webgrip.blocked_ports": _CONFIG,
     "webgrip.config_file": _CONFIG,
     "webgrip.config": _CONFIG,
+    "webgrip.proxies": _CONFIG,
     # 3: the send interface the features take instead of the client.
     "webgrip.sender": _INTERFACE,
     # 4: features, each on the send interface.

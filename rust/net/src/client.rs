@@ -18,6 +18,7 @@ use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
 use crate::resolve::{GuardedResolver, Lookup};
 use crate::tls::tls_config;
 use crate::transport::{clear_last_peer, last_peer, GuardedConnector};
+use crate::upstream::ProxyRoutes;
 use crate::ureq_error::from_ureq;
 
 /// Redirect hops followed by default. The defaults below are exported to Python as
@@ -51,6 +52,9 @@ pub struct ClientConfig {
     pub site_headers: Vec<(String, Vec<(String, String)>)>,
     /// Keep a cookie jar (see [`crate::cookies`]).
     pub cookies: bool,
+    /// Which upstream proxy each request goes through (none by default). Parsed already,
+    /// so that this config's `Debug` cannot show a proxy password.
+    pub proxies: ProxyRoutes,
 }
 
 impl Default for ClientConfig {
@@ -67,6 +71,7 @@ impl Default for ClientConfig {
             headers: Vec::new(),
             site_headers: Vec::new(),
             cookies: true,
+            proxies: ProxyRoutes::default(),
         }
     }
 }
@@ -160,14 +165,15 @@ fn from_hop(mut e: NetError, previous: &Url) -> NetError {
 impl Client {
     pub fn new(cfg: ClientConfig) -> Result<Client, NetError> {
         let policy = Arc::new(Policy::new(&cfg.policy)?);
-        let lookup = Arc::new(Lookup::new(policy.clone(), parse_overrides(&cfg.resolve)?));
+        let lookup = Arc::new(Lookup::new(policy, parse_overrides(&cfg.resolve)?));
         if cfg.user_agent.trim().is_empty() || cfg.user_agent.contains(['\r', '\n']) {
             return Err(NetError::invalid_input(
                 "user_agent must be a non-empty single line",
             ));
         }
         let config = Agent::config_builder()
-            // A proxy would resolve the name itself and skip every address check.
+            // ureq's own proxy support would let the proxy resolve the name and skip every
+            // address check: upstream proxies are the connector's job (`routes`).
             .proxy(None)
             // Redirects are walked by hand so that every hop is checked.
             .max_redirects(0)
@@ -183,7 +189,7 @@ impl Client {
             .build();
         let agent = Agent::with_parts(
             config,
-            GuardedConnector::new(policy),
+            GuardedConnector::new(lookup.clone(), cfg.proxies),
             GuardedResolver(lookup.clone()),
         );
         Ok(Client {

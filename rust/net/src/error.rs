@@ -45,6 +45,9 @@ pub enum ErrorKind {
     TooLarge,
     /// DNS, refused, reset, TLS, or a broken response.
     Connect,
+    /// The configured upstream proxy could not be reached, refused the credentials or the
+    /// tunnel (a kind of connection failure: `ProxyError(ConnectError)` in Python).
+    Proxy,
     /// A non-2xx final status where one is required (downloads).
     HttpStatus,
     /// A download could not be written.
@@ -145,6 +148,20 @@ impl NetError {
             Some(url),
             reason,
             format!("Could not fetch {}: {detail}", shown_url(url)),
+        )
+    }
+
+    /// A failure of the upstream proxy `proxy` (shown as `scheme://host:port`, never with
+    /// its credentials).
+    pub fn proxy(url: &str, proxy: &str, reason: &str, detail: impl fmt::Display) -> NetError {
+        NetError::new(
+            ErrorKind::Proxy,
+            Some(url),
+            reason,
+            format!(
+                "Could not fetch {} through the proxy {proxy}: {detail}",
+                shown_url(url)
+            ),
         )
     }
 

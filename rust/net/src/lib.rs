@@ -7,6 +7,7 @@
 //! - [`headers`] / [`cookies`]: the caller's headers per site and the cookie jar, per hop.
 //! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
 //! - [`proxy`]: the egress proxy a rendering browser goes through, under the same policy.
+//! - [`upstream`] / [`tunnel`]: the user's upstream proxies, asked only for checked addresses.
 pub mod cidr;
 pub mod client;
 pub mod cookies;
@@ -21,6 +22,8 @@ pub mod proxy;
 pub mod resolve;
 pub mod tls;
 pub mod transport;
+mod tunnel;
+pub mod upstream;
 mod ureq_error;
 
 pub use client::{

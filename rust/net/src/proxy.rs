@@ -123,7 +123,8 @@ pub struct EgressProxy {
     accept: Option<JoinHandle<()>>,
 }
 
-fn base64(data: &[u8]) -> String {
+/// Standard base64 with padding (`Proxy-Authorization: Basic`).
+pub(crate) fn base64(data: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {

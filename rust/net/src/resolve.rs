@@ -111,6 +111,37 @@ impl Lookup {
         }
         Ok(addrs)
     }
+
+    /// The addresses of the user's upstream proxy `host`: the `resolve` overrides, else
+    /// one system lookup. Deliberately not checked against the policy (the user configured
+    /// it, and it is usually on a private network); webgrip connects to it directly.
+    pub fn resolve_proxy(
+        &self,
+        host: &str,
+        port: u16,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<SocketAddr>, String> {
+        let ips = if let Ok(ip) = host.parse::<IpAddr>() {
+            vec![ip]
+        } else if let Some(ips) = self.overrides.get(host) {
+            ips.clone()
+        } else if is_localhost_name(host) {
+            vec![LOCALHOST_ADDR]
+        } else {
+            getaddrinfo(host, port, timeout)?
+        };
+        let mut addrs: Vec<SocketAddr> = Vec::with_capacity(ips.len().min(MAX_ADDRS));
+        for ip in ips {
+            let a = SocketAddr::new(ip, port);
+            if !addrs.contains(&a) && addrs.len() < MAX_ADDRS {
+                addrs.push(a);
+            }
+        }
+        if addrs.is_empty() {
+            return Err(format!("{host} has no address"));
+        }
+        Ok(addrs)
+    }
 }
 
 /// The ureq side of [`Lookup`].

@@ -1,5 +1,6 @@
-//! The connector: dial only policy-approved addresses, remember which one answered, then
-//! add TLS.
+//! The connector: dial only policy-approved addresses (directly, or through the upstream
+//! proxy the host is routed to, asked for that very address), remember which one answered,
+//! then add TLS for the name.
 //!
 //! ureq 3.5 does not expose the peer address of a response, so the transport records it in a
 //! thread-local each time it sends a request (fresh or pooled connection alike); ureq is
@@ -9,6 +10,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ureq::http::Uri;
+use ureq::unversioned::resolver::ResolvedSocketAddrs;
 use ureq::unversioned::transport::time::{Duration as UDuration, Instant as UInstant};
 use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, NextTimeout, RustlsConnector, TcpConnector, Transport,
@@ -17,6 +20,9 @@ use ureq::Error;
 
 use crate::error::NetError;
 use crate::policy::Policy;
+use crate::resolve::Lookup;
+use crate::tunnel::{self, Budget, Ctx, Tunnel, TunnelError};
+use crate::upstream::{ProxyKind, ProxyRoutes, UpstreamProxy};
 
 thread_local! {
     static LAST_PEER: Cell<Option<SocketAddr>> = const { Cell::new(None) };
@@ -34,10 +40,11 @@ pub fn last_peer() -> Option<SocketAddr> {
 
 type TcpOut = <TcpConnector as Connector<()>>::Out;
 
-/// A TCP transport that knows its peer.
+/// A transport (TCP, or a tunnel through a proxy) that knows its peer: the checked address
+/// it reaches.
 #[derive(Debug)]
 pub struct PeerTransport {
-    inner: TcpOut,
+    inner: Box<dyn Transport>,
     peer: SocketAddr,
 }
 
@@ -66,22 +73,37 @@ impl Transport for PeerTransport {
 
 type TlsOut = <RustlsConnector as Connector<PeerTransport>>::Out;
 
-/// First (and only) connector of the agent: TCP to checked addresses, then rustls.
+/// First (and only) connector of the agent: TCP to checked addresses (or a tunnel to one
+/// through an upstream proxy), then rustls.
 #[derive(Debug)]
 pub struct GuardedConnector {
     policy: Arc<Policy>,
+    lookup: Arc<Lookup>,
+    routes: ProxyRoutes,
     tcp: TcpConnector,
     tls: RustlsConnector,
+    /// TLS to an `https://` proxy (a connector of its own: its rustls config is cached apart).
+    proxy_tls: RustlsConnector,
 }
 
 impl GuardedConnector {
-    pub fn new(policy: Arc<Policy>) -> GuardedConnector {
+    pub fn new(lookup: Arc<Lookup>, routes: ProxyRoutes) -> GuardedConnector {
         GuardedConnector {
-            policy,
+            policy: lookup.policy.clone(),
+            lookup,
+            routes,
             tcp: TcpConnector::default(),
             tls: RustlsConnector::default(),
+            proxy_tls: RustlsConnector::default(),
         }
     }
+}
+
+/// The request's host as [`ProxyRoutes::route`] takes it.
+fn route_host(uri: &Uri) -> String {
+    let host = uri.authority().map_or("", |a| a.host());
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare.trim_end_matches('.').to_ascii_lowercase()
 }
 
 /// `details` with other addresses, a fresh start and budget; `request_level` cleared so the
@@ -89,11 +111,21 @@ impl GuardedConnector {
 /// request, only timeouts).
 fn sub_details<'a>(
     details: &ConnectionDetails<'a>,
-    addrs: ureq::unversioned::resolver::ResolvedSocketAddrs,
+    addrs: ResolvedSocketAddrs,
+    budget: Option<Duration>,
+) -> ConnectionDetails<'a> {
+    with_uri(details, details.uri, addrs, budget)
+}
+
+/// [`sub_details`] for another URI (the proxy's, for TLS to an `https://` proxy).
+fn with_uri<'a>(
+    details: &ConnectionDetails<'a>,
+    uri: &'a Uri,
+    addrs: ResolvedSocketAddrs,
     budget: Option<Duration>,
 ) -> ConnectionDetails<'a> {
     ConnectionDetails {
-        uri: details.uri,
+        uri,
         addrs,
         config: details.config,
         request_level: false,
@@ -135,6 +167,22 @@ impl Connector<()> for GuardedConnector {
         }
         let start = Instant::now();
         let total = (!details.timeout.after.is_not_happening()).then(|| *details.timeout.after);
+        let routed = if self.routes.is_direct() {
+            None
+        } else {
+            self.routes
+                .route(&route_host(details.uri), details.needs_tls())
+        };
+        if let Some(proxy) = routed {
+            let budget = Budget {
+                start,
+                total,
+                base: details.timeout,
+            };
+            return self
+                .connect_via(details, proxy, &budget)
+                .map_err(|e| Error::Other(Box::new(e)));
+        }
         let count = details.addrs.len();
         let mut last_err = None;
         for (i, addr) in details.addrs.iter().enumerate() {
@@ -145,7 +193,7 @@ impl Connector<()> for GuardedConnector {
             let mut one = details.resolver.empty();
             one.push(*addr);
             let tcp_details = sub_details(details, one, share);
-            let tcp = match self.tcp.connect(&tcp_details, None) {
+            let tcp: TcpOut = match self.tcp.connect(&tcp_details, None) {
                 Ok(Some(t)) => t,
                 Ok(None) => continue,
                 Err(e) => {
@@ -155,7 +203,7 @@ impl Connector<()> for GuardedConnector {
             };
             LAST_PEER.with(|p| p.set(Some(*addr)));
             let peer = PeerTransport {
-                inner: tcp,
+                inner: Box::new(tcp),
                 peer: *addr,
             };
             // The TLS handshake gets what remains of the whole connect budget.
@@ -168,5 +216,135 @@ impl Connector<()> for GuardedConnector {
             return self.tls.connect(&tls_details, Some(peer));
         }
         Err(last_err.unwrap_or(Error::ConnectionFailed))
+    }
+}
+
+impl GuardedConnector {
+    /// Reach one of the checked `details.addrs` through `proxy`: each address in turn over a
+    /// fresh proxy connection, until the proxy opens a tunnel; then TLS for the name.
+    fn connect_via(
+        &self,
+        details: &ConnectionDetails,
+        proxy: &UpstreamProxy,
+        budget: &Budget,
+    ) -> Result<Option<TlsOut>, NetError> {
+        let url = details.uri.to_string();
+        let ctx = Ctx { url: &url, proxy };
+        let mut last = None;
+        for target in details.addrs.iter() {
+            let mut t = self.reach_proxy(details, &ctx, budget)?;
+            match tunnel::open(&mut *t, *target, &ctx, budget) {
+                Ok(()) => {}
+                Err(TunnelError::Target(e)) => {
+                    last = Some(e);
+                    continue;
+                }
+                Err(TunnelError::Proxy(e)) => return Err(e),
+            }
+            LAST_PEER.with(|p| p.set(Some(*target)));
+            let peer = PeerTransport {
+                inner: Box::new(Tunnel(t)),
+                peer: *target,
+            };
+            let mut all = details.resolver.empty();
+            for a in details.addrs.iter() {
+                all.push(*a);
+            }
+            let tls_details = sub_details(details, all, budget.left());
+            return self
+                .tls
+                .connect(&tls_details, Some(peer))
+                .map_err(|e| crate::ureq_error::from_ureq(e, &url));
+        }
+        Err(last
+            .unwrap_or_else(|| NetError::connect(&url, "dns", "the host name does not resolve")))
+    }
+
+    /// A fresh connection to the proxy itself: its host resolved once (not subject to the
+    /// policy: the user chose it), dialled directly, with TLS to it for `https://`.
+    fn reach_proxy(
+        &self,
+        details: &ConnectionDetails,
+        ctx: &Ctx<'_>,
+        budget: &Budget,
+    ) -> Result<Box<dyn Transport>, NetError> {
+        let proxy = ctx.proxy;
+        let timed_out = || {
+            NetError::timeout(
+                ctx.url,
+                format!("could not reach the proxy {proxy} within connect_timeout"),
+            )
+        };
+        let addrs = self
+            .lookup
+            .resolve_proxy(&proxy.host, proxy.port, budget.left())
+            .map_err(|e| {
+                if e == "timeout" {
+                    timed_out()
+                } else {
+                    NetError::proxy(
+                        ctx.url,
+                        &proxy.to_string(),
+                        "proxy-dns",
+                        format!("cannot resolve the proxy's host ({e})"),
+                    )
+                }
+            })?;
+        let count = addrs.len();
+        let mut last_err = None;
+        for (i, addr) in addrs.iter().enumerate() {
+            let left = budget.left();
+            let share = left.map(|l| l / u32::try_from(count - i).unwrap_or(1));
+            let mut one = details.resolver.empty();
+            one.push(*addr);
+            let tcp: TcpOut = match self.tcp.connect(&sub_details(details, one, share), None) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(e) => {
+                    last_err = Some(e);
+                    continue;
+                }
+            };
+            if proxy.kind != ProxyKind::Https {
+                return Ok(Box::new(tcp));
+            }
+            let authority = if proxy.host.contains(':') {
+                format!("[{}]:{}", proxy.host, proxy.port)
+            } else {
+                format!("{}:{}", proxy.host, proxy.port)
+            };
+            let proxy_uri: Uri = format!("https://{authority}/").parse().map_err(|_| {
+                NetError::proxy(ctx.url, &proxy.to_string(), "proxy-tls", "bad proxy host")
+            })?;
+            let mut one = details.resolver.empty();
+            one.push(*addr);
+            let tls_details = with_uri(details, &proxy_uri, one, budget.left());
+            return match self.proxy_tls.connect(&tls_details, Some(Box::new(tcp))) {
+                Ok(Some(t)) => Ok(Box::new(t)),
+                Ok(None) => Err(NetError::proxy(
+                    ctx.url,
+                    &proxy.to_string(),
+                    "proxy-tls",
+                    "TLS to the proxy could not be set up",
+                )),
+                Err(Error::Timeout(_)) => Err(timed_out()),
+                Err(e) => Err(NetError::proxy(
+                    ctx.url,
+                    &proxy.to_string(),
+                    "proxy-tls",
+                    format!("TLS to the proxy failed ({e})"),
+                )),
+            };
+        }
+        Err(match last_err {
+            Some(Error::Timeout(_)) => timed_out(),
+            Some(e) => NetError::proxy(
+                ctx.url,
+                &proxy.to_string(),
+                "proxy-connect",
+                format!("cannot connect to the proxy ({e})"),
+            ),
+            None => timed_out(),
+        })
     }
 }

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::download::{cancelled, DestDir};
+use webgrip_net::upstream::ProxyRoutes;
 use webgrip_net::{
     ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec, SameSiteRule,
     StoredCookie, DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
@@ -29,6 +30,7 @@ fn class_of(kind: ErrorKind, classes: &ErrorClasses) -> Option<&Py<PyType>> {
         ErrorKind::Timeout => &classes.fetch_timeout,
         ErrorKind::TooLarge => &classes.response_too_large,
         ErrorKind::Connect => &classes.connect,
+        ErrorKind::Proxy => &classes.proxy,
         ErrorKind::HttpStatus => &classes.http_status,
         ErrorKind::Download | ErrorKind::Cancelled => &classes.download,
     })
@@ -124,6 +126,9 @@ impl Client {
         headers = Vec::new(),
         site_headers = None,
         cookies = true,
+        http_proxy = None,
+        https_proxy = None,
+        proxy_for = Vec::new(),
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -145,6 +150,9 @@ impl Client {
         headers: Vec<(String, String)>,
         site_headers: Option<HashMap<String, Vec<(String, String)>>>,
         cookies: bool,
+        http_proxy: Option<String>,
+        https_proxy: Option<String>,
+        proxy_for: Vec<(String, String)>,
     ) -> PyResult<Self> {
         let defaults = ClientConfig::default();
         let cfg = ClientConfig {
@@ -167,6 +175,8 @@ impl Client {
             headers,
             site_headers: site_headers.unwrap_or_default().into_iter().collect(),
             cookies,
+            proxies: ProxyRoutes::new(http_proxy.as_deref(), https_proxy.as_deref(), &proxy_for)
+                .map_err(|e| to_pyerr(py, e))?,
         };
         // Reading the CA file is I/O: do it without the GIL.
         let inner = py

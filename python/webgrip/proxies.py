@@ -1,0 +1,179 @@
+"""Upstream proxies: checking ``Config.proxy``/``Config.proxy_for``, reading the
+environment's proxy variables when ``Config.trust_env_proxy`` asks for it, and the routes the
+core is built with.
+
+The core does the routing and the tunnelling (``rust/net/src/upstream.rs``, ``tunnel.rs``):
+webgrip resolves and checks every address itself, then asks the proxy for the checked
+address, never for a name. Messages here never quote a proxy URL whole: it may hold a
+password (:func:`redact` shows it without).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from .config import Config
+
+__all__ = [
+    "PROXY_SCHEMES", "SOCKS5H_REFUSED", "check_proxy_url", "core_routes", "in_use", "redact",
+]
+
+#: The proxy URL schemes webgrip speaks: HTTP CONNECT (plain or over TLS) and SOCKS5.
+PROXY_SCHEMES: tuple[str, ...] = ("http", "https", "socks5")
+
+#: Why ``socks5h://`` is refused (the core says the same).
+SOCKS5H_REFUSED = (
+    "socks5h:// makes the proxy resolve host names, which would defeat webgrip's pinned, "
+    "checked address; use socks5:// (webgrip resolves and checks the name, then gives the "
+    "proxy the checked address)"
+)
+
+#: The environment variables read with ``trust_env_proxy=True`` (lower-case spelling first,
+#: as curl does), by the targets they serve.
+_ENV_HTTP = ("http_proxy", "HTTP_PROXY")
+_ENV_HTTPS = ("https_proxy", "HTTPS_PROXY")
+_ENV_ALL = ("all_proxy", "ALL_PROXY")
+_ENV_NO = ("no_proxy", "NO_PROXY")
+
+
+def redact(url: str) -> str:
+    """``url`` with any user name and password replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "***" if "@" in url else url
+    authority, slash, tail = rest.partition("/")
+    if "@" in authority:
+        authority = "***@" + authority.rpartition("@")[2]
+    return f"{scheme}{sep}{authority}{slash}{tail}"
+
+
+def check_proxy_url(value: object, key: str) -> None:
+    """Raise ``ValueError`` (naming ``key``) unless ``value`` is a usable proxy URL."""
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"invalid value for {key!r}: {why}")
+
+    if not isinstance(value, str) or not value.strip():
+        raise bad("expected a proxy URL such as http://proxy.example:3128")
+    if any(ch.isspace() for ch in value.strip()):
+        raise bad(f"{redact(value)!r} contains whitespace")
+    scheme = value.strip().partition("://")[0].lower() if "://" in value else ""
+    if scheme == "socks5h":
+        raise bad(SOCKS5H_REFUSED)
+    if scheme not in PROXY_SCHEMES:
+        raise bad(f"{redact(value)!r}: the scheme must be one of "
+                  f"{', '.join(s + '://' for s in PROXY_SCHEMES)}")
+    try:
+        parts = urlsplit(value.strip())
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        raise bad(f"{redact(value)!r} is not a valid URL") from None
+    if not host:
+        raise bad(f"{redact(value)!r} has no host")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise bad(f"{redact(value)!r}: a proxy URL has no path, query or fragment")
+
+
+def _is_route_key(domain: str) -> bool:
+    """A domain (``*.`` or ``.`` prefix allowed) or an IP address: what a route matches."""
+    key = domain.strip().removeprefix("*.").removeprefix(".").strip("[]")
+    if not key or any(ch.isspace() or ch in "/@?#" for ch in key):
+        return False
+    if ":" in key:  # only an IPv6 address may hold colons (no ports)
+        import ipaddress
+
+        try:
+            ipaddress.IPv6Address(key)
+        except ValueError:
+            return False
+    return True
+
+
+def check_proxy_for(value: object) -> None:
+    """Raise ``ValueError`` unless ``value`` maps domains to proxy URLs or ``"direct"``."""
+    if not isinstance(value, Mapping):
+        raise ValueError("invalid value for 'proxy_for': expected a mapping of domain to "
+                         "proxy URL or \"direct\"")
+    for domain, target in value.items():
+        if not isinstance(domain, str) or not _is_route_key(domain):
+            raise ValueError(f"invalid value for 'proxy_for': {domain!r} is not a domain "
+                             "(or IP address), without scheme, port or path")
+        if isinstance(target, str) and target.strip().lower() == "direct":
+            continue
+        check_proxy_url(target, f"proxy_for[{domain!r}]")
+
+
+def _first(environ: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = environ.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _env_url(environ: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    """The proxy URL the first set variable of ``names`` holds (``http://`` when it has no
+    scheme, the usual convention), checked."""
+    value = _first(environ, names)
+    if value is None:
+        return None
+    if "://" not in value:
+        value = "http://" + value
+    name = next(n for n in names if environ.get(n, "").strip())
+    check_proxy_url(value, f"${name}")
+    return value
+
+
+def _no_proxy(environ: Mapping[str, str]) -> tuple[bool, list[str]]:
+    """``NO_PROXY``: whether it is ``*`` (no proxy at all), and its domains and addresses.
+    Ports are dropped (a route is per host); CIDR ranges are skipped (routes match names)."""
+    raw = _first(environ, _ENV_NO) or ""
+    entries: list[str] = []
+    for item in raw.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if item == "*":
+            return True, []
+        if "/" in item:
+            continue
+        if item.startswith("["):  # [v6]:port
+            item = item[1:].partition("]")[0]
+        elif item.count(":") == 1:  # host:port
+            item = item.partition(":")[0]
+        item = item.lstrip("*").lstrip(".")
+        if item:
+            entries.append(item)
+    return False, entries
+
+
+def core_routes(config: Config, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The ``http_proxy``, ``https_proxy`` and ``proxy_for`` arguments of ``_core.Client``.
+
+    ``config.proxy`` serves both schemes and, when set, the environment is not read. Else,
+    with ``trust_env_proxy``, ``HTTPS_PROXY``/``HTTP_PROXY`` (``ALL_PROXY`` for both) are
+    used and ``NO_PROXY`` domains go direct. ``config.proxy_for`` comes before either.
+    """
+    http = https = config.proxy
+    per_domain: dict[str, str] = dict(config.proxy_for)
+    if config.proxy is None and config.trust_env_proxy:
+        every = _env_url(environ, _ENV_ALL)
+        http = _env_url(environ, _ENV_HTTP) or every
+        https = _env_url(environ, _ENV_HTTPS) or every
+        everything_direct, direct = _no_proxy(environ)
+        if everything_direct:
+            http = https = None
+        for domain in direct:
+            per_domain.setdefault(domain, "direct")
+    return {"http_proxy": http, "https_proxy": https, "proxy_for": list(per_domain.items())}
+
+
+def in_use(config: Config, environ: Mapping[str, str]) -> bool:
+    """Whether any request of ``config`` may go through an upstream proxy."""
+    routes = core_routes(config, environ)
+    return bool(routes["http_proxy"] or routes["https_proxy"] or any(
+        target.strip().lower() != "direct" for _, target in routes["proxy_for"]))
