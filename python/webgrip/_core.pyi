@@ -12,12 +12,12 @@ from typing import Any, ClassVar, TypedDict, final
 # literal defaults); its value is in the comment beside it.
 
 __all__ = [
+    "CHALLENGE_MAX_TEXT_CHARS",
     "DEFAULT_BLOCKED_PORTS",
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
-    "CHALLENGE_MAX_TEXT_CHARS",
     "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from loopback import loopback_config
+from render_support import needs_browser
 from webgrip import ChallengeError, HTTPStatusError, Tools, WebClient
 from webgrip.challenge import KINDS
 
@@ -190,3 +191,51 @@ def test_the_error_pickles(client, httpserver):
     info.value.response = None  # the Response holds no pickling trouble, but keep it small
     copy = pickle.loads(pickle.dumps(info.value))
     assert (copy.kind, copy.vendor, copy.status) == ("blocked", "Akamai", 403)
+
+
+# -- auto mode: one render in the guarded browser -----------------------------------------
+
+JS_GATE = """<!doctype html><html><head><title>Just a moment...</title></head><body>
+<p>Checking your browser before accessing the site.</p>
+<script>window._cf_chl_opt = {cType: 'managed'};
+document.cookie = "gate_passed=1; path=/"; location.reload();</script></body></html>"""
+
+ARTICLE_BEHIND = """<!doctype html><html><head><title>Behind the gate</title></head><body>
+<main><h1>Behind the gate</h1><p>The JavaScript check passed in the browser.</p></main>
+</body></html>"""
+
+
+def _gate(request):
+    from werkzeug import Response
+
+    if request.cookies.get("gate_passed") == "1":
+        return Response(ARTICLE_BEHIND, status=200, content_type=HTML)
+    return Response(JS_GATE, status=403, content_type=HTML)
+
+
+def test_without_a_browser_auto_reports_the_static_check(tmp_path, httpserver):
+    httpserver.expect_request("/gated").respond_with_handler(_gate)
+    cfg = loopback_config(tmp_path, max_retries=0, browser_executable="/nonexistent/chromium")
+    with WebClient(cfg) as client, pytest.raises(ChallengeError) as info:
+        client.fetch(httpserver.url_for("/gated"))
+    assert (info.value.kind, info.value.rendered) == ("challenge", False)
+
+
+@needs_browser
+def test_auto_passes_a_javascript_check_in_the_browser(tmp_path, httpserver):
+    httpserver.expect_request("/gated").respond_with_handler(_gate)
+    with WebClient(loopback_config(tmp_path, max_retries=0)) as client:
+        page = client.fetch(httpserver.url_for("/gated"))
+    assert page.rendered and "The JavaScript check passed" in page.content
+
+
+@needs_browser
+def test_a_captcha_still_there_after_rendering_says_so(tmp_path, httpserver):
+    serve(httpserver, "/page", fixture("datadome-captcha.html"), 403)
+    tools = Tools(loopback_config(tmp_path, max_retries=0))
+    with pytest.raises(ChallengeError) as info:
+        tools.client.fetch(httpserver.url_for("/page"))
+    assert (info.value.kind, info.value.vendor, info.value.rendered) == (
+        "captcha", "DataDome", True)
+    answer = tools.fetch_page(httpserver.url_for("/page"))
+    assert "browser was stopped too" in answer and "webgrip[render]" not in answer
