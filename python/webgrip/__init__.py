@@ -7,6 +7,7 @@ import importlib
 from ._version import __version__
 from .errors import (
     BlockedURLError,
+    ChallengeError,
     ConnectError,
     DownloadError,
     FetchTimeoutError,
@@ -29,6 +30,7 @@ __all__ = [
     "AsyncTools",
     "AsyncWebClient",
     "BlockedURLError",
+    "ChallengeError",
     "Config",
     "ConnectError",
     "Download",

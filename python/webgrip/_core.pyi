@@ -12,6 +12,7 @@ from typing import Any, ClassVar, TypedDict, final
 # literal defaults); its value is in the comment beside it.
 
 __all__ = [
+    "CHALLENGE_MAX_TEXT_CHARS",
     "DEFAULT_BLOCKED_PORTS",
     "DEFAULT_CONNECT_TIMEOUT",
     "DEFAULT_MAX_REDIRECTS",
@@ -31,6 +32,7 @@ __all__ = [
     "decode_body",
     "extract_document",
     "extract_pdf",
+    "scan_challenge",
     "url_host",
 ]
 
@@ -319,6 +321,19 @@ def extract_pdf(
 
 MIN_MAIN_CONTENT_CHARS: int
 """Below this many characters a main-content view gives way to the whole page's."""
+
+CHALLENGE_MAX_TEXT_CHARS: int
+"""A page with more readable characters than this (whitespace aside) is never a bot check."""
+
+def scan_challenge(content: bytes, status: int) -> dict[str, Any] | None:
+    """Whether a fetched HTML page is a bot check (a challenge, CAPTCHA or firewall block page).
+
+    ``None`` when the page has more readable text than :data:`CHALLENGE_MAX_TEXT_CHARS` (most
+    pages: the scan stops there). Otherwise a dict: ``text_chars`` (readable characters),
+    ``forms``, ``password_inputs``, and ``kind`` (``"challenge"``, ``"captcha"``,
+    ``"blocked"``) with ``vendor`` (e.g. ``"Cloudflare"``) when the page's markers, given the
+    HTTP ``status``, make it a bot check, else ``None`` for both. Runs without the GIL.
+    """
 
 TRACKING_PARAMS: tuple[str, ...]
 """Query parameters removed on every site (a name, or a prefix ending in ``*``)."""

@@ -17,8 +17,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from . import _cancel, _core
+from .challenge import Wall, challenge_error, detect
 from .config import RENDER_MODES, Config
-from .errors import ConnectError, FetchTimeoutError, HTTPStatusError, InvalidURLError, WebgripError
+from .errors import (
+    ChallengeError,
+    ConnectError,
+    FetchTimeoutError,
+    HTTPStatusError,
+    InvalidURLError,
+    WebgripError,
+)
 from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
@@ -273,6 +281,8 @@ class WebClient:
         ``page_cache_bytes``); ``use_cache=True`` answers from it when possible (paging
         through a long page never downloads it again). Raises
         :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
+        :class:`~webgrip.errors.ChallengeError` (a subclass, ``.kind``) when a bot check, login
+        wall or consent page came instead of the page (any status; docs/challenge-pages.md),
         :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
         bodies, and the other :mod:`webgrip.errors` exceptions.
 
@@ -313,6 +323,11 @@ class WebClient:
             from .cache import fetch_cached
 
             response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+        wall = detect(response, clean)
+        if wall is not None:
+            page = self._past_wall(wall, response, clean, extract, main_content, mode, deadline)
+            documents.put(key, page)
+            return page
         if response.status >= 400:
             raise status_error(response)
         page = self._page_of(response, clean, extract, main_content, deadline)
@@ -351,6 +366,22 @@ class WebClient:
         self._stats.record(len(result.screenshot or b""), status=result.status)
         return result.screenshot or b""
 
+    def _past_wall(self, wall: Wall, response: Response, url: str, extract: str,
+                   main_content: bool | None, mode: str, deadline: float) -> Page:
+        """A bot check came instead of the page: in ``auto`` mode with a browser here, the
+        page rendered (a browser may pass a JavaScript challenge), else the error."""
+        error = challenge_error(wall, response, url=url)
+        if (mode != "auto" or wall.kind not in ("challenge", "captcha")
+                or _render().render_available(self.config) is not None):
+            raise error
+        try:
+            return self._rendered_page(url, extract, main_content, deadline)
+        except ChallengeError:
+            raise
+        except WebgripError as exc:  # the browser failed: the bot check is the answer
+            self._stats.record_error(exc)
+            raise error from None
+
     def _is_shell(self, response: Response, page: Page, url: str, deadline: float) -> bool:
         """Whether ``auto`` should render: an HTML script shell, and a browser here."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
@@ -385,6 +416,9 @@ class WebClient:
             content_type="text/html", charset="utf-8", redirects=(), remote_addr="",
             elapsed=time.monotonic() - start,
         )
+        wall = detect(response, url)
+        if wall is not None:
+            raise challenge_error(wall, response, url=url, rendered=True)
         if response.status >= 400:
             raise status_error(response)
         page = self._page_of(response, url, extract, main_content, deadline)

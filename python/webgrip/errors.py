@@ -13,6 +13,7 @@ from __future__ import annotations
 
 __all__ = [
     "BlockedURLError",
+    "ChallengeError",
     "ConnectError",
     "DownloadError",
     "FetchTimeoutError",
@@ -92,6 +93,28 @@ class HTTPStatusError(WebgripError):
         super().__init__(message, url=url, reason=reason)
         self.status = status
         self.response = response
+
+
+class ChallengeError(HTTPStatusError):
+    """The site answered with something standing in for the page: a bot check, a CAPTCHA, a
+    firewall's block page, a login wall or a cookie-consent interstitial.
+
+    ``kind`` (also ``reason``) is ``"challenge"``, ``"captcha"``, ``"blocked"``, ``"login"``
+    or ``"consent"``; ``vendor`` names the bot manager when it is known (``"Cloudflare"``,
+    ``"Akamai"``, ...). ``status`` is the HTTP status it came with, which may be 200: it
+    derives from :class:`HTTPStatusError` because such pages mostly come as 403, 429 or 503,
+    which were reported as plain status errors before. ``rendered`` says whether the page
+    was loaded in the headless browser. See docs/challenge-pages.md.
+    """
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
+                 status: int | None = None, response: object | None = None,
+                 kind: str = "challenge", vendor: str | None = None, rendered: bool = False):
+        super().__init__(message, url=url, reason=reason or kind, status=status,
+                         response=response)
+        self.kind = kind
+        self.vendor = vendor
+        self.rendered = rendered
 
 
 class ConnectError(WebgripError, ConnectionError):

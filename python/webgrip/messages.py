@@ -11,6 +11,7 @@ import re
 from . import _core
 from .errors import (
     BlockedURLError,
+    ChallengeError,
     ConnectError,
     DownloadError,
     FetchTimeoutError,
@@ -170,6 +171,8 @@ def error_message(
                     "unusually large or malformed. Try another source.")
         return (f"Error: Timed out after {timeout:g} s {action} {where}. "
                 "Try again later or try another source.")
+    if isinstance(exc, ChallengeError):
+        return _challenge_message(exc, where)
     if isinstance(exc, HTTPStatusError):
         return f"Error: {_status_label(exc.status)} for {where}. {_status_hint(exc.status)}"
     if isinstance(exc, UnsupportedContentError):
@@ -220,6 +223,44 @@ SEARCH_BLOCKED_ADVICE = (
     "Do not search again for a few minutes (such blocks are per address and temporary); "
     "fetch a known URL instead, or configure another search provider (search_fallbacks)."
 )
+
+
+_WALLS = {
+    "challenge": "a bot check",
+    "captcha": "a CAPTCHA",
+    "blocked": "a firewall block page",
+}
+
+
+def _challenge_message(exc: ChallengeError, where: str) -> str:
+    """A bot check, login wall or consent page instead of the page (see webgrip.challenge)."""
+    site = _site(exc.url) or where
+    status = f"HTTP {exc.status}" if exc.status is not None else "HTTP"
+    if exc.kind == "login":
+        return (f"Error: {site} asks to sign in (a login wall, {status}) instead of showing "
+                f"{where}. webgrip does not log in to sites; try another source.")
+    if exc.kind == "consent":
+        return (f"Error: {site} served a cookie-consent page ({status}) instead of {where}. "
+                "Try another source for this information.")
+    what = _WALLS.get(exc.kind, "a bot check")
+    by = f"{exc.vendor}, " if exc.vendor else ""
+    if exc.rendered:
+        hint = "The headless browser was stopped too; try another source for this information."
+    else:
+        hint = ("Try another source for this information; the page may open when rendering "
+                "in a browser is available (webgrip[render]).")
+    return f"Error: {site} served {what} ({by}{status}) instead of {where}. {hint}"
+
+
+def _site(url: object) -> str | None:
+    if not isinstance(url, str):
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _download_hint(reason: str | None) -> str:

@@ -412,6 +412,11 @@ def _render_in(
         context.add_init_script(_OBSERVER_JS)
         page = context.new_page()
         page.on("download", lambda d: d.cancel())
+        # The page's own navigations (a JavaScript check that passes reloads the page): the
+        # status reported is that of the document shown, not of the first one.
+        documents: list[Any] = []
+        page.on("response", lambda r: documents.append(r) if (
+            r.request.is_navigation_request() and r.frame == page.main_frame) else None)
         try:
             response = page.goto(url, wait_until="domcontentloaded", timeout=_ms_left(deadline))
         except PlaywrightError as exc:
@@ -421,11 +426,11 @@ def _render_in(
             raise BlockedURLError(f"Refused {response.url}: the render proxy refused it "
                                   f"({reason})", url=response.url, reason=reason)
         # Leave part of the budget for reading the DOM when the page never settles.
-        _settle(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())))
-        html = page.content()
+        html = _settled_content(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())))
         shot = page.screenshot(full_page=full_page, type="png",
                                 timeout=_ms_left(deadline)) if screenshot else None
-        return RenderResult(url=page.url, status=response.status if response else 200,
+        shown = documents[-1] if documents else response
+        return RenderResult(url=page.url, status=shown.status if shown else 200,
                             html=html, screenshot=shot, proxy=dict(proxy.stats()))
     except PlaywrightError as exc:
         if time.monotonic() >= deadline:
@@ -438,6 +443,26 @@ def _render_in(
             with contextlib.suppress(Exception):
                 context.close()
         proxy.stop()
+
+
+#: Navigations of the page itself (reloads, redirects by script) waited for before its DOM is
+#: read: a JavaScript check reloads once when it passes.
+MAX_PAGE_NAVIGATIONS = 3
+
+
+def _settled_content(page: Any, deadline: float) -> str:
+    """The DOM once settled; when the page navigates meanwhile (a script reloading it), the
+    new document's, settled in turn (at most :data:`MAX_PAGE_NAVIGATIONS` times)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(MAX_PAGE_NAVIGATIONS):
+        _settle(page, deadline)
+        try:
+            return str(page.content())
+        except PlaywrightError:  # "the page is navigating": wait for the next document
+            with contextlib.suppress(PlaywrightError):
+                page.wait_for_load_state("domcontentloaded", timeout=_ms_left(deadline))
+    return str(page.content())
 
 
 def _settle(page: Any, deadline: float) -> None:

@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "webgrip.messages": _VALUES,
     "webgrip.extract": _VALUES,
     "webgrip.pdf": _VALUES,
+    "webgrip.challenge": _VALUES,
     # 2: configuration.
     "webgrip.blocked_ports": _CONFIG,
     "webgrip.config_file": _CONFIG,

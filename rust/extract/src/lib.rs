@@ -5,6 +5,7 @@
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
 
 pub mod budget;
+pub mod challenge;
 pub mod charset;
 pub mod document;
 pub mod dom;

@@ -17,7 +17,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::{charset, Budget, Extracted, Frame, Interrupted, Modes};
+use webgrip_extract::{challenge, charset, Budget, Extracted, Frame, Interrupted, Modes};
 use webgrip_extract::{tracking, urls};
 use webgrip_net::{policy, Policy, PolicyConfig};
 
@@ -32,6 +32,28 @@ fn decode_body(
     content_type: Option<&str>,
 ) -> (String, &'static str) {
     py.detach(|| charset::decode(content, content_type))
+}
+
+/// Whether a fetched HTML page is a bot check (see `webgrip_extract::challenge`): `None` for
+/// a page with more readable text than a challenge page has (most pages), else a dict with
+/// `text_chars`, `forms`, `password_inputs`, and `kind`/`vendor` (`None` when no marker of
+/// a bot check decided it).
+#[pyfunction]
+fn scan_challenge<'py>(
+    py: Python<'py>,
+    content: &[u8],
+    status: u16,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(scan) = py.detach(|| challenge::scan(content, status)) else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    d.set_item("text_chars", scan.text_chars)?;
+    d.set_item("forms", scan.forms)?;
+    d.set_item("password_inputs", scan.password_inputs)?;
+    d.set_item("kind", scan.verdict.map(|v| v.kind.as_str()))?;
+    d.set_item("vendor", scan.verdict.and_then(|v| v.vendor))?;
+    Ok(Some(d))
 }
 
 /// A flag another thread raises to stop an extraction (an asyncio task that was cancelled
@@ -358,6 +380,8 @@ fn metadata_dict(py: Python<'_>, m: Metadata) -> PyResult<Bound<'_, PyDict>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_body, m)?)?;
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
+    m.add("CHALLENGE_MAX_TEXT_CHARS", challenge::MAX_TEXT_CHARS)?;
     m.add_class::<CancelToken>()?;
     m.add_class::<TrackingRules>()?;
     m.add(
