@@ -28,40 +28,42 @@ __all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter"]
 MAX_HOLD_SECONDS = 3600.0
 
 # Times in integer microseconds of the Redis clock (exact in Lua's doubles until year 2255).
-# KEYS[1]: the host's key. ARGV[1]: interval; ARGV[2]: the longest acceptable wait, or -1.
-# Returns the wait before the booked slot, or -1 (nothing booked) when it would be too long.
-_RESERVE = """
+# Every script starts from the clock and the host's next free time (KEYS[1]: the host's key).
+_CLOCK = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+"""
+
+# Sets the host's next free time, expiring a second after it passes.
+_BOOK = """
+redis.call('SET', KEYS[1], string.format('%d', until_),
+           'PX', math.floor((until_ - now) / 1000) + 1000)
+"""
+
+# ARGV[1]: interval; ARGV[2]: the longest acceptable wait, or -1.
+# Returns the wait before the booked slot, or -1 (nothing booked) when it would be too long.
+_RESERVE = _CLOCK + """
 local interval = tonumber(ARGV[1])
 local horizon = tonumber(ARGV[2])
-local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
 local slot = math.max(now, nxt)
 if horizon >= 0 and slot - now >= horizon then
   return -1
 end
 local until_ = slot + interval
-redis.call('SET', KEYS[1], string.format('%d', until_),
-           'PX', math.floor((until_ - now) / 1000) + 1000)
+""" + _BOOK + """
 return slot - now
 """
 
 # ARGV[1]: how long the host must be left alone from now on. Never moves the next time back.
-_HOLD = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+_HOLD = _CLOCK + """
 local until_ = math.max(nxt, now + tonumber(ARGV[1]))
-redis.call('SET', KEYS[1], string.format('%d', until_),
-           'PX', math.floor((until_ - now) / 1000) + 1000)
+""" + _BOOK + """
 return until_ - now
 """
 
 # The wait before the host's next free slot (0 if free now); books nothing.
-_PEEK = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+_PEEK = _CLOCK + """
 return math.max(0, nxt - now)
 """
 

@@ -91,6 +91,8 @@ fn base64_matches_the_rfc_vectors() {
     assert_eq!(base64(b"fo"), "Zm8=");
     assert_eq!(base64(b"foo"), "Zm9v");
     assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    // A proxy's `user:password` as it goes into `Proxy-Authorization`.
+    assert_eq!(base64(b"user:p@ss"), "dXNlcjpwQHNz");
 }
 
 #[test]

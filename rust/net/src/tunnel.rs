@@ -354,17 +354,3 @@ impl Transport for Tunnel {
         false
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::proxy::base64;
-
-    #[test]
-    fn base64_matches_rfc_4648() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64(b"user:p@ss"), "dXNlcjpwQHNz");
-    }
-}
