@@ -125,26 +125,29 @@ fn vertical_cjk(glyphs: &[Glyph]) -> bool {
     if cjk.len() < 8 || cjk.len() * 2 < inked {
         return false;
     }
-    let near = |a: f32, b: f32, size: f32| (a - b).abs() < 0.2 * size;
-    cjk.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
-    let across = cjk
-        .windows(2)
-        .filter(|w| {
-            near(w[0].y, w[1].y, w[0].size)
-                && w[1].x - w[0].x > 0.0
-                && w[1].x - w[0].x <= 1.3 * w[0].size
-        })
-        .count();
-    cjk.sort_by(|a, b| a.x.total_cmp(&b.x).then(b.y.total_cmp(&a.y)));
-    let down = cjk
-        .windows(2)
-        .filter(|w| {
-            near(w[0].x, w[1].x, w[0].size)
-                && w[0].y - w[1].y > 0.0
-                && w[0].y - w[1].y <= 1.3 * w[0].size
-        })
-        .count();
+    let across = neighbours(&mut cjk, |g| (-g.y, g.x));
+    let down = neighbours(&mut cjk, |g| (g.x, -g.y));
     down > 2 * across
+}
+
+/// How many glyphs have a neighbour on the same line of one axis: sorted by `key` (the line,
+/// then the position along it), the next glyph is on the same line (within 0.2 em) and at most
+/// 1.3 em further along. `(-y, x)` counts glyphs side by side on a baseline, `(x, -y)` glyphs
+/// one above the other in a column.
+fn neighbours(glyphs: &mut [&Glyph], key: impl Fn(&Glyph) -> (f32, f32)) -> usize {
+    glyphs.sort_by(|a, b| {
+        let (a_line, a_at) = key(a);
+        let (b_line, b_at) = key(b);
+        a_line.total_cmp(&b_line).then(a_at.total_cmp(&b_at))
+    });
+    glyphs
+        .windows(2)
+        .filter(|w| {
+            let ((line0, at0), (line1, at1)) = (key(w[0]), key(w[1]));
+            let step = at1 - at0;
+            (line0 - line1).abs() < 0.2 * w[0].size && step > 0.0 && step <= 1.3 * w[0].size
+        })
+        .count()
 }
 
 /// A run of glyphs on one baseline with no gap wider than 0.6 em.

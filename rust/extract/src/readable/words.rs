@@ -297,14 +297,7 @@ mod tests {
     #[test]
     fn vocabularies_have_no_duplicate_words() {
         // `WordCounts::of` counts distinct words; POS's count is compared with the negatives.
-        for list in [
-            NEG_ALWAYS,
-            NEG_NAVLIKE,
-            POS,
-            COMMENT_WORDS,
-            COLLAPSIBLE,
-            STRONG,
-        ] {
+        for list in WORD_LISTS {
             let mut words = list.to_vec();
             words.sort_unstable();
             let n = words.len();
