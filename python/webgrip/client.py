@@ -31,7 +31,7 @@ from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
-from .proxies import core_routes
+from .proxies import core_routes, routes_use_proxy
 from .ratelimit import HostLimiter, HostRateLimiter
 from .response import Response, status_error, status_message
 from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
@@ -88,7 +88,7 @@ def _render() -> Any:
 __all__ = ["Response", "WebClient", "check_url"]
 
 
-def _core_client(config: Config) -> _core.Client:
+def _core_client(config: Config, routes: dict[str, Any] | None = None) -> _core.Client:
     return _core.Client(
         allow_networks=list(config.allow_networks),
         deny_networks=list(config.deny_networks),
@@ -107,7 +107,7 @@ def _core_client(config: Config) -> _core.Client:
         headers=list(config.headers.items()),
         site_headers={d: list(h.items()) for d, h in config.site_headers.items()},
         cookies=config.cookies,
-        **core_routes(config, os.environ),
+        **(core_routes(config, os.environ) if routes is None else routes),
     )
 
 
@@ -148,7 +148,12 @@ class WebClient:
         that spaces requests to a host ``config.rate_limit_seconds`` apart, e.g. with
         :class:`~webgrip.politeness.RedisHostLimiter` to share that budget across processes."""
         self.config = config or Config()
-        self._core = _core_client(self.config)
+        # The proxy routes are read once (the environment too, with trust_env_proxy): the
+        # same snapshot routes the requests and keeps the browser off while it holds a proxy,
+        # so a variable changed later cannot let a render bypass the proxy the client uses.
+        routes = core_routes(self.config, os.environ)
+        self._proxied = routes_use_proxy(routes)
+        self._core = _core_client(self.config, routes)
         self._limiter: HostLimiter = (HostRateLimiter(self.config.rate_limit_seconds)
                                       if limiter is None else limiter)
         self._closed = False
@@ -362,7 +367,7 @@ class WebClient:
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
         result = render_page(self._core, self.config, clean, deadline=deadline,
-                             screenshot=True, full_page=full_page)
+                             screenshot=True, full_page=full_page, proxied=self._proxied)
         self._stats.record(len(result.screenshot or b""), status=result.status)
         return result.screenshot or b""
 
@@ -372,7 +377,7 @@ class WebClient:
         page rendered (a browser may pass a JavaScript challenge), else the error."""
         error = challenge_error(wall, response, url=url)
         if (mode != "auto" or wall.kind not in ("challenge", "captcha")
-                or _render().render_available(self.config) is not None):
+                or _render().render_available(self.config, proxied=self._proxied) is not None):
             raise error
         try:
             return self._rendered_page(url, extract, main_content, deadline)
@@ -393,7 +398,7 @@ class WebClient:
                                                                      render.SHELL_MAX_CHARS):
             return False
         if (not render.looks_scripted(response.content)
-                or render.render_available(self.config) is not None):
+                or render.render_available(self.config, proxied=self._proxied) is not None):
             return False
         text = page if page.extract in ("markdown", "text") else _fetching().build_page(
             response, url=url, extract="text", deadline=deadline)
@@ -405,7 +410,8 @@ class WebClient:
         from .render import render as render_page
 
         start = time.monotonic()
-        result = render_page(self._core, self.config, url, deadline=deadline)
+        result = render_page(self._core, self.config, url, deadline=deadline,
+                             proxied=self._proxied)
         body = result.html.encode("utf-8")
         self._stats.record(len(body), status=result.status)
         log_request("GET", url, status=result.status, nbytes=len(body),

@@ -249,7 +249,9 @@ def parse_value(name: str, raw: str) -> Any:
                     continue
                 key, sep, val = item.partition("=")
                 if not sep:
-                    raise ValueError(f"expected key=value, got {item!r}")
+                    # The item is not echoed: a proxy URL's password may hold the ";".
+                    raise ValueError("expected key=value items separated by ';', got an item "
+                                     "without '='")
                 if name == "resolve":
                     result[key.strip()] = tuple(p.strip() for p in val.split(",") if p.strip())
                 else:

@@ -107,27 +107,36 @@ def _checked(table: Mapping[str, Any], kinds: Mapping[str, str], where: str) -> 
     return out
 
 
+#: Keys whose values may hold secrets (proxy passwords, tokens): an error names the type of
+#: a wrong value, never the value itself.
+_SECRET_KEYS = frozenset({"proxy", "proxy_for", "headers", "site_headers"})
+
+
+def _shown(key: str, value: Any) -> str:
+    return f"a {type(value).__name__}" if key in _SECRET_KEYS else repr(value)
+
+
 def _coerce(key: str, kind: str, value: Any) -> Any:
     if kind == "bool":
         if not isinstance(value, bool):
-            raise TypeError(f"expected true or false, got {value!r}")
+            raise TypeError(f"expected true or false, got {_shown(key, value)}")
         return value
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"expected an integer, got {value!r}")
+            raise TypeError(f"expected an integer, got {_shown(key, value)}")
         return value
     if kind == "float":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(f"expected a number, got {value!r}")
+            raise TypeError(f"expected a number, got {_shown(key, value)}")
         return float(value)
     if kind in ("str", "opt_str"):
         if not isinstance(value, str):
-            raise TypeError(f"expected a string, got {value!r}")
+            raise TypeError(f"expected a string, got {_shown(key, value)}")
         return (value or None) if kind == "opt_str" else value
     if kind == "str_tuple":
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-            raise TypeError(f"expected a list of strings, got {value!r}")
+            raise TypeError(f"expected a list of strings, got {_shown(key, value)}")
         return tuple(items)
     if kind == "int_tuple":
         if key == "blocked_ports" and isinstance(value, str) and value.strip().startswith("+"):
@@ -136,16 +145,16 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
                 ports = tuple(int(p) for p in value.strip()[1:].split(",") if p.strip())
             except ValueError:
                 raise TypeError(f"expected \"+port,port...\" or a list of integers, got "
-                                f"{value!r}") from None
+                                f"{_shown(key, value)}") from None
             return with_default_ports(ports)
         if not isinstance(value, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value
         ):
-            raise TypeError(f"expected a list of integers, got {value!r}")
+            raise TypeError(f"expected a list of integers, got {_shown(key, value)}")
         return tuple(value)
     if kind == "mapping":
         if not isinstance(value, dict):
-            raise TypeError(f"expected a table, got {value!r}")
+            raise TypeError(f"expected a table, got {_shown(key, value)}")
         out: dict[str, Any] = {}
         for k, v in value.items():
             if key == "resolve":
@@ -160,7 +169,7 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
         return out
     if kind == "site_mapping":  # [site_headers."example.com"] tables
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
-            raise TypeError(f"expected a table of domain -> header table, got {value!r}")
+            raise TypeError(f"expected a table of domain -> header table, got {_shown(key, value)}")
         for d, h in value.items():
             for k, v in h.items():
                 if not isinstance(v, str):

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROXY_SCHEMES", "SOCKS5H_REFUSED", "check_proxy_url", "core_routes", "in_use", "redact",
+    "routes_use_proxy",
 ]
 
 #: The proxy URL schemes webgrip speaks: HTTP CONNECT (plain or over TLS) and SOCKS5.
@@ -44,10 +45,11 @@ def redact(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if not sep:
         return "***" if "@" in url else url
-    authority, slash, tail = rest.partition("/")
-    if "@" in authority:
-        authority = "***@" + authority.rpartition("@")[2]
-    return f"{scheme}{sep}{authority}{slash}{tail}"
+    # A proxy URL has no path, and a password may hold an unencoded "/", "?" or "#": hide
+    # everything before the last "@".
+    if "@" in rest:
+        rest = "***@" + rest.rpartition("@")[2]
+    return f"{scheme}{sep}{rest}"
 
 
 def check_proxy_url(value: object, key: str) -> None:
@@ -78,10 +80,15 @@ def check_proxy_url(value: object, key: str) -> None:
         raise bad(f"{redact(value)!r}: a proxy URL has no path, query or fragment")
 
 
+def _host_like(key: str) -> bool:
+    """Only letters (any script), digits, ``-``, ``_``, ``.`` and an IPv6 address's colons."""
+    return bool(key) and all(ch.isalnum() or ch in "-._:" for ch in key)
+
+
 def _is_route_key(domain: str) -> bool:
     """A domain (``*.`` or ``.`` prefix allowed) or an IP address: what a route matches."""
     key = domain.strip().removeprefix("*.").removeprefix(".").strip("[]")
-    if not key or any(ch.isspace() or ch in "/@?#" for ch in key):
+    if not _host_like(key):
         return False
     if ":" in key:  # only an IPv6 address may hold colons (no ports)
         import ipaddress
@@ -146,7 +153,9 @@ def _no_proxy(environ: Mapping[str, str]) -> tuple[bool, list[str]]:
         elif item.count(":") == 1:  # host:port
             item = item.partition(":")[0]
         item = item.lstrip("*").lstrip(".")
-        if item:
+        # Only names and addresses route; anything else (IE's "<local>", an address with a
+        # zone id, ...) is skipped, as curl does, rather than failing every client.
+        if _host_like(item) and _is_route_key(item):
             entries.append(item)
     return False, entries
 
@@ -172,8 +181,13 @@ def core_routes(config: Config, environ: Mapping[str, str]) -> dict[str, Any]:
     return {"http_proxy": http, "https_proxy": https, "proxy_for": list(per_domain.items())}
 
 
-def in_use(config: Config, environ: Mapping[str, str]) -> bool:
-    """Whether any request of ``config`` may go through an upstream proxy."""
-    routes = core_routes(config, environ)
+def routes_use_proxy(routes: dict[str, Any]) -> bool:
+    """Whether any request routed by ``routes`` (from :func:`core_routes`) may go through an
+    upstream proxy."""
     return bool(routes["http_proxy"] or routes["https_proxy"] or any(
         target.strip().lower() != "direct" for _, target in routes["proxy_for"]))
+
+
+def in_use(config: Config, environ: Mapping[str, str]) -> bool:
+    """Whether any request of ``config`` may go through an upstream proxy."""
+    return routes_use_proxy(core_routes(config, environ))

@@ -107,9 +107,11 @@ _PROXY_REFUSED = ("rendering does not go through an upstream proxy (Config.proxy
                   "or an environment proxy): the static page is used")
 
 
-def render_available(config: Config) -> str | None:
-    """Why rendering cannot run here (``None`` when it can)."""
-    if proxy_in_use(config, os.environ):
+def render_available(config: Config, *, proxied: bool | None = None) -> str | None:
+    """Why rendering cannot run here (``None`` when it can). ``proxied``: whether the client
+    asking routes through an upstream proxy (a ``WebClient`` decides once, when it is made);
+    ``None`` reads ``config`` and the environment now."""
+    if proxy_in_use(config, os.environ) if proxied is None else proxied:
         return _PROXY_REFUSED
     if find_spec("playwright") is None:
         return "the render extra is not installed (pip install 'webgrip[render]')"
@@ -351,14 +353,15 @@ _QUIET_JS = "() => performance.now() - (window.__webgripQuiet || 0)"
 
 def render(
     core: _core.Client, config: Config, url: str, *, deadline: float,
-    screenshot: bool = False, full_page: bool = False,
+    screenshot: bool = False, full_page: bool = False, proxied: bool | None = None,
 ) -> RenderResult:
     """Load ``url`` in the guarded browser until the network is idle or the DOM stops changing
     (whichever comes first) and return its DOM (and a PNG screenshot when asked), all by
     ``deadline`` (monotonic). Raises :class:`~webgrip.errors.RenderError` when no browser can
     run, :class:`~webgrip.errors.BlockedURLError` when the page itself is refused and
-    :class:`~webgrip.errors.FetchTimeoutError` past the deadline."""
-    why = render_available(config)
+    :class:`~webgrip.errors.FetchTimeoutError` past the deadline. ``proxied`` as for
+    :func:`render_available`."""
+    why = render_available(config, proxied=proxied)
     executable = browser_executable(config)
     if why is not None or executable is None:
         reason = "proxy" if why == _PROXY_REFUSED else "no-browser"

@@ -47,6 +47,47 @@ def test_redact_hides_user_info():
     assert redact("http://u:p@h:1") == "http://***@h:1"
     assert redact("socks5://h:1") == "socks5://h:1"
     assert redact("u:p@h") == "***"
+    # A password with an unencoded "/" (or "?", "#") is hidden whole, not cut at the "/".
+    assert redact("http://agent:hunter2/x@proxy.corp:3128") == "http://***@proxy.corp:3128"
+    assert redact("http://agent:12/hunter2@p:1/") == "http://***@p:1/"
+
+
+@pytest.mark.parametrize("value", ["http://agent:hunter2/x@proxy.corp:3128",
+                                   "http://agent:12/hunter2@proxy.corp:3128"])
+def test_a_refused_proxy_url_never_shows_its_password(value, monkeypatch):
+    with pytest.raises(ValueError) as refused:
+        Config(proxy=value)
+    assert "hunter2" not in str(refused.value) and "***@proxy.corp" in str(refused.value)
+    monkeypatch.setenv("HTTPS_PROXY", value)
+    with pytest.raises(ValueError) as from_env:
+        core_routes(Config(trust_env_proxy=True), {"HTTPS_PROXY": value})
+    assert "hunter2" not in str(from_env.value)
+
+
+def test_config_file_and_environment_errors_do_not_echo_secret_values(tmp_path, monkeypatch):
+    from webgrip.config import _FIELD_KINDS
+
+    path = tmp_path / "webgrip.toml"
+    path.write_text('proxy_for = "http://agent:hunter2@proxy.corp:3128"\n'
+                    'site_headers = "Bearer sk-live-SECRET"\n')
+    with pytest.raises(ValueError) as refused:
+        load_values(str(path), None, {}, _FIELD_KINDS)
+    assert "hunter2" not in str(refused.value)
+    path.write_text('site_headers = "Bearer sk-live-SECRET"\n')
+    with pytest.raises(ValueError) as refused:
+        load_values(str(path), None, {}, _FIELD_KINDS)
+    assert "SECRET" not in str(refused.value)
+    monkeypatch.setenv("WEBGRIP_PROXY_FOR", "x.test=http://agent:hun;ter2@proxy.corp:3128")
+    with pytest.raises(ValueError) as refused:
+        Config.from_env()
+    assert "ter2" not in str(refused.value)
+
+
+def test_no_proxy_entries_that_cannot_be_hosts_are_skipped():
+    env = {"HTTPS_PROXY": "http://p:1",
+           "NO_PROXY": "<local>, fe80::1%eth0, exa mple.com, intra.example, 127.0.0.1"}
+    routes = core_routes(Config(trust_env_proxy=True), env)
+    assert dict(routes["proxy_for"]) == {"intra.example": "direct", "127.0.0.1": "direct"}
 
 
 def test_the_toml_file_takes_proxy_for_as_a_table(tmp_path):
@@ -73,3 +114,17 @@ def test_proxy_for_keys_are_domains_or_addresses(key):
         Config(proxy_for={key: "direct"})
     for fine in ("a.test", "*.a.test", ".a.test", "10.0.0.1", "::1", "[::1]"):
         Config(proxy_for={fine: "direct"})
+
+
+def test_the_browser_stays_off_for_a_client_made_with_an_environment_proxy(monkeypatch):
+    """The routes are read once: removing the variable later must not let a render (whose
+    egress dials directly) bypass the proxy the client's requests still use."""
+    from webgrip import RenderError, WebClient
+
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    client = WebClient(Config(trust_env_proxy=True))
+    monkeypatch.delenv("HTTPS_PROXY")
+    with pytest.raises(RenderError) as refused:
+        client.screenshot("https://example.com/")
+    assert refused.value.reason == "proxy"
+    client.close()
