@@ -57,6 +57,7 @@ class _RawResponse(TypedDict):
     redirects: list[str]  # every URL requested before the final one, in order
     remote_addr: str  # "ip:port" actually connected to for the final hop
     elapsed: float  # seconds, whole call
+    sent_cookies: bool  # some hop carried cookies from the jar (a shared cache skips it)
 
 class _RawDownload(TypedDict):
     url: str
@@ -70,6 +71,7 @@ class _RawDownload(TypedDict):
     redirects: list[str]
     remote_addr: str
     elapsed: float
+    sent_cookies: bool
 
 @final
 class Client:
@@ -170,6 +172,9 @@ class Client:
         """Add cookies saved from :meth:`cookies` (expired ones are dropped)."""
     def clear_cookies(self) -> None:
         """Forget every cookie of the jar."""
+    def has_cookies_for(self, url: str) -> bool:
+        """Whether a GET of ``url`` would carry cookies from the jar (False for an
+        unparseable URL or with cookies off)."""
     @property
     def cookie_changes(self) -> int:
         """A count bumped by every change to the jar (0 when cookies are off)."""

@@ -262,7 +262,9 @@ class PageCache:
         if "no-store" in cc:
             self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
             return
-        if response.status != 200:
+        # Not for a shared cache: a page fetched with the client's cookies (its session's,
+        # RFC 9111 5.2.2.7's "private" in effect), or one that says private.
+        if response.status != 200 or response.sent_cookies or "private" in cc:
             return
         now = self._clock()
         served = (
@@ -303,9 +305,10 @@ class PageCache:
 
         return self._run(read, write=True) or []
 
-    def save_cookies(self, cookies: Sequence[Mapping[str, Any]]) -> None:
+    def save_cookies(self, cookies: Sequence[Mapping[str, Any]]) -> bool:
         """Replace the saved cookies with ``cookies`` (a jar's persistent ones), in one
-        transaction: the last client to save wins, as with a browser profile."""
+        transaction: the last client to save wins, as with a browser profile. False when the
+        database could not take them (locked, or the cache is off)."""
         rows = [tuple(int(c[k]) if isinstance(c[k], bool) else c[k] for k in _COOKIE_COLUMNS)
                 for c in cookies if c.get("expires") is not None]
 
@@ -315,8 +318,9 @@ class PageCache:
             c.executemany(
                 f"INSERT OR REPLACE INTO cookies ({', '.join(_COOKIE_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(_COOKIE_COLUMNS))})", rows)
+            return True
 
-        self._run(write, write=True)
+        return bool(self._run(write, write=True))
 
     def close(self) -> None:
         """Close every connection this cache opened."""

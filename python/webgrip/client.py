@@ -322,7 +322,9 @@ class WebClient:
             page = self._rendered_page(clean, extract, main_content, deadline)
             documents.put(key, page)
             return page
-        if self._page_cache is None:
+        # The persistent cache is shared (other clients, other processes): a request that
+        # would carry this client's cookies neither reads nor (cache.store) writes it.
+        if self._page_cache is None or self._core.has_cookies_for(clean):
             response = self.send("GET", clean, deadline=deadline)
         else:  # through the persistent cache
             from .cache import fetch_cached
@@ -702,8 +704,10 @@ class WebClient:
             changes = self._core.cookie_changes
             if changes == self._cookies_saved:
                 return
-            self._page_cache.save_cookies(self._core.cookies(persistent_only=True))
-            self._cookies_saved = changes
+            # A save the database refused (locked by another process past the busy timeout)
+            # is tried again after the next change or on close().
+            if self._page_cache.save_cookies(self._core.cookies(persistent_only=True)):
+                self._cookies_saved = changes
 
 
 def _call_headers(headers: Mapping[str, str] | None) -> list[tuple[str, str]]:

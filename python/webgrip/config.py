@@ -243,6 +243,18 @@ def parse_value(name: str, raw: str) -> Any:
             ports = tuple(int(p) for p in raw.removeprefix("+").split(",") if p.strip())
             return with_default_ports(ports) if extend else ports
         if kind == "mapping":
+            if raw.startswith("{"):
+                # JSON, for values that hold ";" (Accept-Language=fr;q=0.9 would split).
+                import json
+
+                try:
+                    loaded = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"expected a JSON object ({exc.msg})") from None
+                if not isinstance(loaded, dict) or not all(
+                        isinstance(v, str) for v in loaded.values()):
+                    raise ValueError("expected a JSON object of string values")
+                return loaded
             result: dict[str, Any] = {}
             for item in raw.split(";"):
                 if not item.strip():

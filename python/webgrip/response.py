@@ -40,6 +40,8 @@ class Response:
     """Seconds for the whole call."""
     header_list: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     """Headers exactly as received (names lower-cased), repeats kept."""
+    sent_cookies: bool = field(default=False, repr=False)
+    """Some request of the exchange carried cookies from the client's jar."""
 
     @cached_property
     def _decoded(self) -> tuple[str, str]:
@@ -87,6 +89,7 @@ class Response:
             content_type=raw["content_type"], charset=raw["charset"],
             redirects=tuple(raw["redirects"]), remote_addr=raw["remote_addr"],
             elapsed=raw["elapsed"], header_list=header_list,
+            sent_cookies=bool(raw.get("sent_cookies", False)),
         )
 
 

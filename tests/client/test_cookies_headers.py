@@ -227,6 +227,77 @@ def test_persisted_cookies_survive_a_new_client(sites, tmp_path):
         assert plain.cookies() == []
 
 
+def test_a_page_fetched_with_cookies_is_not_shared_through_the_persistent_cache(sites, tmp_path):
+    """The cache is shared by every client on a cache_dir: a logged-in page must not reach a
+    client without the session, and a session must not be answered from a page cached
+    without it."""
+    a, _ = sites
+    host = "www.site-a.test"
+    a.routes[(host, "/login")] = page(cookies=("sid=alice; Max-Age=3600; Path=/",))
+    a.routes[(host, "/account")] = page(b"<article><p>Private balance of alice: 1,234 EUR. "
+                                        b"Nothing here may be shared.</p></article>")
+    a.routes[(host, "/public")] = page(b"<article><p>A public page anybody may read, cached "
+                                       b"for everyone.</p></article>")
+    config = site_config(sites, cache_dir=str(tmp_path))
+    with WebClient(config) as alice:
+        alice.get(a.url(host, "/login"))
+        assert "alice" in alice.fetch(a.url(host, "/account")).content
+        assert a.sent(host, "/account", "cookie") == "sid=alice"
+    with WebClient(site_config(sites, cache_dir=str(tmp_path), cookies=False)) as other:
+        before = len(a.seen)
+        other.fetch(a.url(host, "/account"))
+        assert len(a.seen) == before + 1  # asked the site, not the cache
+        assert a.sent(host, "/account", "cookie") is None
+        # A page fetched without cookies is cached as before ...
+        other.fetch(a.url(host, "/public"))
+    with WebClient(site_config(sites, cache_dir=str(tmp_path), cookies=False)) as third:
+        before = len(a.seen)
+        third.fetch(a.url(host, "/public"))
+        assert len(a.seen) == before
+    # ... but a client holding cookies for the site asks the site itself.
+    with WebClient(config) as alice_again:
+        alice_again.get(a.url(host, "/login"))
+        before = len(a.seen)
+        alice_again.fetch(a.url(host, "/public"))
+        assert len(a.seen) == before + 1 and a.sent(host, "/public", "cookie") == "sid=alice"
+
+
+def test_cache_control_private_is_not_stored(sites, tmp_path):
+    a, _ = sites
+    host = "www.site-a.test"
+    a.routes[(host, "/mine")] = http_response(
+        200, b"<p>yours only</p>",
+        [("Content-Type", "text/html"), ("Cache-Control", "private, max-age=600")])
+    config = site_config(sites, cache_dir=str(tmp_path), cookies=False)
+    for _ in range(2):
+        with WebClient(config) as client:
+            client.fetch(a.url(host, "/mine"))
+    assert sum(1 for h, p, _ in a.seen if (h, p) == (host, "/mine")) == 2
+
+
+def test_a_cookie_save_refused_by_a_locked_database_is_tried_again(sites, tmp_path,
+                                                                    monkeypatch):
+    import sqlite3
+
+    from webgrip import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_BUSY_TIMEOUT_SECONDS", 0.2)
+    a, _ = sites
+    host = "www.site-a.test"
+    a.routes[(host, "/set")] = page(cookies=("kept=1; Max-Age=3600",))
+    config = site_config(sites, cache_dir=str(tmp_path), persist_cookies=True)
+    client = WebClient(config)
+    client.get(a.url(host, "/nothing"))  # opens the database
+    locker = sqlite3.connect(str(tmp_path / cache_module.DB_FILENAME), isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    client.get(a.url(host, "/set"))  # the save meets the lock
+    locker.execute("ROLLBACK")
+    locker.close()
+    client.close()  # ... and is made here
+    with WebClient(config) as later:
+        assert [c["name"] for c in later.cookies()] == ["kept"]
+
+
 def test_persist_cookies_needs_a_cache_dir():
     with pytest.raises(ValueError, match="persist_cookies"):
         loopback_config(persist_cookies=True)
@@ -358,4 +429,9 @@ def test_headers_come_from_env_and_config_files(tmp_path):
                     '[site_headers."site-a.test"]\nAuthorization = "Bearer f"\n')
     loaded = Config.load(path, env={})
     assert loaded.headers == {"Accept-Language": "de"}
+    # JSON for values that hold ";".
+    quality = Config.from_env({"WEBGRIP_HEADERS": '{"Accept-Language": "fr-CH, fr;q=0.9"}'})
+    assert quality.headers == {"Accept-Language": "fr-CH, fr;q=0.9"}
+    with pytest.raises(ValueError, match="JSON object"):
+        Config.from_env({"WEBGRIP_HEADERS": '{"X-A": 1}'})
     assert loaded.site_headers == {"site-a.test": {"Authorization": "Bearer f"}}

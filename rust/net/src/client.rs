@@ -96,6 +96,8 @@ pub(crate) struct Opened {
     pub redirects: Vec<String>,
     pub remote_addr: Option<SocketAddr>,
     pub started: Instant,
+    /// Some hop carried cookies from the jar: the answer belongs to this client's session.
+    pub sent_cookies: bool,
 }
 
 #[derive(Debug)]
@@ -219,23 +221,38 @@ impl Client {
         self.connect_timeout
     }
 
+    /// Whether a GET of `url`, as the first URL of a call, would carry cookies from the jar
+    /// (false for an unparseable URL or with cookies off).
+    pub fn has_cookies_for(&self, url: &str) -> bool {
+        let (Some(jar), Ok(url)) = (self.jar.as_deref(), Url::parse(url)) else {
+            return false;
+        };
+        let ctx = RequestContext {
+            cross_site: false,
+            safe_method: true,
+        };
+        jar.header_for(&url, ctx).is_some()
+    }
+
     /// This client's cookie jar (`None` when cookies are off).
     pub fn cookie_jar(&self) -> Option<&CookieJar> {
         self.jar.as_deref()
     }
 
     /// The headers of one hop to `url`: the call's (as left by the redirects so far), then
-    /// the site's, then the client's, then the jar's cookies joined to any `Cookie` given.
+    /// the site's, then the client's, then the jar's cookies joined to any `Cookie` given;
+    /// and whether the jar gave any.
     fn hop_headers(
         &self,
         call: &[(HeaderName, HeaderValue)],
         url: &Url,
         ctx: RequestContext,
-    ) -> Vec<(HeaderName, HeaderValue)> {
+    ) -> (Vec<(HeaderName, HeaderValue)>, bool) {
         let mut out = call.to_vec();
         add_missing(&mut out, self.site_headers.for_url(url));
         add_missing(&mut out, &self.headers.0);
         let jar = self.jar.as_ref().and_then(|j| j.header_for(url, ctx));
+        let from_jar = jar.is_some();
         let given: Vec<String> = out
             .iter()
             .filter(|(k, _)| k == header::COOKIE)
@@ -249,7 +266,7 @@ impl Client {
                 out.push((header::COOKIE, v));
             }
         }
-        out
+        (out, from_jar)
     }
 
     /// The policy decision for `url`, resolving its host but never connecting: the
@@ -322,6 +339,7 @@ impl Client {
         let mut redirects: Vec<String> = Vec::new();
         // The sites this call has been through: a hop after another site is cross-site.
         let mut sites: Vec<String> = vec![site_of_url(&target.url)];
+        let mut sent_cookies = false;
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
@@ -335,7 +353,8 @@ impl Client {
                 cross_site: sites.iter().any(|s| *s != site),
                 safe_method: method == Method::GET || method == Method::HEAD,
             };
-            let hop = self.hop_headers(&headers, &target.url, ctx);
+            let (hop, from_jar) = self.hop_headers(&headers, &target.url, ctx);
+            sent_cookies |= from_jar;
             clear_last_peer();
             let sent = self.send(&target.url, &method, &hop, body.as_deref(), remaining);
             drop(hop);
@@ -369,6 +388,7 @@ impl Client {
                     redirects,
                     remote_addr: last_peer(),
                     started,
+                    sent_cookies,
                 });
             };
             drop(response);

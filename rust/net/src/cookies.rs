@@ -28,8 +28,13 @@ use url::{Host, Url};
 pub const MAX_COOKIE_BYTES: usize = 4096;
 /// Cookies kept for one domain; the least recently set go first beyond it.
 pub const MAX_PER_DOMAIN: usize = 50;
-/// Cookies kept in one jar.
+/// Cookies kept for one site (registrable domain, all its hosts and `Domain`s together), as
+/// browsers cap them: a site answering from many hosts cannot fill the jar alone.
+pub const MAX_PER_SITE: usize = 180;
+/// Cookies kept in one jar; beyond it the site holding the most gives up its oldest.
 pub const MAX_COOKIES: usize = 3000;
+/// A `Path` longer than this is not kept (6265bis 5.6 ignores longer attribute values).
+pub const MAX_PATH_BYTES: usize = 1024;
 
 /// The `SameSite` rule of a stored cookie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,10 +101,24 @@ pub struct RequestContext {
     pub safe_method: bool,
 }
 
+/// A stored cookie with its site, worked out once (the caps count cookies per site on every
+/// insert, and the Public Suffix List lookup is the costly part).
+struct Kept {
+    site: String,
+    cookie: StoredCookie,
+}
+
+impl std::ops::Deref for Kept {
+    type Target = StoredCookie;
+    fn deref(&self) -> &StoredCookie {
+        &self.cookie
+    }
+}
+
 /// A client's cookies. Thread-safe: calls of one client share it.
 #[derive(Default)]
 pub struct CookieJar {
-    cookies: Mutex<Vec<StoredCookie>>,
+    cookies: Mutex<Vec<Kept>>,
     /// Bumped by every change, so that a persisting caller saves only when needed.
     changes: AtomicU64,
 }
@@ -188,7 +207,7 @@ impl CookieJar {
         self.changes.load(Ordering::Relaxed)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<StoredCookie>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
         // A panic while holding the lock leaves a consistent Vec: keep using it.
         self.cookies.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -197,11 +216,28 @@ impl CookieJar {
     /// are ignored, as RFC 6265 says.
     pub fn store<'a>(&self, url: &Url, set_cookies: impl Iterator<Item = &'a str>) {
         let now = now_micros() / 1_000_000;
+        let https = url.scheme() == "https";
         for line in set_cookies {
             if let Some(cookie) = parse_set_cookie(line, url, now) {
+                if !https && self.shadows_secure(&cookie) {
+                    continue;
+                }
                 self.insert(cookie, now);
             }
         }
+    }
+
+    /// 6265bis 5.7 step 16: whether `cookie`, from a plain-http response, would overwrite,
+    /// delete or shadow a Secure cookie of the same name (cookies ignore ports, so any http
+    /// answer on the host could otherwise fix an https session's value).
+    fn shadows_secure(&self, cookie: &StoredCookie) -> bool {
+        self.lock().iter().any(|c| {
+            c.secure
+                && c.name == cookie.name
+                && (domain_match(&c.domain, &cookie.domain, false)
+                    || domain_match(&cookie.domain, &c.domain, false))
+                && path_match(&cookie.path, &c.path)
+        })
     }
 
     fn insert(&self, mut cookie: StoredCookie, now: i64) {
@@ -209,7 +245,7 @@ impl CookieJar {
         let old = all.iter().position(|c| c.same_slot(&cookie));
         if let Some(i) = old {
             let previous = all.remove(i);
-            cookie.created = previous.created;
+            cookie.created = previous.cookie.created;
         }
         if cookie.expired(now) {
             // The server's way to delete a cookie.
@@ -228,12 +264,33 @@ impl CookieJar {
                 all.remove(i);
             }
         }
-        if all.len() >= MAX_COOKIES {
-            if let Some(i) = (0..all.len()).min_by_key(|&i| all[i].created) {
+        let site = site_of(&cookie.domain);
+        let of_site: Vec<usize> = (0..all.len()).filter(|&i| all[i].site == site).collect();
+        if of_site.len() >= MAX_PER_SITE {
+            if let Some(i) = of_site.into_iter().min_by_key(|&i| all[i].created) {
                 all.remove(i);
             }
         }
-        all.push(cookie);
+        if all.len() >= MAX_COOKIES {
+            // RFC 6265 5.3 step 12: the site with the most cookies gives up its oldest, so
+            // one busy site cannot evict everybody else's sessions.
+            let mut counts: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
+            for c in all.iter() {
+                *counts.entry(c.site.clone()).or_default() += 1;
+            }
+            let biggest = counts
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+                .map(|(s, _)| s);
+            let victim = (0..all.len())
+                .filter(|&i| Some(&all[i].site) == biggest.as_ref())
+                .min_by_key(|&i| all[i].created);
+            if let Some(i) = victim {
+                all.remove(i);
+            }
+        }
+        all.push(Kept { site, cookie });
         self.changes.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -246,6 +303,7 @@ impl CookieJar {
         let all = self.lock();
         let mut chosen: Vec<&StoredCookie> = all
             .iter()
+            .map(|k| &k.cookie)
             .filter(|c| {
                 !c.expired(now)
                     && (if c.host_only {
@@ -285,7 +343,7 @@ impl CookieJar {
         self.lock()
             .iter()
             .filter(|c| !c.expired(now) && (!persistent_only || c.expires.is_some()))
-            .cloned()
+            .map(|k| k.cookie.clone())
             .collect()
     }
 
@@ -352,6 +410,11 @@ fn parse_set_cookie(line: &str, url: &Url, now: i64) -> Option<StoredCookie> {
         Some(p) if p.starts_with('/') => p.to_string(),
         _ => default_path(url),
     };
+    if path.len() > MAX_PATH_BYTES {
+        // Counted apart from name and value: a long path would otherwise let one cookie
+        // hold 16 times the size cap.
+        return None;
+    }
     // 6265bis 4.1.3: the prefixes promise what the cookie's attributes must hold.
     let name = raw.name();
     if name.starts_with("__Secure-") && !secure {
@@ -572,6 +635,87 @@ mod tests {
         let big = format!("big={}", "x".repeat(MAX_COOKIE_BYTES));
         jar.store(&url("http://f.com/"), [big.as_str()].into_iter());
         assert!(jar.header_for(&url("http://f.com/"), SAME).is_none());
+    }
+
+    #[test]
+    fn plain_http_cannot_overwrite_delete_or_shadow_a_secure_cookie() {
+        let jar = jar_with("https://e.com/", &["sid=good; Secure; Path=/"]);
+        let http = url("http://e.com:8080/x");
+        jar.store(&http, ["sid=attacker"].into_iter());
+        jar.store(&http, ["sid=; Max-Age=0"].into_iter());
+        jar.store(&url("http://a.e.com/"), ["sid=x; Domain=e.com"].into_iter());
+        assert_eq!(
+            jar.header_for(&url("https://e.com/account"), SAME)
+                .as_deref(),
+            Some("sid=good")
+        );
+        // Another name is fine, and https may still replace its own cookie.
+        jar.store(&http, ["other=1"].into_iter());
+        jar.store(&url("https://e.com/"), ["sid=new; Secure"].into_iter());
+        assert_eq!(
+            jar.header_for(&url("https://e.com/"), SAME).as_deref(),
+            Some("sid=new; other=1")
+        );
+    }
+
+    #[test]
+    fn one_site_cannot_evict_another_sites_cookies() {
+        let jar = jar_with("https://bank.test/", &["session=1; Secure"]);
+        // A site answering from many hosts, each filling its own per-domain cap.
+        for h in 0..MAX_COOKIES / MAX_PER_DOMAIN + 10 {
+            let lines: Vec<String> = (0..MAX_PER_DOMAIN).map(|i| format!("c{i}=v")).collect();
+            jar.store(
+                &url(&format!("http://h{h}.evil.test/")),
+                lines.iter().map(String::as_str),
+            );
+        }
+        let all = jar.cookies(false);
+        let evil = all
+            .iter()
+            .filter(|c| c.domain.ends_with("evil.test"))
+            .count();
+        assert_eq!(evil, MAX_PER_SITE);
+        assert_eq!(
+            jar.header_for(&url("https://bank.test/"), SAME).as_deref(),
+            Some("session=1")
+        );
+    }
+
+    #[test]
+    fn the_biggest_site_gives_way_when_the_jar_is_full() {
+        let jar = CookieJar::new();
+        jar.store(&url("http://first.test/"), ["keep=1"].into_iter());
+        // Many sites, each under its own cap, together past the jar's.
+        for h in 0..MAX_COOKIES / 40 + 5 {
+            let count = if h == 3 { 120 } else { 40 };
+            let lines: Vec<String> = (0..count).map(|i| format!("c{i}=v")).collect();
+            let host = format!("http://s{h}.test/");
+            for chunk in lines.chunks(MAX_PER_DOMAIN - 1) {
+                let sub = format!("http://x{}.s{h}.test/", chunk.len());
+                let target = if chunk.len() < MAX_PER_DOMAIN - 1 {
+                    &host
+                } else {
+                    &sub
+                };
+                jar.store(&url(target), chunk.iter().map(String::as_str));
+            }
+        }
+        assert!(jar.cookies(false).len() <= MAX_COOKIES);
+        assert!(jar.header_for(&url("http://first.test/"), SAME).is_some());
+    }
+
+    #[test]
+    fn a_long_path_is_not_kept() {
+        let long = format!("p=1; Path=/{}", "a".repeat(MAX_PATH_BYTES));
+        assert!(jar_with("http://e.com/", &[long.as_str()])
+            .cookies(false)
+            .is_empty());
+        let deep = format!("http://e.com/{}/page", "d".repeat(MAX_PATH_BYTES));
+        assert!(jar_with(&deep, &["q=1"]).cookies(false).is_empty());
+        assert_eq!(
+            jar_with("http://e.com/a/b", &["r=1"]).cookies(false).len(),
+            1
+        );
     }
 
     #[test]

@@ -238,6 +238,7 @@ impl Client {
             redirects,
             remote_addr,
             started,
+            sent_cookies,
         } = self.open(&spec)?;
         let shown = url.as_str();
         let status = response.status().as_u16();
@@ -267,14 +268,17 @@ impl Client {
             file.sync_all().map_err(io_err)?;
         }
         Ok(DownloadResult {
-            exchange: Exchange::new(
-                url.as_str(),
-                status,
-                &parts.headers,
-                redirects,
-                remote_addr,
-                started,
-            ),
+            exchange: Exchange {
+                sent_cookies,
+                ..Exchange::new(
+                    url.as_str(),
+                    status,
+                    &parts.headers,
+                    redirects,
+                    remote_addr,
+                    started,
+                )
+            },
             temp_path: dest.path.join(&temp.name),
             temp_name: temp.keep(),
             size: done,

@@ -35,6 +35,9 @@ pub struct Exchange {
     pub remote_addr: String,
     /// Seconds for the whole call.
     pub elapsed: f64,
+    /// Some hop carried cookies from the client's jar: what came back may be this session's
+    /// alone (a shared cache must not keep it).
+    pub sent_cookies: bool,
 }
 
 impl Exchange {
@@ -55,6 +58,7 @@ impl Exchange {
             redirects,
             remote_addr: remote_addr.map(|a| a.to_string()).unwrap_or_default(),
             elapsed: started.elapsed().as_secs_f64(),
+            sent_cookies: false,
         }
     }
 }
@@ -102,6 +106,7 @@ impl Client {
             redirects,
             remote_addr,
             started,
+            sent_cookies,
         } = self.open(spec)?;
         let shown = url.as_str();
         let (mut parts, body) = response.into_parts();
@@ -129,14 +134,17 @@ impl Client {
         }
         let status = parts.status.as_u16();
         Ok(FetchResponse {
-            exchange: Exchange::new(
-                url.as_str(),
-                status,
-                &parts.headers,
-                redirects,
-                remote_addr,
-                started,
-            ),
+            exchange: Exchange {
+                sent_cookies,
+                ..Exchange::new(
+                    url.as_str(),
+                    status,
+                    &parts.headers,
+                    redirects,
+                    remote_addr,
+                    started,
+                )
+            },
             content,
             charset: content_type(&parts.headers).1,
         })

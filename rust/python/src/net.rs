@@ -74,6 +74,7 @@ fn exchange_dict(py: Python<'_>, e: Exchange) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("redirects", e.redirects)?;
     d.set_item("remote_addr", e.remote_addr)?;
     d.set_item("elapsed", e.elapsed)?;
+    d.set_item("sent_cookies", e.sent_cookies)?;
     Ok(d)
 }
 
@@ -367,6 +368,12 @@ impl Client {
         }
         jar.load(out);
         Ok(())
+    }
+
+    /// Whether a GET of `url` would carry cookies from the jar (false for an unparseable URL
+    /// or with cookies off): such a page is this client's session's, not a shared cache's.
+    fn has_cookies_for(&self, url: &str) -> bool {
+        self.inner.has_cookies_for(url)
     }
 
     /// Forget every cookie of the jar.
