@@ -20,7 +20,9 @@ The markers and their sources are listed in docs/challenge-pages.md.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from itertools import pairwise
 from urllib.parse import urlsplit
 
 from . import _core
@@ -40,12 +42,16 @@ _UNTYPED = frozenset({"application/octet-stream", "binary/octet-stream", "applic
 _LOGIN_STATUSES = frozenset({401, 403})
 _LOGIN_MAX_TEXT_CHARS = 1000
 # Path segments (lower-cased, extension dropped) that name a sign-in page, besides those
-# containing one of _LOGIN_PARTS.
+# holding a sign-in word (_has_login_word).
 _LOGIN_SEGMENTS = frozenset({
     "auth", "authwall", "authorize", "authenticate", "sso", "saml", "oauth", "oauth2",
     "session", "sessions", "identifier", "cas",
 })
-_LOGIN_PARTS = ("login", "signin", "sign-in", "sign_in", "logon", "log-in")
+_LOGIN_WORDS = ("login", "signin", "logon")
+_LOGIN_PAIRS = frozenset({("log", "in"), ("sign", "in"), ("log", "on")})
+# The words of a path segment: split at punctuation, digits and camel case ("ServiceLogin" is
+# "service", "login"; "sign_in" is "sign", "in"; "designing" is one word).
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 _LOGIN_HOSTS = frozenset({"login", "signin", "auth", "sso", "accounts", "account", "idp"})
 _CONSENT_PARTS = ("consent", "cookiewall", "cookie-wall", "zustimmung")
 _CONSENT_HOSTS = frozenset({"guce"})
@@ -113,11 +119,20 @@ def _is_login(url: str) -> bool:
     host = (parts.hostname or "").split(".", 1)[0]
     if host in _LOGIN_HOSTS:
         return True
-    for segment in parts.path.lower().split("/"):
+    for segment in parts.path.split("/"):
         stem = segment.rsplit(".", 1)[0]
-        if stem in _LOGIN_SEGMENTS or any(p in stem for p in _LOGIN_PARTS):
+        if stem.lower() in _LOGIN_SEGMENTS or _has_login_word(stem):
             return True
     return False
+
+
+def _has_login_word(stem: str) -> bool:
+    """Whether a path segment holds a sign-in word as a word of its own (``/login``,
+    ``/users/sign_in``, ``/signin-oidc``, ``/LoginForm``) or at its end (``/servicelogin``),
+    never inside another word (``/designing-apis``, ``/cataloging``, ``/blog-insights``)."""
+    words = [w.lower() for w in _WORDS.findall(stem)]
+    return (any(w.endswith(_LOGIN_WORDS) for w in words)
+            or any(pair in _LOGIN_PAIRS for pair in pairwise(words)))
 
 
 def _is_consent(url: str) -> bool:

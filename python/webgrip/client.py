@@ -299,7 +299,8 @@ class WebClient:
         ``headers`` are added to this call's requests (over ``config.headers`` and
         ``config.site_headers``; an ``Authorization`` or ``Cookie`` among them is dropped if a
         redirect leaves the URL's origin). A call with ``headers`` reads and writes no cache
-        (what it gets may depend on them) and is never rendered in the browser.
+        (what it gets may depend on them), is never rendered in the browser and reads no
+        frames.
         """
         call_headers = _call_headers(headers)
         if extract not in EXTRACT_MODES:
@@ -348,10 +349,15 @@ class WebClient:
 
     def _fetch_with_headers(self, url: str, extract: str, main_content: bool | None,
                             headers: list[tuple[str, str]]) -> Page:
-        """:meth:`fetch` of ``url`` with the caller's ``headers``: no cache, no browser."""
+        """:meth:`fetch` of ``url`` with the caller's ``headers``: no cache, no browser, no
+        frames read (the headers are meant for ``url``: a frame would be fetched either
+        without them, as another client, or with them, at a URL the caller did not name)."""
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(url, deadline)
         response = self.send("GET", url, deadline=deadline, headers=headers)
+        wall = detect(response, url)
+        if wall is not None:  # no browser on this path to try: the wall is the answer
+            raise challenge_error(wall, response, url=url)
         if response.status >= 400:
             raise status_error(response)
         return _fetching().build_page(response, url=url, extract=extract,

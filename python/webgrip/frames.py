@@ -10,7 +10,8 @@ A page is read with a frame marker the core puts at each visible frame's positio
   within ``max_bytes`` together; frames inside those frames are listed, never fetched
   (depth 1);
 - an ``srcdoc`` iframe's inline document is read in place (no request), counted like a fetch;
-- a **cross-site** frame, one past the caps, one that failed or came too late is listed as a
+- a **cross-site** frame, one past the caps, one that failed or came too late, and one that
+  is a bot check, login or consent page (:func:`webgrip.challenge.detect`) is listed as a
   link (with its ``title`` or ``name``);
 - ``about:``, ``javascript:`` and ``data:`` frames and 0/1-pixel frames are left out (ads,
   trackers and placeholders, not content), as the core leaves out frames in hidden subtrees.
@@ -31,7 +32,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import _core
-from .errors import FetchTimeoutError, WebgripError
+from .challenge import detect
+from .errors import FetchTimeoutError, ResponseTooLargeError, WebgripError
 from .fetching import _render_links, _render_tables, _unique_links, build_marked_page
 from .page import Page
 from .response import Response
@@ -163,11 +165,21 @@ class _Reader:
         try:
             response = self.load(src, self.bytes_left)
             self.bytes_left -= len(response.content)
+            # A wall is never content, here as for the page itself: list it, with its kind.
+            wall = detect(response, src)
+            if wall is not None:
+                return self._listed(src, label, f"{wall.kind} page")
             if response.status >= 400:
                 return self._listed(src, label, f"HTTP {response.status}")
             return _Part(page=self._view(response, src))
         except WebgripError as exc:
             _reraise_cancel(exc)
+            if isinstance(exc, ResponseTooLargeError):
+                # A body without Content-Length (chunked, compressed) was read up to the whole
+                # budget before it was refused: charge it, or each later frame would be given
+                # the whole budget again. (One refused up front by its Content-Length cost
+                # nothing; it is charged too, which keeps the cap simple and never exceeded.)
+                self.bytes_left = 0
             return self._listed(src, label, _why(exc))
 
     def _view(self, response: Response, url: str) -> Page:

@@ -38,6 +38,8 @@ CASES = [
     ("cloudflare-managed.html", 403, {"cf-mitigated": "challenge"}, "challenge", "Cloudflare"),
     ("cloudflare-managed.html", 403, {}, "challenge", "Cloudflare"),  # by the page alone
     ("cloudflare-managed.html", 200, {}, "challenge", "Cloudflare"),
+    # The block page has the old CAPTCHA page's title: the block heading decides.
+    ("cloudflare-block.html", 403, {}, "blocked", "Cloudflare"),
     ("akamai-denied.html", 403, {"server": "AkamaiGHost"}, "blocked", "Akamai"),
     ("datadome-captcha.html", 403, {"x-datadome": "protected"}, "captcha", "DataDome"),
     ("perimeterx-block.html", 403, {}, "captcha", "PerimeterX"),
@@ -74,6 +76,16 @@ def test_every_view_is_checked(client, httpserver, extract):
         client.fetch(url, extract=extract)
 
 
+@pytest.mark.parametrize("status", [200, 403])
+def test_a_fetch_with_headers_is_checked_too(client, httpserver, status):
+    url = serve(httpserver, "/page", fixture("cloudflare-managed.html"), status)
+    with pytest.raises(ChallengeError) as info:
+        client.fetch(url, headers={"Accept-Language": "en"})
+    assert (info.value.kind, info.value.vendor, info.value.status) == (
+        "challenge", "Cloudflare", status)
+    assert httpserver.log[-1][0].headers.get("Accept-Language") == "en"
+
+
 def test_fetch_page_says_bot_check_and_what_to_do(tmp_path, httpserver):
     url = serve(httpserver, "/page", fixture("cloudflare-managed.html"), 403,
                 {"cf-mitigated": "challenge"})
@@ -92,14 +104,35 @@ def test_fetch_page_login_and_consent_wording(tmp_path, httpserver):
     assert "another source" in answer and "render" not in answer
 
 
-def test_redirect_to_a_login_page_is_a_login_wall(client, httpserver):
+@pytest.mark.parametrize("login", ["/users/sign_in", "/accounts/ServiceLogin", "/signin-oidc",
+                                   "/Account/LogOn.aspx"])
+def test_redirect_to_a_login_page_is_a_login_wall(client, httpserver, login):
     httpserver.expect_request("/reports/q3").respond_with_data(
-        "", status=302, headers={"Location": "/users/sign_in?return_to=%2Freports%2Fq3"})
-    serve(httpserver, "/users/sign_in", fixture("login-form.html"))
+        "", status=302, headers={"Location": f"{login}?return_to=%2Freports%2Fq3"})
+    serve(httpserver, login, fixture("login-form.html"))
     with pytest.raises(ChallengeError) as info:
         client.fetch(httpserver.url_for("/reports/q3"))
     assert (info.value.kind, info.value.status) == ("login", 200)
-    assert "/users/sign_in" in info.value.url
+    assert login in info.value.url
+
+
+# A short post with a search form in its header: what a login wall looks like to the rules
+# but for its address, where a sign-in word only sits inside ordinary words.
+SHORT_POST = """<!doctype html><html><head><title>{title}</title></head><body>
+<header><a href="/">Blog</a><form action="/search"><input name="q"></form></header>
+<main><h1>{title}</h1><p>A short post about designing small APIs that last.</p></main>
+</body></html>"""
+
+
+@pytest.mark.parametrize("path", ["/blog/designing-apis", "/news/resigning-ceo",
+                                  "/library/cataloging", "/blog-insights/q3"])
+def test_redirect_to_an_address_with_a_sign_in_word_inside_a_word_is_content(
+        client, httpserver, path):
+    httpserver.expect_request("/p/42").respond_with_data("", status=301,
+                                                         headers={"Location": path})
+    serve(httpserver, path, SHORT_POST.format(title="Designing APIs"))
+    page = client.fetch(httpserver.url_for("/p/42"))
+    assert "designing small APIs" in page.content and page.final_url.endswith(path)
 
 
 def test_a_login_page_asked_for_is_content(client, httpserver):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import loopback_config
@@ -14,6 +15,7 @@ from webgrip import WebClient
 from webgrip.tools import Tools
 
 ONLY_127_0_0_1 = ("127.0.0.1/32",)
+CHALLENGES = Path(__file__).resolve().parents[1] / "fixtures" / "challenge"
 LONG = ("Framed documentation text that a reader wants, long enough to be the main "
         "content of the frame it sits in. ") * 3
 
@@ -189,3 +191,39 @@ def test_paging_runs_over_the_framed_text(site):
         rest = tools.fetch_page(site.url("/"), max_length=20000, start_index=1990)
     assert "FRAMED 19" in rest
     assert len(site.hits("/")) == 1 and len(site.hits("/f.html")) == 1  # the page cache
+
+
+def test_a_frame_refused_as_too_large_uses_up_the_byte_budget(site):
+    # Bodies without Content-Length (streamed to the close, as chunked or compressed ones
+    # come): the client reads one up to the budget before refusing it, so the budget is spent.
+    big = b"<p>" + b"x " * 100_000 + b"</p>"  # 200 KB
+    for i in range(3):
+        site.route(f"/big{i}.html", lambda req: Reply(body=iter([big])))
+    site.route("/", page(doc(f"<p>PARENT {LONG}</p>" + "".join(
+        f"<iframe src='/big{i}.html' title='Big {i}'></iframe>" for i in range(3)))))
+    with WebClient(loopback_config(allow_networks=ONLY_127_0_0_1,
+                                   max_response_bytes=150_000)) as c:
+        md = c.fetch(site.url("/"), main_content=False).content
+    assert "PARENT" in md
+    assert "[Frame: Big 0]" in md and "(not fetched: too-large)" in md
+    assert md.count("(frame size limit reached)") == 2, md
+    assert site.hits("/big1.html") == [] and site.hits("/big2.html") == []
+
+
+def test_a_frame_that_is_a_wall_is_listed_with_its_kind(site, client):
+    bot_check = (CHALLENGES / "cloudflare-managed.html").read_text(encoding="utf-8")
+    site.route("/check.html", page(bot_check))  # a bot check served as 200
+    site.route("/dash.html", lambda req: Reply(302, b"", {"Location": "/account/login"}))
+    site.route("/account/login", page(
+        (CHALLENGES / "login-form.html").read_text(encoding="utf-8")))
+    site.route("/ok.html", page(doc(f"<p>REPORT {LONG}</p>")))
+    site.route("/", page(doc(
+        f"<p>PARENT {LONG}</p><iframe src='/check.html' title='Shop'></iframe>"
+        "<iframe src='/dash.html' title='Dashboard'></iframe><iframe src='/ok.html'></iframe>")))
+    for extract in ("markdown", "text"):
+        content = client.fetch(site.url("/"), extract=extract, main_content=False).content
+        assert "PARENT" in content and "REPORT" in content
+        assert "Verifying you are human" not in content and "Sign in to continue" not in content
+    md = client.fetch(site.url("/"), main_content=False).content
+    assert f"[Frame: Shop]({site.url('/check.html')}) (challenge page)" in md
+    assert f"[Frame: Dashboard]({site.url('/dash.html')}) (login page)" in md

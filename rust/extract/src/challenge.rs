@@ -146,9 +146,11 @@ const MARKERS: &[Marker] = &[
     m("cf-browser-verification", CLOUDFLARE, Challenge, Token),
     m("cf-challenge-running", CLOUDFLARE, Challenge, Token),
     m("cf_captcha_kind", CLOUDFLARE, Captcha, Token),
+    // The block page ("Sorry, you have been blocked") has the CAPTCHA page's title too: its
+    // phrase comes first (the old CAPTCHA page is told apart by `cf_captcha_kind` above).
     m("used cloudflare to restrict access", CLOUDFLARE, Blocked, Phrase),
-    m("attention required! | cloudflare", CLOUDFLARE, Captcha, Phrase),
     m("you have been blocked", CLOUDFLARE, Blocked, Phrase),
+    m("attention required! | cloudflare", CLOUDFLARE, Captcha, Phrase),
     // Akamai: the block page's reference number (written with entities) and its link to
     // errors.edgesuite.net.
     m("errors.edgesuite.net", AKAMAI, Blocked, Token),
@@ -329,9 +331,49 @@ fn skip_markup(html: &[u8], lt: usize, scan: &mut Scan) -> usize {
     } else if name.eq_ignore_ascii_case(b"input") && is_password_input(tag) {
         scan.password_inputs += 1;
     } else if let Some(skipped) = SKIPPED.iter().find(|s| name.eq_ignore_ascii_case(s)) {
+        // `<svg ... />` is a whole (foreign) element: skipping to a `</svg` that may never
+        // come would hide the rest of the page from the count. `<script/>`, `<style/>` and
+        // `<template/>` are not self-closing in HTML: their content follows.
+        if *skipped == b"svg" && self_closing(tag.get(name_len..).unwrap_or_default()) {
+            return gt + 1;
+        }
         return end_tag(html, gt + 1, skipped);
     }
     gt + 1
+}
+
+/// Whether a start tag whose attributes are `attrs` (what follows the name, up to the `>`)
+/// ends in `/>` as the HTML tokenizer reads it: the `/` stands outside any attribute value
+/// (`<svg a=b/>` is an unquoted value `b/`, not a self-closing tag).
+fn self_closing(attrs: &[u8]) -> bool {
+    #[derive(Clone, Copy)]
+    enum State {
+        /// Between attributes, or after a name: a `/` here may close the tag.
+        Between,
+        Name,
+        BeforeValue,
+        Quoted(u8),
+        Unquoted,
+    }
+    let mut state = State::Between;
+    for (i, &b) in attrs.iter().enumerate() {
+        let last = i + 1 == attrs.len();
+        state = match (state, b) {
+            (State::Quoted(q), _) if b == q => State::Between,
+            (State::Quoted(q), _) => State::Quoted(q),
+            (State::Unquoted, _) if b.is_ascii_whitespace() => State::Between,
+            (State::Unquoted, _) => State::Unquoted,
+            (State::BeforeValue, b'"' | b'\'') => State::Quoted(b),
+            (State::BeforeValue, _) if b.is_ascii_whitespace() => State::BeforeValue,
+            (State::BeforeValue, _) => State::Unquoted,
+            (State::Between | State::Name, b'/') if last => return true,
+            (State::Between | State::Name, b'/') => State::Between,
+            (State::Between | State::Name, b'=') => State::BeforeValue,
+            (State::Between | State::Name, _) if b.is_ascii_whitespace() => State::Between,
+            (State::Between | State::Name, _) => State::Name,
+        };
+    }
+    false
 }
 
 /// Whether an `<input ...` tag's attributes say `type=password` (any quoting, any case).
@@ -439,6 +481,45 @@ mod tests {
     }
 
     #[test]
+    fn cloudflare_block_page_is_blocked_not_captcha() {
+        // Cloudflare's WAF block page: the CAPTCHA page's title, the block heading.
+        let block = "<html><head><title>Attention Required! | Cloudflare</title></head><body>\
+            <h1>Sorry, you have been blocked</h1>\
+            <h2>You are unable to access shop.example</h2></body></html>";
+        assert_eq!(kind(block, 403), Some(("blocked", CLOUDFLARE)));
+        // The old CAPTCHA page with the same title is still a CAPTCHA, by its token.
+        let captcha = "<html><head><title>Attention Required! | Cloudflare</title></head>\
+            <body><form id=\"challenge-form\"><input type=\"hidden\" name=\"cf_captcha_kind\" \
+            value=\"h\"></form></body></html>";
+        assert_eq!(kind(captcha, 403), Some(("captcha", CLOUDFLARE)));
+        assert_eq!(kind(captcha, 200), Some(("captcha", CLOUDFLARE)));
+    }
+
+    #[test]
+    fn self_closing_svg_hides_nothing() {
+        let article = format!(
+            "<p>The challenge page sets window._cf_chl_opt.</p><p>{}</p>",
+            "Lorem ipsum dolor sit amet. ".repeat(200)
+        );
+        for icon in [
+            "<svg/>",
+            "<svg class='icon'/>",
+            "<svg width=\"0\" height=\"0\" />",
+            "<SVG viewBox='0 0 1 1' aria-hidden/>",
+        ] {
+            // Long text after the icon: counted, so the page is content, never scanned.
+            let page = format!("<header>{icon}</header>{article}");
+            assert_eq!(scan(page.as_bytes(), 200), None, "{icon}");
+        }
+        // Not self-closing: the `/` is part of an unquoted value, or the element has content.
+        for open in ["<svg data-x=a/>", "<svg class='icon'>"] {
+            let page = format!("{open}<text>{}</text></svg><p>short</p>", "x".repeat(3000));
+            let s = scan(page.as_bytes(), 200).expect("svg content is not text");
+            assert_eq!(s.text_chars, 5, "{open}");
+        }
+    }
+
+    #[test]
     fn password_fields_and_forms() {
         let page = "<form><INPUT name=p TYPE = 'Password'><input type=text></form>\
             <input type=\"password\"/>";
@@ -461,6 +542,7 @@ mod tests {
         fn markup_fragments_are_scanned(parts in proptest::collection::vec(proptest::sample::select(vec![
             "<", ">", "</", "<!--", "-->", "<script>", "</script", "<input type=", "password",
             "'", "\"", "<form", "_cf_chl_opt", "px-captcha", "verify you are human", "text ",
+            "<svg", "</svg>", "/>", "=", " ",
         ]), 0..200), status in 100u16..600) {
             let page = parts.concat();
             let _ = scan(page.as_bytes(), status);
