@@ -42,8 +42,10 @@ from quality import shingles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
-TOOLS = ("webgrip", "pymupdf", "pdftotext", "pypdf", "pdfminer")
+TOOLS = ("webgrip", "webgrip-md", "pymupdf", "pdftotext", "pypdf", "pdfminer")
 WORD = re.compile(r"\w+")
+PAGE_MARK = re.compile(r"^<!-- page \d+ of \d+ -->$")
+TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
 
 
 # --------------------------------------------------------------------------- extractors
@@ -54,6 +56,32 @@ def _webgrip() -> Callable[[bytes, Path], str]:
 
     def run(data: bytes, path: Path) -> str:
         return webgrip.extract_pdf(data, mode="text")
+
+    return run
+
+
+def strip_markdown(md: str) -> str:
+    """The text of webgrip's Markdown view: page marks, table rules, leading ``#``s, list
+    markers, table pipes and start-of-line escapes removed, so it scores like plain text."""
+    out = []
+    for line in md.splitlines():
+        t = line.strip()
+        if PAGE_MARK.match(t) or (t.startswith("|") and TABLE_RULE.match(t)):
+            continue
+        t = re.sub(r"^#{1,6} ", "", t)
+        t = re.sub(r"^- ", "", t)
+        t = re.sub(r"^\\(?=[#>|+<`~=*_0-9-])", "", t)
+        if t.startswith("|"):
+            t = " ".join(cell.strip() for cell in t.strip("|").split("|"))
+        out.append(t)
+    return "\n".join(out)
+
+
+def _webgrip_md() -> Callable[[bytes, Path], str]:
+    import webgrip
+
+    def run(data: bytes, path: Path) -> str:
+        return strip_markdown(webgrip.extract_pdf(data, mode="markdown"))
 
     return run
 
@@ -104,7 +132,7 @@ def _pdfminer() -> Callable[[bytes, Path], str]:
 
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, Path], str]]] = {
-    "webgrip": _webgrip, "pymupdf": _pymupdf, "pdftotext": _pdftotext, "pypdf": _pypdf,
+    "webgrip": _webgrip, "webgrip-md": _webgrip_md, "pymupdf": _pymupdf, "pdftotext": _pdftotext, "pypdf": _pypdf,
     "pdfminer": _pdfminer,
 }
 
