@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """PDF text quality, speed and robustness: webgrip next to pymupdf, pdftotext, pypdf, pdfminer.six.
 
+``webgrip`` is the text view; ``webgrip-md`` the Markdown view with its markup stripped (page
+marks, leading ``#``s, ``- `` list markers, table pipes and rules, start-of-line escapes), so
+both are scored on the same words.
+
 Two corpora from ``../shared/corpus/`` (see their READMEs):
 
 - ``pdf-dev/``: 88 PDFs whose text is known. Metric: the article benchmark's case-sensitive
@@ -18,6 +22,7 @@ Usage (from the repository root; needs ``pip install -e .[bench]`` and ``pdftote
     python benches/pdf_quality.py                        # both corpora, every tool available
     python benches/pdf_quality.py --only dev --repeat 3  # speed: fastest of 3 passes per file
     python benches/pdf_quality.py --tools webgrip,pymupdf --sample 30
+    python benches/pdf_quality.py --only dev --tools webgrip,webgrip-md
 
 Scores are reported, never asserted. A tool that is not installed is skipped with a note.
 """
@@ -132,8 +137,8 @@ def _pdfminer() -> Callable[[bytes, Path], str]:
 
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, Path], str]]] = {
-    "webgrip": _webgrip, "webgrip-md": _webgrip_md, "pymupdf": _pymupdf, "pdftotext": _pdftotext, "pypdf": _pypdf,
-    "pdfminer": _pdfminer,
+    "webgrip": _webgrip, "webgrip-md": _webgrip_md, "pymupdf": _pymupdf,
+    "pdftotext": _pdftotext, "pypdf": _pypdf, "pdfminer": _pdfminer,
 }
 
 

@@ -287,7 +287,7 @@ fn read(
             if !content.is_empty() {
                 content.push_str("\n\n");
             }
-            content.push_str(&body);
+            content.push_str(body);
         }
     }
     if pages_read < total {

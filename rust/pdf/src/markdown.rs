@@ -190,12 +190,17 @@ fn page_parts(page: &[Line], body: f32) -> Vec<Part> {
             continue;
         }
         let lead = block.iter().take_while(|l| l.bold).count();
-        // A bold block of its own must be followed by plain text, so a run of bold labels
-        // (a form, a bold table) does not turn into headings.
+        // Bold lines must be followed by running text (plain, a line of 40 characters or
+        // more), so bold labels over their values (a form, an invoice) or a run of bold
+        // lines do not turn into headings.
+        let running = |lines: &[Line]| {
+            !lines.first().is_some_and(|l| l.bold)
+                && lines.iter().any(|l| l.text.chars().count() >= 40)
+        };
         let plain_after = if lead < block.len() {
-            true
+            running(&block[lead..])
         } else {
-            blocks.get(k + 1).is_some_and(|next| !next[0].bold)
+            blocks.get(k + 1).is_some_and(|next| running(next))
         };
         let mut rest: &[Line] = block;
         if (1..=2).contains(&lead) && plain_after {
@@ -572,6 +577,12 @@ mod tests {
         let mut labels = line("Invoice no. Date", 10.0, true, 50.0);
         labels.segments = 2;
         let mut page = vec![labels, body("2056981 2024-01-31")];
+        page.push(Line::blank());
+        page.extend(prose(4));
+        let md = render(&[page]).join("");
+        assert!(!md.contains('#'), "{md}");
+        // Nor a bold label over its short value.
+        let mut page = vec![line("Ordered by", 10.0, true, 50.0), body("J. Jansen")];
         page.push(Line::blank());
         page.extend(prose(4));
         let md = render(&[page]).join("");
