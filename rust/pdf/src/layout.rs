@@ -65,6 +65,9 @@ pub struct Line {
     /// How many segments (runs without a gap over 0.6 em) it joins: more than one is a row of
     /// cells or labels.
     pub segments: usize,
+    /// With more than one segment, each one's start: its x and its byte offset in `text`
+    /// (empty for a single segment, the common case, so no allocation).
+    pub cells: Vec<(f32, usize)>,
 }
 
 /// The text of one page: its paragraphs, a blank line between each two.
@@ -469,6 +472,14 @@ fn block_lines(mut segs: Vec<Segment>) -> Vec<Vec<Line>> {
             .map(|s| s.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
+        let mut cells = Vec::new();
+        if row.len() > 1 {
+            let mut at = 0;
+            for s in &row {
+                cells.push((s.x0, at));
+                at += s.text.len() + 1;
+            }
+        }
         let size = row.iter().map(|s| s.size).fold(0.0, f32::max);
         let chars: usize = row.iter().map(|s| s.chars).sum();
         let bold: usize = row.iter().map(|s| s.bold).sum();
@@ -487,6 +498,7 @@ fn block_lines(mut segs: Vec<Segment>) -> Vec<Vec<Line>> {
                 bold: 2 * bold > chars,
                 x0,
                 segments: row.len(),
+                cells,
             },
         ));
         i = j;

@@ -11,6 +11,8 @@
 //!   open a block followed by plain text are a heading one level below those;
 //! - a line opening with a bullet glyph is a `- ` item, one opening with `1.`, `2)`, `a)` an
 //!   item as it stands; the indented lines after it continue it;
+//! - three or more rows in a row of two or more cells each, every cell starting at the x of
+//!   a column that at least two rows share, are a `|` table (the first row its header);
 //! - other lines are joined into paragraphs as in the text view
 //!   ([`reflow::join_paragraphs`]), with a Markdown-active character at the start escaped.
 //!
@@ -36,6 +38,8 @@ pub struct Line {
     pub x0: f32,
     /// Runs of text with a wide gap between them: more than one is a row of cells.
     pub segments: usize,
+    /// With more than one segment, each one's x and text.
+    pub cells: Vec<(f32, String)>,
     /// Already Markdown: `pdf_oxide`'s own, for a page the glyph layer could not decode.
     pub raw: bool,
 }
@@ -54,6 +58,7 @@ impl Line {
             bold: false,
             x0: 0.0,
             segments: 1,
+            cells: Vec::new(),
             raw: false,
         }
     }
@@ -76,13 +81,26 @@ pub fn from_layout(paras: Vec<Vec<layout::Line>>) -> Vec<Line> {
         if i > 0 {
             out.push(Line::blank());
         }
-        out.extend(para.into_iter().map(|l| Line {
-            text: reflow::normalize_chars(&l.text),
-            size: l.mean_size,
-            bold: l.bold,
-            x0: l.x0,
-            segments: l.segments,
-            raw: false,
+        out.extend(para.into_iter().map(|l| {
+            let ends = l.cells.iter().skip(1).map(|(_, at)| at.saturating_sub(1));
+            let cells = l
+                .cells
+                .iter()
+                .zip(ends.chain([l.text.len()]))
+                .map(|(&(x, from), to)| {
+                    let cell = l.text.get(from..to).unwrap_or("");
+                    (x, reflow::normalize_chars(cell).trim().to_owned())
+                })
+                .collect();
+            Line {
+                text: reflow::normalize_chars(&l.text),
+                size: l.mean_size,
+                bold: l.bold,
+                x0: l.x0,
+                segments: l.segments,
+                cells,
+                raw: false,
+            }
         }));
     }
     out
@@ -96,6 +114,8 @@ enum Part {
     /// block are one list).
     Item(String, usize),
     Paragraph(String),
+    /// A `|` table.
+    Table(String),
     /// A page already in Markdown.
     Raw(String),
 }
@@ -140,9 +160,10 @@ pub fn render(pages: &[Vec<Line>]) -> Vec<String> {
                         out.push(' ');
                         out.push_str(text);
                     }
-                    Part::Item(text, _) | Part::Paragraph(text) | Part::Raw(text) => {
-                        out.push_str(text)
-                    }
+                    Part::Item(text, _)
+                    | Part::Paragraph(text)
+                    | Part::Table(text)
+                    | Part::Raw(text) => out.push_str(text),
                 }
             }
             out
@@ -298,7 +319,24 @@ fn body_parts(lines: &[Line], block: usize, parts: &mut Vec<Part>) {
     // can be an item (a dash also opens a wrapped line of prose: `... as long as` / `- at 195
     // inches`). A bullet glyph is an item wherever it stands.
     let mut may_end = true;
-    for line in lines {
+    let mut k = 0;
+    while k < lines.len() {
+        let line = &lines[k];
+        k += 1;
+        if line.cells.len() >= 2 {
+            let run = lines[k - 1..]
+                .iter()
+                .take_while(|l| l.cells.len() >= 2)
+                .count();
+            if let Some(table) = table(&lines[k - 1..k - 1 + run]) {
+                flush_prose(&mut prose, parts);
+                flush_item(&mut item, parts);
+                parts.push(Part::Table(table));
+                may_end = true;
+                k += run - 1;
+                continue;
+            }
+        }
         let t = line.text.trim();
         let glyph_bullet = !t.starts_with(['-', '–', '*']);
         let after_end = std::mem::replace(&mut may_end, t.ends_with([':', '.', '!', '?', ';']));
@@ -328,6 +366,63 @@ fn body_parts(lines: &[Line], block: usize, parts: &mut Vec<Part>) {
     }
     flush_prose(&mut prose, parts);
     flush_item(&mut item, parts);
+}
+
+/// Rows of cells as a `|` table: at least three rows, the cells' x-starts falling into
+/// columns (within 0.6 em) that each at least two rows use, at most one cell per row and
+/// column. The first row is the header (Markdown has no table without one).
+fn table(rows: &[Line]) -> Option<String> {
+    if rows.len() < 3 {
+        return None;
+    }
+    let tol = 0.6 * rows.iter().map(|r| r.size).fold(0.0, f32::max).max(1.0);
+    let mut xs: Vec<f32> = rows
+        .iter()
+        .flat_map(|r| r.cells.iter().map(|c| c.0))
+        .collect();
+    xs.sort_by(f32::total_cmp);
+    // Columns: x-starts within `tol` of the column's first.
+    let mut columns: Vec<f32> = Vec::new();
+    for x in xs {
+        if columns.last().is_none_or(|c| x - c > tol) {
+            columns.push(x);
+        }
+    }
+    if columns.len() > 12 {
+        return None;
+    }
+    let mut grid: Vec<Vec<Option<&str>>> = Vec::with_capacity(rows.len());
+    let mut used = vec![0usize; columns.len()];
+    for row in rows {
+        let mut cells: Vec<Option<&str>> = vec![None; columns.len()];
+        for (x, text) in &row.cells {
+            let col = columns.iter().rposition(|c| *x >= c - 0.01)?;
+            if cells[col].is_some() {
+                return None;
+            }
+            cells[col] = Some(text.as_str());
+            used[col] += 1;
+        }
+        grid.push(cells);
+    }
+    if used.iter().any(|n| *n < 2) {
+        return None;
+    }
+    let line = |cells: &[Option<&str>]| -> String {
+        let inner: Vec<String> = cells
+            .iter()
+            .map(|c| c.unwrap_or("").replace('|', "\\|"))
+            .collect();
+        format!("| {} |", inner.join(" | "))
+    };
+    let mut out = line(&grid[0]);
+    out.push('\n');
+    out.push_str(&line(&vec![Some("---"); columns.len()]));
+    for row in &grid[1..] {
+        out.push('\n');
+        out.push_str(&line(row));
+    }
+    Some(out)
 }
 
 /// The text after a bullet: a bullet glyph (with or without a space after it), or `-`, `–`,
@@ -407,7 +502,18 @@ mod tests {
             bold,
             x0,
             segments: 1,
+            cells: Vec::new(),
             raw: false,
+        }
+    }
+
+    /// A row of cells starting at the given x.
+    fn row(cells: &[(f32, &str)]) -> Line {
+        let text: Vec<&str> = cells.iter().map(|c| c.1).collect();
+        Line {
+            segments: cells.len(),
+            cells: cells.iter().map(|(x, t)| (*x, t.to_string())).collect(),
+            ..line(&text.join(" "), 10.0, false, cells[0].0)
         }
     }
 
@@ -587,6 +693,36 @@ mod tests {
         page.extend(prose(4));
         let md = render(&[page]).join("");
         assert!(!md.contains('#'), "{md}");
+    }
+
+    #[test]
+    fn aligned_rows_of_cells_are_a_table() {
+        let mut page = prose(3);
+        page.push(Line::blank());
+        page.push(row(&[(50.0, "Item"), (200.0, "Price"), (300.0, "Note")]));
+        page.push(row(&[(50.0, "Tea"), (200.0, "3,00")]));
+        page.push(row(&[(50.0, "Coffee"), (200.3, "4,50"), (300.0, "a|b")]));
+        let md = render(&[page]).join("");
+        assert!(
+            md.ends_with(
+                "\n\n| Item | Price | Note |\n| --- | --- | --- |\n| Tea | 3,00 |  |\n\
+                 | Coffee | 4,50 | a\\|b |"
+            ),
+            "{md}"
+        );
+        // Two rows, or cells that do not line up, stay lines.
+        let two = vec![
+            row(&[(50.0, "Item"), (200.0, "Price")]),
+            row(&[(50.0, "Tea"), (200.0, "3,00")]),
+        ];
+        // (joined as the text view joins short lines)
+        assert_eq!(render(&[two]), vec!["Item Price Tea 3,00"]);
+        let ragged = vec![
+            row(&[(50.0, "a"), (120.0, "b")]),
+            row(&[(50.0, "c"), (200.0, "d")]),
+            row(&[(50.0, "e"), (280.0, "f")]),
+        ];
+        assert!(!render(&[ragged]).join("").contains('|'));
     }
 
     #[test]
