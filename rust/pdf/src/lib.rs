@@ -32,8 +32,9 @@ pub use webgrip_extract::{Budget, Interrupted};
 pub enum Mode {
     /// Plain text: paragraphs separated by blank lines, pages by a blank line.
     Text,
-    /// Markdown: headings from font size and weight, paragraphs, lists, and a
-    /// `<!-- page N of M -->` line before every page after the first.
+    /// Markdown: the text's lines with headings from font size and weight, lists, `|`
+    /// tables ([`markdown`]), and a `<!-- page N of M -->` line before every page after the
+    /// first.
     Markdown,
 }
 
@@ -627,6 +628,35 @@ mod tests {
             err.err(),
             Some(PdfError::Interrupted(Interrupted::Deadline))
         );
+    }
+
+    #[test]
+    fn markdown_headings_come_from_the_glyphs_font_size() {
+        let content = "BT /F1 24 Tf 72 720 Td (Quarterly Results) Tj ET \
+                       BT /F1 11 Tf 72 680 Td (The body paragraph is set in eleven point type, \
+                       the size most characters have.) Tj 0 -14 Td (It wraps onto a second \
+                       line of the same size.) Tj ET";
+        let stream = format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        );
+        let pdf = assemble(&[stream.into_bytes()]);
+        let md = extract(
+            &pdf,
+            Mode::Markdown,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+        .expect("reads")
+        .content;
+        assert_eq!(
+            md,
+            "# Quarterly Results\n\nThe body paragraph is set in eleven point type, the size \
+             most characters have. It wraps onto a second line of the same size.\n"
+        );
+        let text = read_text(&pdf).expect("reads").content;
+        assert!(text.starts_with("Quarterly Results\n\nThe body"), "{text}");
     }
 
     #[test]
