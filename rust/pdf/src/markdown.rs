@@ -354,9 +354,13 @@ fn body_parts(lines: &[Line], block: usize, parts: &mut Vec<Part>) {
             continue;
         }
         if let Some((text, x0, size)) = item.as_mut() {
-            // A continuation is indented past the marker, or follows a marker that stood
-            // alone on its line.
-            if line.x0 > *x0 + 0.3 * *size || text == "-" {
+            // A marker that stood alone on its line takes the next line as its text; else a
+            // continuation is indented past the marker.
+            if text == "- " {
+                *text = format!("- {}", escape(t));
+                continue;
+            }
+            if line.x0 > *x0 + 0.3 * *size {
                 *text = join_lines([text.as_str(), t].into_iter());
                 continue;
             }
@@ -645,6 +649,8 @@ mod tests {
         page.push(line("wraps onto a second line", 10.0, false, 62.0));
         page.push(body("●second item"));
         page.push(body("– third item"));
+        page.push(body("•"));
+        page.push(body("a bullet drawn apart from its text"));
         page.push(Line::blank());
         page.push(body("1. numbered one"));
         page.push(body("2) numbered two"));
@@ -654,7 +660,8 @@ mod tests {
         let md = render(&[page]).join("");
         assert!(
             md.contains(
-                "\n\n- first item wraps onto a second line\n- second item\n- third item\n\n\
+                "\n\n- first item wraps onto a second line\n- second item\n- third item\n\
+                 - a bullet drawn apart from its text\n\n\
                  1. numbered one\n2) numbered two\na) lettered\n\n-5 degrees"
             ),
             "{md}"
