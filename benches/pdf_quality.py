@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """PDF text quality, speed and robustness: webgrip next to pymupdf, pdftotext, pypdf, pdfminer.six.
 
+``webgrip`` is the text view; ``webgrip-md`` the Markdown view with its markup stripped (page
+marks, leading ``#``s, ``- `` list markers, table pipes and rules, start-of-line escapes), so
+both are scored on the same words.
+
 Two corpora from ``../shared/corpus/`` (see their READMEs):
 
 - ``pdf-dev/``: 88 PDFs whose text is known. Metric: the article benchmark's case-sensitive
@@ -18,6 +22,7 @@ Usage (from the repository root; needs ``pip install -e .[bench]`` and ``pdftote
     python benches/pdf_quality.py                        # both corpora, every tool available
     python benches/pdf_quality.py --only dev --repeat 3  # speed: fastest of 3 passes per file
     python benches/pdf_quality.py --tools webgrip,pymupdf --sample 30
+    python benches/pdf_quality.py --only dev --tools webgrip,webgrip-md
 
 Scores are reported, never asserted. A tool that is not installed is skipped with a note.
 """
@@ -42,8 +47,10 @@ from quality import shingles
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
-TOOLS = ("webgrip", "pymupdf", "pdftotext", "pypdf", "pdfminer")
+TOOLS = ("webgrip", "webgrip-md", "pymupdf", "pdftotext", "pypdf", "pdfminer")
 WORD = re.compile(r"\w+")
+PAGE_MARK = re.compile(r"^<!-- page \d+ of \d+ -->$")
+TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
 
 
 # --------------------------------------------------------------------------- extractors
@@ -54,6 +61,32 @@ def _webgrip() -> Callable[[bytes, Path], str]:
 
     def run(data: bytes, path: Path) -> str:
         return webgrip.extract_pdf(data, mode="text")
+
+    return run
+
+
+def strip_markdown(md: str) -> str:
+    """The text of webgrip's Markdown view: page marks, table rules, leading ``#``s, list
+    markers, table pipes and start-of-line escapes removed, so it scores like plain text."""
+    out = []
+    for line in md.splitlines():
+        t = line.strip()
+        if PAGE_MARK.match(t) or (t.startswith("|") and TABLE_RULE.match(t)):
+            continue
+        t = re.sub(r"^#{1,6} ", "", t)
+        t = re.sub(r"^- ", "", t)
+        t = re.sub(r"^\\(?=[#>|+<`~=*_0-9-])", "", t)
+        if t.startswith("|"):
+            t = " ".join(cell.strip() for cell in t.strip("|").split("|"))
+        out.append(t)
+    return "\n".join(out)
+
+
+def _webgrip_md() -> Callable[[bytes, Path], str]:
+    import webgrip
+
+    def run(data: bytes, path: Path) -> str:
+        return strip_markdown(webgrip.extract_pdf(data, mode="markdown"))
 
     return run
 
@@ -104,8 +137,8 @@ def _pdfminer() -> Callable[[bytes, Path], str]:
 
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, Path], str]]] = {
-    "webgrip": _webgrip, "pymupdf": _pymupdf, "pdftotext": _pdftotext, "pypdf": _pypdf,
-    "pdfminer": _pdfminer,
+    "webgrip": _webgrip, "webgrip-md": _webgrip_md, "pymupdf": _pymupdf,
+    "pdftotext": _pdftotext, "pypdf": _pypdf, "pdfminer": _pdfminer,
 }
 
 

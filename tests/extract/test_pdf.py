@@ -113,6 +113,32 @@ def test_markdown_heading_and_page_marks():
     assert "ACME Corporation Quarterly Report" not in md
 
 
+def test_markdown_headings_lists_and_columns_from_the_layout():
+    md = extract_pdf(fixture("structure.pdf"), mode="markdown")
+    # Levels from the distinct heading sizes (22 pt, 14 pt); the bold line at body size is
+    # one below them. Nothing else is a heading.
+    headings = re.findall(r"^#+ .*$", md, re.MULTILINE)
+    assert headings == ["# Field Survey of River Birds", "## Summary", "## Findings by Season",
+                        "### Method"], md
+    assert md.startswith("# Field Survey of River Birds\n\n## Summary\n\nVolunteers walked")
+    # Bullets become one list, the wrapped item joined; numbered items stay as they are.
+    assert ("\n\n- Herons were seen at every post in every month.\n"
+            "- Kingfishers nested in two banks cut by the spring flood and fed their young well "
+            "into August.\n- Dippers kept to the fast water below the weir.\n\n") in md, md
+    assert ("\n\n1. Counts were highest in October.\n"
+            "2. Counts were lowest after the January frost.\n\n") in md, md
+    # Two columns: the left one read (and joined into a paragraph) before the right one.
+    left = md.index("In spring the first migrants arrived at the lower posts")
+    right = md.index("In autumn the flocks of finches fed on the alder seed")
+    assert md.index("## Findings by Season") < left < right < md.index("### Method"), md
+    assert "the sand martins dug their burrows in the same cliff" in md
+    # The text view of the same page has no Markdown in it.
+    text = extract_pdf(fixture("structure.pdf"), mode="text")
+    assert "#" not in text and "\n- " not in text
+    assert words(re.sub(r"^#+ |^- |^• ", "", md, flags=re.MULTILINE)) == words(
+        text.replace("• ", ""))
+
+
 def test_metadata():
     meta = extract_pdf(fixture("running.pdf"), mode="metadata")
     assert meta["title"] == "Quarterly report"

@@ -16,6 +16,9 @@
 //!    through the whole region between two sides of prose, else a split at the widest
 //!    horizontal gap, else lines top to bottom;
 //! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
+//!
+//! [`page_lines`] keeps each line's font size, boldness and start for the Markdown view
+//! ([`crate::markdown`]); [`page_text`] is the same lines as plain text.
 
 /// One glyph as the layout sees it, in its direction's reading frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,6 +32,8 @@ pub struct Glyph {
     pub w: f32,
     /// Font size, > 0.
     pub size: f32,
+    /// Set in a bold face.
+    pub bold: bool,
 }
 
 /// A glyph as the parser placed it in page space.
@@ -41,10 +46,50 @@ pub struct Placed {
     pub size: f32,
     /// Text direction in degrees (0 upright, 90 running up the page, ...).
     pub rotation: f32,
+    /// Set in a bold face.
+    pub bold: bool,
 }
 
-/// The text of one page.
+/// One line of a page as read: its segments joined left to right.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub text: String,
+    /// The largest font size on the line.
+    pub size: f32,
+    /// The mean font size of its glyphs (a drop cap or a large symbol barely moves it).
+    pub mean_size: f32,
+    /// Most of its glyphs are bold.
+    pub bold: bool,
+    /// Where the line starts, in its direction's frame.
+    pub x0: f32,
+    /// How many segments (runs without a gap over 0.6 em) it joins: more than one is a row of
+    /// cells or labels.
+    pub segments: usize,
+    /// With more than one segment, each one's start: its x and its byte offset in `text`
+    /// (empty for a single segment, the common case, so no allocation).
+    pub cells: Vec<(f32, usize)>,
+}
+
+/// The text of one page: its paragraphs, a blank line between each two.
 pub fn page_text(placed: &[Placed]) -> String {
+    let mut out = String::new();
+    for (i, para) in page_lines(placed).iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        for (k, line) in para.iter().enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(&line.text);
+        }
+    }
+    out
+}
+
+/// The paragraphs of one page in reading order, each its lines top to bottom (never empty,
+/// no line empty or holding a line break).
+pub fn page_lines(placed: &[Placed]) -> Vec<Vec<Line>> {
     // Quarter turns only: free-angle text goes with its nearest quarter.
     let mut groups: [Vec<Glyph>; 4] = Default::default();
     for p in placed {
@@ -70,6 +115,7 @@ pub fn page_text(placed: &[Placed]) -> String {
             y,
             w,
             size,
+            bold: p.bold,
         });
     }
     if vertical_cjk(&groups[0]) {
@@ -91,26 +137,10 @@ pub fn page_text(placed: &[Placed]) -> String {
             usize::MAX - groups[q].len(),
         )
     });
-    join_blocks(
-        order
-            .into_iter()
-            .map(|q| frame_text(std::mem::take(&mut groups[q]))),
-    )
-}
-
-/// The non-empty texts, in order, with a blank line between each two.
-fn join_blocks(texts: impl IntoIterator<Item = String>) -> String {
-    let mut out = String::new();
-    for text in texts {
-        if text.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str("\n\n");
-        }
-        out.push_str(&text);
-    }
-    out
+    order
+        .into_iter()
+        .flat_map(|q| frame_lines(std::mem::take(&mut groups[q])))
+        .collect()
 }
 
 fn is_cjk(c: char) -> bool {
@@ -159,6 +189,10 @@ struct Segment {
     y: f32,
     size: f32,
     chars: usize,
+    /// How many of `chars` are bold.
+    bold: usize,
+    /// The sum of the font sizes of `chars`.
+    size_sum: f32,
 }
 
 impl Segment {
@@ -170,21 +204,21 @@ impl Segment {
     }
 }
 
-fn frame_text(glyphs: Vec<Glyph>) -> String {
+fn frame_lines(glyphs: Vec<Glyph>) -> Vec<Vec<Line>> {
     let glyphs = drop_overprints(glyphs);
     if glyphs.is_empty() {
-        return String::new();
+        return Vec::new();
     }
     let segments = segments(glyphs);
     if segments.is_empty() {
-        return String::new();
+        return Vec::new();
     }
     let mut sizes: Vec<f32> = segments.iter().map(|s| s.size).collect();
     sizes.sort_by(f32::total_cmp);
     let em = sizes[sizes.len() / 2];
     let mut blocks: Vec<Vec<Segment>> = Vec::new();
     xy_cut(segments, em, &mut blocks, 0);
-    join_blocks(blocks.into_iter().map(block_text))
+    blocks.into_iter().flat_map(block_lines).collect()
 }
 
 /// Drop a glyph that repeats an earlier one (same character) within 0.15 em along the line
@@ -291,11 +325,15 @@ fn split_line(line: &[Glyph], out: &mut Vec<Segment>) {
             y: g.y,
             size: g.size,
             chars: 0,
+            bold: 0,
+            size_sum: 0.0,
         });
         s.text.push(g.c);
         s.x1 = s.x1.max(g.x + g.w.max(0.5 * g.size));
         s.size = s.size.max(g.size);
         s.chars += 1;
+        s.bold += usize::from(g.bold);
+        s.size_sum += g.size;
         prev = Some(g);
     }
     out.extend(seg.filter(|s| !s.text.trim().is_empty()).map(finish));
@@ -413,11 +451,12 @@ fn row_cut(segs: &[Segment], em: f32) -> Option<f32> {
     (gap >= 0.5 * em && gap > 1.5 * usual).then_some(at)
 }
 
-/// The lines of one block, top to bottom, a blank line where the pitch opens up.
-fn block_text(mut segs: Vec<Segment>) -> String {
+/// The paragraphs of one block, top to bottom: a new one where the pitch opens up or the
+/// size changes.
+fn block_lines(mut segs: Vec<Segment>) -> Vec<Vec<Line>> {
     segs.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x0.total_cmp(&b.x0)));
     // Segments sharing a baseline make one line, left to right.
-    let mut lines: Vec<(f32, f32, String)> = Vec::new();
+    let mut lines: Vec<(f32, Line)> = Vec::new();
     let mut i = 0;
     while i < segs.len() {
         let base = segs[i].y;
@@ -433,8 +472,35 @@ fn block_text(mut segs: Vec<Segment>) -> String {
             .map(|s| s.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
+        let mut cells = Vec::new();
+        if row.len() > 1 {
+            let mut at = 0;
+            for s in &row {
+                cells.push((s.x0, at));
+                at += s.text.len() + 1;
+            }
+        }
         let size = row.iter().map(|s| s.size).fold(0.0, f32::max);
-        lines.push((base, size, text));
+        let chars: usize = row.iter().map(|s| s.chars).sum();
+        let bold: usize = row.iter().map(|s| s.bold).sum();
+        let size_sum: f32 = row.iter().map(|s| s.size_sum).sum();
+        let x0 = row.iter().map(|s| s.x0).fold(f32::INFINITY, f32::min);
+        lines.push((
+            base,
+            Line {
+                text,
+                size,
+                mean_size: if chars > 0 {
+                    size_sum / chars as f32
+                } else {
+                    size
+                },
+                bold: 2 * bold > chars,
+                x0,
+                segments: row.len(),
+                cells,
+            },
+        ));
         i = j;
     }
     let mut pitches: Vec<f32> = lines.windows(2).map(|w| w[0].0 - w[1].0).collect();
@@ -443,15 +509,18 @@ fn block_text(mut segs: Vec<Segment>) -> String {
         .get(pitches.len().saturating_sub(1) / 2)
         .copied()
         .unwrap_or(0.0);
-    let mut out = String::new();
-    for (k, (y, size, text)) in lines.iter().enumerate() {
-        if k > 0 {
-            let (py, psize, _) = &lines[k - 1];
-            let pitch = py - y;
-            let opens = pitch > 1.3 * usual.max(0.5 * size) || (psize - size).abs() > 0.15 * size;
-            out.push_str(if opens { "\n\n" } else { "\n" });
+    let mut out: Vec<Vec<Line>> = Vec::new();
+    let mut prev: Option<(f32, f32)> = None;
+    for (y, line) in lines {
+        let size = line.size;
+        let opens = prev.is_none_or(|(py, psize)| {
+            py - y > 1.3 * usual.max(0.5 * size) || (psize - size).abs() > 0.15 * size
+        });
+        prev = Some((y, size));
+        match out.last_mut() {
+            Some(para) if !opens => para.push(line),
+            _ => out.push(vec![line]),
         }
-        out.push_str(text);
     }
     out
 }
@@ -471,6 +540,7 @@ mod tests {
                 w: 0.5 * size,
                 size,
                 rotation: 0.0,
+                bold: false,
             })
             .collect()
     }
@@ -521,6 +591,7 @@ mod tests {
                 w: 0.0,
                 size: 14.0,
                 rotation: 90.0,
+                bold: false,
             })
             .collect();
         g.extend(set("Upright words on the page body.", 50.0, 700.0, 10.0));
@@ -596,6 +667,7 @@ mod tests {
                     w: 10.0,
                     size: 10.0,
                     rotation: 0.0,
+                    bold: false,
                 })
                 .collect()
         };
@@ -629,6 +701,7 @@ mod tests {
                 w: 1.0,
                 size: 10.0,
                 rotation: 0.0,
+                bold: false,
             },
             Placed {
                 c: 'b',
@@ -637,6 +710,7 @@ mod tests {
                 w: f32::INFINITY,
                 size: 0.0,
                 rotation: 1e9,
+                bold: false,
             },
             Placed {
                 c: 'c',
@@ -645,6 +719,7 @@ mod tests {
                 w: -5.0,
                 size: -3.0,
                 rotation: -90.0,
+                bold: false,
             },
         ];
         let _ = page_text(&g);

@@ -14,6 +14,7 @@ pub mod filters;
 pub mod info;
 pub mod layout;
 pub mod lengths;
+pub mod markdown;
 pub mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -31,8 +32,9 @@ pub use webgrip_extract::{Budget, Interrupted};
 pub enum Mode {
     /// Plain text: paragraphs separated by blank lines, pages by a blank line.
     Text,
-    /// Markdown: headings from font size and weight, paragraphs, lists, and a
-    /// `<!-- page N of M -->` line before every page after the first.
+    /// Markdown: the text's lines with headings from font size and weight, lists, `|`
+    /// tables ([`markdown`]), and a `<!-- page N of M -->` line before every page after the
+    /// first.
     Markdown,
 }
 
@@ -219,12 +221,15 @@ fn read(
     let mut metadata = metadata(&doc);
     metadata.pages = total;
     let wanted = total.min(limits.max_pages);
-    let mut pages: Vec<Vec<String>> = Vec::with_capacity(wanted);
+    // Text pages as lines, or Markdown pages as lines with their fonts: one of the two fills.
+    let mut pages: Vec<Vec<String>> = Vec::new();
+    let mut md_pages: Vec<Vec<markdown::Line>> = Vec::new();
     let mut bytes = 0usize;
     let mut any_text = false;
-    // Tables only for Markdown, where they become `|` rows. In text, pdf_oxide's table pass
-    // prints a table's first-column cells twice (once as lines above the table, once in its
-    // rows), and rows read as lines already keep their cells in order.
+    // Tables only for Markdown (a page `pdf_oxide` reads for us), where they become `|` rows.
+    // In text, pdf_oxide's table pass prints a table's first-column cells twice (once as lines
+    // above the table, once in its rows), and rows read as lines already keep their cells in
+    // order.
     let options = pdf_oxide::converters::ConversionOptions {
         extract_tables: mode == Mode::Markdown,
         ..Default::default()
@@ -235,32 +240,46 @@ fn read(
             PdfError::Interrupted(Interrupted::Deadline)
         })?;
         // A page the parser cannot read is left empty rather than failing the document.
-        let page = match mode {
-            Mode::Text => doc
-                .extract_chars(i)
-                .and_then(|chars| match page_text(&chars) {
-                    Some(text) => Ok(text),
-                    None => doc.extract_text_with_options(i, &options),
-                }),
-            Mode::Markdown => doc.to_markdown(i, &options),
+        match mode {
+            Mode::Text => {
+                let page = doc
+                    .extract_chars(i)
+                    .and_then(|chars| match placed(&chars) {
+                        Some(glyphs) => Ok(layout::page_text(&glyphs)),
+                        None => doc.extract_text_with_options(i, &options),
+                    })
+                    .unwrap_or_default();
+                let page = reflow::normalize_chars(&page);
+                any_text |= page.chars().any(char::is_alphanumeric);
+                bytes += page.len();
+                pages.push(page.lines().map(str::to_owned).collect());
+            }
+            Mode::Markdown => {
+                let page = markdown_page(&doc, i, &options);
+                for line in &page {
+                    any_text |= line.text.chars().any(char::is_alphanumeric);
+                    bytes += line.text.len() + 1;
+                }
+                md_pages.push(page);
+            }
         }
-        .unwrap_or_default();
-        let page = reflow::normalize_chars(&page);
-        any_text |= page.chars().any(char::is_alphanumeric);
-        bytes += page.len();
-        pages.push(page.lines().map(str::to_owned).collect());
         if bytes > limits.max_output_bytes {
             break;
         }
     }
-    let pages_read = pages.len();
+    let pages_read = pages.len() + md_pages.len();
+    // Running lines go before the Markdown view measures its body size and headings.
     reflow::drop_running_lines(&mut pages);
+    reflow::drop_running_lines(&mut md_pages);
+    let bodies: Vec<String> = match mode {
+        Mode::Text => pages
+            .iter()
+            .map(|lines| reflow::join_paragraphs(&lines.join("\n")))
+            .collect(),
+        Mode::Markdown => markdown::render(&md_pages),
+    };
     let mut content = String::with_capacity(bytes);
-    for (i, lines) in pages.iter().enumerate() {
-        let body = match mode {
-            Mode::Text => reflow::join_paragraphs(&lines.join("\n")),
-            Mode::Markdown => reflow::tidy_markdown(lines),
-        };
+    for (i, body) in bodies.iter().enumerate() {
         if i > 0 && mode == Mode::Markdown {
             // Every page is marked, even an empty one, so the marks count pages truly.
             content.push_str(&format!("\n\n<!-- page {} of {} -->", i + 1, total));
@@ -269,7 +288,7 @@ fn read(
             if !content.is_empty() {
                 content.push_str("\n\n");
             }
-            content.push_str(&body);
+            content.push_str(body);
         }
     }
     if pages_read < total {
@@ -293,11 +312,33 @@ fn read(
     })
 }
 
-/// Text mode: our own layout over the parser's glyph layer (see [`layout`] for why). `None`
-/// when that layer could not decode the page's characters (U+FFFD for more than one glyph in
-/// twenty, seen with some CID fonts whose span layer decodes them): the caller then asks the
-/// parser's own text assembly.
-fn page_text(chars: &[pdf_oxide::layout::TextChar]) -> Option<String> {
+/// A Markdown page from our layout (see [`markdown`] for why), or `pdf_oxide`'s own Markdown
+/// where the text view falls back to its text assembly; empty when the page cannot be read.
+fn markdown_page(
+    doc: &PdfDocument,
+    i: usize,
+    options: &pdf_oxide::converters::ConversionOptions,
+) -> Vec<markdown::Line> {
+    match doc.extract_chars(i) {
+        Ok(chars) => match placed(&chars) {
+            Some(glyphs) => markdown::from_layout(layout::page_lines(&glyphs)),
+            None => {
+                let md = doc.to_markdown(i, options).unwrap_or_default();
+                reflow::normalize_chars(&md)
+                    .lines()
+                    .map(markdown::Line::raw)
+                    .collect()
+            }
+        },
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The parser's glyphs for our own layout (see [`layout`] for why). `None` when its glyph
+/// layer could not decode the page's characters (U+FFFD for more than one glyph in twenty,
+/// seen with some CID fonts whose span layer decodes them): the caller then asks the parser's
+/// own text assembly.
+fn placed(chars: &[pdf_oxide::layout::TextChar]) -> Option<Vec<layout::Placed>> {
     let inked = chars.iter().filter(|c| !c.char.is_whitespace()).count();
     let unknown = chars
         .iter()
@@ -306,18 +347,39 @@ fn page_text(chars: &[pdf_oxide::layout::TextChar]) -> Option<String> {
     if unknown * 20 > inked {
         return None;
     }
-    let placed: Vec<layout::Placed> = chars
+    // Glyphs come in runs of one font: its name is looked at once per run.
+    let mut last: Option<(&str, bool)> = None;
+    let placed = chars
         .iter()
-        .map(|c| layout::Placed {
-            c: c.char,
-            x: c.origin_x,
-            y: c.origin_y,
-            w: c.advance_width,
-            size: c.font_size,
-            rotation: c.rotation_degrees,
+        .map(|c| {
+            let named_bold = match last {
+                Some((name, bold)) if name == c.font_name => bold,
+                _ => {
+                    let bold = bold_name(&c.font_name);
+                    last = Some((&c.font_name, bold));
+                    bold
+                }
+            };
+            layout::Placed {
+                c: c.char,
+                x: c.origin_x,
+                y: c.origin_y,
+                w: c.advance_width,
+                size: c.font_size,
+                rotation: c.rotation_degrees,
+                bold: named_bold || c.font_weight.is_bold(),
+            }
         })
         .collect();
-    Some(layout::page_text(&placed))
+    Some(placed)
+}
+
+/// A font whose name says it is bold (`Arial-BoldMT`, `Inter-Black`, `Lato-Heavy`,
+/// `SourceSansPro-Semibold`): many fonts carry no weight of their own.
+fn bold_name(name: &str) -> bool {
+    ["Bold", "Black", "Heavy", "Semibold"]
+        .iter()
+        .any(|w| name.contains(w))
 }
 
 /// Unlock an encrypted document: the empty user password first, then `password`.
@@ -566,6 +628,35 @@ mod tests {
             err.err(),
             Some(PdfError::Interrupted(Interrupted::Deadline))
         );
+    }
+
+    #[test]
+    fn markdown_headings_come_from_the_glyphs_font_size() {
+        let content = "BT /F1 24 Tf 72 720 Td (Quarterly Results) Tj ET \
+                       BT /F1 11 Tf 72 680 Td (The body paragraph is set in eleven point type, \
+                       the size most characters have.) Tj 0 -14 Td (It wraps onto a second \
+                       line of the same size.) Tj ET";
+        let stream = format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        );
+        let pdf = assemble(&[stream.into_bytes()]);
+        let md = extract(
+            &pdf,
+            Mode::Markdown,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+        .expect("reads")
+        .content;
+        assert_eq!(
+            md,
+            "# Quarterly Results\n\nThe body paragraph is set in eleven point type, the size \
+             most characters have. It wraps onto a second line of the same size.\n"
+        );
+        let text = read_text(&pdf).expect("reads").content;
+        assert!(text.starts_with("Quarterly Results\n\nThe body"), "{text}");
     }
 
     #[test]

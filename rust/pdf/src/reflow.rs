@@ -33,7 +33,7 @@ pub fn normalize_chars(s: &str) -> String {
 
 /// Whether a line ends in a hyphen that splits a word: a letter before it, the hyphen the last
 /// character. (U+2010 HYPHEN and the ASCII hyphen-minus both occur; a dash does not split.)
-fn split_word_end(line: &str) -> Option<&str> {
+pub(crate) fn split_word_end(line: &str) -> Option<&str> {
     let stripped = line
         .strip_suffix('-')
         .or_else(|| line.strip_suffix('\u{2010}'))?;
@@ -42,7 +42,7 @@ fn split_word_end(line: &str) -> Option<&str> {
 }
 
 /// Whether `word` starts a continuation of a hyphen-split word: a lowercase letter.
-fn continues_word(next: &str) -> bool {
+pub(crate) fn continues_word(next: &str) -> bool {
     next.chars().next().is_some_and(char::is_lowercase)
 }
 
@@ -166,8 +166,9 @@ fn running_key(line: &str) -> String {
 /// page, when the same line is first (or last) on at least half the pages, with at least
 /// three pages. A page-number line (at most four words: "Page 3 of 9", "- 3 -") also
 /// matches with its digits changed; a longer one must repeat exactly, so body text that
-/// differs only in its figures stays. Each page is its list of lines.
-pub fn drop_running_lines(pages: &mut [Vec<String>]) {
+/// differs only in its figures stays. Each page is its list of lines (any line type that reads
+/// as text: the Markdown view keeps each line's font beside it).
+pub fn drop_running_lines<L: AsRef<str>>(pages: &mut [Vec<L>]) {
     // A line matched with its digits folded: a page number, not a sentence.
     let short = |line: &str| line.chars().count() <= 40 && line.split_whitespace().count() <= 4;
     if pages.len() < 3 {
@@ -177,16 +178,16 @@ pub fn drop_running_lines(pages: &mut [Vec<String>]) {
     for from_top in [true, false] {
         // Up to two header (footer) lines: a running title and a page number.
         for _ in 0..2 {
-            let edge = |lines: &Vec<String>| -> Option<usize> {
+            let edge = |lines: &Vec<L>| -> Option<usize> {
                 if from_top {
-                    lines.iter().position(|l| !l.trim().is_empty())
+                    lines.iter().position(|l| !l.as_ref().trim().is_empty())
                 } else {
-                    lines.iter().rposition(|l| !l.trim().is_empty())
+                    lines.iter().rposition(|l| !l.as_ref().trim().is_empty())
                 }
             };
             let lines: Vec<Option<String>> = pages
                 .iter()
-                .map(|p| edge(p).map(|i| p[i].trim().to_string()))
+                .map(|p| edge(p).map(|i| p[i].as_ref().trim().to_string()))
                 .collect();
             let mut exact: HashMap<&str, usize> = HashMap::new();
             let mut folded: HashMap<String, usize> = HashMap::new();
