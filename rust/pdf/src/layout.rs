@@ -118,7 +118,8 @@ pub fn page_lines(placed: &[Placed]) -> Vec<Vec<Line>> {
             bold: p.bold,
         });
     }
-    if vertical_cjk(&groups[0]) {
+    let tategaki = vertical_cjk(&groups[0]);
+    if tategaki {
         // Columns of upright CJK glyphs read top to bottom, columns right to left: the frame
         // of text running down the page.
         for g in &mut groups[0] {
@@ -139,7 +140,17 @@ pub fn page_lines(placed: &[Placed]) -> Vec<Vec<Line>> {
     });
     order
         .into_iter()
-        .flat_map(|q| frame_lines(std::mem::take(&mut groups[q])))
+        .flat_map(|q| {
+            let mut blocks = frame_lines(std::mem::take(&mut groups[q]));
+            if tategaki && q == 3 {
+                // Vertical lines of verse or prose stand apart by their own gaps, not as a
+                // table's cells.
+                for line in blocks.iter_mut().flatten() {
+                    line.cells.clear();
+                }
+            }
+            blocks
+        })
         .collect()
 }
 
@@ -652,6 +663,31 @@ mod tests {
             page_text(&g),
             "first paragraph line one\nfirst paragraph line two\nfirst paragraph line three\n\nsecond paragraph"
         );
+    }
+
+    #[test]
+    fn vertical_columns_with_gaps_are_not_table_cells() {
+        // Three columns, each broken by a wide gap: turned, each is a line of two segments,
+        // which on an upright page would be a row of cells.
+        let mut g = Vec::new();
+        for x in [300.0, 320.0, 340.0] {
+            for (i, c) in "一二三四五六七八".chars().enumerate() {
+                let gap = if i >= 4 { 40.0 } else { 0.0 };
+                g.push(Placed {
+                    c,
+                    x,
+                    y: 700.0 - 10.0 * i as f32 - gap,
+                    w: 10.0,
+                    size: 10.0,
+                    rotation: 0.0,
+                    bold: false,
+                });
+            }
+        }
+        let lines: Vec<Line> = page_lines(&g).into_iter().flatten().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|l| l.cells.is_empty()));
+        assert!(lines.iter().all(|l| l.segments == 2));
     }
 
     #[test]
