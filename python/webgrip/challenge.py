@@ -53,7 +53,13 @@ _LOGIN_PAIRS = frozenset({("log", "in"), ("sign", "in"), ("log", "on")})
 # "service", "login"; "sign_in" is "sign", "in"; "designing" is one word).
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 _LOGIN_HOSTS = frozenset({"login", "signin", "auth", "sso", "accounts", "account", "idp"})
-_CONSENT_PARTS = ("consent", "cookiewall", "cookie-wall", "zustimmung")
+# Path segments (lower-cased, extension dropped) that name a consent gate: one starting with
+# "consent" (/consent, /consent-gate), or naming a cookie wall. A segment that merely holds the
+# word ("/research/informed-consent") is a page about consent, not a gate.
+_CONSENT_SEGMENTS = frozenset({
+    "cookiewall", "cookie-wall", "cookie_wall", "cookieconsent", "cookie-consent",
+    "cookies-consent", "gdpr-consent", "privacy-consent", "zustimmung",
+})
 _CONSENT_HOSTS = frozenset({"guce"})
 
 
@@ -140,8 +146,11 @@ def _is_consent(url: str) -> bool:
     host = (parts.hostname or "").split(".", 1)[0]
     if host.startswith("consent") or host in _CONSENT_HOSTS:
         return True
-    path = parts.path.lower()
-    return any(p in path for p in _CONSENT_PARTS)
+    for segment in parts.path.lower().split("/"):
+        stem = segment.rsplit(".", 1)[0]
+        if stem.startswith("consent") or stem in _CONSENT_SEGMENTS:
+            return True
+    return False
 
 
 _WHAT = {

@@ -135,6 +135,15 @@ def test_redirect_to_an_address_with_a_sign_in_word_inside_a_word_is_content(
     assert "designing small APIs" in page.content and page.final_url.endswith(path)
 
 
+@pytest.mark.parametrize("path", ["/research/informed-consent", "/law/age-of-consent.html"])
+def test_redirect_to_a_page_about_consent_is_content(client, httpserver, path):
+    httpserver.expect_request("/p/7").respond_with_data("", status=301,
+                                                        headers={"Location": path})
+    serve(httpserver, path, SHORT_POST.format(title="Informed consent"))
+    page = client.fetch(httpserver.url_for("/p/7"))
+    assert "designing small APIs" in page.content and page.final_url.endswith(path)
+
+
 def test_a_login_page_asked_for_is_content(client, httpserver):
     url = serve(httpserver, "/login", fixture("login-form.html"))
     page = client.fetch(url)
