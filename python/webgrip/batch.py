@@ -4,18 +4,34 @@ The Rust core releases the GIL for the whole network transfer and the HTML conve
 threads give real parallelism here. Politeness is unaffected: the per-host rate limit lives in
 the shared :class:`~webgrip.client.WebClient`, so eight threads fetching from one host are
 still spaced ``rate_limit_seconds`` apart, while different hosts proceed in parallel.
+
+A single call fails at once when its host's next rate-limit slot lies past its deadline (the
+host's queue is longer than ``timeout``, or a ``Retry-After`` holds it): a
+:class:`~webgrip.errors.FetchTimeoutError` with ``retry_in`` set. In a batch that only means
+"not yet": nothing was sent, so the URL waits for the slot and is fetched then, for up to
+``max_host_wait`` seconds per URL. A batch's call books only a slot that leaves it half of
+``timeout`` for the request (:func:`webgrip.politeness.queued_calls`): when more threads want a
+host than its queue holds, the free slots are all at the queue's far end.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from .errors import HTTPStatusError, WebgripError
+from .errors import FetchTimeoutError, HTTPStatusError, WebgripError
 from .page import EXTRACT_MODES, Page
+from .politeness import MAX_HOLD_SECONDS, queued_calls
 
-__all__ = ["ROW_COLUMNS", "PageFetcher", "fetch_many", "fetch_rows", "result_row"]
+__all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_many", "fetch_rows",
+           "result_row"]
+
+#: How long one URL of a batch waits, at most, for its host's rate-limit slot: the longest
+#: ``Retry-After`` hold (an hour) plus ten minutes of queue. Past it the URL's result is that
+#: ``timeout`` error.
+MAX_HOST_WAIT_SECONDS = MAX_HOLD_SECONDS + 600.0
 
 #: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
 ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "error_kind", "error")
@@ -35,30 +51,54 @@ def fetch_many(
     extract: str = "markdown",
     main_content: bool | None = None,
     concurrency: int = 8,
+    max_host_wait: float = MAX_HOST_WAIT_SECONDS,
 ) -> list[Page | WebgripError]:
     """Fetch every URL with ``client.fetch``; return a :class:`Page` or the error, in order.
 
     One failing URL never affects the others: its slot holds the
     :class:`~webgrip.errors.WebgripError` it raised (an unexpected exception is wrapped in
     one with ``reason="internal"``). ``concurrency`` bounds the threads used.
+
+    A URL whose host's rate-limit slot lies past the call's deadline (a
+    :class:`~webgrip.errors.FetchTimeoutError` with ``retry_in`` set: nothing was sent) is
+    not a result yet: its thread sleeps until that slot and fetches it again, for up to
+    ``max_host_wait`` seconds in all (default :data:`MAX_HOST_WAIT_SECONDS`, enough for a
+    host held by the longest ``Retry-After``); only then is that error its result. While it
+    waits, the thread fetches nothing else.
     """
     if extract not in EXTRACT_MODES:  # a usage error, not a per-URL failure
         raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
+    if not max_host_wait >= 0:  # also refuses NaN
+        raise ValueError("max_host_wait must be at least 0 seconds")
     todo = list(urls)
     if not todo:
         return []
 
     def one(url: str) -> Page | WebgripError:
-        try:
-            return client.fetch(url, extract=extract, main_content=main_content)
-        except WebgripError as exc:
-            return exc
-        except Exception as exc:  # keep the batch going; the caller sees it in this slot
-            err = WebgripError(f"unexpected error: {exc}", url=url, reason="internal")
-            err.__cause__ = exc
-            return err
+        give_up = time.monotonic() + max_host_wait
+        while True:
+            try:
+                # A slot in the latter half of the call is not taken: the URL waits for a
+                # better one instead of being sent with no time left to answer.
+                with queued_calls():
+                    return client.fetch(url, extract=extract, main_content=main_content)
+            except FetchTimeoutError as exc:
+                if exc.retry_in is None:  # a real timeout: something was sent
+                    return exc
+                # Until the slot seen when failing: the threads still booking keep the host
+                # busy meanwhile, so asking no sooner loses none of its rate.
+                pause = max(0.05, exc.retry_in)
+                if time.monotonic() + pause > give_up:
+                    return exc
+                time.sleep(pause)
+            except WebgripError as exc:
+                return exc
+            except Exception as exc:  # keep the batch going; the caller sees it in this slot
+                err = WebgripError(f"unexpected error: {exc}", url=url, reason="internal")
+                err.__cause__ = exc
+                return err
 
     if len(todo) == 1 or concurrency == 1:
         return [one(u) for u in todo]

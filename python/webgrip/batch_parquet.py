@@ -9,6 +9,11 @@ Two engines write the same rows: this process (the thread pool of
 :func:`webgrip.batch.fetch_many`, one Parquet file per chunk of URLs, each renamed into place
 only when complete), or a Ray cluster (:func:`webgrip.ray.fetch_dataset`, Ray Data writing
 the files). Requires pyarrow (``webgrip[ray]``; Ray only for ``--ray``).
+
+A URL that failed because the shared politeness store (``--redis``) did not answer was not
+fetched at all: its row is never written, so the next run fetches it. The local engine stops
+at the first chunk that has one (:class:`StoreUnavailableError`); on Ray those rows are left
+out of the files and counted in the summary's ``left``.
 """
 
 from __future__ import annotations
@@ -26,8 +31,10 @@ import pyarrow.parquet as pq
 from .batch import fetch_rows
 from .client import WebClient
 from .config import Config
+from .errors import WebgripError
 
-__all__ = ["PARQUET_SCHEMA", "ROW_SCHEMA", "done_urls", "read_url_list", "run_batch"]
+__all__ = ["PARQUET_SCHEMA", "ROW_SCHEMA", "StoreUnavailableError", "done_urls",
+           "read_url_list", "run_batch"]
 
 #: The Arrow types of the columns a fetched URL gains (fixed, so that an all-failed batch
 #: has them too and every file of a folder has one schema).
@@ -41,12 +48,25 @@ PARQUET_SCHEMA = pa.schema([pa.field("url", pa.string()), *ROW_SCHEMA])
 
 _CHUNK = 256  # URLs per file in a local run: at most this many are fetched again after a stop
 
+#: The ``error_kind`` of a URL not fetched because the shared politeness store did not answer:
+#: such a row is not an outcome of the URL, so it is never written (the next run fetches it).
+STORE_FAILED = "politeness-store"
+#: The longest a call to the politeness store may take: the call's own ``config.timeout``
+#: when that is shorter (the store's wait counts against the deadline like the rate limit).
+STORE_SOCKET_TIMEOUT = 5.0
+
+
+class StoreUnavailableError(WebgripError):
+    """A local ``webgrip batch --redis`` run stopped because the politeness store did not
+    answer (reason ``politeness-store``): the chunk's other rows are written, those URLs not,
+    and running the same command again fetches them."""
+
 
 def read_url_list(path: str | os.PathLike[str]) -> list[str]:
     """The URLs of a text file, one a line, in order and each once (blank lines and lines
     starting with ``#`` are skipped)."""
     seen: dict[str, None] = {}
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:  # a BOM (Notepad, PowerShell) is no URL
         for line in f:
             url = line.strip()
             if url and not url.startswith("#"):
@@ -106,12 +126,17 @@ def run_batch(
     """Fetch every URL of ``urls_file`` not yet in ``out_dir`` into new Parquet files there.
 
     ``ray_address`` runs the fetches on that Ray cluster (``auto``, the head's
-    ``host:6379``, or ``local`` for a Ray started in this process; with Ray already
-    initialised in this process, that one); without it they run here on
-    ``concurrency`` threads (default 8). ``redis_url`` shares the per-host budget through that
-    Redis (with Ray, and also between several local runs). Progress goes to ``err``.
-    Returns ``{"listed", "skipped", "fetched", "failed"}``: ``failed`` counts the rows with
-    an error, which are written like the others.
+    ``host:6379``, or ``local`` for a new Ray started in this process, never an existing
+    cluster; with Ray already initialised in this process, that one); without it they run
+    here on ``concurrency`` threads (default 8). ``redis_url`` shares the per-host budget
+    through that Redis (with Ray, and also between several local runs). Progress goes to
+    ``err``. Returns ``{"listed", "skipped", "fetched", "failed"}``: ``failed`` counts the
+    rows with an error, which are written like the others. A Ray run that could not write
+    every URL (the politeness store did not answer) adds ``left``: how many the next run
+    fetches.
+
+    Raises :class:`StoreUnavailableError` when, running here, the politeness store did not
+    answer: what was fetched until then is written.
     """
     config = config or Config()
     folder = Path(out_dir)
@@ -144,15 +169,29 @@ def _run_here(todo: list[str], folder: Path, config: Config, extract: str,
     if redis_url:
         from .politeness import RedisHostLimiter
 
-        limiter = RedisHostLimiter(redis_url, config.rate_limit_seconds)
+        limiter = RedisHostLimiter(redis_url, config.rate_limit_seconds,
+                                   socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout))
     with WebClient(config, limiter=limiter) as client:
         for chunk in _chunks(todo, _CHUNK):
             rows = fetch_rows(client, chunk, extract=extract, concurrency=concurrency or 8)
-            _write_atomically(rows_table(chunk, rows), folder)
-            summary["fetched"] += len(rows)
-            summary["failed"] += sum(row["error"] is not None for row in rows)
+            kept = [(u, r) for u, r in zip(chunk, rows, strict=True)
+                    if r["error_kind"] != STORE_FAILED]
+            if kept:
+                _write_atomically(rows_table([u for u, _ in kept], [r for _, r in kept]),
+                                  folder)
+            summary["fetched"] += len(kept)
+            summary["failed"] += sum(r["error"] is not None for _, r in kept)
             _say(err, f"{summary['fetched']}/{len(todo)} fetched "
                       f"({summary['failed']} with an error)")
+            if len(kept) < len(rows):
+                # Going on would turn the rest of the list into these rows as fast as the
+                # threads can take URLs: stop, and let the next run fetch them.
+                first = next(r for r in rows if r["error_kind"] == STORE_FAILED)
+                raise StoreUnavailableError(
+                    f"stopped after {summary['fetched']} of {len(todo)} URLs: "
+                    f"{first['error']}. The {len(todo) - summary['fetched']} URLs not "
+                    "fetched were not written; run the same command again once the store "
+                    "answers", reason=STORE_FAILED)
 
 
 def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
@@ -165,12 +204,16 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
 
     started = False
     if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address, log_to_driver=False)
+        # "local" is Ray's own word for a new instance here; None would join the cluster
+        # RAY_ADDRESS or the last `ray start` on this machine names.
+        ray.init(address=address, log_to_driver=False)
         started = True
     try:
         ds = ray.data.from_items([{"url": u} for u in todo])
         out = fetch_dataset(ds, config=config, extract=extract, politeness=redis_url,
                             concurrency=concurrency)
+        # Rows of URLs the store kept from being fetched are no outcome: left for next time.
+        out = out.map_batches(_without_store_failures, batch_format="pyarrow")
         # Ray Data reports its progress on stderr while the files are written.
         out.write_parquet(str(folder))
     finally:
@@ -181,6 +224,19 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
     fetched = [u for u in todo if u in written]
     summary["fetched"] = len(fetched)
     summary["failed"] = _count_errors(folder, set(fetched))
+    left = len(todo) - len(fetched)
+    if left:  # only then: the summary of a complete run keeps its four counts
+        summary["left"] = left
+        _say(err, f"{left} URLs not fetched (the politeness store did not answer) are left "
+                  "for the next run: run the same command again")
+
+
+def _without_store_failures(batch: pa.Table) -> pa.Table:
+    """``batch`` without the rows whose URL the politeness store kept from being fetched."""
+    import pyarrow.compute as pc  # the Ray engine only
+
+    failed = pc.fill_null(pc.equal(batch.column("error_kind"), STORE_FAILED), False)
+    return batch.filter(pc.invert(failed))
 
 
 def _count_errors(folder: Path, urls: set[str]) -> int:

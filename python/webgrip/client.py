@@ -262,7 +262,7 @@ class WebClient:
                 raise _deadline_error(url, self.config.timeout)
             return once()
         return self._with_retries(
-            url, deadline, once, lambda r: (r.status, r.headers.get("retry-after")))
+            url, deadline, once, lambda r: (r.status, r.headers.get("retry-after"), r.url))
 
     # -- agent-level operations: fetch, search, download ------------------------------------
     # Below: the structured API the agent tools are built on. Each call has one total deadline
@@ -522,25 +522,39 @@ class WebClient:
         """Wait for ``url``'s host's rate-limit slot, inside ``deadline`` (monotonic).
 
         A slot that would come after the deadline is not booked (so a timed-out call never
-        delays the next one) and the call fails at once instead of sleeping in vain.
+        delays the next one) and the call fails at once instead of sleeping in vain. The
+        error's ``retry_in`` (the seconds until that slot) marks it as "nothing was sent":
+        a batch queues and calls again (:func:`webgrip.batch.fetch_many` does) where a
+        single call reports it.
         """
         try:
             host = _rate_key(url)
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
             raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
                                   reason="invalid-url") from None
-        delay = self._limiter.reserve(host, deadline)
+        delay = self._limiter.reserve(host, self._booking_deadline(deadline))
         if delay is None:
-            left = max(0.0, deadline - time.monotonic())
+            now = time.monotonic()
+            left = max(0.0, deadline - now)
+            retry_in = max(0.0, self._limiter.next_slot(host) - now)
             raise FetchTimeoutError(
                 f"timed out: the next request to {host} allowed by the rate limit "
-                f"(rate_limit_seconds={self.config.rate_limit_seconds:g}) would start after "
-                f"this call's deadline ({left:.2f} s left), so {shown_url(url)} was not "
-                "requested",
-                url=url, reason="timeout",
+                f"(rate_limit_seconds={self.config.rate_limit_seconds:g}, or a Retry-After "
+                f"the host sent) is in {retry_in:.2f} s, after this call's deadline "
+                f"({left:.2f} s left), so {shown_url(url)} was not requested",
+                url=url, reason="timeout", retry_in=retry_in,
             )
         if delay > 0:
             time.sleep(delay)
+
+    def _booking_deadline(self, deadline: float) -> float:
+        """The latest a rate-limit slot may start for a call ending at ``deadline``: the
+        deadline itself, or earlier inside :func:`webgrip.politeness.queued_calls`."""
+        # Here, not at the top: webgrip.politeness stays out of `import webgrip` (it is the
+        # ray extra's module; it imports only the standard library until a limiter is made).
+        from .politeness import slot_lead
+
+        return deadline - slot_lead() * self.config.timeout
 
     def _retry_fits(self, url: str, wait: float, deadline: float) -> bool:
         """Whether a retry after sleeping ``wait`` would also get its rate-limit slot before
@@ -550,7 +564,7 @@ class WebClient:
         except ValueError:
             return True  # _wait_turn reports it
         start = max(time.monotonic() + wait, self._limiter.next_slot(host))
-        return start < deadline
+        return start < self._booking_deadline(deadline)
 
     def _hold_host(self, url: str, retry_after: str) -> None:
         """Tell a shared limiter (one with ``hold``) that ``url``'s host asked every client to
@@ -628,16 +642,18 @@ class WebClient:
 
     def _with_retries(
         self, url: str, deadline: float, once: Callable[[], _T],
-        answer: Callable[[_T], tuple[int, str | None]] | None = None,
+        answer: Callable[[_T], tuple[int, str | None, str]] | None = None,
     ) -> _T:
         """``once()`` again after a 429/503 while ``config.max_retries`` allows and the retry
         fits before ``deadline`` (``Retry-After`` honoured); the last answer is returned or
         raised.
 
-        The status comes from ``answer(result)`` (status, ``Retry-After``) or, for calls that
-        raise for a bad status (downloads), from the :class:`HTTPStatusError` raised.
+        The status comes from ``answer(result)`` (status, ``Retry-After``, the URL that
+        answered after redirects) or, for calls that raise for a bad status (downloads), from
+        the :class:`HTTPStatusError` raised (its ``url``: the URL that answered).
         """
         attempt = 0
+        previous: tuple[HTTPStatusError | None, _T | None] | None = None
         while True:
             if deadline - time.monotonic() <= 0:
                 raise _deadline_error(url, self.config.timeout)
@@ -647,17 +663,31 @@ class WebClient:
             except HTTPStatusError as exc:
                 failure = exc
                 status, retry_after = exc.status or 0, _retry_after_of(exc)
+                answered = exc.url or url
+            except FetchTimeoutError as exc:
+                # A retry whose slot went to another client meanwhile (_retry_fits saw it
+                # free): a request was sent already, so this is no "nothing sent" failure to
+                # queue on; the answer this call has is its result, as when a retry won't fit.
+                if previous is None or exc.retry_in is None:
+                    raise
+                failure, result = previous
+                if failure is not None:
+                    raise failure from None
+                return result  # type: ignore[return-value]
             else:
                 if answer is None:
                     return result
-                status, retry_after = answer(result)
+                status, retry_after, answered = answer(result)
             if retry_after is not None and status in RETRY_STATUSES:
-                self._hold_host(url, retry_after)  # whether or not this call retries
+                # The host that answered (the last hop of the redirects) asked to be left
+                # alone, not necessarily the one first asked; whether or not this call retries.
+                self._hold_host(answered, retry_after)
             wait = retry_wait(status, retry_after, attempt, self.config.max_retries, deadline)
             if wait is None or not self._retry_fits(url, wait, deadline):
                 if failure is not None:
                     raise failure
                 return result
+            previous = (failure, None if failure is not None else result)
             time.sleep(wait)
             attempt += 1
 

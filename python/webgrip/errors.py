@@ -70,10 +70,19 @@ class BlockedURLError(WebgripError):
 
 class FetchTimeoutError(WebgripError, TimeoutError):
     """The call's total deadline (or the connect timeout) passed — while waiting, sending,
-    receiving or parsing the page — or the host's rate-limit slot would only come after it
-    (then nothing is sent). ``reason`` is ``timeout``, or ``cancelled`` when the caller gave
-    up (an asyncio task or MCP request cancelled while its page was being parsed or its file
-    downloaded)."""
+    receiving or parsing the page — or the host's rate-limit slot would only come after it.
+    ``reason`` is ``timeout``, or ``cancelled`` when the caller gave up (an asyncio task or
+    MCP request cancelled while its page was being parsed or its file downloaded).
+
+    ``retry_in`` is set (else ``None``) only when the call failed because the host's next
+    rate-limit slot (its queue of requests, or a ``Retry-After`` hold) lies past the deadline:
+    nothing was sent, and it holds the seconds until that slot as seen when failing, so the
+    same call made then can succeed (a batch waits and does so)."""
+
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
+                 retry_in: float | None = None):
+        super().__init__(message, url=url, reason=reason)
+        self.retry_in = retry_in
 
 
 class ResponseTooLargeError(WebgripError):

@@ -12,16 +12,23 @@ A ``Retry-After`` seen by any worker is handed to :meth:`RedisHostLimiter.hold`,
 that host's next time for the whole cluster (never pulls it earlier).
 
 Requires the ``redis`` package (``webgrip[ray]``), imported only when a limiter is made.
+
+:func:`queued_calls` is the other half of politeness in a batch, with any limiter: the calls
+made inside it book only a slot that leaves them time to be answered (see there).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import time
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import WebgripError
 
-__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter"]
+__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "queued_calls", "shown_store", "slot_lead"]
 
 #: The longest a ``Retry-After`` may hold a host for the cluster: a server asking for more is
 #: held an hour, then asked again.
@@ -68,9 +75,55 @@ return math.max(0, nxt - now)
 """
 
 
+# The share of config.timeout a call's rate-limit slot must leave for the request itself, in
+# this thread or task: none for a single call (its slot may come at any time before its
+# deadline), more inside queued_calls(). Read by the client when it books a slot.
+_SLOT_LEAD: contextvars.ContextVar[float] = contextvars.ContextVar("webgrip_slot_lead",
+                                                                   default=0.0)
+
+
+@contextlib.contextmanager
+def queued_calls(lead: float = 0.5) -> Iterator[None]:
+    """Calls made in this block (this thread or task) book a host's rate-limit slot only when
+    it leaves ``lead`` of ``config.timeout`` for the request; otherwise they fail at once,
+    nothing sent, as when the slot lies past the deadline (``FetchTimeoutError.retry_in``).
+
+    For callers that wait and call again on such a failure (:func:`webgrip.batch.fetch_many`):
+    when more of them want a host than its queue of slots within ``timeout`` holds, every slot
+    still free is at the far end of that queue, and a request booked there would get the last
+    moments of its call to be sent, answered and converted.
+    """
+    if not 0.0 <= lead < 1.0:
+        raise ValueError("lead must be at least 0 and less than 1")
+    token = _SLOT_LEAD.set(lead)
+    try:
+        yield
+    finally:
+        _SLOT_LEAD.reset(token)
+
+
+def slot_lead() -> float:
+    """The share of ``config.timeout`` a call made here must keep after its slot starts."""
+    return _SLOT_LEAD.get()
+
+
 def _key(host: str) -> str:
     """Spelled like :mod:`webgrip.ratelimit` keys it: ``Example.COM.`` is ``example.com``."""
     return host.lower().rstrip(".")
+
+
+def shown_store(url: str) -> str:
+    """The store's address as messages show it: scheme, host, port and database, never the
+    user, the password (``redis://:pw@host``) or the query (``?password=pw``)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # an unreadable port: show no part that might hold the password
+        return "the configured Redis URL"
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6, bracketed again
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}{f':{port}' if port is not None else ''}{parts.path}"
 
 
 def _micros(seconds: float) -> int:
@@ -91,9 +144,10 @@ class RedisHostLimiter:
                  socket_timeout: float = 5.0):
         import redis  # the ray extra; a clear ImportError without it
 
-        self.url = url
+        self.url = url  # may hold a password: messages show shown_store(url)
         self.interval = max(0.0, float(interval))
         self.namespace = namespace
+        self.socket_timeout = socket_timeout
         self._redis = redis.Redis.from_url(url, socket_timeout=socket_timeout,
                                            socket_connect_timeout=socket_timeout)
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
@@ -102,14 +156,14 @@ class RedisHostLimiter:
         self._peek = self._redis.register_script(_PEEK)
 
     def __reduce__(self) -> Any:  # the connection pool stays behind; a copy reconnects
-        return (_rebuild, (self.url, self.interval, self.namespace))
+        return (_rebuild, (self.url, self.interval, self.namespace, self.socket_timeout))
 
     def _run(self, script: Any, host: str, *args: int) -> int:
         try:
             return int(script(keys=[self.namespace + _key(host)], args=list(args)))
         except self._errors as exc:
             raise WebgripError(
-                f"the shared politeness store ({self.url}) did not answer: {exc}; "
+                f"the shared politeness store ({shown_store(self.url)}) did not answer: {exc}; "
                 "nothing was sent", reason="politeness-store") from exc
 
     def reserve(self, host: str, deadline: float | None = None) -> float | None:
@@ -139,5 +193,6 @@ class RedisHostLimiter:
         self._run(self._hold, host, _micros(min(seconds, MAX_HOLD_SECONDS)))
 
 
-def _rebuild(url: str, interval: float, namespace: str) -> RedisHostLimiter:
-    return RedisHostLimiter(url, interval, namespace=namespace)
+def _rebuild(url: str, interval: float, namespace: str,
+             socket_timeout: float = 5.0) -> RedisHostLimiter:
+    return RedisHostLimiter(url, interval, namespace=namespace, socket_timeout=socket_timeout)

@@ -12,20 +12,30 @@ exactly once in the output. See docs/batch.md.
 Politeness: ``politeness="redis://..."`` gives all workers one per-host budget
 (:class:`~webgrip.politeness.RedisHostLimiter`); without it each actor keeps its own limiter,
 so N actors may send N times ``rate_limit_seconds``'s rate to one host.
+
+With ``config.trust_env_proxy`` (and no ``config.proxy``), the driver's proxy variables
+(``HTTP(S)_PROXY``, ``ALL_PROXY``, ``NO_PROXY``, either case) travel with the config and
+replace the node's in each actor's process, so every worker routes as the driver would.
 """
 
 from __future__ import annotations
+
+import os
 
 import pyarrow as pa
 import ray.data
 
 from .batch import fetch_rows
-from .batch_parquet import ROW_SCHEMA
+from .batch_parquet import ROW_SCHEMA, STORE_SOCKET_TIMEOUT
 from .client import WebClient
 from .config import Config
 from .page import EXTRACT_MODES
+from .proxies import _ENV_ALL, _ENV_HTTP, _ENV_HTTPS, _ENV_NO
 
 __all__ = ["fetch_dataset"]
+
+# Every variable trust_env_proxy reads (proxies.core_routes), in both spellings.
+_PROXY_VARIABLES = (*_ENV_HTTP, *_ENV_HTTPS, *_ENV_ALL, *_ENV_NO)
 
 # Ray Data's actors default to max_restarts=-1 and max_task_retries=-1: a dead actor (process
 # killed, node lost) is restarted and its unfinished batches are sent again, as often as it
@@ -39,12 +49,20 @@ class _Fetcher:
     columns appended."""
 
     def __init__(self, config: Config, politeness: str | None, url_column: str, extract: str,
-                 threads: int):
+                 threads: int, proxy_env: dict[str, str] | None = None):
+        if proxy_env is not None:
+            # The driver's proxy variables, not this node's: the actor's process is its own,
+            # so its environment is set before the client reads it (trust_env_proxy).
+            for name in _PROXY_VARIABLES:
+                os.environ.pop(name, None)
+            os.environ.update(proxy_env)
         limiter = None
         if politeness:
             from .politeness import RedisHostLimiter
 
-            limiter = RedisHostLimiter(politeness, config.rate_limit_seconds)
+            limiter = RedisHostLimiter(
+                politeness, config.rate_limit_seconds,
+                socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout))
         self._client = WebClient(config, limiter=limiter)
         self._url_column = url_column
         self._extract = extract
@@ -103,9 +121,13 @@ def fetch_dataset(
                          f"not {politeness!r}")
     compute = (ray.data.ActorPoolStrategy(min_size=1, max_size=None) if concurrency is None
                else ray.data.ActorPoolStrategy(size=concurrency))
+    # With trust_env_proxy the proxy comes from the environment: the driver's, read here,
+    # so every node routes as the driver would (an actor inherits its own node's otherwise).
+    proxy_env = ({n: os.environ[n] for n in _PROXY_VARIABLES if n in os.environ}
+                 if config.trust_env_proxy and config.proxy is None else None)
     return ds.map_batches(
         _Fetcher,
-        fn_constructor_args=(config, politeness, url_column, extract, threads),
+        fn_constructor_args=(config, politeness, url_column, extract, threads, proxy_env),
         batch_size=batch_size,
         batch_format="pyarrow",
         compute=compute,

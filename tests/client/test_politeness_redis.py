@@ -11,6 +11,7 @@ from __future__ import annotations
 import pickle
 import shutil
 import threading
+import time
 
 import pytest
 
@@ -21,7 +22,8 @@ if shutil.which("redis-server") is None:
 
 from loopback import loopback_config
 from ray_support import Site, budget_violations, free_port, redis_server
-from webgrip import WebClient, WebgripError
+from siteserver import Reply, SiteServer
+from webgrip import Page, WebClient, WebgripError
 from webgrip.politeness import RedisHostLimiter
 
 pytestmark = pytest.mark.ray
@@ -127,11 +129,68 @@ def test_an_unreachable_store_fails_the_request_without_sending_it(sites):
 
 
 def test_the_limiter_pickles_to_a_fresh_connection(redis_url):
-    limiter = RedisHostLimiter(redis_url, 5.0, namespace="t5:")
+    limiter = RedisHostLimiter(redis_url, 5.0, namespace="t5:", socket_timeout=0.5)
     copy = pickle.loads(pickle.dumps(limiter))
     assert (copy.url, copy.interval, copy.namespace) == (redis_url, 5.0, "t5:")
+    # The copy (an actor's) gives up on a silent store as soon as the original would.
+    assert copy.socket_timeout == 0.5
+    assert copy._redis.connection_pool.connection_kwargs["socket_timeout"] == 0.5
     assert limiter.reserve("Example.COM.") == 0.0
     # The copy sees the slot the original booked (one budget), under the canonical name.
     wait = copy.reserve("example.com")
     assert wait is not None and 4.0 < wait <= 5.0
     assert copy.reserve("example.com", deadline=0.0) is None  # past deadline: nothing booked
+
+
+@pytest.mark.parametrize("secret_url", [
+    "redis://:s3cr3t-pass@127.0.0.1:{port}/0",
+    "redis://someuser:s3cr3t-pass@127.0.0.1:{port}/0",
+    "redis://127.0.0.1:{port}/0?password=s3cr3t-pass&username=someuser",
+])
+def test_store_errors_never_show_its_credentials(secret_url, sites):
+    """The message goes into the ``error`` column of the output files."""
+    port = free_port()  # nothing listens there
+    client = WebClient(loopback_config(rate_limit_seconds=INTERVAL),
+                       limiter=RedisHostLimiter(secret_url.format(port=port), INTERVAL,
+                                                socket_timeout=2))
+    [result] = client.fetch_many([sites[0].url("/x")])
+    assert isinstance(result, WebgripError) and result.reason == "politeness-store"
+    assert f"redis://127.0.0.1:{port}/0" in str(result)
+    assert "s3cr3t" not in str(result) and "someuser" not in str(result)
+
+
+def test_a_batch_waits_for_a_host_held_longer_than_its_timeout(redis_url, sites):
+    """Another worker's Retry-After holds the host past this call's deadline: the batch
+    waits for the hold to end and fetches the page, it does not write it off."""
+    site = sites[0]
+    holder, fetcher = (RedisHostLimiter(redis_url, 0.01, namespace="t6:") for _ in range(2))
+    start = time.monotonic()
+    holder.hold(site.address, 1.5)
+    client = WebClient(loopback_config(rate_limit_seconds=0.01, timeout=1.0), limiter=fetcher)
+    [page] = client.fetch_many([site.url("/after-hold")])
+    assert isinstance(page, Page) and page.status == 200
+    [(_, arrived)] = site.arrivals
+    assert arrived - start >= 1.4
+
+
+def test_retry_after_holds_the_host_that_answered_after_redirects(redis_url):
+    """A link on one host redirects to another that answers 429 Retry-After: the host held
+    for the cluster is the one that asked, not the one first asked."""
+    def refuse(path: str, _port: int, _arrived: float) -> int | None:
+        return 429 if path == "/x" else None  # with Retry-After: 1
+
+    answering = Site("127.0.0.5", on_request=refuse)
+    try:
+        with SiteServer() as first:  # on 127.0.0.1
+            go = first.route("/go", lambda req: Reply(302, b"", {"Location": answering.url("/x")}))
+            limiter = RedisHostLimiter(redis_url, 0.01, namespace="t7:")
+            client = WebClient(loopback_config(rate_limit_seconds=0.01, max_retries=0),
+                               limiter=limiter)
+            with pytest.raises(WebgripError) as caught:
+                client.fetch(go)
+            assert caught.value.reason == "http-429"
+            now = time.monotonic()
+            assert limiter.next_slot("127.0.0.5") - now > 0.5  # held about 1 s
+            assert limiter.next_slot("127.0.0.1") - now < 0.1  # free
+    finally:
+        answering.close()

@@ -24,8 +24,8 @@ if shutil.which("redis-server") is None:
                 allow_module_level=True)
 
 from loopback import loopback_config  # noqa: E402
-from ray_support import SiteProcess, budget_violations, redis_server  # noqa: E402
-from webgrip.batch_parquet import run_batch  # noqa: E402
+from ray_support import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
+from webgrip.batch_parquet import done_urls, run_batch  # noqa: E402
 from webgrip.ray import fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray
@@ -160,3 +160,77 @@ def test_batch_command_resumes_a_folder_on_ray(local_ray, redis_url, sites, tmp_
     for address in ADDRESSES:
         paths = sites.paths(address)
         assert len(paths) == len(set(paths)) == 4  # each page fetched once over both runs
+
+
+def test_batch_command_leaves_rows_the_store_kept_from_being_fetched_for_the_next_run(
+        local_ray, sites, tmp_path):
+    """The politeness store does not answer: no URL was fetched, so none is written (a rerun
+    would skip it for good); the summary says how many are left for the next run."""
+    urls = sites.urls(per_site=2)
+    listed = tmp_path / "urls.txt"
+    listed.write_text("\n".join(urls) + "\n")
+    out = tmp_path / "out"
+    unreachable = f"redis://:s3cr3t@127.0.0.1:{free_port()}/0"  # nothing listens there
+    summary = run_batch(listed, out, config=_config(), ray_address="auto",
+                        redis_url=unreachable, concurrency=1)
+    assert summary == {"listed": 6, "skipped": 0, "fetched": 0, "failed": 0, "left": 6}
+    assert done_urls(out) == set()  # no row: the next run fetches them all
+    assert sites.server.arrivals() == []
+
+
+class _Recorded(Exception):
+    pass
+
+
+def test_ray_local_starts_a_new_ray_never_joins_a_cluster(monkeypatch, tmp_path):
+    """``--ray local``: Ray's own ``"local"``; ``None`` would join the cluster RAY_ADDRESS or
+    the last ``ray start`` on this machine names."""
+    seen = {}
+
+    def init(**kwargs):
+        seen.update(kwargs)
+        raise _Recorded
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", init)
+    listed = tmp_path / "urls.txt"
+    listed.write_text("http://a.example/\n")
+    with pytest.raises(_Recorded):
+        run_batch(listed, tmp_path / "out", ray_address="local")
+    assert seen["address"] == "local"
+
+
+class _Dataset:
+    """Records what fetch_dataset hands Ray Data."""
+
+    def map_batches(self, fn, **kwargs):
+        self.fn, self.kwargs = fn, kwargs
+        return self
+
+
+def test_the_drivers_proxy_variables_travel_to_the_workers(monkeypatch):
+    """With trust_env_proxy the driver's HTTP(S)_PROXY/NO_PROXY are what every actor uses,
+    whatever its node's environment holds."""
+    for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY",
+                 "all_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "http://driver-proxy.internal:3128")
+    monkeypatch.setenv("NO_PROXY", "intranet.example")
+    ds = _Dataset()
+    fetch_dataset(ds, config=_config(trust_env_proxy=True))
+    # The actor's process, on another node: another proxy, and one the driver never set.
+    monkeypatch.setenv("HTTPS_PROXY", "http://node-proxy:8080")
+    monkeypatch.delenv("NO_PROXY")
+    monkeypatch.setenv("http_proxy", "http://node-only:8080")
+    fetcher = ds.fn(*ds.kwargs["fn_constructor_args"])
+    from webgrip.proxies import core_routes
+
+    routes = core_routes(_config(trust_env_proxy=True), os.environ)
+    assert routes["https_proxy"] == "http://driver-proxy.internal:3128"
+    assert routes["http_proxy"] is None
+    assert ("intranet.example", "direct") in routes["proxy_for"]
+    assert fetcher._client._proxied
+    # Without trust_env_proxy nothing is read, so nothing travels.
+    plain = _Dataset()
+    fetch_dataset(plain, config=_config())
+    assert plain.kwargs["fn_constructor_args"][-1] is None

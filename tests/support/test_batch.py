@@ -156,3 +156,86 @@ def test_research_continuation_offset_is_where_fetch_page_continues(site):
     more = tools.fetch_page(url, start_index=start, max_length=1000)
     assert f"Showing characters {start}–" in more
     assert more.split("\n\n", 1)[1].startswith(content[start:start + 200])
+
+
+# -- a host's queue longer than the timeout: a batch waits, a single call fails fast ----------
+
+
+def test_a_slot_past_the_deadline_fails_a_single_call_but_a_batch_waits_for_it(site):
+    """The host's next slot is after the call's deadline: nothing is sent. A single call says
+    so at once (``retry_in``); in a batch the URL waits for the slot instead of becoming a
+    ``timeout`` row, unless that is longer than ``max_host_wait``."""
+    import time
+
+    from webgrip.errors import FetchTimeoutError
+
+    site.route("/held", page(article("Held")))
+    url = site.url("/held")
+    with WebClient(loopback_config(rate_limit_seconds=2.0, timeout=1.0)) as client:
+        client.fetch(url)
+        start = time.monotonic()
+        with pytest.raises(FetchTimeoutError) as info:
+            client.fetch(url)
+        assert time.monotonic() - start < 0.5  # at once, not after sleeping
+        assert info.value.reason == "timeout" and 1.0 < info.value.retry_in <= 2.0
+        assert "not requested" in str(info.value)
+        [given_up] = fetch_many(client, [url], max_host_wait=0)
+        assert isinstance(given_up, FetchTimeoutError) and given_up.retry_in is not None
+        assert len(site.hits("/held")) == 1  # neither sent anything
+
+        [waited] = fetch_many(client, [url])
+        assert isinstance(waited, Page) and waited.title == "Held"
+        assert time.monotonic() - start > 1.5  # it waited for the slot
+    assert len(site.hits("/held")) == 2
+
+
+def test_more_threads_than_the_hosts_queue_holds_all_fetched_at_its_rate(site):
+    """Eight threads, one host, and a queue of four slots within the timeout: the threads
+    that find it full wait, every URL is fetched once, spaced by the rate limit, and none is
+    booked so late in its call that it runs out of time."""
+    import time
+
+    arrivals: list[float] = []
+
+    def stamp(req):
+        arrivals.append(time.monotonic())
+        return Reply(200, article("Queued").encode())
+
+    site.route("/q", stamp)
+    urls = [site.url("/q") + f"?n={i}" for i in range(10)]
+    with WebClient(loopback_config(rate_limit_seconds=0.25, timeout=1.0)) as client:
+        out = fetch_many(client, urls, concurrency=8)
+    assert all(isinstance(o, Page) for o in out), [str(o) for o in out]
+    assert len(arrivals) == 10
+    gaps = [b - a for a, b in zip(sorted(arrivals), sorted(arrivals)[1:], strict=False)]
+    assert min(gaps) >= 0.2, gaps
+
+
+class _SlotTakenOnRetry:
+    """A limiter that grants every first slot and finds every second one taken by others
+    (as a shared limiter may between ``_retry_fits`` and the retry's booking)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def reserve(self, host: str, deadline: float | None = None) -> float | None:
+        self.calls += 1
+        return 0.0 if self.calls % 2 else None
+
+    def next_slot(self, host: str) -> float:
+        import time
+
+        return time.monotonic()
+
+
+def test_a_retry_that_loses_its_slot_keeps_the_answer_it_had(site):
+    """After a request was sent, a failure to book the retry's slot is no "nothing sent"
+    failure a batch would queue on (sending the URL again): the 503 received is the answer."""
+    site.route("/busy", lambda req: Reply(503, b"busy", {"Retry-After": "0"}))
+    with WebClient(loopback_config(max_retries=2), limiter=_SlotTakenOnRetry()) as client:
+        with pytest.raises(HTTPStatusError) as info:
+            client.fetch(site.url("/busy"))
+        assert info.value.status == 503
+        [row] = fetch_many(client, [site.url("/busy")], max_host_wait=5)
+    assert isinstance(row, HTTPStatusError) and row.status == 503
+    assert len(site.hits("/busy")) == 2  # once per fetch: the batch did not send it again

@@ -7,8 +7,11 @@ reason without pyarrow (the ``ray`` extra, which ``.ci/run`` installs).
 from __future__ import annotations
 
 import json
+import shutil
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -20,9 +23,9 @@ from siteserver import SiteServer, article, loopback_env, page  # noqa: E402
 pytestmark = pytest.mark.ray
 
 
-def webgrip(*args: str) -> subprocess.CompletedProcess[str]:
+def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "webgrip", *args], capture_output=True,
-                          text=True, env=loopback_env(), timeout=120)
+                          text=True, env=loopback_env(**env), timeout=120)
 
 
 def test_batch_writes_rows_resumes_and_reports(tmp_path):
@@ -61,3 +64,78 @@ def test_batch_without_the_list_fails_cleanly(tmp_path):
     result = webgrip("batch", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o"))
     assert result.returncode == 1
     assert "missing.txt" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_list_saved_with_a_bom_loses_no_url(tmp_path):
+    """Notepad and PowerShell 5 start a UTF-8 file with U+FEFF: not part of the first URL."""
+    from webgrip.batch_parquet import read_url_list
+
+    listed = tmp_path / "urls.txt"
+    listed.write_bytes(b"\xef\xbb\xbfhttp://a.example/1\r\nhttp://a.example/2\r\n")
+    assert read_url_list(listed) == ["http://a.example/1", "http://a.example/2"]
+
+
+def _silent_store() -> tuple[socket.socket, str]:
+    """A Redis address that takes connections and never answers (a hung store)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    return listener, f"redis://:s3cr3t-pass@127.0.0.1:{listener.getsockname()[1]}/0"
+
+
+def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the_rest(
+        tmp_path):
+    """URLs the politeness store kept from being fetched are not written as rows (a rerun
+    would skip them for good): the run stops, quickly (the store's wait is bounded by the
+    call's timeout), and the same command run again once the store answers fetches them."""
+    pytest.importorskip("redis", reason="the ray extra is not installed")
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    from loopback import loopback_config
+    from ray_support import redis_server
+    from webgrip.batch_parquet import StoreUnavailableError, run_batch
+
+    with SiteServer() as site:
+        urls = [site.route(f"/s{i}", page(article(f"Title {i}"))) for i in range(3)]
+        listed = tmp_path / "urls.txt"
+        listed.write_text("\n".join(urls) + "\n")
+        out = tmp_path / "out"
+        config = loopback_config(rate_limit_seconds=0.01, timeout=1.0)
+        listener, silent = _silent_store()
+        try:
+            start = time.monotonic()
+            with pytest.raises(StoreUnavailableError) as stopped:
+                run_batch(listed, out, config=config, redis_url=silent)
+            assert time.monotonic() - start < 4.0  # not the store's own 5 s per URL
+        finally:
+            listener.close()
+        assert stopped.value.reason == "politeness-store"
+        assert "run the same command again" in str(stopped.value)
+        assert "s3cr3t" not in str(stopped.value)
+        assert list(out.glob("*.parquet")) == []  # no row written for an unfetched URL
+        assert [len(site.hits(f"/s{i}")) for i in range(3)] == [0, 0, 0]
+
+        (tmp_path / "redis").mkdir()
+        with redis_server(tmp_path / "redis") as store:
+            again = run_batch(listed, out, config=config, redis_url=store)
+        assert again == {"listed": 3, "skipped": 0, "fetched": 3, "failed": 0}
+        rows = pq.read_table(out).to_pylist()
+        assert sorted(r["url"] for r in rows) == sorted(urls)
+        assert all(r["status"] == 200 for r in rows)
+
+
+def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
+    pytest.importorskip("redis", reason="the ray extra is not installed")
+    from ray_support import free_port
+
+    with SiteServer() as site:
+        listed = tmp_path / "urls.txt"
+        listed.write_text(site.route("/a", page(article("A"))) + "\n")
+        store = f"redis://:s3cr3t-pass@127.0.0.1:{free_port()}/0"  # nothing listens
+        result = webgrip("batch", str(listed), "--out", str(tmp_path / "out"), "--redis", store,
+                         WEBGRIP_RATE_LIMIT_SECONDS="0.01")  # 0 would not ask the store
+        assert result.returncode == 1
+        assert "run the same command again" in result.stderr
+        assert "s3cr3t" not in result.stderr and "Traceback" not in result.stderr
+        assert site.hits("/a") == []
+    assert list((tmp_path / "out").glob("*.parquet")) == []
