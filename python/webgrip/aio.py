@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from ._cancel import CancelToken, cancel_scope
 from .client import WebClient
 from .config import Config
-from .errors import WebgripError
+from .errors import FetchTimeoutError, WebgripError
 from .page import Download, Page
 from .response import Response
 from .schemas import register_async
@@ -173,20 +173,46 @@ class AsyncWebClient:
         )
 
     async def fetch_many(
-        self, urls: Iterable[str], *, concurrency: int = 8, **kwargs: Any
+        self, urls: Iterable[str], *, concurrency: int = 8,
+        max_host_wait: float | None = None, **kwargs: Any
     ) -> list[Page | WebgripError]:
-        """Fetch concurrently, at most ``concurrency`` at a time; results in input order."""
+        """Fetch concurrently, at most ``concurrency`` at a time; results in input order.
+
+        As :func:`webgrip.batch.fetch_many`: a URL whose host's rate-limit slot lies past the
+        call's deadline (nothing sent) waits for it, up to ``max_host_wait`` seconds (default
+        :data:`webgrip.batch.MAX_HOST_WAIT_SECONDS`), without holding a place of
+        ``concurrency`` meanwhile, and books only a slot that leaves half of ``timeout``."""
+        from .batch import MAX_HOST_WAIT_SECONDS
+        from .politeness import queued_calls
+
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        patience = MAX_HOST_WAIT_SECONDS if max_host_wait is None else max_host_wait
+        if not patience >= 0:  # also refuses NaN
+            raise ValueError("max_host_wait must be at least 0 seconds")
         gate = asyncio.Semaphore(concurrency)
 
-        async def one(url: str) -> Page | WebgripError:
-            async with gate:
-                try:
-                    return await self.fetch(url, **kwargs)
-                except WebgripError as exc:
-                    return exc
+        def queued_fetch(url: str) -> Page:
+            with queued_calls():  # in the worker thread, where the booking happens
+                return self.client.fetch(url, **kwargs)
 
+        async def one(url: str) -> Page | WebgripError:
+            give_up = loop.time() + patience
+            while True:
+                async with gate:
+                    try:
+                        return await self._run(queued_fetch, url)
+                    except FetchTimeoutError as exc:
+                        if exc.retry_in is None:
+                            return exc
+                        pause = max(0.05, exc.retry_in)
+                        if loop.time() + pause > give_up:
+                            return exc
+                    except WebgripError as exc:
+                        return exc
+                await asyncio.sleep(pause)
+
+        loop = asyncio.get_running_loop()
         return list(await asyncio.gather(*(one(u) for u in urls)))
 
     def stats(self) -> dict[str, Any]:

@@ -310,7 +310,9 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"webgrip: {exc}\n")
         return EXIT_FAILURE
     _print_json(summary, out)
-    return EXIT_OK
+    # URLs left for the next run (the politeness store stopped answering): not done yet, so a
+    # script running the command can tell and run it again.
+    return EXIT_FAILURE if summary.get("left") else EXIT_OK
 
 
 _COMMANDS = {

@@ -85,7 +85,10 @@ def research(
     if not top:
         return head
 
-    outcomes = fetch_many(client, [r.url for r in top], extract="markdown")
+    # An agent is waiting: a page whose host is busy waits one call's timeout at most (a
+    # batch's default is to wait out an hour-long Retry-After).
+    outcomes = fetch_many(client, [r.url for r in top], extract="markdown",
+                          max_host_wait=client.config.timeout)
     # (heading, body, lead, total): ``body`` is the page's content stripped of surrounding
     # whitespace, ``lead`` how many characters were stripped in front and ``total`` the
     # content's full length, so offsets given to the agent count in the unstripped content,

@@ -225,7 +225,13 @@ class RobotsCache:
         try:
             response = self._sender.send("GET", origin + "/robots.txt", deadline=deadline,
                                          max_bytes=MAX_ROBOTS_BYTES)
-        except (ConnectError, FetchTimeoutError) as exc:
+        except FetchTimeoutError as exc:
+            if exc.retry_in is not None:
+                # Nothing was sent (the host's rate-limit queue is longer than this call):
+                # the site said nothing, so nothing is cached; the caller fails or queues.
+                raise
+            return RobotsRules(disallow_all=True, why=f"unreachable: {exc}"), ERROR_TTL
+        except ConnectError as exc:
             return RobotsRules(disallow_all=True, why=f"unreachable: {exc}"), ERROR_TTL
         except ResponseTooLargeError:
             return RobotsRules(allow_all=True), self.ttl

@@ -190,3 +190,33 @@ def test_unreadable_url_with_robots_on_is_invalid_url(tmp_path, url):
         WebClient(config).fetch(url)
     assert info.value.url == url
     assert Tools(config).fetch_page(url).startswith("Error: Invalid URL")
+
+
+def test_a_robots_fetch_that_found_the_host_busy_is_not_cached_as_unreachable():
+    """Nothing was sent (the host's rate-limit queue was longer than the call): the site said
+    nothing, so the host must not be treated as disallowed for a minute; the caller (a batch
+    queues) gets the error and the next check fetches robots.txt."""
+    from webgrip.errors import FetchTimeoutError
+    from webgrip.response import Response
+    from webgrip.robots import RobotsCache
+
+    class Busy:
+        def __init__(self):
+            self.calls = 0
+
+        def send(self, method, url, **kwargs):
+            self.calls += 1
+            if self.calls == 1:
+                raise FetchTimeoutError("slot after the deadline", url=url, reason="timeout",
+                                        retry_in=1.5)
+            return Response(url=url, status=200, headers={}, content=b"User-agent: *\n",
+                            content_type="text/plain", charset=None, redirects=(),
+                            remote_addr="", elapsed=0.0)
+
+    sender = Busy()
+    cache = RobotsCache(sender, user_agent="webgrip/1")
+    with pytest.raises(FetchTimeoutError) as busy:
+        cache.check("https://site.example/page", time.monotonic() + 5)
+    assert busy.value.retry_in == 1.5
+    cache.check("https://site.example/page", time.monotonic() + 5)  # fetched, allowed
+    assert sender.calls == 2

@@ -73,6 +73,24 @@ def test_calls_run_concurrently_without_blocking_the_loop(site):
     assert ticks > 1  # the event loop kept running while the fetches were in flight
 
 
+def test_fetch_many_waits_for_a_busy_host_instead_of_writing_urls_off(site):
+    """Four URLs of one host, one request a second, a 1.5 s call: most slots lie past a
+    call's deadline. Nothing was sent for those, so they wait for their slot (as the sync
+    batch does) rather than come back as timeouts; a zero wait keeps the old answer."""
+    urls = [site.route(f"/q{i}", page(article(f"Queued {i}"))) for i in range(4)]
+
+    async def main(**kwargs):
+        config = loopback_config(rate_limit_seconds=1.0, timeout=1.5)
+        async with AsyncWebClient(config) as client:
+            return await client.fetch_many(urls, concurrency=4, **kwargs)
+
+    pages = run(main())
+    assert [type(p).__name__ for p in pages] == ["Page"] * 4
+    hurried = run(main(max_host_wait=0))
+    timeouts = [p for p in hurried if not isinstance(p, Page)]
+    assert timeouts and all(p.retry_in is not None for p in timeouts)
+
+
 def test_async_tools_match_the_sync_tools(site, tmp_path):
     url = site.route("/a", page(article("Same")))
     config = loopback_config(tmp_path)

@@ -139,3 +139,19 @@ def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
         assert "s3cr3t" not in result.stderr and "Traceback" not in result.stderr
         assert site.hits("/a") == []
     assert list((tmp_path / "out").glob("*.parquet")) == []
+
+
+def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypatch, capsys):
+    """--ray leaves the URLs the politeness store kept from being fetched for the next run:
+    the run is not complete, and the exit status says so (as in one process)."""
+    from webgrip import batch_parquet, cli
+
+    summaries = iter([{"listed": 3, "skipped": 0, "fetched": 1, "failed": 0, "left": 2},
+                      {"listed": 3, "skipped": 1, "fetched": 2, "failed": 0}])
+    monkeypatch.setattr(batch_parquet, "run_batch", lambda *a, **k: next(summaries))
+    listed = tmp_path / "urls.txt"
+    listed.write_text("http://a.example/\n")
+    args = ["batch", str(listed), "--out", str(tmp_path / "out")]
+    assert cli.main(args) == 1
+    assert json.loads(capsys.readouterr().out)["left"] == 2
+    assert cli.main(args) == 0
