@@ -183,7 +183,7 @@ class AsyncWebClient:
         :data:`webgrip.batch.MAX_HOST_WAIT_SECONDS`), without holding a place of
         ``concurrency`` meanwhile, and books only a slot that leaves half of ``timeout``."""
         from .batch import MAX_HOST_WAIT_SECONDS
-        from .politeness import queued_calls
+        from .ratelimit import queued_calls
 
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")

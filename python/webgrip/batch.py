@@ -10,7 +10,7 @@ host's queue is longer than ``timeout``, or a ``Retry-After`` holds it): a
 :class:`~webgrip.errors.FetchTimeoutError` with ``retry_in`` set. In a batch that only means
 "not yet": nothing was sent, so the URL waits for the slot and is fetched then, for up to
 ``max_host_wait`` seconds per URL. A batch's call books only a slot that leaves it half of
-``timeout`` for the request (:func:`webgrip.politeness.queued_calls`): when more threads want a
+``timeout`` for the request (:func:`webgrip.ratelimit.queued_calls`): when more threads want a
 host than its queue holds, the free slots are all at the queue's far end.
 """
 
@@ -23,7 +23,8 @@ from typing import Any, Protocol
 
 from .errors import FetchTimeoutError, HTTPStatusError, WebgripError
 from .page import EXTRACT_MODES, Page
-from .politeness import MAX_HOLD_SECONDS, queued_calls
+from .politeness import MAX_HOLD_SECONDS
+from .ratelimit import queued_calls
 
 __all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_many", "fetch_rows",
            "result_row"]

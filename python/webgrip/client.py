@@ -32,7 +32,7 @@ from .messages import shown_url
 from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .proxies import core_routes, routes_use_proxy
-from .ratelimit import HostLimiter, HostRateLimiter
+from .ratelimit import HostLimiter, HostRateLimiter, slot_lead
 from .response import Response, status_error, status_message
 from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
 
@@ -549,11 +549,7 @@ class WebClient:
 
     def _booking_deadline(self, deadline: float) -> float:
         """The latest a rate-limit slot may start for a call ending at ``deadline``: the
-        deadline itself, or earlier inside :func:`webgrip.politeness.queued_calls`."""
-        # Here, not at the top: webgrip.politeness stays out of `import webgrip` (it is the
-        # ray extra's module; it imports only the standard library until a limiter is made).
-        from .politeness import slot_lead
-
+        deadline itself, or earlier inside :func:`webgrip.ratelimit.queued_calls`."""
         return deadline - slot_lead() * self.config.timeout
 
     def _retry_fits(self, url: str, wait: float, deadline: float) -> bool:

@@ -19,16 +19,13 @@ made inside it book only a slot that leaves them time to be answered (see there)
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import WebgripError
 
-__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "queued_calls", "shown_store", "slot_lead"]
+__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "shown_store"]
 
 #: The longest a ``Retry-After`` may hold a host for the cluster: a server asking for more is
 #: held an hour, then asked again.
@@ -73,38 +70,6 @@ return until_ - now
 _PEEK = _CLOCK + """
 return math.max(0, nxt - now)
 """
-
-
-# The share of config.timeout a call's rate-limit slot must leave for the request itself, in
-# this thread or task: none for a single call (its slot may come at any time before its
-# deadline), more inside queued_calls(). Read by the client when it books a slot.
-_SLOT_LEAD: contextvars.ContextVar[float] = contextvars.ContextVar("webgrip_slot_lead",
-                                                                   default=0.0)
-
-
-@contextlib.contextmanager
-def queued_calls(lead: float = 0.5) -> Iterator[None]:
-    """Calls made in this block (this thread or task) book a host's rate-limit slot only when
-    it leaves ``lead`` of ``config.timeout`` for the request; otherwise they fail at once,
-    nothing sent, as when the slot lies past the deadline (``FetchTimeoutError.retry_in``).
-
-    For callers that wait and call again on such a failure (:func:`webgrip.batch.fetch_many`):
-    when more of them want a host than its queue of slots within ``timeout`` holds, every slot
-    still free is at the far end of that queue, and a request booked there would get the last
-    moments of its call to be sent, answered and converted.
-    """
-    if not 0.0 <= lead < 1.0:
-        raise ValueError("lead must be at least 0 and less than 1")
-    token = _SLOT_LEAD.set(lead)
-    try:
-        yield
-    finally:
-        _SLOT_LEAD.reset(token)
-
-
-def slot_lead() -> float:
-    """The share of ``config.timeout`` a call made here must keep after its slot starts."""
-    return _SLOT_LEAD.get()
 
 
 def _key(host: str) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Protocol, overload
 
-__all__ = ["HostLimiter", "HostRateLimiter"]
+__all__ = ["HostLimiter", "HostRateLimiter", "queued_calls", "slot_lead"]
 
 
 class HostLimiter(Protocol):
@@ -79,3 +82,35 @@ class HostRateLimiter:
         if deadline is not None:
             delay = min(delay, max(0.0, deadline - time.monotonic()))
         time.sleep(delay)
+
+
+# The share of config.timeout a call's rate-limit slot must leave for the request itself, in
+# this thread or task: none for a single call (its slot may come at any time before its
+# deadline), more inside queued_calls(). Read by the client when it books a slot.
+_SLOT_LEAD: contextvars.ContextVar[float] = contextvars.ContextVar("webgrip_slot_lead",
+                                                                   default=0.0)
+
+
+@contextlib.contextmanager
+def queued_calls(lead: float = 0.5) -> Iterator[None]:
+    """Calls made in this block (this thread or task) book a host's rate-limit slot only when
+    it leaves ``lead`` of ``config.timeout`` for the request; otherwise they fail at once,
+    nothing sent, as when the slot lies past the deadline (``FetchTimeoutError.retry_in``).
+
+    For callers that wait and call again on such a failure (:func:`webgrip.batch.fetch_many`):
+    when more of them want a host than its queue of slots within ``timeout`` holds, every slot
+    still free is at the far end of that queue, and a request booked there would get the last
+    moments of its call to be sent, answered and converted.
+    """
+    if not 0.0 <= lead < 1.0:
+        raise ValueError("lead must be at least 0 and less than 1")
+    token = _SLOT_LEAD.set(lead)
+    try:
+        yield
+    finally:
+        _SLOT_LEAD.reset(token)
+
+
+def slot_lead() -> float:
+    """The share of ``config.timeout`` a call made here must keep after its slot starts."""
+    return _SLOT_LEAD.get()
