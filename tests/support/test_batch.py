@@ -45,16 +45,22 @@ def test_fetches_really_run_concurrently(site):
     assert all(isinstance(o, Page) for o in out), out
 
 
-def test_rate_limit_per_host_still_applies(site):
+def arrivals_at(site, path: str, title: str) -> list[float]:
+    """Route ``path`` to an article and return the list its requests' arrival times go to."""
     import time
 
     arrivals: list[float] = []
 
     def stamp(req):
         arrivals.append(time.monotonic())
-        return Reply(200, article("Slowly").encode())
+        return Reply(200, article(title).encode())
 
-    site.route("/slow", stamp)
+    site.route(path, stamp)
+    return arrivals
+
+
+def test_rate_limit_per_host_still_applies(site):
+    arrivals = arrivals_at(site, "/slow", "Slowly")
     urls = [site.url("/slow") + f"?n={i}" for i in range(4)]
     with WebClient(loopback_config(rate_limit_seconds=0.3)) as client:
         out = fetch_many(client, urls, concurrency=4)
@@ -193,15 +199,7 @@ def test_more_threads_than_the_hosts_queue_holds_all_fetched_at_its_rate(site):
     """Eight threads, one host, and a queue of four slots within the timeout: the threads
     that find it full wait, every URL is fetched once, spaced by the rate limit, and none is
     booked so late in its call that it runs out of time."""
-    import time
-
-    arrivals: list[float] = []
-
-    def stamp(req):
-        arrivals.append(time.monotonic())
-        return Reply(200, article("Queued").encode())
-
-    site.route("/q", stamp)
+    arrivals = arrivals_at(site, "/q", "Queued")
     urls = [site.url("/q") + f"?n={i}" for i in range(10)]
     with WebClient(loopback_config(rate_limit_seconds=0.25, timeout=1.0)) as client:
         out = fetch_many(client, urls, concurrency=8)

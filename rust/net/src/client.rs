@@ -93,6 +93,11 @@ pub struct RequestSpec {
 pub(crate) struct Opened {
     pub response: http::Response<ureq::Body>,
     pub url: Url,
+    pub walk: Walk,
+}
+
+/// What the redirect walk itself reports, whatever the body becomes.
+pub(crate) struct Walk {
     pub redirects: Vec<String>,
     pub remote_addr: Option<SocketAddr>,
     pub started: Instant,
@@ -385,10 +390,12 @@ impl Client {
                 return Ok(Opened {
                     response,
                     url: target.url,
-                    redirects,
-                    remote_addr: last_peer(),
-                    started,
-                    sent_cookies,
+                    walk: Walk {
+                        redirects,
+                        remote_addr: last_peer(),
+                        started,
+                        sent_cookies,
+                    },
                 });
             };
             drop(response);

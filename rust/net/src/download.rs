@@ -235,10 +235,7 @@ impl Client {
         let Opened {
             response,
             url,
-            redirects,
-            remote_addr,
-            started,
-            sent_cookies,
+            walk,
         } = self.open(&spec)?;
         let shown = url.as_str();
         let status = response.status().as_u16();
@@ -268,17 +265,7 @@ impl Client {
             file.sync_all().map_err(io_err)?;
         }
         Ok(DownloadResult {
-            exchange: Exchange {
-                sent_cookies,
-                ..Exchange::new(
-                    url.as_str(),
-                    status,
-                    &parts.headers,
-                    redirects,
-                    remote_addr,
-                    started,
-                )
-            },
+            exchange: Exchange::new(url.as_str(), status, &parts.headers, walk),
             temp_path: dest.path.join(&temp.name),
             temp_name: temp.keep(),
             size: done,

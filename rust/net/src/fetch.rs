@@ -1,11 +1,9 @@
 //! A whole response read into memory, with the decoded body capped.
 use std::io::Read;
-use std::net::SocketAddr;
-use std::time::Instant;
 
 use ureq::http::{header, HeaderMap};
 
-use crate::client::{Client, Opened, RequestSpec};
+use crate::client::{Client, Opened, RequestSpec, Walk};
 use crate::decode::{decoded, is_encoded};
 use crate::error::NetError;
 use crate::ureq_error::from_body_io;
@@ -42,23 +40,16 @@ pub struct Exchange {
 
 impl Exchange {
     /// The report of the exchange that ended at `url` with `status` and `headers`.
-    pub(crate) fn new(
-        url: &str,
-        status: u16,
-        headers: &HeaderMap,
-        redirects: Vec<String>,
-        remote_addr: Option<SocketAddr>,
-        started: Instant,
-    ) -> Self {
+    pub(crate) fn new(url: &str, status: u16, headers: &HeaderMap, walk: Walk) -> Self {
         Exchange {
             url: url.to_string(),
             status,
             headers: header_list(headers),
             content_type: content_type(headers).0,
-            redirects,
-            remote_addr: remote_addr.map(|a| a.to_string()).unwrap_or_default(),
-            elapsed: started.elapsed().as_secs_f64(),
-            sent_cookies: false,
+            redirects: walk.redirects,
+            remote_addr: walk.remote_addr.map(|a| a.to_string()).unwrap_or_default(),
+            elapsed: walk.started.elapsed().as_secs_f64(),
+            sent_cookies: walk.sent_cookies,
         }
     }
 }
@@ -103,10 +94,7 @@ impl Client {
         let Opened {
             response,
             url,
-            redirects,
-            remote_addr,
-            started,
-            sent_cookies,
+            walk,
         } = self.open(spec)?;
         let shown = url.as_str();
         let (mut parts, body) = response.into_parts();
@@ -134,17 +122,7 @@ impl Client {
         }
         let status = parts.status.as_u16();
         Ok(FetchResponse {
-            exchange: Exchange {
-                sent_cookies,
-                ..Exchange::new(
-                    url.as_str(),
-                    status,
-                    &parts.headers,
-                    redirects,
-                    remote_addr,
-                    started,
-                )
-            },
+            exchange: Exchange::new(url.as_str(), status, &parts.headers, walk),
             content,
             charset: content_type(&parts.headers).1,
         })
