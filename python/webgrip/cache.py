@@ -267,9 +267,12 @@ class PageCache:
         if response.status != 200 or response.sent_cookies or "private" in cc:
             return
         now = self._clock()
+        # A Set-Cookie belongs to the client that got it (its jar, with persist_cookies its
+        # cookie table), never to a shared cache, nor to disk without persist_cookies.
+        headers = [(k, v) for k, v in (list(response.header_list) or list(response.headers.items()))
+                   if k.lower() not in ("set-cookie", "set-cookie2")]
         served = (
-            key, response.url, response.status,
-            json.dumps(list(response.header_list) or list(response.headers.items())),
+            key, response.url, response.status, json.dumps(headers),
             bytes(response.content), response.content_type, response.charset,
             json.dumps(list(response.redirects)), response.remote_addr,
         )

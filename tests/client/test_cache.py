@@ -93,6 +93,19 @@ def test_cache_survives_reopening(tmp_path, clock):
     assert (tmp_path / DB_FILENAME).exists()
 
 
+def test_set_cookie_headers_are_not_stored(cache, tmp_path):
+    """A Set-Cookie is the session of the client that got it: a shared cache (on disk, read
+    by other clients) keeps the page without it."""
+    origin = Origin(make_response(URL, set_cookie="sid=SECRET-SESSION-123; Path=/",
+                                  x_kept="yes"))
+    cache.get(URL, origin)
+    second, source = cache.get(URL, origin)
+    assert source == "cache" and second.headers["x-kept"] == "yes"
+    assert "set-cookie" not in second.headers
+    cache.close()
+    assert b"SECRET-SESSION-123" not in (tmp_path / DB_FILENAME).read_bytes()
+
+
 def test_no_store_is_never_written(cache):
     origin = Origin(make_response(URL, cache_control="private, no-store"))
     assert cache.get(URL, origin)[1] == "network"

@@ -471,7 +471,10 @@ fn escape(p: &str) -> String {
         // `1990. ` would start an ordered list (items we keep have three digits at most and
         // are not paragraphs).
         let rest = &p[digits..];
-        if (rest.starts_with(". ") || rest.starts_with(") ")) && digits <= 9 {
+        // A marker needs a space or the end after it (`3.` alone is an empty item too).
+        let marker = rest.starts_with(['.', ')'])
+            && rest[1..].chars().next().is_none_or(char::is_whitespace);
+        if marker && digits <= 9 {
             return format!("{}\\{}", &p[..digits], rest);
         }
         return p.to_owned();
@@ -482,9 +485,13 @@ fn escape(p: &str) -> String {
     // `#Browns` is a hashtag, `# Browns` and `##` headings.
     let hashes = p.chars().take_while(|c| *c == '#').count();
     let heading = (1..=6).contains(&hashes) && p[hashes..].chars().next().is_none_or(|c| c == ' ');
+    // `- x`, `* x`, `+ x` or a lone marker would open a list: a dash line kept as prose can
+    // open a paragraph when the line before it was short.
+    let bullet_marker =
+        p.starts_with(['-', '*', '+']) && p[1..].chars().next().is_none_or(char::is_whitespace);
     let active = heading
         || p.starts_with(['>', '|', '<'])
-        || p.starts_with("+ ")
+        || bullet_marker
         || p.starts_with("```")
         || p.starts_with("~~~")
         || rule;
@@ -752,6 +759,25 @@ mod tests {
             "a paragraph that wraps and splits a word at the example here, then ends.\n\n\
              \\# not a heading in the PDF\n\n\\> not a quote\n\n#hashtag stays\n\n1990\\. A year, not an item"
         );
+    }
+
+    #[test]
+    fn list_markers_opening_a_paragraph_are_escaped() {
+        for (p, want) in [
+            (
+                "- at 195 inches - about as long as a car",
+                "\\- at 195 inches - about as long as a car",
+            ),
+            ("* starred note", "\\* starred note"),
+            ("-", "\\-"),
+            ("+", "\\+"),
+            ("3.", "3\\."),
+            ("12) twelve", "12\\) twelve"),
+            ("-5 degrees", "-5 degrees"),
+            ("3.5 kg", "3.5 kg"),
+        ] {
+            assert_eq!(escape(p), want, "{p:?}");
+        }
     }
 
     #[test]
