@@ -22,28 +22,18 @@ pub enum Bomb {
 
 /// Check the Flate streams of `data` against the two limits.
 pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bomb> {
-    let finder = memmem::Finder::new(b"stream");
     let mut total = 0usize;
     let mut scratch = vec![0u8; 64 * 1024];
-    let mut at = 0;
-    while let Some(found) = finder.find(&data[at..]) {
-        let kw = at + found;
-        at = kw + 6;
-        // `endstream` contains `stream`: only a keyword after the dictionary's `>>` counts.
-        if kw >= 3 && &data[kw - 3..kw] == b"end" {
+    for stream in streams(data) {
+        if !names_flate(stream.dict) || memmem::find(stream.dict, b"/Image").is_some() {
             continue;
         }
-        let Some(body) = stream_body(data, kw) else {
-            continue;
-        };
-        let dict = dictionary_before(data, kw);
-        if !names_flate(dict) {
-            continue;
-        }
-        if memmem::find(dict, b"/Image").is_some() {
-            continue;
-        }
-        let out = inflated_size(&data[body..], max_stream.saturating_add(1), &mut scratch);
+        let out = inflated_size(
+            stream.body,
+            max_stream.saturating_add(1),
+            &mut scratch,
+            |_| {},
+        );
         if out > max_stream {
             return Err(Bomb::Stream(max_stream));
         }
@@ -55,9 +45,48 @@ pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bom
     Ok(())
 }
 
+/// One `stream` … `endstream` of a file: its dictionary and its raw bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct RawStream<'a> {
+    /// The text before `stream` back to its object's `obj` (at most 4 KiB).
+    pub dict: &'a [u8],
+    /// Where the bytes start in the file.
+    pub start: usize,
+    /// The bytes up to the next `endstream` (or the end of the file).
+    pub body: &'a [u8],
+}
+
+/// Every stream of `data` in order, each found once: the search resumes after the body's
+/// `endstream`, so a body's own bytes are never taken for a keyword.
+pub fn streams(data: &[u8]) -> impl Iterator<Item = RawStream<'_>> {
+    let finder = memmem::Finder::new(b"stream");
+    let end_finder = memmem::Finder::new(b"endstream");
+    let mut at = 0;
+    std::iter::from_fn(move || loop {
+        let kw = at + finder.find(data.get(at..)?)?;
+        at = kw + 6;
+        // `endstream` contains `stream`: only a keyword after the dictionary's `>>` counts.
+        if kw >= 3 && &data[kw - 3..kw] == b"end" {
+            continue;
+        }
+        let Some(start) = stream_body(data, kw) else {
+            continue;
+        };
+        let end = end_finder
+            .find(&data[start..])
+            .map_or(data.len(), |i| start + i);
+        at = end;
+        return Some(RawStream {
+            dict: dictionary_before(data, kw),
+            start,
+            body: &data[start..end],
+        });
+    })
+}
+
 /// Whether a dictionary names the Flate filter, in full or by its abbreviation `/Fl` (which
 /// the parser accepts too, and which [`crate::filters`] may write).
-fn names_flate(dict: &[u8]) -> bool {
+pub fn names_flate(dict: &[u8]) -> bool {
     if memmem::find(dict, b"/FlateDecode").is_some() {
         return true;
     }
@@ -78,7 +107,7 @@ fn stream_body(data: &[u8], kw: usize) -> Option<usize> {
 }
 
 /// The text before `stream` back to the object's start (at most 4 KiB): its dictionary.
-fn dictionary_before(data: &[u8], kw: usize) -> &[u8] {
+pub fn dictionary_before(data: &[u8], kw: usize) -> &[u8] {
     let from = kw.saturating_sub(4096);
     let window = &data[from..kw];
     let start = memmem::rfind(window, b"obj").map_or(0, |i| i + 3);
@@ -86,8 +115,13 @@ fn dictionary_before(data: &[u8], kw: usize) -> &[u8] {
 }
 
 /// Bytes `input` inflates to (zlib header expected, raw deflate tried otherwise), counting
-/// up to `cap` and discarding the output.
-fn inflated_size(input: &[u8], cap: usize, scratch: &mut [u8]) -> usize {
+/// up to `cap`; each piece of output goes to `sink`, then is discarded.
+pub fn inflated_size(
+    input: &[u8],
+    cap: usize,
+    scratch: &mut [u8],
+    mut sink: impl FnMut(&[u8]),
+) -> usize {
     let zlib = input.first().is_some_and(|b| b & 0x0F == 8);
     let mut z = Decompress::new(zlib);
     loop {
@@ -99,6 +133,8 @@ fn inflated_size(input: &[u8], cap: usize, scratch: &mut [u8]) -> usize {
         };
         let status = z.decompress(rest, scratch, FlushDecompress::None);
         let out = usize::try_from(z.total_out()).unwrap_or(usize::MAX);
+        let fresh = usize::try_from(z.total_out() - before_out).unwrap_or(0);
+        sink(&scratch[..fresh.min(scratch.len())]);
         match status {
             Ok(Status::StreamEnd) | Err(_) => return out,
             _ if out >= cap => return out,

@@ -5,9 +5,12 @@
 //! Why a worker thread: the parser has no deadline hook inside a page, so a page that takes
 //! too long cannot be stopped from outside. The parse runs on its own thread; [`extract`]
 //! waits for it only until the deadline (or the cancel flag), then returns
-//! [`PdfError::Interrupted`] and tells the worker to stop at its next page. The parser's own
-//! limits (100:1 / 100 MB per decompressed stream, nesting depth 100, 1000 errors) bound what
-//! that last page can cost.
+//! [`PdfError::Interrupted`] and tells the worker to stop at its next page. What that last
+//! page can cost is bounded before the parser runs: the Flate-bomb pre-pass ([`bombs`]), the
+//! nesting pre-pass ([`nesting`]: the parser recurses once per level, and a stack overflow
+//! kills the process), the page-tree walk ([`pages`]: the parser's own walk has no visited
+//! set), and a per-page scan of the decoded content for nesting and the text it would draw
+//! ([`page_content`]).
 
 pub mod bombs;
 pub mod filters;
@@ -15,6 +18,8 @@ pub mod info;
 pub mod layout;
 pub mod lengths;
 pub mod markdown;
+pub mod nesting;
+pub mod pages;
 pub mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -131,6 +136,24 @@ impl std::fmt::Display for PdfError {
 
 impl std::error::Error for PdfError {}
 
+/// The worker's stack. The parser recurses once per nesting level of an array or a
+/// dictionary (about 0.5–1 KiB a level); the pre-passes bound a parse's depth at
+/// [`nesting::MAX_BOUND`], and this holds many times that. Only the pages a parse touches are
+/// ever committed: the rest is address space.
+pub const WORKER_STACK: usize = 256 * 1024 * 1024;
+
+/// A page whose content would draw more text than this many string bytes is left empty (the
+/// output says so): the parser keeps about 1 KiB per glyph while it reads a page, so a page of
+/// a million one-byte `Tj` strings (18 KiB compressed) took 1.1 GiB. A dense real page draws a
+/// few thousand.
+pub const MAX_PAGE_TEXT_BYTES: usize = 200_000;
+
+/// A page whose content holds more tokens (operands and operators) than this is left empty:
+/// the parser keeps every one while it reads the page (188 KiB inflating to 63 MiB of
+/// content took 1.7 GiB, about 55 bytes a token). A detailed map page has a few hundred
+/// thousand.
+pub const MAX_PAGE_TOKENS: usize = 2_000_000;
+
 /// Read `data` as a PDF into `mode`'s view, within `limits` and `budget`.
 pub fn extract(
     data: &[u8],
@@ -156,6 +179,7 @@ pub fn extract(
     let limits = *limits;
     let spawned = std::thread::Builder::new()
         .name("webgrip-pdf".into())
+        .stack_size(WORKER_STACK)
         .spawn(move || {
             let out = catch_unwind(AssertUnwindSafe(|| {
                 read(owned, mode, password.as_deref(), &limits, &worker_budget)
@@ -213,8 +237,30 @@ fn read(
             }
         })
     })?;
+    nesting::check_file(&data, limits.max_stream_bytes).map_err(|refused| {
+        PdfError::Malformed(match refused {
+            nesting::TooDeep::Depth(n) => format!(
+                "its arrays or dictionaries nest {n} deep (the limit is {})",
+                nesting::MAX_BOUND
+            ),
+            nesting::TooDeep::Wide(n) => format!(
+                "one of its arrays or dictionaries holds {n} items (the limit is {})",
+                nesting::MAX_NESTED_TOKENS
+            ),
+        })
+    })?;
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
     open_encrypted(&doc, password)?;
+    pages::check(&doc, budget).map_err(|bad| match bad {
+        pages::BadTree::Interrupted => PdfError::Interrupted(Interrupted::Deadline),
+        pages::BadTree::Repeated => {
+            PdfError::Malformed("its page tree reaches one node twice (a loop)".into())
+        }
+        pages::BadTree::TooLarge => PdfError::Malformed(format!(
+            "its page tree has more than {} nodes",
+            pages::MAX_NODES
+        )),
+    })?;
     let total = doc
         .page_count()
         .map_err(|e| PdfError::Malformed(short(&e)))?;
@@ -226,6 +272,7 @@ fn read(
     let mut md_pages: Vec<Vec<markdown::Line>> = Vec::new();
     let mut bytes = 0usize;
     let mut any_text = false;
+    let mut skipped: Vec<(usize, &'static str)> = Vec::new();
     // Tables only for Markdown (a page `pdf_oxide` reads for us), where they become `|` rows.
     // In text, pdf_oxide's table pass prints a table's first-column cells twice (once as lines
     // above the table, once in its rows), and rows read as lines already keep their cells in
@@ -239,7 +286,16 @@ fn read(
             // The worker's flag is only raised by a caller that stopped waiting.
             PdfError::Interrupted(Interrupted::Deadline)
         })?;
-        // A page the parser cannot read is left empty rather than failing the document.
+        // A page the parser cannot read is left empty rather than failing the document; so is
+        // one whose content the parser could not read safely.
+        if let Err(why) = page_content(&doc, i) {
+            skipped.push((i + 1, why));
+            match mode {
+                Mode::Text => pages.push(Vec::new()),
+                Mode::Markdown => md_pages.push(Vec::new()),
+            }
+            continue;
+        }
         match mode {
             Mode::Text => {
                 let page = doc
@@ -291,13 +347,18 @@ fn read(
             content.push_str(body);
         }
     }
+    for (page, why) in &skipped {
+        content.push_str(&format!("\n\n[Page {page} was not read: {why}.]"));
+    }
     if pages_read < total {
         content.push_str(&format!(
             "\n\n[Only the first {pages_read} of {total} pages were read.]"
         ));
     }
     content.push('\n');
-    if !any_text {
+    // Pages left unread are no sign of a scan: the notes above say why they are empty.
+    let no_text = !any_text && skipped.is_empty();
+    if no_text {
         // Scanned or image-only: say so rather than answer with nothing.
         content = format!(
             "[No text found: the PDF's {total} page(s) have no text layer, so it is probably \
@@ -308,8 +369,31 @@ fn read(
         content,
         metadata,
         pages_read,
-        no_text: !any_text,
+        no_text,
     })
+}
+
+/// Whether page `i`'s decoded content (all its streams, joined as the parser joins them) is
+/// safe to hand to the parser: nesting within [`nesting::MAX_BOUND`] from any offset (the
+/// content parser restarts one byte on after an operand it cannot read), and no more text to
+/// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`]. This covers what the file pre-pass cannot see: encrypted
+/// streams, filters it does not decode, and `/Contents` arrays naming one stream many times.
+fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
+    let Ok(data) = doc.get_page_content_data(i) else {
+        return Ok(());
+    };
+    let mut n = nesting::Nesting::new();
+    nesting::push_content(&mut n, &data);
+    if nesting::within(&n).is_err() {
+        return Err("its content nests arrays or dictionaries too deep or too wide");
+    }
+    if n.string_bytes() > MAX_PAGE_TEXT_BYTES {
+        return Err("it draws more text than a page can hold");
+    }
+    if n.tokens() > MAX_PAGE_TOKENS {
+        return Err("it holds more drawing operations than a page can");
+    }
+    Ok(())
 }
 
 /// A Markdown page from our layout (see [`markdown`] for why), or `pdf_oxide`'s own Markdown
@@ -657,6 +741,157 @@ mod tests {
         );
         let text = read_text(&pdf).expect("reads").content;
         assert!(text.starts_with("Quarterly Results\n\nThe body"), "{text}");
+    }
+
+    /// A PDF of `objects` (object 1 first) with a valid xref table and `trailer` entries.
+    fn pdf_of(objects: &[Vec<u8>], trailer: &str) -> Vec<u8> {
+        let mut out = b"%PDF-1.7\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(b"\nendobj\n");
+        }
+        let xref = out.len();
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+        );
+        for off in offsets {
+            out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R {trailer} >>\nstartxref\n{xref}\n%%EOF\n",
+                objects.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    fn stream(content: &[u8]) -> Vec<u8> {
+        let mut s = format!("<< /Length {} >>\nstream\n", content.len()).into_bytes();
+        s.extend_from_slice(content);
+        s.extend_from_slice(b"\nendstream");
+        s
+    }
+
+    fn zlib(content: &[u8]) -> Vec<u8> {
+        use flate2::{write::ZlibEncoder, Compression};
+        use std::io::Write;
+        let mut e = ZlibEncoder::new(Vec::new(), Compression::best());
+        let _ = e.write_all(content);
+        e.finish().unwrap_or_default()
+    }
+
+    /// One page whose content is `content` (object 4) and whose page dictionary ends with
+    /// `page_extra`.
+    fn one_page(content: Vec<u8>, page_extra: &str) -> Vec<u8> {
+        pdf_of(
+            &[
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+                format!(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                     /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont \
+                     /Helvetica >> >> >> {page_extra} >>"
+                )
+                .into_bytes(),
+                content,
+            ],
+            "",
+        )
+    }
+
+    fn refused(pdf: &[u8]) -> String {
+        match read_text(pdf) {
+            Err(PdfError::Malformed(why)) => why,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_anywhere_is_refused_not_a_crash() {
+        let deep = "[".repeat(30_000);
+        // A content-stream operand, plain and compressed.
+        let plain = one_page(stream(format!("BT {deep} ET").as_bytes()), "");
+        assert!(refused(&plain).contains("nest"), "{}", refused(&plain));
+        let body = zlib(format!("BT /F1 12 Tf {deep} ET").as_bytes());
+        let mut packed = format!(
+            "<< /Filter /FlateDecode /Length {} >>\nstream\n",
+            body.len()
+        )
+        .into_bytes();
+        packed.extend_from_slice(&body);
+        packed.extend_from_slice(b"\nendstream");
+        assert!(refused(&one_page(packed, "")).contains("nest"));
+        // The page dictionary, the catalog's neighbour, the trailer.
+        let dicts = "<< /A ".repeat(20_000);
+        assert!(refused(&one_page(stream(b"BT ET"), &format!("/X {dicts}"))).contains("nest"));
+        let trailer = pdf_of(
+            &[b"<< /Type /Catalog /Pages 2 0 R >>".to_vec()],
+            &format!("/X {deep}"),
+        );
+        assert!(refused(&trailer).contains("nest"));
+        // Hidden in an unclosed string: the content parser reads past its failure.
+        let hidden = one_page(stream(format!("BT ({deep} ET").as_bytes()), "");
+        assert!(refused(&hidden).contains("nest"));
+    }
+
+    #[test]
+    fn the_worker_stack_holds_the_deepest_nesting_let_through() {
+        // Just under the bound, behind an unclosed string the content parser fails on and then
+        // reads one byte on: the parser recurses this deep and must return.
+        let depth = nesting::MAX_BOUND - 10;
+        let content = format!(
+            "BT /F1 12 Tf 72 720 Td (Still read) Tj ({} ET",
+            "[".repeat(depth)
+        );
+        let got = read_text(&one_page(stream(content.as_bytes()), ""));
+        assert!(got.is_ok(), "{got:?}");
+    }
+
+    #[test]
+    fn a_page_tree_that_loops_is_refused_quickly() {
+        let looped = pdf_of(
+            &[
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [2 0 R 2 0 R 3 0 R] /Count 3 >>".to_vec(),
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>".to_vec(),
+            ],
+            "",
+        );
+        let start = Instant::now();
+        assert!(
+            refused(&looped).contains("page tree"),
+            "{}",
+            refused(&looped)
+        );
+        assert!(start.elapsed().as_secs() < 30);
+        let shared = pdf_of(
+            &[
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [4 0 R 4 0 R] /Count 4 >>".to_vec(),
+                b"<< /Type /Page /Parent 4 0 R /MediaBox [0 0 10 10] >>".to_vec(),
+                b"<< /Type /Pages /Parent 2 0 R /Kids [3 0 R 3 0 R] /Count 2 >>".to_vec(),
+            ],
+            "",
+        );
+        assert!(refused(&shared).contains("page tree"));
+    }
+
+    #[test]
+    fn a_page_drawing_a_flood_of_text_is_left_empty_and_said_so() {
+        let flood = "(x) Tj ".repeat(MAX_PAGE_TEXT_BYTES + 1);
+        let content = format!("BT /F1 12 Tf 72 720 Td {flood} ET");
+        let doc = read_text(&one_page(stream(content.as_bytes()), "")).expect("reads");
+        assert!(
+            doc.content
+                .contains("[Page 1 was not read: it draws more text"),
+            "{}",
+            &doc.content[..200.min(doc.content.len())]
+        );
     }
 
     #[test]

@@ -1,0 +1,538 @@
+//! How deep a PDF's arrays and dictionaries nest, measured before the parser sees them.
+//!
+//! Why: pdf_oxide's `parse_object` recurses once per `[` or `<<` with no bound of its own, and
+//! its content parser, after an operand it cannot read, starts again one byte further on. A
+//! 721-byte file nesting 3,000 arrays overflowed the worker's stack: a stack overflow is no
+//! panic, so it killed the whole process. This scanner follows the parser's lexer (the same
+//! white space, comments, literal strings with nested parentheses and `\` escapes, hex
+//! strings, names, `<<`/`>>`) one byte at a time, in one linear pass, and reports the deepest
+//! nesting it reaches.
+//!
+//! A parse that starts elsewhere than the scanner did (the content parser's one-byte restarts,
+//! an object stream's offsets, a forged cross-reference offset) can disagree with it about
+//! where a string or a comment begins. Such a parse stays inside the scanner's string,
+//! comment or hex region until it fails or the two lexings meet again, after which they agree
+//! for good (both are the same state machine on the same bytes). So every `[` and `<` inside a
+//! region is counted as a possible opening ("hidden"): a parse from any offset nests at most
+//! [`Nesting::deepest`] + [`Nesting::most_hidden`].
+
+use memchr::memmem;
+
+use crate::bombs;
+
+/// Nesting between tokens past this is refused: no real document comes near (pdf_oxide's own
+/// documentation names 100 as its limit, which it does not enforce).
+pub const MAX_DEPTH: usize = 1_000;
+
+/// The most a parse starting anywhere may nest ([`Nesting::bound`]). The worker's stack holds
+/// many times this (see `WORKER_STACK` in lib.rs and its test); the allowance above
+/// [`MAX_DEPTH`] is for `[` and `<` inside strings (a form's JavaScript, say).
+pub const MAX_BOUND: usize = 10_000;
+
+/// The filters whose output can be PDF syntax (the image codecs' cannot).
+const TEXT_FILTERS: [&[u8]; 10] = [
+    b"/ASCIIHexDecode",
+    b"/AHx",
+    b"/ASCII85Decode",
+    b"/A85",
+    b"/LZWDecode",
+    b"/LZW",
+    b"/RunLengthDecode",
+    b"/RL",
+    b"/FlateDecode",
+    b"/Fl",
+];
+
+/// More tokens than this inside one outermost array or dictionary is refused (the parser keeps
+/// about 200 bytes a token there; a real font's `/W` array has tens of thousands).
+pub const MAX_NESTED_TOKENS: usize = 500_000;
+
+/// Why one scan was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TooDeep {
+    /// Nesting (from any offset) this deep.
+    Depth(usize),
+    /// An array or a dictionary of this many tokens.
+    Wide(usize),
+}
+
+/// Whether one scan stays inside the limits.
+pub fn within(n: &Nesting) -> Result<(), TooDeep> {
+    if n.deepest() > MAX_DEPTH || n.bound() > MAX_BOUND {
+        return Err(TooDeep::Depth(n.bound()));
+    }
+    if n.most_nested_tokens() > MAX_NESTED_TOKENS {
+        return Err(TooDeep::Wide(n.most_nested_tokens()));
+    }
+    Ok(())
+}
+
+/// Check every place of `data` the parser reads objects from: the file's own syntax (stream
+/// bodies skipped), a parse that could start after an `obj` hidden in a stream body, and every
+/// decoded stream that holds syntax (contents, forms, object streams; not images or font
+/// programs). `max_stream` bounds what one stream is decoded to here.
+pub fn check_file(data: &[u8], max_stream: usize) -> Result<(), TooDeep> {
+    let mut raw = Nesting::new();
+    let mut decoded = Nesting::new();
+    let mut scratch = vec![0u8; 64 * 1024];
+    let mut from = 0;
+    for stream in bombs::streams(data) {
+        raw.push(&data[from.min(stream.start)..stream.start]);
+        within(&raw)?;
+        raw.restart();
+        from = stream.start + stream.body.len();
+        hidden_objects(stream.body)?;
+        if !holds_syntax(stream.dict) {
+            continue;
+        }
+        decoded.restart();
+        decode_into(stream, max_stream, &mut scratch, &mut decoded);
+        within(&decoded)?;
+    }
+    raw.push(&data[from.min(data.len())..]);
+    within(&raw)
+}
+
+/// A forged cross-reference offset can start the parser after an `obj` inside a stream's
+/// body; the parser then reads up to the next `endobj`. Each such stretch is scanned on its
+/// own (bodies rarely hold the word; compressed ones by chance about once in 16 MiB).
+fn hidden_objects(body: &[u8]) -> Result<(), TooDeep> {
+    let end_finder = memmem::Finder::new(b"endobj");
+    for at in memmem::find_iter(body, b"obj") {
+        let rest = &body[at + 3..];
+        let stretch = end_finder.find(rest).map_or(rest, |e| &rest[..e]);
+        let mut n = Nesting::new();
+        n.push(stretch);
+        within(&n)?;
+    }
+    Ok(())
+}
+
+/// Whether a stream's decoded bytes are PDF syntax the parser reads: not an image, a font
+/// program, an ICC profile, XMP metadata, an embedded file or a cross-reference stream.
+fn holds_syntax(dict: &[u8]) -> bool {
+    const BINARY: [&[u8]; 12] = [
+        b"/Image",
+        b"/Length1",
+        b"/Length2",
+        b"/Length3",
+        b"/Type1C",
+        b"/CIDFontType0C",
+        b"/OpenType",
+        b"/XRef",
+        b"/Metadata",
+        b"/EmbeddedFile",
+        b"/DCTDecode",
+        b"/JPXDecode",
+    ];
+    !BINARY.iter().any(|k| memmem::find(dict, k).is_some())
+}
+
+/// Feed the stream's decoded bytes to `n`: Flate alone is inflated in pieces; other text
+/// filters (hex, ASCII85, LZW, run length, or a chain) go through the parser's own decoders,
+/// bounded; an unfiltered stream is its body.
+fn decode_into(stream: bombs::RawStream, max_stream: usize, scratch: &mut [u8], n: &mut Nesting) {
+    let filters: Vec<&[u8]> = TEXT_FILTERS
+        .iter()
+        .copied()
+        .filter(|f| {
+            memmem::find_iter(stream.dict, f).any(|i| {
+                stream
+                    .dict
+                    .get(i + f.len())
+                    .is_none_or(|&b| !b.is_ascii_alphanumeric())
+            })
+        })
+        .collect();
+    if !stream_has_filter(stream.dict) {
+        n.push(stream.body);
+        return;
+    }
+    if filters.is_empty() {
+        // A filter the parser may not know: it may read the body as it is.
+        n.push(stream.body);
+        return;
+    }
+    if !other_than_flate(&filters) {
+        bombs::inflated_size(stream.body, max_stream, scratch, |piece| n.push(piece));
+        return;
+    }
+    // A chain, or another filter: the parser's decoder on a body small enough that its
+    // output stays bounded (run length expands 64:1 at most, LZW's table caps a code at 4 KiB).
+    if stream.body.len() > 1 << 20 {
+        return;
+    }
+    let names = ordered_filters(stream.dict);
+    if let Ok(out) = pdf_oxide::decoders::decode_stream(stream.body, &names) {
+        n.push(&out[..out.len().min(max_stream)]);
+    }
+}
+
+fn other_than_flate(filters: &[&[u8]]) -> bool {
+    filters
+        .iter()
+        .any(|f| *f != b"/FlateDecode" && *f != b"/Fl")
+}
+
+fn stream_has_filter(dict: &[u8]) -> bool {
+    memmem::find(dict, b"/Filter").is_some()
+}
+
+/// The filter names after `/Filter`, in order (a name or an array of names).
+fn ordered_filters(dict: &[u8]) -> Vec<String> {
+    let Some(at) = memmem::find(dict, b"/Filter") else {
+        return Vec::new();
+    };
+    let rest = &dict[at + 7..];
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < rest.len() && is_space(rest[i]) {
+        i += 1;
+    }
+    let array = rest.get(i) == Some(&b'[');
+    if array {
+        i += 1;
+    }
+    loop {
+        while i < rest.len() && is_space(rest[i]) {
+            i += 1;
+        }
+        if rest.get(i) != Some(&b'/') {
+            break;
+        }
+        let start = i + 1;
+        i = start;
+        while i < rest.len() && !is_space(rest[i]) && !is_delimiter(rest[i]) {
+            i += 1;
+        }
+        names.push(String::from_utf8_lossy(&rest[start..i]).into_owned());
+        if !array {
+            break;
+        }
+    }
+    names
+}
+
+/// Feed a content stream to `n` without its inline images' data (`BI` … `ID` data `EI`): the
+/// parser reads that data as bytes, not syntax, and ASCII85 image data is full of `[` and `(`.
+pub fn push_content(n: &mut Nesting, data: &[u8]) {
+    let mut at = 0;
+    while let Some(bi) = operator(data, at, b"BI") {
+        let Some(id) = operator(data, bi + 2, b"ID") else {
+            break;
+        };
+        n.push(&data[at..id + 2]);
+        // A parse that fails on the image's dictionary restarts one byte on and may read the
+        // data as syntax after all: its openings count as hidden ones.
+        let Some(ei) = operator(data, id + 2, b"EI") else {
+            n.push_opaque(&data[id + 2..]);
+            return;
+        };
+        n.push_opaque(&data[id + 2..ei]);
+        at = ei;
+    }
+    n.push(&data[at..]);
+}
+
+/// The next `op` at or after `from` standing alone (white space or the buffer's ends around it).
+fn operator(data: &[u8], from: usize, op: &[u8; 2]) -> Option<usize> {
+    memmem::find_iter(data.get(from..)?, op)
+        .map(|i| from + i)
+        .find(|&i| {
+            (i == 0 || is_space(data[i - 1])) && data.get(i + 2).is_none_or(|&b| is_space(b))
+        })
+}
+
+/// The scanner's state between two bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Between tokens.
+    Structure,
+    /// After one `<`: a dictionary's `<<` or a hex string.
+    Angle,
+    /// After one `>`: a dictionary's `>>` or a stray `>`.
+    CloseAngle,
+    /// Inside a name (`/Type`), up to a delimiter.
+    Name,
+    /// Inside `%` … end of line.
+    Comment,
+    /// Inside `(` … `)` at this parenthesis depth.
+    Literal(u32),
+    /// Right after a `\` in a literal string at this depth: the next byte is escaped.
+    Escape(u32),
+    /// Inside `<` … `>`.
+    Hex,
+}
+
+/// A byte-at-a-time nesting meter; feed it with [`Nesting::push`] in order.
+#[derive(Debug, Clone)]
+pub struct Nesting {
+    state: State,
+    depth: usize,
+    deepest: usize,
+    hidden: usize,
+    most_hidden: usize,
+    string_bytes: usize,
+    tokens: usize,
+    nested_tokens: usize,
+    most_nested_tokens: usize,
+    after_space: bool,
+}
+
+impl Default for Nesting {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Nesting {
+    pub fn new() -> Self {
+        Nesting {
+            state: State::Structure,
+            depth: 0,
+            deepest: 0,
+            hidden: 0,
+            most_hidden: 0,
+            string_bytes: 0,
+            tokens: 0,
+            nested_tokens: 0,
+            most_nested_tokens: 0,
+            after_space: true,
+        }
+    }
+
+    /// The deepest nesting of `[` and `<<` seen between tokens.
+    pub fn deepest(&self) -> usize {
+        self.deepest
+    }
+
+    /// The most `[` and `<` bytes inside one string, comment or hex region.
+    pub fn most_hidden(&self) -> usize {
+        self.most_hidden
+    }
+
+    /// Bytes inside literal and hex strings: in a content stream, an upper bound on the glyphs
+    /// it draws.
+    pub fn string_bytes(&self) -> usize {
+        self.string_bytes
+    }
+
+    /// Tokens between regions (numbers, names, operators, delimiters; a string counts once): in
+    /// a content stream, what the parser turns into operands and operators.
+    pub fn tokens(&self) -> usize {
+        self.tokens
+    }
+
+    /// The most tokens inside one outermost array or dictionary: the parser holds them all at
+    /// once (a 7.6 MiB `/Widths` array took 448 MiB).
+    pub fn most_nested_tokens(&self) -> usize {
+        self.most_nested_tokens
+    }
+
+    /// How deep a parse starting anywhere in what was pushed could nest, at most.
+    pub fn bound(&self) -> usize {
+        self.deepest.saturating_add(self.most_hidden)
+    }
+
+    /// Forget the structure (a new, independent buffer follows) but keep the maxima.
+    pub fn restart(&mut self) {
+        self.state = State::Structure;
+        self.depth = 0;
+        self.hidden = 0;
+        self.nested_tokens = 0;
+        self.after_space = true;
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+
+    /// Bytes the parser reads as data, not syntax, unless a parse goes astray: every `[` and
+    /// `<` in them is a possible opening, as in a string.
+    pub fn push_opaque(&mut self, bytes: &[u8]) {
+        let opens = bytes.iter().filter(|&&b| b == b'[' || b == b'<').count();
+        self.most_hidden = self.most_hidden.max(opens);
+    }
+
+    fn open(&mut self) {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth == 0 {
+            self.nested_tokens = 0;
+        }
+    }
+
+    /// A token starts here.
+    fn token(&mut self) {
+        self.tokens += 1;
+        if self.depth > 0 {
+            self.nested_tokens += 1;
+            self.most_nested_tokens = self.most_nested_tokens.max(self.nested_tokens);
+        }
+    }
+
+    /// A byte inside a region: an opening the region might hide from this lexing.
+    fn region_byte(&mut self, b: u8) {
+        if !matches!(self.state, State::Comment) {
+            self.string_bytes += 1;
+        }
+        if b == b'[' || b == b'<' {
+            self.hidden += 1;
+            self.most_hidden = self.most_hidden.max(self.hidden);
+        }
+    }
+
+    fn enter_region(&mut self, state: State) {
+        self.hidden = 0;
+        self.state = state;
+    }
+
+    fn byte(&mut self, b: u8) {
+        match self.state {
+            State::Structure => self.structure_byte(b),
+            State::Angle => {
+                if b == b'<' {
+                    self.state = State::Structure;
+                    self.open();
+                } else {
+                    // `<` then anything else: a hex string, which this byte is part of.
+                    self.enter_region(State::Hex);
+                    self.hex_byte(b);
+                }
+            }
+            State::CloseAngle => {
+                self.state = State::Structure;
+                if b == b'>' {
+                    self.close();
+                } else {
+                    // A stray `>` (the parser fails on it and moves one byte on): this byte
+                    // starts afresh.
+                    self.structure_byte(b);
+                }
+            }
+            State::Name => {
+                if is_space(b) || is_delimiter(b) {
+                    self.state = State::Structure;
+                    self.structure_byte(b);
+                }
+            }
+            State::Comment => {
+                if b == b'\r' || b == b'\n' {
+                    self.state = State::Structure;
+                } else {
+                    self.region_byte(b);
+                }
+            }
+            State::Literal(level) => {
+                self.region_byte(b);
+                self.state = match b {
+                    b'\\' => State::Escape(level),
+                    b'(' => State::Literal(level + 1),
+                    b')' if level == 1 => State::Structure,
+                    b')' => State::Literal(level - 1),
+                    _ => State::Literal(level),
+                };
+            }
+            State::Escape(level) => {
+                // The escaped byte, or an octal escape's first digit: the digits that follow
+                // are neither parentheses nor backslashes, so reading them as plain bytes
+                // keeps the same parenthesis count as the parser's lexer.
+                self.region_byte(b);
+                self.state = State::Literal(level);
+            }
+            State::Hex => self.hex_byte(b),
+        }
+    }
+
+    fn hex_byte(&mut self, b: u8) {
+        if b == b'>' {
+            self.state = State::Structure;
+        } else {
+            self.region_byte(b);
+        }
+    }
+
+    fn structure_byte(&mut self, b: u8) {
+        let space = is_space(b);
+        if !space && (self.after_space || is_delimiter(b)) {
+            self.token();
+        }
+        self.after_space = space || is_delimiter(b);
+        match b {
+            b'[' => self.open(),
+            b']' => self.close(),
+            b'<' => self.state = State::Angle,
+            b'>' => self.state = State::CloseAngle,
+            b'(' => self.enter_region(State::Literal(1)),
+            b'%' => self.enter_region(State::Comment),
+            b'/' => self.state = State::Name,
+            _ => {}
+        }
+    }
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x00 | 0x0C)
+}
+
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b'/' | b'%' | b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(input: &[u8]) -> Nesting {
+        let mut n = Nesting::new();
+        n.push(input);
+        n
+    }
+
+    #[test]
+    fn arrays_and_dictionaries_count_strings_and_names_do_not() {
+        let n = scan(b"<< /Kids [ [1 2] << /A (x[y) >> ] /Name[ >>");
+        assert_eq!(n.deepest(), 3);
+        assert_eq!(n.most_hidden(), 1);
+        assert_eq!(scan(b"<48656C6C6F> [ ] % [[[[\n").deepest(), 1);
+        assert_eq!(scan(b"(a \\( [ b) [").deepest(), 1);
+        assert_eq!(scan(b"(a (nested [) still) [").deepest(), 1);
+    }
+
+    #[test]
+    fn deep_nesting_is_measured_in_one_pass() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(scan(deep.as_bytes()).deepest(), 100_000);
+        let dicts = "<< /A ".repeat(5_000);
+        assert_eq!(scan(dicts.as_bytes()).deepest(), 5_000);
+    }
+
+    #[test]
+    fn openings_hidden_in_a_region_count_toward_the_bound() {
+        // An unclosed string: the content parser fails on it and reads the `[`s one byte on.
+        let hidden = format!("({}", "[".repeat(10_000));
+        let n = scan(hidden.as_bytes());
+        assert_eq!(n.deepest(), 0);
+        assert!(n.bound() >= 10_000);
+        // Strings that close between the openings cannot hide them: the openings are seen.
+        let chain = "[ (]) ".repeat(1_000);
+        assert_eq!(scan(chain.as_bytes()).deepest(), 1_000);
+    }
+
+    #[test]
+    fn restart_keeps_the_maxima() {
+        let mut n = scan(b"[[[ (");
+        n.restart();
+        n.push(b"[");
+        assert_eq!((n.deepest(), n.most_hidden()), (3, 0));
+    }
+}

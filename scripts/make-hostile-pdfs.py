@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Write the hostile PDF fixtures (tests/fixtures/pdf/hostile-*.pdf): one file per shape that
+once crashed, pinned a core or took gigabytes (issue 29). Each is a few KiB at most; the fuzz
+run takes them as seeds (fuzz/seeds.py reads every fixture PDF).
+
+    python scripts/make-hostile-pdfs.py        # rewrites them byte-identically
+"""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pdf"
+PAGE = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+        b">> >> >> %s >>")
+
+
+def pdf(objects: list[bytes], trailer: bytes = b"") -> bytes:
+    """``objects`` numbered from 1, a valid xref table, ``trailer`` entries after /Root."""
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, trailer, xref)
+    return bytes(out)
+
+
+def stream(content: bytes, *, compress: bool = False) -> bytes:
+    if compress:
+        content = zlib.compress(content, 9)
+        return b"<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (
+            len(content), content)
+    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
+def one_page(content: bytes, page_extra: bytes = b"", trailer: bytes = b"") -> bytes:
+    return pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                PAGE % page_extra, content], trailer)
+
+
+DEEP = b"[" * 30_000
+SHAPES = {
+    # Nested arrays as a content-stream operand (compressed: 721 bytes did it).
+    "hostile-nested-content.pdf": one_page(stream(b"BT /F1 12 Tf " + DEEP + b" ET",
+                                                  compress=True)),
+    # Nested dictionaries in the page dictionary, and arrays in the trailer.
+    "hostile-nested-page.pdf": one_page(stream(b"BT ET"), b"/X " + b"<< /A " * 20_000),
+    "hostile-nested-trailer.pdf": one_page(stream(b"BT ET"), trailer=b"/X " + DEEP),
+    # Behind an unclosed string: the content parser fails on it and reads on one byte later.
+    "hostile-nested-in-string.pdf": one_page(stream(b"BT (" + DEEP + b" ET", compress=True)),
+    # A page tree whose /Pages node is its own kid, twice.
+    "hostile-page-tree-loop.pdf": pdf([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [2 0 R 2 0 R 3 0 R] /Count 3 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>",
+    ]),
+    # A million one-character strings drawn on one page: about 18 KiB compressed.
+    "hostile-text-flood.pdf": one_page(stream(b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000
+                                              + b"ET", compress=True)),
+}
+
+
+def main() -> None:
+    for name, data in SHAPES.items():
+        (OUT / name).write_bytes(data)
+        print(f"{name}: {len(data)} bytes")
+
+
+if __name__ == "__main__":
+    main()
