@@ -157,9 +157,17 @@ fn decode_into(stream: bombs::RawStream, max_stream: usize, scratch: &mut [u8], 
         bombs::inflated_size(stream.body, max_stream, scratch, |piece| n.push(piece));
         return;
     }
-    // A chain, or another filter: the parser's decoder on a body small enough that its
-    // output stays bounded (run length expands 64:1 at most, LZW's table caps a code at 4 KiB).
-    if stream.body.len() > 1 << 20 {
+    if filters
+        .iter()
+        .all(|f| *f == b"/RunLengthDecode" || *f == b"/RL")
+    {
+        bombs::run_length(stream.body, max_stream, scratch, |piece| n.push(piece));
+        return;
+    }
+    // A chain, or another filter (LZW, hex, ASCII85): the parser's own decoder, which bounds
+    // its output at 100:1. Past 16 MiB of input the stream is left to the per-page scan in
+    // lib.rs (which sees a page's decoded content whatever its filters) and the stack's margin.
+    if stream.body.len() > 16 << 20 {
         return;
     }
     let names = ordered_filters(stream.dict);
