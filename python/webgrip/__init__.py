@@ -55,6 +55,7 @@ __all__ = [
     "extract",
     "extract_pdf",
     "fetch_page",
+    "is_script_shell",
     "search_web",
 ]
 
@@ -71,6 +72,36 @@ if TYPE_CHECKING:
     from .pdf import extract_pdf
     from .response import Response
     from .tools import Tools, download_file, fetch_page, search_web
+
+
+def is_script_shell(html: str | bytes) -> bool:
+    """Whether an HTML page is an app shell its scripts build, so that reading it needs a
+    browser: what ``render="auto"`` asks of every HTML page it fetches.
+
+    Both must hold: the page's readable text (its main content, as ``extract(...,
+    mode="text", main_content=True)`` gives it) is at most ``_core.SHELL_MAX_CHARS``
+    characters, and its HTML has scripts (``<script src>``, a module script, a module
+    preload or an inline boot script) with a root they fill: an app root element
+    (``id="root"``, ``"app"``, ``"__next"``, ..., ``<app-root>``, ``ng-version``,
+    ``data-reactroot``), a custom element as the body's first element, a ``<noscript>``
+    asking for JavaScript, or a body with nothing besides scripts. The HTML test is one
+    linear pass in the core (``_core.script_shell_reason`` tells which reason held).
+
+    >>> is_script_shell('<div id="root"></div><script src="/main.js"></script>')
+    True
+    >>> is_script_shell("<h1>Hello</h1><p>A page.</p><script src=/a.js></script>")
+    False
+    """
+    from . import _core
+
+    if not isinstance(html, (str, bytes)):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    raw = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
+    if _core.script_shell_reason(raw) is None:
+        return False
+    doc = _core.extract_document(html, modes=("text",), main_content=True)
+    return len(doc["text"].strip()) <= _core.SHELL_MAX_CHARS
+
 
 # Where each lazily imported public name lives. ``import webgrip`` loads only the core, the
 # errors and ``extract``; the client, the tools and the value classes (dataclasses, hence

@@ -21,6 +21,7 @@ __all__ = [
     "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",
+    "SHELL_MAX_CHARS",
     "TRACKING_PARAMS",
     "CancelToken",
     "Client",
@@ -33,6 +34,7 @@ __all__ = [
     "extract_document",
     "extract_pdf",
     "scan_challenge",
+    "script_shell_reason",
     "url_host",
 ]
 
@@ -338,6 +340,24 @@ def scan_challenge(content: bytes, status: int) -> dict[str, Any] | None:
     ``forms``, ``password_inputs``, and ``kind`` (``"challenge"``, ``"captcha"``,
     ``"blocked"``) with ``vendor`` (e.g. ``"Cloudflare"``) when the page's markers, given the
     HTTP ``status``, make it a bot check, else ``None`` for both. Runs without the GIL.
+    """
+
+SHELL_MAX_CHARS: int
+"""A page whose extracted text (trimmed) is longer than this is never a script shell."""
+
+def script_shell_reason(html: bytes) -> str | None:
+    """Why an HTML page looks like an app shell its scripts build, else ``None``.
+
+    One linear pass over the first 512 KiB of the raw bytes (any ASCII-compatible
+    encoding), without the GIL.
+    A shell has scripts (a ``<script src>``, a ``type=module`` script, a
+    ``<link rel=modulepreload>`` or an inline JavaScript block of some length) and, as the
+    reason says: an app root (``"app-root #root"``, ``"app-root <app-root>"``,
+    ``"app-root [ng-version]"``, ...), a custom element as the body's first element
+    (``"custom element <my-app>"``), a ``<noscript>`` mentioning JavaScript
+    (``"noscript"``), or nothing in the body besides scripts (``"empty body with
+    scripts"``). Whether the page is a shell also needs its extracted text to be at most
+    :data:`SHELL_MAX_CHARS` (see ``webgrip.is_script_shell``).
     """
 
 TRACKING_PARAMS: tuple[str, ...]

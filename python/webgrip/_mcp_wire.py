@@ -9,7 +9,9 @@ line of any length into memory. :class:`Wire` is handed to the SDK's ``stdio_ser
   ``method``, a wrong ``jsonrpc`` or ``id``, …), with the message's ``id`` when it has a usable
   one, else ``null`` — and only valid messages reach the SDK;
 - a line longer than :data:`MAX_MESSAGE_BYTES` is discarded as it streams in (never held
-  whole) and answered with ``-32600``;
+  whole) and answered with ``-32600``, with the request's ``id`` when its first
+  :data:`_HEAD_BYTES` show a top-level ``"id"`` and ``"method"`` (:func:`head_id`), else
+  ``null``;
 - stdin is read by a daemon thread, so a read blocked on a silent client never keeps the
   process alive; a client that stops reading (broken pipe) ends the session as EOF does.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -31,6 +34,10 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 _CHUNK = 64 * 1024
+#: How much of an oversized line is kept to find its id: clients write ``jsonrpc``, ``id``
+#: and ``method`` before ``params``, so they come in the first few dozen bytes.
+_HEAD_BYTES = 4096
+_TOKEN = re.compile(r'["{}\[\],:]')
 
 
 def error_line(code: int, message: str, ident: Any = None) -> str:
@@ -42,6 +49,87 @@ def error_line(code: int, message: str, ident: Any = None) -> str:
 def _usable_id(obj: dict[str, Any]) -> Any:
     ident = obj.get("id")
     return ident if isinstance(ident, str | int) and not isinstance(ident, bool) else None
+
+
+def head_id(head: bytes) -> Any:
+    """The ``id`` of the JSON-RPC request whose line starts with ``head`` (the rest unread),
+    or ``None``.
+
+    Only the top-level members are read, in order, up to the end of ``head``; a nested value
+    is skipped by matching brackets outside strings, so an ``"id"`` inside ``params`` is never
+    taken. The id counts only when ``head`` also shows a top-level string ``"method"``: an
+    error with the id of a *response* (no method) would read to the client as an answer to
+    its own request of that number. Linear in ``len(head)``; anything unexpected: ``None``.
+    """
+    text = head.decode("utf-8", errors="replace")
+    decoder = json.JSONDecoder()
+    i = len(text) - len(text.lstrip())
+    if not text.startswith("{", i):
+        return None
+    i += 1
+    ident: Any = None
+    method = False
+    try:
+        while True:
+            i = _skip_space(text, i)
+            if text.startswith("}", i) or not text.startswith('"', i):
+                break
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = _skip_space(text, i)
+            if not text.startswith(":", i):
+                break
+            i = _skip_space(text, i + 1)
+            if key in ("id", "method") and not text.startswith(("{", "["), i):
+                value, i = decoder.raw_decode(text, i)
+                if _skip_space(text, i) >= len(text):
+                    break  # the head may have cut a number short: 12 of 1234
+                if key == "method":
+                    method = isinstance(value, str)
+                elif isinstance(value, str | int) and not isinstance(value, bool):
+                    ident = value
+            else:
+                i = _skip_value(text, i)
+            if ident is not None and method:
+                return ident
+            i = _skip_space(text, i)
+            if not text.startswith(",", i):
+                break
+            i += 1
+    except (ValueError, IndexError):  # the head ends mid-member: what was read so far
+        pass
+    return ident if method else None
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _skip_value(text: str, i: int) -> int:
+    """The index after the JSON value at ``i`` (strings and nesting honoured); raises
+    ``IndexError`` when ``text`` ends first."""
+    if text.startswith('"', i):
+        return json.decoder.scanstring(text, i + 1)[1]
+    if not text.startswith(("{", "["), i):  # a number, true, false or null
+        match = re.compile(r"[,}\]\s]").search(text, i)
+        if match is None:
+            raise IndexError(i)
+        return match.start()
+    depth = 0
+    while True:
+        match = _TOKEN.search(text, i)
+        if match is None:
+            raise IndexError(i)
+        ch, i = match.group(), match.end()
+        if ch == '"':
+            i = json.decoder.scanstring(text, i)[1]
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i
 
 
 def _problem(obj: dict[str, Any]) -> str:
@@ -147,9 +235,11 @@ class Wire:
                 raise StopAsyncIteration from None
             if kind == "oversized":
                 self.refused += 1
+                size, head = value
                 await self.write(error_line(
-                    INVALID_REQUEST, f"Invalid Request: the message is {value} bytes, over the "
-                                     f"{self.max_bytes}-byte limit; it was discarded") + "\n")
+                    INVALID_REQUEST, f"Invalid Request: the message is {size} bytes, over the "
+                                     f"{self.max_bytes}-byte limit; it was discarded",
+                    head_id(head)) + "\n")
                 continue
             text, error = vet(value)
             if error is not None:
@@ -163,6 +253,7 @@ class Wire:
         ``max_bytes`` of one; hand each to the event loop."""
         buffered = bytearray()
         skipped = 0  # length so far of an oversized line being discarded
+        head = b""  # its first _HEAD_BYTES, where its id is looked for
         while True:
             try:
                 chunk = os.read(self._fd_in, _CHUNK)
@@ -177,14 +268,17 @@ class Wire:
                 else:
                     buffered += head
                     if len(buffered) > self.max_bytes:
+                        head = bytes(buffered[:_HEAD_BYTES])
                         skipped, buffered = len(buffered), bytearray()
                 if newline:
-                    item = ("oversized", skipped) if skipped else ("line", bytes(buffered))
-                    buffered, skipped = bytearray(), 0
+                    item = (("oversized", (skipped, head)) if skipped
+                            else ("line", bytes(buffered)))
+                    buffered, skipped, head = bytearray(), 0, b""
                     if not self._deliver(token, item):
                         return
         if skipped or buffered.strip():  # a last message without its newline
-            self._deliver(token, ("oversized", skipped) if skipped else ("line", bytes(buffered)))
+            self._deliver(token, ("oversized", (skipped, head)) if skipped
+                          else ("line", bytes(buffered)))
         self._deliver(token, None)
 
     def _deliver(self, token: Any, item: tuple[str, Any] | None) -> bool:

@@ -42,8 +42,9 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
+from . import _core
 from .config import Config
 from .observe import Stats, log_request, revalidating
 from .response import Response
@@ -112,11 +113,19 @@ SOURCES = ("network", "cache", "revalidated")
 def normalise_url(url: str) -> str:
     """The cache key for ``url``: scheme and host lower-cased, default port and fragment dropped.
 
-    The query string is kept verbatim (its order can matter to the server).
+    The query string is kept verbatim (its order can matter to the server). The URL is read
+    as the core reads it (WHATWG), not as ``urlsplit`` does: ``http://ATT\\@VICTIM/`` is
+    fetched from ATT (a backslash is a slash there), so it must never be keyed under VICTIM,
+    or a client sharing ``cache_dir`` would be served ATT's page for VICTIM. The host is the
+    core's canonical one (:func:`webgrip._core.url_host`). :func:`fetch_cached` goes further
+    and keys by the URL the core's policy check returned.
     """
-    parts = urlsplit(url.strip())
+    from .robots import _split  # the same WHATWG reading robots.txt uses
+
+    text = url.strip()
+    parts = _split(text)
     scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
+    host = (_core.url_host(text) or parts.hostname or "").lower()
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     port = parts.port
@@ -189,7 +198,9 @@ class PageCache:
         self._warned = False
         self._rebuilt = False
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            # Private: the file holds fetched pages and, with persist_cookies, session
+            # cookies. A folder that exists already keeps its mode (it is the user's choice).
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
         except OSError as exc:
             self._fail("cannot create the cache directory", exc, disable=True)
             return
@@ -437,6 +448,8 @@ class PageCache:
         return conn
 
     def _open(self) -> sqlite3.Connection:
+        with contextlib.suppress(OSError):  # SQLite reports a file it cannot use itself
+            _private_file(self.path)
         conn = sqlite3.connect(
             self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None,
             check_same_thread=False,
@@ -510,6 +523,26 @@ class PageCache:
         )
 
 
+def _private_file(path: str) -> None:
+    """Create the database file owner-only (0600) before SQLite does (SQLite would make it
+    0644 under the usual umask, and its -wal and -shm files copy the database's mode), and
+    take group and other access away from one an older version left readable."""
+    if os.name != "posix":
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode & 0o777
+        if mode & 0o077:
+            with contextlib.suppress(OSError):  # not ours to change: leave it
+                os.fchmod(fd, mode & 0o700)
+    finally:
+        os.close(fd)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            if os.stat(path + suffix, follow_symlinks=False).st_mode & 0o077:
+                os.chmod(path + suffix, 0o600, follow_symlinks=False)
+
+
 def _is_busy(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
@@ -553,7 +586,10 @@ def fetch_cached(
     # policy, another process) must never answer for a URL this client may not fetch. The
     # refusal is counted and logged like the one the request itself would have raised.
     try:
-        sender.check_url(url)
+        # The key is the URL as the core parsed it (WHATWG), which is what is fetched: a
+        # spelling Python's urlsplit reads differently cannot store a page under another
+        # site's key (cache poisoning through a shared cache_dir).
+        checked = sender.check_url(url)
     except Exception as exc:
         stats.record_error(exc)
         log_request("GET", url, status=None, nbytes=0, seconds=time.monotonic() - start,
@@ -575,7 +611,8 @@ def fetch_cached(
         with revalidating(bool(extra)):
             return sender.send("GET", url, deadline=deadline, headers=extra)
 
-    response, source = cache.get(url, send, usable=usable)
+    response, source = cache.get(checked if isinstance(checked, str) and checked else url,
+                                 send, usable=usable)
     if source == "cache":  # no request was made: count and log it here
         stats.record(len(response.content), cached=True)
         log_request("GET", url, status=response.status, nbytes=len(response.content),

@@ -59,9 +59,45 @@ _PREFERRED_EXT = {
     "text/csv": ".csv", "application/json": ".json", "text/markdown": ".md",
     "application/gzip": ".gz", "audio/mpeg": ".mp3", "image/svg+xml": ".svg",
 }
-_PARAM = re.compile(
-    r"""\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)\s*(?:;|$)"""
-)
+# Pieces of a header parameter, each matched at one position only (``match(s, pos)``).
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_SPACE = re.compile(r"\s*")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _disposition_params(params: str) -> list[tuple[str, str]]:
+    """``name=value`` pairs of a header's parameters (``a=1; b="x;y"``), value unstripped.
+
+    One pass, each piece matched where the last one ended. Why not one ``finditer`` pattern
+    (``\\s*(token+)\\s*=...``): started at every position of a long token or blank run, it
+    re-read the rest of the run each time; 64 KiB of ``a`` (a header the client accepts) took
+    over a minute. A piece that does not fit skips past itself, where the pattern would
+    have found the same failure from each of its positions.
+    """
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(params)
+    while i < n:
+        token = _TOKEN.match(params, _SPACE.match(params, i).end())
+        if token is None:
+            i = _SPACE.match(params, i).end() + 1
+            continue
+        eq = _SPACE.match(params, token.end()).end()
+        if eq >= n or params[eq] != "=":
+            i = token.end()
+            continue
+        start = _SPACE.match(params, eq + 1).end()
+        quoted = _QUOTED.match(params, start)
+        if quoted is not None:
+            after = _SPACE.match(params, quoted.end()).end()
+            if after >= n or params[after] == ";":
+                out.append((token.group(), quoted.group()))
+                i = after + 1
+                continue
+        semi = params.find(";", start)
+        end = n if semi < 0 else semi
+        out.append((token.group(), params[start:end]))
+        i = end + 1
+    return out
 
 
 # -- names -------------------------------------------------------------------------------
@@ -76,8 +112,8 @@ def filename_from_content_disposition(value: str | None) -> str | None:
     _, _, params = value.partition(";")
     plain: str | None = None
     extended: str | None = None
-    for match in _PARAM.finditer(params):
-        name, raw = match.group(1).lower(), match.group(2).strip()
+    for key, value in _disposition_params(params):
+        name, raw = key.lower(), value.strip()
         if name == "filename*":
             extended = _decode_ext_value(raw.strip('"')) or extended
         elif name == "filename" and plain is None:
@@ -210,6 +246,10 @@ class Destination:
 
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+#: The most new folders one download may create below an allowed folder. ``save_to`` comes
+#: from a model: one call made 2,040 nested folders. Deeper trees that already exist are
+#: fine; a deeper new one must be made in steps (or by the user).
+MAX_NEW_FOLDERS = 8
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -268,11 +308,19 @@ def _walk(root_real: str, parts: list[str], shown: str) -> Destination:
     fd = os.open(root_real, _DIR_FLAGS)
     path = root_real
     try:
-        for part in parts:
+        for depth, part in enumerate(parts):
             path = os.path.join(path, part)
             try:
                 nfd = os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
             except FileNotFoundError:
+                missing = len(parts) - depth  # this one and every one below it
+                if missing > MAX_NEW_FOLDERS:
+                    # Refused before creating any, so a refusal leaves nothing behind.
+                    raise DownloadError(
+                        f"refusing to save into {_short(shown)!r}: it would create "
+                        f"{missing} new nested folders, more than the {MAX_NEW_FOLDERS} one "
+                        "download may create; choose a shallower or existing folder",
+                        reason="too-many-folders") from None
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755, dir_fd=fd)
                 nfd = os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
@@ -284,6 +332,11 @@ def _walk(root_real: str, parts: list[str], shown: str) -> Destination:
         os.close(fd)
         raise
     return Destination(path=path, fd=fd)
+
+
+def _short(path: str, limit: int = 200) -> str:
+    """``path`` cut for a message (a model may send kilobytes of folders)."""
+    return path if len(path) <= limit else path[: limit - 1] + "…"
 
 
 def _refuse_component(exc: OSError, fd: int, part: str, path: str, shown: str) -> NoReturn:

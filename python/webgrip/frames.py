@@ -241,31 +241,61 @@ def _link_line(link: tuple[str, str, str | None], markdown: bool) -> str:
     return f"[{text}]({target}){note}"
 
 
+_DIGITS = re.compile(r"\d+")
+_NEWLINES = re.compile(r"\n*")
+
+
+def _replace_marks(content: str, marker: str, fill: Callable[[int, bool, bool], str]) -> str:
+    """``content`` with each ``<newlines>MARK<digits>MARK<newlines>`` replaced by
+    ``fill(index, lead, trail)`` (``lead``/``trail``: newlines stood there, inside the text).
+
+    Why not ``re.sub`` of ``(\\n*)MARK(\\d+)MARK(\\n*)``: a pattern opening with ``\\n*``
+    retries every newline run from each of its positions, quadratic in the run; a page of
+    1 MiB of blank lines in a ``<pre>`` beside a frame took hours. Here the marker (random
+    per call) is found with ``str.find``, and the newlines around it are counted once.
+    """
+    out: list[str] = []
+    done = 0  # end of the last replaced span
+    search = 0
+    while (at := content.find(marker, search)) >= 0:
+        digits = _DIGITS.match(content, at + len(marker))
+        if digits is None or not content.startswith(marker, digits.end()):
+            search = at + 1
+            continue
+        gap = content[done:at]
+        start = at - (len(gap) - len(gap.rstrip("\n")))
+        close = digits.end() + len(marker)
+        end = _NEWLINES.match(content, close).end()
+        lead = start < at and start > 0
+        trail = end > close and end < len(content)
+        out.append(content[done:start])
+        out.append(fill(int(digits.group()), lead, trail))
+        done = search = end
+    out.append(content[done:])
+    return "".join(out)
+
+
 def _fill_marks(page: Page, marker: str, parts: list[_Part]) -> Page:
     """``page`` with each mark replaced by its frame's text; frames read but left out by the
     main-content selection are appended."""
     markdown = page.extract == "markdown"
     placed: set[int] = set()
 
-    def fill(m: re.Match[str]) -> str:
-        i = int(m.group(2))
+    def fill(index: int, lead: bool, trail: bool) -> str:
         text = ""
-        if i < len(parts):
-            placed.add(i)
-            part = parts[i]
+        if index < len(parts):
+            placed.add(index)
+            part = parts[index]
             if part.page is not None:
                 text = part.page.content.strip()
             elif part.link is not None:
                 text = _link_line(part.link, markdown)
         # The mark is a paragraph of its own: an emptied one takes its blank lines with it.
-        lead = "\n\n" if m.group(1) and m.start() > 0 else ""
-        trail = "\n\n" if m.group(3) and m.end() < len(m.string) else ""
         if not text:
             return "\n\n" if lead and trail else ""
-        return f"{lead}{text}{trail}"
+        return ("\n\n" if lead else "") + text + ("\n\n" if trail else "")
 
-    mark = re.compile(r"(\n*)" + re.escape(marker) + r"(\d+)" + re.escape(marker) + r"(\n*)")
-    content = mark.sub(fill, page.content)
+    content = _replace_marks(page.content, marker, fill)
     missing = [p.page.content.strip() for i, p in enumerate(parts)
                if p.page is not None and i not in placed and p.page.content.strip()]
     if missing:

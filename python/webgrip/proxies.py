@@ -10,9 +10,10 @@ password (:func:`redact` shows it without).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 if TYPE_CHECKING:
     from .config import Config
@@ -78,6 +79,36 @@ def check_proxy_url(value: object, key: str) -> None:
         raise bad(f"{redact(value)!r} has no host")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
         raise bad(f"{redact(value)!r}: a proxy URL has no path, query or fragment")
+    _check_userinfo(parts.netloc, scheme, bad)
+
+
+def _check_userinfo(netloc: str, scheme: str, bad: Any) -> None:
+    """Refuse what the core's parser refuses (``UpstreamProxy::parse`` in
+    ``rust/net/src/upstream.rs``), so a setting fails when the config is made, not when the
+    client is built: a user name or password that is not valid percent-encoded UTF-8 (a bare
+    ``%``; write it ``%25``), a SOCKS5 one over 255 bytes, and a backslash in an http(s)
+    proxy URL (the core reads it as a slash, so the host would not be the one given here).
+    Messages name the part, never its value."""
+    userinfo, at, _host = netloc.rpartition("@")
+    if scheme in ("http", "https") and "\\" in netloc:
+        raise bad("the proxy URL holds a backslash (percent-encode it in a password as %5C)")
+    if not at:
+        return
+    user, _, password = userinfo.partition(":")
+    for what, text in (("user name", user), ("password", password)):
+        if _BAD_ESCAPE.search(text):
+            raise bad(f"the {what} is not valid percent-encoded UTF-8 (write a '%' as %25)")
+        raw = unquote_to_bytes(text)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad(f"the {what} is not valid percent-encoded UTF-8") from None
+        if scheme == "socks5" and len(raw) > 255:
+            raise bad(f"the {what} is over 255 bytes, the most SOCKS5 carries")
+
+
+#: A ``%`` not followed by two hex digits.
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def _host_like(key: str) -> bool:

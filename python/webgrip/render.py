@@ -22,10 +22,10 @@ import atexit
 import contextlib
 import os
 import queue
-import re
 import secrets
 import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -35,13 +35,12 @@ from typing import Any
 
 from . import _cancel, _core
 from .config import RENDER_MODES, Config
-from .errors import BlockedURLError, FetchTimeoutError, RenderError
+from .errors import BlockedURLError, FetchTimeoutError, RenderError, ResponseTooLargeError
 from .proxies import in_use as proxy_in_use
 
 __all__ = [
     "RENDER_MODES", "RenderResult", "browser_executable", "is_script_shell", "looks_scripted",
-    "render",
-    "render_available", "shutdown",
+    "render", "render_available", "script_shell_reason", "shutdown",
 ]
 
 #: The values of ``Config.render`` and ``fetch(render=...)``.
@@ -54,6 +53,23 @@ RENDER_BYTES_FACTOR = 4
 QUIET_SECONDS = 0.5
 #: Resource types not loaded unless a screenshot is taken.
 SKIPPED_RESOURCES = frozenset({"image", "font", "media"})
+#: Memory the browser's process tree may use (the sum of its processes' proportional set
+#: sizes, so shared pages count once) before it is killed and the render fails (``RenderError``,
+#: reason ``memory``). A launched Chromium with one page takes 300-600 MiB; a page's
+#: ArrayBuffers took it past 7 GiB within one timeout.
+MAX_BROWSER_BYTES = 1024 * 1024 * 1024
+#: How often that memory is read while a render runs (at ~300 MB/s of growth, the overshoot
+#: past the cap stays near 100 MB).
+MEMORY_POLL_SECONDS = 0.25
+#: The largest full-page screenshot, in CSS pixels: the rest of a taller (wider) page is cut.
+#: A 10^5-px-tall page otherwise takes 8 s and GiBs of bitmaps.
+MAX_SCREENSHOT_HEIGHT = 16384
+MAX_SCREENSHOT_WIDTH = 4096
+#: The render's own timeouts end this long before the call's deadline, leaving time to close
+#: its context and proxy; a job still running this long *after* the deadline gets the
+#: browser killed (a page blocking its renderer never lets Playwright's calls return).
+CLEANUP_SECONDS = 0.2
+KILL_GRACE_SECONDS = 0.3
 #: Names the system browser goes by, in the order tried.
 _BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -121,27 +137,29 @@ def render_available(config: Config, *, proxied: bool | None = None) -> str | No
     return None
 
 
-_APP_ROOT = re.compile(
-    rb"""<[a-z][^>]*\bid\s*=\s*["']?(?:root|app|__next|__nuxt|___gatsby|svelte|main-app)\b"""
-    rb"""|<app-root\b|\bng-version\s*=|\bdata-reactroot\b|\bng-app\b""",
-    re.IGNORECASE,
-)
-_SCRIPT_SRC = re.compile(rb"<script\b[^>]*\bsrc\s*=", re.IGNORECASE)
-_MODULE_SCRIPT = re.compile(rb"<script\b[^>]*\btype\s*=\s*[\"']?module", re.IGNORECASE)
 #: A selection this short says nothing: the page is built by its scripts.
-SHELL_MAX_CHARS = 200
+SHELL_MAX_CHARS = _core.SHELL_MAX_CHARS
+
+
+def script_shell_reason(html: bytes) -> str | None:
+    """Why a page looks like an app shell its scripts build (``"app-root #root"``,
+    ``"noscript"``, ``"empty body with scripts"``, ...), else ``None``: one linear pass over
+    the raw HTML in the core, without the GIL (:func:`webgrip._core.script_shell_reason`).
+    Why not a regex here: Python's ``re`` backtracks, and patterns of the shape
+    ``<script[^>]*src=`` took minutes on a megabyte of ``<script `` while holding the GIL,
+    past any deadline."""
+    return _core.script_shell_reason(html)
 
 
 def looks_scripted(html: bytes) -> bool:
-    """Whether a page ships an app root and script bundles (a cheap test on the raw HTML)."""
-    head = html[: 512 * 1024]
-    has_scripts = bool(_SCRIPT_SRC.search(head) or _MODULE_SCRIPT.search(head))
-    return has_scripts and bool(_APP_ROOT.search(head))
+    """Whether a page ships scripts and a root they fill (an app root, a custom element,
+    a ``<noscript>`` asking for JavaScript, or a body with nothing but scripts)."""
+    return _core.script_shell_reason(html) is not None
 
 
 def is_script_shell(html: bytes, selection: str) -> bool:
     """Whether a static page is an empty shell its scripts fill in: the extracted selection
-    (the readable text) is tiny while the page ships an app root and script bundles."""
+    (the readable text) is tiny while the page looks scripted (:func:`looks_scripted`)."""
     return len(selection.strip()) <= SHELL_MAX_CHARS and looks_scripted(html)
 
 
@@ -152,6 +170,8 @@ class _Job:
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
+        #: Set when the memory watchdog killed the browser under this job: its error then.
+        self.memory_error: RenderError | None = None
 
 
 class _Pool:
@@ -164,7 +184,10 @@ class _Pool:
         self._executable: str | None = None
         self._driver_pid: int | None = None
         self._browser_pids: list[int] = []
+        #: Folders the browser and the driver made for it (profile, Playwright's artifacts,
+        #: the browser's TMPDIR): a killed browser or driver leaves them behind.
         self._profiles: list[str] = []
+        self._current: _Job | None = None
 
     def run(self, executable: str, work: Callable[[Any], Any], deadline: float,
             cancel: _core.CancelToken | None = None) -> Any:
@@ -183,8 +206,9 @@ class _Pool:
                     daemon=True)
                 self._thread.start()
             self._jobs.put(job)
-        # A little grace past the deadline: the job's own timeouts end it first normally.
-        limit = deadline + 2.0
+        # The job's own timeouts end it before the deadline; this grace only covers a job
+        # stuck in a call that has none (an evaluate in a renderer a page keeps busy).
+        limit = deadline + KILL_GRACE_SECONDS
         while not job.done.wait(min(0.05, max(0.0, limit - time.monotonic()))):
             if cancel is not None and cancel.cancelled:
                 self.kill()
@@ -200,29 +224,39 @@ class _Pool:
 
     def _serve(self, executable: str, jobs: queue.Queue[_Job | None]) -> None:
         pw = browser = None
+        stopped = threading.Event()
         try:
             from playwright.sync_api import sync_playwright
 
             before = set(_drivers())
             pw = sync_playwright().start()
             self._driver_pid = next((p for p in _drivers() if p not in before), None)
+            if self._driver_pid is not None:
+                threading.Thread(target=self._watch, args=(self._driver_pid, stopped),
+                                 name="webgrip-render-memory", daemon=True).start()
             while True:
                 job = jobs.get()
                 if job is None:
                     break
                 try:
                     if browser is None or not browser.is_connected():
-                        browser = _launch(pw, executable)
+                        self._remove_folders()  # of a browser killed for its memory
+                        browser, self._profiles = _launch(pw, executable)
                         self._note_processes()
+                    self._current = job
                     job.result = job.work(browser)
                 except BaseException as exc:  # handed to the waiting caller
                     job.error = exc
                 finally:
+                    self._current = None
+                    if job.memory_error is not None:  # the real cause of the browser's end
+                        job.result, job.error = None, job.memory_error
                     job.done.set()
         except BaseException as exc:  # the driver did not start: fail what is queued
             _fail_queue(jobs, RenderError(f"cannot start the browser driver: {exc}",
                                           reason="browser"))
         finally:
+            stopped.set()
             with contextlib.suppress(Exception):
                 if browser is not None:
                     browser.close()
@@ -230,12 +264,39 @@ class _Pool:
                 if pw is not None:
                     pw.stop()
 
+    def _watch(self, driver: int, stopped: threading.Event) -> None:
+        """While a job runs, the browser tree's memory; past :data:`MAX_BROWSER_BYTES` the
+        browser (not the driver) is killed: Playwright then fails the job's pending call at
+        once, removes its own folders, and the next job launches a new browser."""
+        while not stopped.wait(MEMORY_POLL_SECONDS):
+            job = self._current
+            if job is None or job.memory_error is not None:
+                continue
+            pids = _descendants(driver)
+            used = _tree_memory(pids)
+            if used <= MAX_BROWSER_BYTES:
+                continue
+            job.memory_error = RenderError(
+                f"the page used more than {MAX_BROWSER_BYTES // (1024 * 1024)} MiB in the "
+                f"browser ({used // (1024 * 1024)} MiB); the browser was stopped",
+                reason="memory")
+            with self._lock:
+                if self._current is job:
+                    _kill_tree(driver, pids)
+                    self._remove_folders()
+
     def _note_processes(self) -> None:
         """Remember the browser's processes and profile, to reap them if it must be killed."""
         if self._driver_pid is None:
             return
         self._browser_pids = _descendants(self._driver_pid)
-        self._profiles = [p for pid in self._browser_pids for p in _profile_dirs(pid)]
+        self._profiles = list(dict.fromkeys(
+            self._profiles + [p for pid in self._browser_pids for p in _profile_dirs(pid)]))
+
+    def _remove_folders(self) -> None:
+        profiles, self._profiles = self._profiles, []
+        for path in profiles:
+            shutil.rmtree(path, ignore_errors=True)
 
     def _stop_locked(self) -> None:
         thread, self._thread = self._thread, None
@@ -244,6 +305,8 @@ class _Pool:
             thread.join(timeout=10)
             if thread.is_alive():
                 self._kill_processes()
+        # A closed browser's Playwright removed its own; the browser's TMPDIR is ours.
+        self._remove_folders()
 
     def stop(self) -> None:
         """Close the browser and the driver (at exit, or to free the memory)."""
@@ -260,15 +323,47 @@ class _Pool:
             self._jobs.put(None)  # the old worker's last job
 
     def _kill_processes(self) -> None:
-        pids = ([] if self._driver_pid is None else _descendants(self._driver_pid))
+        driver = self._driver_pid
+        pids = [] if driver is None else _descendants(driver)
         pids = list(dict.fromkeys(pids + self._browser_pids))
-        profiles = list(self._profiles) + [p for pid in pids for p in _profile_dirs(pid)]
-        for pid in pids + ([self._driver_pid] if self._driver_pid else []):
+        self._profiles += [p for pid in pids for p in _profile_dirs(pid)]
+        _kill_tree(driver, pids + ([driver] if driver else []))
+        self._remove_folders()
+        self._driver_pid, self._browser_pids = None, []
+
+
+def _kill_tree(root: int | None, pids: list[int]) -> None:
+    """SIGKILL ``pids`` and whatever ``root`` forks meanwhile. Each is stopped first, then
+    the tree read again until nothing new appears: a zygote killed while it forks a renderer
+    would leave an orphan no later read finds (it is re-parented away from ``root``)."""
+    seen = dict.fromkeys(pids)
+    for _ in range(10):
+        for pid in seen:
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        for path in dict.fromkeys(profiles):
-            shutil.rmtree(path, ignore_errors=True)
-        self._driver_pid, self._browser_pids, self._profiles = None, [], []
+                os.kill(pid, signal.SIGSTOP)
+        new = [p for p in (_descendants(root) if root is not None else []) if p not in seen]
+        if not new:
+            break
+        seen.update(dict.fromkeys(new))
+    for pid in seen:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _tree_memory(pids: list[int]) -> int:
+    """Bytes used by ``pids``: proportional set sizes (shared pages divided among their
+    users, so the renderers' shared libraries count once), else resident sizes."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            try:
+                with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                    pss = next(line for line in f if line.startswith(b"Pss:"))
+                total += int(pss.split()[1]) * 1024
+            except (OSError, StopIteration):
+                with open(f"/proc/{pid}/statm", "rb") as f:
+                    total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    return total
 
 
 def _fail_queue(jobs: queue.Queue[_Job | None], error: BaseException) -> None:
@@ -282,11 +377,36 @@ def _fail_queue(jobs: queue.Queue[_Job | None], error: BaseException) -> None:
             job.done.set()
 
 
-def _launch(pw: Any, executable: str) -> Any:
-    return pw.chromium.launch(
-        executable_path=executable, headless=True, args=[*CHROMIUM_FLAGS, *DEAD_END_PROXY],
-        handle_sigint=False, handle_sigterm=False, handle_sighup=False,
-    )
+#: Folders Playwright's driver makes in the temporary directory for each browser.
+_PLAYWRIGHT_FOLDERS = ("playwright-artifacts-", "playwright_chromiumdev_profile-")
+
+
+def _playwright_folders(tmp: str) -> set[str]:
+    with contextlib.suppress(OSError):
+        return {os.path.join(tmp, n) for n in os.listdir(tmp) if n.startswith(_PLAYWRIGHT_FOLDERS)}
+    return set()
+
+
+def _launch(pw: Any, executable: str) -> tuple[Any, list[str]]:
+    """The browser, and the folders to remove once it is gone: its own TMPDIR (Chromium
+    leaves ``.org.chromium.Chromium.*`` there when killed) and those the driver made for it
+    (found as the new ``playwright-*`` folders: the driver names them, not us)."""
+    tmp = tempfile.gettempdir()
+    before = _playwright_folders(tmp)
+    private = tempfile.mkdtemp(prefix="webgrip-browser-")
+    try:
+        browser = pw.chromium.launch(
+            executable_path=executable, headless=True, args=[*CHROMIUM_FLAGS, *DEAD_END_PROXY],
+            handle_sigint=False, handle_sigterm=False, handle_sighup=False,
+            env={**os.environ, "TMPDIR": private},
+        )
+    except BaseException:
+        # Also when the driver was killed mid-launch (a render cancelled then), which leaves
+        # its folders behind.
+        for path in [private, *(_playwright_folders(tmp) - before)]:
+            shutil.rmtree(path, ignore_errors=True)
+        raise
+    return browser, [private, *sorted(_playwright_folders(tmp) - before)]
 
 
 def _drivers() -> list[int]:
@@ -349,6 +469,15 @@ new MutationObserver(() => { window.__webgripQuiet = performance.now(); })
 """
 #: Milliseconds since the DOM last changed.
 _QUIET_JS = "() => performance.now() - (window.__webgripQuiet || 0)"
+#: The DOM serialized as ``page.content()`` does, or only its length when it has more UTF-16
+#: units than the byte cap (each unit is at least one byte of UTF-8): an 80 MB DOM is not
+#: copied out of the browser only to be refused.
+_CONTENT_JS = """limit => {
+  let html = '';
+  if (document.doctype) html = new XMLSerializer().serializeToString(document.doctype);
+  if (document.documentElement) html += document.documentElement.outerHTML;
+  return html.length > limit ? html.length : html;
+}"""
 
 
 def render(
@@ -358,9 +487,12 @@ def render(
     """Load ``url`` in the guarded browser until the network is idle or the DOM stops changing
     (whichever comes first) and return its DOM (and a PNG screenshot when asked), all by
     ``deadline`` (monotonic). Raises :class:`~webgrip.errors.RenderError` when no browser can
-    run, :class:`~webgrip.errors.BlockedURLError` when the page itself is refused and
-    :class:`~webgrip.errors.FetchTimeoutError` past the deadline. ``proxied`` as for
-    :func:`render_available`."""
+    run or the page passes :data:`MAX_BROWSER_BYTES` (reason ``memory``),
+    :class:`~webgrip.errors.BlockedURLError` when the page or a navigation of its own is
+    refused (or passes ``max_redirects``: reason ``too-many-redirects``),
+    :class:`~webgrip.errors.ResponseTooLargeError` when its HTML passes
+    ``max_response_bytes`` and :class:`~webgrip.errors.FetchTimeoutError` past the deadline.
+    ``proxied`` as for :func:`render_available`."""
     why = render_available(config, proxied=proxied)
     executable = browser_executable(config)
     if why is not None or executable is None:
@@ -372,13 +504,97 @@ def render(
         raise FetchTimeoutError("no time left to render", url=url, reason="timeout")
 
     def work(browser: Any) -> RenderResult:
-        return _render_in(browser, core, config, url, deadline, screenshot, full_page)
+        # The job's own timeouts end before the deadline (see CLEANUP_SECONDS).
+        work_deadline = deadline - min(CLEANUP_SECONDS, 0.1 * max(0.0, left))
+        return _render_in(browser, core, config, url, work_deadline, screenshot, full_page)
 
     return _POOL.run(executable, work, deadline, _cancel.current())  # type: ignore[no-any-return]
 
 
 def _ms_left(deadline: float) -> float:
     return max(1.0, (deadline - time.monotonic()) * 1000)
+
+
+class _Navigations:
+    """What the main frame did during one render: the documents it showed, the navigations
+    that failed, and a redirect chain past ``max_redirects``, which is stopped at once
+    (Chromium follows up to 20 by itself, and Playwright's ``route`` never sees a redirect)."""
+
+    def __init__(self, page: Any, cdp: Any, max_redirects: int):
+        self._page, self._cdp, self._max = page, cdp, max_redirects
+        #: ``("document", response)`` or ``("failed", url, failure)``, in order.
+        self.events: list[tuple[Any, ...]] = []
+        self.too_many: tuple[str, str] | None = None
+        page.on("request", self._on_request)
+        page.on("response", lambda r: self._ours(r.request) and self.events.append(
+            ("document", r)))
+        page.on("requestfailed", lambda r: self._ours(r) and self.events.append(
+            ("failed", r.url, r.failure or "")))
+
+    def _ours(self, request: Any) -> bool:
+        try:
+            return bool(request.is_navigation_request() and request.frame == self._page.main_frame)
+        except Exception:  # a worker's request has no frame: no navigation of the page
+            return False
+
+    def _on_request(self, request: Any) -> None:
+        if self.too_many is not None or not self._ours(request):
+            return
+        hops, previous = 0, request.redirected_from
+        while previous is not None:
+            hops, previous = hops + 1, previous.redirected_from
+        if hops > self._max:
+            self.too_many = (request.redirected_from.url, request.url)
+            with contextlib.suppress(Exception):
+                self._cdp.send("Page.stopLoading")
+
+    @property
+    def documents(self) -> list[Any]:
+        return [e[1] for e in self.events if e[0] == "document"]
+
+    def check(self, url: str, stats: Any) -> None:
+        """Raise for what the page ended on if it is not a page: too many redirects, the
+        proxy's refusal, or the browser's own error page (a blocked port, a refused tunnel)."""
+        if self.too_many is not None:
+            came_from, target = self.too_many
+            raise BlockedURLError(
+                f"Refused {came_from}: too many redirects (the limit is {self._max}); the next "
+                f"one was to {target}", url=came_from, reason="too-many-redirects")
+        last = self.events[-1] if self.events else None
+        if last is None:
+            return
+        if last[0] == "document":
+            refused = last[1].headers.get("x-webgrip-refused")
+            if refused:  # the proxy's 403, which is no page of the site
+                raise BlockedURLError(f"Refused {last[1].url}: the render proxy refused it "
+                                      f"({refused})", url=last[1].url, reason=refused)
+            return
+        _, failed_url, failure = last
+        if failure == "net::ERR_ABORTED":  # superseded, a download or a 204: no error page
+            return
+        raise _failed_navigation(failed_url, failure, stats)
+
+
+def _failed_navigation(url: str, failure: str, stats: Any) -> Exception:
+    """The error for a navigation of the page's that failed (Chromium shows its error page)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        host, port = "", None
+    for target, reason in stats.get("refusals") or []:
+        if host and host in str(target):
+            return BlockedURLError(f"Refused {url}: the render proxy refused {target} "
+                                   f"({reason})", url=url, reason=reason)
+    if failure == "net::ERR_UNSAFE_PORT":
+        return BlockedURLError(f"Refused {url}: the browser refuses port {port} (an unsafe "
+                               "port)", url=url, reason="blocked-port")
+    if failure == "net::ERR_BLOCKED_BY_CLIENT":  # our route: not http(s)
+        return BlockedURLError(f"Refused {url}: not an http(s) URL", url=url, reason="scheme")
+    return RenderError(f"the browser could not load {url}: {failure}", url=url,
+                       reason="browser")
 
 
 def _render_in(
@@ -414,24 +630,29 @@ def _render_in(
         context.route("**/*", route)
         context.add_init_script(_OBSERVER_JS)
         page = context.new_page()
+        # Popups (window.open, target=_blank) are closed as they open: each is a page with a
+        # renderer of its own, and 40 of them took the browser to 3.8 GiB.
+        context.on("page", lambda p: None if p == page else _close(p))
         page.on("download", lambda d: d.cancel())
         # The page's own navigations (a JavaScript check that passes reloads the page): the
         # status reported is that of the document shown, not of the first one.
-        documents: list[Any] = []
-        page.on("response", lambda r: documents.append(r) if (
-            r.request.is_navigation_request() and r.frame == page.main_frame) else None)
+        nav = _Navigations(page, context.new_cdp_session(page), config.max_redirects)
         try:
             response = page.goto(url, wait_until="domcontentloaded", timeout=_ms_left(deadline))
         except PlaywrightError as exc:
+            nav.check(url, proxy.stats())
             raise _navigation_error(url, exc, proxy.stats(), deadline) from None
         if response is not None and response.headers.get("x-webgrip-refused"):
             reason = response.headers["x-webgrip-refused"]
             raise BlockedURLError(f"Refused {response.url}: the render proxy refused it "
                                   f"({reason})", url=response.url, reason=reason)
+        nav.check(url, proxy.stats())
         # Leave part of the budget for reading the DOM when the page never settles.
-        html = _settled_content(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())))
-        shot = page.screenshot(full_page=full_page, type="png",
-                                timeout=_ms_left(deadline)) if screenshot else None
+        html = _settled_content(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())),
+                                config.max_response_bytes, url)
+        nav.check(url, proxy.stats())
+        shot = _screenshot(page, full_page, deadline) if screenshot else None
+        documents = nav.documents
         shown = documents[-1] if documents else response
         return RenderResult(url=page.url, status=shown.status if shown else 200,
                             html=html, screenshot=shot, proxy=dict(proxy.stats()))
@@ -448,24 +669,53 @@ def _render_in(
         proxy.stop()
 
 
+def _close(page: Any) -> None:
+    with contextlib.suppress(Exception):
+        page.close()
+
+
+def _screenshot(page: Any, full_page: bool, deadline: float) -> bytes:
+    """A PNG of the viewport, or of the page cut at :data:`MAX_SCREENSHOT_WIDTH` x
+    :data:`MAX_SCREENSHOT_HEIGHT` (Playwright trims the clip to a smaller page)."""
+    clip = ({"x": 0, "y": 0, "width": MAX_SCREENSHOT_WIDTH, "height": MAX_SCREENSHOT_HEIGHT}
+            if full_page else None)
+    return bytes(page.screenshot(full_page=full_page, clip=clip, type="png",
+                                 timeout=_ms_left(deadline)))
+
+
 #: Navigations of the page itself (reloads, redirects by script) waited for before its DOM is
 #: read: a JavaScript check reloads once when it passes.
 MAX_PAGE_NAVIGATIONS = 3
 
 
-def _settled_content(page: Any, deadline: float) -> str:
-    """The DOM once settled; when the page navigates meanwhile (a script reloading it), the
-    new document's, settled in turn (at most :data:`MAX_PAGE_NAVIGATIONS` times)."""
+def _settled_content(page: Any, deadline: float, limit: int, url: str) -> str:
+    """The DOM once settled, at most ``limit`` bytes of UTF-8; when the page navigates
+    meanwhile (a script reloading it), the new document's, settled in turn (at most
+    :data:`MAX_PAGE_NAVIGATIONS` times)."""
     from playwright.sync_api import Error as PlaywrightError
 
     for _ in range(MAX_PAGE_NAVIGATIONS):
         _settle(page, deadline)
         try:
-            return str(page.content())
+            return _content(page, limit, url)
         except PlaywrightError:  # "the page is navigating": wait for the next document
             with contextlib.suppress(PlaywrightError):
                 page.wait_for_load_state("domcontentloaded", timeout=_ms_left(deadline))
-    return str(page.content())
+    return _content(page, limit, url)
+
+
+def _content(page: Any, limit: int, url: str) -> str:
+    """The page's HTML, or :class:`ResponseTooLargeError` past ``limit`` bytes, as a static
+    fetch past ``max_response_bytes``: a page cut at an arbitrary point would pass for whole."""
+    got = page.evaluate(_CONTENT_JS, limit)
+    # Measured here again: the page's scripts run in the same world and could lie.
+    size = int(got) if isinstance(got, (int, float)) else len(
+        str(got).encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ResponseTooLargeError(
+            f"Response from {url} is too large: the rendered page's HTML is {size} bytes or "
+            f"more (limit {limit} bytes)", url=url, reason="too-large", limit=limit)
+    return str(got)
 
 
 def _settle(page: Any, deadline: float) -> None:

@@ -16,6 +16,7 @@ from .errors import WebgripError
 from .fetching import slice_text
 from .messages import error_message
 from .page import Page
+from .tools import short_title
 
 if TYPE_CHECKING:
     from .client import WebClient
@@ -96,7 +97,9 @@ def research(
     sections: list[tuple[str, str, int, int]] = []
     for i, (result, outcome) in enumerate(zip(top, outcomes, strict=True), 1):
         title = (outcome.title if isinstance(outcome, Page) and outcome.title else result.title)
-        heading = f"=== [{i}] {' '.join((title or result.url).split())} ===\nURL: {result.url}"
+        # A page's title is the server's to make huge: cut like fetch_page's Title line.
+        heading = (f"=== [{i}] {short_title(title) if title else ' '.join(result.url.split())}"
+                   f" ===\nURL: {result.url}")
         if isinstance(outcome, WebgripError):
             message = error_message(outcome, url=result.url, timeout=client.config.timeout)
             sections.append((heading, message, 0, len(message)))

@@ -139,10 +139,12 @@ def test_oversized_messages_are_discarded_unread_and_answered(client):
     client.send({"jsonrpc": "2.0", "id": 20, "method": "tools/call",
                  "params": {"name": "fetch_page", "arguments": {"url": url}}})
     reply = client.receive()
-    assert reply["id"] is None and reply["error"]["code"] == INVALID, reply
+    # The id is read from the message's first bytes, so the client can match the error.
+    assert reply["id"] == 20 and reply["error"]["code"] == INVALID, reply
     assert "over the" in reply["error"]["message"]
     client.send(b" " * (3 * MAX_MESSAGE_BYTES))  # blank but huge: discarded all the same
-    assert client.receive()["error"]["code"] == INVALID
+    reply = client.receive()
+    assert reply["id"] is None and reply["error"]["code"] == INVALID, reply
     assert client.alive()
     # Just under the limit is read and answered by the tool (an isError result).
     client.send({"jsonrpc": "2.0", "id": 21, "method": "tools/call",

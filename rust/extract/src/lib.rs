@@ -22,6 +22,7 @@ pub mod metadata;
 pub mod plain;
 pub mod readable;
 pub mod scope;
+pub mod shell;
 pub mod tables;
 pub mod text;
 pub mod tracking;

@@ -35,6 +35,15 @@ pub const MAX_PER_SITE: usize = 180;
 pub const MAX_COOKIES: usize = 3000;
 /// A `Path` longer than this is not kept (6265bis 5.6 ignores longer attribute values).
 pub const MAX_PATH_BYTES: usize = 1024;
+/// The most the jar puts in one request's `Cookie` header (its `name=value` pairs and their
+/// `; ` separators). Common servers refuse a request header line over 8 KiB (nginx's
+/// `large_client_header_buffers`, Apache's 8,190-byte `LimitRequestFieldSize`, which counts
+/// the `Cookie: ` too), so a bigger header would only be refused by the site; and without a
+/// bound, a sibling host setting 45 cookies of 3 KB for the parent domain made every later
+/// request to the site fail before it was sent (ureq's 128 KiB request buffer overflowed).
+/// Past it, the most specific cookies (longest domain, host-only, longest path) and then the
+/// most recently created ones are sent; the jar also trims on storing (see `trim_for`).
+pub const MAX_COOKIE_HEADER_BYTES: usize = 8000;
 
 /// The `SameSite` rule of a stored cookie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +98,25 @@ impl StoredCookie {
 
     fn same_slot(&self, other: &StoredCookie) -> bool {
         self.name == other.name && self.domain == other.domain && self.path == other.path
+    }
+
+    /// What it adds to a `Cookie` header: `name=value` and a `; ` separator.
+    fn header_cost(&self) -> usize {
+        self.name.len() + 1 + self.value.len() + 2
+    }
+
+    /// Most specific first: longest domain, host-only before `Domain`, longest path; then
+    /// the most recently created. The order in which cookies keep their place under
+    /// [`MAX_COOKIE_HEADER_BYTES`]: a host's own session outranks what a sibling host set
+    /// for the whole site.
+    fn precedence(&self, other: &StoredCookie) -> std::cmp::Ordering {
+        other
+            .domain
+            .len()
+            .cmp(&self.domain.len())
+            .then(other.host_only.cmp(&self.host_only))
+            .then(other.path.len().cmp(&self.path.len()))
+            .then(other.created.cmp(&self.created))
     }
 }
 
@@ -255,6 +283,7 @@ impl CookieJar {
             return;
         }
         all.retain(|c| !c.expired(now));
+        trim_for(&mut all, &cookie);
         let same_domain: Vec<usize> = (0..all.len())
             .filter(|&i| all[i].domain == cookie.domain)
             .collect();
@@ -323,6 +352,17 @@ impl CookieJar {
         if chosen.is_empty() {
             return None;
         }
+        // Within MAX_COOKIE_HEADER_BYTES, the most specific (then the newest) cookies that
+        // fit; one that does not fit is skipped and smaller ones may still take the room.
+        chosen.sort_by(|a, b| a.precedence(b));
+        let mut room = MAX_COOKIE_HEADER_BYTES + 2; // the last pair has no separator
+        chosen.retain(|c| {
+            let fits = c.header_cost() <= room;
+            if fits {
+                room -= c.header_cost();
+            }
+            fits
+        });
         // RFC 6265 5.4: longer paths first, then the earliest set.
         chosen.sort_by(|a, b| {
             b.path
@@ -362,6 +402,43 @@ impl CookieJar {
     pub fn clear(&self) {
         self.lock().clear();
         self.changes.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Make room for `cookie` (about to be stored) among the cookies sent along with it to its
+/// own domain — those of that domain and, unless host-only, of its parent domains — so that
+/// together they stay within [`MAX_COOKIE_HEADER_BYTES`]: the least specific (shortest
+/// domain) and then the oldest go first. Paths are not looked at (every path shares the
+/// budget), so the jar never holds more for a domain than one header can carry. A flood set
+/// by a sibling host for the parent domain thus evicts only parent-domain cookies, never a
+/// host's own.
+fn trim_for(all: &mut Vec<Kept>, cookie: &StoredCookie) {
+    let is_ip = cookie.domain.starts_with('[') || cookie.domain.parse::<std::net::IpAddr>().is_ok();
+    let mut group: Vec<usize> = (0..all.len())
+        .filter(|&i| {
+            let c = &all[i];
+            c.domain == cookie.domain
+                || (!c.host_only && domain_match(&cookie.domain, &c.domain, is_ip))
+        })
+        .collect();
+    let mut total =
+        cookie.header_cost() + group.iter().map(|&i| all[i].header_cost()).sum::<usize>();
+    let limit = MAX_COOKIE_HEADER_BYTES + 2;
+    if total <= limit {
+        return;
+    }
+    group.sort_by_key(|&i| (all[i].domain.len(), all[i].host_only, all[i].created));
+    let mut evict = Vec::new();
+    for i in group {
+        if total <= limit {
+            break;
+        }
+        total -= all[i].header_cost();
+        evict.push(i);
+    }
+    evict.sort_unstable_by(|a, b| b.cmp(a));
+    for i in evict {
+        all.remove(i);
     }
 }
 
@@ -716,6 +793,81 @@ mod tests {
             jar_with("http://e.com/a/b", &["r=1"]).cookies(false).len(),
             1
         );
+    }
+
+    #[test]
+    fn a_sibling_flood_is_trimmed_and_the_header_stays_bounded() {
+        let value = "v".repeat(3000);
+        // The host's own cookies first, then a sibling floods the parent domain.
+        let own: Vec<String> = (0..2).map(|i| format!("own{i}={value}")).collect();
+        let jar = jar_with("http://www.victim.test/", &[]);
+        jar.store(
+            &url("http://www.victim.test/"),
+            own.iter().map(String::as_str),
+        );
+        let flood: Vec<String> = (0..45)
+            .map(|i| format!("f{i}={value}; Domain=victim.test"))
+            .collect();
+        jar.store(
+            &url("http://att.victim.test/"),
+            flood.iter().map(String::as_str),
+        );
+        // Storing trimmed the parent domain to what one header carries, newest kept.
+        let parent: Vec<StoredCookie> = jar
+            .cookies(false)
+            .into_iter()
+            .filter(|c| c.domain == "victim.test")
+            .collect();
+        let bytes: usize = parent.iter().map(|c| c.header_cost()).sum();
+        assert!(bytes <= MAX_COOKIE_HEADER_BYTES + 2, "{bytes}");
+        assert!(parent.iter().any(|c| c.name == "f44"));
+        // The host's own cookies survive and come first; the header is bounded.
+        let header = jar
+            .header_for(&url("http://www.victim.test/"), SAME)
+            .unwrap();
+        assert!(header.len() <= MAX_COOKIE_HEADER_BYTES, "{}", header.len());
+        assert!(header.contains("own0=") && header.contains("own1="));
+        // The sibling still gets the newest parent-domain cookies that fit.
+        let sibling = jar
+            .header_for(&url("http://att.victim.test/"), SAME)
+            .unwrap();
+        assert!(sibling.len() <= MAX_COOKIE_HEADER_BYTES && sibling.contains("f44="));
+    }
+
+    #[test]
+    fn the_header_prefers_specific_then_recent_cookies_and_skips_what_does_not_fit() {
+        let jar = CookieJar::new();
+        // More than one header can carry: the host's own cookie first, then the parent
+        // domain's (storing those trims only the parent domain's own group).
+        let mk =
+            |name: &str, domain: &str, host_only: bool, len: usize, created: i64| StoredCookie {
+                name: name.into(),
+                value: "v".repeat(len),
+                domain: domain.into(),
+                host_only,
+                path: "/".into(),
+                secure: false,
+                http_only: false,
+                same_site: SameSiteRule::Lax,
+                expires: None,
+                created,
+            };
+        jar.load(vec![
+            mk("mine", "www.e.test", true, 3000, 3),
+            mk("old", "e.test", false, 3000, 1),
+            mk("new", "e.test", false, 3000, 2),
+            mk("tiny", "e.test", false, 5, 0),
+        ]);
+        assert_eq!(jar.cookies(false).len(), 4);
+        let header = jar.header_for(&url("http://www.e.test/"), SAME).unwrap();
+        assert!(header.len() <= MAX_COOKIE_HEADER_BYTES);
+        // Host-only first, then the newest parent cookie; "old" no longer fits but "tiny"
+        // does. Sent in RFC order (equal paths: earliest created first).
+        let names: Vec<&str> = header
+            .split("; ")
+            .map(|p| p.split('=').next().unwrap())
+            .collect();
+        assert_eq!(names, ["tiny", "new", "mine"]);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Bindings for HTML extraction (`webgrip_extract`): `decode_body` and `extract_document`.
+//! Bindings for HTML extraction (`webgrip_extract`): `decode_body`, `extract_document`,
+//! `scan_challenge` and `script_shell_reason`.
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
 //! owned results into Python objects happens attached.
@@ -17,7 +18,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::{challenge, charset, Budget, Extracted, Frame, Interrupted, Modes};
+use webgrip_extract::{challenge, charset, shell, Budget, Extracted, Frame, Interrupted, Modes};
 use webgrip_extract::{tracking, urls};
 use webgrip_net::{policy, Policy, PolicyConfig};
 
@@ -54,6 +55,19 @@ fn scan_challenge<'py>(
     d.set_item("kind", scan.verdict.map(|v| v.kind.as_str()))?;
     d.set_item("vendor", scan.verdict.and_then(|v| v.vendor))?;
     Ok(Some(d))
+}
+
+/// Why a fetched HTML page looks like an app shell its scripts build (see
+/// `webgrip_extract::shell`: one linear pass, run by `render="auto"` on every HTML page), or
+/// `None`. A panic in the scan (a bug) answers `None`: the static page is then used, as for
+/// any page that is no shell.
+#[pyfunction]
+fn script_shell_reason(py: Python<'_>, html: &[u8]) -> Option<String> {
+    py.detach(|| {
+        catch_unwind(|| shell::reason(html).map(|r| r.to_string()))
+            .ok()
+            .flatten()
+    })
 }
 
 /// A flag another thread raises to stop an extraction (an asyncio task that was cancelled
@@ -381,6 +395,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_body, m)?)?;
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
+    m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
+    m.add("SHELL_MAX_CHARS", shell::MAX_TEXT_CHARS)?;
     m.add("CHALLENGE_MAX_TEXT_CHARS", challenge::MAX_TEXT_CHARS)?;
     m.add_class::<CancelToken>()?;
     m.add_class::<TrackingRules>()?;
