@@ -1,29 +1,40 @@
-"""A small, forgiving HTML tree for reading result pages, built on the stdlib parser.
+"""A small, forgiving HTML tree for reading result pages, built from the core's HTML events.
 
 Why not the Rust core's parser: :func:`webgrip._core.extract_document` turns a page into
 text, markdown, links and tables, but result pages are read by *structure* (which block has
 class ``result--ad``, which link is ``a.result__a``, whether a ``form#challenge-form`` is
-present), and those attributes do not survive the conversion. :mod:`html.parser` is in the
-standard library, never raises on broken markup, and reads a 30 kB result page in a few
-milliseconds, so no third-party parser is needed at run time.
+present), and those attributes do not survive the conversion. So the tree is built here, in
+Python, from :func:`webgrip._core.html_events`: the page's start tags (with their
+attributes), end tags and text, read by the core in one linear pass without the GIL.
+
+Why the core and not the standard library's :mod:`html.parser`, which this module used
+before: that parser re-reads an unclosed construct from its start each time it looks for its
+end, so a hostile result page was quadratic (64 KiB of ``<a `` took 46 s, 1 MiB of ``<!``
+13 s, all of it holding the GIL, and the deadline check between slices of the page could not
+interrupt one slice). The core's pass follows the HTML tokenizer (quoted attribute values,
+comments, script data, RCDATA and RAWTEXT, character references), drops a tag the input ends
+inside as browsers do, keeps at most 64 attributes per tag (the first value of a repeated
+name) and is linear in the size of the page whatever its markup.
 
 The tree is deliberately minimal: elements with their attributes and children, text kept as
-strings, ``<script>``/``<style>`` content dropped, and the few implied end tags that matter
-for result pages (``tr``, ``td``, ``li``, ``p``, ``option``) closed the way browsers do.
+strings, the content of ``<script>``, ``<style>``, ``<template>`` and ``<noscript>`` dropped,
+and the few implied end tags that matter for result pages (``tr``, ``td``, ``li``, ``p``,
+``option``) closed the way browsers do.
 
 A result page comes from the network, so a hostile endpoint may send markup nested as deep
-as the page is long. Every step is therefore linear in the size of the page: the tree is at
-most :data:`MAX_DEPTH` elements deep (deeper start tags are dropped and their text kept, as
-browsers do), end tags find their open element through per-tag position lists instead of
-scanning the stack, and an element's text is a slice of the document's text pieces, which
-the parser records in document order, instead of a walk over its subtree.
+as the page is long. Every step is therefore linear in the size of the page: the events come
+from one linear pass, the tree is at most :data:`MAX_DEPTH` elements deep (deeper start tags
+are dropped and their text kept, as browsers do), end tags find their open element through
+per-tag position lists instead of scanning the stack, and an element's text is a slice of the
+document's text pieces, recorded in document order, instead of a walk over its subtree.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from html.parser import HTMLParser
+
+from .._core import html_events
 
 __all__ = ["MAX_DEPTH", "Element", "ParseDeadlineError", "parse_html", "text_of"]
 
@@ -155,9 +166,8 @@ class Element:
         return _SPACES.sub(" ", raw).strip()
 
 
-class _Builder(HTMLParser):
+class _Builder:
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.doc = _Text()
         self.root = Element("#document", {}, None, self.doc)
         self.stack: list[Element] = [self.root]
@@ -192,14 +202,13 @@ class _Builder(HTMLParser):
             if index > self._innermost(boundary):
                 self._close_from(index)
 
-    def _open(self, tag: str, attrs: list[tuple[str, str | None]]) -> Element:
+    def _open(self, tag: str, attrs: list[tuple[str, str]]) -> Element:
         parent = self.stack[-1]
-        node = Element(tag, {k: (v if v is not None else "") for k, v in attrs}, parent,
-                       self.doc)
+        node = Element(tag, dict(attrs), parent, self.doc)
         parent.children.append(node)
         return node
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str]]) -> None:
         self._implied_end(tag)
         if tag in _VOID:
             self._open(tag, attrs)._end = len(self.doc.pieces)
@@ -214,7 +223,7 @@ class _Builder(HTMLParser):
             if tag in _RAW_TEXT:
                 self.raw_depth += 1
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str]]) -> None:
         self._implied_end(tag)
         self._open(tag, attrs)._end = len(self.doc.pieces)
 
@@ -231,39 +240,38 @@ class _Builder(HTMLParser):
             self.stack[-1].children.append(data)
             self.doc.pieces.append(data)
 
-    def parse_marked_section(self, i: int, report: int = 1) -> int:
-        """``<![...]]>``; one with an unknown keyword (``<![foo``) is skipped to its ``>``,
-        as browsers skip a bogus comment. Why: the standard library raises AssertionError
-        there (before Python 3.13), which escaped the search as no ``SearchError`` (found by
-        the duckduckgo fuzz target)."""
-        try:
-            return super().parse_marked_section(i, report)
-        except AssertionError:
-            end = self.rawdata.find(">", i + 3)
-            return -1 if end < 0 else end + 1  # -1: incomplete; read as text at the end
-
 
 class ParseDeadlineError(Exception):
     """The time allowed for parsing ran out (see :func:`parse_html`)."""
 
 
-# Parsing runs in slices of this many characters, the time allowed checked between them.
-_SLICE = 128 * 1024
+# Events fed to the tree between two checks of the time allowed.
+_CHECK_EVERY = 4096
 
 
 def parse_html(markup: str, expired: Callable[[], bool] | None = None) -> Element:
     """Parse ``markup`` into a tree; the returned root has tag ``#document``.
 
-    ``expired`` is asked between slices of the page; once it returns true, parsing stops
-    with :class:`ParseDeadlineError` (a search must answer within its deadline even for a
-    page that is slow to parse).
+    ``expired`` is asked before and after the core's pass over the page (linear, without the
+    GIL) and while the tree is built; once it returns true, parsing stops with
+    :class:`ParseDeadlineError` (a search must answer within its deadline).
     """
+    if expired is not None and expired():
+        raise ParseDeadlineError
+    events = html_events(markup)
     builder = _Builder()
-    for offset in range(0, len(markup), _SLICE):
-        if expired is not None and expired():
+    for count, event in enumerate(events):
+        if expired is not None and not count % _CHECK_EVERY and expired():
             raise ParseDeadlineError
-        builder.feed(markup[offset:offset + _SLICE])
-    builder.close()
+        match event:
+            case ("text", data):
+                builder.handle_data(data)
+            case ("start", tag, attrs, True):
+                builder.handle_startendtag(tag, attrs)
+            case ("start", tag, attrs, _):
+                builder.handle_starttag(tag, attrs)
+            case ("end", tag):
+                builder.handle_endtag(tag)
     if expired is not None and expired():  # reading the tree would take longer still
         raise ParseDeadlineError
     return builder.root

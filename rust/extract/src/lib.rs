@@ -11,6 +11,7 @@ pub mod document;
 pub mod dom;
 mod emit;
 mod escape;
+pub mod events;
 pub mod frames;
 pub mod grid;
 pub mod guard;

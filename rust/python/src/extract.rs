@@ -1,5 +1,5 @@
 //! Bindings for HTML extraction (`webgrip_extract`): `decode_body`, `extract_document`,
-//! `scan_challenge` and `script_shell_reason`.
+//! `scan_challenge`, `script_shell_reason` and `html_events`.
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
 //! owned results into Python objects happens attached.
@@ -18,7 +18,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use webgrip_extract::links::Link;
 use webgrip_extract::metadata::Metadata;
 use webgrip_extract::tables::Table;
-use webgrip_extract::{challenge, charset, shell, Budget, Extracted, Frame, Interrupted, Modes};
+use webgrip_extract::{
+    challenge, charset, events, shell, Budget, Extracted, Frame, Interrupted, Modes,
+};
 use webgrip_extract::{tracking, urls};
 use webgrip_net::{policy, Policy, PolicyConfig};
 
@@ -68,6 +70,43 @@ fn script_shell_reason(py: Python<'_>, html: &[u8]) -> Option<String> {
             .ok()
             .flatten()
     })
+}
+
+/// The start tags, end tags and text of an HTML page or fragment, in one linear pass (see
+/// `webgrip_extract::events`), for the result-page tree in `webgrip.search._html`: a list of
+/// `("start", name, [(name, value), ...], self_closing)`, `("end", name)` and
+/// `("text", text)`. Bytes are read as UTF-8 (invalid sequences replaced). A panic in the
+/// pass (a bug) answers an empty list: the page then reads as one without results.
+#[pyfunction]
+fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let guarded = |text: &str| catch_unwind(|| events::events(text)).unwrap_or_default();
+    let out = if let Ok(s) = html.cast::<PyString>() {
+        let text = s.to_cow()?;
+        py.detach(|| guarded(&text))
+    } else if let Ok(b) = html.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.detach(|| guarded(&String::from_utf8_lossy(bytes)))
+    } else {
+        return Err(PyTypeError::new_err("html must be str or bytes"));
+    };
+    let list = PyList::empty(py);
+    let (start, end, text) = (
+        intern!(py, "start"),
+        intern!(py, "end"),
+        intern!(py, "text"),
+    );
+    for event in out {
+        let item = match event {
+            events::Event::Start(name, attrs, self_closing) => {
+                let attrs = PyList::new(py, attrs)?;
+                (start, name, attrs, self_closing).into_pyobject(py)?
+            }
+            events::Event::End(name) => (end, name).into_pyobject(py)?,
+            events::Event::Text(t) => (text, t).into_pyobject(py)?,
+        };
+        list.append(item)?;
+    }
+    Ok(list)
 }
 
 /// A flag another thread raises to stop an extraction (an asyncio task that was cancelled
@@ -396,6 +435,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
+    m.add_function(wrap_pyfunction!(html_events, m)?)?;
     m.add("SHELL_MAX_CHARS", shell::MAX_TEXT_CHARS)?;
     m.add("CHALLENGE_MAX_TEXT_CHARS", challenge::MAX_TEXT_CHARS)?;
     m.add_class::<CancelToken>()?;

@@ -1,0 +1,531 @@
+//! HTML as a flat list of start tags, end tags and text, in one linear pass: the event
+//! source of the small result-page tree in `webgrip.search._html`.
+//!
+//! Why here and not Python's `html.parser`: that parser re-reads an unclosed construct from
+//! its start each time more input arrives or it looks for the construct's end, so 64 KiB of
+//! `<a ` took 46 s and 1 MiB of `<!` 13 s, holding the GIL where no deadline reaches.
+//! This pass reads the page with the guard's byte scanners ([`guard::script_end`],
+//! [`guard::raw_end`], [`guard::comment_extent`], [`guard::tag_name_len`]) and a tag scanner
+//! that follows [`guard::scan_tag`]'s states but handles each attribute as it ends instead
+//! of collecting them all: every byte is looked at a bounded number of times and a tag
+//! keeps at most [`MAX_ATTRS`] attributes (the first value of a repeated name, as the HTML
+//! tokenizer keeps), so neither time nor memory grows with the attributes of one tag.
+//! It does not run [`crate::lexer::tokenize`]: unguarded, that checks each attribute
+//! against the tag's earlier ones (quadratic in a tag with 10⁵ distinct attributes), and
+//! guarded it drops the attributes result pages are read by.
+//!
+//! The tokenizer states followed are the WHATWG ones a result page needs: tags and
+//! attributes (quoted values may hold `>`), comments with their odd endings, bogus comments
+//! and DOCTYPEs (dropped), script data with its escaped states and RAWTEXT (`<style>`,
+//! `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>`: content skipped for scripts and styles,
+//! kept as undecoded text otherwise), RCDATA (`<title>`, `<textarea>`: text, character
+//! references decoded), `<plaintext>` (the rest is text). A tag the input ends inside is
+//! dropped, as browsers drop it. Character references are decoded in text and attribute
+//! values with the HTML rules (named references from html5ever's table, the attribute-value
+//! exception for `&amp=`, numeric references with the C1 replacements). No tree is built:
+//! nesting, implied end tags and depth are the consumer's.
+
+use memchr::memchr;
+
+use crate::guard;
+
+/// Attributes kept per start tag (the first ones, distinct names); the rest are read past.
+pub const MAX_ATTRS: usize = 64;
+
+/// One piece of markup or text, in document order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A start tag: name (ASCII lower case), attributes (names lower case, values decoded;
+    /// a name without a value has `""`), self-closing flag (`<br/>`).
+    Start(String, Vec<(String, String)>, bool),
+    /// An end tag: name (ASCII lower case).
+    End(String),
+    /// Text, references decoded; never empty. Consecutive text (across comments) is one
+    /// event.
+    Text(String),
+}
+
+/// The events of `html` (see the module docs). Linear in the length of the input.
+pub fn events(html: &str) -> Vec<Event> {
+    let mut p = Pass {
+        src: html,
+        b: html.as_bytes(),
+        out: Vec::new(),
+        text: String::new(),
+    };
+    p.run();
+    p.flush();
+    p.out
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// RAWTEXT elements whose content is kept as text (undecoded).
+const RAW_TEXT_KEPT: &[&[u8]] = &[b"xmp", b"iframe", b"noembed", b"noframes"];
+
+struct Pass<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    out: Vec<Event>,
+    /// Text not yet emitted (one event per run of text between tags).
+    text: String,
+}
+
+impl Pass<'_> {
+    fn flush(&mut self) {
+        if !self.text.is_empty() {
+            self.out.push(Event::Text(std::mem::take(&mut self.text)));
+        }
+    }
+
+    /// `src[from..to]`, or `""` if that is not on character boundaries (it always is: every
+    /// range ends at ASCII bytes).
+    fn s(&self, from: usize, to: usize) -> &str {
+        self.src.get(from..to).unwrap_or("")
+    }
+
+    fn run(&mut self) {
+        let b = self.b;
+        let len = b.len();
+        let mut pos = 0;
+        while pos < len {
+            let Some(off) = memchr(b'<', &b[pos..]) else {
+                decode_into(self.src, pos, len, false, &mut self.text);
+                return;
+            };
+            let lt = pos + off;
+            decode_into(self.src, pos, lt, false, &mut self.text);
+            pos = match b.get(lt + 1) {
+                Some(c) if c.is_ascii_alphabetic() => match self.start_tag(lt) {
+                    Some(next) => next,
+                    None => return, // the input ends inside the tag: dropped
+                },
+                Some(b'/') => match b.get(lt + 2) {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        let name_end = lt + 2 + guard::tag_name_len(b, lt + 2);
+                        let Some((end, _)) = scan_attrs(b, name_end, |_, _| {}) else {
+                            return;
+                        };
+                        self.flush();
+                        let name = self.s(lt + 2, name_end).to_ascii_lowercase();
+                        self.out.push(Event::End(name));
+                        end
+                    }
+                    Some(b'>') => lt + 3,
+                    Some(_) => bogus_end(b, lt + 2),
+                    None => {
+                        self.text.push_str("</");
+                        return;
+                    }
+                },
+                Some(b'!') if b[lt + 2..].starts_with(b"--") => guard::comment_extent(b, lt).1,
+                Some(b'!' | b'?') => bogus_end(b, lt + 2),
+                _ => {
+                    self.text.push('<');
+                    lt + 1
+                }
+            };
+        }
+    }
+
+    /// The start tag whose `<` is at `lt`: emit it (and the text of a raw text element);
+    /// return where reading goes on, `None` when the input ends inside the tag.
+    fn start_tag(&mut self, lt: usize) -> Option<usize> {
+        let b = self.b;
+        let src = self.src;
+        let name_end = lt + 1 + guard::tag_name_len(b, lt + 1);
+        let name = self.s(lt + 1, name_end).to_ascii_lowercase();
+        let mut attrs: Vec<(String, String)> = Vec::new();
+        let (end, self_closing) = scan_attrs(b, name_end, |n, v| {
+            if attrs.len() >= MAX_ATTRS {
+                return;
+            }
+            let Some(raw) = src.get(n.0..n.1) else { return };
+            let key = raw.to_ascii_lowercase();
+            if attrs.iter().any(|(k, _)| *k == key) {
+                return;
+            }
+            let mut value = String::new();
+            if let Some((s, e)) = v {
+                decode_into(src, s, e, true, &mut value);
+            }
+            attrs.push((key, value));
+        })?;
+        self.flush();
+        let raw: &[u8] = name.as_bytes();
+        let next = if raw == b"script" {
+            guard::script_end(b, end)
+        } else if raw == b"style" {
+            guard::raw_end(b, end, raw, false).0
+        } else if RAW_TEXT_KEPT.contains(&raw) {
+            let stop = guard::raw_end(b, end, raw, false).0;
+            self.text.push_str(src.get(end..stop).unwrap_or(""));
+            stop
+        } else if raw == b"title" || raw == b"textarea" {
+            let stop = guard::raw_end(b, end, raw, false).0;
+            decode_into(src, end, stop, false, &mut self.text);
+            stop
+        } else if raw == b"plaintext" {
+            self.text.push_str(src.get(end..).unwrap_or(""));
+            b.len()
+        } else {
+            end
+        };
+        // The start tag goes before the text its raw content made.
+        let text = std::mem::take(&mut self.text);
+        self.out.push(Event::Start(name, attrs, self_closing));
+        self.text = text;
+        Some(next)
+    }
+}
+
+/// A byte range of the input.
+type Range = (usize, usize);
+
+/// A bogus comment (`<!x`, `<?x`, `</0`) or DOCTYPE whose text starts at `from`: where it
+/// ends (after the next `>`, or at the end of input).
+fn bogus_end(b: &[u8], from: usize) -> usize {
+    let from = from.min(b.len());
+    memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
+}
+
+/// Read a tag's attributes from just after its name, following the tokenizer's attribute
+/// states as [`guard::scan_tag`] does, calling `on_attr(name range, value range)` as each
+/// attribute ends (so nothing is kept per attribute). Where the tag ends (after `>`) and
+/// whether it is self-closing; `None` if the input ends inside the tag.
+fn scan_attrs(
+    b: &[u8],
+    mut i: usize,
+    mut on_attr: impl FnMut(Range, Option<Range>),
+) -> Option<(usize, bool)> {
+    #[derive(Clone, Copy)]
+    enum S {
+        BeforeName,
+        Name,
+        AfterName,
+        BeforeValue,
+        Unquoted,
+        AfterQuoted,
+        SelfClosing,
+    }
+    // The attribute being read: name range and value range.
+    let mut cur: Option<(Range, Option<Range>)> = None;
+    let mut s = S::BeforeName;
+    // A new attribute starts at `i`: the one before it has ended.
+    macro_rules! start {
+        ($i:expr) => {
+            if let Some((n, v)) = cur.replace((($i, $i + 1), None)) {
+                on_attr(n, v);
+            }
+        };
+    }
+    while i < b.len() {
+        let c = b[i];
+        match s {
+            S::BeforeName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    start!(i);
+                    s = S::Name;
+                }
+            },
+            S::Name => match c {
+                _ if is_space(c) => s = S::AfterName,
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                b'=' => s = S::BeforeValue,
+                _ => {
+                    if let Some((n, _)) = cur.as_mut() {
+                        n.1 = i + 1;
+                    }
+                }
+            },
+            S::AfterName => match c {
+                _ if is_space(c) => {}
+                b'/' => s = S::SelfClosing,
+                b'=' => s = S::BeforeValue,
+                b'>' => break,
+                _ => {
+                    start!(i);
+                    s = S::Name;
+                }
+            },
+            S::BeforeValue => match c {
+                _ if is_space(c) => {}
+                b'"' | b'\'' => {
+                    let from = i + 1;
+                    let end = memchr(c, &b[from..]).map(|e| from + e)?;
+                    if let Some((_, v)) = cur.as_mut() {
+                        *v = Some((from, end));
+                    }
+                    i = end + 1;
+                    s = S::AfterQuoted;
+                    continue;
+                }
+                b'>' => break,
+                _ => {
+                    if let Some((_, v)) = cur.as_mut() {
+                        *v = Some((i, i + 1));
+                    }
+                    s = S::Unquoted;
+                }
+            },
+            S::Unquoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'>' => break,
+                _ => {
+                    if let Some((_, Some(v))) = cur.as_mut() {
+                        v.1 = i + 1;
+                    }
+                }
+            },
+            S::AfterQuoted => match c {
+                _ if is_space(c) => s = S::BeforeName,
+                b'/' => s = S::SelfClosing,
+                b'>' => break,
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
+            S::SelfClosing => match c {
+                b'>' => {
+                    if let Some((n, v)) = cur.take() {
+                        on_attr(n, v);
+                    }
+                    return Some((i + 1, true));
+                }
+                _ => {
+                    s = S::BeforeName;
+                    continue;
+                }
+            },
+        }
+        i += 1;
+    }
+    if i >= b.len() {
+        return None;
+    }
+    if let Some((n, v)) = cur.take() {
+        on_attr(n, v);
+    }
+    Some((i + 1, false))
+}
+
+/// Append `src[from..to]` to `out` with character references decoded (`in_attr`: the
+/// attribute-value rules). Linear: a named reference is looked up one character at a time
+/// and only while some entity name starts that way (at most 32 characters).
+fn decode_into(src: &str, from: usize, to: usize, in_attr: bool, out: &mut String) {
+    let b = &src.as_bytes()[..to];
+    let mut seg = from;
+    let mut pos = from;
+    while let Some(off) = memchr(b'&', &b[pos..]) {
+        let at = pos + off;
+        match char_ref(src, b, at, in_attr) {
+            Some((chars, next)) => {
+                out.push_str(&src[seg..at]);
+                out.extend(chars.iter().filter(|&&c| c != '\0'));
+                seg = next;
+                pos = next;
+            }
+            None => pos = at + 1,
+        }
+    }
+    out.push_str(&src[seg..to]);
+}
+
+/// The character reference whose `&` is at `at` (within `b`): its characters (`'\0'` for
+/// none) and where it ends; `None` when the `&` is literal text.
+fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<([char; 2], usize)> {
+    match b.get(at + 1) {
+        Some(b'#') => numeric_ref(b, at + 2),
+        Some(c) if c.is_ascii_alphanumeric() => {
+            let mut best: Option<((u32, u32), usize)> = None;
+            let mut j = at + 1;
+            while j < b.len() {
+                let c = b[j];
+                if !(c.is_ascii_alphanumeric() || c == b';') {
+                    break;
+                }
+                match html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=j]) {
+                    Some(&m) => {
+                        if m.0 != 0 {
+                            best = Some((m, j + 1));
+                        }
+                    }
+                    None => break,
+                }
+                j += 1;
+                if c == b';' {
+                    break;
+                }
+            }
+            let ((c1, c2), next) = best?;
+            // Historical rule: in attribute values, `&amp=` and `&ampx` without the
+            // semicolon stay literal (they are usually URL query strings).
+            if in_attr
+                && b[next - 1] != b';'
+                && b.get(next)
+                    .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
+            {
+                return None;
+            }
+            let first = char::from_u32(c1).unwrap_or('\u{fffd}');
+            let second = if c2 == 0 {
+                '\0'
+            } else {
+                char::from_u32(c2).unwrap_or('\u{fffd}')
+            };
+            Some(([first, second], next))
+        }
+        _ => None,
+    }
+}
+
+/// `&#` ... with digits from `from`: the character and where the reference ends; `None` (a
+/// literal `&`) without digits.
+fn numeric_ref(b: &[u8], from: usize) -> Option<([char; 2], usize)> {
+    let hex = matches!(b.get(from), Some(b'x' | b'X'));
+    let mut i = from + usize::from(hex);
+    let digits_start = i;
+    let mut n: u32 = 0;
+    while let Some(&c) = b.get(i) {
+        let d = match (hex, c) {
+            (_, b'0'..=b'9') => u32::from(c - b'0'),
+            (true, b'a'..=b'f') => u32::from(c - b'a' + 10),
+            (true, b'A'..=b'F') => u32::from(c - b'A' + 10),
+            _ => break,
+        };
+        n = n
+            .saturating_mul(if hex { 16 } else { 10 })
+            .saturating_add(d)
+            .min(0x11_0000);
+        i += 1;
+    }
+    if i == digits_start {
+        return None;
+    }
+    if b.get(i) == Some(&b';') {
+        i += 1;
+    }
+    let c = match n {
+        0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
+        0x80..=0x9F => html5ever::data::C1_REPLACEMENTS[(n - 0x80) as usize]
+            .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
+        _ => char::from_u32(n).unwrap_or('\u{fffd}'),
+    };
+    Some(([c, '\0'], i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn start(name: &str, attrs: &[(&str, &str)], sc: bool) -> Event {
+        Event::Start(
+            name.into(),
+            attrs
+                .iter()
+                .map(|(k, v)| ((*k).into(), (*v).into()))
+                .collect(),
+            sc,
+        )
+    }
+
+    #[test]
+    fn tags_text_and_references() {
+        let got = events(
+            "<!doctype html><DIV Class=\"a &amp; b\" id=x data-q='&amp=1' hidden>T&lt;&amp;<!-- c --> \
+             &#x41;&eacute;<br/></div><script>if (a<b) x()</script><p>&notit;",
+        );
+        assert_eq!(
+            got,
+            vec![
+                start(
+                    "div",
+                    &[
+                        ("class", "a & b"),
+                        ("id", "x"),
+                        ("data-q", "&amp=1"),
+                        ("hidden", "")
+                    ],
+                    false
+                ),
+                Event::Text("T<& Aé".into()),
+                start("br", &[], true),
+                Event::End("div".into()),
+                start("script", &[], false),
+                Event::End("script".into()),
+                start("p", &[], false),
+                Event::Text("¬it;".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn raw_text_and_odd_markup() {
+        assert_eq!(
+            events("<title>a &amp; <b></title>x < y</ z><?pi>"),
+            vec![
+                start("title", &[], false),
+                Event::Text("a & <b>".into()),
+                Event::End("title".into()),
+                Event::Text("x < y".into()),
+            ]
+        );
+        // An unended tag is dropped; the first value of a repeated name is kept.
+        assert_eq!(
+            events("<a href=1 HREF=2>t</a><a href='x"),
+            vec![
+                start("a", &[("href", "1")], false),
+                Event::Text("t".into()),
+                Event::End("a".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn attributes_are_capped() {
+        let mut html = String::from("<div");
+        for i in 0..100_000 {
+            html.push_str(&format!(" a{i}"));
+        }
+        html.push_str(" id=last>x");
+        let got = events(&html);
+        let Event::Start(_, attrs, _) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(attrs.len(), MAX_ATTRS);
+        assert_eq!(attrs[0].0, "a0");
+    }
+
+    #[test]
+    fn hostile_prefixes_are_linear() {
+        let mut worst = Duration::ZERO;
+        for prefix in [
+            "<a ",
+            "<a href='",
+            "<!--",
+            "<!",
+            "<div ",
+            "<script ",
+            "&",
+            "&#1",
+            "</a ",
+        ] {
+            for close in ["", ">"] {
+                let unit = format!("{prefix}{close}");
+                let html = unit.repeat((1 << 20) / unit.len());
+                let start = Instant::now();
+                let _ = events(&html);
+                worst = worst.max(start.elapsed());
+            }
+        }
+        assert!(worst < Duration::from_secs(5), "worst case {worst:?}");
+    }
+}
