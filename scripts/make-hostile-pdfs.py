@@ -62,6 +62,10 @@ SHAPES = {
         b"<< /Type /Pages /Kids [2 0 R 2 0 R 3 0 R] /Count 3 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>",
     ]),
+    # 200,000 operands and no operator: the content parser rereads the operation from each
+    # next byte (41 s of one core for 160,000 before the page scan refused it).
+    "hostile-operands-no-operator.pdf": one_page(stream(b"BT /F1 12 Tf " + b"1 " * 200_000,
+                                                        compress=True)),
     # A million one-character strings drawn on one page: about 18 KiB compressed.
     "hostile-text-flood.pdf": one_page(stream(b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000
                                               + b"ET", compress=True)),

@@ -61,7 +61,7 @@ def read_in_child(path: Path, timeout: float = 10.0) -> dict:
 
 
 def test_every_shape_has_a_fixture():
-    assert len(HOSTILE) >= 6, HOSTILE
+    assert len(HOSTILE) >= 7, HOSTILE
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -83,6 +83,8 @@ def test_nesting_is_refused_with_a_reason():
     assert loop["outcome"] == "UnsupportedContentError" and "page tree" in loop["text"], loop
     flood = read_in_child(FIXTURES / "hostile-text-flood.pdf")
     assert flood["outcome"] == "read" and "Page 1 was not read" in flood["text"], flood
+    reread = read_in_child(FIXTURES / "hostile-operands-no-operator.pdf")
+    assert reread["outcome"] == "read" and "reread without end" in reread["text"], reread
 
 
 def test_fetch_page_survives_every_hostile_pdf(tmp_path, httpserver):

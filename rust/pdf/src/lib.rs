@@ -154,6 +154,11 @@ pub const MAX_PAGE_TEXT_BYTES: usize = 200_000;
 /// thousand.
 pub const MAX_PAGE_TOKENS: usize = 2_000_000;
 
+/// A page whose broken operations would cost the content parser more than this many token
+/// steps of rereading ([`nesting::Nesting::restart_cost`]; about 5 ns a step) is left empty:
+/// 160,000 operands with no operator after them kept a worker busy for 41 s, past any deadline.
+pub const MAX_PAGE_RESTART_COST: u64 = 100_000_000;
+
 /// Read `data` as a PDF into `mode`'s view, within `limits` and `budget`.
 pub fn extract(
     data: &[u8],
@@ -376,7 +381,8 @@ fn read(
 /// Whether page `i`'s decoded content (all its streams, joined as the parser joins them) is
 /// safe to hand to the parser: nesting within [`nesting::MAX_BOUND`] from any offset (the
 /// content parser restarts one byte on after an operand it cannot read), and no more text to
-/// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`]. This covers what the file pre-pass cannot see: encrypted
+/// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`], no rereading past
+/// [`MAX_PAGE_RESTART_COST`]. This covers what the file pre-pass cannot see: encrypted
 /// streams, filters it does not decode, and `/Contents` arrays naming one stream many times.
 fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
     let Ok(data) = doc.get_page_content_data(i) else {
@@ -384,6 +390,7 @@ fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
     };
     let mut n = nesting::Nesting::new();
     nesting::push_content(&mut n, &data);
+    n.finish();
     if nesting::within(&n).is_err() {
         return Err("its content nests arrays or dictionaries too deep or too wide");
     }
@@ -392,6 +399,9 @@ fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
     }
     if n.tokens() > MAX_PAGE_TOKENS {
         return Err("it holds more drawing operations than a page can");
+    }
+    if n.restart_cost() > MAX_PAGE_RESTART_COST {
+        return Err("its content is broken in a way the parser would reread without end");
     }
     Ok(())
 }
@@ -879,6 +889,31 @@ mod tests {
             "",
         );
         assert!(refused(&shared).contains("page tree"));
+    }
+
+    #[test]
+    fn a_page_the_content_parser_would_reread_without_end_is_left_empty() {
+        for tail in [" ", ") m ET", "] m ET", "{ m ET"] {
+            let content = format!(
+                "BT /F1 12 Tf 72 720 Td (Kept page) Tj {}{tail}",
+                "1 ".repeat(200_000)
+            );
+            let start = Instant::now();
+            let doc = read_text(&one_page(stream(content.as_bytes()), "")).expect("reads");
+            assert!(
+                doc.content.contains("reread without end"),
+                "{tail}: {}",
+                doc.content
+            );
+            assert!(start.elapsed().as_secs() < 20, "{tail}");
+        }
+        // Long operations that end in their operator are read as usual.
+        let fine = format!(
+            "BT /F1 12 Tf 72 720 Td (Kept page) Tj [{}] TJ ET",
+            "(a) -20 ".repeat(5_000)
+        );
+        let doc = read_text(&one_page(stream(fine.as_bytes()), "")).expect("reads");
+        assert!(doc.content.contains("Kept page"), "{}", &doc.content[..100]);
     }
 
     #[test]

@@ -285,6 +285,11 @@ pub struct Nesting {
     nested_tokens: usize,
     most_nested_tokens: usize,
     after_space: bool,
+    /// Tokens since the last operator (a content stream's operation so far).
+    run: usize,
+    /// The bare word being read (its first bytes), if one is.
+    word: Option<([u8; 5], usize)>,
+    restart_cost: u64,
 }
 
 impl Default for Nesting {
@@ -306,6 +311,9 @@ impl Nesting {
             nested_tokens: 0,
             most_nested_tokens: 0,
             after_space: true,
+            run: 0,
+            word: None,
+            restart_cost: 0,
         }
     }
 
@@ -337,6 +345,53 @@ impl Nesting {
         self.most_nested_tokens
     }
 
+    /// What the content parser's restarts could cost, in token steps: after an operation it
+    /// cannot read (a stray `)`, an operator inside an array, the stream's end before an
+    /// operator) it starts again one byte after the operation's start, so an operation of k
+    /// tokens that fails is read about k times (k² steps; 160,000 trailing operands kept a
+    /// worker busy 41 s). Call [`Nesting::finish`] first.
+    pub fn restart_cost(&self) -> u64 {
+        self.restart_cost
+    }
+
+    /// The content stream ended: an operation still open fails at the end.
+    pub fn finish(&mut self) {
+        self.end_word();
+        self.fail();
+        self.hidden_cost();
+        self.hidden = 0;
+    }
+
+    /// Restarts inside a region reach its hidden openings one after another, each parse
+    /// nesting through the rest of them.
+    fn hidden_cost(&mut self) {
+        let h = self.hidden as u64;
+        self.restart_cost = self.restart_cost.saturating_add(h.saturating_mul(h) / 2);
+    }
+
+    fn fail(&mut self) {
+        let k = self.run as u64;
+        self.restart_cost = self.restart_cost.saturating_add(k.saturating_mul(k));
+        self.run = 0;
+    }
+
+    /// A bare word ended: an operator ends the operation (at the top level), `true`, `false`,
+    /// `null` and `R` are operands, and an operator inside an array fails the operation.
+    fn end_word(&mut self) {
+        let Some((bytes, len)) = self.word.take() else {
+            return;
+        };
+        let word = &bytes[..len.min(bytes.len())];
+        if matches!(word, b"true" | b"false" | b"null" | b"R") {
+            return;
+        }
+        if self.depth == 0 {
+            self.run = 0;
+        } else {
+            self.fail();
+        }
+    }
+
     /// How deep a parse starting anywhere in what was pushed could nest, at most.
     pub fn bound(&self) -> usize {
         self.deepest.saturating_add(self.most_hidden)
@@ -362,6 +417,8 @@ impl Nesting {
     pub fn push_opaque(&mut self, bytes: &[u8]) {
         let opens = bytes.iter().filter(|&&b| b == b'[' || b == b'<').count();
         self.most_hidden = self.most_hidden.max(opens);
+        let h = opens as u64;
+        self.restart_cost = self.restart_cost.saturating_add(h.saturating_mul(h) / 2);
     }
 
     fn open(&mut self) {
@@ -379,6 +436,7 @@ impl Nesting {
     /// A token starts here.
     fn token(&mut self) {
         self.tokens += 1;
+        self.run += 1;
         if self.depth > 0 {
             self.nested_tokens += 1;
             self.most_nested_tokens = self.most_nested_tokens.max(self.nested_tokens);
@@ -397,6 +455,7 @@ impl Nesting {
     }
 
     fn enter_region(&mut self, state: State) {
+        self.hidden_cost();
         self.hidden = 0;
         self.state = state;
     }
@@ -416,9 +475,12 @@ impl Nesting {
             }
             State::CloseAngle => {
                 self.state = State::Structure;
-                if b == b'>' {
+                if b == b'>' && self.depth > 0 {
                     self.close();
+                } else if b == b'>' {
+                    self.fail();
                 } else {
+                    self.fail();
                     // A stray `>` (the parser fails on it and moves one byte on): this byte
                     // starts afresh.
                     self.structure_byte(b);
@@ -468,13 +530,30 @@ impl Nesting {
 
     fn structure_byte(&mut self, b: u8) {
         let space = is_space(b);
-        if !space && (self.after_space || is_delimiter(b)) {
+        let starts = !space && (self.after_space || is_delimiter(b));
+        if space || is_delimiter(b) {
+            self.end_word();
+        } else if let Some((bytes, len)) = &mut self.word {
+            if let Some(slot) = bytes.get_mut(*len) {
+                *slot = b;
+            }
+            *len += 1;
+        }
+        if starts {
             self.token();
+            if b.is_ascii_alphabetic() || b == b'\'' || b == b'"' {
+                self.word = Some(([b, 0, 0, 0, 0], 1));
+            } else if !(b.is_ascii_digit() || b"+-./([<>]%*".contains(&b)) {
+                // No token starts with this byte: the operation fails here.
+                self.fail();
+            }
         }
         self.after_space = space || is_delimiter(b);
         match b {
             b'[' => self.open(),
+            b']' if self.depth == 0 => self.fail(),
             b']' => self.close(),
+            b')' | b'{' | b'}' => self.fail(),
             b'<' => self.state = State::Angle,
             b'>' => self.state = State::CloseAngle,
             b'(' => self.enter_region(State::Literal(1)),
@@ -534,6 +613,24 @@ mod tests {
         // Strings that close between the openings cannot hide them: the openings are seen.
         let chain = "[ (]) ".repeat(1_000);
         assert_eq!(scan(chain.as_bytes()).deepest(), 1_000);
+    }
+
+    #[test]
+    fn failed_operations_cost_their_length_squared() {
+        let cost = |input: &str| {
+            let mut n = scan(input.as_bytes());
+            n.finish();
+            n.restart_cost()
+        };
+        assert_eq!(cost("BT /F1 12 Tf 72 720 Td (x) Tj [(a) 1 (b)] TJ ET"), 0);
+        assert_eq!(cost("q 1 0 0 1 0 0 cm true null Q"), 0);
+        // Trailing operands, a stray `)`, an operator inside an array, a byte no token starts.
+        assert_eq!(cost("1 2 3"), 9);
+        assert_eq!(cost("1 2 ) m"), 9);
+        assert_eq!(cost("[1 m] TJ"), 9);
+        assert_eq!(cost("1 \x01 m"), 4);
+        // Openings hidden in an unclosed string: each restart inside nests through the rest.
+        assert_eq!(cost(&format!("BT ({}", "[".repeat(1000))), 1 + 500_000);
     }
 
     #[test]
