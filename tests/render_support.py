@@ -7,16 +7,30 @@ on addresses and ports the policy refuses and require zero connections.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 
 import pytest
-from webgrip import Config
+from webgrip import Config, render
 from webgrip.render import render_available
 
 _WHY = render_available(Config())
 #: Skips a test where no browser can run (no playwright, no Chromium): the reason says which.
 needs_browser = pytest.mark.skipif(_WHY is not None, reason=f"rendering unavailable: {_WHY}")
+
+
+def browser_processes() -> list[int]:
+    """This test process's Chromium browsers (a browser process names its profile folder)."""
+    out = []
+    for pid in render._descendants(os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"--user-data-dir=" in f.read():
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
 
 
 class CountingListener:

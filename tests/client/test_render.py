@@ -14,7 +14,7 @@ import time
 
 import pytest
 from conftest import loopback_config
-from render_support import APP_JS, DATA, SCRIPT_SHELL, needs_browser
+from render_support import APP_JS, DATA, SCRIPT_SHELL, browser_processes, needs_browser
 from siteserver import Reply, SiteServer, article, loopback_env, page
 from webgrip import Config, FetchTimeoutError, Tools, WebClient, render
 from webgrip.render import is_script_shell
@@ -116,34 +116,21 @@ def test_the_render_refuses_what_the_policy_refuses():
         client.fetch("http://127.0.0.1:9/", render="always")
 
 
-def _browsers() -> list[int]:
-    pids = render._descendants(os.getpid())
-    out = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"--user-data-dir=" in f.read():
-                    out.append(pid)
-        except OSError:
-            pass
-    return out
-
-
 @needs_browser
 @pytest.mark.parametrize("how", ["shutdown", "kill"])
 def test_browsers_and_profiles_are_reaped(shell_site, how):
     with WebClient(loopback_config()) as client:
         client.fetch(shell_site.url("/"), render="always")
-    browsers = _browsers()
+    browsers = browser_processes()
     assert browsers, "the pool keeps a browser between renders"
     profiles = [d for pid in browsers for d in render._profile_dirs(pid)]
     assert profiles and all(os.path.isdir(d) for d in profiles)
     render.shutdown() if how == "shutdown" else render._POOL.kill()
     deadline = time.monotonic() + 10
-    while (_browsers() or any(map(_ours_and_not_reaped, browsers))
+    while (browser_processes() or any(map(_ours_and_not_reaped, browsers))
            or any(os.path.exists(d) for d in profiles)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _browsers()
+    assert not browser_processes()
     assert not any(os.path.exists(d) for d in profiles)
     # Gone, or an orphan the init process reaps: none running, none a zombie of ours.
     assert not any(map(_ours_and_not_reaped, browsers))
@@ -185,19 +172,19 @@ def test_a_cancelled_render_stops_its_browser(shell_site):
     async def main() -> float:
         async with AsyncWebClient(loopback_config(timeout=30)) as client:
             task = asyncio.create_task(client.fetch(shell_site.url("/ticking"), render="always"))
-            while not _browsers():  # the render has its browser
+            while not browser_processes():  # the render has its browser
                 await asyncio.sleep(0.05)
             await asyncio.sleep(0.3)
             task.cancel()
             start = time.monotonic()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            while _browsers() and time.monotonic() - start < 5:
+            while browser_processes() and time.monotonic() - start < 5:
                 await asyncio.sleep(0.05)
             return time.monotonic() - start
 
     assert asyncio.run(main()) < 5
-    assert not _browsers()
+    assert not browser_processes()
 
 
 @needs_browser
@@ -205,7 +192,7 @@ def test_the_browser_runs_with_every_bypass_closed(shell_site):
     with WebClient(loopback_config()) as client:
         client.fetch(shell_site.url("/"), render="always")
     args = b""
-    for pid in _browsers():
+    for pid in browser_processes():
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args += f.read().replace(b"\0", b" ")
     for flag in (b"--proxy-server=http://no-egress.invalid:9", b"--proxy-bypass-list=<-loopback>",

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from conftest import loopback_config
-from render_support import CountingListener, needs_browser
+from render_support import CountingListener, browser_processes, needs_browser
 from siteserver import Reply, SiteServer, page
 from webgrip import (
     BlockedURLError,
@@ -50,18 +50,6 @@ def site():
         yield s
 
 
-def _browser_processes() -> list[int]:
-    out = []
-    for pid in render._descendants(os.getpid()):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"--user-data-dir=" in f.read():
-                    out.append(pid)
-        except OSError:
-            pass
-    return out
-
-
 def _alive(pid: int) -> bool:
     """Running (a zombie already reaped or left to init counts as gone)."""
     try:
@@ -83,7 +71,7 @@ def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
       busy(8000);""")))
     with WebClient(loopback_config(timeout=20)) as client:
         client.fetch(site.url("/small"), render="always")  # the pool's browser is up
-        browsers = _browser_processes()
+        browsers = browser_processes()
         profiles = [d for pid in browsers for d in render._profile_dirs(pid)]
         assert browsers and profiles
         idle = render._tree_memory(render._descendants(render._POOL._driver_pid))
@@ -103,7 +91,7 @@ def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
         # The next render gets a new browser.
         monkeypatch.undo()
         assert client.fetch(site.url("/small"), render="always").rendered
-        assert set(_browser_processes()).isdisjoint(browsers)
+        assert set(browser_processes()).isdisjoint(browsers)
 
 
 def test_popups_are_closed_as_they_open(site):

@@ -5,9 +5,9 @@
 //! its start each time more input arrives or it looks for the construct's end, so 64 KiB of
 //! `<a ` took 46 s and 1 MiB of `<!` 13 s, holding the GIL where no deadline reaches.
 //! This pass reads the page with the guard's byte scanners ([`guard::script_end`],
-//! [`guard::raw_end`], [`guard::comment_extent`], [`guard::tag_name_len`]) and a tag scanner
-//! that follows [`guard::scan_tag`]'s states but handles each attribute as it ends instead
-//! of collecting them all: every byte is looked at a bounded number of times and a tag
+//! [`guard::raw_end`], [`guard::comment_extent`], [`guard::tag_name_len`]) and the tag
+//! scanner's streaming form ([`guard::scan_tag_with`]), which hands over each attribute as it
+//! ends instead of collecting them all: every byte is looked at a bounded number of times and a tag
 //! keeps at most [`MAX_ATTRS`] attributes (the first value of a repeated name, as the HTML
 //! tokenizer keeps), so neither time nor memory grows with the attributes of one tag.
 //! It does not run [`crate::lexer::tokenize`]: unguarded, that checks each attribute
@@ -56,10 +56,6 @@ pub fn events(html: &str) -> Vec<Event> {
     p.run();
     p.flush();
     p.out
-}
-
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
 /// RAWTEXT elements whose content is kept as text (undecoded).
@@ -191,129 +187,19 @@ fn bogus_end(b: &[u8], from: usize) -> usize {
     memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
 }
 
-/// Read a tag's attributes from just after its name, following the tokenizer's attribute
-/// states as [`guard::scan_tag`] does, calling `on_attr(name range, value range)` as each
-/// attribute ends (so nothing is kept per attribute). Where the tag ends (after `>`) and
-/// whether it is self-closing; `None` if the input ends inside the tag.
+/// Read a tag's attributes from just after its name ([`guard::scan_tag_with`]), calling
+/// `on_attr(name range, value range)` as each attribute ends (so nothing is kept per
+/// attribute). Where the tag ends (after `>`) and whether it is self-closing; `None` if the
+/// input ends inside the tag.
 fn scan_attrs(
     b: &[u8],
-    mut i: usize,
+    i: usize,
     mut on_attr: impl FnMut(Range, Option<Range>),
 ) -> Option<(usize, bool)> {
-    #[derive(Clone, Copy)]
-    enum S {
-        BeforeName,
-        Name,
-        AfterName,
-        BeforeValue,
-        Unquoted,
-        AfterQuoted,
-        SelfClosing,
-    }
-    // The attribute being read: name range and value range.
-    let mut cur: Option<(Range, Option<Range>)> = None;
-    let mut s = S::BeforeName;
-    // A new attribute starts at `i`: the one before it has ended.
-    macro_rules! start {
-        ($i:expr) => {
-            if let Some((n, v)) = cur.replace((($i, $i + 1), None)) {
-                on_attr(n, v);
-            }
-        };
-    }
-    while i < b.len() {
-        let c = b[i];
-        match s {
-            S::BeforeName => match c {
-                _ if is_space(c) => {}
-                b'/' => s = S::SelfClosing,
-                b'>' => break,
-                _ => {
-                    start!(i);
-                    s = S::Name;
-                }
-            },
-            S::Name => match c {
-                _ if is_space(c) => s = S::AfterName,
-                b'/' => s = S::SelfClosing,
-                b'>' => break,
-                b'=' => s = S::BeforeValue,
-                _ => {
-                    if let Some((n, _)) = cur.as_mut() {
-                        n.1 = i + 1;
-                    }
-                }
-            },
-            S::AfterName => match c {
-                _ if is_space(c) => {}
-                b'/' => s = S::SelfClosing,
-                b'=' => s = S::BeforeValue,
-                b'>' => break,
-                _ => {
-                    start!(i);
-                    s = S::Name;
-                }
-            },
-            S::BeforeValue => match c {
-                _ if is_space(c) => {}
-                b'"' | b'\'' => {
-                    let from = i + 1;
-                    let end = memchr(c, &b[from..]).map(|e| from + e)?;
-                    if let Some((_, v)) = cur.as_mut() {
-                        *v = Some((from, end));
-                    }
-                    i = end + 1;
-                    s = S::AfterQuoted;
-                    continue;
-                }
-                b'>' => break,
-                _ => {
-                    if let Some((_, v)) = cur.as_mut() {
-                        *v = Some((i, i + 1));
-                    }
-                    s = S::Unquoted;
-                }
-            },
-            S::Unquoted => match c {
-                _ if is_space(c) => s = S::BeforeName,
-                b'>' => break,
-                _ => {
-                    if let Some((_, Some(v))) = cur.as_mut() {
-                        v.1 = i + 1;
-                    }
-                }
-            },
-            S::AfterQuoted => match c {
-                _ if is_space(c) => s = S::BeforeName,
-                b'/' => s = S::SelfClosing,
-                b'>' => break,
-                _ => {
-                    s = S::BeforeName;
-                    continue;
-                }
-            },
-            S::SelfClosing => match c {
-                b'>' => {
-                    if let Some((n, v)) = cur.take() {
-                        on_attr(n, v);
-                    }
-                    return Some((i + 1, true));
-                }
-                _ => {
-                    s = S::BeforeName;
-                    continue;
-                }
-            },
-        }
-        i += 1;
-    }
-    if i >= b.len() {
-        return None;
-    }
-    if let Some((n, v)) = cur.take() {
-        on_attr(n, v);
-    }
-    Some((i + 1, false))
+    let tag = guard::scan_tag_with(b, i, |a| {
+        on_attr(a.name, a.value.map(|(from, to, _)| (from, to)))
+    })?;
+    Some((tag.end, tag.self_closing))
 }
 
 /// Append `src[from..to]` to `out` with character references decoded (`in_attr`: the
@@ -325,10 +211,10 @@ fn decode_into(src: &str, from: usize, to: usize, in_attr: bool, out: &mut Strin
     let mut pos = from;
     while let Some(off) = memchr(b'&', &b[pos..]) {
         let at = pos + off;
-        match char_ref(src, b, at, in_attr) {
-            Some((chars, next)) => {
+        match crate::lexer::char_ref(src, b, at, in_attr) {
+            Some((r, next)) => {
                 out.push_str(&src[seg..at]);
-                out.extend(chars.iter().filter(|&&c| c != '\0'));
+                out.extend(&r.chars[..r.len]);
                 seg = next;
                 pos = next;
             }
@@ -336,89 +222,6 @@ fn decode_into(src: &str, from: usize, to: usize, in_attr: bool, out: &mut Strin
         }
     }
     out.push_str(&src[seg..to]);
-}
-
-/// The character reference whose `&` is at `at` (within `b`): its characters (`'\0'` for
-/// none) and where it ends; `None` when the `&` is literal text.
-fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<([char; 2], usize)> {
-    match b.get(at + 1) {
-        Some(b'#') => numeric_ref(b, at + 2),
-        Some(c) if c.is_ascii_alphanumeric() => {
-            let mut best: Option<((u32, u32), usize)> = None;
-            let mut j = at + 1;
-            while j < b.len() {
-                let c = b[j];
-                if !(c.is_ascii_alphanumeric() || c == b';') {
-                    break;
-                }
-                match html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=j]) {
-                    Some(&m) => {
-                        if m.0 != 0 {
-                            best = Some((m, j + 1));
-                        }
-                    }
-                    None => break,
-                }
-                j += 1;
-                if c == b';' {
-                    break;
-                }
-            }
-            let ((c1, c2), next) = best?;
-            // Historical rule: in attribute values, `&amp=` and `&ampx` without the
-            // semicolon stay literal (they are usually URL query strings).
-            if in_attr
-                && b[next - 1] != b';'
-                && b.get(next)
-                    .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
-            {
-                return None;
-            }
-            let first = char::from_u32(c1).unwrap_or('\u{fffd}');
-            let second = if c2 == 0 {
-                '\0'
-            } else {
-                char::from_u32(c2).unwrap_or('\u{fffd}')
-            };
-            Some(([first, second], next))
-        }
-        _ => None,
-    }
-}
-
-/// `&#` ... with digits from `from`: the character and where the reference ends; `None` (a
-/// literal `&`) without digits.
-fn numeric_ref(b: &[u8], from: usize) -> Option<([char; 2], usize)> {
-    let hex = matches!(b.get(from), Some(b'x' | b'X'));
-    let mut i = from + usize::from(hex);
-    let digits_start = i;
-    let mut n: u32 = 0;
-    while let Some(&c) = b.get(i) {
-        let d = match (hex, c) {
-            (_, b'0'..=b'9') => u32::from(c - b'0'),
-            (true, b'a'..=b'f') => u32::from(c - b'a' + 10),
-            (true, b'A'..=b'F') => u32::from(c - b'A' + 10),
-            _ => break,
-        };
-        n = n
-            .saturating_mul(if hex { 16 } else { 10 })
-            .saturating_add(d)
-            .min(0x11_0000);
-        i += 1;
-    }
-    if i == digits_start {
-        return None;
-    }
-    if b.get(i) == Some(&b';') {
-        i += 1;
-    }
-    let c = match n {
-        0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
-        0x80..=0x9F => html5ever::data::C1_REPLACEMENTS[(n - 0x80) as usize]
-            .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
-        _ => char::from_u32(n).unwrap_or('\u{fffd}'),
-    };
-    Some(([c, '\0'], i))
 }
 
 #[cfg(test)]

@@ -233,9 +233,9 @@ fn ascii_lowercase_word(v: u64) -> u64 {
 }
 
 /// One decoded character reference: up to two characters.
-struct CharRef {
-    chars: [char; 2],
-    len: usize,
+pub(crate) struct CharRef {
+    pub(crate) chars: [char; 2],
+    pub(crate) len: usize,
     /// A numeric reference without its `;`. html5ever reports that as a parse-error token,
     /// and a token between `<pre>` (or `<listing>`, `<textarea>`) and the newline the
     /// reference makes keeps that newline; the lexer emits the same token to build the
@@ -538,56 +538,9 @@ impl<S: TokenSink> Lexer<'_, S> {
         }
     }
 
-    /// The character reference whose `&` is at `at`, read no further than `end`: the
-    /// characters and where the reference ends. `None` when the `&` is literal text.
+    /// The character reference whose `&` is at `at`, read no further than `end` ([`char_ref`]).
     fn char_ref_in(&self, at: usize, end: usize, in_attr: bool) -> Option<(CharRef, usize)> {
-        let b = &self.b[..end];
-        match b.get(at + 1) {
-            Some(b'#') => numeric_ref(b, at + 2),
-            Some(c) if c.is_ascii_alphanumeric() => {
-                let mut best: Option<((u32, u32), usize)> = None;
-                let mut j = at + 1;
-                while j < b.len() {
-                    let c = b[j];
-                    if !(c.is_ascii_alphanumeric() || c == b';') {
-                        break;
-                    }
-                    match html5ever::data::NAMED_ENTITIES.get(&self.src[at + 1..=j]) {
-                        Some(&m) => {
-                            if m.0 != 0 {
-                                best = Some((m, j + 1));
-                            }
-                        }
-                        None => break,
-                    }
-                    j += 1;
-                    if c == b';' {
-                        break;
-                    }
-                }
-                let ((c1, c2), next) = best?;
-                // Historical rule: in attribute values, `&amp=` and `&ampx` without the
-                // semicolon stay literal (they are usually URL query strings).
-                if in_attr
-                    && b[next - 1] != b';'
-                    && b.get(next)
-                        .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
-                {
-                    return None;
-                }
-                let first = char::from_u32(c1).unwrap_or('\u{fffd}');
-                let second = char::from_u32(c2).unwrap_or('\u{fffd}');
-                Some((
-                    CharRef {
-                        chars: [first, second],
-                        len: if c2 == 0 { 1 } else { 2 },
-                        unterminated_numeric: false,
-                    },
-                    next,
-                ))
-            }
-            _ => None,
-        }
+        char_ref(self.src, &self.b[..end], at, in_attr)
     }
 
     /// Whether a `<![CDATA[` here opens a CDATA section: the tree builder knows. Where the
@@ -850,6 +803,58 @@ impl<S: TokenSink> Lexer<'_, S> {
             }
         }
         end
+    }
+}
+
+/// The character reference whose `&` is at `at` in `src` (read no further than `b`, a prefix
+/// of `src`'s bytes): the characters and where the reference ends. `None` when the `&` is
+/// literal text. The lexer and [`crate::events`] both decode with it.
+pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
+    match b.get(at + 1) {
+        Some(b'#') => numeric_ref(b, at + 2),
+        Some(c) if c.is_ascii_alphanumeric() => {
+            let mut best: Option<((u32, u32), usize)> = None;
+            let mut j = at + 1;
+            while j < b.len() {
+                let c = b[j];
+                if !(c.is_ascii_alphanumeric() || c == b';') {
+                    break;
+                }
+                match html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=j]) {
+                    Some(&m) => {
+                        if m.0 != 0 {
+                            best = Some((m, j + 1));
+                        }
+                    }
+                    None => break,
+                }
+                j += 1;
+                if c == b';' {
+                    break;
+                }
+            }
+            let ((c1, c2), next) = best?;
+            // Historical rule: in attribute values, `&amp=` and `&ampx` without the
+            // semicolon stay literal (they are usually URL query strings).
+            if in_attr
+                && b[next - 1] != b';'
+                && b.get(next)
+                    .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
+            {
+                return None;
+            }
+            let first = char::from_u32(c1).unwrap_or('\u{fffd}');
+            let second = char::from_u32(c2).unwrap_or('\u{fffd}');
+            Some((
+                CharRef {
+                    chars: [first, second],
+                    len: if c2 == 0 { 1 } else { 2 },
+                    unterminated_numeric: false,
+                },
+                next,
+            ))
+        }
+        _ => None,
     }
 }
 

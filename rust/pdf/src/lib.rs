@@ -571,29 +571,7 @@ mod tests {
                 .to_vec(),
         );
         objs.extend(extra[1..].iter().cloned());
-        let mut out = b"%PDF-1.7\n".to_vec();
-        let mut offsets = Vec::new();
-        for (i, body) in objs.iter().enumerate() {
-            offsets.push(out.len());
-            out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-            out.extend_from_slice(body);
-            out.extend_from_slice(b"\nendobj\n");
-        }
-        let xref = out.len();
-        out.extend_from_slice(
-            format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes(),
-        );
-        for off in offsets {
-            out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-        }
-        out.extend_from_slice(
-            format!(
-                "trailer\n<< /Size {} /Root 1 0 R /Info 5 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-                objs.len() + 1
-            )
-            .as_bytes(),
-        );
-        out
+        pdf_of(&objs, "/Info 5 0 R")
     }
 
     /// A page whose Flate-compressed contents name their filter through object 6.

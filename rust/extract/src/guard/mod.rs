@@ -45,7 +45,7 @@ mod tracker;
 
 pub(crate) use names::{attr_is_read, flattens, name_key, opens_element};
 pub(crate) use scan::{
-    after_slash, comment_extent, raw_end, scan_tag, script_end, tag_name_len, Attr,
+    after_slash, comment_extent, raw_end, scan_tag, scan_tag_with, script_end, tag_name_len, Attr,
 };
 pub(crate) use tracker::{mentions_frameset, Cdata, Start, Tracker};
 

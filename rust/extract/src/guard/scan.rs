@@ -25,7 +25,14 @@ pub(crate) struct Tag {
 
 /// Scan a tag's attributes from just after its name, following the tokenizer's attribute
 /// states. `None` if the input ends inside the tag (html5ever then drops the tag).
-pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+pub(crate) fn scan_tag(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+    attrs.clear();
+    scan_tag_with(b, i, |a| attrs.push(a))
+}
+
+/// [`scan_tag`], handing each attribute to `on_attr` as it ends instead of keeping them (what
+/// [`crate::events`] needs: one hostile tag may hold a megabyte of attributes).
+pub(crate) fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> Option<Tag> {
     #[derive(Clone, Copy)]
     enum S {
         BeforeName,
@@ -36,8 +43,20 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
         AfterQuoted,
         SelfClosing,
     }
-    attrs.clear();
+    // The attribute being read; the one before it is handed over when it starts.
+    let mut cur: Option<Attr> = None;
+    let mut start = |cur: &mut Option<Attr>, i: usize| {
+        let fresh = Attr {
+            name: (i, i + 1),
+            value: None,
+            end: i + 1,
+        };
+        if let Some(done) = cur.replace(fresh) {
+            on_attr(done);
+        }
+    };
     let mut s = S::BeforeName;
+    let mut closed = None;
     while i < b.len() {
         let c = b[i];
         match s {
@@ -46,16 +65,12 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
                 b'/' => s = S::SelfClosing,
                 b'>' => break,
                 _ => {
-                    attrs.push(Attr {
-                        name: (i, i + 1),
-                        value: None,
-                        end: i + 1,
-                    });
+                    start(&mut cur, i);
                     s = S::Name;
                 }
             },
             S::Name => {
-                let a = attrs.last_mut()?;
+                let a = cur.as_mut()?;
                 match c {
                     _ if is_space(c) => s = S::AfterName,
                     b'/' => s = S::SelfClosing,
@@ -74,28 +89,24 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
                 _ if is_space(c) => {}
                 b'/' => s = S::SelfClosing,
                 b'=' => {
-                    if let Some(a) = attrs.last_mut() {
+                    if let Some(a) = cur.as_mut() {
                         a.end = i + 1;
                     }
                     s = S::BeforeValue;
                 }
                 b'>' => break,
                 _ => {
-                    attrs.push(Attr {
-                        name: (i, i + 1),
-                        value: None,
-                        end: i + 1,
-                    });
+                    start(&mut cur, i);
                     s = S::Name;
                 }
             },
             S::BeforeValue => match c {
                 _ if is_space(c) => {}
                 b'"' | b'\'' => {
-                    let start = i + 1;
-                    let end = memchr(c, &b[start..]).map(|e| start + e)?;
-                    let a = attrs.last_mut()?;
-                    a.value = Some((start, end, true));
+                    let from = i + 1;
+                    let end = memchr(c, &b[from..]).map(|e| from + e)?;
+                    let a = cur.as_mut()?;
+                    a.value = Some((from, end, true));
                     a.end = end + 1;
                     i = end + 1;
                     s = S::AfterQuoted;
@@ -103,7 +114,7 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
                 }
                 b'>' => break,
                 _ => {
-                    let a = attrs.last_mut()?;
+                    let a = cur.as_mut()?;
                     a.value = Some((i, i + 1, false));
                     a.end = i + 1;
                     s = S::Unquoted;
@@ -113,7 +124,7 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
                 _ if is_space(c) => s = S::BeforeName,
                 b'>' => break,
                 _ => {
-                    if let Some(a) = attrs.last_mut() {
+                    if let Some(a) = cur.as_mut() {
                         a.end = i + 1;
                         if let Some(v) = a.value.as_mut() {
                             v.1 = i + 1;
@@ -132,10 +143,8 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
             },
             S::SelfClosing => match c {
                 b'>' => {
-                    return Some(Tag {
-                        end: i + 1,
-                        self_closing: true,
-                    })
+                    closed = Some(true);
+                    break;
                 }
                 _ => {
                     s = S::BeforeName;
@@ -145,9 +154,15 @@ pub(crate) fn scan_tag(b: &[u8], mut i: usize, attrs: &mut Vec<Attr>) -> Option<
         }
         i += 1;
     }
-    (i < b.len()).then_some(Tag {
+    if i >= b.len() {
+        return None;
+    }
+    if let Some(last) = cur.take() {
+        on_attr(last);
+    }
+    Some(Tag {
         end: i + 1,
-        self_closing: false,
+        self_closing: closed.unwrap_or(false),
     })
 }
 
