@@ -81,11 +81,13 @@ def is_script_shell(html: str | bytes) -> bool:
     Both must hold: the page's readable text (its main content, as ``extract(...,
     mode="text", main_content=True)`` gives it) is at most ``_core.SHELL_MAX_CHARS``
     characters, and its HTML has scripts (``<script src>``, a module script, a module
-    preload or an inline boot script) with a root they fill: an app root element
-    (``id="root"``, ``"app"``, ``"__next"``, ..., ``<app-root>``, ``ng-version``,
-    ``data-reactroot``), a custom element as the body's first element, a ``<noscript>``
-    asking for JavaScript, or a body with nothing besides scripts. The HTML test is one
-    linear pass in the core (``_core.script_shell_reason`` tells which reason held).
+    preload or an inline boot script) with a root they fill: an app root element still
+    empty (``id="root"``, ``"app"``, ``"__next"``, ..., ``<app-root>``, ``ng-version``,
+    ``data-reactroot``, ``v-scope``; a root holding server-rendered text does not count), a
+    custom element as the body's first element, a ``<noscript>`` asking for JavaScript, a
+    body with nothing besides scripts, or only a short placeholder line ("Loading...") on a
+    page that boots as an ES module app. The HTML test is one linear pass in the core
+    (``_core.script_shell_reason`` tells which reason held).
 
     >>> is_script_shell('<div id="root"></div><script src="/main.js"></script>')
     True

@@ -76,12 +76,15 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep only the main content (default: on for markdown/text)")
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
     f.add_argument("--render", action="store_const", const="always", default=None,
-                   help="run the page's scripts in the guarded headless browser "
-                   "(webgrip[render]; default: the config's render setting, auto)")
+                   help="run an HTML page's scripts in the guarded headless browser "
+                   "(webgrip[render]; a PDF, JSON or text reads as without it; with an "
+                   "upstream proxy the static page is printed; default: the config's "
+                   "render setting, auto)")
     f.add_argument("--no-render", dest="render", action="store_const", const="never",
                    help="never run the page's scripts")
     f.add_argument("--screenshot", metavar="FILE",
-                   help="save a PNG of the rendered page to FILE instead of printing it")
+                   help="save a PNG of the rendered page to FILE instead of printing it "
+                   "(an HTML page only: anything else fails and saves nothing)")
     f.add_argument("--full-page", action="store_true",
                    help="with --screenshot: the whole page, not only the viewport")
 
@@ -193,8 +196,20 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 f.write(png)
             err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
             return EXIT_OK
+        mode = args.render
+        if mode == "always":
+            from .render import PROXY_REFUSED, render_available
+
+            # The only refusal decided before any request that the static page answers as
+            # well: --render is a preference here, not a demand for a browser, so the page
+            # is printed (and the exit status is the static fetch's) with a note saying so.
+            # A missing browser still fails: installing one is the fix.
+            why = render_available(client.config, proxied=client._proxied)
+            if why == PROXY_REFUSED:
+                err.write(f"webgrip: not rendered: {why}; the static page follows\n")
+                mode = "never"
         page = client.fetch(args.url, extract=args.extract, main_content=args.main_content,
-                            render=args.render)
+                            render=mode)
     total = page.length
     if args.start_index > total:
         err.write(f"webgrip: --start-index {args.start_index} is past the end ({total} chars)\n")

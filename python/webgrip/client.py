@@ -292,9 +292,11 @@ class WebClient:
         bodies, and the other :mod:`webgrip.errors` exceptions.
 
         ``render`` (default ``config.render``) runs the page's scripts in the guarded headless
-        browser (``webgrip[render]``, see docs/rendering.md): ``"always"``, ``"never"``, or
-        ``"auto"`` (only when the static page is a script shell and a browser is available;
-        a failed render then keeps the static page). ``Page.rendered`` says which it was.
+        browser (``webgrip[render]``, see docs/rendering.md): ``"always"`` (every HTML
+        answer; the static request still comes first, and a PDF, JSON, text or image is read
+        as a static fetch reads it), ``"never"``, or ``"auto"`` (only when the static page is
+        a script shell and a browser is available; a failed render then keeps the static
+        page). ``Page.rendered`` says which it was, ``Page.render_reason`` why.
 
         ``headers`` are added to this call's requests (over ``config.headers`` and
         ``config.site_headers``; an ``Authorization`` or ``Cookie`` among them is dropped if a
@@ -319,10 +321,8 @@ class WebClient:
                 return cached
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
-        if mode == "always":
-            page = self._rendered_page(clean, extract, main_content, deadline)
-            documents.put(key, page)
-            return page
+        if mode == "always":  # no browser (or an upstream proxy): refused before any request
+            _render().require_browser(self.config, clean, proxied=self._proxied)
         # The persistent cache is shared (other clients, other processes): a request that
         # would carry this client's cookies neither reads nor (cache.store) writes it.
         if self._page_cache is None or self._core.has_cookies_for(clean):
@@ -331,6 +331,15 @@ class WebClient:
             from .cache import fetch_cached
 
             response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+        # "always" still asks the static exchange first: only there does the body's type show
+        # (a browser turns a PDF into an empty viewer page and JSON into a <pre>), and a
+        # PDF, JSON, text or image must read as a static fetch reads it. An HTML answer is
+        # rendered whatever its status or bot check: the browser's answer is the one kept.
+        if mode == "always" and _fetching().classify(
+                response.headers.get("content-type"), response.content)[0] == "html":
+            page = self._rendered_page(clean, extract, main_content, deadline, "always")
+            documents.put(key, page)
+            return page
         wall = detect(response, clean)
         if wall is not None:
             page = self._past_wall(wall, response, clean, extract, main_content, mode, deadline)
@@ -339,9 +348,10 @@ class WebClient:
         if response.status >= 400:
             raise status_error(response)
         page = self._page_of(response, clean, extract, main_content, deadline)
-        if mode == "auto" and self._is_shell(response, page, clean, deadline):
+        shell = self._shell_reason(response, page, clean, deadline) if mode == "auto" else None
+        if shell is not None:
             try:
-                page = self._rendered_page(clean, extract, main_content, deadline)
+                page = self._rendered_page(clean, extract, main_content, deadline, shell)
             except WebgripError as exc:  # the static page is still an answer
                 self._stats.record_error(exc)
         documents.put(key, page)
@@ -368,7 +378,9 @@ class WebClient:
         """A PNG of ``url`` as the guarded headless browser renders it (``webgrip[render]``,
         see docs/rendering.md): the viewport, or the whole page with ``full_page=True``.
         Within ``config.timeout``; raises :class:`~webgrip.errors.RenderError` when no
-        browser is available, and the other :mod:`webgrip.errors` exceptions."""
+        browser is available, :class:`~webgrip.errors.UnsupportedContentError` (reason
+        ``not-html``, no screenshot taken) when the document is not HTML (a PDF, JSON, text,
+        an image), and the other :mod:`webgrip.errors` exceptions."""
         from .render import render as render_page
 
         clean = self._clean_url(url)
@@ -388,33 +400,39 @@ class WebClient:
                 or _render().render_available(self.config, proxied=self._proxied) is not None):
             raise error
         try:
-            return self._rendered_page(url, extract, main_content, deadline)
+            return self._rendered_page(url, extract, main_content, deadline, wall.kind)
         except ChallengeError:
             raise
         except WebgripError as exc:  # the browser failed: the bot check is the answer
             self._stats.record_error(exc)
             raise error from None
 
-    def _is_shell(self, response: Response, page: Page, url: str, deadline: float) -> bool:
-        """Whether ``auto`` should render: an HTML script shell, and a browser here."""
+    def _shell_reason(self, response: Response, page: Page, url: str,
+                      deadline: float) -> str | None:
+        """Why ``auto`` should render (the core's shell reason: an HTML script shell, and a
+        browser here), else ``None``."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
-            return False
+            return None
         render = _render()
-        # The cheap test first: a page whose text is already long is no shell (the regexes
-        # over the raw HTML and the look for a browser run only on tiny pages).
+        # The cheap test first: a page whose text is already long is no shell (the core's
+        # scan of the raw HTML and the look for a browser run only on tiny pages).
         if page.extract in ("markdown", "text") and _stripped_longer(page.content,
                                                                      render.SHELL_MAX_CHARS):
-            return False
-        if (not render.looks_scripted(response.content)
+            return None
+        reason = render.script_shell_reason(response.content)
+        if (reason is None
                 or render.render_available(self.config, proxied=self._proxied) is not None):
-            return False
+            return None
         text = page if page.extract in ("markdown", "text") else _fetching().build_page(
             response, url=url, extract="text", deadline=deadline)
-        return bool(render.is_script_shell(response.content, text.content))
+        if len(text.content.strip()) > render.SHELL_MAX_CHARS:  # the text is already there
+            return None
+        return str(reason)
 
     def _rendered_page(self, url: str, extract: str, main_content: bool | None,
-                       deadline: float) -> Page:
-        """``url`` rendered in the guarded browser, through the same extractor."""
+                       deadline: float, reason: str) -> Page:
+        """``url`` rendered in the guarded browser, through the same extractor; ``reason``
+        (why it was rendered) becomes ``Page.render_reason``."""
         from .render import render as render_page
 
         start = time.monotonic()
@@ -436,7 +454,7 @@ class WebClient:
         if response.status >= 400:
             raise status_error(response)
         page = self._page_of(response, url, extract, main_content, deadline)
-        return dataclasses.replace(page, rendered=True)
+        return dataclasses.replace(page, rendered=True, render_reason=reason)
 
     def _page_of(self, response: Response, url: str, extract: str, main_content: bool | None,
                  deadline: float) -> Page:

@@ -41,6 +41,12 @@ class Page:
     """Whether only the main content (no navigation, ads, footers) was kept."""
     rendered: bool = False
     """Whether the page's scripts ran in the guarded browser before extraction."""
+    render_reason: str | None = None
+    """Why it was rendered: ``"always"`` (``render="always"``), the core's shell reason when
+    ``render="auto"`` found a script shell (``"app-root #root"``, ``"noscript"``, ``"empty
+    body with scripts"``, ...: :func:`webgrip.render.script_shell_reason`), or the bot check's
+    kind (``"challenge"``, ``"captcha"``) when ``auto`` rendered past one; ``None`` for a
+    static page."""
 
     @property
     def length(self) -> int:

@@ -35,12 +35,19 @@ from typing import Any
 
 from . import _cancel, _core
 from .config import RENDER_MODES, Config
-from .errors import BlockedURLError, FetchTimeoutError, RenderError, ResponseTooLargeError
+from .errors import (
+    BlockedURLError,
+    FetchTimeoutError,
+    RenderError,
+    ResponseTooLargeError,
+    UnsupportedContentError,
+)
 from .proxies import in_use as proxy_in_use
 
 __all__ = [
-    "RENDER_MODES", "RenderResult", "browser_executable", "is_script_shell", "looks_scripted",
-    "render", "render_available", "script_shell_reason", "shutdown",
+    "HTML_TYPES", "PROXY_REFUSED", "RENDER_MODES", "RenderResult", "browser_executable",
+    "is_script_shell", "looks_scripted", "render", "render_available", "require_browser",
+    "script_shell_reason", "shutdown",
 ]
 
 #: The values of ``Config.render`` and ``fetch(render=...)``.
@@ -103,6 +110,9 @@ class RenderResult:
     screenshot: bytes | None = field(default=None, repr=False)
     proxy: dict[str, Any] = field(default_factory=dict)
     """The proxy's stats: requests, refused (and the first refusals), bytes."""
+    content_type: str | None = None
+    """The media type of the document shown (its ``Content-Type``, lower-cased, without
+    parameters); ``None`` when it sent none."""
 
 
 def browser_executable(config: Config) -> str | None:
@@ -118,9 +128,15 @@ def browser_executable(config: Config) -> str | None:
 
 
 #: The browser's egress proxy dials directly: with an upstream proxy configured, a render
-#: would bypass it, so there is none.
-_PROXY_REFUSED = ("rendering does not go through an upstream proxy (Config.proxy, proxy_for "
-                  "or an environment proxy): the static page is used")
+#: would bypass it, so there is none. (Whether the static page is used instead is the
+#: caller's to say: ``auto`` and the CLI's ``--render`` use it, ``fetch(render="always")``
+#: raises.)
+PROXY_REFUSED = ("rendering does not go through an upstream proxy (Config.proxy, proxy_for "
+                  "or an environment proxy), and one is configured")
+
+#: Documents the browser shows as pages: anything else (a PDF in its viewer, JSON or text in
+#: a ``<pre>``, an image) has no page to read or to photograph.
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 
 def render_available(config: Config, *, proxied: bool | None = None) -> str | None:
@@ -128,13 +144,29 @@ def render_available(config: Config, *, proxied: bool | None = None) -> str | No
     asking routes through an upstream proxy (a ``WebClient`` decides once, when it is made);
     ``None`` reads ``config`` and the environment now."""
     if proxy_in_use(config, os.environ) if proxied is None else proxied:
-        return _PROXY_REFUSED
+        return PROXY_REFUSED
     if find_spec("playwright") is None:
         return "the render extra is not installed (pip install 'webgrip[render]')"
+    if config.browser_executable and browser_executable(config) is None:
+        # The setting names the browser: pointing at the system's Chromium would be wrong.
+        path = os.path.expanduser(config.browser_executable)
+        what = "is not executable" if os.path.exists(path) else "does not exist"
+        return f"browser_executable {path!r} is not an executable browser (it {what})"
     if browser_executable(config) is None:
         return ("no Chromium found (install it, e.g. apt-get install chromium, or set "
                 "browser_executable)")
     return None
+
+
+def require_browser(config: Config, url: str, *, proxied: bool | None = None) -> str:
+    """The browser a render of ``url`` would run, or :class:`~webgrip.errors.RenderError`
+    (reason ``proxy`` or ``no-browser``, the message saying why) when none can run here."""
+    why = render_available(config, proxied=proxied)
+    executable = browser_executable(config)
+    if why is not None or executable is None:
+        reason = "proxy" if why == PROXY_REFUSED else "no-browser"
+        raise RenderError(f"cannot render {url}: {why}", url=url, reason=reason)
+    return executable
 
 
 #: A selection this short says nothing: the page is built by its scripts.
@@ -493,11 +525,7 @@ def render(
     :class:`~webgrip.errors.ResponseTooLargeError` when its HTML passes
     ``max_response_bytes`` and :class:`~webgrip.errors.FetchTimeoutError` past the deadline.
     ``proxied`` as for :func:`render_available`."""
-    why = render_available(config, proxied=proxied)
-    executable = browser_executable(config)
-    if why is not None or executable is None:
-        reason = "proxy" if why == _PROXY_REFUSED else "no-browser"
-        raise RenderError(f"cannot render {url}: {why}", url=url, reason=reason)
+    executable = require_browser(config, url, proxied=proxied)
     core.check_url(url)  # the first URL gets the usual, typed refusal
     left = deadline - time.monotonic()
     if left <= 0:
@@ -641,12 +669,18 @@ def _render_in(
             response = page.goto(url, wait_until="domcontentloaded", timeout=_ms_left(deadline))
         except PlaywrightError as exc:
             nav.check(url, proxy.stats())
+            if screenshot and nav.documents:  # a download (a zip, an octet-stream) aborts
+                _check_html(url, nav.documents[-1])
             raise _navigation_error(url, exc, proxy.stats(), deadline) from None
         if response is not None and response.headers.get("x-webgrip-refused"):
             reason = response.headers["x-webgrip-refused"]
             raise BlockedURLError(f"Refused {response.url}: the render proxy refused it "
                                   f"({reason})", url=response.url, reason=reason)
         nav.check(url, proxy.stats())
+        if screenshot:
+            # Checked before the shot: a PDF's viewer or a JSON <pre> would photograph as a
+            # blank or meaningless PNG that looks like success.
+            _check_html(url, nav.documents[-1] if nav.documents else response)
         # Leave part of the budget for reading the DOM when the page never settles.
         html = _settled_content(page, deadline - min(1.0, 0.2 * (deadline - time.monotonic())),
                                 config.max_response_bytes, url)
@@ -655,7 +689,8 @@ def _render_in(
         documents = nav.documents
         shown = documents[-1] if documents else response
         return RenderResult(url=page.url, status=shown.status if shown else 200,
-                            html=html, screenshot=shot, proxy=dict(proxy.stats()))
+                            html=html, screenshot=shot, proxy=dict(proxy.stats()),
+                            content_type=_media_type(shown))
     except PlaywrightError as exc:
         if time.monotonic() >= deadline:
             raise FetchTimeoutError(f"the render of {url} ran out of time", url=url,
@@ -667,6 +702,27 @@ def _render_in(
             with contextlib.suppress(Exception):
                 context.close()
         proxy.stop()
+
+
+def _media_type(response: Any) -> str | None:
+    """The media type of a Playwright response's ``Content-Type`` (``None`` if it has none)."""
+    if response is None:
+        return None
+    with contextlib.suppress(Exception):  # a response of a closed page
+        value = response.headers.get("content-type") or ""
+        return value.split(";", 1)[0].strip().lower() or None
+    return None
+
+
+def _check_html(url: str, response: Any) -> None:
+    """Raise :class:`UnsupportedContentError` (reason ``not-html``) when the document the
+    browser shows is not HTML. A document without a ``Content-Type`` passes: the browser
+    sniffs it, and so it is shown as whatever it looks like."""
+    media = _media_type(response)
+    if media is not None and media not in HTML_TYPES:
+        raise UnsupportedContentError(
+            f"{url} is not an HTML page ({media}), so no screenshot was taken; fetch it to "
+            "read its content", url=url, reason="not-html", content_type=media)
 
 
 def _close(page: Any) -> None:

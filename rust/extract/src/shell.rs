@@ -17,18 +17,34 @@
 //! SPA fallback, Trunk-built wasm apps and inline Preact/Vue boot that way) — **and** one
 //! of, in the order reported:
 //! - an **app root**: an element whose `id` starts with a framework's mount point (`root`,
-//!   `app`, `__next`, `__nuxt`, ...), `<app-root>`, or an `ng-version`, `data-reactroot` or
-//!   `ng-app` attribute;
+//!   `app`, `__next`, `__nuxt`, ...), `<app-root>`, or an `ng-version`, `data-reactroot`,
+//!   `ng-app` or `v-scope` attribute;
 //! - a **custom element** (a tag name with a hyphen: Lit, Polymer, Stencil) as the body's
 //!   first element;
 //! - a **`<noscript>`** that mentions JavaScript ("You need to enable JavaScript to run
 //!   this app.");
 //! - an **empty body**: no text and no element that shows something (image, media, frame,
 //!   form control, canvas, SVG) anywhere outside scripts, styles and `<noscript>` (Ember,
-//!   Flutter web and the webpack and rollup defaults mount into a bare `<body>`).
+//!   Flutter web and the webpack and rollup defaults mount into a bare `<body>`);
+//! - a **placeholder body**: the same, but with a line of text such as "Loading..." (at
+//!   most [`PLACEHOLDER_BYTES`]), on a page that boots as an ES module app (a module script
+//!   or a module preload): React Router's and Remix's SPA mode render their
+//!   `HydrateFallback` so. Why modules only: a short server-rendered page ("Hello", a
+//!   redirect notice) with a classic analytics script is no app.
+//!
+//! An app root or custom element counts only while it is **unfilled**: at most
+//! [`PLACEHOLDER_BYTES`] of text between its start and end tags (a spinner's SVG or a
+//! "Loading..." line). A server-rendered app (VitePress, Nuxt, Angular SSR, Next.js) ships
+//! the same root and scripts with its text already inside; a thin page of ~150 characters
+//! is under the caller's [`MAX_TEXT_CHARS`] and was rendered for nothing before this. Why
+//! the text inside the root and not the page's: a shell may have server-rendered chrome
+//! (Blazor's error banner) outside its empty root. The end tag is found by counting start
+//! and end tags of the root's name, which misnested markup can fool; the text found up to
+//! the end of the input decides then.
 //!
 //! The caller adds the other half of the decision: the page's extracted text is tiny
-//! ([`MAX_TEXT_CHARS`]). This pass alone would call a server-rendered Next.js page a shell.
+//! ([`MAX_TEXT_CHARS`]). This pass alone would call a long server-rendered page whose
+//! root holds the text in a sibling (or a placeholder-sized one with scripts) a shell.
 
 use memchr::memchr;
 
@@ -44,6 +60,12 @@ pub const SCAN_BYTES: usize = 512 * 1024;
 /// A page whose extracted text (the main-content selection, trimmed) is longer than this is
 /// never a shell, whatever this pass says: the scripts did not have to build it.
 pub const MAX_TEXT_CHARS: usize = 200;
+
+/// Non-blank bytes of text an unfilled root, or a placeholder body, may hold ("Loading...",
+/// "Please wait while the app starts"). Why 64: every framework's loading text fits with
+/// room to spare, while the thin server-rendered pages of `tests/fixtures/shells/static/`
+/// (about 120 to 165 characters of text) hold 100 to 135 non-blank bytes.
+pub const PLACEHOLDER_BYTES: usize = 64;
 
 /// Ids frameworks mount their app into (Create React App, Vite, Vue CLI, Blazor and Expo use
 /// `root` or `app`; Next.js, Nuxt, Gatsby, Svelte templates, Quasar the others). An id
@@ -61,8 +83,54 @@ const ROOT_IDS: &[&str] = &[
     "q-app",
 ];
 
-/// Attributes only a script-built root carries (Angular, React 16-17, AngularJS).
-const ROOT_ATTRS: &[&str] = &["ng-version", "data-reactroot", "ng-app", "data-ng-app"];
+/// Attributes only a script-built root carries (Angular, React 16-17, AngularJS, petite-vue).
+const ROOT_ATTRS: &[&str] = &[
+    "ng-version",
+    "data-reactroot",
+    "ng-app",
+    "data-ng-app",
+    "v-scope",
+];
+
+/// Elements no framework mounts into, whose id alone does not make them a root: links,
+/// list items, headings and other phrasing content. Why: ids are matched by prefix, and a
+/// footer link `<a id="app-security">App security</a>` (postman.com in the corpus) is as
+/// short as an unfilled root. Markers ([`ROOT_ATTRS`]) still count on any element.
+const NOT_ID_ROOTS: &[&str] = &[
+    "a", "abbr", "b", "button", "caption", "code", "dd", "dt", "em", "h1", "h2", "h3", "h4", "h5",
+    "h6", "i", "label", "legend", "li", "option", "p", "small", "span", "strong", "td", "th", "tr",
+];
+
+/// Elements that cannot be an app root whatever their id: void elements hold no children
+/// and raw-text ones no markup (`<link id="app-css">`, `<script id="app-data">`).
+const NOT_ROOTS: &[&str] = &[
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "param",
+    "source",
+    "track",
+    "wbr",
+    "script",
+    "style",
+    "title",
+    "textarea",
+    "noscript",
+    "template",
+    "head",
+    "iframe",
+    "xmp",
+    "noembed",
+    "noframes",
+    "plaintext",
+];
 
 /// Elements that show something without text: a body holding one is not empty.
 const CONTENT_TAGS: &[&str] = &[
@@ -117,6 +185,8 @@ pub enum Reason {
     Noscript,
     /// Nothing in the body but scripts.
     EmptyBody,
+    /// Nothing in the body but scripts and a line of placeholder text.
+    Placeholder,
 }
 
 impl std::fmt::Display for Reason {
@@ -128,6 +198,7 @@ impl std::fmt::Display for Reason {
             Reason::CustomElement(name) => write!(f, "custom element <{name}>"),
             Reason::Noscript => f.write_str("noscript"),
             Reason::EmptyBody => f.write_str("empty body with scripts"),
+            Reason::Placeholder => f.write_str("placeholder body with scripts"),
         }
     }
 }
@@ -138,6 +209,8 @@ impl std::fmt::Display for Reason {
 pub fn reason(html: &[u8]) -> Option<Reason> {
     let mut s = Scan::default();
     s.run(&html[..html.len().min(SCAN_BYTES)]);
+    // A root still open where the input (or the scan) ends is judged on its text so far.
+    s.close_candidate();
     if !s.scripts {
         return None;
     }
@@ -150,22 +223,61 @@ pub fn reason(html: &[u8]) -> Option<Reason> {
     if s.noscript {
         return Some(Reason::Noscript);
     }
-    (!s.content).then_some(Reason::EmptyBody)
+    if s.shows {
+        return None;
+    }
+    match s.text {
+        0 => Some(Reason::EmptyBody),
+        n if n <= PLACEHOLDER_BYTES && s.modules => Some(Reason::Placeholder),
+        _ => None,
+    }
 }
 
 /// What the pass has seen so far.
 #[derive(Default)]
 struct Scan {
     scripts: bool,
+    /// A module script or a module preload: the page boots as an ES module app.
+    modules: bool,
     root: Option<Reason>,
     custom: Option<String>,
     noscript: bool,
-    /// Text or a [`CONTENT_TAGS`] element outside scripts, styles and `<noscript>`.
-    content: bool,
+    /// A root or custom element whose end tag has not been seen yet.
+    candidate: Option<Candidate>,
+    /// A [`CONTENT_TAGS`] element outside scripts, styles and `<noscript>`.
+    shows: bool,
+    /// Non-blank bytes of text outside scripts, styles and `<noscript>`, counted up to
+    /// just past [`PLACEHOLDER_BYTES`].
+    text: usize,
     /// Inside the body (after `<body>`, or after the first start tag that implies it).
     in_body: bool,
     /// The body's first element has been seen.
     first_child_seen: bool,
+}
+
+/// An app root or custom element being read: whether it stays unfilled decides whether it
+/// counts.
+struct Candidate {
+    reason: Reason,
+    /// Its tag name, as a range of the input.
+    name: (usize, usize),
+    /// Open elements of the same name, itself included.
+    depth: usize,
+    /// Non-blank bytes of text inside it (capped as [`Scan::text`]).
+    text: usize,
+}
+
+/// Non-blank bytes in `t`, counted until `have` reaches just past [`PLACEHOLDER_BYTES`] (all
+/// any caller needs to know): bounded work per call beyond a scan of blanks.
+fn add_text(have: usize, t: &[u8]) -> usize {
+    let mut n = have;
+    for &c in t {
+        if n > PLACEHOLDER_BYTES {
+            break;
+        }
+        n += usize::from(!is_blank(c));
+    }
+    n
 }
 
 fn is_any(name: &[u8], names: &[&str]) -> bool {
@@ -280,7 +392,10 @@ impl Scan {
                     Some(c) if c.is_ascii_alphabetic() => {
                         let name_end = lt + 2 + guard::tag_name_len(b, lt + 2);
                         match guard::scan_tag(b, name_end, &mut attrs) {
-                            Some(tag) => tag.end,
+                            Some(tag) => {
+                                self.end_tag(b, &b[lt + 2..name_end]);
+                                tag.end
+                            }
                             None => return,
                         }
                     }
@@ -304,11 +419,61 @@ impl Scan {
         }
     }
 
-    /// Text in the data state: anything but blanks is content.
+    /// Text in the data state: counted for the body and for the open candidate. Why the
+    /// check first: past the cap, text costs nothing more.
     fn text(&mut self, t: &[u8]) {
-        if !self.content && t.iter().any(|&c| !is_blank(c)) {
-            self.content = true;
+        if self.text <= PLACEHOLDER_BYTES {
+            self.text = add_text(self.text, t);
         }
+        if let Some(c) = self
+            .candidate
+            .as_mut()
+            .filter(|c| c.text <= PLACEHOLDER_BYTES)
+        {
+            c.text = add_text(c.text, t);
+        }
+    }
+
+    /// An end tag named `name`: it may close the candidate.
+    fn end_tag(&mut self, b: &[u8], name: &[u8]) {
+        let Some(c) = self.candidate.as_mut() else {
+            return;
+        };
+        if name.eq_ignore_ascii_case(&b[c.name.0..c.name.1]) {
+            c.depth -= 1;
+            if c.depth == 0 {
+                self.close_candidate();
+            }
+        }
+    }
+
+    /// The candidate is over: an unfilled one becomes the page's root or custom element, a
+    /// filled one (server-rendered) is forgotten.
+    fn close_candidate(&mut self) {
+        let Some(c) = self.candidate.take() else {
+            return;
+        };
+        if c.text > PLACEHOLDER_BYTES {
+            return;
+        }
+        match c.reason {
+            Reason::CustomElement(name) => self.custom = self.custom.take().or(Some(name)),
+            root => self.root = self.root.take().or(Some(root)),
+        }
+    }
+
+    /// Start reading a candidate whose start tag named `name` (a range of `b`) was just
+    /// read. An element that cannot hold children ([`NOT_ROOTS`]) is none.
+    fn open_candidate(&mut self, b: &[u8], name: (usize, usize), reason: Reason) {
+        if is_any(&b[name.0..name.1], NOT_ROOTS) {
+            return;
+        }
+        self.candidate = Some(Candidate {
+            reason,
+            name,
+            depth: 1,
+            text: 0,
+        });
     }
 
     /// The start tag whose `<` is at `lt`: note what it says; return where reading goes on
@@ -319,10 +484,18 @@ impl Scan {
         let name_end = from + guard::tag_name_len(b, from);
         let name = &b[from..name_end];
         let tag = guard::scan_tag(b, name_end, attrs)?;
-        self.attributes(b, attrs);
-        if name.eq_ignore_ascii_case(b"app-root") && self.root.is_none() {
-            self.root = Some(Reason::RootMarker("<app-root>"));
-        }
+        // Another element of the candidate's name nests inside it; any other candidate is
+        // inside it or after a root already found, and is not looked at.
+        let mut candidate = match self.candidate.as_mut() {
+            Some(c) => {
+                if name.eq_ignore_ascii_case(&b[c.name.0..c.name.1]) {
+                    c.depth += 1;
+                }
+                None
+            }
+            None if self.root.is_some() => None,
+            None => self.root_of(b, name, attrs),
+        };
         if name.eq_ignore_ascii_case(b"body") {
             self.in_body = true;
         } else if !is_any(name, HEAD_TAGS) {
@@ -330,13 +503,17 @@ impl Scan {
             self.in_body = true;
             if !self.first_child_seen {
                 self.first_child_seen = true;
-                if custom_element(name) {
-                    self.custom = Some(name.to_ascii_lowercase().escape_ascii().to_string());
+                if candidate.is_none() && self.candidate.is_none() && custom_element(name) {
+                    let name = name.to_ascii_lowercase().escape_ascii().to_string();
+                    candidate = Some(Reason::CustomElement(name));
                 }
             }
         }
+        if let Some(reason) = candidate {
+            self.open_candidate(b, (from, name_end), reason);
+        }
         if is_any(name, CONTENT_TAGS) {
-            self.content = true;
+            self.shows = true;
         }
         if name.eq_ignore_ascii_case(b"script") {
             let end = guard::script_end(b, tag.end);
@@ -349,6 +526,7 @@ impl Scan {
                     .any(|t| t.eq_ignore_ascii_case(b"modulepreload"))
             });
             self.scripts |= modulepreload;
+            self.modules |= modulepreload;
         }
         if name.eq_ignore_ascii_case(b"noscript") {
             // Scripting is on in the browser that would render the page: the content is
@@ -366,38 +544,39 @@ impl Scan {
         Some(tag.end)
     }
 
-    /// The attributes of any start tag: app-root ids and markers.
-    fn attributes(&mut self, b: &[u8], attrs: &[Attr]) {
-        if self.root.is_some() {
-            return;
+    /// Whether a start tag named `name` is an app root: its name or its attributes (ids
+    /// and markers).
+    fn root_of(&self, b: &[u8], name: &[u8], attrs: &[Attr]) -> Option<Reason> {
+        if name.eq_ignore_ascii_case(b"app-root") {
+            return Some(Reason::RootMarker("<app-root>"));
         }
-        for a in attrs {
-            let name = &b[a.name.0..a.name.1];
-            if name.eq_ignore_ascii_case(b"id") {
-                let value = a.value.map_or(&b[0..0], |(s, e, _)| &b[s..e]);
-                if let Some(id) = root_id(value) {
-                    self.root = Some(Reason::RootId(id));
-                    return;
+        attrs.iter().find_map(|a| {
+            let attr = &b[a.name.0..a.name.1];
+            if attr.eq_ignore_ascii_case(b"id") {
+                if is_any(name, NOT_ID_ROOTS) {
+                    return None;
                 }
-            } else if let Some(m) = ROOT_ATTRS
-                .iter()
-                .copied()
-                .find(|m| name.eq_ignore_ascii_case(m.as_bytes()))
-            {
-                self.root = Some(Reason::RootMarker(m));
-                return;
+                let value = a.value.map_or(&b[0..0], |(s, e, _)| &b[s..e]);
+                root_id(value).map(Reason::RootId)
+            } else {
+                ROOT_ATTRS
+                    .iter()
+                    .copied()
+                    .find(|m| attr.eq_ignore_ascii_case(m.as_bytes()))
+                    .map(Reason::RootMarker)
             }
-        }
+        })
     }
 
     /// A `<script>` with its attributes and content.
     fn script(&mut self, b: &[u8], attrs: &[Attr], content: &[u8]) {
-        if self.scripts {
-            return;
-        }
         let kind = attr(b, attrs, "type");
         if kind.is_some_and(|t| t.trim_ascii().eq_ignore_ascii_case(b"module")) {
             self.scripts = true;
+            self.modules = true;
+            return;
+        }
+        if self.scripts {
             return;
         }
         if !kind.is_none_or(is_javascript_type) {
@@ -560,6 +739,69 @@ init('/app-9f_bg.wasm');</script></head><body></body></html>"#,
         for html in cases {
             assert_eq!(why(html), None, "{html}");
         }
+    }
+
+    /// Issue 31: a root or custom element that already holds the page's text is a
+    /// server-rendered app, however thin the page; a loading line or a spinner leaves it
+    /// unfilled.
+    #[test]
+    fn only_an_unfilled_root_counts() {
+        let thin = "Acme: fast widgets for the web. Build, test and ship widgets in \
+                    minutes. Get Started. GitHub.";
+        for (open, close) in [
+            (r#"<div id="app">"#, "</div>"),
+            (r#"<app-root ng-version="18.2.4">"#, "</app-root>"),
+            (r#"<div id="__nuxt"><div id="root">"#, "</div></div>"),
+            ("<my-app>", "</my-app>"),
+        ] {
+            let html = format!(
+                r#"<script type="module" src="/app.js"></script><body>{open}<div><p>{thin}</p></div>{close}</body>"#
+            );
+            assert_eq!(why(&html), None, "{html}");
+        }
+        let unfilled = [
+            (
+                r#"<div id="app"><svg class="spinner"><circle r="4"/></svg><div>Loading...</div></div><script src="/a.js"></script>"#,
+                "app-root #app",
+            ),
+            // Server-rendered chrome beside the root does not fill it.
+            (
+                r#"<header><p>Acme's long site header with links to every section of the site</p></header><div id="root"></div><script src="/a.js"></script>"#,
+                "app-root #root",
+            ),
+            // A root with no end tag is judged on its text up to the end.
+            (
+                r#"<script src="/a.js"></script><div id="root"><div class="x">"#,
+                "app-root #root",
+            ),
+            (
+                r#"<script src="https://unpkg.com/petite-vue" defer init></script><div v-scope="{ n: 0 }">{{ n }} <button>inc</button></div>"#,
+                "app-root [v-scope]",
+            ),
+        ];
+        for (html, want) in unfilled {
+            assert_eq!(why(html).as_deref(), Some(want), "{html}");
+        }
+        // A link or list item is no root by its id (a marker still counts on it).
+        let footer = r#"<script src="/a.js"></script><p>Text</p><ul><li id="app-store"><a id="app-security">App security</a></li></ul>"#;
+        assert_eq!(why(footer), None);
+        // A void or raw-text element is no root, whatever its id.
+        let html = r#"<link id="app-css" rel="stylesheet" href="a.css"><script id="app-data" src="a.js"></script><h1>Hi</h1>"#;
+        assert_eq!(why(html), None);
+    }
+
+    #[test]
+    fn a_placeholder_line_counts_on_a_module_app_only() {
+        let remix = r#"<head><link rel="modulepreload" href="/assets/root.js"></head><body><p>Loading...</p>
+<script type="module" async="">import("/assets/entry.client.js");</script></body>"#;
+        assert_eq!(why(remix).as_deref(), Some("placeholder body with scripts"));
+        // The same line with a classic script, or a longer text, is a page.
+        let classic = r#"<body><p>Loading...</p><script src="/analytics.js"></script></body>"#;
+        assert_eq!(why(classic), None);
+        let text = "word ".repeat(20);
+        let long =
+            format!(r#"<body><p>{text}</p><script type="module" src="/a.js"></script></body>"#);
+        assert_eq!(why(&long), None);
     }
 
     #[test]
