@@ -69,6 +69,13 @@ SHAPES = {
     # A million one-character strings drawn on one page: about 18 KiB compressed.
     "hostile-text-flood.pdf": one_page(stream(b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000
                                               + b"ET", compress=True)),
+    # 15,000 short runs, each at its own x with a gap before the next: every gap a candidate
+    # column gutter (the layout tested each by filtering every run: seconds of CPU; the shape
+    # of a fuzzed 66 KB file).
+    # Set at 0.02 pt, 0.04 pt apart, so all of them fit across the page.
+    "hostile-gutters.pdf": one_page(stream(b"BT /F1 0.02 Tf " + b"".join(
+        b"1 0 0 1 %.2f %d Tm (12) Tj " % (10 + i * 0.04, 780 - i % 60 * 12)
+        for i in range(15_000)) + b"ET", compress=True)),
 }
 
 
