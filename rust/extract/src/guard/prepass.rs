@@ -94,7 +94,10 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                         if strip && end > i {
                             strips.push((i, end));
                         }
-                        i = end;
+                        match closing_raw(b, end, &mut t, &mut attrs) {
+                            Some(after) => i = after,
+                            None => break,
+                        }
                     }
                     Start::Raw { strip, in_noscript } => {
                         let (end, unclosed) = raw_end(b, i, name, in_noscript);
@@ -103,8 +106,13 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                         }
                         if unclosed {
                             closes.push((end, (lt + 1, lt + 1 + name_len)));
+                            i = end;
+                        } else {
+                            match closing_raw(b, end, &mut t, &mut attrs) {
+                                Some(after) => i = after,
+                                None => break,
+                            }
                         }
-                        i = end;
                     }
                     Start::Svg { end } => {
                         if end > i {
@@ -155,6 +163,20 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     }
     out.push_str(&html[from..]);
     Cow::Owned(out)
+}
+
+/// Step over the end tag at `at` that closes a raw text section (`</script>`, `</title>`),
+/// keeping it: it must not stand for the end tag of an earlier dropped start tag of the same
+/// name ([`Tracker::end_raw`], as the lexer does). `Some(at)` at the end of the input (the
+/// section was never closed); `None` if the input ends inside the tag.
+fn closing_raw(b: &[u8], at: usize, t: &mut Tracker, attrs: &mut Vec<Attr>) -> Option<usize> {
+    if at >= b.len() {
+        return Some(at);
+    }
+    let name_len = tag_name_len(b, at + 2);
+    let tag = scan_tag(b, at + 2 + name_len, attrs)?;
+    t.end_raw(name_key(&b[at + 2..at + 2 + name_len]));
+    Some(tag.end)
 }
 
 /// Remove attributes no view reads (name, `=` and value; the whitespace before stays), and
