@@ -35,7 +35,8 @@ __all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_many", 
 MAX_HOST_WAIT_SECONDS = MAX_HOLD_SECONDS + 600.0
 
 #: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
-ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "error_kind", "error")
+ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "render_reason",
+               "error_kind", "error")
 
 
 class PageFetcher(Protocol):
@@ -111,7 +112,9 @@ def fetch_many(
 def result_row(result: Page | WebgripError) -> dict[str, Any]:
     """One URL's outcome as a flat row of :data:`ROW_COLUMNS` (for Parquet, Ray datasets).
 
-    A page fills the first five and leaves ``error_kind``/``error`` ``None``; a failure
+    A page fills the first five, ``render_reason`` when it was rendered in the browser (why:
+    ``"always"``, the shell's reason, a challenge kind; :attr:`Page.render_reason
+    <webgrip.page.Page.render_reason>`), and leaves ``error_kind``/``error`` ``None``; a failure
     leaves the page columns ``None`` (``status`` kept for an HTTP error) and gives the error's
     ``reason`` (e.g. ``private-address``, ``http-404``, ``timeout``; the class name when it
     has none) and message.
@@ -119,10 +122,11 @@ def result_row(result: Page | WebgripError) -> dict[str, Any]:
     if isinstance(result, Page):
         return {"final_url": result.final_url, "status": result.status, "title": result.title,
                 "content": result.content, "content_type": result.content_type,
-                "error_kind": None, "error": None}
+                "render_reason": result.render_reason, "error_kind": None, "error": None}
     status = result.status if isinstance(result, HTTPStatusError) else None
     return {"final_url": None, "status": status, "title": None, "content": None,
-            "content_type": None, "error_kind": result.reason or type(result).__name__,
+            "content_type": None, "render_reason": None,
+            "error_kind": result.reason or type(result).__name__,
             "error": str(result)}
 
 

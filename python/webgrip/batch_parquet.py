@@ -41,7 +41,7 @@ __all__ = ["PARQUET_SCHEMA", "ROW_SCHEMA", "StoreUnavailableError", "done_urls",
 ROW_SCHEMA = pa.schema([
     ("final_url", pa.string()), ("status", pa.int32()), ("title", pa.string()),
     ("content", pa.large_string()), ("content_type", pa.string()),
-    ("error_kind", pa.string()), ("error", pa.string()),
+    ("render_reason", pa.string()), ("error_kind", pa.string()), ("error", pa.string()),
 ])
 #: A ``webgrip batch`` output file: the URL as listed, then :data:`ROW_SCHEMA`.
 PARQUET_SCHEMA = pa.schema([pa.field("url", pa.string()), *ROW_SCHEMA])

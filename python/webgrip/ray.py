@@ -98,7 +98,7 @@ def fetch_dataset(
     """``ds`` with each row's ``url_column`` fetched; lazy, like every Ray Data transform.
 
     Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
-    ``error_kind`` and ``error`` (:data:`webgrip.batch_parquet.ROW_SCHEMA`; columns of those
+    ``render_reason``, ``error_kind`` and ``error`` (:data:`webgrip.batch_parquet.ROW_SCHEMA`; columns of those
     names are replaced).
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host

@@ -192,3 +192,26 @@ def test_a_bad_browser_executable_is_named(site, tmp_path, capsys, monkeypatch):
     code = main(["fetch", "--screenshot", str(tmp_path / "s.png"), site.url("/")])
     assert code == 1
     assert "not an executable browser" in capsys.readouterr().err
+
+
+@needs_browser
+def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
+    """``render_reason`` is a column of every batch row and Parquet file: the shell's reason
+    for the rendered app, null for the static article and for a failure."""
+    import pyarrow.parquet as pq
+    from webgrip.batch import ROW_COLUMNS, fetch_rows
+    from webgrip.batch_parquet import run_batch
+
+    urls = [site.url("/"), site.url("/article"), site.url("/missing")]
+    with WebClient(loopback_config()) as client:
+        rows = fetch_rows(client, urls)
+    assert [set(r) for r in rows] == [set(ROW_COLUMNS)] * 3
+    assert [r["render_reason"] for r in rows] == ["app-root #app", None, None]
+    assert rows[2]["error_kind"] == "http-404"
+
+    listed = tmp_path / "urls.txt"
+    listed.write_text("\n".join(urls) + "\n")
+    run_batch(listed, tmp_path / "out", config=loopback_config(), concurrency=2)
+    table = pq.read_table(tmp_path / "out")
+    got = dict(zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist()))
+    assert got == {urls[0]: "app-root #app", urls[1]: None, urls[2]: None}

@@ -1,0 +1,490 @@
+//! The html5lib-tests tree-construction suite, scripting off, through two parsers: webgrip's
+//! shipped parse path (the byte lexer feeding html5ever's tree builder, `parse_prepared`)
+//! and html5ever's own tokenizer and tree builder (`parse_with_html5ever`). Prints a line per
+//! `.dat` file and a total; the numbers are reported, not asserted (docs/conformance.md).
+//!
+//! `scripts/html5lib-conformance [DIR] [--verbose] [--file NAME]`, or
+//! `cargo run --profile fastbuild -p webgrip-extract --example html5lib_conformance -- DIR`
+//! with DIR the html5lib-tests checkout (or its `tree-construction` folder).
+//!
+//! Why a runner of our own rather than html5ever's test harness: the lexer is the part of
+//! the parse path html5ever's harness cannot reach, and the own tree builder planned in
+//! issue 30 is to be measured by the same runner.
+
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ego_tree::NodeRef;
+use html5ever::interface::{Tracer, TreeSink};
+use html5ever::tendril::TendrilSink;
+use html5ever::tokenizer::states::State;
+use html5ever::tree_builder::{create_element, TreeBuilder, TreeBuilderOpts};
+use html5ever::{ns, LocalName, Namespace, QualName};
+use scraper::{Html, HtmlTreeSink, Node};
+use webgrip_extract::lexer::{self, Pressure};
+use webgrip_extract::{parse_prepared, parse_with_html5ever, Budget};
+
+/// One test of a `.dat` file.
+#[derive(Debug, Default)]
+struct Case {
+    /// Line of `#data` in the file, to find the case again.
+    line: usize,
+    data: String,
+    /// `#document-fragment`'s context element, as written (`td`, `svg path`, `math mi`).
+    fragment: Option<String>,
+    /// `Some(true)` for `#script-on`, `Some(false)` for `#script-off`, `None`: both modes.
+    scripting: Option<bool>,
+    /// The `#document` dump, lines joined by `\n`, no trailing newline.
+    expected: String,
+}
+
+/// What one parser made of one case.
+enum Outcome {
+    Pass,
+    Fail(String),
+    Panic(String),
+    /// The parser offers no way to run this case (see [`webgrip_fragment`]).
+    Unsupported(String),
+}
+
+impl Outcome {
+    fn passed(&self) -> bool {
+        matches!(self, Outcome::Pass)
+    }
+}
+
+const HEADERS: [&str; 7] = [
+    "#data",
+    "#errors",
+    "#new-errors",
+    "#document-fragment",
+    "#script-off",
+    "#script-on",
+    "#document",
+];
+
+/// Split a `.dat` file into cases (format: tree-construction/README.md). Why line by line
+/// with lookahead rather than splitting on blank lines: `#data` and text nodes in the
+/// `#document` dump may themselves hold blank lines and lines starting with `#`; a case
+/// ends only at a blank line followed by `#data`, or at the end of the file.
+fn parse_dat(text: &str) -> Vec<Case> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut cases = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i] != "#data" {
+            i += 1;
+            continue;
+        }
+        let mut case = Case {
+            line: i + 1,
+            ..Case::default()
+        };
+        i += 1;
+        // #data: up to the `#errors` line; the newline before that line is not input.
+        let start = i;
+        while i < lines.len() && lines[i] != "#errors" {
+            i += 1;
+        }
+        case.data = lines[start..i].join("\n");
+        let mut document = Vec::new();
+        let mut section = "";
+        while i < lines.len() {
+            let line = lines[i];
+            if section == "#document" {
+                // A blank line then `#data` (or the end of the file) ends the case.
+                let rest_blank = lines[i..].iter().all(|l| l.is_empty());
+                if line.is_empty() && (rest_blank || lines.get(i + 1) == Some(&"#data")) {
+                    break;
+                }
+                document.push(line);
+                i += 1;
+                continue;
+            }
+            if HEADERS.contains(&line) {
+                section = line;
+                match line {
+                    "#data" => break,
+                    "#script-off" => case.scripting = Some(false),
+                    "#script-on" => case.scripting = Some(true),
+                    "#document-fragment" => {
+                        case.fragment = lines.get(i + 1).map(|c| c.to_string());
+                        i += 1;
+                    }
+                    _ => {}
+                }
+            }
+            // Error lines are counted by nobody here: tree construction only.
+            i += 1;
+        }
+        case.expected = document.join("\n");
+        cases.push(case);
+    }
+    cases
+}
+
+/// The context element named by `#document-fragment`.
+fn context_name(spec: &str) -> QualName {
+    let (ns, local) = if let Some(local) = spec.strip_prefix("svg ") {
+        (ns!(svg), local)
+    } else if let Some(local) = spec.strip_prefix("math ") {
+        (ns!(mathml), local)
+    } else {
+        (ns!(html), spec)
+    };
+    QualName::new(None, ns, LocalName::from(local))
+}
+
+/// Scripting disabled, as `webgrip_extract::document`'s `tree_options` sets it for both
+/// document parsers (so `<noscript>` content is markup).
+fn tree_options() -> TreeBuilderOpts {
+    TreeBuilderOpts {
+        scripting_enabled: false,
+        ..Default::default()
+    }
+}
+
+/// html5ever's fragment parsing algorithm into a scraper fragment, as scraper's
+/// `Html::parse_fragment` does but with the case's context element and scripting off.
+fn html5ever_fragment(data: &str, context: &str) -> Html {
+    let opts = html5ever::ParseOpts {
+        tree_builder: tree_options(),
+        ..Default::default()
+    };
+    html5ever::driver::parse_fragment(
+        HtmlTreeSink::new(Html::new_fragment()),
+        opts,
+        context_name(context),
+        Vec::new(),
+        false,
+    )
+    .one(data)
+}
+
+/// Counts the tree builder's handles for the lexer's probe, as `document.rs`'s `build` does.
+struct Count(Cell<usize>);
+
+impl Tracer for Count {
+    type Handle = ego_tree::NodeId;
+    fn trace_handle(&self, _: &ego_tree::NodeId) {
+        self.0.set(self.0.get() + 1);
+    }
+}
+
+/// The fragment parsing algorithm with webgrip's lexer as the tokenizer: html5ever's tree
+/// builder set up for the context element, fed by `lexer::tokenize` exactly as
+/// `parse_prepared` feeds the document builder (unguarded, unlimited budget, the same
+/// probe). `lexer::tokenize` always starts in the data state, so a context that starts the
+/// tokenizer elsewhere (RCDATA for `<title>`/`<textarea>`, RAWTEXT for `<style>` and
+/// kin, script data, PLAINTEXT) cannot be run on it: `Err` names the state.
+fn webgrip_fragment(data: &str, context: &str) -> Result<Html, String> {
+    let sink = HtmlTreeSink::new(Html::new_fragment());
+    let context_elem = create_element(&sink, context_name(context), Vec::new());
+    let builder = TreeBuilder::new_for_fragment(sink, context_elem, None, tree_options());
+    let state = builder.tokenizer_state_for_context_elem(false);
+    if state != State::Data {
+        return Err(format!(
+            "context <{context}> starts the tokenizer in {state:?}"
+        ));
+    }
+    let probe = || {
+        let count = Count(Cell::new(0));
+        builder.trace_handles(&count);
+        Pressure {
+            open: count.0.get(),
+            nodes: builder.sink.0.borrow().tree.nodes().len(),
+        }
+    };
+    let max_nodes = data.len() / 4 + (1 << 16);
+    lexer::tokenize(
+        data,
+        &builder,
+        false,
+        &Budget::unlimited(),
+        &probe,
+        max_nodes,
+    );
+    Ok(builder.sink.finish())
+}
+
+/// The tree in html5lib's `#document` format: for a document, the root's children; for a
+/// fragment, the children of the `<html>` element the fragment algorithm puts them in.
+fn serialize(doc: &Html) -> String {
+    let root = doc.tree.root();
+    let mut out = Vec::new();
+    if matches!(root.value(), Node::Fragment) {
+        for top in root.children() {
+            match top.value() {
+                Node::Element(e) if e.name.ns == ns!(html) && &*e.name.local == "html" => {
+                    for child in top.children() {
+                        dump(child, 0, &mut out);
+                    }
+                }
+                _ => dump(top, 0, &mut out),
+            }
+        }
+    } else {
+        for child in root.children() {
+            dump(child, 0, &mut out);
+        }
+    }
+    out.join("\n")
+}
+
+fn dump(node: NodeRef<'_, Node>, depth: usize, out: &mut Vec<String>) {
+    let pad = format!("| {}", "  ".repeat(depth));
+    match node.value() {
+        Node::Document => out.push(format!("{pad}#document")),
+        // scraper keeps a template's contents in a fragment node, the template's first child.
+        Node::Fragment => out.push(format!("{pad}content")),
+        Node::Doctype(d) => {
+            let ids = if d.public_id().is_empty() && d.system_id().is_empty() {
+                String::new()
+            } else {
+                format!(" \"{}\" \"{}\"", d.public_id(), d.system_id())
+            };
+            out.push(format!("{pad}<!DOCTYPE {}{ids}>", d.name()));
+        }
+        Node::Comment(c) => out.push(format!("{pad}<!-- {} -->", &**c)),
+        Node::Text(t) => out.push(format!("{pad}\"{}\"", &**t)),
+        Node::ProcessingInstruction(p) => out.push(format!("{pad}<?{} {}>", &*p.target, &*p.data)),
+        Node::Element(e) => {
+            out.push(format!(
+                "{pad}<{}{}>",
+                element_prefix(&e.name.ns),
+                e.name.local
+            ));
+            let mut attrs: Vec<(String, &str)> = e
+                .attrs
+                .iter()
+                .map(|(k, v)| (format!("{}{}", attribute_prefix(&k.ns), k.local), &**v))
+                .collect();
+            // Sorted by UTF-16 code unit, as the format asks (differs from byte order only
+            // past the BMP).
+            attrs.sort_by_cached_key(|(name, _)| name.encode_utf16().collect::<Vec<u16>>());
+            let apad = format!("| {}", "  ".repeat(depth + 1));
+            for (name, value) in attrs {
+                out.push(format!("{apad}{name}=\"{value}\""));
+            }
+        }
+    }
+    for child in node.children() {
+        dump(child, depth + 1, out);
+    }
+}
+
+fn element_prefix(ns: &Namespace) -> &'static str {
+    if *ns == ns!(svg) {
+        "svg "
+    } else if *ns == ns!(mathml) {
+        "math "
+    } else {
+        ""
+    }
+}
+
+fn attribute_prefix(ns: &Namespace) -> &'static str {
+    if *ns == ns!(xlink) {
+        "xlink "
+    } else if *ns == ns!(xml) {
+        "xml "
+    } else if *ns == ns!(xmlns) {
+        "xmlns "
+    } else {
+        ""
+    }
+}
+
+/// Run one parse, turning a panic into a failure rather than the end of the run.
+fn run(expected: &str, parse: impl FnOnce() -> Result<Html, String>) -> Outcome {
+    match panic::catch_unwind(AssertUnwindSafe(|| parse().map(|doc| serialize(&doc)))) {
+        Ok(Ok(got)) if got == expected => Outcome::Pass,
+        Ok(Ok(got)) => Outcome::Fail(got),
+        Ok(Err(why)) => Outcome::Unsupported(why),
+        Err(payload) => Outcome::Panic(
+            payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".into()),
+        ),
+    }
+}
+
+fn show(label: &str, outcome: &Outcome) {
+    match outcome {
+        Outcome::Pass => println!("  {label}: pass"),
+        Outcome::Fail(got) => println!("  {label}: got\n{got}"),
+        Outcome::Panic(msg) => println!("  {label}: PANIC: {msg}"),
+        Outcome::Unsupported(why) => {
+            println!("  {label}: fragment: not supported by webgrip's lexer path ({why})")
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    total: usize,
+    webgrip: usize,
+    html5ever: usize,
+    unsupported: usize,
+    panics: usize,
+    /// Cases the two parsers built different trees for (pass or fail), unsupported ones
+    /// aside: the lexer is meant to be token-identical to html5ever's tokenizer, so each
+    /// is a lexer bug.
+    divergent: usize,
+}
+
+fn main() -> ExitCode {
+    let mut dir = None;
+    let mut verbose = false;
+    let mut only = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--verbose" | "-v" => verbose = true,
+            "--file" => only = args.next(),
+            _ if dir.is_none() && !arg.starts_with("--") => dir = Some(PathBuf::from(arg)),
+            _ => {
+                eprintln!("usage: html5lib_conformance [DIR] [--verbose] [--file NAME]");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let dir = dir.unwrap_or_else(|| PathBuf::from("../shared/html5lib-tests"));
+    let tree_dir = if dir.join("tree-construction").is_dir() {
+        dir.join("tree-construction")
+    } else {
+        dir.clone()
+    };
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&tree_dir) {
+        // Top-level files only: `scripted/` holds cases that need a script engine.
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "dat"))
+            .collect(),
+        Err(err) => {
+            eprintln!("html5lib-tests not found at {}: {err}", dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    files.sort();
+    if let Some(name) = &only {
+        let name = name.trim_end_matches(".dat");
+        files.retain(|p| p.file_stem().is_some_and(|s| s == name));
+    }
+
+    // Panics are reported as failures; the default hook would print each one mid-table.
+    panic::set_hook(Box::new(|_| {}));
+
+    let mut all = Tally::default();
+    for path in &files {
+        let tally = run_file(path, verbose);
+        all.total += tally.total;
+        all.webgrip += tally.webgrip;
+        all.html5ever += tally.html5ever;
+        all.unsupported += tally.unsupported;
+        all.panics += tally.panics;
+        all.divergent += tally.divergent;
+    }
+    if all.unsupported > 0 {
+        println!(
+            "({} fragment cases counted as webgrip failures: not supported by webgrip's lexer path)",
+            all.unsupported
+        );
+    }
+    println!(
+        "(webgrip and html5ever built different trees in {} cases)",
+        all.divergent
+    );
+    if all.panics > 0 {
+        println!("({} parses panicked, counted as failures)", all.panics);
+    }
+    println!(
+        "tree-construction: {} passed, {} failed of {} (html5ever: {} passed)",
+        all.webgrip,
+        all.total - all.webgrip,
+        all.total,
+        all.html5ever
+    );
+    if all.total == 0 {
+        eprintln!("no case ran (looked in {})", tree_dir.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_file(path: &Path, verbose: bool) -> Tally {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(err) => {
+            println!("{name}: unreadable: {err}");
+            return Tally::default();
+        }
+    };
+    let mut tally = Tally::default();
+    for case in parse_dat(&text) {
+        // Scripting off: `#script-on` cases expect the other tree.
+        if case.scripting == Some(true) {
+            continue;
+        }
+        tally.total += 1;
+        let (ours, reference) = match &case.fragment {
+            Some(context) => (
+                run(&case.expected, || webgrip_fragment(&case.data, context)),
+                run(&case.expected, || {
+                    Ok(html5ever_fragment(&case.data, context))
+                }),
+            ),
+            None => (
+                run(&case.expected, || Ok(parse_prepared(&case.data))),
+                run(&case.expected, || Ok(parse_with_html5ever(&case.data))),
+            ),
+        };
+        tally.webgrip += usize::from(ours.passed());
+        tally.html5ever += usize::from(reference.passed());
+        tally.unsupported += usize::from(matches!(ours, Outcome::Unsupported(_)));
+        tally.panics += usize::from(matches!(ours, Outcome::Panic(_)))
+            + usize::from(matches!(reference, Outcome::Panic(_)));
+        let divergent = match (&ours, &reference) {
+            (Outcome::Pass, Outcome::Pass) | (Outcome::Unsupported(_), _) => false,
+            (Outcome::Fail(a), Outcome::Fail(b)) | (Outcome::Panic(a), Outcome::Panic(b)) => a != b,
+            _ => true,
+        };
+        tally.divergent += usize::from(divergent);
+        let panicked = matches!(ours, Outcome::Panic(_)) || matches!(reference, Outcome::Panic(_));
+        // Divergences and panics always: they are what the runner is for.
+        if (verbose && !(ours.passed() && reference.passed())) || panicked || divergent {
+            let mark = if divergent { " (parsers differ)" } else { "" };
+            let context = case
+                .fragment
+                .as_deref()
+                .map_or(String::new(), |c| format!(", fragment in <{c}>"));
+            println!(
+                "--- {name}:{}{context}{mark}\n#data\n{}",
+                case.line, case.data
+            );
+            println!("#document (expected)\n{}", case.expected);
+            show("webgrip", &ours);
+            show("html5ever", &reference);
+        }
+    }
+    let mut line = format!(
+        "{name}: webgrip {}/{}, html5ever {}/{}",
+        tally.webgrip, tally.total, tally.html5ever, tally.total
+    );
+    if tally.divergent > 0 {
+        line += &format!(" ({} with different trees)", tally.divergent);
+    }
+    if tally.unsupported > 0 {
+        line += &format!(
+            " ({} fragment: not supported by webgrip's lexer path)",
+            tally.unsupported
+        );
+    }
+    println!("{line}");
+    tally
+}
