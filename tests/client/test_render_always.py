@@ -213,5 +213,6 @@ def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
     listed.write_text("\n".join(urls) + "\n")
     run_batch(listed, tmp_path / "out", config=loopback_config(), concurrency=2)
     table = pq.read_table(tmp_path / "out")
-    got = dict(zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist()))
+    got = dict(zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist(),
+                   strict=True))
     assert got == {urls[0]: "app-root #app", urls[1]: None, urls[2]: None}
