@@ -16,12 +16,9 @@ Usage (from the repository root, with the extension built)::
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
-
+# The installed webgrip (the source tree has no built `_core`): `pip install .` first.
 from webgrip import _core, errors
 
 SHAPES = [

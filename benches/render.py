@@ -19,10 +19,8 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-
+# The installed webgrip (the source tree has no built `_core`): `pip install .` first.
 from webgrip import Config, WebClient, render
 
 SHELL = (b'<!doctype html><html><head><title>Shell</title></head><body><div id="app"></div>'

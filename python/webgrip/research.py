@@ -20,11 +20,28 @@ from .tools import short_title
 
 if TYPE_CHECKING:
     from .client import WebClient
+    from .search.base import SearchResult
 
 __all__ = ["MAX_BUDGET", "MIN_BUDGET", "research", "share_budget"]
 
 MIN_BUDGET, MAX_BUDGET = 1000, 50_000
-_MIN_PAGE_SHARE = 200
+_NO_TEXT = "(No readable text was found on this page.)"
+
+
+def _result_list(query: str, results: list[SearchResult], *, snippets: bool) -> str:
+    """The numbered results: title, URL and (with ``snippets``) the snippet of each."""
+    lines = [f"Search results for {query!r}:"]
+    for i, r in enumerate(results, 1):
+        lines.append(f"{i}. {r.title or r.url}\n   {r.url}")
+        if snippets and r.snippet:
+            lines.append(f"   {' '.join(r.snippet.split())}")
+    return "\n".join(lines)
+
+
+def _continuation(resume: int, total: int, url: str) -> str:
+    """The note closing a page cut short: where ``fetch_page`` reads on."""
+    return (f"[Truncated at {resume} of {total} characters: call fetch_page with "
+            f"url={url!r} and start_index={resume} to read on]")
 
 
 def share_budget(lengths: list[int], budget: int) -> list[int]:
@@ -60,7 +77,11 @@ def research(
 ) -> str:
     """Search for ``query`` and return the results plus the content of the top ``fetch_top``.
 
-    The whole answer stays within about ``max_length`` characters. Never raises: a failed
+    The whole answer keeps within ``max_length`` characters: page text is shared out after
+    the result list, the headings, error sections and each page's note saying where
+    ``fetch_page`` reads on (when those take it all, the list loses its snippets, then the
+    pages are their notes only).
+    Never raises: a failed
     search is an ``Error: ...`` string, a page that cannot be read says why in its section.
     """
     try:
@@ -76,12 +97,7 @@ def research(
     if not results:
         return f"No results found for {query!r}. Try other words or a broader query."
 
-    lines = [f"Search results for {query!r}:"]
-    for i, r in enumerate(results, 1):
-        lines.append(f"{i}. {r.title or r.url}\n   {r.url}")
-        if r.snippet:
-            lines.append(f"   {' '.join(r.snippet.split())}")
-    head = "\n".join(lines)
+    head = _result_list(query, results, snippets=True)
     top = results[:fetch_top]
     if not top:
         return head
@@ -109,23 +125,37 @@ def research(
             lead = len(content) - len(content.lstrip()) if body else 0
             sections.append((heading, body, lead, len(content)))
 
-    overhead = len(head) + sum(len(s[0]) + 4 for s in sections) + 120 * len(sections)
-    budget = max(_MIN_PAGE_SHARE * len(sections), max_length - overhead)
+    # What is not page text, counted exactly (each part joins the next with one newline), so
+    # the answer keeps to ``max_length``: the result list, the headings, error sections, and
+    # for each page its continuation note at its longest (its offset at most ``total``).
+    intro = f"\nThe top {len(sections)} results, read:"
+    fixed = 1 + len(intro)
+    for (heading, body, _, total), result in zip(sections, top, strict=True):
+        fixed += 2 + len(heading) + 1
+        if body.startswith("Error:"):
+            fixed += len(body)
+        elif not body:
+            fixed += len(_NO_TEXT)
+        else:
+            fixed += 1 + len(_continuation(total, total, result.url))
+    if len(head) + fixed > max_length:
+        # Too tight for the snippets too: the pages' text matters more than the summaries.
+        head = _result_list(query, results, snippets=False)
+    fixed += len(head)
     readable = [0 if s[1].startswith("Error:") else len(s[1]) for s in sections]
-    shares = share_budget(readable, budget)
-    out = [head, f"\nThe top {len(sections)} results, read:"]
+    shares = share_budget(readable, max_length - fixed)
+    out = [head, intro]
     for (heading, body, lead, total), share, result in zip(sections, shares, top, strict=True):
         if body.startswith("Error:"):
             out.append(f"\n{heading}\n{body}")
             continue
         if not body:
-            out.append(f"\n{heading}\n(No readable text was found on this page.)")
+            out.append(f"\n{heading}\n{_NO_TEXT}")
             continue
-        chunk, end = slice_text(body, 0, max(1, share))
+        chunk, end = slice_text(body, 0, share) if share > 0 else ("", 0)
         text = chunk.rstrip()
         if end < len(body):
             resume = lead + end  # an offset in the page's content, as fetch_page counts
-            text += (f"\n[Truncated at {resume} of {total} characters: call fetch_page with "
-                     f"url={result.url!r} and start_index={resume} to read on]")
+            text = (text + "\n" if text else "") + _continuation(resume, total, result.url)
         out.append(f"\n{heading}\n{text}")
     return "\n".join(out)

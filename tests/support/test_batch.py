@@ -126,8 +126,31 @@ def test_research_reads_top_results_within_budget(site):
     assert "start_index=" in answer  # long page cut, with how to read on
     assert "=== [3] Broken ===" in answer and "Error:" in answer
     assert "Never read paragraph" not in answer
-    assert len(answer) <= 4000 + 200
+    assert len(answer) <= 4000
     assert not site.hits("/four")
+
+
+def test_research_keeps_to_max_length_however_tight(site):
+    """The answer never runs past ``max_length`` (it once gave 1,058 characters for 1,000):
+    every page's share comes after the list, headings and notes, counted exactly."""
+    for name in ("one", "two", "three"):
+        site.route(f"/{name}", page(article(name.title(), paragraphs=60)))
+    endpoints = _search_site(site, [
+        (f"Result {name} " + "with a long title " * 3, site.url(f"/{name}"), "Snippet " * 40)
+        for name in ("one", "two", "three")])
+    tools = Tools(loopback_config(search_endpoints=endpoints))
+    for limit in (1200, 1500, 2500, 6000):
+        answer = tools.research("cheese", num_results=3, fetch_top=3, max_length=limit)
+        assert len(answer) <= limit, (limit, len(answer))
+        # Each page still says where fetch_page reads on.
+        assert answer.count("start_index=") == 3, answer
+    # Too tight for the snippets: they go before the pages' text does.
+    tight = tools.research("cheese", num_results=3, fetch_top=1, max_length=1000)
+    assert len(tight) <= 1000 and "Snippet" not in tight and "One paragraph 0" in tight
+    assert "Snippet" in tools.research("cheese", num_results=3, fetch_top=1, max_length=3000)
+    roomy = tools.research("cheese", num_results=3, fetch_top=3, max_length=6000)
+    assert "One paragraph 0" in roomy and "Three paragraph 0" in roomy
+    assert len(roomy) > 5000  # the room is used, not left empty
 
 
 def test_research_never_raises(site):
