@@ -288,8 +288,8 @@ class WebClient:
         :class:`~webgrip.errors.HTTPStatusError` for 4xx/5xx (after retrying 429/503),
         :class:`~webgrip.errors.ChallengeError` (a subclass, ``.kind``) when a bot check, login
         wall or consent page came instead of the page (any status; docs/challenge-pages.md),
-        :class:`~webgrip.errors.UnsupportedContentError` for PDFs, images and other binary
-        bodies, and the other :mod:`webgrip.errors` exceptions.
+        :class:`~webgrip.errors.UnsupportedContentError` for images and other binary bodies
+        (PDFs are read: docs/pdf.md), and the other :mod:`webgrip.errors` exceptions.
 
         ``render`` (default ``config.render``) runs the page's scripts in the guarded headless
         browser (``webgrip[render]``, see docs/rendering.md): ``"always"`` (every HTML
