@@ -1,13 +1,15 @@
 """Rendered pages against static fetches of the same script-built page, same run.
 
-    python benches/render.py [--pages 20]
+    python benches/render.py [--pages 20] [--threads 4]
 
 A loopback server (a thread here) serves an empty shell whose script fetches JSON from its
 own origin and inserts it. ``WebClient.fetch`` reads it ``--pages`` times with
 ``render="never"`` (today's static fetch: the shell only) and with ``render="always"`` (the
 guarded headless Chromium: the content). The first render, which launches the browser, is
-timed apart. Peak memory (PSS) is sampled every 20 ms over this process and every process below it
-(the Playwright driver and Chromium's processes), so it is what the machine pays.
+timed apart; the rest are fetched from ``--threads`` threads at once (the render pool runs as
+many as it has workers: one per core, at most four). Peak memory (PSS) is sampled every
+20 ms over this process and every process below it (the Playwright driver and Chromium's
+processes), so it is what the machine pays.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # The installed webgrip (the source tree has no built `_core`): `pip install .` first.
@@ -87,6 +90,7 @@ class PeakRss:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     why = render.render_available(Config())
     if why:
@@ -103,13 +107,17 @@ def main() -> None:
                 first = client.fetch(url, render=mode)
                 launch = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                for _ in range(args.pages):
-                    page = client.fetch(url, render=mode)
+                with ThreadPoolExecutor(max_workers=args.threads) as pool:
+                    pages = list(pool.map(lambda _, m=mode: client.fetch(url, render=m),
+                                          range(args.pages)))
                 took = time.perf_counter() - t0
+                page = pages[-1]
             rows.append((mode, launch, args.pages / took, took / args.pages, rss.peak,
                          len(page.content), first.rendered))
     render.shutdown()
     server.shutdown()
+    print(f"{args.pages} pages from {args.threads} thread(s); render workers: "
+          f"{render.DEFAULT_RENDER_WORKERS}")
     print(f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak PSS':>10} "
           f"{'content':>8}")
     for mode, launch, rate, per, peak, chars, _ in rows:

@@ -74,7 +74,7 @@ def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
         browsers = browser_processes()
         profiles = [d for pid in browsers for d in render._profile_dirs(pid)]
         assert browsers and profiles
-        idle = render._tree_memory(render._descendants(render._POOL._driver_pid))
+        idle = render._tree_memory(render._descendants(render._POOL.driver_pids()[0]))
         monkeypatch.setattr(render, "MAX_BROWSER_BYTES", idle + 256 * 1024 * 1024)
         start = time.monotonic()
         with pytest.raises(RenderError) as err:
@@ -140,7 +140,8 @@ def test_a_blocked_renderer_ends_at_the_deadline(site, path):
     # An endless loop while the HTML is parsed (goto never sees the DOM ready) and after it
     # (the DOM read waits on a renderer that never answers).
     site.route("/parse", page("<!doctype html><p>x</p><script>for (;;) {}</script>"))
-    site.route("/later", page(html("setTimeout(() => { for (;;) {} }, 200);", "<p>x</p>")))
+    # 30 ms: before the page counts as settled (loaded, nothing in flight, DOM still 0.1 s).
+    site.route("/later", page(html("setTimeout(() => { for (;;) {} }, 30);", "<p>x</p>")))
     site.route("/fine", page(html("", "<p>fine</p>")))
     timeout = 3.0
     with WebClient(loopback_config(timeout=timeout)) as client:
