@@ -1,6 +1,7 @@
-//! The html5lib-tests tree-construction suite, scripting off, through two parsers: webgrip's
-//! shipped parse path (the byte lexer feeding html5ever's tree builder, `parse_prepared`)
-//! and html5ever's own tokenizer and tree builder (`parse_with_html5ever`). Prints a line per
+//! The html5lib-tests tree-construction suite, scripting off, through three parsers: webgrip's
+//! shipped parse path (the byte lexer feeding html5ever's tree builder, `parse_prepared`),
+//! html5ever's own tokenizer and tree builder (`parse_with_html5ever`), and the own tree
+//! builder of issue 30 (the same lexer feeding `webgrip_dom::TreeBuilder`). Prints a line per
 //! `.dat` file and a total; the numbers are reported, not asserted (docs/conformance.md).
 //!
 //! `scripts/html5lib-conformance [DIR] [--verbose] [--file NAME]`, or
@@ -8,8 +9,8 @@
 //! with DIR the html5lib-tests checkout (or its `tree-construction` folder).
 //!
 //! Why a runner of our own rather than html5ever's test harness: the lexer is the part of
-//! the parse path html5ever's harness cannot reach, and the own tree builder planned in
-//! issue 30 is to be measured by the same runner.
+//! the parse path html5ever's harness cannot reach, and the own tree builder of issue 30 is
+//! measured by the same runner against the same expectations.
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
@@ -23,6 +24,7 @@ use html5ever::tokenizer::states::State;
 use html5ever::tree_builder::{create_element, TreeBuilder, TreeBuilderOpts};
 use html5ever::{ns, LocalName, Namespace, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
+use webgrip_dom::{html5lib_dump, Ns, TreeBuilder as OwnBuilder};
 use webgrip_extract::lexer::{self, Pressure};
 use webgrip_extract::{parse_prepared, parse_with_html5ever, Budget};
 
@@ -209,6 +211,41 @@ fn webgrip_fragment(data: &str, context: &str) -> Result<Html, String> {
     Ok(builder.sink.finish())
 }
 
+/// The own tree builder fed by `lexer::tokenize` as `parse_prepared` calls it (unguarded,
+/// unlimited budget, a probe that reports no pressure since the arena needs no guard), for
+/// a document (`context` `None`) or a fragment; returns the html5lib dump. The lexer starts
+/// in the data state, so the contexts that start the tokenizer elsewhere are unsupported,
+/// as for [`webgrip_fragment`].
+fn own_parse(data: &str, context: Option<&str>) -> Result<String, String> {
+    let builder = match context {
+        None => OwnBuilder::new(),
+        Some(spec) => {
+            let (ns, local) = if let Some(local) = spec.strip_prefix("svg ") {
+                (Ns::Svg, local)
+            } else if let Some(local) = spec.strip_prefix("math ") {
+                (Ns::MathMl, local)
+            } else {
+                (Ns::Html, spec)
+            };
+            if let Some(kind) = OwnBuilder::fragment_raw_kind(local, ns) {
+                return Err(format!("context <{spec}> starts the tokenizer in {kind:?}"));
+            }
+            OwnBuilder::new_fragment(local, ns)
+        }
+    };
+    let probe = || Pressure { open: 0, nodes: 0 };
+    lexer::tokenize(
+        data,
+        &builder,
+        false,
+        &Budget::unlimited(),
+        &probe,
+        usize::MAX,
+    );
+    let root = builder.root();
+    Ok(html5lib_dump(&builder.into_dom(), root))
+}
+
 /// The tree in html5lib's `#document` format: for a document, the root's children; for a
 /// fragment, the children of the `<html>` element the fragment algorithm puts them in.
 fn serialize(doc: &Html) -> String {
@@ -297,9 +334,10 @@ fn attribute_prefix(ns: &Namespace) -> &'static str {
     }
 }
 
-/// Run one parse, turning a panic into a failure rather than the end of the run.
-fn run(expected: &str, parse: impl FnOnce() -> Result<Html, String>) -> Outcome {
-    match panic::catch_unwind(AssertUnwindSafe(|| parse().map(|doc| serialize(&doc)))) {
+/// Run one parse (to its dump), turning a panic into a failure rather than the end of the
+/// run.
+fn run(expected: &str, parse: impl FnOnce() -> Result<String, String>) -> Outcome {
+    match panic::catch_unwind(AssertUnwindSafe(parse)) {
         Ok(Ok(got)) if got == expected => Outcome::Pass,
         Ok(Ok(got)) => Outcome::Fail(got),
         Ok(Err(why)) => Outcome::Unsupported(why),
@@ -319,7 +357,7 @@ fn show(label: &str, outcome: &Outcome) {
         Outcome::Fail(got) => println!("  {label}: got\n{got}"),
         Outcome::Panic(msg) => println!("  {label}: PANIC: {msg}"),
         Outcome::Unsupported(why) => {
-            println!("  {label}: fragment: not supported by webgrip's lexer path ({why})")
+            println!("  {label}: fragment: not supported by webgrip's lexer ({why})")
         }
     }
 }
@@ -329,6 +367,8 @@ struct Tally {
     total: usize,
     webgrip: usize,
     html5ever: usize,
+    /// Passed by the own tree builder (webgrip_dom) behind the lexer.
+    own: usize,
     unsupported: usize,
     panics: usize,
     /// Cases the two parsers built different trees for (pass or fail), unsupported ones
@@ -385,6 +425,7 @@ fn main() -> ExitCode {
         all.total += tally.total;
         all.webgrip += tally.webgrip;
         all.html5ever += tally.html5ever;
+        all.own += tally.own;
         all.unsupported += tally.unsupported;
         all.panics += tally.panics;
         all.divergent += tally.divergent;
@@ -409,6 +450,7 @@ fn main() -> ExitCode {
         all.total,
         all.html5ever
     );
+    println!("own tree builder: {} passed of {}", all.own, all.total);
     if all.total == 0 {
         eprintln!("no case ran (looked in {})", tree_dir.display());
         return ExitCode::from(1);
@@ -434,16 +476,28 @@ fn run_file(path: &Path, verbose: bool) -> Tally {
         tally.total += 1;
         let (ours, reference) = match &case.fragment {
             Some(context) => (
-                run(&case.expected, || webgrip_fragment(&case.data, context)),
                 run(&case.expected, || {
-                    Ok(html5ever_fragment(&case.data, context))
+                    webgrip_fragment(&case.data, context).map(|d| serialize(&d))
+                }),
+                run(&case.expected, || {
+                    Ok(serialize(&html5ever_fragment(&case.data, context)))
                 }),
             ),
             None => (
-                run(&case.expected, || Ok(parse_prepared(&case.data))),
-                run(&case.expected, || Ok(parse_with_html5ever(&case.data))),
+                run(&case.expected, || {
+                    Ok(serialize(&parse_prepared(&case.data)))
+                }),
+                run(&case.expected, || {
+                    Ok(serialize(&parse_with_html5ever(&case.data)))
+                }),
             ),
         };
+        let own = run(&case.expected, || {
+            own_parse(&case.data, case.fragment.as_deref())
+        });
+        tally.own += usize::from(own.passed());
+        let own_panicked = matches!(own, Outcome::Panic(_));
+        tally.panics += usize::from(own_panicked);
         tally.webgrip += usize::from(ours.passed());
         tally.html5ever += usize::from(reference.passed());
         tally.unsupported += usize::from(matches!(ours, Outcome::Unsupported(_)));
@@ -456,6 +510,20 @@ fn run_file(path: &Path, verbose: bool) -> Tally {
         };
         tally.divergent += usize::from(divergent);
         let panicked = matches!(ours, Outcome::Panic(_)) || matches!(reference, Outcome::Panic(_));
+        // The own builder's failures are shown with --verbose (and its panics always), not
+        // counted as divergences: it is not yet meant to match.
+        if (verbose && !own.passed()) || own_panicked {
+            let context = case
+                .fragment
+                .as_deref()
+                .map_or(String::new(), |c| format!(", fragment in <{c}>"));
+            println!(
+                "--- {name}:{}{context} (own tree builder)\n#data\n{}",
+                case.line, case.data
+            );
+            println!("#document (expected)\n{}", case.expected);
+            show("own", &own);
+        }
         // Divergences and panics always: they are what the runner is for.
         if (verbose && !(ours.passed() && reference.passed())) || panicked || divergent {
             let mark = if divergent { " (parsers differ)" } else { "" };
@@ -473,8 +541,8 @@ fn run_file(path: &Path, verbose: bool) -> Tally {
         }
     }
     let mut line = format!(
-        "{name}: webgrip {}/{}, html5ever {}/{}",
-        tally.webgrip, tally.total, tally.html5ever, tally.total
+        "{name}: webgrip {}/{}, html5ever {}/{}, own builder {}/{}",
+        tally.webgrip, tally.total, tally.html5ever, tally.total, tally.own, tally.total
     );
     if tally.divergent > 0 {
         line += &format!(" ({} with different trees)", tally.divergent);

@@ -1,0 +1,661 @@
+//! The arena DOM: every node in one `Vec<Node>` linked by `u32` indices, names interned
+//! into a small table, text and attribute values as ranges into one append-only `String`,
+//! each element's attributes as a range into one shared `Vec<Attr>`. Why: building a node
+//! allocates nothing of its own (scraper's tree costs ~150 bytes and several allocations a
+//! node), and a whole document is a handful of vectors to free.
+
+use std::collections::HashMap;
+
+/// Index of a node in [`Dom::nodes`]; the document is node 0.
+pub type NodeId = u32;
+
+/// "No node" in the link fields; `u32::MAX` so that a real index never collides with it.
+pub const NONE: u32 = u32::MAX;
+
+/// What a node is.
+#[repr(u8)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Document,
+    /// A `<template>`'s contents (the node right after its template, see
+    /// [`Dom::template_contents`]).
+    Fragment,
+    Doctype,
+    Element,
+    Text,
+    Comment,
+}
+
+/// Namespaces of elements and attributes; `None` is the null namespace of plain attributes.
+#[repr(u8)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Ns {
+    None,
+    Html,
+    Svg,
+    MathMl,
+    XLink,
+    Xml,
+    Xmlns,
+}
+
+/// One node. `name` and the range `a..b` mean, by kind: Element: name id and attribute
+/// range in [`Dom::attrs`]; Text and Comment: `a..b` in the text buffer; Doctype: `name`
+/// indexes [`Dom::doctypes`].
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub parent: u32,
+    pub first_child: u32,
+    pub last_child: u32,
+    pub prev: u32,
+    pub next: u32,
+    pub name: u32,
+    pub a: u32,
+    pub b: u32,
+    pub kind: Kind,
+    pub ns: Ns,
+}
+
+/// One attribute: interned name, namespace (for `xlink:href` and kin) and value range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attr {
+    pub name: u32,
+    pub start: u32,
+    pub end: u32,
+    pub ns: Ns,
+}
+
+/// A doctype's three strings as ranges; `None` keeps "missing" apart from "empty", which
+/// quirks-mode detection and the html5lib dump both need.
+#[derive(Clone, Copy, Debug)]
+pub struct DoctypeData {
+    pub name: (u32, u32),
+    pub public: Option<(u32, u32)>,
+    pub system: Option<(u32, u32)>,
+}
+
+/// The interned names of elements and attributes. Why a table and not `string_cache`
+/// atoms: a `u32` id fits the node layout, and the table dies with the document.
+#[derive(Default, Debug)]
+pub struct Names {
+    ids: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+}
+
+impl Names {
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.ids.insert(name.into(), id);
+        id
+    }
+
+    pub fn get(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+}
+
+/// A whole document (or fragment parse): node 0 is the document node.
+#[derive(Debug)]
+pub struct Dom {
+    pub nodes: Vec<Node>,
+    pub attrs: Vec<Attr>,
+    pub text: String,
+    pub names: Names,
+    pub doctypes: Vec<DoctypeData>,
+}
+
+impl Default for Dom {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Dom {
+    pub fn new() -> Dom {
+        let mut dom = Dom {
+            nodes: Vec::new(),
+            attrs: Vec::new(),
+            text: String::new(),
+            names: Names::default(),
+            doctypes: Vec::new(),
+        };
+        dom.push(Kind::Document, Ns::None, 0, 0, 0);
+        dom
+    }
+
+    pub const DOCUMENT: NodeId = 0;
+
+    fn push(&mut self, kind: Kind, ns: Ns, name: u32, a: u32, b: u32) -> NodeId {
+        let id = self.nodes.len() as u32;
+        assert!(id != NONE, "arena full");
+        self.nodes.push(Node {
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            prev: NONE,
+            next: NONE,
+            name,
+            a,
+            b,
+            kind,
+            ns,
+        });
+        id
+    }
+
+    fn push_str(&mut self, s: &str) -> (u32, u32) {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        (start, self.text.len() as u32)
+    }
+
+    fn slice(&self, (a, b): (u32, u32)) -> &str {
+        &self.text[a as usize..b as usize]
+    }
+
+    /// A new detached element. For an HTML `<template>` the contents fragment is created
+    /// right after it, so it is always `id + 1` and needs no field of its own.
+    pub fn new_element<'a>(
+        &mut self,
+        ns: Ns,
+        name: &str,
+        attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
+    ) -> NodeId {
+        let name_id = self.names.intern(name);
+        let a = self.attrs.len() as u32;
+        for (ans, aname, value) in attrs {
+            let name = self.names.intern(aname);
+            let (start, end) = self.push_str(value);
+            self.attrs.push(Attr {
+                name,
+                start,
+                end,
+                ns: ans,
+            });
+        }
+        let b = self.attrs.len() as u32;
+        let id = self.push(Kind::Element, ns, name_id, a, b);
+        if ns == Ns::Html && name == "template" {
+            let frag = self.push(Kind::Fragment, Ns::None, 0, 0, 0);
+            // The fragment points up to its template without being one of its children.
+            self.nodes[frag as usize].parent = id;
+        }
+        id
+    }
+
+    /// A new element with the same name and attributes as `src` (the adoption agency's and
+    /// reconstruction's "create an element for the token"): attributes are shared, since
+    /// ranges never change once written.
+    pub fn clone_element(&mut self, src: NodeId) -> NodeId {
+        let n = &self.nodes[src as usize];
+        let (ns, name, a, b) = (n.ns, n.name, n.a, n.b);
+        let id = self.push(Kind::Element, ns, name, a, b);
+        if ns == Ns::Html && self.names.get(name) == "template" {
+            let frag = self.push(Kind::Fragment, Ns::None, 0, 0, 0);
+            self.nodes[frag as usize].parent = id;
+        }
+        id
+    }
+
+    pub fn new_text(&mut self, s: &str) -> NodeId {
+        let (a, b) = self.push_str(s);
+        self.push(Kind::Text, Ns::None, 0, a, b)
+    }
+
+    pub fn new_comment(&mut self, s: &str) -> NodeId {
+        let (a, b) = self.push_str(s);
+        self.push(Kind::Comment, Ns::None, 0, a, b)
+    }
+
+    pub fn new_doctype(
+        &mut self,
+        name: &str,
+        public: Option<&str>,
+        system: Option<&str>,
+    ) -> NodeId {
+        let data = DoctypeData {
+            name: self.push_str(name),
+            public: public.map(|s| self.push_str(s)),
+            system: system.map(|s| self.push_str(s)),
+        };
+        self.doctypes.push(data);
+        self.push(
+            Kind::Doctype,
+            Ns::None,
+            self.doctypes.len() as u32 - 1,
+            0,
+            0,
+        )
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn kind(&self, id: NodeId) -> Kind {
+        self.nodes[id as usize].kind
+    }
+
+    fn link(id: u32) -> Option<NodeId> {
+        (id != NONE).then_some(id)
+    }
+
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        // A template fragment's parent link names its template but it is no child of it.
+        if self.kind(id) == Kind::Fragment {
+            return None;
+        }
+        Self::link(self.nodes[id as usize].parent)
+    }
+
+    pub fn first_child(&self, id: NodeId) -> Option<NodeId> {
+        Self::link(self.nodes[id as usize].first_child)
+    }
+
+    pub fn last_child(&self, id: NodeId) -> Option<NodeId> {
+        Self::link(self.nodes[id as usize].last_child)
+    }
+
+    pub fn next_sibling(&self, id: NodeId) -> Option<NodeId> {
+        Self::link(self.nodes[id as usize].next)
+    }
+
+    pub fn prev_sibling(&self, id: NodeId) -> Option<NodeId> {
+        Self::link(self.nodes[id as usize].prev)
+    }
+
+    /// An element's namespace and local name (`None` for other kinds).
+    pub fn element_name(&self, id: NodeId) -> Option<(Ns, &str)> {
+        let n = &self.nodes[id as usize];
+        (n.kind == Kind::Element).then(|| (n.ns, self.names.get(n.name)))
+    }
+
+    /// Whether `id` is an HTML element named `name`.
+    pub fn is_html(&self, id: NodeId, name: &str) -> bool {
+        self.element_name(id) == Some((Ns::Html, name))
+    }
+
+    pub fn attrs(&self, id: NodeId) -> &[Attr] {
+        let n = &self.nodes[id as usize];
+        if n.kind != Kind::Element {
+            return &[];
+        }
+        &self.attrs[n.a as usize..n.b as usize]
+    }
+
+    pub fn attr_name(&self, attr: &Attr) -> &str {
+        self.names.get(attr.name)
+    }
+
+    pub fn attr_value(&self, attr: &Attr) -> &str {
+        self.slice((attr.start, attr.end))
+    }
+
+    /// The value of the null-namespace attribute `name` of element `id`.
+    pub fn get_attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        let name = self.names.lookup(name)?;
+        self.attrs(id)
+            .iter()
+            .find(|a| a.ns == Ns::None && a.name == name)
+            .map(|a| self.attr_value(a))
+    }
+
+    /// Text of a text or comment node.
+    pub fn text(&self, id: NodeId) -> &str {
+        let n = &self.nodes[id as usize];
+        match n.kind {
+            Kind::Text | Kind::Comment => self.slice((n.a, n.b)),
+            _ => "",
+        }
+    }
+
+    /// A doctype's name, public id and system id.
+    pub fn doctype(&self, id: NodeId) -> Option<(&str, Option<&str>, Option<&str>)> {
+        let n = &self.nodes[id as usize];
+        (n.kind == Kind::Doctype).then(|| {
+            let d = self.doctypes[n.name as usize];
+            (
+                self.slice(d.name),
+                d.public.map(|r| self.slice(r)),
+                d.system.map(|r| self.slice(r)),
+            )
+        })
+    }
+
+    /// A `<template>`'s contents fragment.
+    pub fn template_contents(&self, id: NodeId) -> Option<NodeId> {
+        self.is_html(id, "template").then_some(id + 1)
+    }
+
+    /// Take `id` out of its parent's children (no-op when detached).
+    pub fn detach(&mut self, id: NodeId) {
+        let n = &self.nodes[id as usize];
+        let (parent, prev, next) = (n.parent, n.prev, n.next);
+        if parent == NONE || n.kind == Kind::Fragment {
+            return;
+        }
+        if prev == NONE {
+            self.nodes[parent as usize].first_child = next;
+        } else {
+            self.nodes[prev as usize].next = next;
+        }
+        if next == NONE {
+            self.nodes[parent as usize].last_child = prev;
+        } else {
+            self.nodes[next as usize].prev = prev;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    /// Make `child` the last child of `parent` (detaching it first).
+    pub fn append(&mut self, parent: NodeId, child: NodeId) {
+        self.detach(child);
+        let last = self.nodes[parent as usize].last_child;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last == NONE {
+            self.nodes[parent as usize].first_child = child;
+        } else {
+            self.nodes[last as usize].next = child;
+        }
+        self.nodes[parent as usize].last_child = child;
+    }
+
+    /// Put `child` just before `before`, a child of `parent`.
+    pub fn insert_before(&mut self, parent: NodeId, child: NodeId, before: NodeId) {
+        self.detach(child);
+        let prev = self.nodes[before as usize].prev;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = before;
+        }
+        self.nodes[before as usize].prev = child;
+        if prev == NONE {
+            self.nodes[parent as usize].first_child = child;
+        } else {
+            self.nodes[prev as usize].next = child;
+        }
+    }
+
+    /// Add `s` to the text node `id`. The buffer is append-only: when the node's text is not
+    /// at the buffer's end it is copied there first (rare: only when text is inserted
+    /// somewhere other than where parsing just was, as with foster parenting).
+    fn extend_text(&mut self, id: NodeId, s: &str) {
+        let (a, b) = (self.nodes[id as usize].a, self.nodes[id as usize].b);
+        if b as usize != self.text.len() {
+            let old = self.text[a as usize..b as usize].to_string();
+            let start = self.text.len() as u32;
+            self.text.push_str(&old);
+            self.nodes[id as usize].a = start;
+        }
+        self.text.push_str(s);
+        self.nodes[id as usize].b = self.text.len() as u32;
+    }
+
+    /// Insert text at the end of `parent`, merging with a text node already there.
+    pub fn append_text(&mut self, parent: NodeId, s: &str) {
+        match self.last_child(parent) {
+            Some(last) if self.kind(last) == Kind::Text => self.extend_text(last, s),
+            _ => {
+                let t = self.new_text(s);
+                self.append(parent, t);
+            }
+        }
+    }
+
+    /// Insert text just before `before`, merging with a text node right before it.
+    pub fn insert_text_before(&mut self, parent: NodeId, before: NodeId, s: &str) {
+        match self.prev_sibling(before) {
+            Some(prev) if self.kind(prev) == Kind::Text => self.extend_text(prev, s),
+            _ => {
+                let t = self.new_text(s);
+                self.insert_before(parent, t, before);
+            }
+        }
+    }
+
+    /// Move all children of `from` to the end of `to`, in order.
+    pub fn move_children(&mut self, from: NodeId, to: NodeId) {
+        while let Some(child) = self.first_child(from) {
+            self.append(to, child);
+        }
+    }
+
+    /// Add to element `id` the attributes it does not have yet (a second `<html>` or
+    /// `<body>` tag). Attribute ranges are contiguous, so the merged set is written anew at
+    /// the end of the shared vector.
+    pub fn add_missing_attrs<'a>(
+        &mut self,
+        id: NodeId,
+        attrs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) {
+        let mut merged: Vec<Attr> = self.attrs(id).to_vec();
+        let before = merged.len();
+        for (name, value) in attrs {
+            let name = self.names.intern(name);
+            if merged.iter().any(|a| a.ns == Ns::None && a.name == name) {
+                continue;
+            }
+            let (start, end) = self.push_str(value);
+            merged.push(Attr {
+                name,
+                start,
+                end,
+                ns: Ns::None,
+            });
+        }
+        if merged.len() == before {
+            return;
+        }
+        let a = self.attrs.len() as u32;
+        self.attrs.extend(merged);
+        let n = &mut self.nodes[id as usize];
+        n.a = a;
+        n.b = self.attrs.len() as u32;
+    }
+
+    /// The children of `id`, first to last.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.nodes[id as usize].first_child,
+        }
+    }
+
+    /// `id` and everything under it, preorder; see [`Descendants::skip_subtree`].
+    pub fn descendants(&self, id: NodeId) -> Descendants<'_> {
+        Descendants {
+            dom: self,
+            root: id,
+            last: NONE,
+            skip: false,
+            done: false,
+        }
+    }
+
+    /// The parent of `id`, its parent, and so on up to the root.
+    pub fn ancestors(&self, id: NodeId) -> Ancestors<'_> {
+        Ancestors {
+            dom: self,
+            next: self.parent(id).unwrap_or(NONE),
+        }
+    }
+}
+
+pub struct Children<'a> {
+    dom: &'a Dom,
+    next: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        let id = Dom::link(self.next)?;
+        self.next = self.dom.nodes[id as usize].next;
+        Some(id)
+    }
+}
+
+pub struct Descendants<'a> {
+    dom: &'a Dom,
+    root: NodeId,
+    /// The node returned last (`NONE` before the first call).
+    last: u32,
+    skip: bool,
+    done: bool,
+}
+
+impl Descendants<'_> {
+    /// Do not descend into the node returned last: the next call goes to its next sibling
+    /// (or an ancestor's). Why: walkers that drop whole subtrees (`<script>`, hidden
+    /// elements) should not pay for visiting them.
+    pub fn skip_subtree(&mut self) {
+        self.skip = true;
+    }
+}
+
+impl Iterator for Descendants<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.done {
+            return None;
+        }
+        if self.last == NONE {
+            self.last = self.root;
+            return Some(self.root);
+        }
+        let nodes = &self.dom.nodes;
+        let mut cur = self.last;
+        if !std::mem::take(&mut self.skip) && nodes[cur as usize].first_child != NONE {
+            self.last = nodes[cur as usize].first_child;
+            return Some(self.last);
+        }
+        loop {
+            if cur == self.root || cur == NONE {
+                self.done = true;
+                return None;
+            }
+            let n = &nodes[cur as usize];
+            if n.next != NONE {
+                self.last = n.next;
+                return Some(n.next);
+            }
+            cur = n.parent;
+        }
+    }
+}
+
+pub struct Ancestors<'a> {
+    dom: &'a Dom,
+    next: u32,
+}
+
+impl Iterator for Ancestors<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        let id = Dom::link(self.next)?;
+        self.next = self.dom.parent(id).unwrap_or(NONE);
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_is_small() {
+        // 5 links + name + range (8 × u32) + kind + ns, padded to 4.
+        assert_eq!(std::mem::size_of::<Node>(), 36);
+        assert_eq!(std::mem::size_of::<Attr>(), 16);
+    }
+
+    fn tree() -> (Dom, [NodeId; 5]) {
+        let mut dom = Dom::new();
+        let html = dom.new_element(Ns::Html, "html", []);
+        let body = dom.new_element(Ns::Html, "body", [(Ns::None, "class", "x")]);
+        let p = dom.new_element(Ns::Html, "p", []);
+        let b = dom.new_element(Ns::Html, "b", []);
+        dom.append(Dom::DOCUMENT, html);
+        dom.append(html, body);
+        dom.append(body, p);
+        dom.append_text(p, "a");
+        dom.append(p, b);
+        dom.append_text(p, "c");
+        (dom, [html, body, p, b, 0])
+    }
+
+    #[test]
+    fn links_and_iterators() {
+        let (dom, [html, body, p, b, _]) = tree();
+        assert_eq!(dom.children(p).count(), 3);
+        assert_eq!(dom.get_attr(body, "class"), Some("x"));
+        let all: Vec<_> = dom.descendants(Dom::DOCUMENT).collect();
+        assert_eq!(all.len(), 7);
+        assert_eq!(&all[..4], &[Dom::DOCUMENT, html, body, p]);
+        let up: Vec<_> = dom.ancestors(b).collect();
+        assert_eq!(up, vec![p, body, html, Dom::DOCUMENT]);
+        // Skipping <p>'s subtree leaves nothing after it.
+        let mut it = dom.descendants(Dom::DOCUMENT);
+        let mut seen = Vec::new();
+        while let Some(n) = it.next() {
+            seen.push(n);
+            if n == p {
+                it.skip_subtree();
+            }
+        }
+        assert_eq!(seen, vec![Dom::DOCUMENT, html, body, p]);
+        // A subtree walk stops at its root, and stays exhausted.
+        assert_eq!(dom.descendants(b).count(), 1);
+        let mut it = dom.descendants(p);
+        assert_eq!(it.by_ref().count(), 4);
+        assert_eq!(it.next(), None);
+    }
+
+    #[test]
+    fn text_merges_and_moves() {
+        let (mut dom, [_, body, p, b, _]) = tree();
+        dom.detach(b);
+        // "a" and "c" are now adjacent but separate nodes; appending merges into the last.
+        dom.append_text(p, "d");
+        let texts: Vec<_> = dom.children(p).map(|c| dom.text(c).to_string()).collect();
+        assert_eq!(texts, vec!["a", "cd"]);
+        // Extending a node whose text is not at the buffer's end copies it first.
+        let first = dom.first_child(p).unwrap();
+        dom.insert_text_before(p, dom.next_sibling(first).unwrap(), "b");
+        assert_eq!(dom.text(first), "ab");
+        dom.move_children(p, body);
+        assert_eq!(dom.first_child(p), None);
+        assert_eq!(dom.children(body).count(), 3);
+        dom.add_missing_attrs(body, [("class", "y"), ("id", "z")]);
+        assert_eq!(dom.get_attr(body, "class"), Some("x"));
+        assert_eq!(dom.get_attr(body, "id"), Some("z"));
+    }
+
+    #[test]
+    fn template_contents_follow_the_template() {
+        let mut dom = Dom::new();
+        let t = dom.new_element(Ns::Html, "template", []);
+        let c = dom.template_contents(t).unwrap();
+        assert_eq!(dom.kind(c), Kind::Fragment);
+        assert_eq!(dom.parent(c), None);
+        let t2 = dom.clone_element(t);
+        assert_eq!(dom.kind(t2 + 1), Kind::Fragment);
+    }
+}

@@ -1,0 +1,127 @@
+//! Where and how nodes go in: the appropriate place for inserting a node (§13.2.6.1), with
+//! foster parenting and template contents, and the insert-element/text/comment helpers.
+
+use html5ever::tokenizer::Tag;
+
+use super::{html_attrs, Builder};
+use crate::arena::{Dom, Kind, NodeId, Ns, NONE};
+
+/// A place in the tree: a parent, and the child to insert before (`NONE`: at the end).
+#[derive(Clone, Copy)]
+pub(crate) struct Place {
+    parent: NodeId,
+    before: NodeId,
+}
+
+impl Builder {
+    /// The appropriate place for inserting a node, with `target` (default: the current
+    /// node) as the override target.
+    pub(crate) fn place(&self, target: Option<NodeId>) -> Place {
+        let target = target.unwrap_or_else(|| self.current());
+        let mut place = Place {
+            parent: target,
+            before: NONE,
+        };
+        if self.foster && self.is_html_one_of(target, &["table", "tbody", "tfoot", "thead", "tr"]) {
+            let last_template = self
+                .open
+                .iter()
+                .rposition(|&n| self.dom.is_html(n, "template"));
+            let last_table = self
+                .open
+                .iter()
+                .rposition(|&n| self.dom.is_html(n, "table"));
+            place = match (last_template, last_table) {
+                (Some(t), tb) if tb.is_none_or(|tb| t > tb) => Place {
+                    parent: self.open[t],
+                    before: NONE,
+                },
+                (_, None) => Place {
+                    parent: self.open[0],
+                    before: NONE,
+                },
+                (_, Some(tb)) => {
+                    let table = self.open[tb];
+                    match self.dom.parent(table) {
+                        Some(parent) => Place {
+                            parent,
+                            before: table,
+                        },
+                        None => Place {
+                            parent: self.open[tb - 1],
+                            before: NONE,
+                        },
+                    }
+                }
+            };
+        }
+        // Into a template goes into its contents.
+        if let Some(contents) = self.dom.template_contents(place.parent) {
+            place.parent = contents;
+        }
+        place
+    }
+
+    pub(crate) fn insert_at(&mut self, place: Place, node: NodeId) {
+        if place.before == NONE {
+            self.dom.append(place.parent, node);
+        } else {
+            self.dom.insert_before(place.parent, node, place.before);
+        }
+    }
+
+    /// Insert a foreign element for a new element `node`: at the appropriate place, then
+    /// pushed on the stack.
+    pub(crate) fn insert_element(&mut self, node: NodeId) -> NodeId {
+        let place = self.place(None);
+        self.insert_at(place, node);
+        self.open.push(node);
+        node
+    }
+
+    /// Insert an HTML element for the token.
+    pub(crate) fn insert_html(&mut self, tag: &Tag) -> NodeId {
+        let node = self.dom.new_element(Ns::Html, &tag.name, html_attrs(tag));
+        self.insert_element(node)
+    }
+
+    /// Insert an HTML element with no attributes, for an implied tag.
+    pub(crate) fn insert_html_named(&mut self, name: &str) -> NodeId {
+        let node = self.dom.new_element(Ns::Html, name, []);
+        self.insert_element(node)
+    }
+
+    /// Insert characters at the appropriate place (nothing goes straight into the
+    /// document).
+    pub(crate) fn insert_text(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        let place = self.place(None);
+        if self.dom.kind(place.parent) == Kind::Document {
+            return;
+        }
+        if place.before == NONE {
+            self.dom.append_text(place.parent, s);
+        } else {
+            self.dom.insert_text_before(place.parent, place.before, s);
+        }
+    }
+
+    /// Insert a comment at the appropriate place.
+    pub(crate) fn insert_comment(&mut self, s: &str) {
+        let node = self.dom.new_comment(s);
+        let place = self.place(None);
+        self.insert_at(place, node);
+    }
+
+    /// Insert a comment as the last child of `parent` (document, `<html>`).
+    pub(crate) fn append_comment(&mut self, parent: NodeId, s: &str) {
+        let node = self.dom.new_comment(s);
+        self.dom.append(parent, node);
+    }
+
+    pub(crate) fn append_comment_to_document(&mut self, s: &str) {
+        self.append_comment(Dom::DOCUMENT, s);
+    }
+}

@@ -1,0 +1,422 @@
+//! The WHATWG tree builder (HTML standard §13.2.6) over the arena DOM, scripting off, with
+//! the 2025 select parser ("customizable select": no in-select modes) that html5lib-tests
+//! and html5ever 0.40 follow. This
+//! module holds the state, the `TokenSink` face and the dispatcher; the insertion modes,
+//! the open-element stack, active formatting elements, insertion places and foreign content
+//! each live in their own module.
+
+mod foreign;
+mod formatting;
+mod insert;
+mod modes_body;
+mod modes_head;
+mod modes_other;
+mod modes_table;
+mod quirks;
+mod selectedcontent;
+mod stack;
+
+use std::cell::RefCell;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+
+use crate::arena::{Dom, NodeId, Ns};
+
+/// The insertion modes (§13.2.4.1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    Initial,
+    BeforeHtml,
+    BeforeHead,
+    InHead,
+    InHeadNoscript,
+    AfterHead,
+    InBody,
+    Text,
+    InTable,
+    InTableText,
+    InCaption,
+    InColumnGroup,
+    InTableBody,
+    InRow,
+    InCell,
+    InTemplate,
+    AfterBody,
+    InFrameset,
+    AfterFrameset,
+    AfterAfterBody,
+    AfterAfterFrameset,
+}
+
+/// The document's mode from its doctype; only no-quirks changes tree construction (a
+/// `<table>` start tag closes an open `<p>`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum QuirksMode {
+    NoQuirks,
+    LimitedQuirks,
+    Quirks,
+}
+
+/// A token as the builder sees it: start and end tags apart, NULs as characters (each mode
+/// decides whether to drop or replace them).
+pub(crate) enum Tok {
+    Doctype(Doctype),
+    Start(Tag),
+    End(Tag),
+    Comment(StrTendril),
+    Chars(StrTendril),
+    Eof,
+}
+
+/// An entry of the list of active formatting elements.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Entry {
+    Marker,
+    Element(NodeId),
+}
+
+/// What the tokenizer is told after a token.
+#[derive(Clone, Copy)]
+enum Switch {
+    Raw(RawKind),
+    Plaintext,
+}
+
+pub(crate) struct Builder {
+    pub(crate) dom: Dom,
+    mode: Mode,
+    /// Where the text and table text modes return.
+    orig_mode: Mode,
+    template_modes: Vec<Mode>,
+    open: Vec<NodeId>,
+    afe: Vec<Entry>,
+    head: Option<NodeId>,
+    form: Option<NodeId>,
+    frameset_ok: bool,
+    /// Foster parenting on (in-table "anything else" and table text).
+    foster: bool,
+    /// Drop a newline right after `<pre>`, `<listing>`, `<textarea>`.
+    ignore_lf: bool,
+    quirks: QuirksMode,
+    pending_table_text: String,
+    /// The fragment parsing algorithm's context element (detached, in the arena).
+    context: Option<NodeId>,
+    switch: Option<Switch>,
+    /// A `<selectedcontent>` was inserted: option pops need watching from then on.
+    has_selectedcontent: bool,
+}
+
+/// The tree builder as an html5ever `TokenSink`. `process_token` takes `&self`, hence the
+/// `RefCell`; no method re-enters it.
+pub struct TreeBuilder {
+    inner: RefCell<Builder>,
+}
+
+impl Default for TreeBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TreeBuilder {
+    /// A builder for a whole document.
+    pub fn new() -> TreeBuilder {
+        TreeBuilder {
+            inner: RefCell::new(Builder::new()),
+        }
+    }
+
+    /// A builder for the fragment parsing algorithm with context element `name` in `ns`
+    /// (`Ns::Html`, `Ns::Svg` or `Ns::MathMl`). The parsed nodes end up as the children of
+    /// [`TreeBuilder::root`]. The caller starts its tokenizer in the state the context asks
+    /// for (see [`TreeBuilder::fragment_raw_kind`]).
+    pub fn new_fragment(name: &str, ns: Ns) -> TreeBuilder {
+        let mut b = Builder::new();
+        let html = b.dom.new_element(Ns::Html, "html", []);
+        b.dom.append(Dom::DOCUMENT, html);
+        b.open.push(html);
+        let context = b.dom.new_element(ns, name, []);
+        b.context = Some(context);
+        if ns == Ns::Html && name == "template" {
+            b.template_modes.push(Mode::InTemplate);
+        }
+        b.reset_mode();
+        TreeBuilder {
+            inner: RefCell::new(b),
+        }
+    }
+
+    /// The tokenizer state a fragment context starts in, as the fragment algorithm sets it
+    /// (`None`: data state; `Some(None)`: PLAINTEXT).
+    pub fn fragment_raw_kind(name: &str, ns: Ns) -> Option<Option<RawKind>> {
+        if ns != Ns::Html {
+            return None;
+        }
+        match name {
+            "title" | "textarea" => Some(Some(RawKind::Rcdata)),
+            "style" | "xmp" | "iframe" | "noembed" | "noframes" => Some(Some(RawKind::Rawtext)),
+            "script" => Some(Some(RawKind::ScriptData)),
+            "plaintext" => Some(None),
+            _ => None,
+        }
+    }
+
+    /// The node whose children are the parse: the document, or a fragment's `<html>`.
+    pub fn root(&self) -> NodeId {
+        let b = self.inner.borrow();
+        if b.context.is_some() {
+            b.dom.first_child(Dom::DOCUMENT).unwrap_or(Dom::DOCUMENT)
+        } else {
+            Dom::DOCUMENT
+        }
+    }
+
+    pub fn quirks_mode(&self) -> QuirksMode {
+        self.inner.borrow().quirks
+    }
+
+    /// The finished tree.
+    pub fn into_dom(self) -> Dom {
+        self.inner.into_inner().dom
+    }
+}
+
+impl TokenSink for TreeBuilder {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        let tok = match token {
+            Token::DoctypeToken(d) => Tok::Doctype(d),
+            Token::TagToken(t) if t.kind == TagKind::StartTag => Tok::Start(t),
+            Token::TagToken(t) => Tok::End(t),
+            Token::CommentToken(c) => Tok::Comment(c),
+            Token::CharacterTokens(s) => Tok::Chars(s),
+            Token::NullCharacterToken => Tok::Chars(StrTendril::from_slice("\0")),
+            Token::EOFToken => Tok::Eof,
+            Token::ParseError(_) => return TokenSinkResult::Continue,
+        };
+        let mut b = self.inner.borrow_mut();
+        let options = b.open_options();
+        b.dispatch(tok);
+        b.options_popped(options);
+        match b.switch.take() {
+            None => TokenSinkResult::Continue,
+            Some(Switch::Raw(kind)) => TokenSinkResult::RawData(kind),
+            Some(Switch::Plaintext) => TokenSinkResult::Plaintext,
+        }
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        let b = self.inner.borrow();
+        b.adjusted_current()
+            .is_some_and(|n| b.dom.node(n).ns != Ns::Html)
+    }
+}
+
+/// HTML whitespace as the tree builder means it (tab, LF, FF, CR, space).
+pub(crate) fn is_ws(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')
+}
+
+/// The leading whitespace of `s` and the rest.
+pub(crate) fn split_ws(s: &str) -> (&str, &str) {
+    let n = s.len() - s.trim_start_matches(is_ws).len();
+    s.split_at(n)
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            dom: Dom::new(),
+            mode: Mode::Initial,
+            orig_mode: Mode::Initial,
+            template_modes: Vec::new(),
+            open: Vec::new(),
+            afe: Vec::new(),
+            head: None,
+            form: None,
+            frameset_ok: true,
+            foster: false,
+            ignore_lf: false,
+            quirks: QuirksMode::NoQuirks,
+            pending_table_text: String::new(),
+            context: None,
+            switch: None,
+            has_selectedcontent: false,
+        }
+    }
+
+    /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the
+    /// rules for foreign content.
+    fn dispatch(&mut self, mut tok: Tok) {
+        if std::mem::take(&mut self.ignore_lf) {
+            if let Tok::Chars(s) = &mut tok {
+                if s.starts_with('\n') {
+                    s.pop_front(1);
+                    if s.is_empty() {
+                        return;
+                    }
+                }
+            }
+        }
+        if self.use_html_rules(&tok) {
+            self.step(self.mode, tok);
+        } else {
+            self.foreign(tok);
+        }
+    }
+
+    fn use_html_rules(&self, tok: &Tok) -> bool {
+        let Some(node) = self.adjusted_current() else {
+            return true;
+        };
+        let ns = self.dom.node(node).ns;
+        if ns == Ns::Html || matches!(tok, Tok::Eof) {
+            return true;
+        }
+        let start = match tok {
+            Tok::Start(t) => Some(&*t.name),
+            _ => None,
+        };
+        let chars = matches!(tok, Tok::Chars(_));
+        if self.is_mathml_text_integration(node)
+            && (chars || start.is_some_and(|n| n != "mglyph" && n != "malignmark"))
+        {
+            return true;
+        }
+        if self.dom.element_name(node) == Some((Ns::MathMl, "annotation-xml"))
+            && start == Some("svg")
+        {
+            return true;
+        }
+        self.is_html_integration(node) && (chars || start.is_some())
+    }
+
+    /// Process `tok` by the rules of `mode` (which need not be the current one: "using the
+    /// rules for" another mode).
+    fn step(&mut self, mode: Mode, tok: Tok) {
+        match mode {
+            Mode::Initial => self.initial(tok),
+            Mode::BeforeHtml => self.before_html(tok),
+            Mode::BeforeHead => self.before_head(tok),
+            Mode::InHead => self.in_head(tok),
+            Mode::InHeadNoscript => self.in_head_noscript(tok),
+            Mode::AfterHead => self.after_head(tok),
+            Mode::InBody => self.in_body(tok),
+            Mode::Text => self.text(tok),
+            Mode::InTable => self.in_table(tok),
+            Mode::InTableText => self.in_table_text(tok),
+            Mode::InCaption => self.in_caption(tok),
+            Mode::InColumnGroup => self.in_column_group(tok),
+            Mode::InTableBody => self.in_table_body(tok),
+            Mode::InRow => self.in_row(tok),
+            Mode::InCell => self.in_cell(tok),
+            Mode::InTemplate => self.in_template(tok),
+            Mode::AfterBody => self.after_body(tok),
+            Mode::InFrameset => self.in_frameset(tok),
+            Mode::AfterFrameset => self.after_frameset(tok),
+            Mode::AfterAfterBody => self.after_after_body(tok),
+            Mode::AfterAfterFrameset => self.after_after_frameset(tok),
+        }
+    }
+
+    /// Switch to `mode` and process `tok` there.
+    fn reprocess(&mut self, mode: Mode, tok: Tok) {
+        self.mode = mode;
+        self.step(mode, tok);
+    }
+
+    /// For modes where whitespace and other characters go different ways: handle the
+    /// leading whitespace with `ws`, and return the rest (if any) as a token for the
+    /// mode's "anything else".
+    fn split_chars(&mut self, s: StrTendril, ws: fn(&mut Builder, &str)) -> Option<Tok> {
+        let (lead, rest) = split_ws(&s);
+        if !lead.is_empty() {
+            ws(self, lead);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let rest = StrTendril::from_slice(rest);
+        Some(Tok::Chars(rest))
+    }
+
+    /// The adjusted current node: the context element when parsing a fragment and only
+    /// `<html>` is open, else the current node.
+    fn adjusted_current(&self) -> Option<NodeId> {
+        match (self.context, self.open.len()) {
+            (Some(ctx), 1) => Some(ctx),
+            _ => self.open.last().copied(),
+        }
+    }
+
+    /// Reset the insertion mode appropriately (§13.2.4.1).
+    fn reset_mode(&mut self) {
+        for i in (0..self.open.len()).rev() {
+            let last = i == 0;
+            let node = match (last, self.context) {
+                (true, Some(ctx)) => ctx,
+                _ => self.open[i],
+            };
+            let Some((Ns::Html, name)) = self.dom.element_name(node) else {
+                if last {
+                    self.mode = Mode::InBody;
+                    return;
+                }
+                continue;
+            };
+            self.mode = match name {
+                "td" | "th" if !last => Mode::InCell,
+                "tr" => Mode::InRow,
+                "tbody" | "thead" | "tfoot" => Mode::InTableBody,
+                "caption" => Mode::InCaption,
+                "colgroup" => Mode::InColumnGroup,
+                "table" => Mode::InTable,
+                "template" => *self.template_modes.last().unwrap_or(&Mode::InTemplate),
+                "head" if !last => Mode::InHead,
+                "body" => Mode::InBody,
+                "frameset" => Mode::InFrameset,
+                "html" => {
+                    if self.head.is_none() {
+                        Mode::BeforeHead
+                    } else {
+                        Mode::AfterHead
+                    }
+                }
+                _ if last => Mode::InBody,
+                _ => continue,
+            };
+            return;
+        }
+        self.mode = Mode::InBody;
+    }
+
+    /// The generic RCDATA / raw text element parsing algorithms, and script data.
+    fn raw_element(&mut self, tag: &Tag, kind: RawKind) {
+        self.insert_html(tag);
+        self.switch = Some(Switch::Raw(kind));
+        self.orig_mode = self.mode;
+        self.mode = Mode::Text;
+    }
+
+    fn plaintext(&mut self) {
+        self.switch = Some(Switch::Plaintext);
+    }
+
+    /// "Stop parsing": pop everything (scripting off, nothing else to run).
+    fn stop(&mut self) {
+        self.open.clear();
+    }
+}
+
+/// A tag's attributes as (name, value) pairs, for HTML elements.
+pub(crate) fn html_attrs(tag: &Tag) -> impl Iterator<Item = (Ns, &str, &str)> {
+    tag.attrs
+        .iter()
+        .map(|a| (Ns::None, &*a.name.local, &*a.value))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,144 @@
+//! The remaining insertion modes: in template (with its stack of template insertion
+//! modes), and the frameset and after-body modes. (The in-select modes are gone from the
+//! standard since the 2025 select parser; select content is parsed in body.)
+
+use super::{is_ws, Builder, Mode, Tok};
+use crate::arena::Dom;
+
+impl Builder {
+    /// Replace the current template insertion mode with `mode` and reprocess there.
+    fn template_switch(&mut self, mode: Mode, tok: Tok) {
+        self.template_modes.pop();
+        self.template_modes.push(mode);
+        self.reprocess(mode, tok);
+    }
+
+    pub(crate) fn in_template(&mut self, tok: Tok) {
+        match tok {
+            Tok::Chars(_) | Tok::Comment(_) | Tok::Doctype(_) => self.in_body(tok),
+            Tok::Start(t) => match &*t.name {
+                "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script"
+                | "style" | "template" | "title" => self.in_head(Tok::Start(t)),
+                "caption" | "colgroup" | "tbody" | "tfoot" | "thead" => {
+                    self.template_switch(Mode::InTable, Tok::Start(t))
+                }
+                "col" => self.template_switch(Mode::InColumnGroup, Tok::Start(t)),
+                "tr" => self.template_switch(Mode::InTableBody, Tok::Start(t)),
+                "td" | "th" => self.template_switch(Mode::InRow, Tok::Start(t)),
+                _ => self.template_switch(Mode::InBody, Tok::Start(t)),
+            },
+            Tok::End(t) if &*t.name == "template" => self.in_head(Tok::End(t)),
+            Tok::End(_) => {}
+            Tok::Eof => {
+                if !self.open_has("template") {
+                    return self.stop();
+                }
+                self.pop_until(&["template"]);
+                self.clear_formatting_to_marker();
+                self.template_modes.pop();
+                self.reset_mode();
+                self.step(self.mode, Tok::Eof);
+            }
+        }
+    }
+
+    pub(crate) fn after_body(&mut self, tok: Tok) {
+        match tok {
+            Tok::Chars(ref s) if s.chars().all(is_ws) => self.in_body(tok),
+            Tok::Comment(c) => {
+                let html = self.open[0];
+                self.append_comment(html, &c);
+            }
+            Tok::Doctype(_) => {}
+            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
+            Tok::End(ref t) if &*t.name == "html" => {
+                if self.context.is_none() {
+                    self.mode = Mode::AfterAfterBody;
+                }
+            }
+            Tok::Eof => self.stop(),
+            Tok::Chars(s) => {
+                // Leading whitespace goes by the in-body rules as well; the rest reopens body.
+                self.reprocess(Mode::InBody, Tok::Chars(s));
+            }
+            tok => self.reprocess(Mode::InBody, tok),
+        }
+    }
+
+    /// The whitespace of `s` only: frameset modes drop every other character.
+    fn frameset_ws(&mut self, s: &str) {
+        let ws: String = s.chars().filter(|&c| is_ws(c)).collect();
+        self.insert_text(&ws);
+    }
+
+    pub(crate) fn in_frameset(&mut self, tok: Tok) {
+        match tok {
+            Tok::Chars(s) => self.frameset_ws(&s),
+            Tok::Comment(c) => self.insert_comment(&c),
+            Tok::Doctype(_) => {}
+            Tok::Start(t) => match &*t.name {
+                "html" => self.in_body(Tok::Start(t)),
+                "frameset" => {
+                    self.insert_html(&t);
+                }
+                "frame" => {
+                    self.insert_html(&t);
+                    self.open.pop();
+                }
+                "noframes" => self.in_head(Tok::Start(t)),
+                _ => {}
+            },
+            Tok::End(t) if &*t.name == "frameset" => {
+                if self.open.len() == 1 {
+                    return;
+                }
+                self.open.pop();
+                if self.context.is_none() && !self.current_is("frameset") {
+                    self.mode = Mode::AfterFrameset;
+                }
+            }
+            Tok::End(_) => {}
+            Tok::Eof => self.stop(),
+        }
+    }
+
+    pub(crate) fn after_frameset(&mut self, tok: Tok) {
+        match tok {
+            Tok::Chars(s) => self.frameset_ws(&s),
+            Tok::Comment(c) => self.insert_comment(&c),
+            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
+            Tok::Start(ref t) if &*t.name == "noframes" => self.in_head(tok),
+            Tok::End(ref t) if &*t.name == "html" => self.mode = Mode::AfterAfterFrameset,
+            Tok::Eof => self.stop(),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn after_after_body(&mut self, tok: Tok) {
+        match tok {
+            Tok::Comment(c) => self.append_comment(Dom::DOCUMENT, &c),
+            Tok::Doctype(_) => self.in_body(tok),
+            Tok::Chars(ref s) if s.chars().all(is_ws) => self.in_body(tok),
+            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
+            Tok::Eof => self.stop(),
+            tok => self.reprocess(Mode::InBody, tok),
+        }
+    }
+
+    pub(crate) fn after_after_frameset(&mut self, tok: Tok) {
+        match tok {
+            Tok::Comment(c) => self.append_comment(Dom::DOCUMENT, &c),
+            Tok::Doctype(_) => self.in_body(tok),
+            Tok::Chars(s) => {
+                let ws: String = s.chars().filter(|&c| is_ws(c)).collect();
+                if !ws.is_empty() {
+                    self.in_body(Tok::Chars(ws.as_str().into()));
+                }
+            }
+            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
+            Tok::Start(ref t) if &*t.name == "noframes" => self.in_head(tok),
+            Tok::Eof => self.stop(),
+            _ => {}
+        }
+    }
+}

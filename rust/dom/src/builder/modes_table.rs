@@ -1,0 +1,363 @@
+//! The table insertion modes: in table, in table text (where stray text is foster
+//! parented out of the table), in caption, in column group, in table body, in row, in cell.
+
+use html5ever::tokenizer::Tag;
+
+use super::stack::Scope;
+use super::{is_ws, Builder, Mode, Tok};
+
+const TABLE_CONTEXT: &[&str] = &["table", "template"];
+const BODY_CONTEXT: &[&str] = &["tbody", "tfoot", "thead", "template"];
+const ROW_CONTEXT: &[&str] = &["tr", "template"];
+
+impl Builder {
+    pub(crate) fn in_table(&mut self, tok: Tok) {
+        match tok {
+            Tok::Chars(_)
+                if self
+                    .current_is_one_of(&["table", "tbody", "template", "tfoot", "thead", "tr"]) =>
+            {
+                self.pending_table_text.clear();
+                self.orig_mode = self.mode;
+                self.reprocess(Mode::InTableText, tok);
+            }
+            Tok::Comment(c) => self.insert_comment(&c),
+            Tok::Doctype(_) => {}
+            Tok::Start(t) => match &*t.name {
+                "caption" => {
+                    self.clear_to(TABLE_CONTEXT);
+                    self.push_marker();
+                    self.insert_html(&t);
+                    self.mode = Mode::InCaption;
+                }
+                "colgroup" => {
+                    self.clear_to(TABLE_CONTEXT);
+                    self.insert_html(&t);
+                    self.mode = Mode::InColumnGroup;
+                }
+                "col" => {
+                    self.clear_to(TABLE_CONTEXT);
+                    self.insert_html_named("colgroup");
+                    self.reprocess(Mode::InColumnGroup, Tok::Start(t));
+                }
+                "tbody" | "tfoot" | "thead" => {
+                    self.clear_to(TABLE_CONTEXT);
+                    self.insert_html(&t);
+                    self.mode = Mode::InTableBody;
+                }
+                "td" | "th" | "tr" => {
+                    self.clear_to(TABLE_CONTEXT);
+                    self.insert_html_named("tbody");
+                    self.reprocess(Mode::InTableBody, Tok::Start(t));
+                }
+                "table" => {
+                    if self.in_scope("table", Scope::Table) {
+                        self.pop_until(&["table"]);
+                        self.reset_mode();
+                        self.step(self.mode, Tok::Start(t));
+                    }
+                }
+                "style" | "script" | "template" => self.in_head(Tok::Start(t)),
+                "input" if is_hidden_input(&t) => {
+                    self.insert_html(&t);
+                    self.open.pop();
+                }
+                "form" => {
+                    if self.open_has("template") || self.form.is_some() {
+                        return;
+                    }
+                    self.form = Some(self.insert_html(&t));
+                    self.open.pop();
+                }
+                _ => self.foster_in_body(Tok::Start(t)),
+            },
+            Tok::End(t) => match &*t.name {
+                "table" => {
+                    if self.in_scope("table", Scope::Table) {
+                        self.pop_until(&["table"]);
+                        self.reset_mode();
+                    }
+                }
+                "body" | "caption" | "col" | "colgroup" | "html" | "tbody" | "td" | "tfoot"
+                | "th" | "thead" | "tr" => {}
+                "template" => self.in_head(Tok::End(t)),
+                _ => self.foster_in_body(Tok::End(t)),
+            },
+            Tok::Eof => self.in_body(Tok::Eof),
+            Tok::Chars(_) => self.foster_in_body(tok),
+        }
+    }
+
+    /// In table's "anything else": the in-body rules with foster parenting on.
+    fn foster_in_body(&mut self, tok: Tok) {
+        self.foster = true;
+        self.in_body(tok);
+        self.foster = false;
+    }
+
+    pub(crate) fn in_table_text(&mut self, tok: Tok) {
+        if let Tok::Chars(s) = &tok {
+            // NULs are dropped here (a parse error each).
+            self.pending_table_text
+                .extend(s.chars().filter(|&c| c != '\0'));
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending_table_text);
+        if pending.chars().all(is_ws) {
+            self.insert_text(&pending);
+        } else {
+            self.foster_in_body(Tok::Chars(pending.as_str().into()));
+        }
+        let mode = self.orig_mode;
+        self.reprocess(mode, tok);
+    }
+
+    /// Close the caption (in-caption "end caption" steps); false when none is in scope.
+    fn close_caption(&mut self) -> bool {
+        if !self.in_scope("caption", Scope::Table) {
+            return false;
+        }
+        self.implied_end_tags(None);
+        self.pop_until(&["caption"]);
+        self.clear_formatting_to_marker();
+        self.mode = Mode::InTable;
+        true
+    }
+
+    pub(crate) fn in_caption(&mut self, tok: Tok) {
+        match &tok {
+            Tok::End(t) if &*t.name == "caption" => {
+                self.close_caption();
+            }
+            Tok::Start(t)
+                if matches!(
+                    &*t.name,
+                    "caption"
+                        | "col"
+                        | "colgroup"
+                        | "tbody"
+                        | "td"
+                        | "tfoot"
+                        | "th"
+                        | "thead"
+                        | "tr"
+                ) =>
+            {
+                if self.close_caption() {
+                    self.step(Mode::InTable, tok);
+                }
+            }
+            Tok::End(t) if &*t.name == "table" => {
+                if self.close_caption() {
+                    self.step(Mode::InTable, tok);
+                }
+            }
+            Tok::End(t)
+                if matches!(
+                    &*t.name,
+                    "body"
+                        | "col"
+                        | "colgroup"
+                        | "html"
+                        | "tbody"
+                        | "td"
+                        | "tfoot"
+                        | "th"
+                        | "thead"
+                        | "tr"
+                ) => {}
+            _ => self.in_body(tok),
+        }
+    }
+
+    pub(crate) fn in_column_group(&mut self, tok: Tok) {
+        let tok = match tok {
+            Tok::Chars(s) => match self.split_chars(s, |b, ws| b.insert_text(ws)) {
+                Some(rest) => rest,
+                None => return,
+            },
+            Tok::Comment(c) => return self.insert_comment(&c),
+            Tok::Doctype(_) => return,
+            Tok::Start(t) => match &*t.name {
+                "html" => return self.in_body(Tok::Start(t)),
+                "col" => {
+                    self.insert_html(&t);
+                    self.open.pop();
+                    return;
+                }
+                "template" => return self.in_head(Tok::Start(t)),
+                _ => Tok::Start(t),
+            },
+            Tok::End(t) => match &*t.name {
+                "colgroup" => {
+                    if self.current_is("colgroup") {
+                        self.open.pop();
+                        self.mode = Mode::InTable;
+                    }
+                    return;
+                }
+                "col" => return,
+                "template" => return self.in_head(Tok::End(t)),
+                _ => Tok::End(t),
+            },
+            Tok::Eof => return self.in_body(Tok::Eof),
+        };
+        if !self.current_is("colgroup") {
+            return;
+        }
+        self.open.pop();
+        self.reprocess(Mode::InTable, tok);
+    }
+
+    pub(crate) fn in_table_body(&mut self, tok: Tok) {
+        match &tok {
+            Tok::Start(t) if &*t.name == "tr" => {
+                self.clear_to(BODY_CONTEXT);
+                self.insert_html(t);
+                self.mode = Mode::InRow;
+            }
+            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+                self.clear_to(BODY_CONTEXT);
+                self.insert_html_named("tr");
+                self.reprocess(Mode::InRow, tok);
+            }
+            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
+                if self.in_scope(&t.name, Scope::Table) {
+                    self.clear_to(BODY_CONTEXT);
+                    self.open.pop();
+                    self.mode = Mode::InTable;
+                }
+            }
+            Tok::Start(t)
+                if matches!(
+                    &*t.name,
+                    "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead"
+                ) =>
+            {
+                self.leave_table_body(tok)
+            }
+            Tok::End(t) if &*t.name == "table" => self.leave_table_body(tok),
+            Tok::End(t)
+                if matches!(
+                    &*t.name,
+                    "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th" | "tr"
+                ) => {}
+            _ => self.in_table(tok),
+        }
+    }
+
+    fn leave_table_body(&mut self, tok: Tok) {
+        if !self.in_scope_any(&["tbody", "thead", "tfoot"], Scope::Table) {
+            return;
+        }
+        self.clear_to(BODY_CONTEXT);
+        self.open.pop();
+        self.reprocess(Mode::InTable, tok);
+    }
+
+    /// Close the row; false when no `<tr>` is in table scope.
+    fn close_row(&mut self) -> bool {
+        if !self.in_scope("tr", Scope::Table) {
+            return false;
+        }
+        self.clear_to(ROW_CONTEXT);
+        self.open.pop();
+        self.mode = Mode::InTableBody;
+        true
+    }
+
+    pub(crate) fn in_row(&mut self, tok: Tok) {
+        match &tok {
+            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+                self.clear_to(ROW_CONTEXT);
+                self.insert_html(t);
+                self.mode = Mode::InCell;
+                self.push_marker();
+            }
+            Tok::End(t) if &*t.name == "tr" => {
+                self.close_row();
+            }
+            Tok::Start(t)
+                if matches!(
+                    &*t.name,
+                    "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead" | "tr"
+                ) =>
+            {
+                if self.close_row() {
+                    self.step(Mode::InTableBody, tok);
+                }
+            }
+            Tok::End(t) if &*t.name == "table" => {
+                if self.close_row() {
+                    self.step(Mode::InTableBody, tok);
+                }
+            }
+            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
+                if self.in_scope(&t.name, Scope::Table) && self.close_row() {
+                    self.step(Mode::InTableBody, tok);
+                }
+            }
+            Tok::End(t)
+                if matches!(
+                    &*t.name,
+                    "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th"
+                ) => {}
+            _ => self.in_table(tok),
+        }
+    }
+
+    fn close_cell(&mut self) {
+        self.implied_end_tags(None);
+        self.pop_until(&["td", "th"]);
+        self.clear_formatting_to_marker();
+        self.mode = Mode::InRow;
+    }
+
+    pub(crate) fn in_cell(&mut self, tok: Tok) {
+        match &tok {
+            Tok::End(t) if matches!(&*t.name, "td" | "th") => {
+                if self.in_scope(&t.name, Scope::Table) {
+                    self.implied_end_tags(None);
+                    self.pop_until(&[&t.name]);
+                    self.clear_formatting_to_marker();
+                    self.mode = Mode::InRow;
+                }
+            }
+            Tok::Start(t)
+                if matches!(
+                    &*t.name,
+                    "caption"
+                        | "col"
+                        | "colgroup"
+                        | "tbody"
+                        | "td"
+                        | "tfoot"
+                        | "th"
+                        | "thead"
+                        | "tr"
+                ) =>
+            {
+                if self.in_scope_any(&["td", "th"], Scope::Table) {
+                    self.close_cell();
+                    self.step(Mode::InRow, tok);
+                }
+            }
+            Tok::End(t) if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html") => {
+            }
+            Tok::End(t) if matches!(&*t.name, "table" | "tbody" | "tfoot" | "thead" | "tr") => {
+                if self.in_scope(&t.name, Scope::Table) {
+                    self.close_cell();
+                    self.step(Mode::InRow, tok);
+                }
+            }
+            _ => self.in_body(tok),
+        }
+    }
+}
+
+/// `<input type=hidden>` stays inside a table; any other input is foster parented.
+fn is_hidden_input(t: &Tag) -> bool {
+    t.attrs
+        .iter()
+        .any(|a| &*a.name.local == "type" && a.value.eq_ignore_ascii_case("hidden"))
+}

@@ -1,0 +1,11 @@
+//! webgrip's own HTML parse back end (issue 30, "own the parse"): an arena DOM and a
+//! WHATWG tree builder that any html5ever `TokenSink` driver feeds (webgrip-extract's byte
+//! lexer or html5ever's `Tokenizer`), plus the html5lib dump the conformance runner compares.
+
+pub mod arena;
+pub mod builder;
+mod dump;
+
+pub use arena::{Attr, Dom, Kind, NodeId, Ns};
+pub use builder::TreeBuilder;
+pub use dump::html5lib_dump;
