@@ -1,9 +1,10 @@
 """The ``webgrip`` command line: fetch, search, download, extract, check, batch, mcp.
 
-Exit status: 0 success, 1 the fetch/search/download failed (for ``check``: no verdict could be
-reached, e.g. the name does not resolve), 2 usage or configuration error, 3 the URL (or
-destination) was refused by the security policy. ``--config``, ``--profile`` and
-``-v/--verbose`` go before or after the command. Configuration comes from
+Exit status: 0 success, 1 the fetch/search/download failed or the page had nothing to print
+(for ``check``: no verdict could be reached, e.g. the name does not resolve), 2 usage or
+configuration error (also a file that cannot be read or written), 3 the URL (or destination)
+was refused by the security policy. ``--config``, ``--profile`` and ``-v/--verbose`` go before
+or after the command (``-v`` not with ``extract``, which makes no request). Configuration comes from
 ``--config FILE`` / ``--profile NAME`` (else ``$WEBGRIP_CONFIG``, ``./webgrip.toml``,
 ``~/.config/webgrip/config.toml``) and ``WEBGRIP_*`` environment variables.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -20,7 +22,7 @@ from ._progress import ProgressBar
 from ._version import __version__
 from .client import WebClient
 from .config import Config
-from .errors import BlockedURLError, InvalidURLError, WebgripError
+from .errors import BlockedURLError, InvalidURLError, UnsupportedContentError, WebgripError
 from .fetching import build_page, slice_text
 from .mcp import serve
 from .pdf import is_pdf
@@ -32,9 +34,18 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_BLOCKED = 0, 1, 2, 3
 _EXTRACT_MODES = ("markdown", "text", "html", "links", "tables")
 # Destination refusals by the download policy are "blocked", like URL refusals.
 _POLICY_REASONS = frozenset({"outside-download-dirs", "symlink"})
+# What an empty view means, said on stderr (the agent tools' wording, with the CLI's options).
+_NOTHING_FOUND = {
+    "markdown": "no readable text was found on this page. Try --extract html or --extract links",
+    "text": "no readable text was found on this page. Try --extract html or --extract links",
+    "html": "the page is empty",
+    "links": "no links were found on this page",
+    "tables": "no tables were found on this page",
+}
 
 
-def _add_common(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+def _add_common(parser: argparse.ArgumentParser, *, defaults: bool,
+                verbose: bool = True) -> None:
     """The options every command takes. They are accepted both before the command (on the
     main parser, which holds the defaults) and after it (on each subparser, whose defaults are
     suppressed so they never overwrite a value given before the command)."""
@@ -45,19 +56,22 @@ def _add_common(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help="TOML config file to read")
     parser.add_argument("--profile", metavar="NAME", default=default(None),
                         help="profile of the config file to apply")
-    parser.add_argument("-v", "--verbose", action="store_true", default=default(False),
-                        help="log one line per request to stderr")
+    if verbose:
+        parser.add_argument("-v", "--verbose", action="store_true", default=default(False),
+                            help="log one line per request to stderr")
 
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     _add_common(common, defaults=False)
+    quiet = argparse.ArgumentParser(add_help=False)  # extract makes no request: nothing to log
+    _add_common(quiet, defaults=False, verbose=False)
 
     p = argparse.ArgumentParser(
         prog="webgrip",
         description="Safe, fast web tools for AI agents, from the shell.",
-        epilog="Exit status: 0 ok, 1 fetch/search/download failure (check: no verdict, e.g. "
-        "the name does not resolve), 2 usage, 3 blocked by policy.",
+        epilog="Exit status: 0 ok, 1 fetch/search/download failure or nothing to print "
+        "(check: no verdict, e.g. the name does not resolve), 2 usage, 3 blocked by policy.",
     )
     p.add_argument("--version", action="version", version=f"webgrip {__version__}")
     _add_common(p, defaults=True)
@@ -66,11 +80,11 @@ def _parser() -> argparse.ArgumentParser:
     f = sub.add_parser("fetch", parents=[common], help="fetch a page as Markdown, text, ...",
                        description="Fetch URL and print its readable content.")
     f.add_argument("url", metavar="URL")
-    f.add_argument("--extract", choices=_EXTRACT_MODES, default="markdown",
+    f.add_argument("--extract", choices=_EXTRACT_MODES, default=None,
                    help="view to print (default: markdown)")
     f.add_argument("--max-length", type=_positive_int, metavar="N",
                    help="print at most N characters (default: everything)")
-    f.add_argument("--start-index", type=_non_negative_int, default=0, metavar="N",
+    f.add_argument("--start-index", type=_non_negative_int, default=None, metavar="N",
                    help="start at character N (continue a truncated page)")
     f.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
                    help="keep only the main content (default: on for markdown/text)")
@@ -84,7 +98,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="never run the page's scripts")
     f.add_argument("--screenshot", metavar="FILE",
                    help="save a PNG of the rendered page to FILE instead of printing it "
-                   "(an HTML page only: anything else fails and saves nothing)")
+                   "(an HTML page only: anything else fails and saves nothing; FILE's folder "
+                   "must exist; not with --no-render or the options that shape the printed "
+                   "text)")
     f.add_argument("--full-page", action="store_true",
                    help="with --screenshot: the whole page, not only the viewport")
 
@@ -107,10 +123,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--overwrite", action="store_true", help="replace an existing file")
     d.add_argument("--json", action="store_true", help="print the result as a JSON object")
 
-    e = sub.add_parser("extract", parents=[common],
+    e = sub.add_parser("extract", parents=[quiet],
                        help="convert a local HTML or PDF file (no network)",
                        description="Convert local HTML or PDF (a file, or - for stdin) without "
-                       "any network access. PDFs are recognised by their %%PDF- start.")
+                       "any network access. PDFs are recognised by their %PDF- start (read only in "
+                       "--mode markdown or text).")
     e.add_argument("file", metavar="FILE", help="HTML or PDF file, or - to read stdin")
     e.add_argument("--mode", choices=_EXTRACT_MODES, default="markdown",
                    help="view to print (default: markdown)")
@@ -148,7 +165,53 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",
                    description="Run an MCP server on stdin/stdout offering fetch_page, "
                    "search_web and download_file. Needs the 'mcp' extra.")
+    p.set_defaults(_commands={"fetch": f, "extract": e})
     return p
+
+
+def _check_combinations(args: argparse.Namespace) -> None:
+    """Refuse options that would otherwise be silently ignored (argparse's usage error,
+    exit 2). Runs before any configuration is read or request made."""
+    commands = args._commands
+    if args.command == "extract" and args.verbose:
+        commands["extract"].error("-v/--verbose: extract makes no request, so there is "
+                                  "nothing to log. Leave -v out")
+    if args.command != "fetch":
+        return
+    f = commands["fetch"]
+    if args.full_page and not args.screenshot:
+        f.error("--full-page only applies to --screenshot. Add --screenshot FILE or leave "
+                "--full-page out")
+    if not args.screenshot:
+        return
+    if args.render == "never":
+        f.error("--screenshot needs the browser, which --no-render forbids. Leave one out")
+    printing = [flag for flag, given in (
+        ("--extract", args.extract is not None), ("--max-length", args.max_length is not None),
+        ("--start-index", args.start_index is not None),
+        ("--[no-]main-content", args.main_content is not None), ("--json", args.json),
+    ) if given]
+    if printing:
+        f.error(f"--screenshot saves an image and prints no text, so {printing[0]} has no "
+                "effect. Leave it out, or drop --screenshot to print the page")
+
+
+def _screenshot_target_error(path: str) -> str | None:
+    """Why a screenshot could not be saved at ``path``, checked before any request (a render
+    takes seconds; a typo in the folder should not cost them), or ``None``."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        return f"cannot save the screenshot to {path}: it is a folder. Give a file name"
+    if not os.path.exists(folder):
+        return (f"cannot save the screenshot to {path}: the folder {folder} does not exist. "
+                "Create it or choose another path")
+    if not os.path.isdir(folder):
+        return (f"cannot save the screenshot to {path}: {folder} is not a folder. "
+                "Choose another path")
+    if not os.access(folder, os.W_OK):
+        return (f"cannot save the screenshot to {path}: the folder {folder} is not writable. "
+                "Choose another path")
+    return None
 
 
 def _positive_int(text: str) -> int:
@@ -189,11 +252,23 @@ def _print_json(obj: Any, out: TextIO) -> None:
 
 # -- commands -----------------------------------------------------------------------------
 def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.screenshot:
+        problem = _screenshot_target_error(args.screenshot)
+        if problem:
+            err.write(f"webgrip: {problem}\n")
+            return EXIT_USAGE
+    extract = args.extract or "markdown"
+    start = args.start_index or 0
     with WebClient(_load_config(args)) as client:
         if args.screenshot:
             png = client.screenshot(args.url, full_page=args.full_page)
-            with open(args.screenshot, "wb") as f:
-                f.write(png)
+            try:
+                with open(args.screenshot, "wb") as f:
+                    f.write(png)
+            except OSError as exc:  # e.g. the folder went away during the render
+                err.write(f"webgrip: cannot save the screenshot to {args.screenshot}: "
+                          f"{exc.strerror or exc}. Choose another path\n")
+                return EXIT_USAGE
             err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
             return EXIT_OK
         mode = args.render
@@ -208,19 +283,28 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if why == PROXY_REFUSED:
                 err.write(f"webgrip: not rendered: {why}; the static page follows\n")
                 mode = "never"
-        page = client.fetch(args.url, extract=args.extract, main_content=args.main_content,
+        page = client.fetch(args.url, extract=extract, main_content=args.main_content,
                             render=mode)
     total = page.length
-    if args.start_index > total:
-        err.write(f"webgrip: --start-index {args.start_index} is past the end ({total} chars)\n")
+    if _is_empty(page.content):
+        # Nothing to print: said on stderr, and a failure for scripts (the JSON still shows
+        # the empty page).
+        if args.json:
+            data = page.to_dict()
+            data.update(start_index=start, total_length=total, next_start_index=None)
+            _print_json(data, out)
+        err.write(f"webgrip: {_NOTHING_FOUND[page.extract]}\n")
+        return EXIT_FAILURE
+    if start > total:
+        err.write(f"webgrip: --start-index {start} is past the end ({total} chars)\n")
         return EXIT_USAGE
     if args.max_length:
-        chunk, end = slice_text(page.content, args.start_index, args.max_length)
+        chunk, end = slice_text(page.content, start, args.max_length)
     else:
-        chunk, end = page.content[args.start_index:], total
+        chunk, end = page.content[start:], total
     if args.json:
         data = page.to_dict()
-        data.update(content=chunk, start_index=args.start_index, total_length=total,
+        data.update(content=chunk, start_index=start, total_length=total,
                     next_start_index=end if end < total else None)
         _print_json(data, out)
     else:
@@ -284,12 +368,42 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "content": body, "content_type": media, "charset": None, "redirects": [],
         "remote_addr": "", "elapsed": 0.0,
     })
-    page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)
+    name = "stdin" if args.file == "-" else args.file
+    try:
+        page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)
+    except UnsupportedContentError as exc:
+        # The core names the response's URL, which a local file does not have: name the file.
+        what = _describe_document(exc.content_type)
+        if exc.reason == "not-html":
+            err.write(f"webgrip: --mode {args.mode} needs an HTML page; {name} is {what}. "
+                      "Use --mode markdown or --mode text\n")
+        elif exc.reason == "binary-content":
+            err.write(f"webgrip: {name} is {what}, not a text document. "
+                      "Give an HTML or PDF file\n")
+        else:  # e.g. a PDF that cannot be read: the core's own words
+            raise
+        return EXIT_FAILURE
     if args.json:
         _print_json(page.to_dict(), out)
-    else:
+    if _is_empty(page.content):
+        what = _NOTHING_FOUND[page.extract].replace("--extract", "--mode")
+        err.write(f"webgrip: {what.replace('on this page', f'in {name}')}\n")
+        return EXIT_FAILURE
+    if not args.json:
         out.write(page.content if page.content.endswith("\n") else page.content + "\n")
     return EXIT_OK
+
+
+def _is_empty(content: str) -> bool:
+    return not content.strip()
+
+
+def _describe_document(media: str | None) -> str:
+    from .messages import describe_media_type
+
+    if media and (media.startswith("text/") or "json" in media or "xml" in media):
+        return media
+    return describe_media_type(media)
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -348,6 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
+        _check_combinations(args)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
     out, err = sys.stdout, sys.stderr

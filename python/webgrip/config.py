@@ -142,6 +142,9 @@ class Config:
     static page is a script shell and a browser is available) or ``always``."""
     browser_executable: str | None = None
     """The Chromium to drive; default: the system's ``chromium`` on ``PATH``."""
+    render_workers: int = 0
+    """Pages rendering at once, each in a browser of its own (300-600 MiB each, capped at
+    1 GiB); more wait their turn within their own deadline. 0: one per core, at most four."""
 
     def __post_init__(self) -> None:
         # Accept lists (from TOML/JSON) but store tuples so the config stays hashable-ish
@@ -176,8 +179,9 @@ class Config:
         starting with ``+`` adds to the default blocked ports instead of replacing them.
         """
         values = env_values(os.environ if env is None else env)
+        from_env = set(values) - set(overrides)
         values.update(overrides)
-        return cls(**values)
+        return _build(cls, values, from_env)
 
     @classmethod
     def load(
@@ -201,23 +205,102 @@ class Config:
 
         environ = os.environ if env is None else env
         values = load_values(path, profile, environ, _FIELD_KINDS)
-        values.update(env_values(environ))
+        set_by_env = env_values(environ)
+        values.update(set_by_env)
         unknown = sorted(set(overrides) - set(_FIELD_KINDS))
         if unknown:
             raise ValueError(f"unknown setting {unknown[0]!r}")
         values.update(overrides)
+        return _build(cls, values, set(set_by_env) - set(overrides))
+
+
+def _build(cls: type[Config], values: dict[str, Any], from_env: set[str]) -> Config:
+    """``cls(**values)``; a refused value that came from a ``WEBGRIP_*`` variable is
+    reported with the variable's name, so the message says what to change."""
+    try:
         return cls(**values)
+    except ValueError as exc:
+        message = str(exc)
+        for name in from_env:
+            if message.startswith(f"invalid value for {name!r}"):
+                raise ValueError(f"{message} (set by {_ENV_PREFIX}{name.upper()})") from None
+        raise
+
+
+#: ``WEBGRIP_*`` variables that are not settings but are read elsewhere: the file and the
+#: profile (:meth:`Config.load`), and the extraction corpus of the Rust test suite.
+_OTHER_ENV_NAMES: frozenset[str] = frozenset({
+    "WEBGRIP_CONFIG", "WEBGRIP_PROFILE", "WEBGRIP_CORPUS",
+})
+
+#: Float settings measured in seconds (named so in the message when a value is no number).
+_SECONDS = frozenset({"timeout", "connect_timeout", "rate_limit_seconds", "cache_ttl_seconds"})
+
+
+def known_env_names() -> frozenset[str]:
+    """Every ``WEBGRIP_*`` variable webgrip reads: one per :class:`Config` field, plus
+    ``WEBGRIP_CONFIG``, ``WEBGRIP_PROFILE`` (and ``WEBGRIP_CORPUS``, the Rust tests')."""
+    return frozenset(_ENV_PREFIX + f.name.upper()
+                     for f in dataclasses.fields(Config)) | _OTHER_ENV_NAMES
 
 
 def env_values(env: Mapping[str, str]) -> dict[str, Any]:
-    """The fields set by ``WEBGRIP_*`` variables in ``env``, parsed to their types."""
+    """The fields set by ``WEBGRIP_*`` variables in ``env``, parsed to their types.
+
+    An unknown ``WEBGRIP_*`` variable (a misspelt name) raises :class:`ValueError` naming it
+    and the closest known name, as an unknown key of the config file does; an invalid value
+    raises naming the variable and the form expected.
+    """
+    _check_env_names(env)
     out: dict[str, Any] = {}
     for f in dataclasses.fields(Config):
-        raw = env.get(_ENV_PREFIX + f.name.upper())
+        var = _ENV_PREFIX + f.name.upper()
+        raw = env.get(var)
         if raw is None:
             continue
-        out[f.name] = parse_value(f.name, raw)
+        try:
+            out[f.name] = parse_value(f.name, raw)
+        except ValueError as exc:
+            raise ValueError(_env_value_error(f.name, var, raw, exc)) from None
     return out
+
+
+def _check_env_names(env: Mapping[str, str]) -> None:
+    known = known_env_names()
+    unknown = sorted(k for k in env if k.startswith(_ENV_PREFIX) and k not in known)
+    if not unknown:
+        return
+    import difflib
+
+    name = unknown[0]
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise ValueError(f"unknown environment variable {name}{hint}. Rename or unset it; the "
+                     "variables are listed in docs/configuration.md")
+
+
+def _env_value_error(name: str, var: str, raw: str, exc: ValueError) -> str:
+    """The message for a variable whose value does not parse: the variable named, and the
+    value echoed only for numbers and booleans (a mapping may hold a secret)."""
+    kind = _FIELD_KINDS.get(name)
+    shown = raw.strip()
+    shown = repr(shown if len(shown) <= 40 else shown[:39] + "…")
+    default = next(f.default for f in dataclasses.fields(Config) if f.name == name)
+    expected: tuple[str, str] | None = None
+    if kind == "float":
+        expected = ("a number of seconds" if name in _SECONDS else "a number", f"{default:g}")
+    elif kind == "int":
+        expected = ("a whole number", f"{default}")
+    elif kind == "bool":
+        expected = ("true/false, 1/0, yes/no or on/off", "true")
+    elif kind == "int_tuple":
+        expected = ("a comma-separated list of port numbers", "+8080,9000")
+    if expected is not None:
+        form, example = expected
+        what = f"{var}={shown} is not {form} (e.g. {var}={example})"
+    else:
+        what = f"{var} is invalid: {str(exc).removeprefix(f'invalid value for {name!r}: ')}"
+    return f"invalid value for {name!r}: {what}"
 
 
 def parse_value(name: str, raw: str) -> Any:
@@ -298,7 +381,7 @@ _FIELD_KINDS: dict[str, str] = {
     "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
     "page_cache_bytes": "int",
     "cache_dir": "opt_str", "cache_ttl_seconds": "float", "max_frames": "int",
-    "render": "str", "browser_executable": "opt_str",
+    "render": "str", "browser_executable": "opt_str", "render_workers": "int",
     "headers": "mapping", "site_headers": "site_mapping", "cookies": "bool",
     "persist_cookies": "bool",
 }
@@ -333,6 +416,8 @@ def _validate(c: Config) -> None:
         raise bad("cache_ttl_seconds", "must be >= 0")
     if not 0 <= c.max_frames <= 32:
         raise bad("max_frames", "must be between 0 and 32")
+    if not 0 <= c.render_workers <= 16:
+        raise bad("render_workers", "must be between 0 (one per core, at most four) and 16")
     for p in c.blocked_ports:
         if not isinstance(p, int) or not 0 <= p <= 65535:
             raise bad("blocked_ports", f"{p!r} is not a port number")
