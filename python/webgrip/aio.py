@@ -159,6 +159,12 @@ class AsyncWebClient:
         """See :meth:`WebClient.fetch` (``extract``, ``main_content``, ``use_cache``)."""
         return await self._run(self.client.fetch, url, **kwargs)
 
+    async def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
+        """See :meth:`WebClient.screenshot`: a PNG from the guarded browser. Renders from
+        several tasks run at once, up to the render pool's workers (docs/rendering.md); a
+        cancelled task's render has its browser stopped."""
+        return await self._run(self.client.screenshot, url, full_page=full_page)
+
     async def search(self, query: str, **kwargs: Any) -> list[Any]:
         """See :meth:`WebClient.search`."""
         return await self._run(self.client.search, query, **kwargs)

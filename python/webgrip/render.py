@@ -14,7 +14,8 @@ pool owns a driver and a browser; as many renders run at once as there are worke
 core, at most four, by default), the rest wait their turn. Each caller waits for its job
 until its own deadline, and a job that outlives it gets its worker's browser killed (process
 tree and temporary profile included); a job no worker took by then is dropped.
-``playwright`` is imported only here, and only when a render runs (the ``webgrip[render]`` extra); the browser is the system's Chromium.
+``playwright`` is imported only here, and only when a render runs (the ``webgrip[render]``
+extra); the browser is the system's Chromium.
 """
 
 from __future__ import annotations
@@ -353,8 +354,14 @@ class _Pool:
         worker took yet is dropped."""
         job = _Job(work)
         with self.lock:
-            if size is not None:
+            if size is not None and max(1, size) != self.size:
+                # The pool is the process's: the latest render's setting sizes it, and
+                # workers past it end after the render they are on.
                 self.size = max(1, size)
+                live = [w for w in self._workers if w.thread.is_alive() and not w.retired]
+                for w in live[self.size:]:
+                    w.retired = True
+                self._wake.notify_all()
             if self._executable != executable:
                 self._stop_locked()
                 self._executable = executable
@@ -625,7 +632,8 @@ def render(
         work_deadline = deadline - min(CLEANUP_SECONDS, 0.1 * max(0.0, left))
         return _render_in(browser, core, config, url, work_deadline, screenshot, full_page)
 
-    return _POOL.run(executable, work, deadline, _cancel.current())  # type: ignore[no-any-return]
+    return _POOL.run(executable, work, deadline, _cancel.current(),  # type: ignore[no-any-return]
+                     size=config.render_workers or DEFAULT_RENDER_WORKERS)
 
 
 def _ms_left(deadline: float) -> float:

@@ -199,3 +199,83 @@ def test_the_browser_runs_with_every_bypass_closed(shell_site):
                  b"--disable-quic", b"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
                  b"--dns-prefetch-disable"):
         assert flag in args, flag
+
+
+# -- the pool: several renders at once --------------------------------------------------------
+# The page changes its DOM every 50 ms until ``/meet`` answers (so it never counts as settled
+# before), then says whether the answer was the meeting's.
+MEETING_SHELL = """<!doctype html><html><head><title>Meeting</title></head>
+<body><div id="app"></div><p id="tick"></p><script>
+const tick = setInterval(() => { document.getElementById("tick").textContent = Date.now(); }, 50);
+fetch("/meet").then(r => r.status).then(s => {
+  clearInterval(tick);
+  document.getElementById("tick").remove();
+  document.getElementById("app").innerHTML = "<h1>Met</h1><p>" +
+    (s === 200 ? "Both renders were running at the same moment." : "This render ran alone.") +
+    "</p>";
+});
+</script></body></html>"""
+
+
+def _meeting(seconds: float):
+    """``/meet``: 200 only while two requests are in flight together, else 500 after
+    ``seconds``."""
+    import threading
+
+    barrier = threading.Barrier(2, timeout=seconds)
+
+    def meet(req):
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            barrier.reset()
+            return Reply(500, b"alone")
+        return Reply(200, b"met")
+
+    return meet
+
+
+@needs_browser
+def test_two_renders_run_at_once_from_threads_and_asyncio():
+    """Each page's script asks for ``/meet``, which answers 200 only while two requests are
+    in flight together: one render at a time would leave each alone there."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webgrip import AsyncWebClient
+
+    with SiteServer() as site:
+        site.route("/a", page(MEETING_SHELL))
+        site.route("/b", page(MEETING_SHELL))
+        site.route("/meet", _meeting(20))
+        config = loopback_config(render_workers=2, timeout=30, page_cache_size=0)
+        with WebClient(config) as client, ThreadPoolExecutor(2) as pool:
+            pages = list(pool.map(lambda p: client.fetch(site.url(p), render="always"),
+                                  ["/a", "/b"]))
+        assert all("Both renders were running at the same moment." in p.content
+                   for p in pages), [p.content for p in pages]
+
+        async def both() -> list:
+            async with AsyncWebClient(config) as client:
+                shots = client.screenshot(site.url("/a")), client.screenshot(site.url("/b"))
+                return list(await asyncio.gather(*shots))
+
+        shots = asyncio.run(both())
+        assert all(s.startswith(b"\x89PNG\r\n\x1a\n") for s in shots)
+        assert len(site.hits("/meet")) == 4
+
+
+@needs_browser
+def test_one_worker_renders_one_page_at_a_time():
+    """The setting is a bound: with one worker the second render waits for the first, and
+    the meeting never happens."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with SiteServer() as site:
+        site.route("/a", page(MEETING_SHELL))
+        site.route("/meet", _meeting(2))
+        config = loopback_config(render_workers=1, timeout=30, page_cache_size=0)
+        with WebClient(config) as client, ThreadPoolExecutor(2) as pool:
+            pages = list(pool.map(lambda _: client.fetch(site.url("/a"), render="always"),
+                                  range(2)))
+    assert all("This render ran alone." in p.content for p in pages), [p.content for p in pages]
