@@ -35,8 +35,8 @@ __all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_many", 
 MAX_HOST_WAIT_SECONDS = MAX_HOLD_SECONDS + 600.0
 
 #: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
-ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "render_reason",
-               "error_kind", "error")
+ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "extract",
+               "render_reason", "error_kind", "error")
 
 
 class PageFetcher(Protocol):
@@ -109,10 +109,12 @@ def fetch_many(
         return list(pool.map(one, todo))
 
 
-def result_row(result: Page | WebgripError) -> dict[str, Any]:
+def result_row(result: Page | WebgripError, extract: str | None = None) -> dict[str, Any]:
     """One URL's outcome as a flat row of :data:`ROW_COLUMNS` (for Parquet, Ray datasets).
 
-    A page fills the first five, ``render_reason`` when it was rendered in the browser (why:
+    ``extract`` is the view asked for (a page's own :attr:`Page.extract
+    <webgrip.page.Page.extract>` wins), so a folder of rows says what its content is.
+    A page fills the first six, ``render_reason`` when it was rendered in the browser (why:
     ``"always"``, the shell's reason, a challenge kind; :attr:`Page.render_reason
     <webgrip.page.Page.render_reason>`), and leaves ``error_kind``/``error`` ``None``; a failure
     leaves the page columns ``None`` (``status`` kept for an HTTP error) and gives the error's
@@ -122,14 +124,16 @@ def result_row(result: Page | WebgripError) -> dict[str, Any]:
     if isinstance(result, Page):
         return {"final_url": result.final_url, "status": result.status, "title": result.title,
                 "content": result.content, "content_type": result.content_type,
-                "render_reason": result.render_reason, "error_kind": None, "error": None}
+                "extract": result.extract, "render_reason": result.render_reason,
+                "error_kind": None, "error": None}
     status = result.status if isinstance(result, HTTPStatusError) else None
     return {"final_url": None, "status": status, "title": None, "content": None,
-            "content_type": None, "render_reason": None,
+            "content_type": None, "extract": extract, "render_reason": None,
             "error_kind": result.reason or type(result).__name__,
             "error": str(result)}
 
 
 def fetch_rows(client: PageFetcher, urls: Iterable[str], **options: Any) -> list[dict[str, Any]]:
     """:func:`fetch_many` with each outcome as a :func:`result_row`, in input order."""
-    return [result_row(r) for r in fetch_many(client, urls, **options)]
+    extract = options.get("extract", "markdown")
+    return [result_row(r, extract) for r in fetch_many(client, urls, **options)]

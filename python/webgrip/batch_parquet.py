@@ -40,7 +40,7 @@ __all__ = ["PARQUET_SCHEMA", "ROW_SCHEMA", "StoreUnavailableError", "done_urls",
 #: has them too and every file of a folder has one schema).
 ROW_SCHEMA = pa.schema([
     ("final_url", pa.string()), ("status", pa.int32()), ("title", pa.string()),
-    ("content", pa.large_string()), ("content_type", pa.string()),
+    ("content", pa.large_string()), ("content_type", pa.string()), ("extract", pa.string()),
     ("render_reason", pa.string()), ("error_kind", pa.string()), ("error", pa.string()),
 ])
 #: A ``webgrip batch`` output file: the URL as listed, then :data:`ROW_SCHEMA`.
@@ -90,6 +90,27 @@ def done_urls(folder: Path, err: TextIO | None = None) -> set[str]:
     return done
 
 
+def _check_same_view(folder: Path, extract: str) -> None:
+    """Refuse to add rows of ``extract`` to a folder holding another view: the URLs already
+    there would be skipped as done, silently leaving the folder mixed. Files from before the
+    ``extract`` column (or unreadable ones) do not count."""
+    found: set[str] = set()
+    for path in sorted(folder.glob("*.parquet")):
+        try:
+            if "extract" not in pq.read_schema(path).names:
+                continue
+            column = pq.read_table(path, columns=["extract"]).column("extract")
+        except (OSError, pa.ArrowException):
+            continue  # done_urls reports it
+        found.update(v for v in column.unique().to_pylist() if v is not None)
+    other = sorted(found - {extract})
+    if other:
+        raise ValueError(
+            f"{folder} holds rows fetched with --extract {other[0]}, not {extract}: the URLs "
+            f"in it would be skipped as done. Use another folder, or --extract {other[0]} "
+            "to finish that run")
+
+
 def rows_table(urls: list[str], rows: list[dict[str, Any]]) -> pa.Table:
     """``urls`` with their result rows as a table of :data:`PARQUET_SCHEMA`."""
     columns = {"url": urls}
@@ -136,12 +157,14 @@ def run_batch(
     fetches.
 
     Raises :class:`StoreUnavailableError` when, running here, the politeness store did not
-    answer: what was fetched until then is written.
+    answer: what was fetched until then is written; :class:`ValueError` when ``out_dir``
+    holds rows of another ``extract`` view.
     """
     config = config or Config()
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     urls = read_url_list(urls_file)
+    _check_same_view(folder, extract)
     done = done_urls(folder, err)
     todo = [u for u in urls if u not in done]
     summary = {"listed": len(urls), "skipped": len(urls) - len(todo), "fetched": 0,

@@ -98,8 +98,8 @@ def fetch_dataset(
     """``ds`` with each row's ``url_column`` fetched; lazy, like every Ray Data transform.
 
     Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
-    ``render_reason``, ``error_kind`` and ``error`` (:data:`webgrip.batch_parquet.ROW_SCHEMA`;
-    columns of those names are replaced).
+    ``extract``, ``render_reason``, ``error_kind`` and ``error``
+    (:data:`webgrip.batch_parquet.ROW_SCHEMA`; columns of those names are replaced).
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per

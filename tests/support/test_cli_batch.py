@@ -43,7 +43,12 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         # A file left half-written by a killed run is reported, not trusted.
         (out / "broken.parquet").write_bytes(b"PAR1 not really")
         listed.write_text("\n".join([*good, "http://10.0.0.1/x"]) + "\n")
-        second = webgrip("batch", str(listed), "--out", str(out), "--extract", "text")
+        # Another view into the same folder would skip its URLs as done: refused.
+        mixed = webgrip("batch", str(listed), "--out", str(out), "--extract", "text")
+        assert mixed.returncode == 2, mixed.stderr
+        assert "holds rows fetched with --extract markdown, not text" in mixed.stderr
+        assert len(site.hits("/a1")) == 0
+        second = webgrip("batch", str(listed), "--out", str(out))
         assert second.returncode == 0, second.stderr
         assert json.loads(second.stdout) == {"listed": 4, "skipped": 2, "fetched": 2,
                                              "failed": 0}
@@ -54,8 +59,8 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         assert sorted(rows) == sorted([*good, "http://10.0.0.1/x"])
         assert [len(site.hits(f"/a{i}")) for i in range(3)] == [1, 1, 1]
         assert rows[good[1]]["title"] == "Title 1" and rows[good[1]]["status"] == 200
-        assert rows[good[1]]["content"].startswith("Title 1")  # --extract text: no '#'
-        assert rows[good[0]]["content"].startswith("# Title 0")  # first run: markdown
+        assert rows[good[1]]["content"].startswith("# Title 1")
+        assert {r["extract"] for r in rows.values()} == {"markdown"}  # failures too
         refused = rows["http://10.0.0.1/x"]
         assert (refused["error_kind"], refused["content"]) == ("private-address", None)
 
