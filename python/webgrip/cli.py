@@ -22,7 +22,13 @@ from ._progress import ProgressBar
 from ._version import __version__
 from .client import WebClient
 from .config import Config
-from .errors import BlockedURLError, InvalidURLError, UnsupportedContentError, WebgripError
+from .errors import (
+    BlockedURLError,
+    FetchTimeoutError,
+    InvalidURLError,
+    UnsupportedContentError,
+    WebgripError,
+)
 from .fetching import build_page, slice_text
 from .mcp import serve
 from .pdf import is_pdf
@@ -243,6 +249,40 @@ def _exit_code(exc: WebgripError) -> int:
     if exc.reason in _POLICY_REASONS:
         return EXIT_BLOCKED
     return EXIT_FAILURE
+
+
+#: The agent's wording (the tools' ``Error:`` strings) put in the command line's terms.
+_CLI_TERMS = (
+    ("use download_file to save it as it is", "save it as it is with webgrip download"),
+    ("Use download_file to save it", "Save it with webgrip download"),
+    ("If it is a file, use download_file", "If it is a file, use webgrip download"),
+    ('Use extract="markdown" or extract="text"', "Use --extract markdown or --extract text"),
+    ("ask for a higher max_download_bytes", "raise max_download_bytes "
+                                            "(WEBGRIP_MAX_DOWNLOAD_BYTES)"),
+)
+
+
+def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
+    """What happened and what to do, as the agent tools say it (no class names), with the
+    command line's own next step where it has one: opening an address range on purpose,
+    raising the timeout."""
+    from .messages import error_message
+
+    try:
+        timeout = _load_config(args).timeout
+    except (ValueError, OSError):
+        timeout = Config().timeout
+    action = {"download": "downloading", "search": "searching"}.get(args.command, "fetching")
+    line = error_message(exc, action=action, timeout=timeout).removeprefix("Error: ")
+    for agent, cli in _CLI_TERMS:
+        line = line.replace(agent, cli)
+    if isinstance(exc, BlockedURLError) and (exc.reason or "").endswith("-address"):
+        line += (" To fetch it on purpose (a local test server), open its range: "
+                 "WEBGRIP_ALLOW_NETWORKS=127.0.0.1/32 (or allow_networks in webgrip.toml; "
+                 "docs/security.md).")
+    elif isinstance(exc, FetchTimeoutError):
+        line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={max(60, 2 * timeout):g}."
+    return line
 
 
 def _print_json(obj: Any, out: TextIO) -> None:
@@ -474,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args, out, err)
     except WebgripError as exc:
-        err.write(f"webgrip: {type(exc).__name__}: {exc}\n")
+        err.write(f"webgrip: {_error_line(exc, args)}\n")
         return _exit_code(exc)
     except ValueError as exc:  # bad configuration, bad argument value
         err.write(f"webgrip: {exc}\n")

@@ -207,6 +207,9 @@ def error_message(
         cause = msg.split(" Do not retry")[0]
         return f"Error: {_sentence(cause)} {SEARCH_BLOCKED_ADVICE}"
     if isinstance(exc, SearchError):
+        if exc.reason == "not-configured":  # a key or setting missing: waiting will not help
+            return (f"Error: Search failed — {_sentence(msg)} Set it as the message says, or "
+                    "choose another search provider.")
         return f"Error: Search failed — {_sentence(msg)} Try again later or rephrase the query."
     if isinstance(exc, WebgripError):
         return f"Error: {_sentence(msg)} Try again or use another source."

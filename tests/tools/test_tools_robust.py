@@ -79,3 +79,12 @@ def test_import_builds_no_client():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_missing_search_key_says_what_to_set_not_to_wait():
+    """A provider with no API key fails the same way every time: the answer names the
+    setting and the way out, never "try again later"."""
+    answer = Tools(Config(search_provider="brave")).search_web("rust")
+    assert answer.startswith("Error: Search failed — Brave Search: no API key configured")
+    assert "WEBGRIP_BRAVE_API_KEY" in answer and "choose another search provider" in answer
+    assert "later" not in answer
