@@ -259,7 +259,22 @@ _CLI_TERMS = (
     ('Use extract="markdown" or extract="text"', "Use --extract markdown or --extract text"),
     ("ask for a higher max_download_bytes", "raise max_download_bytes "
                                             "(WEBGRIP_MAX_DOWNLOAD_BYTES)"),
+    ("(or omit save_to)", "(or leave out -o)"),
 )
+
+
+#: Refusals a user may mean to lift for a local server or an intranet (link-local, which
+#: holds the cloud metadata address, and the rest are not suggested).
+_OPENABLE = frozenset({"loopback-address", "private-address"})
+
+
+def _refused_range(message: str) -> str:
+    """The network the core names in a refusal ("... is a loopback address (127.0.0.0/8)"),
+    else a placeholder."""
+    for word in message.replace("(", " ").replace(")", " ").split():
+        if "/" in word and word.split("/", 1)[1].isdigit() and ("." in word or ":" in word):
+            return word
+    return "NETWORK/PREFIX"
 
 
 def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
@@ -276,10 +291,10 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
     line = error_message(exc, action=action, timeout=timeout).removeprefix("Error: ")
     for agent, cli in _CLI_TERMS:
         line = line.replace(agent, cli)
-    if isinstance(exc, BlockedURLError) and (exc.reason or "").endswith("-address"):
-        line += (" To fetch it on purpose (a local test server), open its range: "
-                 "WEBGRIP_ALLOW_NETWORKS=127.0.0.1/32 (or allow_networks in webgrip.toml; "
-                 "docs/security.md).")
+    if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:
+        line += (" To fetch it on purpose (a local test server, an intranet), open that "
+                 f"range: WEBGRIP_ALLOW_NETWORKS={_refused_range(str(exc))} (or "
+                 "allow_networks in webgrip.toml; docs/security.md).")
     elif isinstance(exc, FetchTimeoutError):
         line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={max(60, 2 * timeout):g}."
     return line
