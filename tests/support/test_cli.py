@@ -182,7 +182,11 @@ def test_fetch_failures_and_refusals_have_distinct_exit_codes(site):
     assert blocked.returncode == 3
     assert blocked.stderr.startswith("webgrip: Refused http://10.0.0.1/")
     # The first wall every local tester meets says how to open a range on purpose.
-    assert "WEBGRIP_ALLOW_NETWORKS=" in blocked.stderr
+    assert "WEBGRIP_ALLOW_NETWORKS=10.0.0.0/8 " in blocked.stderr
+    # Never suggested for the link-local range, which holds the cloud metadata address.
+    metadata = webgrip("fetch", "http://169.254.169.254/latest/meta-data/")
+    assert metadata.returncode == 3 and "link-local" in metadata.stderr
+    assert "WEBGRIP_ALLOW_NETWORKS" not in metadata.stderr
 
 
 def test_a_timeout_says_the_seconds_and_how_to_raise_them(site):
