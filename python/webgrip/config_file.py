@@ -71,7 +71,12 @@ def load_values(
     file = find_config_file(path, env)
     if file is None:
         if profile is not None:
-            raise ValueError(f"profile {profile!r} requested but no config file was found")
+            looked = ", ".join(os.fspath(c) for c in default_paths(env))
+            raise ValueError(
+                f"profile {profile!r} requested but no config file was found (looked for "
+                f"{looked}). Set WEBGRIP_CONFIG to the file's absolute path (a program that "
+                "starts webgrip, such as an MCP client, may run it from any folder), or "
+                "leave out the profile")
         return {}
     try:
         with open(file, "rb") as fh:

@@ -228,3 +228,28 @@ def test_blocked_ports_field_documents_the_plus_form():
     import webgrip.config
 
     assert "+8080" in inspect.getsource(webgrip.config.Config)
+
+
+def test_a_profile_without_a_file_says_where_it_looked_and_what_to_set(tmp_path, monkeypatch):
+    """An MCP client starts `webgrip mcp` from a folder of its choosing and hides stderr: the
+    message must lead to WEBGRIP_CONFIG, and the server must not start on defaults."""
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg"), "WEBGRIP_PROFILE": "researcher"}
+    with pytest.raises(ValueError) as exc:
+        Config.load(env=env)
+    message = str(exc.value)
+    assert "profile 'researcher' requested but no config file was found" in message
+    assert str(tmp_path / "xdg" / "webgrip" / "config.toml") in message
+    assert "WEBGRIP_CONFIG" in message
+    served = subprocess.run([sys.executable, "-m", "webgrip", "mcp"], capture_output=True,
+                            text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            env={**os.environ, **env})
+    assert served.returncode == 2 and "WEBGRIP_CONFIG" in served.stderr
+    # Named as the docs say, the same profile loads from any folder.
+    config = write(tmp_path, "[profiles.researcher]\ntimeout = 7\n", "research.toml")
+    loaded = Config.load(env={**env, "WEBGRIP_CONFIG": str(config)})
+    assert loaded.timeout == 7
