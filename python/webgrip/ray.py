@@ -32,7 +32,7 @@ from .config import Config
 from .page import EXTRACT_MODES
 from .proxies import _ENV_ALL, _ENV_HTTP, _ENV_HTTPS, _ENV_NO
 
-__all__ = ["fetch_dataset"]
+__all__ = ["DEFAULT_ACTOR_CPUS", "fetch_dataset"]
 
 # Every variable trust_env_proxy reads (proxies.core_routes), in both spellings.
 _PROXY_VARIABLES = (*_ENV_HTTP, *_ENV_HTTPS, *_ENV_ALL, *_ENV_NO)
@@ -83,6 +83,26 @@ class _Fetcher:
         return batch
 
 
+#: The CPU each fetching actor reserves by default: four actors to a core.
+DEFAULT_ACTOR_CPUS = 0.25
+
+
+def _warn_if_starved(concurrency: int | None, num_cpus: float) -> None:
+    """Warn when ``concurrency`` actors of ``num_cpus`` would reserve every CPU of the
+    running cluster: the stages reading the input could then never be scheduled."""
+    if concurrency is None or not ray.is_initialized():
+        return
+    cpus = ray.cluster_resources().get("CPU", 0)
+    if cpus and concurrency * num_cpus >= cpus:
+        import warnings
+
+        warnings.warn(
+            f"fetch_dataset: {concurrency} actors of {num_cpus:g} CPU reserve all {cpus:g} "
+            "CPUs of the cluster, so the stages reading the input may never run (the job "
+            "waits forever); use fewer actors or a smaller num_cpus", ResourceWarning,
+            stacklevel=3)
+
+
 def fetch_dataset(
     ds: ray.data.Dataset,
     *,
@@ -93,7 +113,7 @@ def fetch_dataset(
     concurrency: int | None = None,
     batch_size: int = 16,
     threads: int = 8,
-    num_cpus: float | None = None,
+    num_cpus: float = DEFAULT_ACTOR_CPUS,
 ) -> ray.data.Dataset:
     """``ds`` with each row's ``url_column`` fetched; lazy, like every Ray Data transform.
 
@@ -105,8 +125,10 @@ def fetch_dataset(
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per
     actor. ``concurrency`` is the number of actors (default: Ray's autoscaling pool), each
     fetching ``batch_size`` rows at a time on up to ``threads`` threads and reserving
-    ``num_cpus`` (Ray's default: 1; fetching mostly waits on the network, so a fraction lets
-    more actors share a core).
+    ``num_cpus`` of a CPU (default :data:`DEFAULT_ACTOR_CPUS`: fetching mostly waits on the
+    network, and whole CPUs would leave none to the stages feeding the actors: with
+    ``concurrency`` equal to the cluster's CPUs a ``read_csv`` input never ran). A pool that
+    reserves every CPU is warned about (:class:`ResourceWarning`).
     """
     if extract not in EXTRACT_MODES:
         raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
@@ -119,6 +141,9 @@ def fetch_dataset(
                                                              "unix://")):
         raise ValueError(f"politeness must be a redis://, rediss:// or unix:// URL, "
                          f"not {politeness!r}")
+    if not num_cpus > 0:
+        raise ValueError("num_cpus must be more than 0")
+    _warn_if_starved(concurrency, num_cpus)
     compute = (ray.data.ActorPoolStrategy(min_size=1, max_size=None) if concurrency is None
                else ray.data.ActorPoolStrategy(size=concurrency))
     # With trust_env_proxy the proxy comes from the environment: the driver's, read here,

@@ -234,3 +234,29 @@ def test_the_drivers_proxy_variables_travel_to_the_workers(monkeypatch):
     plain = _Dataset()
     fetch_dataset(plain, config=_config())
     assert plain.kwargs["fn_constructor_args"][-1] is None
+
+
+def test_as_many_actors_as_cpus_do_not_starve_a_file_input(local_ray, sites, tmp_path):
+    """docs/batch.md's example: ``read_csv`` then ``concurrency`` = the cluster's CPUs. With
+    whole-CPU actors the read task never got a CPU and the job waited forever; fractional
+    actors leave it one."""
+    import threading
+
+    urls = sites.urls(per_site=2)
+    listed = tmp_path / "urls.csv"
+    listed.write_text("url\n" + "\n".join(urls) + "\n")
+    got: list = []
+    job = threading.Thread(target=lambda: got.extend(fetch_dataset(
+        ray.data.read_csv(str(listed)), config=_config(), concurrency=2).take_all()),
+        daemon=True)
+    job.start()
+    job.join(timeout=180)
+    assert not job.is_alive(), "the dataset never finished: its input was starved"
+    assert sorted(r["url"] for r in got) == sorted(urls)
+    assert all(r["status"] == 200 for r in got)
+
+
+def test_a_pool_reserving_every_cpu_is_warned_about(local_ray):
+    ds = ray.data.from_items([{"url": "http://10.0.0.1/"}])
+    with pytest.warns(ResourceWarning, match="reserve all 2 CPUs"):
+        fetch_dataset(ds, config=_config(), concurrency=2, num_cpus=1)
