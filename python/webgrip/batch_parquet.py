@@ -229,7 +229,15 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
     if not ray.is_initialized():
         # "local" is Ray's own word for a new instance here; None would join the cluster
         # RAY_ADDRESS or the last `ray start` on this machine names.
-        ray.init(address=address, log_to_driver=False)
+        _check_cluster_address(address)
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except ConnectionError as exc:
+            # "auto" with no cluster: Ray's own hint names a flag webgrip does not have.
+            raise ValueError(
+                f"no Ray cluster to join at --ray {address} ({str(exc).split('.')[0]}). "
+                "Start one (ray start --head) or give its head's host:6379, or use --ray "
+                "local for a Ray started here") from None
         started = True
     try:
         ds = ray.data.from_items([{"url": u} for u in todo])
@@ -252,6 +260,25 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
         summary["left"] = left
         _say(err, f"{left} URLs not fetched (the politeness store did not answer) are left "
                   "for the next run: run the same command again")
+
+
+def _check_cluster_address(address: str | None) -> None:
+    """Fail in seconds on a head that does not answer: Ray itself retries a ``host:port``
+    that refuses connections for minutes."""
+    if address in (None, "local", "auto"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--ray {address}: expected auto, local or the head's host:port "
+                         "(e.g. 10.0.0.5:6379)")
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ValueError(f"cannot reach the Ray cluster at {address} ({exc.strerror or exc}). "
+                         "Check the head's address and port (ray status on the head "
+                         "shows them), or use --ray local") from None
 
 
 def _without_store_failures(batch: pa.Table) -> pa.Table:

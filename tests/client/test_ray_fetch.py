@@ -260,3 +260,28 @@ def test_a_pool_reserving_every_cpu_is_warned_about(local_ray):
     ds = ray.data.from_items([{"url": "http://10.0.0.1/"}])
     with pytest.warns(ResourceWarning, match="reserve all 2 CPUs"):
         fetch_dataset(ds, config=_config(), concurrency=2, num_cpus=1)
+
+
+def test_a_head_that_does_not_answer_fails_in_seconds(tmp_path):
+    """Ray retries a refused ``host:port`` for minutes; ``webgrip batch`` says so at once,
+    naming the address and what to check, and writes nothing."""
+    import subprocess
+    import sys
+    import time
+
+    listed = tmp_path / "urls.txt"
+    listed.write_text("http://a.example/\n")
+    port = free_port()  # nothing listens there
+    start = time.monotonic()
+    got = subprocess.run([sys.executable, "-m", "webgrip", "batch", str(listed), "--out",
+                          str(tmp_path / "out"), "--ray", f"127.0.0.1:{port}"],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 2, got.stderr
+    assert time.monotonic() - start < 30
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in got.stderr
+    assert "--ray local" in got.stderr
+    assert not list((tmp_path / "out").glob("*.parquet"))
+    bad = subprocess.run([sys.executable, "-m", "webgrip", "batch", str(listed), "--out",
+                          str(tmp_path / "out"), "--ray", "nowhere"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "expected auto, local or the head's host:port" in bad.stderr
