@@ -69,6 +69,10 @@ SHAPES = {
     # A million one-character strings drawn on one page: about 18 KiB compressed.
     "hostile-text-flood.pdf": one_page(stream(b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000
                                               + b"ET", compress=True)),
+    # A 1.25 MB run of digits in a text object (a fuzzed 9.7 KB file): the content parser
+    # fails on it and reads it again from each next byte, 1,024 times.
+    "hostile-long-token.pdf": one_page(stream(b"BT /F1 1 Tf (x) Tj (x)" + b" " * 1000
+                                              + b"1" * 1_250_000 + b"T  f ET", compress=True)),
     # 15,000 short runs, each at its own x with a gap before the next: every gap a candidate
     # column gutter (the layout tested each by filtering every run: seconds of CPU; the shape
     # of a fuzzed 66 KB file).
