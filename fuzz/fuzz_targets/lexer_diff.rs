@@ -53,7 +53,12 @@ fn under_node_cap(doc: &Html, input_len: usize) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let html = String::from_utf8_lossy(data);
+    // U+FEFF is left out: html5ever's tokenizer drops one at the start of every chunk it is
+    // fed, and its driver feeds the rest of the page again after each `</script>`, so a
+    // U+FEFF right after a script's end tag vanishes there (found by this target:
+    // `<script></script>\u{feff}`). The lexer keeps it as text, as the standard does
+    // (only a leading byte-order mark is dropped); the trees differ by html5ever's quirk.
+    let html = String::from_utf8_lossy(data).replace('\u{feff}', "");
     let reference = parse_with_html5ever(&html);
     if under_node_cap(&reference, html.len()) {
         let ours = dump(&parse_prepared(&html));
