@@ -66,6 +66,7 @@ def main() -> None:
         # html: flag byte 0x3f = every view with main content, no Content-Type.
         put("html", b"\x3f" + page)
         put("lexer_diff", page[:64 * 1024])
+        put("tree_diff", page[:64 * 1024])
         put("charset", b"text/html\n" + page[:16 * 1024])
     for label in ("shift_jis", "euc-kr", "utf-16le", "iso-8859-7", "x-user-defined", "gb18030"):
         put("charset", f"text/html; charset={label}\n".encode() + "héllo ü 日本".encode())

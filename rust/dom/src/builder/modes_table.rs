@@ -203,6 +203,14 @@ impl Builder {
             Tok::Eof => return self.in_body(Tok::Eof),
         };
         if !self.current_is("colgroup") {
+            // Ignored, a character at a time: the whitespace later in the run still goes
+            // in (a template's `<col>`s, or a `colgroup` fragment).
+            if let Tok::Chars(s) = &tok {
+                let ws: String = s.chars().filter(|&c| is_ws(c)).collect();
+                if !ws.is_empty() {
+                    self.insert_text(&ws);
+                }
+            }
             return;
         }
         self.open.pop();

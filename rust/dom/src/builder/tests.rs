@@ -137,3 +137,14 @@ fn selectedcontent_mirrors_the_selected_option() {
         "|   <body>\n|     <select>\n|       <button>\n|         <selectedcontent>\n|           \"B\"\n|       <option>\n|         \"A\"\n|       <option>\n|         selected=\"\"\n|         \"B\""
     );
 }
+
+/// In column group with a `<template>` (not a `colgroup`) as the current node, other
+/// characters are ignored one at a time: the whitespace among them is still inserted (the
+/// identity test's generated soup found the whole run dropped).
+#[test]
+fn column_group_in_template_keeps_whitespace_among_ignored_text() {
+    assert_eq!(
+        parse("<template><col>a b\nc</template>"),
+        "| <html>\n|   <head>\n|     <template>\n|       content\n|         <col>\n|         \" \n\"\n|   <body>"
+    );
+}
