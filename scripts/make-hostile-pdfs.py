@@ -73,6 +73,10 @@ SHAPES = {
     # fails on it and reads it again from each next byte, 1,024 times.
     "hostile-long-token.pdf": one_page(stream(b"BT /F1 1 Tf (x) Tj (x)" + b" " * 1000
                                               + b"1" * 1_250_000 + b"T  f ET", compress=True)),
+    # A string never closed, holding 100,000 `(`: each restart inside it opens a string that
+    # runs on to the end (a fuzzed 6.4 KB file took 20 s).
+    "hostile-unclosed-string.pdf": one_page(stream(b"BT /F1 1 Tf (x) Tj " + b"((((( x" * 20_000,
+                                                   compress=True)),
     # 15,000 short runs, each at its own x with a gap before the next: every gap a candidate
     # column gutter (the layout tested each by filtering every run: seconds of CPU; the shape
     # of a fuzzed 66 KB file).
