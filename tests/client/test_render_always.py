@@ -198,7 +198,7 @@ def test_a_bad_browser_executable_is_named(site, tmp_path, capsys, monkeypatch):
 def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
     """``render_reason`` is a column of every batch row and Parquet file: the shell's reason
     for the rendered app, null for the static article and for a failure."""
-    import pyarrow.parquet as pq
+    pq = pytest.importorskip("pyarrow.parquet", reason="the ray extra (pyarrow) writes Parquet")
     from webgrip.batch import ROW_COLUMNS, fetch_rows
     from webgrip.batch_parquet import run_batch
 
