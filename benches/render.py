@@ -1,6 +1,6 @@
 """Rendered pages against static fetches of the same script-built page, same run.
 
-    python benches/render.py [--pages 20] [--threads 4]
+    python benches/render.py [--pages 20] [--threads 4] [--workers 2]
 
 A loopback server (a thread here) serves an empty shell whose script fetches JSON from its
 own origin and inserts it. ``WebClient.fetch`` reads it ``--pages`` times with
@@ -91,6 +91,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=0,
+                    help="Config.render_workers (0: one per core, at most four)")
     args = ap.parse_args()
     why = render.render_available(Config())
     if why:
@@ -98,7 +100,8 @@ def main() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    cfg = Config(allow_networks=("127.0.0.1/32",), rate_limit_seconds=0, page_cache_size=0)
+    cfg = Config(allow_networks=("127.0.0.1/32",), rate_limit_seconds=0, page_cache_size=0,
+                 render_workers=args.workers)
     rows = []
     with WebClient(cfg) as client:
         for mode in ("never", "always"):
@@ -117,7 +120,7 @@ def main() -> None:
     render.shutdown()
     server.shutdown()
     print(f"{args.pages} pages from {args.threads} thread(s); render workers: "
-          f"{render.DEFAULT_RENDER_WORKERS}")
+          f"{args.workers or render.DEFAULT_RENDER_WORKERS}")
     print(f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak PSS':>10} "
           f"{'content':>8}")
     for mode, launch, rate, per, peak, chars, _ in rows:
