@@ -8,7 +8,7 @@ own origin and inserts it. ``WebClient.fetch`` reads it ``--pages`` times with
 guarded headless Chromium: the content). The first render, which launches the browser, is
 timed apart, and a first round from every thread brings up the pool's other workers; then
 the pages are fetched from ``--threads`` threads at once (the render pool runs as many as it
-has workers: one per core, at most four). Peak memory (PSS) is sampled every
+has workers: one per two cores, at most four). Peak memory (PSS) is sampled every
 20 ms over this process and every process below it (the Playwright driver and Chromium's
 processes), so it is what the machine pays.
 """
@@ -93,7 +93,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--workers", type=int, default=0,
-                    help="Config.render_workers (0: one per core, at most four)")
+                    help="Config.render_workers (0: one per two cores, at most four)")
     args = ap.parse_args()
     why = render.render_available(Config())
     if why:

@@ -144,7 +144,7 @@ class Config:
     """The Chromium to drive; default: the system's ``chromium`` on ``PATH``."""
     render_workers: int = 0
     """Pages rendering at once, each in a browser of its own (300-600 MiB each, capped at
-    1 GiB); more wait their turn within their own deadline. 0: one per core, at most four."""
+    1 GiB); more wait their turn within their own deadline. 0: one per two cores, at most four."""
 
     def __post_init__(self) -> None:
         # Accept lists (from TOML/JSON) but store tuples so the config stays hashable-ish
@@ -417,7 +417,7 @@ def _validate(c: Config) -> None:
     if not 0 <= c.max_frames <= 32:
         raise bad("max_frames", "must be between 0 and 32")
     if not 0 <= c.render_workers <= 16:
-        raise bad("render_workers", "must be between 0 (one per core, at most four) and 16")
+        raise bad("render_workers", "must be between 0 (one per two cores, at most four) and 16")
     for p in c.blocked_ports:
         if not isinstance(p, int) or not 0 <= p <= 65535:
             raise bad("blocked_ports", f"{p!r} is not a port number")

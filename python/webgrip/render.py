@@ -11,7 +11,7 @@ DNS prefetch is off, service workers are blocked and downloads refused.
 
 Playwright's sync API is bound to the thread that started it, so each worker thread of the
 pool owns a driver and a browser; as many renders run at once as there are workers (one per
-core, at most four, by default), the rest wait their turn. Each caller waits for its job
+two cores, at most four, by default), the rest wait their turn. Each caller waits for its job
 until its own deadline, and a job that outlives it gets its worker's browser killed (process
 tree and temporary profile included); a job no worker took by then is dropped.
 ``playwright`` is imported only here, and only when a render runs (the ``webgrip[render]``
@@ -201,9 +201,11 @@ def is_script_shell(html: bytes, selection: str) -> bool:
 
 
 # -- the pool: worker threads, each owning a driver and a browser ----------------------------
-#: Renders running at once by default: one browser per core, at most four (each browser is
-#: 300-600 MiB, capped at :data:`MAX_BROWSER_BYTES`).
-DEFAULT_RENDER_WORKERS = max(1, min(4, os.cpu_count() or 1))
+#: Renders running at once by default: one browser per two cores, at most four (each browser
+#: is 300-600 MiB, capped at :data:`MAX_BROWSER_BYTES`). A render keeps about a core busy
+#: (Chromium, the driver, Playwright's Python side): on 2 cores one worker did 2.1 light
+#: renders/s and two did 1.7 (benches/render.py, docs/benchmarks.md).
+DEFAULT_RENDER_WORKERS = max(1, min(4, (os.cpu_count() or 1) // 2))
 
 
 class _Job:
