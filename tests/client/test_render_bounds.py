@@ -190,7 +190,10 @@ def test_a_self_navigation_to_a_refused_address_is_a_refusal(site, scheme):
     target = CountingListener("127.0.0.2")
     try:
         site.route("/", page(html(
-            f"setTimeout(() => {{ location.href = '{target.origin(scheme)}/x'; }}, 100);",
+            # Busy until the navigation: settled before the timer fires, the render would
+            # rightly return the first page (CI saw that race).
+            "busy(2000); setTimeout(() => { location.href = "
+            f"'{target.origin(scheme)}/x'; }}, 100);",
             "<p>first</p>")))
         cfg = loopback_config(deny_networks=("127.0.0.2/32",))
         with WebClient(cfg) as client, pytest.raises(BlockedURLError) as err:
@@ -204,7 +207,7 @@ def test_a_self_navigation_to_a_refused_address_is_a_refusal(site, scheme):
 
 def test_a_navigation_to_a_port_chromium_blocks_is_an_error(site):
     site.route("/", page(html(
-        "setTimeout(() => { location.href = 'http://127.0.0.1:6000/x'; }, 100);",
+        "busy(2000); setTimeout(() => { location.href = 'http://127.0.0.1:6000/x'; }, 100);",
         "<p>first</p>")))
     # The policy allows every port: only the browser refuses 6000 (X11).
     cfg = loopback_config(blocked_ports=())
