@@ -77,6 +77,11 @@ SHAPES = {
     # runs on to the end (a fuzzed 6.4 KB file took 20 s).
     "hostile-unclosed-string.pdf": one_page(stream(b"BT /F1 1 Tf (x) Tj " + b"((((( x" * 20_000,
                                                    compress=True)),
+    # 1,000 operands, 4 MiB of spaces, then a stray `)` (the shape of a fuzzed 9.6 KB file):
+    # the content parser starts again after each operand byte, up to 1,024 times, and every
+    # restart reads the spaces again (2.6 s a MiB; the operands' count alone looked harmless).
+    "hostile-spaces-reread.pdf": one_page(stream(b"BT /F1 1 Tf (x) Tj " + b"1 " * 1000
+                                                 + b" " * (4 << 20) + b" ) ET", compress=True)),
     # 15,000 short runs, each at its own x with a gap before the next: every gap a candidate
     # column gutter (the layout tested each by filtering every run: seconds of CPU; the shape
     # of a fuzzed 66 KB file).

@@ -834,8 +834,14 @@ mod tests {
         // Behind an unclosed string the content parser fails on and then reads one byte on,
         // as many openings as the reread budget lets through: the parser recurses this deep
         // (the old 2 MiB stack died near 3,000 levels) and must return with the page read.
-        let depth =
-            ((MAX_PAGE_RESTART_COST / nesting::HIDDEN_STEP_WEIGHT * 2) as f64).sqrt() as usize - 10;
+        // The budget pays w/2·d² for the openings and 1,024·d for the failed operation's
+        // bytes (each restart reads them again): the largest d it covers.
+        let (budget, w) = (
+            MAX_PAGE_RESTART_COST as f64,
+            nesting::HIDDEN_STEP_WEIGHT as f64,
+        );
+        let depth = ((1024f64.powi(2) + 2.0 * w * budget).sqrt() - 1024.0) / w;
+        let depth = depth as usize - 10;
         let content = format!(
             "BT /F1 12 Tf 72 720 Td (Still read) Tj ({} ET",
             "[".repeat(depth)

@@ -292,6 +292,12 @@ pub struct Nesting {
     after_space: bool,
     /// Tokens since the last operator (a content stream's operation so far).
     run: usize,
+    /// The operation so far in bytes, and in bytes a restart can begin at (all but white
+    /// space, which the parser skips before it starts again), and whether it holds a long
+    /// token (see [`Nesting::end_operation`]).
+    op_bytes: u64,
+    op_starts: u64,
+    op_long: bool,
     /// The bare word being read (its first bytes), if one is.
     word: Option<([u8; 5], usize)>,
     /// Bytes of the token being read (a number, an operator, a name).
@@ -324,6 +330,9 @@ impl Nesting {
             most_nested_tokens: 0,
             after_space: true,
             run: 0,
+            op_bytes: 0,
+            op_starts: 0,
+            op_long: false,
             word: None,
             token_len: 0,
             string_len: 0,
@@ -388,6 +397,7 @@ impl Nesting {
     fn end_token(&mut self) {
         let len = std::mem::take(&mut self.token_len);
         if len > LONG_TOKEN {
+            self.op_long = true;
             let steps = (len as u64).saturating_mul(len.min(MAX_PARSER_RETRIES) as u64);
             self.restart_cost = self.restart_cost.saturating_add(steps);
         }
@@ -421,6 +431,24 @@ impl Nesting {
         let k = self.run as u64;
         self.restart_cost = self.restart_cost.saturating_add(k.saturating_mul(k));
         self.run = 0;
+        self.op_long = true;
+        self.end_operation();
+    }
+
+    /// An operation ended. If it failed, or holds a long token (which pdf_oxide's slower
+    /// parser may refuse where its fast one read on), the parser starts again one byte after
+    /// each byte a restart can begin at, up to [`MAX_PARSER_RETRIES`] in a row, and each
+    /// restart reads on to the same failure: every byte of the operation again, white space
+    /// included. A fuzzed page of 1,000 numbers, 1 MiB of spaces and a stray `)` took 2.6 s
+    /// (1,000 rereadings of the spaces); its tokens alone (`k²`, [`Nesting::fail`]) cost 10⁶.
+    fn end_operation(&mut self) {
+        if std::mem::take(&mut self.op_long) {
+            let restarts = self.op_starts.min(MAX_PARSER_RETRIES as u64);
+            let steps = restarts.saturating_mul(self.op_bytes);
+            self.restart_cost = self.restart_cost.saturating_add(steps);
+        }
+        self.op_bytes = 0;
+        self.op_starts = 0;
     }
 
     /// A bare word ended: an operator ends the operation (at the top level), `true`, `false`,
@@ -435,6 +463,7 @@ impl Nesting {
         }
         if self.depth == 0 {
             self.run = 0;
+            self.end_operation();
         } else {
             self.fail();
         }
@@ -453,6 +482,9 @@ impl Nesting {
         self.hidden = 0;
         self.nested_tokens = 0;
         self.after_space = true;
+        self.op_bytes = 0;
+        self.op_starts = 0;
+        self.op_long = false;
     }
 
     pub fn push(&mut self, bytes: &[u8]) {
@@ -517,6 +549,10 @@ impl Nesting {
     }
 
     fn byte(&mut self, b: u8) {
+        self.op_bytes += 1;
+        if !is_space(b) {
+            self.op_starts += 1;
+        }
         match self.state {
             State::Structure => self.structure_byte(b),
             State::Angle => {
@@ -740,7 +776,7 @@ mod tests {
     }
 
     #[test]
-    fn failed_operations_cost_their_length_squared() {
+    fn failed_operations_cost_their_tokens_squared_and_their_rereading() {
         let cost = |input: &str| {
             let mut n = scan(input.as_bytes());
             n.finish();
@@ -748,13 +784,42 @@ mod tests {
         };
         assert_eq!(cost("BT /F1 12 Tf 72 720 Td (x) Tj [(a) 1 (b)] TJ ET"), 0);
         assert_eq!(cost("q 1 0 0 1 0 0 cm true null Q"), 0);
-        // Trailing operands, a stray `)`, an operator inside an array, a byte no token starts.
-        assert_eq!(cost("1 2 3"), 9);
-        assert_eq!(cost("1 2 ) m"), 9);
-        assert_eq!(cost("[1 m] TJ"), 9);
-        assert_eq!(cost("1 \x01 m"), 4);
+        // Trailing operands, a stray `)`, an operator inside an array, a byte no token starts:
+        // k² for the tokens, and (bytes a restart begins at) × (bytes) for the rereading.
+        assert_eq!(cost("1 2 3"), 9 + 3 * 5);
+        assert_eq!(cost("1 2 ) m"), 9 + 3 * 5);
+        assert_eq!(cost("[1 m] TJ"), 9 + 4 * 5);
+        assert_eq!(cost("1 \x01 m"), 4 + 2 * 3);
         // Openings hidden in an unclosed string: each restart inside nests through the rest.
-        assert_eq!(cost(&format!("BT ({}", "[".repeat(1000))), 1 + 4 * 500_000);
+        assert_eq!(
+            cost(&format!("BT ({}", "[".repeat(1000))),
+            1 + 4 * 500_000 + 1001 * 1001
+        );
+    }
+
+    #[test]
+    fn a_failed_operation_costs_its_bytes_once_per_restart() {
+        let cost = |page: &[u8]| {
+            let mut n = scan(page);
+            n.finish();
+            n.restart_cost()
+        };
+        let spaces = vec![b' '; 1 << 20];
+        // A fuzzed page's shape: operands, a MiB of spaces, then what fails the operation (a
+        // stray `)` or `]`, the stream's end); each of 1,000 restarts read the spaces again.
+        for failure in [&b" )"[..], b" ] ", b""] {
+            let page = [&b"BT (x) Tj "[..], &b"1 ".repeat(1_000), &spaces, failure].concat();
+            let got = cost(&page);
+            assert!(got >= 1_000 * (1 << 20), "{failure:?}: {got}");
+            assert!(got > crate::MAX_PAGE_RESTART_COST);
+        }
+        // A long number the fast parser reads and the slow one refuses: its restarts run on
+        // through the spaces to the operator.
+        let page = [&b"BT (x) Tj "[..], &b"1".repeat(10_000), &spaces, b" T ET"].concat();
+        assert!(cost(&page) >= 1_024 * (1 << 20), "{}", cost(&page));
+        // Spaces in operations that do not fail cost nothing.
+        let page = [&b"BT 1 2 "[..], &spaces, b" Td (x) Tj ", &spaces, b"ET"].concat();
+        assert_eq!(cost(&page), 0);
     }
 
     #[test]
