@@ -1,0 +1,168 @@
+"""Every ``>>>`` example in README.md and docs/ runs, and prints what the page says it prints.
+
+The examples' pages come from the demo site (scripts/demo_site.py), started here on a free
+loopback port; the examples' ``http://127.0.0.1:8765`` and their download folder
+``/tmp/wgdemo/dl`` are rewritten to this run's before the examples run and before their
+output is compared. One page is one session (doctest): its examples run in order and share
+names. Each page starts with the README's ``tools`` (loopback opened on purpose, the search
+stand-ins, the download folder) and the names the docs import at their top. A ```toml block
+whose first line is ``# NAME.toml`` is written to the page's working folder first, so a page
+can show its configuration file and then load it. Output may use ``...`` (doctest's ELLIPSIS)
+for what changes between runs (dates, timings).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS_ORIGIN = "http://127.0.0.1:8765"
+DOCS_DOWNLOADS = "/tmp/wgdemo/dl"
+
+#: A fenced block: its fence (three or more backticks), its language and its text.
+FENCE = re.compile(r"^(?P<fence>`{3,})(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=fence)\s*$",
+                   re.MULTILINE | re.DOTALL)
+
+
+def _demo_site_module():
+    spec = importlib.util.spec_from_file_location("demo_site", ROOT / "scripts" / "demo_site.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules["demo_site"] = module  # dataclass-free, but keep the usual import invariants
+    spec.loader.exec_module(module)
+    return module
+
+
+def blocks(page: Path) -> list[tuple[str, str, int]]:
+    """The page's fenced blocks: (language, text, line number of the text's first line)."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for m in FENCE.finditer(text):
+        line = text.count("\n", 0, m.start("body")) + 1
+        found.append((m.group("lang"), m.group("body"), line))
+    return found
+
+
+def examples(page: Path) -> list[tuple[str, int]]:
+    return [(body, line) for lang, body, line in blocks(page)
+            if lang in ("python", "pycon", "") and re.search(r"^>>> ", body, re.MULTILINE)]
+
+
+PAGES_WITH_EXAMPLES = [p for p in PAGES if examples(p)]
+
+
+@pytest.fixture(scope="module")
+def site():
+    with _demo_site_module().DemoSite(port=0) as s:
+        yield s
+
+
+def _namespace(origin: str, downloads: Path) -> dict:
+    from webgrip import Config, Tools
+
+    tools = Tools(Config(
+        allow_networks=("127.0.0.0/8",),
+        rate_limit_seconds=0,
+        timeout=2,
+        download_dirs=(str(downloads),),
+        search_endpoints={"duckduckgo_html": f"{origin}/html/",
+                          "duckduckgo_lite": f"{origin}/lite/"},
+    ))
+    return {"Config": Config, "Tools": Tools, "tools": tools}
+
+
+def _localise(text: str, origin: str, downloads: Path) -> str:
+    """The block as doctest reads it: this run's origin and folder, and a blank line inside an
+    output (Markdown has many) written as doctest's ``<BLANKLINE>``; a blank line before the
+    next ``>>>`` or at the end still ends the output."""
+    text = (text.replace(DOCS_ORIGIN, origin)
+            .replace("127.0.0.1:8765", origin.removeprefix("http://"))
+            .replace(DOCS_DOWNLOADS, str(downloads)))
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        rest = [x for x in lines[i + 1:] if x.strip()]
+        if not line.strip() and rest and not rest[0].startswith(">>>"):
+            lines[i] = "<BLANKLINE>"
+    return "\n".join(lines)
+
+
+class _Checker(doctest.OutputChecker):
+    """doctest's comparison, less trailing white space: ``print`` of a page ending in a
+    newline adds a blank line the docs leave out."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        return super().check_output(want.rstrip() + "\n", got.rstrip() + "\n", optionflags)
+
+    def output_difference(self, example: doctest.Example, got: str, optionflags: int) -> str:
+        example.want = example.want.rstrip() + "\n"
+        return super().output_difference(example, got.rstrip() + "\n", optionflags)
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_EXAMPLES, ids=lambda p: p.relative_to(ROOT).name)
+def test_every_example_prints_what_the_page_says(page, site, tmp_path, monkeypatch):
+    downloads = tmp_path / "dl"
+    downloads.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    # A page's own configuration files, and the repository's files it reads by path.
+    for lang, body, _ in blocks(page):
+        first = body.split("\n", 1)[0].strip()
+        if lang == "toml" and re.fullmatch(r"# [\w.-]+\.toml", first):
+            (work / first[2:]).write_text(body, encoding="utf-8")
+    (work / "tests").symlink_to(ROOT / "tests")
+    monkeypatch.chdir(work)
+    for name in [k for k in os.environ if k.startswith("WEBGRIP_")]:
+        monkeypatch.delenv(name)
+
+    parser = doctest.DocTestParser()
+    globs = _namespace(site.origin, downloads)
+    runner = doctest.DocTestRunner(checker=_Checker(), optionflags=doctest.ELLIPSIS)
+    report: list[str] = []
+    for body, line in examples(page):
+        test = parser.get_doctest(_localise(body, site.origin, downloads), globs,
+                                  f"{page.name}:{line}", str(page), line)
+        runner.run(test, out=report.append, clear_globs=False)
+        globs.update(test.globs)  # a DocTest runs in a copy: the next block sees these names
+    failed = runner.summarize(verbose=False).failed
+    assert failed == 0, "".join(report)
+
+
+@pytest.fixture(autouse=True)
+def _webgrip_logger_restored():
+    """A page may configure the ``webgrip`` logger (docs/library.md does): undone after it."""
+    log = logging.getLogger("webgrip")
+    saved = (log.level, list(log.handlers), log.propagate)
+    yield
+    log.setLevel(saved[0])
+    log.handlers[:] = saved[1]
+    log.propagate = saved[2]
+
+
+def test_the_runner_catches_a_wrong_output(site, tmp_path):
+    """The comparison can fail: a page whose example claims another title."""
+    page = tmp_path / "wrong.md"
+    page.write_text("```python\n>>> print(tools.fetch_page('http://127.0.0.1:8765/article'))"
+                    "\nTitle: Something else\n...\n```\n", encoding="utf-8")
+    (body, line), = examples(page)
+    globs = _namespace(site.origin, tmp_path)
+    runner = doctest.DocTestRunner(checker=_Checker(), optionflags=doctest.ELLIPSIS)
+    test = doctest.DocTestParser().get_doctest(_localise(body, site.origin, tmp_path), globs,
+                                               "wrong", str(page), line)
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    assert runner.summarize(verbose=False).failed == 1
+    assert "Getting started with webgrip" in "".join(report)
+
+
+def test_every_page_with_examples_is_collected():
+    names = {p.name for p in PAGES_WITH_EXAMPLES}
+    assert {"README.md", "tools.md", "library.md", "configuration.md"} <= names, names
