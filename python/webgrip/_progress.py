@@ -1,11 +1,16 @@
-"""A one-line terminal progress bar for downloads: bytes, rate and ETA, redrawn in place."""
+"""Progress on stderr: a download's bar (bytes, rate, ETA) and a batch's URL counts.
+
+On a terminal both redraw one line in place; :class:`BatchProgress` writes a plain line every
+few seconds (or every so many URLs) when stderr is a file or a pipe instead.
+"""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TextIO
 
-__all__ = ["ProgressBar", "format_bytes", "format_duration"]
+__all__ = ["BatchProgress", "ProgressBar", "format_bytes", "format_duration"]
 
 
 def format_bytes(n: float) -> str:
@@ -80,3 +85,82 @@ class ProgressBar:
             self._draw(*self._last, self._clock())
             self.stream.write("\n")
             self.stream.flush()
+
+
+class BatchProgress:
+    """The URLs of a batch: done (failed among them), waiting for a host, rate and ETA.
+
+    Call :meth:`update` as often as convenient (each finished URL, each poll): on a terminal
+    (``tty``) it redraws one line at most every ``interval`` seconds; otherwise it writes a
+    line once ``every_seconds`` have passed or ``every_urls`` more URLs are done since the
+    last one. :meth:`finish` writes the final state and ends the line.
+    """
+
+    def __init__(self, stream: TextIO, total: int, *, tty: bool, interval: float = 0.1,
+                 every_seconds: float = 5.0, every_urls: int = 500, clock=time.monotonic):
+        self.stream = stream
+        self.total = total
+        self.tty = tty
+        self.interval = interval
+        self.every_seconds = every_seconds
+        self.every_urls = every_urls
+        self._clock = clock
+        self._start = clock()
+        self._last_time = self._start
+        self._last_done = 0
+        self._drawn = False
+        self.done = 0
+        self.failed = 0
+        self.waiting = 0
+        self._lock = threading.Lock()
+
+    def render(self, now: float | None = None) -> str:
+        """The line's text (no carriage return)."""
+        now = self._clock() if now is None else now
+        elapsed = max(now - self._start, 1e-9)
+        parts = [f"{self.done}/{self.total} done", f"{self.failed} failed"]
+        if self.waiting:
+            parts.append(f"{self.waiting} waiting for a host")
+        rate = self.done / elapsed
+        parts.append(f"{rate:.1f} URLs/s")
+        if rate > 0 and self.done < self.total:
+            parts.append(f"ETA {format_duration((self.total - self.done) / rate)}")
+        return "webgrip: " + ", ".join(parts)
+
+    def add_waiting(self, delta: int) -> None:
+        """A URL starts (+1) or stops (-1) waiting for its host; from any thread, draws
+        nothing (the next :meth:`update` shows it)."""
+        with self._lock:
+            self.waiting += delta
+
+    def update(self, *, done: int = 0, failed: int = 0) -> None:
+        """Add ``done`` finished URLs, ``failed`` of them errors, and draw if it is time
+        (call from one thread)."""
+        self.done += done
+        self.failed += failed
+        now = self._clock()
+        if self.tty:
+            if now - self._last_time >= self.interval:
+                self._draw(now)
+        elif (now - self._last_time >= self.every_seconds
+              or self.done - self._last_done >= self.every_urls):
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        self._last_time = now
+        self._last_done = self.done
+        if self.tty:
+            self.stream.write("\r" + self.render(now) + "\x1b[K")
+        else:
+            self.stream.write(self.render(now) + "\n")
+        self.stream.flush()
+        self._drawn = True
+
+    def finish(self, note: str = "") -> None:
+        """Write the final state (with ``note`` appended) and end the line."""
+        line = self.render() + note
+        if self.tty:
+            self.stream.write("\r" + line + "\x1b[K\n")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()

@@ -16,18 +16,21 @@ host than its queue holds, the free slots are all at the queue's far end.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+from ._cancel import CancelToken, cancel_scope
 from .errors import FetchTimeoutError, HTTPStatusError, WebgripError
 from .page import EXTRACT_MODES, Page
 from .politeness import MAX_HOLD_SECONDS
 from .ratelimit import queued_calls
 
-__all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_many", "fetch_rows",
-           "result_row"]
+__all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_each", "fetch_many",
+           "fetch_rows", "result_row"]
 
 #: How long one URL of a batch waits, at most, for its host's rate-limit slot: the longest
 #: ``Retry-After`` hold (an hour) plus ten minutes of queue. Past it the URL's result is that
@@ -68,45 +71,137 @@ def fetch_many(
     host held by the longest ``Retry-After``); only then is that error its result. While it
     waits, the thread fetches nothing else.
     """
-    if extract not in EXTRACT_MODES:  # a usage error, not a per-URL failure
-        raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
-    if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
-    if not max_host_wait >= 0:  # also refuses NaN
-        raise ValueError("max_host_wait must be at least 0 seconds")
+    _check_options(extract, concurrency, max_host_wait)
     todo = list(urls)
     if not todo:
         return []
 
     def one(url: str) -> Page | WebgripError:
-        give_up = time.monotonic() + max_host_wait
-        while True:
-            try:
-                # A slot in the latter half of the call is not taken: the URL waits for a
-                # better one instead of being sent with no time left to answer.
-                with queued_calls():
-                    return client.fetch(url, extract=extract, main_content=main_content)
-            except FetchTimeoutError as exc:
-                if exc.retry_in is None:  # a real timeout: something was sent
-                    return exc
-                # Until the slot seen when failing: the threads still booking keep the host
-                # busy meanwhile, so asking no sooner loses none of its rate.
-                pause = max(0.05, exc.retry_in)
-                if time.monotonic() + pause > give_up:
-                    return exc
-                time.sleep(pause)
-            except WebgripError as exc:
-                return exc
-            except Exception as exc:  # keep the batch going; the caller sees it in this slot
-                err = WebgripError(f"unexpected error: {exc}", url=url, reason="internal")
-                err.__cause__ = exc
-                return err
+        result = _fetch_one(client, url, extract, main_content, max_host_wait)
+        assert result is not None  # only a stop event makes it None
+        return result
 
     if len(todo) == 1 or concurrency == 1:
         return [one(u) for u in todo]
     with ThreadPoolExecutor(max_workers=min(concurrency, len(todo)),
                             thread_name_prefix="webgrip-batch") as pool:
         return list(pool.map(one, todo))
+
+
+def _check_options(extract: str, concurrency: int, max_host_wait: float) -> None:
+    if extract not in EXTRACT_MODES:  # a usage error, not a per-URL failure
+        raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    if not max_host_wait >= 0:  # also refuses NaN
+        raise ValueError("max_host_wait must be at least 0 seconds")
+
+
+def _fetch_one(client: PageFetcher, url: str, extract: str, main_content: bool | None,
+               max_host_wait: float, stop: threading.Event | None = None,
+               on_wait: Callable[[int], None] | None = None) -> Page | WebgripError | None:
+    """One URL of a batch (see :func:`fetch_many`); ``None`` when ``stop`` was set while it
+    waited for its host's slot (nothing was sent: not an outcome)."""
+    give_up = time.monotonic() + max_host_wait
+    while True:
+        try:
+            # A slot in the latter half of the call is not taken: the URL waits for a
+            # better one instead of being sent with no time left to answer.
+            with queued_calls():
+                return client.fetch(url, extract=extract, main_content=main_content)
+        except FetchTimeoutError as exc:
+            if exc.retry_in is None:  # a real timeout: something was sent
+                return exc
+            # Until the slot seen when failing: the threads still booking keep the host
+            # busy meanwhile, so asking no sooner loses none of its rate.
+            pause = max(0.05, exc.retry_in)
+            if time.monotonic() + pause > give_up:
+                return exc
+            if stop is None:
+                time.sleep(pause)
+                continue
+            if on_wait is not None:
+                on_wait(1)
+            try:
+                if stop.wait(pause):
+                    return None
+            finally:
+                if on_wait is not None:
+                    on_wait(-1)
+        except WebgripError as exc:
+            return exc
+        except Exception as exc:  # keep the batch going; the caller sees it in this slot
+            err = WebgripError(f"unexpected error: {exc}", url=url, reason="internal")
+            err.__cause__ = exc
+            return err
+
+
+def fetch_each(
+    client: PageFetcher,
+    urls: Iterable[str],
+    *,
+    extract: str = "markdown",
+    main_content: bool | None = None,
+    concurrency: int = 8,
+    max_host_wait: float = MAX_HOST_WAIT_SECONDS,
+    stop: threading.Event | None = None,
+    cancel: CancelToken | None = None,
+    on_wait: Callable[[int], None] | None = None,
+    poll: float = 0.1,
+) -> Generator[tuple[int, Page | WebgripError] | None, None, None]:
+    """:func:`fetch_many` yielding each URL's ``(index, result)`` as soon as it is done.
+
+    Between results it yields ``None`` every ``poll`` seconds, so that the caller can draw
+    progress and react to a stop. Setting ``stop`` starts no further URL and ends the waits
+    for a host's slot (those URLs are not yielded: nothing was sent); the URLs in flight
+    still finish and are yielded, after which the iteration ends. ``cancel`` is the cancel
+    token of every fetch (cancelling it stops the page conversions in flight, whose results
+    are then ``FetchTimeoutError`` with reason ``cancelled``). ``on_wait(+1/-1)`` is called
+    when a URL starts and stops waiting for its host's slot.
+
+    The threads are daemon threads: a caller that stops iterating (Ctrl-C) does not wait for
+    the requests in flight, and neither does the interpreter when it exits.
+    """
+    _check_options(extract, concurrency, max_host_wait)
+    todo = list(urls)
+    stop = stop if stop is not None else threading.Event()
+    token = cancel if cancel is not None else CancelToken()
+    results: queue.SimpleQueue[tuple[int, Page | WebgripError | None] | int] = \
+        queue.SimpleQueue()
+    lock = threading.Lock()
+    upcoming = iter(range(len(todo)))
+
+    def worker(number: int) -> None:
+        try:
+            with cancel_scope(token):
+                while not stop.is_set():
+                    with lock:
+                        i = next(upcoming, None)
+                    if i is None:
+                        break
+                    results.put((i, _fetch_one(client, todo[i], extract, main_content,
+                                               max_host_wait, stop, on_wait)))
+        finally:
+            results.put(number)  # this worker is done
+
+    workers = min(concurrency, len(todo))
+    for number in range(workers):
+        threading.Thread(target=worker, args=(number,), name=f"webgrip-batch-{number}",
+                         daemon=True).start()
+    running = workers
+    try:
+        while running:
+            try:
+                item = results.get(timeout=poll)
+            except queue.Empty:
+                yield None
+                continue
+            if isinstance(item, int):
+                running -= 1
+            elif item[1] is not None:
+                yield item[0], item[1]
+    finally:
+        stop.set()  # also when the caller stops iterating: start nothing more
 
 
 def result_row(result: Page | WebgripError, extract: str | None = None) -> dict[str, Any]:

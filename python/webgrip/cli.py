@@ -1,12 +1,21 @@
 """The ``webgrip`` command line: fetch, search, download, extract, check, batch, mcp.
 
-Exit status: 0 success, 1 the fetch/search/download failed or the page had nothing to print
-(for ``check``: no verdict could be reached, e.g. the name does not resolve), 2 usage or
-configuration error (also a file that cannot be read or written), 3 the URL (or destination)
-was refused by the security policy. ``--config``, ``--profile`` and ``-v/--verbose`` go before
-or after the command (``-v`` not with ``extract``, which makes no request). Configuration comes from
-``--config FILE`` / ``--profile NAME`` (else ``$WEBGRIP_CONFIG``, ``./webgrip.toml``,
-``~/.config/webgrip/config.toml``) and ``WEBGRIP_*`` environment variables.
+Exit status: 0 success, 1 the fetch/search/download failed or the page had nothing to print (for
+``check``: no verdict could be reached, e.g. the name does not resolve), 2 usage or
+configuration error (also a file that cannot be read or written), 3 the URL (or destination) was
+refused by the security policy, 130 interrupted (``batch`` writes the rows that finished).
+``--config``, ``--profile`` and ``-v/--verbose`` go before or after the command (``-v`` not with
+``extract``, which makes no request). Configuration comes from ``--config FILE`` / ``--profile
+NAME`` (else ``$WEBGRIP_CONFIG``, ``./webgrip.toml``, ``~/.config/webgrip/config.toml``) and
+``WEBGRIP_*`` environment variables.
+
+The request flags override both (flag > ``WEBGRIP_*`` > profile > file > default), after the
+command: ``--timeout SECONDS``, ``-H/--header NAME:VALUE`` (repeatable), ``--user-agent
+STRING``, ``--proxy URL``, ``--allow CIDR`` (repeatable, added to ``allow_networks``) and
+``--robots``/``--ignore-robots`` on fetch, download and batch; all but the robots pair on
+search; only ``--allow`` on check (it sends nothing). Each is checked by the Config's own
+validation: a bad value is one line naming the flag, exit 2. ``extract --password`` opens an
+encrypted PDF.
 """
 
 from __future__ import annotations
@@ -30,7 +39,8 @@ from .errors import (
     WebgripError,
 )
 from .fetching import build_page, slice_text
-from .mcp import serve
+from .mcp import serve, serve_http
+from .page import Page
 from .pdf import is_pdf
 from .response import Response
 
@@ -77,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="webgrip",
         description="Safe, fast web tools for AI agents, from the shell.",
         epilog="Exit status: 0 ok, 1 fetch/search/download failure or nothing to print "
-        "(check: no verdict, e.g. the name does not resolve), 2 usage, 3 blocked by policy.",
+        "(check: no verdict, e.g. the name does not resolve), 2 usage, 3 blocked by policy, "
+        "130 interrupted (batch: the rows finished are written).",
     )
     p.add_argument("--version", action="version", version=f"webgrip {__version__}")
     _add_common(p, defaults=True)
@@ -141,6 +152,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep only the main content (default: on for markdown/text)")
     e.add_argument("--url", metavar="BASE", help="the page's URL, to resolve relative links")
     e.add_argument("--json", action="store_true", help="print the page as a JSON object")
+    e.add_argument("--password", metavar="PASSWORD",
+                   help="open an encrypted PDF with this password (visible to other users "
+                   "of this machine in the process list)")
 
     c = sub.add_parser("check", parents=[common], help="show the security policy's verdict",
                        description="Say whether URL may be fetched under the current policy, "
@@ -150,14 +164,18 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("url", metavar="URL")
 
     b = sub.add_parser("batch", parents=[common],
-                       help="fetch a list of URLs into Parquet files (resumable)",
-                       description="Fetch every URL of URLS (one a line) into Parquet files in "
-                       "DIR: one row per URL with its content and metadata, failures as rows "
-                       "with an error. URLs already in DIR are skipped, so running the same "
-                       "command again finishes an interrupted run. Needs the 'ray' extra "
-                       "(pyarrow; Ray for --ray, redis for --redis). See docs/batch.md.")
+                       help="fetch a list of URLs into a folder (resumable)",
+                       description="Fetch every URL of URLS (one a line) into DIR: one row per "
+                       "URL with its content and metadata, failures as rows with an error. "
+                       "URLs already in DIR are skipped, so running the same command again "
+                       "finishes an interrupted run. Progress goes to stderr, the summary to "
+                       "stdout. Ctrl-C writes the rows finished and exits 130. Needs the 'ray' "
+                       "extra (pyarrow; Ray for --ray, redis for --redis). See docs/batch.md.")
     b.add_argument("urls", metavar="URLS", help="text file of URLs, one a line")
-    b.add_argument("--out", metavar="DIR", required=True, help="folder of Parquet files")
+    b.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    b.add_argument("--format", choices=("parquet", "jsonl", "markdown"), default="parquet",
+                   help="parquet files (default), one rows.jsonl, or a .md file per page "
+                   "with an index.jsonl (jsonl and markdown: not with --ray)")
     b.add_argument("--ray", metavar="ADDRESS",
                    help="run on this Ray cluster: auto (the one this node belongs to), "
                    "HEAD:6379, or local (a Ray started here)")
@@ -168,9 +186,17 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
                    help="threads here (default 8), or Ray actors with --ray")
 
-    sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio)",
-                   description="Run an MCP server on stdin/stdout offering fetch_page, "
-                   "search_web and download_file. Needs the 'mcp' extra.")
+    m = sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio or HTTP)",
+                       description="Run an MCP server offering fetch_page, search_web and "
+                       "download_file, on stdin/stdout or, with --http, over streamable HTTP "
+                       "at http://HOST:PORT/mcp. Needs the 'mcp' extra.")
+    m.add_argument("--http", metavar="HOST:PORT", default=None,
+                   help="serve over HTTP instead of stdio (127.0.0.1:8765, [::1]:8765 or a bare "
+                   "port on 127.0.0.1); off loopback a bearer token is required: "
+                   "$WEBGRIP_MCP_TOKEN, else one is generated and printed")
+    for command, cmd_parser in (("fetch", f), ("search", s), ("download", d), ("check", c),
+                                ("batch", b)):
+        _add_request_flags(cmd_parser, command)
     p.set_defaults(_commands={"fetch": f, "extract": e})
     return p
 
@@ -234,7 +260,191 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+# -- request flags: --timeout, --header, --user-agent, --proxy, --allow, --[ignore-]robots ------
+#: The request flags each command takes. ``check`` resolves but sends nothing, so only the
+#: policy's ``--allow`` applies to it; a search asks no robots.txt.
+_ALL_REQUEST_FLAGS = ("timeout", "header", "user_agent", "proxy", "allow", "robots")
+_REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
+    "fetch": _ALL_REQUEST_FLAGS, "download": _ALL_REQUEST_FLAGS, "batch": _ALL_REQUEST_FLAGS,
+    "search": ("timeout", "header", "user_agent", "proxy", "allow"),
+    "check": ("allow",),
+}
+#: The flag that sets each Config field, and what to do when its value is refused.
+_FLAG_OF = {
+    "timeout": ("--timeout", "Give a positive number of seconds, e.g. --timeout 30"),
+    "headers": ("--header", "Fix that --header or leave it out"),
+    "user_agent": ("--user-agent", "Give a non-empty, one-line --user-agent"),
+    "proxy": ("--proxy", "Give a proxy URL such as http://proxy.example:3128 or "
+                         "socks5://127.0.0.1:1080"),
+    "allow_networks": ("--allow", "Give a network such as 10.0.0.0/8 or 127.0.0.1/32"),
+    "respect_robots_txt": ("--robots", "Use --robots or --ignore-robots"),
+}
+#: Headers the config refuses to send to every site: on fetch and download they go with that
+#: one call instead (its URL's origin only; dropped if a redirect leaves it).
+_CREDENTIAL_HEADERS = frozenset({"authorization", "cookie"})
+
+
+def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
+    """The flags curl, trafilatura and MCP fetch users look for, as ``command`` takes them.
+    Each overrides the config file and the ``WEBGRIP_*`` variables (flag > env > file >
+    default); the values are checked when the config is built (:func:`_load_config`), so a
+    bad one is one ``webgrip: ...`` line and exit 2."""
+    which = _REQUEST_FLAGS[command]
+    group = parser.add_argument_group(
+        "request options",
+        "Override the config file and WEBGRIP_* variables. fetch, download and batch take "
+        "all of them; search all but --robots/--ignore-robots; check only --allow.")
+    if "timeout" in which:
+        group.add_argument("--timeout", metavar="SECONDS",
+                           help="total deadline of each call, redirects, retries and "
+                           "robots.txt included (config: timeout; default 30)")
+    if "header" in which:
+        cred = ("; Authorization and Cookie go to the URL's own site only"
+                if command in ("fetch", "download") else
+                "; not Authorization or Cookie (site_headers in the config)")
+        group.add_argument("-H", "--header", metavar="NAME:VALUE", action="append",
+                           help="extra request header, repeatable (config: headers, which it "
+                           f"adds to{cred})")
+    if "user_agent" in which:
+        group.add_argument("--user-agent", metavar="STRING",
+                           help="the User-Agent to send (config: user_agent)")
+    if "proxy" in which:
+        group.add_argument("--proxy", metavar="URL",
+                           help="upstream proxy, http://, https:// or socks5:// with optional "
+                           "user:password@ (config: proxy; the policy still decides first)")
+    if "allow" in which:
+        group.add_argument("--allow", metavar="CIDR", action="append",
+                           help="open this refused address range on purpose, e.g. "
+                           "127.0.0.0/8 for a local server; repeatable (added to the config's "
+                           "allow_networks)")
+    if "robots" in which:
+        group.add_argument("--robots", dest="robots", action="store_const", const=True,
+                           default=None, help="obey the sites' robots.txt "
+                           "(config: respect_robots_txt; default off)")
+        group.add_argument("--ignore-robots", dest="robots", action="store_const",
+                           const=False, help="do not ask robots.txt, even if the config says to")
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"invalid value for --timeout: {text!r} is not a positive number of "
+                         f"seconds. {_FLAG_OF['timeout'][1]}")
+    return value
+
+
+def _flag_headers(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The ``--header NAME:VALUE`` items, split (values are never echoed: they may hold a
+    token)."""
+    pairs = []
+    for item in getattr(args, "header", None) or ():
+        name, sep, value = item.partition(":")
+        name = name.strip()
+        if any(ch in name for ch in "\r\n") or any(ch in value for ch in "\r\n"):
+            where = "" if any(ch in name for ch in "\r\n") or not sep else f" {name}"
+            raise ValueError(f"--header{where} holds a line break (CR or LF), which would "
+                             "split the request. Give a one-line NAME:VALUE")
+        if not sep or not name:
+            raise ValueError("--header needs NAME:VALUE, a header name, a colon and its "
+                             "value. Write it as --header 'X-Name: value'")
+        pairs.append((name, value.strip()))
+    return pairs
+
+
+def _call_headers(args: argparse.Namespace) -> dict[str, str] | None:
+    """The credential ``--header`` items of fetch and download, sent with that call only."""
+    if args.command not in ("fetch", "download"):
+        return None
+    found = {k: v for k, v in _flag_headers(args) if k.lower() in _CREDENTIAL_HEADERS}
+    return found or None
+
+
+def _request_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The Config fields the single-valued request flags set (``None``: not given)."""
+    settings: dict[str, Any] = {}
+    if getattr(args, "timeout", None) is not None:
+        settings["timeout"] = _seconds(args.timeout)
+    for flag, key in (("user_agent", "user_agent"), ("proxy", "proxy"),
+                      ("robots", "respect_robots_txt")):
+        if getattr(args, flag, None) is not None:
+            settings[key] = getattr(args, flag)
+    return settings
+
+
+def _apply_request_flags(config: Config, args: argparse.Namespace) -> Config:
+    """``config`` with ``--allow`` added to its ``allow_networks`` and the ``--header`` items
+    over its ``headers`` (a header given replaces the config's of the same name), validated by
+    the Config itself."""
+    changes: dict[str, Any] = {}
+    allow = getattr(args, "allow", None)
+    if allow:
+        added = [net.strip() for net in allow]
+        changes["allow_networks"] = tuple(dict.fromkeys([*config.allow_networks, *added]))
+    call = _call_headers(args) or {}
+    if call:
+        _check_call_headers(args, call)
+    plain = [(k, v) for k, v in _flag_headers(args) if k not in call]
+    if plain:
+        given = {k.lower() for k, _ in plain}
+        headers = {k: v for k, v in config.headers.items() if k.lower() not in given}
+        headers.update(plain)
+        changes["headers"] = headers
+    if not changes:
+        return config
+    try:
+        return config.replace(**changes)
+    except ValueError as exc:
+        raise _flag_error(exc, changes) from None
+
+
+def _check_call_headers(args: argparse.Namespace, call: dict[str, str]) -> None:
+    """A credential header goes with a static request only: refuse what would ignore it."""
+    from . import _core
+
+    name = next(iter(call))
+    if getattr(args, "screenshot", None) or getattr(args, "render", None) == "always":
+        flag = "--screenshot" if args.screenshot else "--render"
+        raise ValueError(f"--header {name}: the browser that {flag} needs does not send it, "
+                         f"only a static fetch does. Leave out {flag} or the header")
+    try:
+        _core.check_headers(list(call.items()), credentials=True)
+    except ValueError as exc:
+        raise ValueError(f"invalid value for --header: {str(exc).removeprefix('headers: ')}. "
+                         f"{_FLAG_OF['headers'][1]}") from None
+
+
+def _flag_error(exc: ValueError, fields: dict[str, Any]) -> ValueError:
+    """The Config's refusal of a value a flag gave, naming the flag and what to do."""
+    message = str(exc)
+    for field in fields:
+        prefix = f"invalid value for {field!r}: "
+        if message.startswith(prefix):
+            flag, fix = _FLAG_OF[field]
+            detail = message.removeprefix(prefix).removeprefix("headers: ").rstrip(".")
+            if "site_headers" in detail:
+                fix = ("fetch and download send an Authorization or Cookie --header to the "
+                       "URL's own site only")
+            return ValueError(f"invalid value for {flag}: {detail}. {fix}")
+    return exc
+
+
 def _load_config(args: argparse.Namespace, **overrides: Any) -> Config:
+    """The config file, profile and ``WEBGRIP_*`` variables, with the request flags given over
+    them (flag > env > file > default)."""
+    settings = _request_settings(args)
+    try:
+        config = _read_config(args, **overrides, **settings)
+    except ValueError as exc:
+        raise _flag_error(exc, settings) from None
+    return _apply_request_flags(config, args)
+
+
+def _read_config(args: argparse.Namespace, **overrides: Any) -> Config:
     load = getattr(Config, "load", None)
     if load is not None:
         return load(args.config, args.profile, **overrides)
@@ -292,11 +502,22 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
     for agent, cli in _CLI_TERMS:
         line = line.replace(agent, cli)
     if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:
-        line += (" To fetch it on purpose (a local test server, an intranet), open that "
-                 f"range: WEBGRIP_ALLOW_NETWORKS={_refused_range(str(exc))} (or "
-                 "allow_networks in webgrip.toml; docs/security.md).")
+        net = _refused_range(str(exc))
+        if "allow" in _REQUEST_FLAGS.get(args.command, ()):
+            line += (" To fetch it on purpose (a local test server, an intranet), open that "
+                     f"range: --allow {net} (or WEBGRIP_ALLOW_NETWORKS={net} or "
+                     "allow_networks in webgrip.toml; docs/security.md).")
+        else:
+            line += (" To fetch it on purpose (a local test server, an intranet), open that "
+                     f"range: WEBGRIP_ALLOW_NETWORKS={net} (or "
+                     "allow_networks in webgrip.toml; docs/security.md).")
     elif isinstance(exc, FetchTimeoutError):
-        line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={max(60, 2 * timeout):g}."
+        longer = f"{max(60, 2 * timeout):g}"
+        if "timeout" in _REQUEST_FLAGS.get(args.command, ()):
+            line += f" To wait longer, raise the limit: --timeout {longer} " \
+                    f"(or WEBGRIP_TIMEOUT={longer})."
+        else:
+            line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={longer}."
     return line
 
 
@@ -339,7 +560,7 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 err.write(f"webgrip: not rendered: {why}; the static page follows\n")
                 mode = "never"
         page = client.fetch(args.url, extract=extract, main_content=args.main_content,
-                            render=mode)
+                            render=mode, headers=_call_headers(args))
     total = page.length
     if _is_empty(page.content):
         # Nothing to print: said on stderr, and a failure for scripts (the JSON still shows
@@ -393,7 +614,8 @@ def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         with WebClient(_load_config(args)) as client:
             result = client.download(args.url, save_to=args.output_dir, filename=args.name,
-                                     overwrite=args.overwrite, progress=bar)
+                                     overwrite=args.overwrite, progress=bar,
+                                     headers=_call_headers(args))
     finally:
         if bar is not None:
             bar.finish()
@@ -424,8 +646,16 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "remote_addr": "", "elapsed": 0.0,
     })
     name = "stdin" if args.file == "-" else args.file
+    if args.password is not None and media != "application/pdf":
+        err.write(f"webgrip: --password opens an encrypted PDF; {name} is not a PDF. "
+                  "Leave --password out\n")
+        return EXIT_USAGE
     try:
-        page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)
+        if args.password is not None and args.mode in ("markdown", "text"):
+            page = _encrypted_pdf_page(body, base, args.mode, args.password)
+        else:
+            page = build_page(response, url=base, extract=args.mode,
+                              main_content=args.main_content)
     except UnsupportedContentError as exc:
         # The core names the response's URL, which a local file does not have: name the file.
         what = _describe_document(exc.content_type)
@@ -435,6 +665,12 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         elif exc.reason == "binary-content":
             err.write(f"webgrip: {name} is {what}, not a text document. "
                       "Give an HTML or PDF file\n")
+        elif exc.reason == "password-protected" and args.password is None:
+            err.write(f"webgrip: {name} is a password-protected PDF. "
+                      "Give its password with --password PASSWORD\n")
+        elif exc.reason == "password-protected":
+            err.write(f"webgrip: the password given with --password does not open {name}. "
+                      "Check it and try again\n")
         else:  # e.g. a PDF that cannot be read: the core's own words
             raise
         return EXIT_FAILURE
@@ -447,6 +683,18 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not args.json:
         out.write(page.content if page.content.endswith("\n") else page.content + "\n")
     return EXIT_OK
+
+
+def _encrypted_pdf_page(body: bytes, base: str, mode: str, password: str) -> Page:
+    """``extract --password``: the page :func:`build_page` makes of a PDF, opened with the
+    password (the core reads it; build_page has no password)."""
+    from . import _core
+
+    doc = _core.extract_pdf(body, mode=mode, password=password, url=base)
+    metadata = dict(doc["metadata"])
+    return Page(url=base, final_url=base, status=200, content_type="application/pdf",
+                extract=mode, content=doc["content"], title=metadata.get("title"),
+                metadata=metadata)
 
 
 def _is_empty(content: str) -> bool:
@@ -476,7 +724,26 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    serve(_load_config(args))
+    if args.http is None:
+        serve(_load_config(args))
+        return EXIT_OK
+    from .mcp_http import parse_address
+
+    try:
+        host, port = parse_address(args.http)
+    except ValueError as exc:
+        err.write(f"webgrip: invalid value for --http: {exc}. Give HOST:PORT, e.g. "
+                  "--http 127.0.0.1:8765\n")
+        return EXIT_USAGE
+    config = _load_config(args)
+    try:
+        serve_http(host, port, config=config)
+    except ImportError as exc:  # the mcp extra (and its uvicorn) is missing
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_USAGE
+    except (ValueError, OSError) as exc:  # a bad $WEBGRIP_MCP_TOKEN; the address is taken
+        err.write(f"webgrip: cannot serve MCP on {args.http}: {exc}\n")
+        return EXIT_USAGE
     return EXIT_OK
 
 
@@ -489,11 +756,13 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         summary = run_batch(args.urls, args.out, config=_load_config(args),
                             extract=args.extract, ray_address=args.ray, redis_url=args.redis,
-                            concurrency=args.concurrency, err=err)
+                            concurrency=args.concurrency, err=err, format=args.format)
     except OSError as exc:  # the list unreadable, the folder not writable
         err.write(f"webgrip: {exc}\n")
         return EXIT_FAILURE
     _print_json(summary, out)
+    if summary.get("interrupted"):  # Ctrl-C: what finished is written; a rerun goes on
+        return 130
     # URLs left for the next run (the politeness store stopped answering): not done yet, so a
     # script running the command can tell and run it again.
     return EXIT_FAILURE if summary.get("left") else EXIT_OK

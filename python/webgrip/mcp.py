@@ -1,4 +1,5 @@
-"""An MCP server offering ``fetch_page``, ``search_web`` and ``download_file`` over stdio.
+"""An MCP server offering ``fetch_page``, ``search_web`` and ``download_file`` over stdio
+(or streamable HTTP: :func:`serve_http`, :mod:`webgrip.mcp_http`).
 
 Run it with ``webgrip mcp`` or ``python -m webgrip.mcp``; configure it like everything else
 (``WEBGRIP_*`` variables, ``$WEBGRIP_CONFIG`` / ``webgrip.toml``, ``$WEBGRIP_PROFILE``). A
@@ -34,7 +35,7 @@ from .config import Config
 from .schemas import call_tool, tool_schemas
 from .tools import Tools
 
-__all__ = ["build_server", "serve", "serve_stdio"]
+__all__ = ["build_server", "serve", "serve_http", "serve_stdio"]
 
 _INSTRUCTIONS = (
     "Web access with a security guard: search_web finds pages, fetch_page reads one (or a "
@@ -178,6 +179,15 @@ def serve(config: Config | None = None) -> None:
                          "network were abandoned\n")
         sys.stderr.flush()
         os._exit(0)
+
+
+def serve_http(host: str, port: int, *, config: Config | None = None,
+               token: str | None = None) -> None:
+    """Run the MCP server over streamable HTTP at ``http://host:port/mcp`` until Ctrl-C or
+    SIGTERM (``webgrip mcp --http HOST:PORT``); see :mod:`webgrip.mcp_http`. Blocks."""
+    from .mcp_http import serve_http as run
+
+    run(host, port, config=config, token=token)
 
 
 if __name__ == "__main__":

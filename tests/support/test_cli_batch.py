@@ -38,7 +38,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         assert first.returncode == 0, first.stderr
         assert json.loads(first.stdout) == {"listed": 2, "skipped": 0, "fetched": 2,
                                             "failed": 1}
-        assert "2/2 fetched (1 with an error)" in first.stderr
+        assert "2/2 done, 1 failed" in first.stderr
 
         # A file left half-written by a killed run is reported, not trusted.
         (out / "broken.parquet").write_bytes(b"PAR1 not really")

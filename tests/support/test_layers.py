@@ -84,6 +84,7 @@ LAYERS: dict[str, int] = {
     "webgrip.__main__": _ENTRY,
     "webgrip.cli": _ENTRY,
     "webgrip.mcp": _ENTRY,
+    "webgrip.mcp_http": _ENTRY,
     "webgrip.langchain": _ENTRY,
 }
 
