@@ -498,7 +498,9 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
     except (ValueError, OSError):
         timeout = Config().timeout
     action = {"download": "downloading", "search": "searching"}.get(args.command, "fetching")
-    line = error_message(exc, action=action, timeout=timeout).removeprefix("Error: ")
+    # The URL given, for errors raised before any request names one (a refused -o folder).
+    url = getattr(exc, "url", None) or getattr(args, "url", None)
+    line = error_message(exc, url=url, action=action, timeout=timeout).removeprefix("Error: ")
     for agent, cli in _CLI_TERMS:
         line = line.replace(agent, cli)
     if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:

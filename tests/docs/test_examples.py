@@ -18,6 +18,7 @@ import importlib.util
 import logging
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -145,6 +146,59 @@ def _webgrip_logger_restored():
     log.setLevel(saved[0])
     log.handlers[:] = saved[1]
     log.propagate = saved[2]
+
+
+def sessions(page: Path) -> list[tuple[str, int]]:
+    """The page's shell sessions: ```console blocks of ``$ command`` lines and their output."""
+    return [(body, line) for lang, body, line in blocks(page)
+            if lang == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)]
+
+
+PAGES_WITH_SESSIONS = [p for p in PAGES if sessions(p)]
+
+
+def _script(session: str) -> tuple[str, list[str], str]:
+    """A bash script running the session's commands in order in one shell (so ``export`` and
+    ``echo $?`` mean what they do in a terminal), each command's output (stderr with stdout,
+    as a terminal shows them) after a marker line; the expected outputs; and the marker."""
+    marker = "@@webgrip-docs-command@@"
+    lines = [f'webgrip() {{ "{sys.executable}" -m webgrip "$@"; }}', "__status=0"]
+    expected: list[str] = []
+    for line in session.split("\n"):
+        if line.startswith("$ "):
+            lines += [f"echo '{marker}'", f"(exit $__status); {{ {line[2:]}\n}} 2>&1",
+                      "__status=$?"]
+            expected.append("")
+        elif expected:
+            expected[-1] += line + "\n"
+    return "\n".join(lines) + "\n", expected, marker
+
+
+def _same_lines(text: str) -> str:
+    """Trailing white space is not compared (editors strip it; a cut line keeps it)."""
+    return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")) + "\n"
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_SESSIONS, ids=lambda p: p.relative_to(ROOT).name)
+def test_every_session_prints_what_the_page_says(page, site, tmp_path):
+    downloads = tmp_path / "dl"
+    downloads.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBGRIP_")}
+    env.update(PYTHONUNBUFFERED="1", COLUMNS="80", HOME=str(tmp_path), NO_COLOR="1")
+    failures = []
+    for body, line in sessions(page):
+        script, expected, marker = _script(_localise(body, site.origin, downloads)
+                                           .replace("<BLANKLINE>", ""))
+        done = subprocess.run(["bash", "-c", script], env=env, cwd=tmp_path, text=True,
+                              capture_output=True, timeout=120)
+        got = done.stdout.split(marker + "\n")[1:]
+        checker = doctest.OutputChecker()
+        for i, (want, out) in enumerate(zip(expected, got, strict=True)):
+            if not checker.check_output(_same_lines(want), _same_lines(out), doctest.ELLIPSIS):
+                command = [x for x in body.split("\n") if x.startswith("$ ")][i]
+                failures.append(f"{page.name}:{line}: {command}\n--- the page says:\n{want}"
+                                f"--- it printed:\n{out}{done.stderr}")
+    assert not failures, "\n".join(failures)
 
 
 def test_the_runner_catches_a_wrong_output(site, tmp_path):
