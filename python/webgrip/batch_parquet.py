@@ -388,6 +388,7 @@ def run_batch(
     err: TextIO | None = None,
     format: str = "parquet",
     progress: bool | None = None,
+    ray_logs: bool = False,
 ) -> dict[str, Any]:
     """Fetch every URL of ``urls_file`` not yet in ``out_dir`` into new Parquet files there
     (or, with ``format``, ``jsonl`` / ``markdown``: :class:`JsonlSink`, :class:`MarkdownSink`).
@@ -398,7 +399,8 @@ def run_batch(
     here on ``concurrency`` threads (default 8). ``redis_url`` shares the per-host budget
     through that Redis (with Ray, and also between several local runs). Progress goes to
     ``err``: running here, a line per URL redrawn in place when ``err`` is a terminal
-    (``progress`` None: ask ``err.isatty()``), else a line every few seconds.
+    (``progress`` None: ask ``err.isatty()``), else a line every few seconds; on Ray, Ray
+    Data's progress bars, and Ray's own INFO logs only with ``ray_logs`` (``batch -v``).
     Returns ``{"listed", "skipped", "fetched", "failed"}``: ``failed`` counts the
     rows with an error, which are written like the others. A Ray run that could not write
     every URL (the politeness store did not answer) adds ``left``: how many the next run
@@ -435,7 +437,7 @@ def run_batch(
               f"{len(todo)} to fetch")
     if todo and ray_address:
         _run_on_ray(todo, folder, config, extract, ray_address, redis_url, concurrency, err,
-                    summary)
+                    summary, ray_logs=ray_logs)
     elif todo:
         tty = _isatty(err) if progress is None else progress
         meter = BatchProgress(err, len(todo), tty=tty) if err is not None else None
@@ -555,7 +557,9 @@ def _run_here(todo: list[str], sink: _Sink, config: Config, extract: str,
 
 def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
                 address: str | None, redis_url: str | None, concurrency: int | None,
-                err: TextIO | None, summary: dict[str, int]) -> None:
+                err: TextIO | None, summary: dict[str, int], *, ray_logs: bool = False) -> None:
+    import logging
+
     import ray
     import ray.data
 
@@ -567,7 +571,10 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
         # RAY_ADDRESS or the last `ray start` on this machine names.
         _check_cluster_address(address)
         try:
-            ray.init(address=address, log_to_driver=False)
+            # Ray's own INFO lines (start-up, Ray Data's plan and stages) only when asked
+            # (`webgrip batch -v`); its progress bars stay.
+            ray.init(address=address, log_to_driver=False,
+                     logging_level=logging.INFO if ray_logs else logging.WARNING)
         except ConnectionError as exc:
             # "auto" with no cluster: Ray's own hint names a flag webgrip does not have.
             raise ValueError(
@@ -575,6 +582,8 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
                 "Start one (ray start --head) or give its head's host:6379, or use --ray "
                 "local for a Ray started here") from None
         started = True
+    if not ray_logs:
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
     try:
         ds = ray.data.from_items([{"url": u} for u in todo])
         out = fetch_dataset(ds, config=config, extract=extract, politeness=redis_url,

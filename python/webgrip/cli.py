@@ -21,10 +21,11 @@ encrypted PDF.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ._progress import ProgressBar
@@ -749,6 +750,31 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr(active: bool) -> Iterator[None]:
+    """While a Ray run lasts, file descriptor 1 (and ``sys.stdout``) point at stderr: Ray's
+    driver and core print there on their own (about 49 lines after a node was lost), and
+    stdout is promised to hold only the JSON summary, written after this."""
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout at all: nothing to keep clean
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         from .batch_parquet import run_batch
@@ -756,9 +782,11 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
         return EXIT_USAGE
     try:
-        summary = run_batch(args.urls, args.out, config=_load_config(args),
-                            extract=args.extract, ray_address=args.ray, redis_url=args.redis,
-                            concurrency=args.concurrency, err=err, format=args.format)
+        with _stdout_to_stderr(args.ray is not None):
+            summary = run_batch(args.urls, args.out, config=_load_config(args),
+                                extract=args.extract, ray_address=args.ray, redis_url=args.redis,
+                                concurrency=args.concurrency, err=err, format=args.format,
+                                ray_logs=bool(getattr(args, "verbose", False)))
     except OSError as exc:  # the list unreadable, the folder not writable
         err.write(f"webgrip: {exc}\n")
         return EXIT_FAILURE

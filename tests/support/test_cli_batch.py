@@ -160,3 +160,31 @@ def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypa
     assert cli.main(args) == 1
     assert json.loads(capsys.readouterr().out)["left"] == 2
     assert cli.main(args) == 0
+
+
+def test_stdout_holds_only_the_summary_whatever_ray_prints(tmp_path, monkeypatch, capfd):
+    """Ray's driver and core print on their own (about 49 lines after a node was lost, from
+    Python and from C++): with --ray they go to stderr, and stdout stays one JSON document."""
+    import os
+
+    from webgrip import batch_parquet
+    from webgrip.cli import main
+
+    def noisy_run(todo, folder, config, extract, address, redis_url, concurrency, err,
+                  summary, **options):
+        print("(autoscaler) a node was lost")                  # Python's sys.stdout
+        os.write(1, b"[core_worker.cc:2465] the node died\n")  # the file descriptor itself
+        summary["fetched"], summary["failed"] = len(todo), 0
+
+    monkeypatch.setattr(batch_parquet, "_run_on_ray", noisy_run)
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://example.com/a\nhttps://example.com/b\n")
+    code = main(["batch", str(urls), "--out", str(tmp_path / "out"), "--ray", "local"])
+    captured = capfd.readouterr()
+    assert code == 0, captured.err
+    summary = json.loads(captured.out)
+    assert summary["fetched"] == 2
+    assert "a node was lost" in captured.err and "the node died" in captured.err
+    # The descriptor is back: what is printed afterwards goes to stdout again.
+    print("after")
+    assert capfd.readouterr().out == "after\n"
