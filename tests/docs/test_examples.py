@@ -9,12 +9,20 @@ stand-ins, the download folder) and the names the docs import at their top. A ``
 whose first line is ``# NAME.toml`` is written to the page's working folder first, so a page
 can show its configuration file and then load it. Output may use ``...`` (doctest's ELLIPSIS)
 for what changes between runs (dates, timings).
+
+The pages' shell sessions (```console blocks of ``$ webgrip ...`` lines) run in one bash each,
+compared the same way; the plain ```python programs are all compiled, and those that can run
+here (installed modules, only the demo site's URLs, no mark saying otherwise) run and must print
+what their closing ``# `` comments say.
 """
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import doctest
 import importlib.util
+import inspect
 import logging
 import os
 import re
@@ -43,19 +51,36 @@ def _demo_site_module():
     return module
 
 
+#: Written on the line before a fence, keeps a program from running here (it is still compiled):
+#: ``<!-- example: compile only, <why> -->``.
+COMPILE_ONLY = re.compile(r"<!-- example: compile only, [^>]+ -->\s*$")
+
+
+#: Anywhere in a page, keeps all its programs from running here: ``<!-- examples: compile
+#: only, <why> -->`` (recipes that call a model: the framework tests register the tools).
+PAGE_COMPILE_ONLY = re.compile(r"^<!-- examples: compile only, [^>]+ -->\s*$", re.MULTILINE)
+
+
 def blocks(page: Path) -> list[tuple[str, str, int]]:
-    """The page's fenced blocks: (language, text, line number of the text's first line)."""
+    """The page's fenced blocks: (language, text, line number of the text's first line); the
+    language of a block marked :data:`COMPILE_ONLY` (or on a page marked
+    :data:`PAGE_COMPILE_ONLY`) ends in ``!compile-only``."""
     text = page.read_text(encoding="utf-8")
+    whole_page = bool(PAGE_COMPILE_ONLY.search(text))
     found = []
     for m in FENCE.finditer(text):
         line = text.count("\n", 0, m.start("body")) + 1
-        found.append((m.group("lang"), m.group("body"), line))
+        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        marked = whole_page or COMPILE_ONLY.search(before)
+        lang = m.group("lang") + ("!compile-only" if marked else "")
+        found.append((lang, m.group("body"), line))
     return found
 
 
 def examples(page: Path) -> list[tuple[str, int]]:
     return [(body, line) for lang, body, line in blocks(page)
-            if lang in ("python", "pycon", "") and re.search(r"^>>> ", body, re.MULTILINE)]
+            if lang.split("!")[0] in ("python", "pycon", "")
+            and re.search(r"^>>> ", body, re.MULTILINE)]
 
 
 PAGES_WITH_EXAMPLES = [p for p in PAGES if examples(p)]
@@ -68,6 +93,7 @@ def site():
 
 
 def _namespace(origin: str, downloads: Path) -> dict:
+    import webgrip
     from webgrip import Config, Tools
 
     tools = Tools(Config(
@@ -78,7 +104,9 @@ def _namespace(origin: str, downloads: Path) -> dict:
         search_endpoints={"duckduckgo_html": f"{origin}/html/",
                           "duckduckgo_lite": f"{origin}/lite/"},
     ))
-    return {"Config": Config, "Tools": Tools, "tools": tools}
+    # The library's names, as a page's snippets assume them imported.
+    names = {name: getattr(webgrip, name) for name in webgrip.__all__}
+    return {**names, "webgrip": webgrip, "tools": tools}
 
 
 def _localise(text: str, origin: str, downloads: Path) -> str:
@@ -151,7 +179,7 @@ def _webgrip_logger_restored():
 def sessions(page: Path) -> list[tuple[str, int]]:
     """The page's shell sessions: ```console blocks of ``$ command`` lines and their output."""
     return [(body, line) for lang, body, line in blocks(page)
-            if lang == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)]
+            if lang.split("!")[0] == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)]
 
 
 PAGES_WITH_SESSIONS = [p for p in PAGES if sessions(p)]
@@ -199,6 +227,69 @@ def test_every_session_prints_what_the_page_says(page, site, tmp_path):
                 failures.append(f"{page.name}:{line}: {command}\n--- the page says:\n{want}"
                                 f"--- it printed:\n{out}{done.stderr}")
     assert not failures, "\n".join(failures)
+
+
+def programs(page: Path) -> list[tuple[str, int]]:
+    """The page's plain ```python blocks (no ``>>>``): programs and recipes."""
+    return [(body if lang == "python" else "# compile only\n" + body, line)
+            for lang, body, line in blocks(page)
+            if lang in ("python", "python!compile-only")
+            and not re.search(r"^>>> ", body, re.MULTILINE)]
+
+
+PAGES_WITH_PROGRAMS = [p for p in PAGES if programs(p)]
+
+
+def _runnable_here(source: str) -> bool:
+    """Whether a program can run in the suite: every module it imports is installed, and every
+    URL it names is the demo site's (the tests never touch the internet; a recipe calling a
+    model needs a key)."""
+    for module in re.findall(r"^\s*(?:from|import)\s+([\w.]+)", source, re.MULTILINE):
+        if importlib.util.find_spec(module.split(".")[0]) is None:
+            return False
+    urls = re.findall(r"""https?://[^\s"')]+""", source)
+    return (all(u.startswith(DOCS_ORIGIN) for u in urls) and "api_key" not in source
+            and not source.startswith("# compile only\n"))
+
+
+def _printed_in_comments(source: str) -> str:
+    """What a program says it prints: the ``# `` comment lines closing the block."""
+    lines = source.rstrip("\n").split("\n")
+    said: list[str] = []
+    while lines and lines[-1].startswith("# "):
+        said.insert(0, lines.pop()[2:])
+    return "\n".join(said) + "\n" if said else ""
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_PROGRAMS, ids=lambda p: p.relative_to(ROOT).name)
+def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, monkeypatch,
+                                                       capsys):
+    """Every plain block is valid Python; those that can run here (the demo site's URLs,
+    installed modules) run, and print what their closing comments say."""
+    downloads = tmp_path / "dl"
+    downloads.mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for body, line in programs(page):
+        source = _localise(body, site.origin, downloads).replace("<BLANKLINE>", "")
+        # Recipes for notebooks and async frameworks may await at the top level.
+        code = compile(source, f"{page.name}:{line}", "exec",
+                       flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        if not _runnable_here(body):
+            continue
+        capsys.readouterr()
+        if code.co_flags & inspect.CO_COROUTINE:  # top-level await
+            asyncio.run(eval(code, _namespace(site.origin, downloads)))
+        else:
+            exec(code, _namespace(site.origin, downloads))
+        printed = capsys.readouterr().out
+        said = _printed_in_comments(source)
+        if printed or said:
+            assert doctest.OutputChecker().check_output(said, printed, doctest.ELLIPSIS), (
+                f"{page.name}:{line} says it prints:\n{said}but printed:\n{printed}")
+        ran += 1
+    assert ran or not any(_runnable_here(b) for b, _ in programs(page))
 
 
 def test_the_runner_catches_a_wrong_output(site, tmp_path):
