@@ -189,7 +189,13 @@ class RobotsCache:
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
             raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
                                   reason="invalid-url") from None
-        rules = self.rules(origin, deadline)
+        try:
+            rules = self.rules(origin, deadline)
+        except BlockedURLError as exc:
+            # The site's own address is refused: that is the answer for the page asked for,
+            # which is what the caller must see (not its robots.txt's URL).
+            raise BlockedURLError(str(exc).replace(exc.url or "\0", shown_url(url), 1),
+                                  url=url, reason=exc.reason) from None
         if rules.can_fetch(self.token, url):
             return
         if rules.disallow_all and rules.why:
@@ -234,6 +240,12 @@ class RobotsCache:
         except ConnectError as exc:
             return RobotsRules(disallow_all=True, why=f"unreachable: {exc}"), ERROR_TTL
         except ResponseTooLargeError:
+            return RobotsRules(allow_all=True), self.ttl
+        except BlockedURLError as exc:
+            if exc.url == origin + "/robots.txt":
+                raise  # the site itself is refused: check() says so for the page
+            # A redirect of robots.txt to a refused address is no robots.txt (RFC 9309 reads
+            # a redirect it cannot follow as unavailable); the page is checked on its own.
             return RobotsRules(allow_all=True), self.ttl
         if response.status == 429 or response.status >= 500:
             return RobotsRules(disallow_all=True, why=f"HTTP {response.status}"), ERROR_TTL

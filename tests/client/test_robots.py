@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from loopback import loopback_config
-from webgrip import BlockedURLError, InvalidURLError, Tools
+from webgrip import BlockedURLError, Config, InvalidURLError, Tools
 from webgrip.client import WebClient
 from webgrip.robots import RobotsRules, _matches
 
@@ -220,3 +220,27 @@ def test_a_robots_fetch_that_found_the_host_busy_is_not_cached_as_unreachable():
     assert busy.value.retry_in == 1.5
     cache.check("https://site.example/page", time.monotonic() + 5)  # fetched, allowed
     assert sender.calls == 2
+
+
+def test_a_refused_site_is_refused_for_the_page_asked_for_not_its_robots_txt():
+    """The policy's refusal names the page the caller asked for (it named robots.txt)."""
+    with WebClient(Config(respect_robots_txt=True)) as client, \
+            pytest.raises(BlockedURLError) as info:
+        client.fetch("http://10.0.0.1/reports?q=1")
+    assert info.value.reason == "private-address"
+    assert info.value.url == "http://10.0.0.1/reports?q=1"
+    assert str(info.value).startswith("Refused http://10.0.0.1/reports?q=1:")
+    assert "robots.txt" not in str(info.value)
+    answer = Tools(Config(respect_robots_txt=True)).fetch_page("http://10.0.0.1/reports")
+    assert "http://10.0.0.1/reports" in answer and "robots.txt" not in answer
+
+
+def test_a_robots_txt_redirected_to_a_refused_address_is_no_robots_txt(tmp_path, httpserver):
+    """Read as unavailable (RFC 9309: a redirect that cannot be followed): the page is
+    fetched, on its own check; the refused address is never contacted."""
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": "http://169.254.169.254/latest/meta-data/"})
+    httpserver.expect_request("/page").respond_with_data(
+        "<html><body><p>content of /page</p></body></html>", content_type="text/html")
+    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
+    assert tools.fetch_page(httpserver.url_for("/page")).rstrip().endswith("content of /page")
