@@ -264,9 +264,9 @@ class AsyncTools:
         return await self.client._run_abandonable(work)
 
     async def fetch_page(self, url: str, extract: str = "markdown", max_length: int = 5000,
-                         start_index: int = 0) -> str:
+                         start_index: int = 0, find: str | None = None) -> str:
         """See :meth:`Tools.fetch_page <webgrip.tools.Tools.fetch_page>`."""
-        return await self._call("fetch_page", url, extract, max_length, start_index)
+        return await self._call("fetch_page", url, extract, max_length, start_index, find)
 
     async def search_web(self, query: str, num_results: int = 5) -> str:
         """See :meth:`Tools.search_web <webgrip.tools.Tools.search_web>`."""

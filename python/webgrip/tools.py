@@ -84,6 +84,7 @@ class Tools:
         extract: ExtractMode = "markdown",
         max_length: int = 5000,
         start_index: int = 0,
+        find: str | None = None,
     ) -> str:
         """Fetch a web page and return its readable content as Markdown (or text, HTML, links,
         tables). PDFs are read too (Markdown or text, the header gives the page count); JSON,
@@ -103,6 +104,8 @@ class Tools:
             max_length: The most characters to return in this call, between 100 and 20000.
             start_index: Where to start reading, as a character offset; use the value given
                 at the end of a truncated answer to read the next part.
+            find: A word or phrase to look for: returns only the passages around it (each
+                with its character offset, to read on with start_index) instead of the page.
 
         Returns:
             A short header (title, final URL, content type and which characters are shown)
@@ -110,11 +113,12 @@ class Tools:
             wrong and what to do next.
         """
         try:
-            return self._fetch_page(url, extract, max_length, start_index)
+            return self._fetch_page(url, extract, max_length, start_index, find)
         except Exception as exc:
             return error_message(exc, url=url, action="fetching", timeout=self.config.timeout)
 
-    def _fetch_page(self, url: Any, extract: Any, max_length: Any, start_index: Any) -> str:
+    def _fetch_page(self, url: Any, extract: Any, max_length: Any, start_index: Any,
+                    find: Any = None) -> str:
         url = _as_str(url, "url")
         mode = _as_str(extract, "extract").strip().lower()
         if mode not in EXTRACT_MODES:
@@ -124,8 +128,57 @@ class Tools:
         start = _as_int(start_index, "start_index")
         if start < 0:
             raise ValueError("start_index must be 0 or more")
+        if find is not None:
+            phrase = _as_str(find, "find")
+            if phrase.strip():
+                # A page searched is often searched again: answered from the page cache.
+                page = self.client.fetch(url, extract=mode, use_cache=True)
+                return self._render_found(page, phrase, start, length)
         page = self.client.fetch(url, extract=mode, use_cache=start > 0)
         return self._render_page(page, start, length)
+
+    @staticmethod
+    def _header(page: Page, length: int) -> list[str]:
+        header = []
+        if page.title:
+            header.append(f"Title: {short_title(page.title, min(MAX_TITLE_CHARS, length // 4))}")
+        header.append(f"URL: {page.final_url}")
+        header.append(f"Content-Type: {page.content_type or 'unknown'}")
+        if page.rendered:
+            header.append("Rendered: yes (the page's scripts ran in a guarded headless browser)")
+        pages = page.metadata.get("pages") if page.content_type == "application/pdf" else None
+        if pages:
+            header.append(f"Pages: {pages}")
+        return header
+
+    @classmethod
+    def _render_found(cls, page: Page, phrase: str, start: int, length: int) -> str:
+        """The passages around ``phrase`` (:mod:`webgrip.find`), each headed by its offset."""
+        from .find import find_passages
+
+        total = page.length
+        found = find_passages(page.content, phrase, length, start)
+        shown = " ".join(phrase.split())
+        where = f"{total} characters" + (f" from character {start}" if start else "")
+        header = cls._header(page, length)
+        if not found.passages:
+            header.append(f'No match for "{shown}" in {where}.')
+            return ("\n".join(header) + "\n\nTry other or fewer words, or read the page "
+                    "without find (start_index reads any part).")
+        if found.exact:
+            count = "1 match" if found.total == 1 else f"{found.total} matches"
+            header.append(f'Found {count} for "{shown}" in {where}; showing '
+                          f"{len(found.passages)} passage(s)")
+        else:
+            header.append(f'No exact match for "{shown}" in {where}; the passages sharing '
+                          "most of its words:")
+        blocks = [f"[at character {p.at}]\n{p.text}" for p in found.passages]
+        out = "\n".join(header) + "\n\n" + "\n\n".join(blocks)
+        if found.next_start is not None:
+            out += (f'\n\n[More matches: call fetch_page with find="{shown}" and '
+                    f"start_index={found.next_start}]")
+        return out + ("\n\n[To read on from a passage, call fetch_page with start_index set "
+                      "to its character.]")
 
     @staticmethod
     def _render_page(page: Page, start: int, length: int) -> str:
@@ -139,16 +192,7 @@ class Tools:
                     f"({total} characters). The whole page has been read; start_index=0 "
                     "starts again.")
         chunk, end = slice_text(page.content, start, length)
-        header = []
-        if page.title:
-            header.append(f"Title: {short_title(page.title, min(MAX_TITLE_CHARS, length // 4))}")
-        header.append(f"URL: {page.final_url}")
-        header.append(f"Content-Type: {page.content_type or 'unknown'}")
-        if page.rendered:
-            header.append("Rendered: yes (the page's scripts ran in a guarded headless browser)")
-        pages = page.metadata.get("pages") if page.content_type == "application/pdf" else None
-        if pages:
-            header.append(f"Pages: {pages}")
+        header = Tools._header(page, length)
         if total:
             header.append(f"Showing characters {start}–{end} of {total}")
         body = chunk if total else _EMPTY[page.extract]
@@ -318,13 +362,14 @@ def _config_error(exc: Exception) -> str:
 
 
 def fetch_page(
-    url: str, extract: ExtractMode = "markdown", max_length: int = 5000, start_index: int = 0
+    url: str, extract: ExtractMode = "markdown", max_length: int = 5000, start_index: int = 0,
+    find: str | None = None,
 ) -> str:
     try:
         tools = default_tools()
     except Exception as exc:
         return _config_error(exc)
-    return tools.fetch_page(url, extract, max_length, start_index)
+    return tools.fetch_page(url, extract, max_length, start_index, find)
 
 
 def search_web(query: str, num_results: int = 5) -> str:

@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "webgrip.response": _VALUES,
     "webgrip.page": _VALUES,
     "webgrip.messages": _VALUES,
+    "webgrip.find": _VALUES,
     "webgrip.extract": _VALUES,
     "webgrip.pdf": _VALUES,
     "webgrip.challenge": _VALUES,

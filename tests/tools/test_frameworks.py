@@ -261,7 +261,9 @@ def test_mcp_client_configurations_start_the_server(site, tmp_path):
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    configs = _mcp_client_configs()
+    # The stdio ones (an HTTP one, a "url", is started by tests/support/test_mcp_http.py).
+    configs = [c for c in _mcp_client_configs()
+               if "url" not in (c.get("mcpServers") or c["servers"])["webgrip"]]
     assert len(configs) == 2  # Claude Desktop/Cursor style, VS Code style
     # The docs' example names a user's profile: give the server a webgrip.toml that has it.
     toml = tmp_path / "webgrip.toml"
