@@ -40,8 +40,9 @@ pub enum Ns {
 }
 
 /// One node. `name` and the range `a..b` mean, by kind: Element: name id and attribute
-/// range in [`Dom::attrs`]; Text and Comment: `a..b` in the text buffer; Doctype: `name`
-/// indexes [`Dom::doctypes`].
+/// range in [`Dom::attrs`]; Text and Comment: `a..b` in the text buffer (for Text, a
+/// `name` other than 0 means the text moved to [`Dom::grown`], at `name - 1`); Doctype:
+/// `name` indexes [`Dom::doctypes`].
 #[derive(Clone, Debug)]
 pub struct Node {
     pub parent: u32,
@@ -87,7 +88,8 @@ impl Names {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
-        let id = self.names.len() as u32;
+        // Fewer names than input bytes, so far below `u32::MAX`.
+        let id = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.names.push(name.into());
         self.ids.insert(name.into(), id);
         id
@@ -110,6 +112,9 @@ pub struct Dom {
     pub text: String,
     pub names: Names,
     pub doctypes: Vec<DoctypeData>,
+    /// The text of text nodes that had to grow away from the end of [`Dom::text`] (see
+    /// [`Dom::extend_text`]); such a node's `name` is 1 + its index here.
+    pub grown: Vec<String>,
 }
 
 impl Default for Dom {
@@ -126,6 +131,7 @@ impl Dom {
             text: String::new(),
             names: Names::default(),
             doctypes: Vec::new(),
+            grown: Vec::new(),
         };
         dom.push(Kind::Document, Ns::None, 0, 0, 0);
         dom
@@ -133,9 +139,14 @@ impl Dom {
 
     pub const DOCUMENT: NodeId = 0;
 
+    /// Add a node. The tree builder stops before the arena could fill (its
+    /// `Limits::max_nodes`); should a caller go on, the ids saturate at the last one rather
+    /// than wrap to `NONE`.
     fn push(&mut self, kind: Kind, ns: Ns, name: u32, a: u32, b: u32) -> NodeId {
-        let id = self.nodes.len() as u32;
-        assert!(id != NONE, "arena full");
+        let id = u32::try_from(self.nodes.len())
+            .unwrap_or(NONE)
+            .min(NONE - 1);
+        debug_assert!(self.nodes.len() < NONE as usize, "arena full");
         self.nodes.push(Node {
             parent: NONE,
             first_child: NONE,
@@ -151,10 +162,24 @@ impl Dom {
         id
     }
 
+    /// Append `s` to the text buffer; its range. Ranges are `u32`: text that would end past
+    /// `u32::MAX` bytes is left out (an empty range) rather than wrap.
     fn push_str(&mut self, s: &str) -> (u32, u32) {
-        let start = self.text.len() as u32;
-        self.text.push_str(s);
-        (start, self.text.len() as u32)
+        let start = Self::offset(self.text.len());
+        if Self::fits(self.text.len(), s.len()) {
+            self.text.push_str(s);
+        }
+        (start, Self::offset(self.text.len()))
+    }
+
+    /// Whether `add` more bytes (or entries) after `len` still have `u32` offsets.
+    fn fits(len: usize, add: usize) -> bool {
+        len.checked_add(add).is_some_and(|n| n <= u32::MAX as usize)
+    }
+
+    /// A buffer offset as `u32` ([`Dom::fits`] keeps every one in range).
+    fn offset(len: usize) -> u32 {
+        u32::try_from(len).unwrap_or(u32::MAX)
     }
 
     fn slice(&self, (a, b): (u32, u32)) -> &str {
@@ -170,8 +195,11 @@ impl Dom {
         attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
     ) -> NodeId {
         let name_id = self.names.intern(name);
-        let a = self.attrs.len() as u32;
+        let a = Self::offset(self.attrs.len());
         for (ans, aname, value) in attrs {
+            if !Self::fits(self.attrs.len(), 1) {
+                break;
+            }
             let name = self.names.intern(aname);
             let (start, end) = self.push_str(value);
             self.attrs.push(Attr {
@@ -181,7 +209,7 @@ impl Dom {
                 ns: ans,
             });
         }
-        let b = self.attrs.len() as u32;
+        let b = Self::offset(self.attrs.len());
         let id = self.push(Kind::Element, ns, name_id, a, b);
         if ns == Ns::Html && name == "template" {
             let frag = self.push(Kind::Fragment, Ns::None, 0, 0, 0);
@@ -230,7 +258,7 @@ impl Dom {
         self.push(
             Kind::Doctype,
             Ns::None,
-            self.doctypes.len() as u32 - 1,
+            Self::offset(self.doctypes.len()).saturating_sub(1),
             0,
             0,
         )
@@ -312,6 +340,10 @@ impl Dom {
     pub fn text(&self, id: NodeId) -> &str {
         let n = &self.nodes[id as usize];
         match n.kind {
+            Kind::Text if n.name != 0 => self
+                .grown
+                .get(n.name as usize - 1)
+                .map_or("", String::as_str),
             Kind::Text | Kind::Comment => self.slice((n.a, n.b)),
             _ => "",
         }
@@ -393,19 +425,35 @@ impl Dom {
         }
     }
 
-    /// Add `s` to the text node `id`. The buffer is append-only: when the node's text is not
-    /// at the buffer's end it is copied there first (rare: only when text is inserted
-    /// somewhere other than where parsing just was, as with foster parenting).
+    /// Add `s` to the text node `id`. The buffer is append-only: a node whose text is at its
+    /// end grows in place; one whose text is not (rare: text inserted somewhere other than
+    /// where parsing just was, as with foster parenting) moves to a string of its own in
+    /// [`Dom::grown`] and grows there. Why not copy it to the buffer's end: fostered text
+    /// alternating with cell text (`<td>b</td>a`, repeated) would copy the growing node
+    /// each time, quadratic in time and in memory.
     fn extend_text(&mut self, id: NodeId, s: &str) {
-        let (a, b) = (self.nodes[id as usize].a, self.nodes[id as usize].b);
-        if b as usize != self.text.len() {
-            let old = self.text[a as usize..b as usize].to_string();
-            let start = self.text.len() as u32;
-            self.text.push_str(&old);
-            self.nodes[id as usize].a = start;
+        let n = &self.nodes[id as usize];
+        let (a, b, grown) = (n.a, n.b, n.name);
+        if grown != 0 {
+            if let Some(g) = self.grown.get_mut(grown as usize - 1) {
+                g.push_str(s);
+            }
+            return;
         }
-        self.text.push_str(s);
-        self.nodes[id as usize].b = self.text.len() as u32;
+        if b as usize == self.text.len() {
+            if Self::fits(self.text.len(), s.len()) {
+                self.text.push_str(s);
+                self.nodes[id as usize].b = Self::offset(self.text.len());
+            }
+            return;
+        }
+        let Ok(index) = u32::try_from(self.grown.len() + 1) else {
+            return;
+        };
+        let mut own = self.text[a as usize..b as usize].to_string();
+        own.push_str(s);
+        self.grown.push(own);
+        self.nodes[id as usize].name = index;
     }
 
     /// Insert text at the end of `parent`, merging with a text node already there.
@@ -438,16 +486,21 @@ impl Dom {
     }
 
     /// Add to element `id` the attributes it does not have yet (a second `<html>` or
-    /// `<body>` tag). Attribute ranges are contiguous, so the merged set is written anew at
-    /// the end of the shared vector.
+    /// `<body>` tag), up to `max` in all. Attribute ranges are contiguous, so the merged set
+    /// is written anew at the end of the shared vector; `max` bounds that copy (one
+    /// attribute per `<body>` tag, repeated, would otherwise copy a growing set each time).
     pub fn add_missing_attrs<'a>(
         &mut self,
         id: NodeId,
         attrs: impl IntoIterator<Item = (&'a str, &'a str)>,
+        max: usize,
     ) {
         let mut merged: Vec<Attr> = self.attrs(id).to_vec();
         let before = merged.len();
         for (name, value) in attrs {
+            if merged.len() >= max {
+                break;
+            }
             let name = self.names.intern(name);
             if merged.iter().any(|a| a.ns == Ns::None && a.name == name) {
                 continue;
@@ -460,14 +513,14 @@ impl Dom {
                 ns: Ns::None,
             });
         }
-        if merged.len() == before {
+        if merged.len() == before || !Self::fits(self.attrs.len(), merged.len()) {
             return;
         }
-        let a = self.attrs.len() as u32;
+        let a = Self::offset(self.attrs.len());
         self.attrs.extend(merged);
         let n = &mut self.nodes[id as usize];
         n.a = a;
-        n.b = self.attrs.len() as u32;
+        n.b = Self::offset(self.attrs.len());
     }
 
     /// The children of `id`, first to last.
@@ -643,7 +696,7 @@ mod tests {
         dom.move_children(p, body);
         assert_eq!(dom.first_child(p), None);
         assert_eq!(dom.children(body).count(), 3);
-        dom.add_missing_attrs(body, [("class", "y"), ("id", "z")]);
+        dom.add_missing_attrs(body, [("class", "y"), ("id", "z")], usize::MAX);
         assert_eq!(dom.get_attr(body, "class"), Some("x"));
         assert_eq!(dom.get_attr(body, "id"), Some("z"));
     }

@@ -2,10 +2,16 @@
 //! WHATWG tree builder that any html5ever `TokenSink` driver feeds (webgrip-extract's byte
 //! lexer or html5ever's `Tokenizer`), plus the html5lib dump the conformance runner compares.
 
+// No panics on any input: hostile markup ends in a tree, never an abort.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod arena;
 pub mod builder;
 mod dump;
 
 pub use arena::{Attr, Dom, Kind, NodeId, Ns};
-pub use builder::TreeBuilder;
+pub use builder::{Limits, TreeBuilder};
 pub use dump::html5lib_dump;

@@ -25,6 +25,7 @@ mod support;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use support::tree_dump;
+use webgrip_dom::Limits;
 
 /// The own builder's tree must be the shipped parse's.
 fn check(html: &str) {
@@ -547,6 +548,61 @@ fn arbitrary_strings_build_the_same_tree() {
     check_generated("\\PC{0,60}", 2000);
 }
 
+/// Hostile pages past the guard's caps (depth, attributes, open elements, nodes): the own
+/// builder with its own caps (`Limits::for_input`) behind the unguarded lexer must build the tree
+/// the shipped, guarded parse (`webgrip_extract::parse`: the lexer applying the same caps in
+/// front of html5ever) builds. Inputs hold nothing the guarded parse strips (scripts,
+/// styles, comments, SVG, attributes no view reads), so only the caps can tell them apart.
+#[test]
+fn hostile_inputs_build_the_shipped_tree() {
+    const N: usize = 100_000;
+    let attrs: String = (0..10_000).map(|i| format!(" class{i}=v")).collect();
+    let cases = [
+        "<div>x".repeat(N),
+        "<b><p>x</b>".repeat(N),
+        "<b><div>x</b>".repeat(N),
+        "<b><i>x</b>".repeat(N),
+        "<table><tr><td>x".repeat(N),
+        "<table>".repeat(N),
+        "<a>x".repeat(N),
+        "<a href=1><div>x</a>".repeat(N),
+        "<p><b><p>x".repeat(N),
+        "<math><mrow>x".repeat(1_000),
+        "<math><mi><b>x".repeat(1_000),
+        format!("<div{attrs}>a</div>b<br{attrs}>c<p class=x>d"),
+        format!("<ul>{}", "<li><ul>".repeat(1_000)),
+    ];
+    for html in &cases {
+        let t = std::time::Instant::now();
+        let reference = tree_dump::scraper_dump(&webgrip_extract::parse(html));
+        let shipped_s = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        let own = tree_dump::own_with(html, Limits::for_input(html.len()));
+        eprintln!(
+            "{:?}...: shipped parse and dump {shipped_s:.2} s, own builder and dump {:.2} s",
+            &html[..24.min(html.len())],
+            t.elapsed().as_secs_f64()
+        );
+        if own != reference {
+            let at = own
+                .lines()
+                .zip(reference.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(own.lines().count().min(reference.lines().count()));
+            let window = |s: &str| -> String {
+                let lines: Vec<&str> = s.lines().skip(at.saturating_sub(4)).take(8).collect();
+                lines.join("\n")
+            };
+            panic!(
+                "trees differ for {:?}... at line {at}\nown builder:\n{}\nshipped parse:\n{}",
+                &html[..40.min(html.len())],
+                window(&own),
+                window(&reference)
+            );
+        }
+    }
+}
+
 /// The first `limit` corpus pages (in name order) build the same tree both ways. A page
 /// that differs and reaches one of html5ever's known deficits (`html5ever_known_wrong`) is
 /// listed on stderr rather than failed; any other difference fails. Skips when the corpus is
@@ -558,7 +614,8 @@ fn check_corpus(limit: usize) {
             eprintln!("{}: at the node cap, not compared", path.display());
             return;
         };
-        let own = tree_dump::own(html);
+        // With the builder's own caps on: real pages stay below them.
+        let own = tree_dump::own_with(html, Limits::for_input(html.len()));
         if own == reference {
             same += 1;
             return;

@@ -262,7 +262,9 @@ impl Builder {
                 self.insert_foreign(&t, ns);
             }
             Tok::End(t) => {
-                let mut i = self.open.len() - 1;
+                let Some(mut i) = self.open.len().checked_sub(1) else {
+                    return;
+                };
                 loop {
                     let node = self.open[i];
                     if i == 0 {

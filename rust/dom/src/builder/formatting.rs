@@ -40,8 +40,9 @@ impl Builder {
                 Entry::Element(_) => {}
             }
         }
-        if same.len() >= 3 {
-            self.afe.remove(*same.last().expect("three entries"));
+        // `same` runs latest first, so its last entry is the earliest.
+        if let (true, Some(&earliest)) = (same.len() >= 3, same.last()) {
+            self.afe.remove(earliest);
         }
         self.afe.push(Entry::Element(node));
     }
@@ -125,15 +126,27 @@ impl Builder {
                 return true;
             };
             let furthest_block = self.open[fb_stack];
-            let common_ancestor = self.open[fe_stack - 1];
+            // The formatting element has the common ancestor above it (`<html>` at least: a
+            // formatting element is never the bottom of the stack); if not, nothing to do.
+            let Some(&common_ancestor) = fe_stack.checked_sub(1).and_then(|i| self.open.get(i))
+            else {
+                return true;
+            };
             let mut bookmark = fe_afe;
             let mut node_index = fb_stack;
             let mut last_node = furthest_block;
             let mut inner = 0;
             loop {
                 inner += 1;
-                node_index -= 1;
-                let node = self.open[node_index];
+                // The walk ends at the formatting element, below the furthest block; the
+                // checks only keep hostile state from panicking.
+                let Some(i) = node_index.checked_sub(1) else {
+                    break;
+                };
+                node_index = i;
+                let Some(&node) = self.open.get(node_index) else {
+                    break;
+                };
                 if node == fe {
                     break;
                 }
@@ -166,22 +179,22 @@ impl Builder {
             let new = self.dom.clone_element(fe);
             self.dom.move_children(furthest_block, new);
             self.dom.append(furthest_block, new);
-            let fe_afe = self
-                .afe_position(fe)
-                .expect("formatting element still listed");
-            self.afe.remove(fe_afe);
-            if fe_afe < bookmark {
-                bookmark -= 1;
+            // The inner loop removes other entries only, so the formatting element is still
+            // listed.
+            if let Some(fe_afe) = self.afe_position(fe) {
+                self.afe.remove(fe_afe);
+                if fe_afe < bookmark {
+                    bookmark -= 1;
+                }
             }
             self.afe
                 .insert(bookmark.min(self.afe.len()), Entry::Element(new));
             self.remove_from_stack(fe);
-            let fb = self
-                .open
-                .iter()
-                .position(|&n| n == furthest_block)
-                .expect("furthest block still open");
-            self.open.insert(fb + 1, new);
+            // The inner loop works below the furthest block, so it is still open.
+            match self.open.iter().position(|&n| n == furthest_block) {
+                Some(fb) => self.open.insert(fb + 1, new),
+                None => self.open.push(new),
+            }
         }
         true
     }

@@ -37,7 +37,7 @@ impl Builder {
                     before: NONE,
                 },
                 (_, None) => Place {
-                    parent: self.open[0],
+                    parent: self.open.first().copied().unwrap_or(Dom::DOCUMENT),
                     before: NONE,
                 },
                 (_, Some(tb)) => {
@@ -47,8 +47,14 @@ impl Builder {
                             parent,
                             before: table,
                         },
+                        // The element above the table (a fragment's detached table
+                        // sits above `<html>`, never at the bottom).
                         None => Place {
-                            parent: self.open[tb - 1],
+                            parent: tb
+                                .checked_sub(1)
+                                .and_then(|i| self.open.get(i))
+                                .copied()
+                                .unwrap_or(table),
                             before: NONE,
                         },
                     }

@@ -8,6 +8,7 @@
 mod foreign;
 mod formatting;
 mod insert;
+mod limits;
 mod modes_body;
 mod modes_head;
 mod modes_other;
@@ -23,6 +24,8 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
 
 use crate::arena::{Dom, NodeId, Ns};
+
+pub use limits::Limits;
 
 /// The insertion modes (§13.2.4.1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -106,6 +109,16 @@ pub(crate) struct Builder {
     switch: Option<Switch>,
     /// A `<selectedcontent>` was inserted: option pops need watching from then on.
     has_selectedcontent: bool,
+    /// `<selectedcontent>` elements inserted so far, and the last select's first one as
+    /// found when that count held (see `selectedcontent.rs`).
+    selectedcontents: usize,
+    selectedcontent_cache: Option<(NodeId, usize, Option<NodeId>)>,
+    /// The caps on hostile input (see `limits.rs`), and the model of open elements that
+    /// applies them.
+    limits: Limits,
+    guard: limits::Guard,
+    /// Parsing stopped (end of input, or the arena is full): later tokens are ignored.
+    stopped: bool,
 }
 
 /// The tree builder as an html5ever `TokenSink`. `process_token` takes `&self`, hence the
@@ -121,10 +134,17 @@ impl Default for TreeBuilder {
 }
 
 impl TreeBuilder {
-    /// A builder for a whole document.
+    /// A builder for a whole document, with the shipped guard's caps ([`Limits::default`]).
     pub fn new() -> TreeBuilder {
+        Self::with_limits(Limits::default())
+    }
+
+    /// A builder for a whole document with the given caps.
+    pub fn with_limits(limits: Limits) -> TreeBuilder {
+        let mut b = Builder::new();
+        b.limits = limits;
         TreeBuilder {
-            inner: RefCell::new(Builder::new()),
+            inner: RefCell::new(b),
         }
     }
 
@@ -133,7 +153,13 @@ impl TreeBuilder {
     /// [`TreeBuilder::root`]. The caller starts its tokenizer in the state the context asks
     /// for (see [`TreeBuilder::fragment_raw_kind`]).
     pub fn new_fragment(name: &str, ns: Ns) -> TreeBuilder {
+        Self::new_fragment_with_limits(name, ns, Limits::default())
+    }
+
+    /// [`TreeBuilder::new_fragment`] with the given caps.
+    pub fn new_fragment_with_limits(name: &str, ns: Ns, limits: Limits) -> TreeBuilder {
         let mut b = Builder::new();
+        b.limits = limits;
         let html = b.dom.new_element(Ns::Html, "html", []);
         b.dom.append(Dom::DOCUMENT, html);
         b.open.push(html);
@@ -245,12 +271,38 @@ impl Builder {
             context: None,
             switch: None,
             has_selectedcontent: false,
+            selectedcontents: 0,
+            selectedcontent_cache: None,
+            limits: Limits::default(),
+            guard: limits::Guard::default(),
+            stopped: false,
         }
     }
 
     /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the
     /// rules for foreign content.
     fn dispatch(&mut self, mut tok: Tok) {
+        if self.stopped {
+            return;
+        }
+        if !self.room_for_token() {
+            // The arena is (nearly) full: stop here, keeping the tree built so far.
+            self.stop();
+            return;
+        }
+        let keep = match &tok {
+            Tok::Start(t) => self.keep_start(t),
+            Tok::End(t) => self.keep_end(t),
+            _ => true,
+        };
+        if !keep {
+            return;
+        }
+        // Past the initial modes the stack holds `<html>` until parsing stops; a token that
+        // finds it empty has nothing to go into.
+        if self.open.is_empty() && !matches!(self.mode, Mode::Initial | Mode::BeforeHtml) {
+            return;
+        }
         if std::mem::take(&mut self.ignore_lf) {
             if let Tok::Chars(s) = &mut tok {
                 if s.starts_with('\n') {
@@ -405,9 +457,11 @@ impl Builder {
         self.switch = Some(Switch::Plaintext);
     }
 
-    /// "Stop parsing": pop everything (scripting off, nothing else to run).
+    /// "Stop parsing": pop everything (scripting off, nothing else to run); later tokens
+    /// are ignored.
     fn stop(&mut self) {
         self.open.clear();
+        self.stopped = true;
     }
 }
 
@@ -418,5 +472,7 @@ pub(crate) fn html_attrs(tag: &Tag) -> impl Iterator<Item = (Ns, &str, &str)> {
         .map(|a| (Ns::None, &*a.name.local, &*a.value))
 }
 
+#[cfg(test)]
+mod hostile_tests;
 #[cfg(test)]
 mod tests;

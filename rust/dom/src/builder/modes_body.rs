@@ -113,13 +113,14 @@ impl Builder {
         let name: &str = &t.name.clone();
         match name {
             "html" => {
-                if !self.open_has("template") {
+                if let (false, Some(&html)) = (self.open_has("template"), self.open.first()) {
                     let attrs: Vec<_> = t
                         .attrs
                         .iter()
                         .map(|a| (&*a.name.local, &*a.value))
                         .collect();
-                    self.dom.add_missing_attrs(self.open[0], attrs);
+                    self.dom
+                        .add_missing_attrs(html, attrs, self.limits.max_attrs);
                 }
             }
             "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style"
@@ -137,7 +138,8 @@ impl Builder {
                     .iter()
                     .map(|a| (&*a.name.local, &*a.value))
                     .collect();
-                self.dom.add_missing_attrs(self.open[1], attrs);
+                self.dom
+                    .add_missing_attrs(self.open[1], attrs, self.limits.max_attrs);
             }
             "frameset" => {
                 if self.open.len() < 2
@@ -376,6 +378,7 @@ impl Builder {
                 self.insert_html(&t);
                 if name == "selectedcontent" {
                     self.has_selectedcontent = true;
+                    self.selectedcontents += 1;
                 }
             }
         }

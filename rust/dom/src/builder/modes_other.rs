@@ -46,7 +46,9 @@ impl Builder {
         match tok {
             Tok::Chars(ref s) if s.chars().all(is_ws) => self.in_body(tok),
             Tok::Comment(c) => {
-                let html = self.open[0];
+                // The first element on the stack, `<html>` (the document should the stack
+                // ever be empty).
+                let html = self.open.first().copied().unwrap_or(Dom::DOCUMENT);
                 self.append_comment(html, &c);
             }
             Tok::Doctype(_) => {}

@@ -31,6 +31,14 @@ impl Builder {
     }
 
     /// "Maybe clone an option into selectedcontent".
+    ///
+    /// The standard's steps read the select's whole subtree (its selected option, its first
+    /// enabled option, its first `<selectedcontent>`); done for every popped option, 10,000
+    /// options took over a minute. The same answer from less reading: an option marked
+    /// `selected` is the chosen one when no option after it is marked; an unmarked one only
+    /// when it is the first enabled option (found from the select's start, usually at once)
+    /// and no option is marked; the `<selectedcontent>` is remembered per select until
+    /// another is inserted or it leaves the select.
     fn maybe_clone_option(&mut self, option: NodeId) {
         let Some(select) = self
             .dom
@@ -42,35 +50,25 @@ impl Builder {
         if self.dom.get_attr(select, "multiple").is_some() {
             return;
         }
-        let mut target = None;
-        let mut selected = None;
-        let mut first = None;
-        let mut walk = self.dom.descendants(select);
-        while let Some(n) = walk.next() {
-            if n != select && self.dom.is_html(n, "select") {
-                walk.skip_subtree();
-                continue;
-            }
-            if target.is_none() && self.dom.is_html(n, "selectedcontent") {
-                target = Some(n);
-            }
-            if self.dom.is_html(n, "option") {
-                if self.dom.get_attr(n, "selected").is_some() {
-                    selected = Some(n);
-                }
-                if first.is_none() && self.dom.get_attr(n, "disabled").is_none() {
-                    first = Some(n);
-                }
-            }
+        let marked = |b: &Builder, n: NodeId| {
+            b.dom.is_html(n, "option") && b.dom.get_attr(n, "selected").is_some()
+        };
+        let chosen = if marked(self, option) {
+            !self.following_in_select(select, option, |b, n| marked(b, n))
+        } else if self.dom.get_attr(option, "disabled").is_some() {
+            false
+        } else {
+            let first = self.first_in_select(select, |b, n| {
+                b.dom.is_html(n, "option") && b.dom.get_attr(n, "disabled").is_none()
+            });
+            first == Some(option) && self.first_in_select(select, marked).is_none()
+        };
+        if !chosen {
+            return;
         }
-        // The selectedness algorithm: the last option marked selected, else the first
-        // enabled one.
-        let Some(target) = target else {
+        let Some(target) = self.selectedcontent_of(select) else {
             return;
         };
-        if selected.or(first) != Some(option) {
-            return;
-        }
         while let Some(child) = self.dom.first_child(target) {
             self.dom.detach(child);
         }
@@ -79,6 +77,82 @@ impl Builder {
             let copy = self.deep_clone(child);
             self.dom.append(target, copy);
         }
+    }
+
+    /// The first node under `select` (in tree order, nested selects left out) that `test`
+    /// accepts.
+    fn first_in_select(
+        &self,
+        select: NodeId,
+        test: impl Fn(&Builder, NodeId) -> bool,
+    ) -> Option<NodeId> {
+        let mut walk = self.dom.descendants(select);
+        while let Some(n) = walk.next() {
+            if n != select && self.dom.is_html(n, "select") {
+                walk.skip_subtree();
+                continue;
+            }
+            if n != select && test(self, n) {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// Whether a node after `node` in tree order, still under `select` (nested selects left
+    /// out), passes `test`.
+    fn following_in_select(
+        &self,
+        select: NodeId,
+        node: NodeId,
+        test: impl Fn(&Builder, NodeId) -> bool,
+    ) -> bool {
+        // Everything under `node`, then its following siblings' subtrees and its ancestors',
+        // up to the select.
+        let mut from = Some(node);
+        let mut first = true;
+        while let Some(at) = from {
+            if at == select {
+                return false;
+            }
+            let mut start = if first {
+                self.dom.first_child(at)
+            } else {
+                self.dom.next_sibling(at)
+            };
+            while let Some(sub) = start {
+                let mut walk = self.dom.descendants(sub);
+                while let Some(n) = walk.next() {
+                    if self.dom.is_html(n, "select") {
+                        walk.skip_subtree();
+                        continue;
+                    }
+                    if test(self, n) {
+                        return true;
+                    }
+                }
+                start = self.dom.next_sibling(sub);
+            }
+            if first {
+                first = false;
+                continue;
+            }
+            from = self.dom.parent(at);
+        }
+        false
+    }
+
+    /// The select's first `<selectedcontent>` (cached: see [`Builder::maybe_clone_option`]).
+    fn selectedcontent_of(&mut self, select: NodeId) -> Option<NodeId> {
+        if let Some((s, count, target)) = self.selectedcontent_cache {
+            let still_inside = target.is_none_or(|t| self.dom.ancestors(t).any(|a| a == select));
+            if s == select && count == self.selectedcontents && still_inside {
+                return target;
+            }
+        }
+        let target = self.first_in_select(select, |b, n| b.dom.is_html(n, "selectedcontent"));
+        self.selectedcontent_cache = Some((select, self.selectedcontents, target));
+        target
     }
 
     /// A copy of `node` and its subtree; iterative, as option content can nest deep.

@@ -2,7 +2,7 @@
 //! popping, and the "special" category the in-body rules and the adoption agency use.
 
 use super::Builder;
-use crate::arena::{NodeId, Ns};
+use crate::arena::{Dom, NodeId, Ns};
 
 /// The kinds of scope; each adds its own boundary elements to the default list.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -103,8 +103,12 @@ const SPECIAL_HTML: &[&str] = &[
 ];
 
 impl Builder {
+    /// The current node. The stack is empty only before `<html>` is inserted and after
+    /// parsing stopped, where [`Builder::dispatch`] processes no token that needs one; should
+    /// that ever fail, the document node stands in (nothing is inserted into it but
+    /// comments and `<html>`: see `insert_text`), rather than a panic.
     pub(crate) fn current(&self) -> NodeId {
-        *self.open.last().expect("open elements stack is empty")
+        self.open.last().copied().unwrap_or(Dom::DOCUMENT)
     }
 
     pub(crate) fn current_is(&self, name: &str) -> bool {

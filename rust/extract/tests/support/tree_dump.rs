@@ -9,7 +9,7 @@
 
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
-use webgrip_dom::{html5lib_dump, TreeBuilder};
+use webgrip_dom::{html5lib_dump, Limits, TreeBuilder};
 use webgrip_extract::lexer::{self, Pressure};
 use webgrip_extract::{parse_prepared, Budget};
 
@@ -104,10 +104,17 @@ pub fn shipped(html: &str) -> Option<String> {
 }
 
 /// The own builder behind the lexer, as `examples/html5lib_conformance.rs` wires it:
-/// unguarded, unlimited budget, no pressure reported, no node cap. `html` must be at most
-/// `lexer::MAX_INPUT` bytes.
+/// unguarded, unlimited budget, no pressure reported, no node cap, and the builder's own
+/// caps off ([`Limits::unlimited`]), so that it builds what html5ever's builder builds from
+/// the same tokens however deep the page. `html` must be at most `lexer::MAX_INPUT` bytes.
 pub fn own(html: &str) -> String {
-    let builder = TreeBuilder::new();
+    own_with(html, Limits::unlimited())
+}
+
+/// [`own`] with the builder's caps `limits` (`Limits::for_input(html.len())`: the shipped
+/// parse's).
+pub fn own_with(html: &str, limits: Limits) -> String {
+    let builder = TreeBuilder::with_limits(limits);
     let probe = || Pressure { open: 0, nodes: 0 };
     lexer::tokenize(
         html,

@@ -1,0 +1,444 @@
+//! The caps that keep tree building linear on hostile input, applied to the tokens before
+//! the insertion modes see them: the same rules, with the same values, as webgrip-extract's
+//! guard (`guard::Tracker`, `MAX_DEPTH`, `MAX_ATTRS`) and its lexer (`lexer::MAX_OPEN`), so
+//! that a page past the caps builds the tree the shipped parse builds from it.
+//!
+//! Why: the stack of open elements is scanned for many tokens (every `<div>` checks for a
+//! `<p>` in button scope, every end tag walks it), the adoption agency and the
+//! reconstruction of the active formatting elements walk it and the list, so 100,000 nested
+//! `<div>`s or misnested `<b>`s would make the build quadratic; and each attribute is
+//! checked against the earlier ones.
+//!
+//! * **Depth** ([`Limits::max_depth`]): a model of the open elements (the guard's: elements
+//!   that can stay open, not those closed by their next sibling like `<p>`, `<li>`, `<td>`,
+//!   nor void or raw-text ones) decides; a start tag that would open one more past the cap
+//!   is dropped, and so is its matching end tag later. Their text is kept.
+//! * **Attributes** ([`Limits::max_attrs`]): a tag with more is dropped (a non-void one's
+//!   end tag too), as is any attribute a second `<html>`/`<body>` would add past the cap.
+//! * **Open elements** ([`Limits::max_open`]): while the builder holds more open elements
+//!   and active formatting entries than this (counted as html5ever's `trace_handles` counts
+//!   them, every 16 start tags, every 4 while over, as the lexer probes), a start tag that
+//!   could open an element is dropped (with its end tag, unless self-closing). Misnested
+//!   formatting tags leave elements open that no end tag closes; this bounds them.
+//! * **Read flat** ([`Limits::flat_after`]): once the tree holds more nodes (seen at the
+//!   same probes), every start tag but void and raw-text ones is dropped, so the rest of the
+//!   page adds text, not elements: the lexer's node cap, which keeps the tree proportional
+//!   to the input ([`Limits::for_input`] sets it as the shipped parse does).
+//! * **Nodes** ([`Limits::max_nodes`]): node ids are `u32`; before the arena could run out,
+//!   parsing stops (every later token is ignored) rather than wrap or panic.
+
+use std::collections::HashMap;
+
+use html5ever::tokenizer::Tag;
+use html5ever::LocalName;
+
+use super::{Builder, Entry, Mode};
+
+/// The builder's caps; [`Limits::default`] holds the shipped guard's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Open elements (as the guard models them) before start tags are dropped: the guard's
+    /// `MAX_DEPTH`.
+    pub max_depth: usize,
+    /// Attributes a tag may carry (more: the tag is dropped), and a merged `<html>` or
+    /// `<body>` may collect: the guard's `MAX_ATTRS`.
+    pub max_attrs: usize,
+    /// Open elements plus active formatting entries before start tags that open elements
+    /// are dropped: the lexer's `MAX_OPEN`.
+    pub max_open: usize,
+    /// Nodes in the tree before the rest of the page is read flat (the lexer's
+    /// `max_nodes`; unlimited by default, as the builder does not know the input's size:
+    /// see [`Limits::for_input`]).
+    pub flat_after: usize,
+    /// Nodes in the arena before parsing stops (at most the arena's `u32` ids allow).
+    pub max_nodes: usize,
+}
+
+/// The arena's ids are `u32` and `u32::MAX` means "no node".
+pub(crate) const ARENA_NODES: usize = u32::MAX as usize - 1;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 256,
+            max_attrs: 256,
+            max_open: 512,
+            flat_after: usize::MAX,
+            max_nodes: ARENA_NODES,
+        }
+    }
+}
+
+impl Limits {
+    /// No caps but the arena's own (for trusted input, and for a tokenizer that applies the
+    /// guard itself).
+    pub fn unlimited() -> Self {
+        Limits {
+            max_depth: usize::MAX,
+            max_attrs: usize::MAX,
+            max_open: usize::MAX,
+            flat_after: usize::MAX,
+            max_nodes: ARENA_NODES,
+        }
+    }
+
+    /// The default caps plus the shipped parse's node cap for an input of `len` bytes (4
+    /// bytes a node plus 65,536: webgrip-extract's `document::build`).
+    pub fn for_input(len: usize) -> Self {
+        Limits {
+            flat_after: (len / 4).saturating_add(1 << 16),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Start tags between two counts of the open elements, and while over [`Limits::max_open`]
+/// (the lexer's `PROBE_EVERY` and `PROBE_CROWDED`).
+const PROBE_EVERY: u32 = 16;
+const PROBE_CROWDED: u32 = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ModelNs {
+    Html,
+    Svg,
+    Math,
+}
+
+/// An open element as the model tracks it (the guard's `Open`).
+struct Open {
+    name: LocalName,
+    ns: ModelNs,
+    /// Content read as SVG/MathML (foreign, not an integration point).
+    foreign: bool,
+}
+
+/// The guard's model of open elements, over tokens.
+#[derive(Default)]
+pub(crate) struct Guard {
+    stack: Vec<Open>,
+    /// End tags to drop, by name, for start tags dropped earlier.
+    dropped: HashMap<LocalName, usize>,
+    until_probe: u32,
+    crowded: bool,
+    /// Past [`Limits::flat_after`] (latched).
+    flat: bool,
+}
+
+/// What the guard knows of an element from its name (the guard's `names.rs` classes).
+fn is_void(n: &str) -> bool {
+    matches!(
+        n,
+        "area"
+            | "base"
+            | "col"
+            | "input"
+            | "link"
+            | "source"
+            | "track"
+            | "wbr"
+            | "param"
+            | "keygen"
+            | "frame"
+            | "basefont"
+            | "bgsound"
+            | "image"
+            | "br"
+            | "embed"
+            | "hr"
+            | "img"
+            | "meta"
+    )
+}
+
+/// End tag optional: closed by the parser itself, never nested.
+fn closes_itself(n: &str) -> bool {
+    matches!(
+        n,
+        "option"
+            | "optgroup"
+            | "tr"
+            | "td"
+            | "th"
+            | "thead"
+            | "tbody"
+            | "tfoot"
+            | "colgroup"
+            | "caption"
+            | "rb"
+            | "rt"
+            | "rp"
+            | "rtc"
+            | "html"
+            | "p"
+            | "li"
+            | "dt"
+            | "dd"
+            | "head"
+            | "body"
+    )
+}
+
+/// Content read as text up to the end tag (scripting off: `<noscript>` is markup).
+fn is_raw(n: &str) -> bool {
+    matches!(
+        n,
+        "script"
+            | "style"
+            | "textarea"
+            | "title"
+            | "xmp"
+            | "iframe"
+            | "noembed"
+            | "noframes"
+            | "plaintext"
+    )
+}
+
+/// Start tags that leave SVG/MathML content (`font` only with color, face or size).
+fn breaks_out(n: &str) -> bool {
+    matches!(
+        n,
+        "br" | "embed"
+            | "hr"
+            | "img"
+            | "meta"
+            | "p"
+            | "li"
+            | "dt"
+            | "dd"
+            | "head"
+            | "body"
+            | "b"
+            | "big"
+            | "blockquote"
+            | "center"
+            | "code"
+            | "div"
+            | "dl"
+            | "em"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "i"
+            | "listing"
+            | "menu"
+            | "nobr"
+            | "ol"
+            | "pre"
+            | "ruby"
+            | "s"
+            | "small"
+            | "span"
+            | "strong"
+            | "strike"
+            | "sub"
+            | "sup"
+            | "table"
+            | "tt"
+            | "u"
+            | "ul"
+            | "var"
+    )
+}
+
+/// Whether a start tag can leave an element open (the guard's `opens_element`).
+fn opens_element(n: &str) -> bool {
+    !(is_void(n) || closes_itself(n) || is_raw(n))
+}
+
+fn has_attr(t: &Tag, name: &str) -> bool {
+    t.attrs.iter().any(|a| &*a.name.local == name)
+}
+
+/// Foreign elements whose content is HTML again.
+fn integration_point(t: &Tag, ns: ModelNs) -> bool {
+    match ns {
+        ModelNs::Svg => matches!(&*t.name, "foreignobject" | "desc" | "title"),
+        ModelNs::Math => {
+            matches!(&*t.name, "mi" | "mo" | "mn" | "ms" | "mtext")
+                || (&*t.name == "annotation-xml"
+                    && t.attrs.iter().any(|a| {
+                        &*a.name.local == "encoding"
+                            && (a.value.eq_ignore_ascii_case("text/html")
+                                || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
+                    }))
+        }
+        ModelNs::Html => false,
+    }
+}
+
+impl Guard {
+    fn drop_tag(&mut self, name: &LocalName) -> bool {
+        *self.dropped.entry(name.clone()).or_insert(0) += 1;
+        false
+    }
+
+    fn pop_foreign(&mut self) {
+        while self.stack.last().is_some_and(|o| o.foreign) {
+            self.stack.pop();
+        }
+    }
+
+    /// A start tag (the guard's `Tracker::start_tag`): whether to keep it.
+    fn start(&mut self, t: &Tag, limits: &Limits, crowded: bool) -> bool {
+        let name = &*t.name;
+        let flattens = !(is_void(name) || is_raw(name));
+        if (crowded && opens_element(name)) || (self.flat && flattens) {
+            // The lexer's `drop_crowded`: a self-closing tag has no end tag to wait for.
+            if !t.self_closing {
+                self.drop_tag(&t.name);
+            }
+            return false;
+        }
+        if t.attrs.len() > limits.max_attrs {
+            if is_void(name) {
+                return false;
+            }
+            return self.drop_tag(&t.name);
+        }
+        let mut foreign = self.stack.last().is_some_and(|o| o.foreign);
+        if foreign
+            && (breaks_out(name)
+                || (name == "font"
+                    && (has_attr(t, "color") || has_attr(t, "face") || has_attr(t, "size"))))
+        {
+            self.pop_foreign();
+            foreign = false;
+        }
+        if !foreign
+            && matches!(name, "mglyph" | "malignmark")
+            && self.stack.last().is_some_and(|o| o.ns == ModelNs::Math)
+        {
+            foreign = true;
+        }
+        if foreign {
+            if t.self_closing {
+                return true;
+            }
+            let ns = self.stack.last().map_or(ModelNs::Html, |o| o.ns);
+            let inner = !integration_point(t, ns);
+            if self.stack.len() >= limits.max_depth {
+                return self.drop_tag(&t.name);
+            }
+            self.stack.push(Open {
+                name: t.name.clone(),
+                ns,
+                foreign: inner,
+            });
+            return true;
+        }
+        if is_void(name) || closes_itself(name) || is_raw(name) {
+            return true;
+        }
+        if self.stack.len() >= limits.max_depth {
+            return self.drop_tag(&t.name);
+        }
+        let (svg, math) = (name == "svg", name == "math");
+        if (svg || math) && t.self_closing {
+            return true;
+        }
+        self.stack.push(Open {
+            name: t.name.clone(),
+            ns: if svg {
+                ModelNs::Svg
+            } else if math {
+                ModelNs::Math
+            } else {
+                ModelNs::Html
+            },
+            foreign: svg || math,
+        });
+        true
+    }
+
+    /// An end tag (the guard's `Tracker::end_tag`; `raw`: it closes raw text, and is never
+    /// dropped): whether to keep it.
+    fn end(&mut self, t: &Tag, raw: bool) -> bool {
+        let foreign = self.stack.last().is_some_and(|o| o.foreign);
+        if !raw && foreign && matches!(&*t.name, "br" | "p") {
+            self.pop_foreign();
+        }
+        if !raw {
+            if let Some(n) = self.dropped.get_mut(&t.name) {
+                if *n > 0 {
+                    *n -= 1;
+                    return false;
+                }
+            }
+        }
+        if let Some(at) = self.stack.iter().rposition(|o| o.name == t.name) {
+            self.stack.truncate(at);
+        }
+        true
+    }
+}
+
+impl Builder {
+    /// Open elements plus active formatting elements and the few other handles, as
+    /// html5ever's `trace_handles` counts them (what the lexer's probe reports).
+    fn pressure(&self) -> usize {
+        let formatting = self
+            .afe
+            .iter()
+            .filter(|e| matches!(e, Entry::Element(_)))
+            .count();
+        1 + self.open.len()
+            + formatting
+            + usize::from(self.head.is_some())
+            + usize::from(self.form.is_some())
+            + usize::from(self.context.is_some())
+    }
+
+    /// Whether the builder is over [`Limits::max_open`], probed as the lexer probes.
+    fn crowded(&mut self) -> bool {
+        if self.limits.max_open == usize::MAX && self.limits.flat_after == usize::MAX {
+            return false;
+        }
+        let left = self.guard.until_probe;
+        if left > 0 {
+            self.guard.until_probe = left - 1;
+            return self.guard.crowded;
+        }
+        let crowded = self.pressure() > self.limits.max_open;
+        self.guard.crowded = crowded;
+        if self.dom.nodes.len() > self.limits.flat_after {
+            self.guard.flat = true;
+        }
+        self.guard.until_probe = if crowded { PROBE_CROWDED } else { PROBE_EVERY };
+        crowded
+    }
+
+    /// Whether to pass a start tag to the insertion modes.
+    pub(crate) fn keep_start(&mut self, t: &Tag) -> bool {
+        let crowded = self.crowded();
+        let limits = self.limits;
+        self.guard.start(t, &limits, crowded)
+    }
+
+    /// Whether to pass an end tag to the insertion modes.
+    pub(crate) fn keep_end(&mut self, t: &Tag) -> bool {
+        let raw = self.mode == Mode::Text;
+        self.guard.end(t, raw)
+    }
+
+    /// Room for the nodes one token can create, at most: the reconstruction of the active
+    /// formatting elements clones each entry, the adoption agency at most four elements in
+    /// each of its eight rounds, a `<selectedcontent>` a copy of its option (bounded by the
+    /// nodes so far, checked apart), a template element its contents; plus implied tags.
+    pub(crate) fn room_for_token(&self) -> bool {
+        let worst = 2 * (self.afe.len() + 8 * 4) + 16;
+        self.dom
+            .nodes
+            .len()
+            .saturating_add(worst)
+            .checked_add(if self.has_selectedcontent {
+                self.dom.nodes.len()
+            } else {
+                0
+            })
+            .is_some_and(|n| n <= self.limits.max_nodes.min(ARENA_NODES))
+    }
+}
