@@ -229,7 +229,7 @@ class WebClient:
         log_request(method, url, status=raw["status"], nbytes=len(raw["content"]),
                     seconds=time.monotonic() - start)
         self._save_cookies()
-        return Response._from_raw(raw)
+        return Response._from_core(raw)
 
     def get(self, url: str, **kwargs: Any) -> Response:
         """GET ``url`` through the guard. Returns the response whatever its status."""
@@ -493,6 +493,7 @@ class WebClient:
         progress: Callable[[int, int | None], None] | None = None,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
+        on_path: Callable[[str], None] | None = None,
     ) -> Download:
         """Stream ``url`` to a file in ``save_to`` (default: the first ``download_dirs``).
 
@@ -503,7 +504,10 @@ class WebClient:
         inside ``config.download_dirs``; no symlink is followed below the allowed folder.
         Nothing is left behind on failure. ``progress(done, total)`` is called while
         streaming; ``timeout`` replaces ``config.timeout`` for this call; ``headers`` are
-        added to its requests as in :meth:`fetch`. Raises
+        added to its requests as in :meth:`fetch`. ``on_path(path)`` is called with the path
+        the file is about to be given (its name chosen, the body complete, before the name is
+        taken): an exception it raises refuses the download, leaves nothing behind and
+        propagates (hosts use it for their own permission prompt or undo record). Raises
         :class:`~webgrip.errors.DownloadError` for a refused destination or a disk error,
         and the other :mod:`webgrip.errors` exceptions.
         """
@@ -524,6 +528,8 @@ class WebClient:
                     filename, content_disposition=headers.get("content-disposition"),
                     url=raw["url"], content_type=raw["content_type"],
                 )
+                if on_path is not None:
+                    on_path(os.path.join(dest.path, name))
             except BaseException:
                 # Through the folder's descriptor: its path may lead elsewhere by now.
                 with contextlib.suppress(OSError):

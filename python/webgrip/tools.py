@@ -86,31 +86,25 @@ class Tools:
         start_index: int = 0,
         find: str | None = None,
     ) -> str:
-        """Fetch a web page and return its readable content as Markdown (or text, HTML, links,
-        tables). PDFs are read too (Markdown or text, the header gives the page count); JSON,
-        plain text, CSV and XML documents are returned as text.
+        """Fetch a web page and return its readable content as Markdown.
 
-        Use it to read a page found with search_web or a URL you were given. Long pages come
-        in parts: when the answer ends with "[Truncated: call fetch_page with start_index=N to
-        continue]", call again with that start_index to read on (the page is not downloaded
-        again). Images, archives and other files cannot be read here: save them with
-        download_file. Only public web addresses can be fetched.
+        Also reads PDFs, JSON, plain text, CSV and XML. A long page comes in parts: call again
+        with the start_index its answer ends with. Pass find to get only the passages around a
+        phrase. Save images, archives and other files with download_file.
 
         Args:
             url: The full http(s) address of the page, e.g. https://example.com/article.
-            extract: What to return: "markdown" (default, the main content as Markdown),
-                "text" (plain text), "html" (the page's HTML), "links" (the links on the
-                page) or "tables" (the tables as JSON rows).
+            extract: "markdown" (default), "text" (plain text), "html", "links" or "tables"
+                (the tables as JSON rows).
             max_length: The most characters to return in this call, between 100 and 20000.
             start_index: Where to start reading, as a character offset; use the value given
                 at the end of a truncated answer to read the next part.
-            find: A word or phrase to look for: returns only the passages around it (each
-                with its character offset, to read on with start_index) instead of the page.
+            find: A word or phrase: returns only the passages around it, each with its
+                character offset (pass it as start_index to read on from there).
 
         Returns:
-            A short header (title, final URL, content type and which characters are shown)
-            followed by the content, or a line starting with "Error:" that says what went
-            wrong and what to do next.
+            A header (title, URL, content type, characters shown) and the content, or a line
+            starting with "Error:" that says what went wrong and what to do next.
         """
         try:
             return self._fetch_page(url, extract, max_length, start_index, find)
@@ -242,24 +236,22 @@ class Tools:
     ) -> str:
         """Download a file (PDF, image, archive, data set, ...) from the web and save it to disk.
 
-        Use it for files fetch_page cannot show, or when the user wants a copy. The file is
-        streamed to disk and only appears once complete; an existing file is never replaced
-        unless overwrite is true (a new name like "report (1).pdf" is used instead). Answers
-        with the saved path, size, content type and SHA-256.
+        Use it for files fetch_page cannot show, or when the user wants a copy. An existing
+        file is never replaced unless overwrite is true: a new name like "report (1).pdf" is
+        used instead.
 
         Args:
             url: The full http(s) address of the file.
-            save_to: The folder to save into. It must be an allowed download folder (normally
-                ~/Downloads) or a folder inside one; a relative path is taken inside the first
-                allowed folder. Leave it out to use the default download folder.
-            filename: The name to save under. Leave it out to use the name the server or the
-                URL gives; any folder part is ignored.
+            save_to: The folder to save into: an allowed download folder (normally
+                ~/Downloads) or one inside it; a relative path is taken inside the first one.
+            filename: The name to save under. Default: the name the server or the URL gives;
+                any folder part is ignored.
             overwrite: Replace an existing file with the same name instead of choosing a new
                 name.
 
         Returns:
-            Where the file was saved and its size, type and SHA-256, or a line starting with
-            "Error:" that says what went wrong and what to do next.
+            The saved path, size, content type and SHA-256, or a line starting with "Error:"
+            that says what went wrong and what to do next.
         """
         try:
             return self._download_file(url, save_to, filename, overwrite)
@@ -296,8 +288,7 @@ class Tools:
     def research(
         self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000
     ) -> str:
-        """Search the web and read the top results in one step: returns the numbered results
-        followed by the readable content of the best few pages.
+        """Search the web and read the top results in one step.
 
         Use it for a question that needs a few sources; use search_web and fetch_page instead
         to choose pages yourself. Long pages are cut to share the length budget fairly; each

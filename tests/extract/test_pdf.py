@@ -357,7 +357,8 @@ def test_fetch_page_errors_for_pdfs(tools, httpserver):
 
 
 def test_tool_description_says_pdfs_can_be_read():
-    assert "PDFs are read" in (Tools.fetch_page.__doc__ or "")
+    doc = Tools.fetch_page.__doc__ or ""
+    assert "reads PDFs" in doc or "PDFs are read" in doc, doc
 
 
 # -- CLI ------------------------------------------------------------------------------------------

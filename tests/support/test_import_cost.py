@@ -21,6 +21,8 @@ NEVER_ON_IMPORT = (
     "webgrip.mcp", "webgrip.cli", "webgrip.aio", "concurrent.futures",
     # the ray extra: only `from webgrip.ray import ...`, `webgrip batch` or a shared limiter
     "ray", "redis", "pyarrow", "webgrip.ray", "webgrip.politeness", "webgrip.batch_parquet",
+    # the GAIA integration: only `from webgrip.gaia import ...`
+    "gaia", "webgrip.gaia",
 )
 
 

@@ -87,6 +87,7 @@ LAYERS: dict[str, int] = {
     "webgrip.mcp": _ENTRY,
     "webgrip.mcp_http": _ENTRY,
     "webgrip.langchain": _ENTRY,
+    "webgrip.gaia": _ENTRY,
 }
 
 

@@ -343,6 +343,7 @@ impl Client {
         let mut target: Target = self.lookup.policy.check_url(&spec.url)?;
         let mut redirects: Vec<String> = Vec::new();
         // The sites this call has been through: a hop after another site is cross-site.
+        // The last one is the site of `target` (pushed with it below).
         let mut sites: Vec<String> = vec![site_of_url(&target.url)];
         let mut sent_cookies = false;
         loop {
@@ -353,9 +354,9 @@ impl Client {
                     "the call's deadline passed before this redirect hop",
                 ));
             }
-            let site = site_of_url(&target.url);
+            let site = sites.last().map_or("", String::as_str);
             let ctx = RequestContext {
-                cross_site: sites.iter().any(|s| *s != site),
+                cross_site: sites.iter().any(|s| s != site),
                 safe_method: method == Method::GET || method == Method::HEAD,
             };
             let (hop, from_jar) = self.hop_headers(&headers, &target.url, ctx);

@@ -168,7 +168,9 @@ fn now_micros() -> i64 {
 fn cookie_host(url: &Url) -> Option<(String, bool)> {
     match url.host()? {
         Host::Domain(d) => Some((d.trim_end_matches('.').to_ascii_lowercase(), false)),
-        Host::Ipv4(ip) => Some((ip.to_string(), true)),
+        // The URL's own spelling of the address: what `Ipv4Addr`'s `Display` writes (the url
+        // crate serialises it that way), without formatting it again on every request.
+        Host::Ipv4(_) => Some((url.host_str()?.to_string(), true)),
         Host::Ipv6(ip) => Some((format!("[{ip}]"), true)),
     }
 }
@@ -325,11 +327,14 @@ impl CookieJar {
 
     /// The `Cookie` header value for a request to `url`, if any cookie goes there.
     pub fn header_for(&self, url: &Url, ctx: RequestContext) -> Option<String> {
+        let all = self.lock();
+        if all.is_empty() {
+            return None; // most calls: nothing to match, so no host to spell out
+        }
         let (host, is_ip) = cookie_host(url)?;
         let secure = url.scheme() == "https";
         let now = now_micros() / 1_000_000;
         let path = url.path();
-        let all = self.lock();
         let mut chosen: Vec<&StoredCookie> = all
             .iter()
             .map(|k| &k.cookie)

@@ -15,6 +15,9 @@ pub struct FetchResponse {
     /// Decoded from Content-Encoding, at most the cap.
     pub content: Vec<u8>,
     pub charset: Option<String>,
+    /// The body came with a Content-Encoding that was undone (decoder state and windows
+    /// were allocated to read it).
+    pub decoded: bool,
 }
 
 /// What every guarded exchange reports, a fetched page and a download alike.
@@ -98,10 +101,9 @@ impl Client {
         } = self.open(spec)?;
         let shown = url.as_str();
         let (mut parts, body) = response.into_parts();
+        let encoded = is_encoded(&parts.headers);
         // Known only for an identity-encoded, length-delimited body.
-        let declared = body
-            .content_length()
-            .filter(|_| !is_encoded(&parts.headers));
+        let declared = body.content_length().filter(|_| !encoded);
         NetError::check_declared_length(shown, declared, cap)?;
         // `take` sits on the *decoded* stream: ureq's own limit counts wire bytes, which a
         // gzip, deflate or brotli bomb (in any layer) multiplies by a thousand. One byte over
@@ -125,6 +127,7 @@ impl Client {
             exchange: Exchange::new(url.as_str(), status, &parts.headers, walk),
             content,
             charset: content_type(&parts.headers).1,
+            decoded: encoded,
         })
     }
 }

@@ -150,6 +150,9 @@ impl SiteHeaders {
 
     /// The headers of the most specific domain `url`'s host matches.
     pub fn for_url(&self, url: &Url) -> &[(HeaderName, HeaderValue)] {
+        if self.sites.is_empty() {
+            return &[]; // no site headers configured: no host key to build per request
+        }
         let Some(host) = host_key(url) else {
             return &[];
         };

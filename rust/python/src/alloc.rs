@@ -112,13 +112,24 @@ impl Drop for Extraction {
     }
 }
 
+/// Bodies at least this large are followed by a collect even when nothing is crowding the
+/// cores (see [`after_request`]).
+pub const COLLECT_AFTER_BYTES: usize = 64 * 1024;
+
 /// After a request: the same hand-back as after an extraction (see `Extraction`'s `drop`) for
 /// the thread's read and decompression buffers, forced only while extractions are crowding
-/// the cores.
-pub fn after_request() {
+/// the cores. `sizable`: the request's buffers were worth handing back (a body of
+/// [`COLLECT_AFTER_BYTES`] or more, or one that went through a decoder). A small identity
+/// body leaves at most a few small pages that the thread's next allocation reuses (mimalloc
+/// also retires empty pages on its own): the collect, a walk over the whole thread heap, was
+/// 8% of a small request's instructions in the core (the refill after it as much again).
+/// Crowded, it still runs after every request.
+pub fn after_request(sizable: bool) {
     let crowded = IN_FLIGHT.load(Ordering::Acquire) > cores();
-    // SAFETY: as in `Extraction`'s `drop`: no pointers, mimalloc's own clean-up.
-    unsafe { mi_collect(crowded) }
+    if crowded || sizable {
+        // SAFETY: as in `Extraction`'s `drop`: no pointers, mimalloc's own clean-up.
+        unsafe { mi_collect(crowded) }
+    }
 }
 
 /// The arenas advised so far: ids `1..=ADVISED`.
