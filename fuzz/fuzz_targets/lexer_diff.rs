@@ -1,55 +1,22 @@
 //! Differential: the byte-scanning lexer against html5ever's own tokenizer. Both feed the
-//! same tree builder, so the trees must be identical: unguarded, lexer vs html5ever on the
+//! same tree builder (webgrip-dom's, the shipped one), so the trees must be identical: unguarded, lexer vs html5ever on the
 //! input; guarded, lexer (defusing while it reads) vs html5ever on the guard's pre-pass
 //! output (`guard::defuse`). The same oracle as `rust/extract/tests/lexer_identity.rs`,
 //! driven by coverage instead of a grammar.
 #![no_main]
 
-use std::fmt::Write;
-
 use libfuzzer_sys::fuzz_target;
-use scraper::{Html, Node};
+use webgrip_extract::tree::Html;
 use webgrip_extract::{guard, parse, parse_prepared, parse_with_html5ever};
 
-/// Every node of the tree, one per line, indented by depth (as in `lexer_identity.rs`).
-fn dump(doc: &Html) -> String {
-    let mut out = format!("quirks {:?}\n", doc.quirks_mode);
-    for edge in doc.tree.root().traverse() {
-        let ego_tree::iter::Edge::Open(node) = edge else {
-            continue;
-        };
-        let depth = node.ancestors().count();
-        let pad = "  ".repeat(depth);
-        let _ = match node.value() {
-            Node::Document => writeln!(out, "{pad}#document"),
-            Node::Fragment => writeln!(out, "{pad}#fragment"),
-            Node::Doctype(d) => writeln!(
-                out,
-                "{pad}<!doctype {:?} {:?} {:?}>",
-                d.name(),
-                d.public_id(),
-                d.system_id()
-            ),
-            Node::Comment(c) => writeln!(out, "{pad}<!-- {:?} -->", &**c),
-            Node::Text(t) => writeln!(out, "{pad}{:?}", &**t),
-            Node::Element(e) => {
-                let attrs: Vec<String> = e
-                    .attrs
-                    .iter()
-                    .map(|(k, v)| format!("{}:{}={:?}", k.ns, k.local, &**v))
-                    .collect();
-                writeln!(out, "{pad}<{} {}> {:?}", e.name.ns, e.name.local, attrs)
-            }
-            Node::ProcessingInstruction(p) => writeln!(out, "{pad}<?{:?}>", &**p),
-        };
-    }
-    out
-}
+#[path = "../../rust/extract/tests/support/lexer_dump.rs"]
+mod lexer_dump;
+use lexer_dump::dump;
 
 /// The lexer's node cap (`document::build`: 4 input bytes a node plus 65,536) reads the
 /// rest of a page flat on purpose; trees that big are outside this oracle.
 fn under_node_cap(doc: &Html, input_len: usize) -> bool {
-    doc.tree.nodes().len() < input_len / 4 + (1 << 16)
+    doc.tree.len() < input_len / 4 + (1 << 16)
 }
 
 fuzz_target!(|data: &[u8]| {

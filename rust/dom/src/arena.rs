@@ -328,11 +328,12 @@ impl Dom {
     }
 
     /// The value of the null-namespace attribute `name` of element `id`.
+    /// A linear scan comparing names: elements carry few attributes, and hashing `name`
+    /// to look it up would cost more than the scan.
     pub fn get_attr(&self, id: NodeId, name: &str) -> Option<&str> {
-        let name = self.names.lookup(name)?;
         self.attrs(id)
             .iter()
-            .find(|a| a.ns == Ns::None && a.name == name)
+            .find(|a| a.ns == Ns::None && self.names.get(a.name) == name)
             .map(|a| self.attr_value(a))
     }
 

@@ -11,7 +11,9 @@
 pub mod arena;
 pub mod builder;
 mod dump;
+pub mod view;
 
 pub use arena::{Attr, Dom, Kind, NodeId, Ns};
-pub use builder::{Limits, TreeBuilder};
+pub use builder::{Limits, QuirksMode, TreeBuilder};
 pub use dump::html5lib_dump;
+pub use view::{Edge, Element, Node, NodeRef};

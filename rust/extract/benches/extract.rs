@@ -111,8 +111,8 @@ fn url_resolution(c: &mut Criterion) {
         let base = urls::document_base(&doc, Some(url));
         let hrefs: Vec<String> = doc
             .tree
-            .values()
-            .filter_map(|n| dom::attr(n.as_element()?, "href").map(str::to_string))
+            .all_nodes()
+            .filter_map(|n| dom::attr(n.element()?, "href").map(str::to_string))
             .collect();
         group.throughput(Throughput::Elements(hrefs.len() as u64));
         group.bench_with_input(BenchmarkId::new("resolve", &name), &hrefs, |b, hrefs| {

@@ -19,7 +19,7 @@ fn main() {
         };
         let html = String::from_utf8_lossy(&bytes);
         let doc = webgrip_extract::parse(&html);
-        let nodes = doc.tree.nodes().len();
+        let nodes = doc.tree.len();
         rows.push((html.len() as f64 / nodes as f64, nodes, path));
     }
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));

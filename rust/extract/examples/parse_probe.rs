@@ -60,7 +60,7 @@ fn main() {
     println!(
         "{:.2} MB nodes={} parse {:?} ({:.0} MB/s) | markdown {:?} ({} B) text {:?} ({} B) links {:?} ({}) tables {:?} ({}) meta {:?}",
         mb,
-        doc.tree.nodes().count(),
+        doc.tree.len(),
         parse,
         mb / parse.as_secs_f64(),
         t_md,

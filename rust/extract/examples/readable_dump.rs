@@ -2,8 +2,7 @@
 //! (`{"file": ..., "text": ...}`) with a plain text walk, for scoring outside Python.
 use std::io::Write;
 
-use ego_tree::NodeId;
-use scraper::{Html, Node};
+use webgrip_extract::tree::{Html, Node, NodeId};
 
 fn is_block(name: &str) -> bool {
     matches!(

@@ -18,7 +18,7 @@ fn main() {
                 markdown::render(&doc, &Scope::whole(), base.as_ref()).len()
             }
             "text" => text::render(&doc, &Scope::whole()).len(),
-            _ => doc.tree.nodes().len(),
+            _ => doc.tree.len(),
         };
     }
     println!("{total}");

@@ -1,14 +1,12 @@
 //! One parse, every requested view.
 
-use std::cell::Cell;
-
-use ego_tree::NodeId;
-use html5ever::interface::{Tracer, TreeSink};
-use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use scraper::{Html, HtmlTreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
+use webgrip_dom::{Limits, TreeBuilder};
 
 use crate::budget::{Budget, Interrupted};
 use crate::lexer::{Outcome, Pressure};
+use crate::tree::Html;
 
 use crate::emit::{self, Flavor, FrameMarks};
 use crate::frames::{self, Frame};
@@ -191,9 +189,15 @@ pub fn extract_parsed_with(
     }
 }
 
-/// Parse a document after defusing input that would make html5ever quadratic and stripping
-/// what no view reads (see [`guard`]; the [`lexer`] does both while it reads). Everything
-/// that parses untrusted HTML should go through this.
+/// Parse a document after defusing input that would make tree building quadratic and
+/// stripping what no view reads (see [`guard`]; the [`lexer`] does both while it reads).
+/// Everything that parses untrusted HTML should go through this.
+///
+/// Scripting is off, as in a browser without scripts: `<noscript>` content is markup rather
+/// than raw text. An agent's fetch runs no scripts, and some sites (forum software in
+/// particular) serve their whole content inside `<noscript>` for exactly such readers. The
+/// emitters still drop `noscript` on whole-page views; readable mode may select inside it
+/// when that is where the page's text is.
 pub fn parse(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(&guard::defuse(html));
@@ -213,9 +217,9 @@ pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
 }
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
-/// so `<noscript>` content is markup (as in `readable::parse_document`). Only for input that
-/// is already defused (by [`guard::defuse`]) or trusted: deep nesting and huge attribute
-/// lists make html5ever's tree builder quadratic.
+/// so `<noscript>` content is markup. Only for input that is already defused (by
+/// [`guard::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
+/// scans quadratic (the open-element and node caps still hold).
 pub fn parse_prepared(html: &str) -> Html {
     if html.len() > lexer::MAX_INPUT {
         return parse_with_html5ever(html);
@@ -223,65 +227,53 @@ pub fn parse_prepared(html: &str) -> Html {
     build(html, false, &Budget::unlimited()).0
 }
 
-/// Tokens from [`lexer`], the tree from html5ever's tree builder into scraper's sink.
+/// Tokens from [`lexer`], the tree from webgrip-dom's builder. The lexer applies the caps
+/// that keep tree building linear (with `guarded`: depth and attributes, while it strips
+/// what no view reads; always: open elements and formatting entries over [`lexer::MAX_OPEN`]
+/// as the builder reports them, and the node cap past which the rest of the page is read
+/// flat), so the builder runs without its own ([`Limits::unlimited`]): the same caps
+/// applied twice would count start tags the lexer already dropped and move where the
+/// builder's probes fall. The builder keeps them for other tokenizers (see
+/// [`parse_with_html5ever`]).
 fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
-    // The node arena sized up front: growing it by doubling copies every node several times
-    // and touches twice the memory (page faults dominated large pages). Each `<` makes at
-    // most one element and one text node after it; capacity never touched costs nothing.
-    let mut doc = Html::new_document();
-    let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
-    doc.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, 2 * tags + 8);
-    let builder = TreeBuilder::new(HtmlTreeSink::new(doc), tree_options());
+    let builder = TreeBuilder::with_limits(Limits::unlimited());
     let probe = || {
-        let count = Count(Cell::new(0));
-        builder.trace_handles(&count);
-        Pressure {
-            open: count.0.get(),
-            nodes: builder.sink.0.borrow().tree.nodes().len(),
-        }
+        let (open, nodes) = builder.pressure();
+        Pressure { open, nodes }
     };
     let max_nodes = html.len() / BYTES_PER_NODE + SPARE_NODES;
     let outcome = lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes);
-    (builder.sink.finish(), outcome)
+    (Html::built(builder), outcome)
 }
 
 /// Input bytes per tree node a page may use up before it is read flat (see
-/// [`lexer::tokenize`]), plus a floor for small pages. Why: every node costs about 150 bytes
-/// in the arena, and dense markup (`<p><b><p>x` makes six nodes per ten bytes, re-opened
-/// formatting elements included) would turn a 10 MiB page into a gigabyte of tree. The
-/// densest of the 1,585 corpus pages uses 14.7 bytes per node (median 64;
-/// `examples/node_density.rs`), and a table of one-character cells (`<td>1</td>`) 5: one
-/// node per 4 bytes builds those in full and bounds the tree at about 40 times the input.
+/// [`lexer::tokenize`]), plus a floor for small pages; webgrip-dom's [`Limits::for_input`]
+/// holds the same figures for other tokenizers. Why: dense markup (`<p><b><p>x` makes six
+/// nodes per ten bytes, re-opened formatting elements included) would otherwise turn a
+/// 10 MiB page into millions of nodes. The densest of the 1,585 corpus pages uses 14.7
+/// bytes per node (median 64; `examples/node_density.rs`), and a table of one-character
+/// cells (`<td>1</td>`) 5: one node per 4 bytes builds those in full and bounds the tree at
+/// a node per 4 input bytes.
 const BYTES_PER_NODE: usize = 4;
 const SPARE_NODES: usize = 1 << 16;
 
-/// Counts the handles the tree builder holds: its open elements and active formatting
-/// elements (plus the document, `<head>` and form pointers: a constant few).
-struct Count(Cell<usize>);
-
-impl Tracer for Count {
-    type Handle = NodeId;
-    fn trace_handle(&self, _: &NodeId) {
-        self.0.set(self.0.get() + 1);
-    }
-}
-
-/// [`parse_prepared`] with html5ever's own tokenizer: the reference the lexer is checked
-/// against, and the path for inputs too large for it.
+/// [`parse_prepared`] with html5ever's own tokenizer feeding the same builder: the path for
+/// inputs too large for the byte lexer's `u32` offsets, and a reference in tests. The builder
+/// applies the caps the unguarded lexer applies in [`parse_prepared`] (open elements and
+/// formatting entries, the node cap); depth and attributes are the guard's, applied before
+/// (`guard::defuse`) where the input is untrusted.
 pub fn parse_with_html5ever(html: &str) -> Html {
-    use html5ever::tendril::TendrilSink;
-    let opts = html5ever::ParseOpts {
-        tree_builder: tree_options(),
-        ..Default::default()
+    let limits = Limits {
+        max_depth: usize::MAX,
+        max_attrs: usize::MAX,
+        ..Limits::for_input(html.len())
     };
-    html5ever::driver::parse_document(HtmlTreeSink::new(Html::new_document()), opts).one(html)
-}
-
-fn tree_options() -> TreeBuilderOpts {
-    TreeBuilderOpts {
-        scripting_enabled: false,
-        ..Default::default()
-    }
+    let tokenizer = Tokenizer::new(TreeBuilder::with_limits(limits), TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(html));
+    let _ = tokenizer.feed(&input);
+    tokenizer.end();
+    Html::built(tokenizer.sink)
 }
 
 #[cfg(test)]
@@ -294,7 +286,7 @@ mod tests {
 
     fn max_depth(doc: &Html) -> usize {
         doc.tree
-            .nodes()
+            .all_nodes()
             .map(|n| n.ancestors().count())
             .max()
             .unwrap_or(0)
@@ -317,7 +309,7 @@ mod tests {
         // Dense markup: six nodes per ten bytes without the cap.
         let html = repeat("<p><b><p>x", 200_000);
         let doc = parse(&html);
-        let nodes = doc.tree.nodes().len();
+        let nodes = doc.tree.len();
         let cap = html.len() / BYTES_PER_NODE + SPARE_NODES;
         // A probe every few start tags lets a few more through.
         assert!(nodes <= cap + 1024, "{nodes} nodes, cap {cap}");

@@ -1,28 +1,19 @@
 //! Small facts about elements shared by every view: attribute lookup, what is never shown,
 //! what is a block.
 
-use html5ever::local_name;
-use scraper::node::Element;
+use crate::tree::Element;
 
-/// An attribute value by (lower-case) local name. A linear scan: elements carry few
-/// attributes and this avoids interning the name for every lookup.
+/// An attribute value by (lower-case) local name, in any namespace (the null namespace
+/// first, so `href` before `xlink:href`).
 #[inline]
-pub fn attr<'a>(el: &'a Element, name: &str) -> Option<&'a str> {
-    el.attrs
-        .iter()
-        .find(|(q, _)| &*q.local == name)
-        .map(|(_, v)| &**v)
+pub fn attr<'a>(el: Element<'a>, name: &str) -> Option<&'a str> {
+    el.attr_any(name)
 }
 
-/// The attribute `name` in no namespace: exactly what scraper's `Element::attr` finds, by a
-/// linear scan rather than interning `name` and binary-searching (the interning was a tenth
-/// of main-content selection, which asks every element for several attributes).
+/// The attribute `name` in no namespace (what `getAttribute` finds on an HTML element).
 #[inline]
-pub fn html_attr<'a>(el: &'a Element, name: &str) -> Option<&'a str> {
-    el.attrs
-        .iter()
-        .find(|(q, _)| q.prefix.is_none() && q.ns == html5ever::ns!() && &*q.local == name)
-        .map(|(_, v)| &**v)
+pub fn html_attr<'a>(el: Element<'a>, name: &str) -> Option<&'a str> {
+    el.attr(name)
 }
 
 /// Elements whose content a reader never sees as text.
@@ -55,18 +46,13 @@ pub fn is_invisible_tag(name: &str) -> bool {
 }
 
 /// `hidden`, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`.
-pub fn is_hidden(el: &Element) -> bool {
-    // Atoms compared as atoms (one integer compare), not as strings.
-    for (name, value) in el.attrs.iter() {
-        let local = &name.local;
-        if *local == local_name!("hidden")
-            || (*local == local_name!("aria-hidden") && value.trim().eq_ignore_ascii_case("true"))
-            || (*local == local_name!("style") && style_hides(value))
-        {
-            return true;
-        }
-    }
-    false
+pub fn is_hidden(el: Element<'_>) -> bool {
+    el.attrs().any(|(name, value)| match name {
+        "hidden" => true,
+        "aria-hidden" => value.trim().eq_ignore_ascii_case("true"),
+        "style" => style_hides(value),
+        _ => false,
+    })
 }
 
 /// Whether an inline style declares `display: none` or `visibility: hidden`.
@@ -88,8 +74,8 @@ fn style_hides(style: &str) -> bool {
 
 /// Whether an element should not be emitted at all (tag or hiding attributes).
 #[inline]
-pub fn is_dropped(el: &Element) -> bool {
-    is_invisible_tag(el.name()) || (!el.attrs.is_empty() && is_hidden(el))
+pub fn is_dropped(el: Element<'_>) -> bool {
+    is_invisible_tag(el.name()) || (el.has_attrs() && is_hidden(el))
 }
 
 /// How an element breaks the flow of text.

@@ -7,9 +7,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use ego_tree::NodeRef;
-use scraper::node::Element;
-use scraper::{Html, Node};
+use crate::tree::Element;
+use crate::tree::NodeRef;
+use crate::tree::{Html, Node};
 use url::Url;
 
 use crate::dom::{self, attr, Flow};
@@ -181,7 +181,7 @@ impl<'s> Emitter<'s> {
         self.w.in_cell = self.cell_depth > 0;
     }
 
-    fn open_element(&mut self, el: &Element, node: NodeRef<'_, Node>) -> bool {
+    fn open_element(&mut self, el: Element<'_>, node: NodeRef<'_>) -> bool {
         let name = el.name();
         match name {
             "br" => {
@@ -340,7 +340,7 @@ impl<'s> Emitter<'s> {
         self.w.request_break(2);
     }
 
-    fn open_list(&mut self, el: &Element) -> Frame {
+    fn open_list(&mut self, el: Element<'_>) -> Frame {
         self.w
             .request_break(if self.lists.is_empty() { 2 } else { 1 });
         let ordered = el.name() == "ol";
@@ -357,7 +357,7 @@ impl<'s> Emitter<'s> {
         Frame::List
     }
 
-    fn open_item(&mut self, el: &Element) -> Frame {
+    fn open_item(&mut self, el: Element<'_>) -> Frame {
         self.w.request_break(1);
         let marker = match self.lists.last_mut() {
             Some(list) if list.ordered => {
@@ -375,7 +375,7 @@ impl<'s> Emitter<'s> {
         Frame::Item
     }
 
-    fn open_pre(&mut self, el: &Element, node: NodeRef<'_, Node>) -> Frame {
+    fn open_pre(&mut self, el: Element<'_>, node: NodeRef<'_>) -> Frame {
         self.pre += 1;
         self.sync_flags();
         if self.pre > 1 || self.w.is_inline_only() {
@@ -437,7 +437,7 @@ impl<'s> Emitter<'s> {
         }
     }
 
-    fn open_style(&mut self, style: Style, el: &Element) -> Frame {
+    fn open_style(&mut self, style: Style, el: Element<'_>) -> Frame {
         let wrapped = self.md && self.pre == 0 && self.code == 0 && {
             match style {
                 Style::Strong => self.strong == 0,
@@ -525,7 +525,7 @@ impl<'s> Emitter<'s> {
         self.w.out.push_str(&fence);
     }
 
-    fn image(&mut self, el: &Element) {
+    fn image(&mut self, el: Element<'_>) {
         let alt = attr(el, "alt").unwrap_or("").trim();
         let src = ["src", "data-src"]
             .iter()
@@ -572,7 +572,7 @@ impl<'s> Emitter<'s> {
         self.cell_depth == 0 && !self.captures.is_empty()
     }
 
-    fn open_table(&mut self, el: &Element, node: NodeRef<'_, Node>) -> Frame {
+    fn open_table(&mut self, el: Element<'_>, node: NodeRef<'_>) -> Frame {
         if self.cell_depth > 0 || self.w.is_inline_only() || !crate::tables::is_data_table(el, node)
         {
             // Layout tables and tables inside captured cells flow as ordinary blocks.
@@ -592,7 +592,7 @@ impl<'s> Emitter<'s> {
         Frame::DataTable
     }
 
-    fn open_cell(&mut self, el: &Element) -> Frame {
+    fn open_cell(&mut self, el: Element<'_>) -> Frame {
         let is_th = el.name() == "th";
         if let Some(row) = self.captures.last_mut().and_then(|c| c.rows.last_mut()) {
             row.header &= is_th;
@@ -701,7 +701,7 @@ impl<'s> Emitter<'s> {
 }
 
 impl<'a> Visitor<'a> for Emitter<'_> {
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+    fn open(&mut self, node: NodeRef<'a>) -> bool {
         if self.scope.skips(node.id()) {
             return false;
         }
@@ -733,7 +733,7 @@ impl<'a> Visitor<'a> for Emitter<'_> {
         }
     }
 
-    fn close(&mut self, node: NodeRef<'a, Node>) {
+    fn close(&mut self, node: NodeRef<'a>) {
         if node.value().is_element() {
             self.close_element();
         }
@@ -747,7 +747,7 @@ fn indent_for(marker_len: usize) -> &'static str {
 }
 
 /// `language-x` / `lang-x` in a `class` attribute.
-fn code_language(el: &Element) -> Option<&str> {
+fn code_language<'a>(el: Element<'a>) -> Option<&'a str> {
     attr(el, "class")?.split_ascii_whitespace().find_map(|c| {
         c.strip_prefix("language-")
             .or_else(|| c.strip_prefix("lang-"))

@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use ego_tree::{NodeId, NodeRef};
-use scraper::{Html, Node};
+use crate::tree::{Html, Node};
+use crate::tree::{NodeId, NodeRef};
 use url::Url;
 
 use crate::dom::{self, attr};
@@ -74,7 +74,7 @@ struct Finder<'b> {
 }
 
 impl<'a> Visitor<'a> for Finder<'_> {
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+    fn open(&mut self, node: NodeRef<'a>) -> bool {
         let el = match node.value() {
             Node::Element(el) => el,
             Node::Document | Node::Fragment => return true,
@@ -85,7 +85,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
         }
         let name = el.name();
         if is_frame_tag(name) {
-            if el.attrs.is_empty() || dom::is_hidden(el) {
+            if !el.has_attrs() || dom::is_hidden(el) {
                 return false;
             }
             let tag = if name == "iframe" { "iframe" } else { "frame" };
@@ -111,7 +111,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
         !dom::is_dropped(el)
     }
 
-    fn close(&mut self, _: NodeRef<'a, Node>) {}
+    fn close(&mut self, _: NodeRef<'a>) {}
 }
 
 #[cfg(test)]

@@ -10,8 +10,7 @@
 //! what a block declared before the point where it turns malformed. Iterative, so deep
 //! nesting cannot overflow the stack.
 
-use ego_tree::NodeRef;
-use scraper::Node;
+use crate::tree::NodeRef;
 
 /// Whether a `<script>`'s `type` attribute value marks a JSON-LD block.
 pub fn is_json_ld_type(type_attr: &str) -> bool {
@@ -19,10 +18,10 @@ pub fn is_json_ld_type(type_attr: &str) -> bool {
 }
 
 /// A script element's source: its text children, concatenated.
-pub fn script_text(script: NodeRef<'_, Node>) -> String {
+pub fn script_text(script: NodeRef<'_>) -> String {
     script
         .children()
-        .filter_map(|c| c.value().as_text().map(|t| &**t))
+        .filter_map(|c| c.value().as_text())
         .collect()
 }
 

@@ -1,5 +1,5 @@
-//! HTML extraction for webgrip: parse once into a scraper tree (html5ever's tree builder, fed
-//! by the byte-scanning [`lexer`]), then derive every view (text, Markdown, links, tables,
+//! HTML extraction for webgrip: parse once into webgrip-dom's arena tree (its WHATWG tree
+//! builder, fed by the byte-scanning [`lexer`]; see [`tree`]), then derive every view (text, Markdown, links, tables,
 //! metadata, main content) from that one tree.
 //!
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
@@ -27,6 +27,7 @@ pub mod shell;
 pub mod tables;
 pub mod text;
 pub mod tracking;
+pub mod tree;
 pub mod urls;
 pub mod vocab;
 pub mod walk;

@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use ego_tree::NodeRef;
-use scraper::{Html, Node};
+use crate::tree::NodeRef;
+use crate::tree::{Html, Node};
 use url::Url;
 
 use crate::dom::{self, attr};
@@ -76,7 +76,7 @@ struct Finder<'b> {
 }
 
 impl<'a> Visitor<'a> for Finder<'_> {
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+    fn open(&mut self, node: NodeRef<'a>) -> bool {
         let el = match node.value() {
             Node::Element(el) => el,
             Node::Document | Node::Fragment => return true,
@@ -119,7 +119,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
         false
     }
 
-    fn close(&mut self, _node: NodeRef<'a, Node>) {}
+    fn close(&mut self, _node: NodeRef<'a>) {}
 }
 
 #[cfg(test)]
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn resolves_merges_and_drops() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             "<base href='https://cdn.ex/'><a href='/a'><img alt=''></a> <a href=/a rel='nofollow  ugc'>A</a>\
              <a href='javascript:void(0)'>js</a><a href='data:,x'>d</a><a href='mailto:x@y.z'>Mail</a>\
              <a>no href</a><a href='b#top'> B <b>bold</b> </a>",
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn tracking_variants_merge_into_the_first() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             "<a href='/p?utm_source=x'></a><a href='/p?id=1&fbclid=y' rel=nofollow>P1</a>\
              <a href='/p' rel=ugc>P</a><a href='/p?id=1'>again</a>",
         );

@@ -1,6 +1,6 @@
 //! The `markdown` view: GitHub-flavoured Markdown.
 
-use scraper::Html;
+use crate::tree::Html;
 use url::Url;
 
 use crate::emit::{self, Flavor};

@@ -4,7 +4,7 @@
 //! Title preference: `og:title` (publishers set it to the bare headline), then `<title>`
 //! (often suffixed with " | Site"), then JSON-LD `headline`, then the first `<h1>`.
 
-use scraper::{Html, Node};
+use crate::tree::{Html, Node};
 use serde_json::Value;
 use url::Url;
 
@@ -63,12 +63,12 @@ fn set(slot: &mut Option<String>, value: &str) {
 pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
     let mut f = Found::default();
     // Arena order is parse (source) order, and a flat scan needs no traversal state.
-    for node in doc.tree.nodes() {
+    for node in doc.tree.all_nodes() {
         let Node::Element(el) = node.value() else {
             continue;
         };
         // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
-        if el.name.ns != html5ever::ns!(html) {
+        if el.ns() != crate::tree::Ns::Html {
             continue;
         }
         match el.name() {
@@ -110,13 +110,13 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
 }
 
 /// `<title>` text (raw text, so no element walk needed).
-fn inline_text_of(node: ego_tree::NodeRef<'_, Node>) -> String {
+fn inline_text_of(node: crate::tree::NodeRef<'_>) -> String {
     node.children()
         .filter_map(|c| c.value().as_text().map(|t| t.to_string()))
         .collect()
 }
 
-fn meta(f: &mut Found, el: &scraper::node::Element) {
+fn meta(f: &mut Found, el: crate::tree::Element<'_>) {
     let Some(content) = attr(el, "content") else {
         return;
     };
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn all_sources() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             r#"<html lang="en-GB"><head><title> Story | Daily </title>
             <meta name="description" content=" A  story. ">
             <link rel="canonical" href="/story">
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn opengraph_wins_and_fallbacks() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             r#"<head><title>T | S</title><meta property="og:title" content="T">
             <meta property="og:site_name" content="S"><meta name="author" content="By Jo">
             <meta property="article:published_time" content="2023-02-03">
@@ -270,13 +270,13 @@ mod tests {
         assert_eq!(m.author.as_deref(), Some("Jo"));
         assert_eq!(m.published.as_deref(), Some("2023-02-03"));
         assert_eq!(m.description, None);
-        let empty = extract(&Html::parse_document(""), None);
+        let empty = extract(&crate::parse(""), None);
         assert_eq!(empty, Metadata::default());
     }
 
     #[test]
     fn time_fallback() {
-        let doc = Html::parse_document("<p><time datetime='2021-09-09'>Sep 9</time>");
+        let doc = crate::parse("<p><time datetime='2021-09-09'>Sep 9</time>");
         assert_eq!(extract(&doc, None).published.as_deref(), Some("2021-09-09"));
     }
 }

@@ -1,14 +1,14 @@
 //! The visible text of a subtree on one line: for link text, table cells, captions.
 
-use ego_tree::NodeRef;
-use scraper::Node;
+use crate::tree::Node;
+use crate::tree::NodeRef;
 
 use crate::dom;
 use crate::walk::{walk, Visitor};
 
 /// Visible text under `node`, whitespace collapsed to single spaces, trimmed. Block
 /// boundaries and `<br>` count as spaces.
-pub fn inline_text(node: NodeRef<'_, Node>) -> String {
+pub fn inline_text(node: NodeRef<'_>) -> String {
     let mut v = Collect {
         out: String::new(),
         space: false,
@@ -41,7 +41,7 @@ impl Collect {
 }
 
 impl<'a> Visitor<'a> for Collect {
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+    fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Text(t) => {
                 self.push(t);
@@ -61,7 +61,7 @@ impl<'a> Visitor<'a> for Collect {
         }
     }
 
-    fn close(&mut self, node: NodeRef<'a, Node>) {
+    fn close(&mut self, node: NodeRef<'a>) {
         if let Some(el) = node.value().as_element() {
             if dom::flow(el.name()) != dom::Flow::Inline {
                 self.space = true;
@@ -73,11 +73,10 @@ impl<'a> Visitor<'a> for Collect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use scraper::Html;
 
     #[test]
     fn collapses_and_skips() {
-        let doc = Html::parse_fragment(
+        let doc = crate::parse(
             "<div> a\n\t<b>b</b><script>x</script><p>c</p>d<br>e&nbsp;&amp; <span hidden>h</span></div>",
         );
         assert_eq!(inline_text(doc.tree.root()), "a b c d e &");

@@ -7,8 +7,8 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use ego_tree::NodeId;
-use scraper::Html;
+use crate::tree::Html;
+use crate::tree::NodeId;
 
 /// A set of tree nodes. Node ids are arena indices the parser hands out, not page data, so a
 /// multiplicative hash serves (no flooding to fear) and costs a multiply where SipHash cost

@@ -2,9 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ego_tree::NodeRef;
-use scraper::node::Element;
-use scraper::{Html, Node};
+use crate::tree::Element;
+use crate::tree::NodeRef;
+use crate::tree::{Html, Node};
 
 use crate::dom::{self, attr};
 use crate::grid::{self, RawCell, RawRow};
@@ -25,9 +25,9 @@ pub struct Table {
 
 /// The rows of a table element: direct `tr` children and those of its row groups, in order,
 /// with whether each sits in `<thead>`.
-fn table_rows<'a>(table: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a, Node>, bool)> {
+fn table_rows<'a>(table: NodeRef<'a>) -> impl Iterator<Item = (NodeRef<'a>, bool)> {
     table.children().flat_map(|child| {
-        let name = child.value().as_element().map(Element::name);
+        let name = child.value().as_element().map(|e| e.name());
         let (group, thead) = match name {
             Some("tr") => (None, false),
             Some("thead") => (Some(child), true),
@@ -44,7 +44,7 @@ fn table_rows<'a>(table: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a,
     })
 }
 
-fn cells<'a>(row: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a, Node>, &'a Element)> {
+fn cells<'a>(row: NodeRef<'a>) -> impl Iterator<Item = (NodeRef<'a>, Element<'a>)> {
     row.children().filter_map(|c| {
         let el = c.value().as_element()?;
         matches!(el.name(), "td" | "th").then_some((c, el))
@@ -53,7 +53,7 @@ fn cells<'a>(row: NodeRef<'a, Node>) -> impl Iterator<Item = (NodeRef<'a, Node>,
 
 /// Data table or layout table? Layout: `role=presentation`, fewer than two rows, a table
 /// nested directly in a cell, or a single column without any `<th>`.
-pub fn is_data_table(el: &Element, node: NodeRef<'_, Node>) -> bool {
+pub fn is_data_table(el: Element<'_>, node: NodeRef<'_>) -> bool {
     if let Some(role) = attr(el, "role") {
         if role.eq_ignore_ascii_case("presentation") || role.eq_ignore_ascii_case("none") {
             return false;
@@ -92,7 +92,7 @@ struct Finder {
 }
 
 impl<'a> Visitor<'a> for Finder {
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+    fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Element(el) => {
                 if dom::is_dropped(el) {
@@ -110,10 +110,10 @@ impl<'a> Visitor<'a> for Finder {
         }
     }
 
-    fn close(&mut self, _node: NodeRef<'a, Node>) {}
+    fn close(&mut self, _node: NodeRef<'a>) {}
 }
 
-fn build(table: NodeRef<'_, Node>) -> Option<Table> {
+fn build(table: NodeRef<'_>) -> Option<Table> {
     let caption = table
         .children()
         .find(|c| {
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn data_table_extracted() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             "<table><caption> Prices </caption><thead><tr><th>Item</th><th>Cost</th></tr></thead>\
              <tbody><tr><td>Tea</td><td>3 | 4</td></tr><tr><td colspan=2>n/a</td></tr></tbody></table>\
              <table><tr><td>layout</td></tr></table>",
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn layout_tables_skipped() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             "<table role=presentation><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>\
              <table><tr><td>a</td></tr><tr><td>b</td></tr></table>",
         );

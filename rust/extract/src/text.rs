@@ -1,6 +1,6 @@
 //! The `text` view: readable plain text that keeps the page's structure.
 
-use scraper::Html;
+use crate::tree::Html;
 
 use crate::emit::{self, Flavor};
 use crate::scope::Scope;

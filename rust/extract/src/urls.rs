@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
-use ego_tree::NodeRef;
-use scraper::{Html, Node};
+use crate::tree::Html;
+use crate::tree::NodeRef;
 use url::Url;
 
 use crate::dom::attr;
@@ -32,11 +32,11 @@ fn first_base_href(doc: &Html) -> Option<&str> {
     head.children().find_map(base_href)
 }
 
-fn is_element_named(name: &'static str) -> impl Fn(&NodeRef<'_, Node>) -> bool {
+fn is_element_named(name: &'static str) -> impl Fn(&NodeRef<'_>) -> bool {
     move |n| n.value().as_element().is_some_and(|e| e.name() == name)
 }
 
-fn base_href<'a>(node: NodeRef<'a, Node>) -> Option<&'a str> {
+fn base_href<'a>(node: NodeRef<'a>) -> Option<&'a str> {
     let el = node.value().as_element()?;
     if el.name() != "base" {
         return None;
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn base_then_page() {
-        let doc = Html::parse_document(
+        let doc = crate::parse(
             "<html><head><base href='/docs/'></head><body><a href='x'>x</a></body></html>",
         );
         let base = document_base(&doc, Some("https://ex.com/a/b.html"));

@@ -1,28 +1,27 @@
-//! Iterative depth-first traversal over the scraper tree.
+//! Iterative depth-first traversal over the parsed tree.
 //!
-//! No recursion and no stack: the walk follows ego-tree's parent/sibling links, so a page of
+//! No recursion and no stack: the walk follows the arena's parent/sibling links, so a page of
 //! 100,000 nested elements costs no more native stack than a flat one.
 //!
 //! A walk also stops early once the call's [`crate::budget`] is spent (checked every
 //! [`CHECK_EVERY`] nodes); the caller then discards what it built.
 
-use ego_tree::NodeRef;
-use scraper::Node;
+use crate::tree::NodeRef;
 
 /// Receives the nodes of a walk in document order.
 pub trait Visitor<'a> {
     /// Called when the walk reaches `node`; return `false` to skip its subtree (then
     /// [`Visitor::close`] is not called for it).
-    fn open(&mut self, node: NodeRef<'a, Node>) -> bool;
+    fn open(&mut self, node: NodeRef<'a>) -> bool;
     /// Called after the subtree of an opened node has been walked.
-    fn close(&mut self, node: NodeRef<'a, Node>);
+    fn close(&mut self, node: NodeRef<'a>);
 }
 
 /// Nodes visited between two checks of the budget: a clock read per ~1,000 nodes is noise.
 pub const CHECK_EVERY: u32 = 1024;
 
 /// Walk the subtree rooted at `root` (inclusive).
-pub fn walk<'a, V: Visitor<'a>>(root: NodeRef<'a, Node>, visitor: &mut V) {
+pub fn walk<'a, V: Visitor<'a>>(root: NodeRef<'a>, visitor: &mut V) {
     let mut node = root;
     let mut until_check = CHECK_EVERY;
     loop {
@@ -63,18 +62,17 @@ pub fn walk<'a, V: Visitor<'a>>(root: NodeRef<'a, Node>, visitor: &mut V) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use scraper::Html;
 
     struct Names(Vec<String>);
     impl<'a> Visitor<'a> for Names {
-        fn open(&mut self, node: NodeRef<'a, Node>) -> bool {
+        fn open(&mut self, node: NodeRef<'a>) -> bool {
             if let Some(el) = node.value().as_element() {
                 self.0.push(format!("<{}>", el.name()));
                 return el.name() != "skip";
             }
             true
         }
-        fn close(&mut self, node: NodeRef<'a, Node>) {
+        fn close(&mut self, node: NodeRef<'a>) {
             if let Some(el) = node.value().as_element() {
                 self.0.push(format!("</{}>", el.name()));
             }
@@ -83,16 +81,19 @@ mod tests {
 
     #[test]
     fn order_and_skip() {
-        let doc = Html::parse_fragment("<a><b></b><skip><c></c></skip></a><d></d>");
+        let doc = crate::parse("<a><b></b><skip><c></c></skip></a><d></d>");
         let mut v = Names(Vec::new());
         walk(doc.tree.root(), &mut v);
         let got = v.0.join("");
-        assert_eq!(got, "<html><a><b></b><skip></a><d></d></html>");
+        assert_eq!(
+            got,
+            "<html><head></head><body><a><b></b><skip></a><d></d></body></html>"
+        );
     }
 
     #[test]
     fn subtree_only() {
-        let doc = Html::parse_fragment("<a><b></b></a><d></d>");
+        let doc = crate::parse("<a><b></b></a><d></d>");
         let a = doc
             .tree
             .root()

@@ -1,17 +1,16 @@
 //! Text and Markdown emitters on small hand-made pages.
 
-use scraper::Html;
 use url::Url;
 use webgrip_extract::{markdown, text, urls, Scope};
 
 fn md(html: &str) -> String {
-    let doc = Html::parse_document(html);
+    let doc = webgrip_extract::parse(html);
     let base = urls::document_base(&doc, Some("https://ex.com/dir/page.html"));
     markdown::render(&doc, &Scope::whole(), base.as_ref())
 }
 
 fn txt(html: &str) -> String {
-    text::render(&Html::parse_document(html), &Scope::whole())
+    text::render(&webgrip_extract::parse(html), &Scope::whole())
 }
 
 #[test]
@@ -109,10 +108,10 @@ fn whitespace_collapses_like_a_browser() {
 #[test]
 fn scope_roots_and_skip() {
     let doc =
-        Html::parse_document("<nav>menu</nav><article><p>keep</p><aside>drop</aside></article>");
+        webgrip_extract::parse("<nav>menu</nav><article><p>keep</p><aside>drop</aside></article>");
     let find = |name: &str| {
         doc.tree
-            .nodes()
+            .all_nodes()
             .find(|n| n.value().as_element().is_some_and(|e| e.name() == name))
             .map(|n| n.id())
             .expect("element")

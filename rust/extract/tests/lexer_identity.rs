@@ -1,5 +1,6 @@
-//! The lexer must build exactly the tree html5ever's own tokenizer builds: same nodes,
-//! namespaces, attributes (in order), text, comments, doctype and quirks mode.
+//! The lexer must build exactly the tree html5ever's own tokenizer builds (both feeding the
+//! shipped tree builder, webgrip-dom's): same nodes, namespaces, attributes (in order),
+//! text, comments, doctype and quirks mode.
 //!
 //! `cargo test -p webgrip-extract --test lexer_identity` runs the hand-written and generated
 //! cases (`PROPTEST_CASES=1000000` for a longer hunt) and a sample of the shared corpus
@@ -7,47 +8,11 @@
 //! `cargo test --profile fastbuild -p webgrip-extract --test lexer_identity -- --ignored`.
 
 mod common;
-
-use std::fmt::Write;
+mod support;
 
 use proptest::prelude::*;
-use scraper::{Html, Node};
+use support::lexer_dump::dump;
 use webgrip_extract::{guard, parse, parse_prepared, parse_with_html5ever};
-
-/// Every node of the tree, one per line, indented by depth.
-fn dump(doc: &Html) -> String {
-    let mut out = format!("quirks {:?}\n", doc.quirks_mode);
-    for edge in doc.tree.root().traverse() {
-        let ego_tree::iter::Edge::Open(node) = edge else {
-            continue;
-        };
-        let depth = node.ancestors().count();
-        let pad = "  ".repeat(depth);
-        let _ = match node.value() {
-            Node::Document => writeln!(out, "{pad}#document"),
-            Node::Fragment => writeln!(out, "{pad}#fragment"),
-            Node::Doctype(d) => writeln!(
-                out,
-                "{pad}<!doctype {:?} {:?} {:?}>",
-                d.name(),
-                d.public_id(),
-                d.system_id()
-            ),
-            Node::Comment(c) => writeln!(out, "{pad}<!-- {:?} -->", &**c),
-            Node::Text(t) => writeln!(out, "{pad}{:?}", &**t),
-            Node::Element(e) => {
-                let attrs: Vec<String> = e
-                    .attrs
-                    .iter()
-                    .map(|(k, v)| format!("{}:{}={:?}", k.ns, k.local, &**v))
-                    .collect();
-                writeln!(out, "{pad}<{} {}> {:?}", e.name.ns, e.name.local, attrs)
-            }
-            Node::ProcessingInstruction(p) => writeln!(out, "{pad}<?{:?}>", &**p),
-        };
-    }
-    out
-}
 
 /// Unguarded, the lexer builds html5ever's tree; guarded, the tree html5ever builds from the
 /// pre-pass's output.

@@ -1,7 +1,7 @@
 //! Issue 30's identity requirement: the own tree builder (`webgrip_dom::TreeBuilder` behind
-//! the byte lexer) must build exactly the tree the shipped parse builds (`parse_prepared`:
-//! the same lexer feeding html5ever's tree builder, unguarded), both dumped in html5lib-tests'
-//! `#document` format with the quirks mode (`support/tree_dump.rs`).
+//! the byte lexer, the shipped parse) must build exactly the tree html5ever's tree builder
+//! builds from the same tokens (the parse webgrip shipped before), both dumped in
+//! html5lib-tests' `#document` format with the quirks mode (`support/tree_dump.rs`).
 //!
 //! Where html5ever is known wrong (docs/conformance.md: `<selectedcontent>` cloning,
 //! `<math><annotation-xml encoding="text/html">` integration points, `<input>` and kin in a
@@ -27,16 +27,18 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use support::tree_dump;
 use webgrip_dom::Limits;
 
-/// The own builder's tree must be the shipped parse's.
+/// The own builder's tree must be html5ever's, uncapped and as shipped (`parse_prepared`,
+/// whose caps small inputs never reach).
 fn check(html: &str) {
-    let Some(reference) = tree_dump::shipped(html) else {
+    let Some(reference) = tree_dump::html5ever(html) else {
         return;
     };
     let own = tree_dump::own(html);
     assert!(
         own == reference,
-        "trees differ for {html:?}\nown builder:\n{own}\nshipped parse (html5ever's builder):\n{reference}"
+        "trees differ for {html:?}\nown builder:\n{own}\nhtml5ever's builder:\n{reference}"
     );
+    assert_eq!(tree_dump::shipped(html, false), own, "{html:?}");
 }
 
 /// The cases of `lexer_identity.rs`'s `hand_written_cases` (tokenizer states), copied.
@@ -329,7 +331,7 @@ fn tree_construction_cases() {
 #[test]
 fn known_differences_still_differ() {
     for (html, why) in KNOWN_DIFFERENT {
-        let reference = tree_dump::shipped(html).expect("under the node cap");
+        let reference = tree_dump::html5ever(html).expect("under the node cap");
         assert_ne!(
             tree_dump::own(html),
             reference,
@@ -549,10 +551,12 @@ fn arbitrary_strings_build_the_same_tree() {
 }
 
 /// Hostile pages past the guard's caps (depth, attributes, open elements, nodes): the own
-/// builder with its own caps (`Limits::for_input`) behind the unguarded lexer must build the tree
-/// the shipped, guarded parse (`webgrip_extract::parse`: the lexer applying the same caps in
-/// front of html5ever) builds. Inputs hold nothing the guarded parse strips (scripts,
-/// styles, comments, SVG, attributes no view reads), so only the caps can tell them apart.
+/// builder with its own caps (`Limits::for_input`) behind the unguarded lexer, and the
+/// shipped guarded parse (`webgrip_extract::parse`: the guarded lexer and the builder's
+/// caps, both), must build the tree the guarded lexer builds in front of html5ever (the
+/// parse shipped before, whose lexer applied the caps). Inputs hold nothing the guarded parse
+/// strips (scripts, styles, comments, SVG, attributes no view reads), so only the caps can
+/// tell them apart.
 #[test]
 fn hostile_inputs_build_the_shipped_tree() {
     const N: usize = 100_000;
@@ -574,14 +578,19 @@ fn hostile_inputs_build_the_shipped_tree() {
     ];
     for html in &cases {
         let t = std::time::Instant::now();
-        let reference = tree_dump::scraper_dump(&webgrip_extract::parse(html));
-        let shipped_s = t.elapsed().as_secs_f64();
+        let reference = tree_dump::scraper_dump(&tree_dump::html5ever_parse(html, true));
+        let reference_s = t.elapsed().as_secs_f64();
         let t = std::time::Instant::now();
         let own = tree_dump::own_with(html, Limits::for_input(html.len()));
         eprintln!(
-            "{:?}...: shipped parse and dump {shipped_s:.2} s, own builder and dump {:.2} s",
+            "{:?}...: html5ever's parse and dump {reference_s:.2} s, own builder and dump {:.2} s",
             &html[..24.min(html.len())],
             t.elapsed().as_secs_f64()
+        );
+        assert!(
+            tree_dump::shipped(html, true) == reference,
+            "the shipped guarded parse differs from html5ever's for {:?}...",
+            &html[..40.min(html.len())]
         );
         if own != reference {
             let at = own
@@ -594,7 +603,7 @@ fn hostile_inputs_build_the_shipped_tree() {
                 lines.join("\n")
             };
             panic!(
-                "trees differ for {:?}... at line {at}\nown builder:\n{}\nshipped parse:\n{}",
+                "trees differ for {:?}... at line {at}\nown builder:\n{}\nhtml5ever's:\n{}",
                 &html[..40.min(html.len())],
                 window(&own),
                 window(&reference)
@@ -603,19 +612,30 @@ fn hostile_inputs_build_the_shipped_tree() {
     }
 }
 
-/// The first `limit` corpus pages (in name order) build the same tree both ways. A page
+/// The first `limit` corpus pages (in name order) build the same tree both ways, unguarded
+/// (`parse_prepared` against html5ever's builder behind the same lexer) and guarded (`parse`
+/// against html5ever's builder behind the guarded lexer: the two shipped parses). A page
 /// that differs and reaches one of html5ever's known deficits (`html5ever_known_wrong`) is
 /// listed on stderr rather than failed; any other difference fails. Skips when the corpus is
 /// absent.
 fn check_corpus(limit: usize) {
     let (mut same, mut known) = (0, Vec::new());
     common::for_each_page(limit, |path, html| {
-        let Some(reference) = tree_dump::shipped(html) else {
+        let Some(reference) = tree_dump::html5ever(html) else {
             eprintln!("{}: at the node cap, not compared", path.display());
             return;
         };
-        // With the builder's own caps on: real pages stay below them.
-        let own = tree_dump::own_with(html, Limits::for_input(html.len()));
+        // The shipped parse, with the builder's own caps on: real pages stay below them.
+        let own = tree_dump::shipped(html, false);
+        let guarded = tree_dump::shipped(html, true);
+        let guarded_reference = tree_dump::scraper_dump(&tree_dump::html5ever_parse(html, true));
+        if tree_dump::html5ever_known_wrong(html).is_none() {
+            assert!(
+                guarded == guarded_reference,
+                "guarded trees differ for {}",
+                path.display()
+            );
+        }
         if own == reference {
             same += 1;
             return;
@@ -633,7 +653,7 @@ fn check_corpus(limit: usize) {
                 .join("\n")
         };
         let report = format!(
-            "trees differ for {} at line {at}\nown builder:\n{}\nshipped parse:\n{}",
+            "trees differ for {} at line {at}\nown builder:\n{}\nhtml5ever's:\n{}",
             path.display(),
             window(&own),
             window(&reference)

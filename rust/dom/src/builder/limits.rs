@@ -379,7 +379,7 @@ impl Guard {
 impl Builder {
     /// Open elements plus active formatting elements and the few other handles, as
     /// html5ever's `trace_handles` counts them (what the lexer's probe reports).
-    fn pressure(&self) -> usize {
+    pub(crate) fn pressure(&self) -> usize {
         let formatting = self
             .afe
             .iter()

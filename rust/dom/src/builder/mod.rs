@@ -203,6 +203,13 @@ impl TreeBuilder {
         self.inner.borrow().quirks
     }
 
+    /// Open elements plus active formatting entries (as html5ever's `trace_handles` counts
+    /// them) and nodes built so far: what a tokenizer that applies the caps itself probes.
+    pub fn pressure(&self) -> (usize, usize) {
+        let b = self.inner.borrow();
+        (b.pressure(), b.dom.nodes.len())
+    }
+
     /// The finished tree.
     pub fn into_dom(self) -> Dom {
         self.inner.into_inner().dom

@@ -1,12 +1,11 @@
 //! The attributes the outline reads, found in one pass over an element's attribute list.
 //!
 //! `Table::build` asks every element for a dozen attributes; a lookup per name scanned the
-//! whole list each time and compared names as strings. One pass compares each attribute's
-//! interned name against the interned names wanted (an integer compare each) and keeps the
-//! first of each, which is what [`crate::dom::html_attr`] answers.
+//! whole list each time. One pass matches each attribute's name against the names wanted
+//! (one `match`) and keeps the first of each, which is what [`crate::dom::html_attr`]
+//! answers.
 
-use html5ever::{local_name, ns};
-use scraper::node::Element;
+use crate::tree::{Element, Ns};
 
 use super::classify::style_hides;
 
@@ -40,51 +39,41 @@ pub(super) struct Attrs<'a> {
 impl<'a> Attrs<'a> {
     /// One pass over `el`'s attributes; each slot holds the first attribute of its name in
     /// no namespace, as `dom::html_attr` would find it.
-    pub(super) fn of(el: &'a Element) -> Self {
+    pub(super) fn of(el: Element<'a>) -> Self {
         let mut a = Attrs::default();
-        for (q, v) in el.attrs.iter() {
-            let local = &q.local;
-            if *local == local_name!("hidden") || *local == local_name!("aria-hidden") {
+        for (local, ns, v) in el.attrs_ns() {
+            if local == "hidden" || local == "aria-hidden" {
                 a.hiding_attr = true;
             }
-            if q.prefix.is_some() || q.ns != ns!() {
-                a.hiding_attr |= *local == local_name!("style");
+            if ns != Ns::None {
+                a.hiding_attr |= local == "style";
                 continue;
             }
-            let slot = if *local == local_name!("class") {
-                &mut a.class
-            } else if *local == local_name!("id") {
-                &mut a.id
-            } else if *local == local_name!("href") {
-                &mut a.href
-            } else if *local == local_name!("type") {
-                &mut a.kind
-            } else if *local == local_name!("role") {
-                &mut a.role
-            } else if *local == local_name!("itemprop") {
-                &mut a.itemprop
-            } else if *local == local_name!("itemtype") {
-                &mut a.itemtype
-            } else if *local == local_name!("style") {
-                &mut a.style
-            } else if *local == local_name!("aria-hidden") {
-                &mut a.aria_hidden
-            } else if *local == local_name!("aria-controls") {
-                &mut a.aria_controls
-            } else if *local == local_name!("property") {
-                &mut a.property
-            } else if *local == local_name!("content") {
-                &mut a.content
-            } else {
-                if *local == local_name!("hidden") {
+            let slot = match local {
+                "class" => &mut a.class,
+                "id" => &mut a.id,
+                "href" => &mut a.href,
+                "type" => &mut a.kind,
+                "role" => &mut a.role,
+                "itemprop" => &mut a.itemprop,
+                "itemtype" => &mut a.itemtype,
+                "style" => &mut a.style,
+                "aria-hidden" => &mut a.aria_hidden,
+                "aria-controls" => &mut a.aria_controls,
+                "property" => &mut a.property,
+                "content" => &mut a.content,
+                "hidden" => {
                     a.hidden = true;
-                } else if *local == local_name!("popover") {
-                    a.popover = true;
+                    continue;
                 }
-                continue;
+                "popover" => {
+                    a.popover = true;
+                    continue;
+                }
+                _ => continue,
             };
             if slot.is_none() {
-                *slot = Some(&**v);
+                *slot = Some(v);
             }
         }
         a.style_hides = a.style.is_some_and(style_hides);
@@ -116,7 +105,7 @@ mod tests {
             <i style=" display :	none;">3</i><i style="display:block">4</i><i aria-hidden=" TRUE ">5</i>"##;
         let doc = crate::parse(html);
         let (mut seen, mut hidden) = (0, 0);
-        for node in doc.tree.values() {
+        for node in doc.tree.all_nodes().map(|n| n.value()) {
             let Some(el) = node.as_element() else {
                 continue;
             };

@@ -3,8 +3,8 @@
 //! tiles, shipping/returns panels, loading placeholders, and later copies of a line or block
 //! shipped twice.
 
-use ego_tree::NodeId;
-use scraper::{Html, Node};
+use crate::tree::NodeId;
+use crate::tree::{Html, Node};
 
 use super::chrome::visible_texts;
 use super::flags::*;

@@ -2,8 +2,8 @@
 //! (`Table::decide_chrome`), repeated content items that only look like chrome, product-page
 //! reviews, and the text left outside chrome (`Table::accumulate_good`).
 
-use ego_tree::NodeId;
-use scraper::{Html, Node};
+use crate::tree::NodeId;
+use crate::tree::{Html, Node};
 
 use super::flags::*;
 use super::hashing::{fast_map, FastMap};
@@ -311,7 +311,7 @@ const ADMONITIONS: &[&str] = &[
 /// other never-shown elements (`dom::is_invisible_tag`). Their content is stripped before
 /// parsing anyway; judging by it would make the choice depend on that stripping (inline
 /// CSS-in-JS `<style>` blocks made identical tab bars look different).
-pub(super) fn visible_texts(node: ego_tree::NodeRef<'_, Node>) -> impl Iterator<Item = &str> {
+pub(super) fn visible_texts(node: crate::tree::NodeRef<'_>) -> impl Iterator<Item = &str> {
     let top = node.id();
     node.descendants().filter_map(move |d| match d.value() {
         Node::Text(t)
@@ -321,7 +321,7 @@ pub(super) fn visible_texts(node: ego_tree::NodeRef<'_, Node>) -> impl Iterator<
                     .is_some_and(|e| crate::dom::is_invisible_tag(e.name()))
             }) =>
         {
-            Some(&**t)
+            Some(t)
         }
         _ => None,
     })

@@ -2,7 +2,7 @@
 //! beside each heading. They open the page's source in an editor; a reader of the page has
 //! no use for them, on documentation sites least of all, where every page carries one.
 
-use scraper::Html;
+use crate::tree::Html;
 
 use super::flags::*;
 use super::outline::Table;

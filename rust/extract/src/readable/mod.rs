@@ -61,7 +61,7 @@ mod thread;
 mod unclassed_thread;
 mod words;
 
-use scraper::Html;
+use crate::tree::Html;
 
 use crate::Scope;
 use chrome::opens_with_admonition;
@@ -95,18 +95,6 @@ const SHELL_TEXT: u32 = 100;
 /// Longest live region read as an interface message. WCXB dev: 231 of the 260 visible
 /// regions are this short, 2 of them in the ground truth.
 const LIVE_TEXT: u32 = 80;
-
-/// Parse a document the way a browser without scripting does: `<noscript>` content is then
-/// markup rather than raw text. An agent's fetch runs no scripts, and some sites (forum
-/// software in particular) serve their whole content inside `<noscript>` for exactly such
-/// readers. The emitters still drop `noscript` on whole-page views; readable mode may select
-/// inside it when that is where the page's text is.
-///
-/// The parser itself lives in [`crate::document::parse`] (which also defuses hostile input);
-/// this is the same parse, kept under the name the rationale above is attached to.
-pub fn parse_document(html: &str) -> Html {
-    crate::document::parse(html)
-}
 
 /// Choose the part of `doc` that is the page's main content.
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {

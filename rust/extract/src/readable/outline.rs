@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
-use ego_tree::iter::Edge;
-use ego_tree::NodeId;
-use scraper::{Html, Node};
+use crate::tree::Edge;
+use crate::tree::NodeId;
+use crate::tree::{Html, Node};
 
 use super::attrs::Attrs;
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
@@ -65,7 +65,7 @@ impl Table {
     pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
         // Every element and the document root: at most the tree's node count, which it
         // knows (one allocation instead of a dozen doublings and copies).
-        let mut items: Vec<Item> = Vec::with_capacity(doc.tree.values().len());
+        let mut items: Vec<Item> = Vec::with_capacity(doc.tree.len());
         let mut stack: Vec<u32> = Vec::new();
         // Index of the innermost invisible / link ancestor depth, as counters.
         let mut invisible_depth = 0u32;

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use super::hashing::{fast_map, FastMap};
 
-use ego_tree::NodeId;
-use scraper::{Html, Node};
+use crate::tree::NodeId;
+use crate::tree::{Html, Node};
 
 use super::flags::*;
 use super::outline::Table;

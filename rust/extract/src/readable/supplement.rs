@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use ego_tree::iter::Edge;
-use scraper::{Html, Node};
+use crate::tree::Edge;
+use crate::tree::{Html, Node};
 
 use super::flags::*;
 use super::outline::Table;

@@ -2,7 +2,7 @@
 //! comments are then no part of the content) or a thread's opening post (forum, Q&A: the
 //! replies are the content).
 
-use scraper::Html;
+use crate::tree::Html;
 
 use super::flags::*;
 use super::hashing::{fast_map, FastMap};

@@ -4,7 +4,7 @@
 //! way; recognised by shape, such a thread is then treated like a classed one (`F_COMMENTS`:
 //! kept off an article, kept as the content of a forum page, see `select`).
 
-use scraper::Html;
+use crate::tree::Html;
 
 use super::flags::*;
 use super::outline::Table;

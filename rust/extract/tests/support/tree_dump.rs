@@ -1,17 +1,23 @@
-//! The own tree builder's identity oracle (issue 30): the same input through the shipped
-//! parse (`parse_prepared`: the byte lexer feeding html5ever's tree builder, unguarded) and
-//! through the lexer feeding `webgrip_dom::TreeBuilder`, each dumped in html5lib-tests'
+//! The own tree builder's identity oracle (issue 30): the same input through the byte lexer
+//! feeding html5ever's tree builder into scraper's tree (the parse webgrip shipped before
+//! it owned its tree builder; the reference) and through the lexer feeding
+//! `webgrip_dom::TreeBuilder` (the shipped parse), each dumped in html5lib-tests'
 //! `#document` format with the quirks mode on a first line.
 //!
 //! Shared by `rust/extract/tests/own_builder_identity.rs` and the `tree_diff` fuzz target
 //! (`fuzz/fuzz_targets/tree_diff.rs` includes this file by path), so it uses only what both
-//! crates have: scraper, ego-tree, webgrip-extract and webgrip-dom.
+//! crates have: html5ever, scraper, ego-tree, webgrip-extract and webgrip-dom.
+
+use std::cell::Cell;
 
 use ego_tree::iter::Edge;
-use scraper::{Html, Node};
+use ego_tree::NodeId;
+use html5ever::interface::{Tracer, TreeSink};
+use html5ever::tree_builder::{TreeBuilder as Html5everBuilder, TreeBuilderOpts};
+use scraper::{Html, HtmlTreeSink, Node};
 use webgrip_dom::{html5lib_dump, Limits, TreeBuilder};
 use webgrip_extract::lexer::{self, Pressure};
-use webgrip_extract::{parse_prepared, Budget};
+use webgrip_extract::Budget;
 
 /// Whether `html` may reach a construct html5ever 0.40's tree builder gets wrong, where
 /// the own builder follows the standard and html5lib-tests, so that the trees legitimately
@@ -82,25 +88,83 @@ pub fn html5ever_known_wrong(html: &str) -> Option<&'static str> {
     None
 }
 
-/// The lexer's node cap as `document::build` sets it for `parse_prepared` (4 input bytes a
-/// node plus 65,536): past it the shipped parse reads the rest of the page flat on purpose,
-/// while the own builder (fed without a cap) builds it all.
+/// The node cap the parse applies (`Limits::for_input`: 4 input bytes a node plus 65,536):
+/// past it the rest of the page is read flat on purpose, while the own builder fed without a
+/// cap builds it all.
 pub fn node_cap(input_len: usize) -> usize {
     input_len / 4 + (1 << 16)
 }
 
-/// The shipped parse's tree, or `None` when the comparison does not apply: the input is
-/// past `lexer::MAX_INPUT` (`parse_prepared` then uses html5ever's tokenizer) or the tree
-/// reached the node cap.
-pub fn shipped(html: &str) -> Option<String> {
+/// The byte lexer feeding html5ever's tree builder into scraper's tree, scripting off, with
+/// the lexer's probe of html5ever's open elements and its node cap: the parse webgrip
+/// shipped before issue 30 (`guarded`: `parse`; unguarded: `parse_prepared`).
+pub fn html5ever_parse(html: &str, guarded: bool) -> Html {
+    let mut doc = Html::new_document();
+    let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
+    doc.tree = ego_tree::Tree::with_capacity(Node::Document, 2 * tags + 8);
+    let opts = TreeBuilderOpts {
+        scripting_enabled: false,
+        ..Default::default()
+    };
+    let builder = Html5everBuilder::new(HtmlTreeSink::new(doc), opts);
+    let probe = || {
+        let count = Count(Cell::new(0));
+        builder.trace_handles(&count);
+        Pressure {
+            open: count.0.get(),
+            nodes: builder.sink.0.borrow().tree.nodes().len(),
+        }
+    };
+    lexer::tokenize(
+        html,
+        &builder,
+        guarded,
+        &Budget::unlimited(),
+        &probe,
+        node_cap(html.len()),
+    );
+    builder.sink.finish()
+}
+
+/// Counts the handles html5ever's tree builder holds (its open elements, active formatting
+/// elements and the document, `<head>` and form pointers): the lexer's probe.
+struct Count(Cell<usize>);
+
+impl Tracer for Count {
+    type Handle = NodeId;
+    fn trace_handle(&self, _: &NodeId) {
+        self.0.set(self.0.get() + 1);
+    }
+}
+
+/// html5ever's tree (the reference, [`html5ever_parse`] unguarded), or `None` when the
+/// comparison does not apply: the input is past `lexer::MAX_INPUT` or the tree reached the
+/// node cap.
+pub fn html5ever(html: &str) -> Option<String> {
     if html.len() > lexer::MAX_INPUT {
         return None;
     }
-    let doc = parse_prepared(html);
+    let doc = html5ever_parse(html, false);
     if doc.tree.nodes().len() >= node_cap(html.len()) {
         return None;
     }
     Some(scraper_dump(&doc))
+}
+
+/// The shipped parse's tree in the same format ([`webgrip_extract::parse`] with `guarded`,
+/// else [`webgrip_extract::parse_prepared`]).
+pub fn shipped(html: &str, guarded: bool) -> String {
+    let doc = if guarded {
+        webgrip_extract::parse(html)
+    } else {
+        webgrip_extract::parse_prepared(html)
+    };
+    let tree = html5lib_dump(&doc.tree, 0);
+    if tree.is_empty() {
+        format!("quirks {:?}", doc.quirks_mode)
+    } else {
+        format!("quirks {:?}\n{tree}", doc.quirks_mode)
+    }
 }
 
 /// The own builder behind the lexer, as `examples/html5lib_conformance.rs` wires it:
