@@ -76,11 +76,61 @@ pub struct DoctypeData {
 }
 
 /// The interned names of elements and attributes. Why a table and not `string_cache`
-/// atoms: a `u32` id fits the node layout, and the table dies with the document.
+/// atoms: a `u32` id fits the node layout, and the table dies with the document. Hashed with
+/// foldhash's per-process random seed: names are page data, so a fixed hash could be
+/// flooded with colliding names, and SipHash cost a tenth of tree building.
 #[derive(Default, Debug)]
 pub struct Names {
-    ids: HashMap<Box<str>, u32>,
+    ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     names: Vec<Box<str>>,
+    /// What the tree builder asks of an HTML element's name in its hottest loops (see
+    /// [`name_class`]), computed once per name instead of comparing strings per node.
+    classes: Vec<u8>,
+}
+
+/// In the "special" category (§13.2.4.2) as an HTML element.
+pub const SPECIAL: u8 = 1;
+/// A boundary of the default element scope (and so of the list item and button scopes) as
+/// an HTML element.
+pub const SCOPE_BOUNDARY: u8 = 2;
+/// What list item scope adds to the default boundaries (`ol`, `ul`).
+pub const LIST_SCOPE_BOUNDARY: u8 = 4;
+/// What button scope adds (`button`).
+pub const BUTTON_SCOPE_BOUNDARY: u8 = 8;
+/// A boundary of table scope (`html`, `table`, `template`).
+pub const TABLE_SCOPE_BOUNDARY: u8 = 16;
+
+/// The class bits above of an HTML element named `name`.
+fn name_class(name: &str) -> u8 {
+    let mut class = 0;
+    if crate::builder::is_special_html(name) {
+        class |= SPECIAL;
+    }
+    if matches!(
+        name,
+        "applet"
+            | "caption"
+            | "html"
+            | "table"
+            | "td"
+            | "th"
+            | "marquee"
+            | "object"
+            | "select"
+            | "template"
+    ) {
+        class |= SCOPE_BOUNDARY;
+    }
+    if matches!(name, "ol" | "ul") {
+        class |= LIST_SCOPE_BOUNDARY;
+    }
+    if name == "button" {
+        class |= BUTTON_SCOPE_BOUNDARY;
+    }
+    if matches!(name, "html" | "table" | "template") {
+        class |= TABLE_SCOPE_BOUNDARY;
+    }
+    class
 }
 
 impl Names {
@@ -91,12 +141,19 @@ impl Names {
         // Fewer names than input bytes, so far below `u32::MAX`.
         let id = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.names.push(name.into());
+        self.classes.push(name_class(name));
         self.ids.insert(name.into(), id);
         id
     }
 
     pub fn get(&self, id: u32) -> &str {
         &self.names[id as usize]
+    }
+
+    /// The class bits ([`SPECIAL`], [`SCOPE_BOUNDARY`], ...) of name `id` as an HTML element.
+    #[inline]
+    pub fn class(&self, id: u32) -> u8 {
+        self.classes.get(id as usize).copied().unwrap_or(0)
     }
 
     pub fn lookup(&self, name: &str) -> Option<u32> {
@@ -138,6 +195,15 @@ impl Dom {
     }
 
     pub const DOCUMENT: NodeId = 0;
+
+    /// Room for `nodes` nodes, `text` bytes of text and `attrs` attributes, so that building
+    /// the tree does not copy the vectors as they double (and touch twice the memory).
+    /// Capacity never written costs no memory: the pages are not touched.
+    pub fn reserve(&mut self, nodes: usize, text: usize, attrs: usize) {
+        self.nodes.reserve(nodes);
+        self.text.reserve(text);
+        self.attrs.reserve(attrs);
+    }
 
     /// Add a node. The tree builder stops before the arena could fill (its
     /// `Limits::max_nodes`); should a caller go on, the ids saturate at the last one rather

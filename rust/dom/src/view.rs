@@ -146,11 +146,18 @@ impl<'a> Element<'a> {
     /// The value of an attribute by local name in any namespace, the null namespace first
     /// (`href` before `xlink:href`).
     pub fn attr_any(&self, name: &str) -> Option<&'a str> {
-        self.attr(name).or_else(|| {
-            self.attrs()
-                .find(|&(n, _)| n == name)
-                .map(|(_, value)| value)
-        })
+        // One pass: the first match in no namespace wins, else the first in any.
+        let dom = self.dom;
+        let mut other = None;
+        for a in dom.attrs(self.id) {
+            if dom.attr_name(a) == name {
+                if a.ns == Ns::None {
+                    return Some(dom.attr_value(a));
+                }
+                other = other.or(Some(dom.attr_value(a)));
+            }
+        }
+        other
     }
 }
 

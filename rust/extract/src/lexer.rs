@@ -806,6 +806,10 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 }
 
+/// Longer than the longest named character reference without its `;`
+/// ("CounterClockwiseContourIntegral", 31).
+const MAX_REF_NAME: usize = 32;
+
 /// The character reference whose `&` is at `at` in `src` (read no further than `b`, a prefix
 /// of `src`'s bytes): the characters and where the reference ends. `None` when the `&` is
 /// literal text. The lexer and [`crate::events`] both decode with it.
@@ -814,7 +818,23 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
         Some(b'#') => numeric_ref(b, at + 2),
         Some(c) if c.is_ascii_alphanumeric() => {
             let mut best: Option<((u32, u32), usize)> = None;
-            let mut j = at + 1;
+            // Fast path: a name ending in `;` that the table holds whole is the longest match
+            // there can be (names are alphanumeric up to their `;`), found with one lookup
+            // instead of one per prefix (the per-prefix walk was 8% of parsing).
+            let run = b[at + 1..]
+                .iter()
+                .take(MAX_REF_NAME + 1)
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .count();
+            let semi = at + 1 + run;
+            if run <= MAX_REF_NAME && b.get(semi) == Some(&b';') {
+                if let Some(&m) = html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=semi]) {
+                    if m.0 != 0 {
+                        best = Some((m, semi + 1));
+                    }
+                }
+            }
+            let mut j = if best.is_some() { b.len() } else { at + 1 };
             while j < b.len() {
                 let c = b[j];
                 if !(c.is_ascii_alphanumeric() || c == b';') {

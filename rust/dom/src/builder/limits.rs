@@ -82,6 +82,14 @@ impl Limits {
         }
     }
 
+    /// Whether no cap applies but the arena's own ([`Limits::unlimited`]).
+    pub fn caps_nothing(&self) -> bool {
+        self.max_depth == usize::MAX
+            && self.max_attrs == usize::MAX
+            && self.max_open == usize::MAX
+            && self.flat_after == usize::MAX
+    }
+
     /// The default caps plus the shipped parse's node cap for an input of `len` bytes (4
     /// bytes a node plus 65,536: webgrip-extract's `document::build`).
     pub fn for_input(len: usize) -> Self {
@@ -413,6 +421,11 @@ impl Builder {
 
     /// Whether to pass a start tag to the insertion modes.
     pub(crate) fn keep_start(&mut self, t: &Tag) -> bool {
+        // Without caps (a tokenizer that applies them itself) nothing is ever dropped, so
+        // the model of open elements need not be kept either.
+        if self.limits.caps_nothing() {
+            return true;
+        }
         let crowded = self.crowded();
         let limits = self.limits;
         self.guard.start(t, &limits, crowded)
@@ -420,6 +433,9 @@ impl Builder {
 
     /// Whether to pass an end tag to the insertion modes.
     pub(crate) fn keep_end(&mut self, t: &Tag) -> bool {
+        if self.limits.caps_nothing() {
+            return true;
+        }
         let raw = self.mode == Mode::Text;
         self.guard.end(t, raw)
     }

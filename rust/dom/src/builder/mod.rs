@@ -17,6 +17,8 @@ mod quirks;
 mod selectedcontent;
 mod stack;
 
+pub(crate) use stack::is_special_html;
+
 use std::cell::RefCell;
 
 use html5ever::tendril::StrTendril;
@@ -201,6 +203,11 @@ impl TreeBuilder {
 
     pub fn quirks_mode(&self) -> QuirksMode {
         self.inner.borrow().quirks
+    }
+
+    /// Reserve room in the arena before building (see [`Dom::reserve`]).
+    pub fn reserve(&self, nodes: usize, text: usize, attrs: usize) {
+        self.inner.borrow_mut().dom.reserve(nodes, text, attrs);
     }
 
     /// Open elements plus active formatting entries (as html5ever's `trace_handles` counts

@@ -2,7 +2,10 @@
 //! popping, and the "special" category the in-body rules and the adoption agency use.
 
 use super::Builder;
-use crate::arena::{Dom, NodeId, Ns};
+use crate::arena::{
+    Dom, Kind, NodeId, Ns, BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL,
+    TABLE_SCOPE_BOUNDARY,
+};
 
 /// The kinds of scope; each adds its own boundary elements to the default list.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -102,6 +105,12 @@ const SPECIAL_HTML: &[&str] = &[
     "xmp",
 ];
 
+/// Whether an HTML element named `name` is in the "special" category (computed once per
+/// interned name: see `arena::Names::class`).
+pub(crate) fn is_special_html(name: &str) -> bool {
+    SPECIAL_HTML.contains(&name)
+}
+
 impl Builder {
     /// The current node. The stack is empty only before `<html>` is inserted and after
     /// parsing stopped, where [`Builder::dispatch`] processes no token that needs one; should
@@ -126,8 +135,11 @@ impl Builder {
     }
 
     pub(crate) fn is_special(&self, node: NodeId) -> bool {
+        let n = self.dom.node(node);
+        if n.kind == Kind::Element && n.ns == Ns::Html {
+            return self.dom.names.class(n.name) & SPECIAL != 0;
+        }
         match self.dom.element_name(node) {
-            Some((Ns::Html, n)) => SPECIAL_HTML.contains(&n),
             Some((Ns::MathMl, n)) => {
                 matches!(n, "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml")
             }
@@ -136,41 +148,33 @@ impl Builder {
         }
     }
 
+    /// Whether `node` bounds `scope`: HTML elements by their name's class bits (one lookup,
+    /// no string compares: this runs for every open element a scope check walks past).
     fn is_scope_boundary(&self, node: NodeId, scope: Scope) -> bool {
-        let Some((ns, name)) = self.dom.element_name(node) else {
+        let n = self.dom.node(node);
+        if n.kind != Kind::Element {
             return false;
-        };
-        match scope {
-            Scope::Table => ns == Ns::Html && matches!(name, "html" | "table" | "template"),
-            _ => {
-                let default = match ns {
-                    Ns::Html => matches!(
-                        name,
-                        "applet"
-                            | "caption"
-                            | "html"
-                            | "table"
-                            | "td"
-                            | "th"
-                            | "marquee"
-                            | "object"
-                            | "select"
-                            | "template"
-                    ),
-                    Ns::MathMl => {
-                        matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml")
-                    }
-                    Ns::Svg => matches!(name, "foreignObject" | "desc" | "title"),
-                    _ => false,
+        }
+        match n.ns {
+            Ns::Html => {
+                let class = self.dom.names.class(n.name);
+                let bits = match scope {
+                    Scope::Table => TABLE_SCOPE_BOUNDARY,
+                    Scope::Default => SCOPE_BOUNDARY,
+                    Scope::ListItem => SCOPE_BOUNDARY | LIST_SCOPE_BOUNDARY,
+                    Scope::Button => SCOPE_BOUNDARY | BUTTON_SCOPE_BOUNDARY,
                 };
-                default
-                    || (ns == Ns::Html
-                        && match scope {
-                            Scope::ListItem => matches!(name, "ol" | "ul"),
-                            Scope::Button => name == "button",
-                            _ => false,
-                        })
+                class & bits != 0
             }
+            Ns::MathMl if scope != Scope::Table => matches!(
+                self.dom.names.get(n.name),
+                "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml"
+            ),
+            Ns::Svg if scope != Scope::Table => matches!(
+                self.dom.names.get(n.name),
+                "foreignObject" | "desc" | "title"
+            ),
+            _ => false,
         }
     }
 
@@ -189,7 +193,14 @@ impl Builder {
     }
 
     pub(crate) fn in_scope(&self, name: &str, scope: Scope) -> bool {
-        self.in_scope_by(scope, |n| self.dom.is_html(n, name))
+        // A name no element carries is in no scope; otherwise compare ids, not strings.
+        let Some(id) = self.dom.names.lookup(name) else {
+            return false;
+        };
+        self.in_scope_by(scope, |n| {
+            let node = self.dom.node(n);
+            node.kind == Kind::Element && node.ns == Ns::Html && node.name == id
+        })
     }
 
     pub(crate) fn in_scope_any(&self, names: &[&str], scope: Scope) -> bool {
