@@ -293,7 +293,9 @@ def extract_document(
     - ``main_content``: ``bool``, present when ``main_content=True`` and ``markdown`` or
       ``text`` was asked for: whether those views are the main-content selection. A
       selection shorter than :data:`MIN_MAIN_CONTENT_CHARS` (trimmed) gives way to the whole
-      page when that is longer, decided on the same parse (then ``False``).
+      page when that is longer, decided on the same parse (then ``False``); so does a page
+      whose tree holds more than 1,048,576 nodes (no real page does; it bounds the memory
+      of the selection on hostile markup).
     - ``frames``: with a non-empty ``frame_marker``, the page's visible ``<iframe>`` and
       ``<frame>`` elements in document order (at most 256; those in hidden subtrees left out),
       ``list[{"tag", "src", "srcdoc", "title", "name", "width", "height"}]`` (``src``

@@ -158,6 +158,19 @@ def test_amplification_is_bounded():
         assert len(extract(html, mode=mode)) < 4 * len(html)
 
 
+def test_a_tree_too_large_for_the_readable_outline_is_shown_whole():
+    # The readable outline keeps ~90 bytes a node beside the tree; past about a million nodes
+    # (dense hostile markup; no real page) the page is shown whole instead of selected, so
+    # that the call stays within the memory every body under the size cap is promised.
+    article = "<nav>menu</nav><article><h1>T</h1><p>" + "Real words here. " * 60 + "</p></article>"
+    small = f"<html><body>{article}{'<a>n</a>' * 10}</body></html>"
+    assert not extract(small, mode="text", main_content=True).startswith("menu")
+    big = f"<html><body>{article}{'<a>n</a>' * 540_000}</body></html>"
+    whole = extract(big, mode="text", main_content=True)
+    assert whole.startswith("menu")
+    assert whole == extract(big, mode="text")
+
+
 def _dropped_then_raw(name: str) -> str:
     # A start tag over the guard's attribute cap is dropped with its end tag; the same name
     # later holding raw text must still be closed for the tree builder (a panic in html5ever

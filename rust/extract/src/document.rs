@@ -144,7 +144,9 @@ pub fn extract_parsed_with(
         (Some(marker), Some((_, index))) => Some(FrameMarks { marker, index }),
         _ => None,
     };
-    let narrowed = main_content && (modes.text || modes.markdown);
+    let asked = main_content && (modes.text || modes.markdown);
+    // A tree past the readable outline's cap is shown whole (see `readable::selectable`).
+    let narrowed = asked && readable::selectable(doc);
     let scope = if narrowed {
         readable::select(doc, url)
     } else {
@@ -184,7 +186,7 @@ pub fn extract_parsed_with(
         links: (modes.links && live()).then(|| links::extract_with(doc, base.as_ref(), tracking)),
         tables: (modes.tables && live()).then(|| tables::extract(doc)),
         metadata: (modes.metadata && live()).then(|| metadata::extract(doc, base.as_ref())),
-        main_content: narrowed.then_some(main_content),
+        main_content: asked.then_some(main_content),
         frames: found.map(|(list, _)| list),
     }
 }
@@ -321,6 +323,42 @@ mod tests {
         assert!(nodes <= cap + 1024, "{nodes} nodes, cap {cap}");
         let text = crate::text::render(&doc, &Scope::whole());
         assert_eq!(text.matches('x').count(), 200_000);
+    }
+
+    #[test]
+    fn a_tree_past_the_outline_cap_is_shown_whole() {
+        const MAIN: Options = Options {
+            main_content: true,
+            tracking: None,
+            frame_marker: None,
+        };
+        let modes = Modes {
+            text: true,
+            ..Modes::default()
+        };
+        // An article and a long tail of navigation: selected while the tree is small...
+        let article = format!(
+            "<nav>menu</nav><article><h1>T</h1><p>{}</p></article>",
+            "Real words in a real sentence. ".repeat(40)
+        );
+        let small = format!(
+            "<html><body>{article}{}</body></html>",
+            "<a href=/x>n</a> ".repeat(10)
+        );
+        let out = extract_within(&small, None, modes, MAIN, &Budget::unlimited()).unwrap();
+        assert_eq!(out.main_content, Some(true));
+        assert!(!out.text.unwrap().contains("menu"));
+        // ...whole past the cap (each `<a>` with its text is two nodes), and said so.
+        let links = (readable::MAX_OUTLINE_NODES / 2) + 1000;
+        let big = format!(
+            "<html><body>{article}{}</body></html>",
+            "<a>n</a>".repeat(links)
+        );
+        let doc = parse(&big);
+        assert!(!readable::selectable(&doc));
+        let out = extract_within(&big, None, modes, MAIN, &Budget::unlimited()).unwrap();
+        assert_eq!(out.main_content, Some(false));
+        assert!(out.text.unwrap().starts_with("menu"));
     }
 
     #[test]

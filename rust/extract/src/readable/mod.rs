@@ -96,6 +96,20 @@ const SHELL_TEXT: u32 = 100;
 /// regions are this short, 2 of them in the ground truth.
 const LIVE_TEXT: u32 = 80;
 
+/// Nodes past which a tree gets no readable selection (its text and Markdown are the whole
+/// page, and `main_content` says so). Why: the outline keeps about 90 bytes a node beside
+/// the tree's 36, so the densest markup a 10 MiB body can hold (2.7 million nodes, at the
+/// parse's node cap) took the call to 257 MiB of peak memory, past the 200 MiB every body
+/// under the size cap is promised. Real pages stay far below: the corpus's densest uses
+/// 14.7 bytes a node (`examples/node_density.rs`), so a 14 MiB page of that density still
+/// gets its selection.
+pub const MAX_OUTLINE_NODES: usize = 1 << 20;
+
+/// Whether `doc` is small enough for [`select`] (see [`MAX_OUTLINE_NODES`]).
+pub fn selectable(doc: &Html) -> bool {
+    doc.tree.len() <= MAX_OUTLINE_NODES
+}
+
 /// Choose the part of `doc` that is the page's main content.
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {
     let mut t = Table::build(doc, url.and_then(url_host));
