@@ -71,7 +71,7 @@ SHAPES = ["links", "cells", "nested", "misnested", "paragraphs"]
 
 def measure(build: str | None, size: int, shape: str, main: bool) -> dict:
     env_path = [build] if build else []
-    code = "import sys; sys.path[:0] = %r\n" % env_path + _CHILD
+    code = f"import sys; sys.path[:0] = {env_path!r}\n" + _CHILD
     done = subprocess.run(
         [sys.executable, "-c", code, str(size), shape, "1" if main else "0"],
         capture_output=True,
