@@ -32,7 +32,7 @@ from .config import Config
 from .page import EXTRACT_MODES
 from .proxies import _ENV_ALL, _ENV_HTTP, _ENV_HTTPS, _ENV_NO
 
-__all__ = ["DEFAULT_ACTOR_CPUS", "fetch_dataset"]
+__all__ = ["DEFAULT_ACTOR_CPUS", "default_pool_size", "fetch_dataset"]
 
 # Every variable trust_env_proxy reads (proxies.core_routes), in both spellings.
 _PROXY_VARIABLES = (*_ENV_HTTP, *_ENV_HTTPS, *_ENV_ALL, *_ENV_NO)
@@ -87,6 +87,20 @@ class _Fetcher:
 DEFAULT_ACTOR_CPUS = 0.25
 
 
+def default_pool_size(num_cpus: float = DEFAULT_ACTOR_CPUS) -> int:
+    """The actors the default pool starts with: one on every node of the connected cluster
+    with ``num_cpus`` of a CPU for it (Ray Data places a pool's actors ``SPREAD``, so they
+    land one a node). Why not one actor: the pool grows only when one actor falls behind,
+    and one actor of eight threads keeps up with a polite crawl, so on a cluster every URL
+    was fetched on the head. 1 when Ray is not started yet (Ray Data then starts a local
+    instance: one node)."""
+    if not ray.is_initialized():
+        return 1
+    nodes = sum(1 for node in ray.nodes()
+                if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= num_cpus)
+    return max(1, nodes)
+
+
 def _warn_if_starved(concurrency: int | None, num_cpus: float) -> None:
     """Warn when ``concurrency`` actors of ``num_cpus`` would reserve every CPU of the
     running cluster: the stages reading the input could then never be scheduled."""
@@ -123,7 +137,8 @@ def fetch_dataset(
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per
-    actor. ``concurrency`` is the number of actors (default: Ray's autoscaling pool), each
+    actor. ``concurrency`` is the number of actors (default: an autoscaling pool starting with
+    one actor on every node, :func:`default_pool_size`), each
     fetching ``batch_size`` rows at a time on up to ``threads`` threads and reserving
     ``num_cpus`` of a CPU (default :data:`DEFAULT_ACTOR_CPUS`: fetching mostly waits on the
     network, and whole CPUs would leave none to the stages feeding the actors: with
@@ -144,8 +159,8 @@ def fetch_dataset(
     if not num_cpus > 0:
         raise ValueError("num_cpus must be more than 0")
     _warn_if_starved(concurrency, num_cpus)
-    compute = (ray.data.ActorPoolStrategy(min_size=1, max_size=None) if concurrency is None
-               else ray.data.ActorPoolStrategy(size=concurrency))
+    compute = (ray.data.ActorPoolStrategy(min_size=default_pool_size(num_cpus), max_size=None)
+               if concurrency is None else ray.data.ActorPoolStrategy(size=concurrency))
     # With trust_env_proxy the proxy comes from the environment: the driver's, read here,
     # so every node routes as the driver would (an actor inherits its own node's otherwise).
     proxy_env = ({n: os.environ[n] for n in _PROXY_VARIABLES if n in os.environ}
