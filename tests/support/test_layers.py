@@ -9,7 +9,8 @@ Parses every module of ``python/webgrip`` with :mod:`ast` (nothing is imported).
   ``TYPE_CHECKING`` blocks, so a late import cannot hide an upward dependency.
 
 As usual for such checks, importing ``pkg.mod`` is not counted as importing ``pkg`` itself.
-The layer order is described in ``docs/architecture-layers.md``.
+The layer table of ``docs/architecture.md`` (Python package) must list every module in its
+layer: :func:`test_the_docs_table_lists_every_module_in_its_layer`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "webgrip"
+ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 
 _FOUNDATIONS, _VALUES, _CONFIG, _INTERFACE, _FEATURES, _FACADE, _TOOLS, _ENTRY = range(8)
 
@@ -233,3 +235,35 @@ def test_no_module_imports_a_higher_layer():
 
 def test_the_checker_sees_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _docs_layers() -> dict[int, set[str]]:
+    """The modules of each layer as docs/architecture.md's table names them: rows
+    ``| N name | `mod`, ... | job |``; ``search/*`` is the search package, ``webgrip`` the
+    package itself (``__init__`` only explains it)."""
+    layers: dict[int, set[str]] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0][:1].isdigit():
+            continue
+        names: set[str] = set()
+        for token in cells[1].split("`")[1::2]:
+            if token == "search/*":
+                names |= {m for m in LAYERS if m == "webgrip.search"
+                          or m.startswith("webgrip.search.")}
+            elif token == "webgrip":
+                names.add("webgrip")
+            elif token != "__init__":
+                names.add(f"webgrip.{token}")
+        layers[int(cells[0].split()[0])] = names
+    return layers
+
+
+def test_the_docs_table_lists_every_module_in_its_layer():
+    documented = _docs_layers()
+    assert sorted(documented) == list(range(8))
+    expected: dict[int, set[str]] = {}
+    for module, layer in LAYERS.items():
+        expected.setdefault(layer, set()).add(module)
+    for layer in range(8):
+        assert sorted(documented[layer]) == sorted(expected[layer]), f"layer {layer}"

@@ -5,21 +5,9 @@ use url::Url;
 
 use crate::emit::{self, Flavor};
 use crate::scope::Scope;
-use crate::tracking::TrackingRules;
 
 /// Markdown of the part of `doc` named by `scope`; links and images are resolved against
 /// `base` (see [`crate::urls::document_base`]).
 pub fn render(doc: &Html, scope: &Scope, base: Option<&Url>) -> String {
     emit::render(doc, scope, Flavor::Markdown, base, None)
-}
-
-/// [`render`] with the tracking parameters `tracking` names removed from every link and
-/// image target.
-pub fn render_with(
-    doc: &Html,
-    scope: &Scope,
-    base: Option<&Url>,
-    tracking: Option<&TrackingRules>,
-) -> String {
-    emit::render(doc, scope, Flavor::Markdown, base, tracking)
 }

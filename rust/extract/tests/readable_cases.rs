@@ -1,7 +1,7 @@
 //! The readable (main-content) rule cases in `tests/readable/`: each `<case>.html` runs
 //! through [`webgrip_extract::extract`] with `main_content`, and the views named in
 //! `<case>.expect` must hold its `+` phrases and none of its `-` phrases (format:
-//! `tests/readable/README.md`). `tests/test_readable_cases.py` runs the same cases through
+//! `tests/readable/README.md`). `tests/extract/test_readable_cases.py` runs the same cases through
 //! the Python API.
 //!
 //! Every case runs and every failure is listed, so one broken rule shows all it breaks.
