@@ -7,11 +7,14 @@
 
 use libfuzzer_sys::fuzz_target;
 use webgrip_extract::tree::Html;
-use webgrip_extract::{guard, parse, parse_prepared, parse_with_html5ever};
+use webgrip_extract::{guard, parse, parse_prepared};
 
 #[path = "../../rust/extract/tests/support/lexer_dump.rs"]
 mod lexer_dump;
 use lexer_dump::dump;
+#[path = "../../rust/extract/tests/support/reference.rs"]
+mod reference;
+use reference::parse_with_html5ever;
 
 /// The lexer's node cap (`document::build`: 4 input bytes a node plus 65,536) reads the
 /// rest of a page flat on purpose; trees that big are outside this oracle.

@@ -25,7 +25,11 @@ use html5ever::{ns, LocalName, Namespace, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
 use webgrip_dom::{html5lib_dump, Ns, TreeBuilder as OwnBuilder};
 use webgrip_extract::lexer::{self, Pressure};
-use webgrip_extract::{parse_prepared, parse_with_html5ever, Budget};
+use webgrip_extract::{parse_prepared, Budget};
+
+#[path = "../tests/support/reference.rs"]
+mod reference;
+use reference::parse_with_html5ever;
 
 /// One test of a `.dat` file.
 #[derive(Debug, Default)]
@@ -178,14 +182,25 @@ fn own_dump(doc: &webgrip_extract::tree::Html) -> String {
     html5lib_dump(&doc.tree, 0)
 }
 
-/// The own tree builder fed by `lexer::tokenize` (unguarded, unlimited budget, the builder's
-/// default caps, which no case reaches), for a document (`context` `None`) or a fragment;
-/// returns the html5lib dump. The lexer starts in the data state, so the contexts that start
-/// the tokenizer elsewhere (RCDATA for `<title>`/`<textarea>`, RAWTEXT for `<style>` and
-/// kin, script data, PLAINTEXT) are unsupported.
+/// The own tree builder fed by the lexer (unguarded, unlimited budget, the builder's default
+/// caps, which no case reaches), for a document (`context` `None`) or a fragment, the lexer
+/// started in the state the context sets (`lexer::tokenize_fragment`); returns the html5lib
+/// dump.
 fn own_parse(data: &str, context: Option<&str>) -> Result<String, String> {
     let builder = match context {
-        None => OwnBuilder::new(),
+        None => {
+            let builder = OwnBuilder::new();
+            let probe = || Pressure { open: 0, nodes: 0 };
+            lexer::tokenize(
+                data,
+                &builder,
+                false,
+                &Budget::unlimited(),
+                &probe,
+                usize::MAX,
+            );
+            builder
+        }
         Some(spec) => {
             let (ns, local) = if let Some(local) = spec.strip_prefix("svg ") {
                 (Ns::Svg, local)
@@ -194,21 +209,12 @@ fn own_parse(data: &str, context: Option<&str>) -> Result<String, String> {
             } else {
                 (Ns::Html, spec)
             };
-            if let Some(kind) = OwnBuilder::fragment_raw_kind(local, ns) {
-                return Err(format!("context <{spec}> starts the tokenizer in {kind:?}"));
-            }
-            OwnBuilder::new_fragment(local, ns)
+            let builder = OwnBuilder::new_fragment(local, ns);
+            let start = OwnBuilder::fragment_raw_kind(local, ns);
+            lexer::tokenize_fragment(data, &builder, start);
+            builder
         }
     };
-    let probe = || Pressure { open: 0, nodes: 0 };
-    lexer::tokenize(
-        data,
-        &builder,
-        false,
-        &Budget::unlimited(),
-        &probe,
-        usize::MAX,
-    );
     let root = builder.root();
     Ok(html5lib_dump(&builder.into_dom(), root))
 }

@@ -1,8 +1,11 @@
-//! Time html5ever parsing alone versus each view on a file or a generated hostile input.
+//! Time the reference parses (scraper, html5ever's tokenizer) alone versus each view on a file or a generated hostile input.
 //! `cargo run --profile fastbuild -p webgrip-extract --example parse_probe -- <file | gen:KIND:N>`
 use std::time::Instant;
 
 use webgrip_extract::{links, markdown, metadata, tables, text, urls, Scope};
+
+#[path = "../tests/support/reference.rs"]
+mod reference;
 
 fn main() {
     let arg = std::env::args()
@@ -42,7 +45,7 @@ fn main() {
         let stripped = webgrip_extract::guard::defuse(&html).into_owned();
         let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
         let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
-        let t_c = best(&mut || drop(webgrip_extract::parse_with_html5ever(&stripped)));
+        let t_c = best(&mut || drop(reference::parse_with_html5ever(&stripped)));
         println!("parse_prepared: unstripped {t_a:?} stripped {t_b:?} | html5ever tokenizer on stripped {t_c:?}");
     }
     let parse = best(&mut || drop(webgrip_extract::parse(&html)));

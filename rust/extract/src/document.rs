@@ -1,7 +1,5 @@
 //! One parse, every requested view.
 
-use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use webgrip_dom::{Limits, TreeBuilder};
 
 use crate::budget::{Budget, Interrupted};
@@ -15,7 +13,7 @@ use crate::metadata::{self, Metadata};
 use crate::scope::Scope;
 use crate::tables::{self, Table};
 use crate::tracking::TrackingRules;
-use crate::{guard, lexer, readable, urls};
+use crate::{lexer, readable, urls};
 
 /// Which views to build.
 #[derive(Debug, Clone, Copy, Default)]
@@ -201,17 +199,11 @@ pub fn extract_parsed_with(
 /// emitters still drop `noscript` on whole-page views; readable mode may select inside it
 /// when that is where the page's text is.
 pub fn parse(html: &str) -> Html {
-    if html.len() > lexer::MAX_INPUT {
-        return parse_with_html5ever(&guard::defuse(html));
-    }
     build(html, true, &Budget::unlimited()).0
 }
 
 /// [`parse`] that gives up once `budget` is spent.
 pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
-    if html.len() > lexer::MAX_INPUT {
-        return Ok(parse_with_html5ever(&guard::defuse(html)));
-    }
     match build(html, true, budget) {
         (doc, Outcome::Complete) => Ok(doc),
         (_, Outcome::Interrupted(why)) => Err(why),
@@ -220,12 +212,9 @@ pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
 
 /// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
 /// so `<noscript>` content is markup. Only for input that is already defused (by
-/// [`guard::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
+/// [`crate::guard::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
 /// scans quadratic (the open-element and node caps still hold).
 pub fn parse_prepared(html: &str) -> Html {
-    if html.len() > lexer::MAX_INPUT {
-        return parse_with_html5ever(html);
-    }
     build(html, false, &Budget::unlimited()).0
 }
 
@@ -235,9 +224,13 @@ pub fn parse_prepared(html: &str) -> Html {
 /// as the builder reports them, and the node cap past which the rest of the page is read
 /// flat), so the builder runs without its own ([`Limits::unlimited`]): the same caps
 /// applied twice would count start tags the lexer already dropped and move where the
-/// builder's probes fall. The builder keeps them for other tokenizers (see
-/// [`parse_with_html5ever`]).
+/// builder's probes fall. The builder keeps them for other tokenizers (the tests drive it
+/// with html5ever's).
+///
+/// Input past [`lexer::MAX_INPUT`] is cut there (at a character boundary): the arena
+/// addresses text with `u32`, and no response cap comes near it.
 fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
+    let html = within_max_input(html);
     let builder = TreeBuilder::with_limits(Limits::unlimited());
     // The arena sized up front: growing it by doubling copies it several times and touches
     // twice the memory (page faults dominated large pages). Each `<` makes at most one
@@ -265,23 +258,17 @@ fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
 const BYTES_PER_NODE: usize = 4;
 const SPARE_NODES: usize = 1 << 16;
 
-/// [`parse_prepared`] with html5ever's own tokenizer feeding the same builder: the path for
-/// inputs too large for the byte lexer's `u32` offsets, and a reference in tests. The builder
-/// applies the caps the unguarded lexer applies in [`parse_prepared`] (open elements and
-/// formatting entries, the node cap); depth and attributes are the guard's, applied before
-/// (`guard::defuse`) where the input is untrusted.
-pub fn parse_with_html5ever(html: &str) -> Html {
-    let limits = Limits {
-        max_depth: usize::MAX,
-        max_attrs: usize::MAX,
-        ..Limits::for_input(html.len())
-    };
-    let tokenizer = Tokenizer::new(TreeBuilder::with_limits(limits), TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(StrTendril::from_slice(html));
-    let _ = tokenizer.feed(&input);
-    tokenizer.end();
-    Html::built(tokenizer.sink)
+/// The longest prefix of `html` that is at most [`lexer::MAX_INPUT`] bytes and ends on a
+/// character boundary.
+fn within_max_input(html: &str) -> &str {
+    if html.len() <= lexer::MAX_INPUT {
+        return html;
+    }
+    let mut end = lexer::MAX_INPUT;
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    &html[..end]
 }
 
 #[cfg(test)]

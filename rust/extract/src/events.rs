@@ -21,7 +21,7 @@
 //! kept as undecoded text otherwise), RCDATA (`<title>`, `<textarea>`: text, character
 //! references decoded), `<plaintext>` (the rest is text). A tag the input ends inside is
 //! dropped, as browsers drop it. Character references are decoded in text and attribute
-//! values with the HTML rules (named references from html5ever's table, the attribute-value
+//! values with the HTML rules (named references from the WHATWG table in `entities`, the attribute-value
 //! exception for `&amp=`, numeric references with the C1 replacements). No tree is built:
 //! nesting, implied end tags and depth are the consumer's.
 

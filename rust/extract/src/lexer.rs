@@ -1,44 +1,40 @@
-//! A byte-scanning HTML tokenizer that feeds html5ever's tree builder.
+//! A byte-scanning HTML tokenizer that feeds webgrip-dom's tree builder.
 //!
-//! Why: html5ever's own tokenizer takes input a character at a time through a buffer queue
-//! and was about two thirds of the parse time on real pages. Tree construction (insertion
-//! modes, foster parenting, the adoption agency, foreign content) stays html5ever's: this
-//! module only produces the same token stream faster. It follows the WHATWG tokenizer states,
-//! jumps over text with `memchr`, hands text out as zero-copy slices of one shared buffer
-//! (tendril subslices) and takes the tree builder's answers to switch into RCDATA, RAWTEXT,
-//! script data and PLAINTEXT, as html5ever's tokenizer does.
+//! Why: html5ever's tokenizer takes input a character at a time through a buffer queue and
+//! was about two thirds of the parse time on real pages. This module follows the WHATWG
+//! tokenizer states, jumps over text with `memchr`, hands out text and lowercase names as
+//! slices of the input (`Cow::Borrowed`: a copy only where a reference is decoded, a NUL
+//! replaced or a name lowercased) and takes the tree builder's answers to switch into
+//! RCDATA, RAWTEXT, script data and PLAINTEXT.
 //!
 //! With `guarded`, the lexer also does the pre-pass's work while it reads (one pass over
 //! the input instead of two): the [`guard::Tracker`] drops tags past the depth and attribute
 //! caps, and script/style content, comment text, plain SVG subtrees and attributes no view
 //! reads never become tokens. `tests/lexer_identity.rs` checks that this builds the same
-//! tree as html5ever over [`guard::defuse`]'s output.
+//! tree as html5ever's tokenizer over [`guard::defuse`]'s output.
 //!
-//! The rare constructs are handed to html5ever itself: a `<!DOCTYPE ...>` (whose identifiers
-//! decide quirks mode) is tokenized by html5ever's tokenizer on its own slice. The trees both
-//! tokenizers build are compared on the corpus and on generated input
-//! (`tests/lexer_identity.rs`).
+//! A `<!DOCTYPE ...>` (whose identifiers decide quirks mode) is read by [`crate::doctype`]'s
+//! state machine on its own slice. The trees this lexer and html5ever's tokenizer build
+//! through the same tree builder are compared on the corpus and on generated input
+//! (`tests/lexer_identity.rs`, the `lexer_diff` fuzz target).
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{
-    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-};
-use html5ever::{ns, Attribute, LocalName, QualName};
 use memchr::{memchr, memchr3};
+use webgrip_dom::token::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 
 use crate::budget::{Budget, Interrupted};
 use crate::guard::{self, Start, Tracker};
 
-/// Tendrils address bytes with `u32`; larger inputs go to html5ever's own tokenizer.
+/// The arena DOM addresses its text with `u32`: input past this is cut (at a character
+/// boundary) before parsing. Two thousand times the default response cap.
 pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
 
 /// Elements the tree builder may hold open plus active formatting entries before the lexer
 /// stops opening more. Why: misnested formatting tags (`<b><div>x</b>`, `<b><i>x</b>`)
 /// make the adoption agency and the reconstruction of formatting elements leave elements
-/// open that no end tag closes, so html5ever's stack grows with the page and every scan of
+/// open that no end tag closes, so the builder's stack grows with the page and every scan of
 /// it (scope checks, the adoption agency) turns tree building quadratic. Browsers bound the
 /// same thing (Blink stops nesting at 512). Real pages stay far below it.
 pub const MAX_OPEN: usize = 512;
@@ -85,16 +81,69 @@ pub fn tokenize<S: TokenSink>(
     probe: &dyn Fn() -> Pressure,
     max_nodes: usize,
 ) -> Outcome {
+    tokenize_from(
+        html,
+        sink,
+        guarded,
+        budget,
+        probe,
+        max_nodes,
+        Mode::Data,
+        "",
+    )
+}
+
+/// [`tokenize`] for the fragment parsing algorithm (html5lib-tests' fragment cases):
+/// unguarded and uncapped, starting in the state the context element sets (`start`, as
+/// `webgrip_dom::TreeBuilder::fragment_raw_kind` gives it; `Some(None)`: PLAINTEXT). No start
+/// tag has been emitted, so no end tag is "appropriate" (§13.2.5): the context's raw text
+/// runs to the end (`tests4.dat`: `<!-- inside </script> -->` in `<script>` is all text).
+pub fn tokenize_fragment<S: TokenSink>(
+    html: &str,
+    sink: &S,
+    start: Option<Option<RawKind>>,
+) -> Outcome {
+    let mode = match start {
+        None => Mode::Data,
+        Some(None) => Mode::Plaintext,
+        Some(Some(RawKind::Rcdata)) => Mode::Rcdata {
+            strip: false,
+            in_noscript: false,
+        },
+        Some(Some(RawKind::Rawtext)) => Mode::Rawtext {
+            strip: false,
+            in_noscript: false,
+        },
+        Some(Some(RawKind::ScriptData)) => Mode::Script { strip: false },
+    };
+    let probe = Pressure::default;
+    let budget = Budget::unlimited();
+    tokenize_from(html, sink, false, &budget, &probe, usize::MAX, mode, "")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tokenize_from<S: TokenSink>(
+    html: &str,
+    sink: &S,
+    guarded: bool,
+    budget: &Budget,
+    probe: &dyn Fn() -> Pressure,
+    max_nodes: usize,
+    mode: Mode,
+    last_start: &str,
+) -> Outcome {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // Newline normalisation first, so every later state sees only `\n`.
-    let src = if memchr(b'\r', html.as_bytes()).is_some() {
-        StrTendril::from_slice(&html.replace("\r\n", "\n").replace('\r', "\n"))
+    let normalised;
+    let src: &str = if memchr(b'\r', html.as_bytes()).is_some() {
+        normalised = html.replace("\r\n", "\n").replace('\r', "\n");
+        &normalised
     } else {
-        StrTendril::from_slice(html)
+        html
     };
     let lexer = Lexer {
         b: src.as_bytes(),
-        src: &src,
+        src,
         sink,
         tracker: guarded
             .then(|| RefCell::new(Tracker::new(!guard::mentions_frameset(src.as_bytes())))),
@@ -108,10 +157,9 @@ pub fn tokenize<S: TokenSink>(
         until_probe: Cell::new(0),
         crowded: Cell::new(false),
         flat: Cell::new(false),
-        names: RefCell::new(Names::new()),
     };
-    let outcome = lexer.run();
-    let _ = sink.process_token(Token::EOFToken, 1);
+    let outcome = lexer.run(mode, last_start.to_owned());
+    let _ = sink.process_token(Token::Eof);
     sink.end();
     outcome
 }
@@ -136,7 +184,7 @@ enum Mode {
 }
 
 struct Lexer<'a, S> {
-    src: &'a StrTendril,
+    src: &'a str,
     b: &'a [u8],
     sink: &'a S,
     /// The pre-pass's open-element model, when guarding.
@@ -147,9 +195,9 @@ struct Lexer<'a, S> {
     /// subtree open, so it must not see it close.
     untracked_end: Cell<usize>,
     /// The raw text element (title, style, script, …) the tree builder is reading the text
-    /// of: until an end tag closes it, the tree builder takes only text and end tags (any
-    /// other token is a panic in html5ever), so [`Lexer::emit`] closes it first.
-    raw_open: RefCell<Option<LocalName>>,
+    /// of: until an end tag closes it, the tree builder's text mode takes only text and end
+    /// tags, so [`Lexer::emit`] closes it before any other token.
+    raw_open: RefCell<Option<String>>,
     /// The next end tag closes a raw text section (see [`Tracker::end_raw`]).
     closing_raw: Cell<bool>,
     budget: &'a Budget,
@@ -161,143 +209,64 @@ struct Lexer<'a, S> {
     until_probe: Cell<u32>,
     crowded: Cell<bool>,
     flat: Cell<bool>,
-    /// Tag and attribute names met so far (see [`Names`]).
-    names: RefCell<Names>,
-}
-
-/// Interned names by their lower-cased bytes, for names of one to eight bytes (nearly all
-/// tag and attribute names). Why: `LocalName::from` hashes the string (SipHash) and probes
-/// the static atom table for every tag and attribute; a page uses a few dozen names, so a
-/// small direct-mapped table keyed by the packed bytes answers nearly every lookup with
-/// one compare.
-struct Names {
-    slots: Vec<(u64, Option<LocalName>)>,
-}
-
-impl Names {
-    const BITS: u32 = 9;
-
-    fn new() -> Self {
-        Names {
-            slots: vec![(0, None); 1 << Self::BITS],
-        }
-    }
-
-    /// The atom for `raw` (ASCII-lowercased), or `None` when the name is not cacheable
-    /// (empty, longer than eight bytes, or holding a NUL).
-    fn get(&mut self, raw: &[u8]) -> Option<LocalName> {
-        let len = raw.len();
-        if len == 0 || len > 8 {
-            return None;
-        }
-        let mut packed = [0u8; 8];
-        packed[..len].copy_from_slice(raw);
-        let key = ascii_lowercase_word(u64::from_le_bytes(packed));
-        // A NUL among the name's bytes (the padding past them is made non-zero first): not
-        // cached, so the packed bytes always name exactly one string (and are never 0).
-        let padding = if len == 8 { 0 } else { u64::MAX << (8 * len) };
-        if has_zero_byte(key | padding) {
-            return None;
-        }
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize;
-        let entry = self.slots.get_mut(slot)?;
-        if entry.0 == key {
-            if let Some(name) = &entry.1 {
-                return Some(name.clone());
-            }
-        }
-        let lower = key.to_le_bytes();
-        let name = LocalName::from(std::str::from_utf8(&lower[..len]).ok()?);
-        *entry = (key, Some(name.clone()));
-        Some(name)
-    }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Whether any byte of `v` is zero.
-fn has_zero_byte(v: u64) -> bool {
-    v.wrapping_sub(ONES) & !v & HIGHS != 0
-}
-
-/// `A`-`Z` to `a`-`z` in each byte of `v`; every other byte (non-ASCII included) unchanged.
-fn ascii_lowercase_word(v: u64) -> u64 {
-    let low7 = v & !HIGHS;
-    // High bit of each byte: its low seven bits are >= 'A', and > 'Z' (no carry between
-    // bytes: each sum stays below 0x100).
-    let ge_a = low7 + ONES * u64::from(0x80 - b'A');
-    let gt_z = low7 + ONES * u64::from(0x80 - b'Z' - 1);
-    let upper = (ge_a & !gt_z) & !v & HIGHS;
-    v | (upper >> 2)
 }
 
 /// One decoded character reference: up to two characters.
 pub(crate) struct CharRef {
     pub(crate) chars: [char; 2],
     pub(crate) len: usize,
-    /// A numeric reference without its `;`. html5ever reports that as a parse-error token,
-    /// and a token between `<pre>` (or `<listing>`, `<textarea>`) and the newline the
-    /// reference makes keeps that newline; the lexer emits the same token to build the
-    /// same tree.
-    unterminated_numeric: bool,
 }
 
 impl CharRef {
-    fn push_to(&self, out: &mut StrTendril) {
+    fn push_to(&self, out: &mut String) {
         for c in &self.chars[..self.len] {
-            out.push_char(*c);
+            out.push(*c);
         }
     }
 }
 
-impl<S: TokenSink> Lexer<'_, S> {
-    fn emit(&self, token: Token) -> TokenSinkResult<S::Handle> {
+impl<'a, S: TokenSink> Lexer<'a, S> {
+    fn emit(&self, token: Token<'_>) -> SinkResult {
         if self.raw_open.borrow().is_some() {
             match &token {
-                Token::TagToken(tag) if tag.kind == TagKind::EndTag => {
+                Token::Tag(tag) if tag.kind == TagKind::EndTag => {
                     self.raw_open.replace(None);
                 }
-                // What html5ever's tree builder panics on while reading raw text.
-                Token::TagToken(_) | Token::CommentToken(_) | Token::NullCharacterToken => {
+                // A stripped raw text section's markup: the tree builder reads only text and
+                // end tags in the text mode, so its element is closed first.
+                Token::Tag(_) | Token::Comment(_) | Token::Null => {
                     if let Some(name) = self.raw_open.take() {
-                        let _ = self.sink.process_token(
-                            Token::TagToken(Tag {
-                                kind: TagKind::EndTag,
-                                name,
-                                self_closing: false,
-                                attrs: Vec::new(),
-                                had_duplicate_attributes: false,
-                            }),
-                            1,
-                        );
+                        let _ = self.sink.process_token(Token::Tag(Tag {
+                            kind: TagKind::EndTag,
+                            name: Cow::Owned(name),
+                            self_closing: false,
+                            attrs: Vec::new(),
+                        }));
                     }
                 }
-                // Text, end of input, parse errors and doctypes: taken in any mode.
+                // Text, end of input and doctypes: taken in any mode.
                 _ => {}
             }
         }
-        self.sink.process_token(token, 1)
+        self.sink.process_token(token)
     }
 
-    /// A zero-copy slice of the input.
-    fn slice(&self, from: usize, to: usize) -> StrTendril {
-        // In range and below u32::MAX: `tokenize` callers keep inputs under MAX_INPUT.
-        self.src.subtendril(from as u32, (to - from) as u32)
+    /// A slice of the input.
+    fn slice(&self, from: usize, to: usize) -> Cow<'a, str> {
+        Cow::Borrowed(&self.src[from..to])
     }
 
     fn emit_text(&self, from: usize, to: usize) {
         if to > from {
-            let _ = self.emit(Token::CharacterTokens(self.slice(from, to)));
+            let _ = self.emit(Token::Chars(self.slice(from, to)));
         }
     }
 
-    fn run(&self) -> Outcome {
+    /// Read from the start in `mode`; `last_start`: the name of the last start tag (for a
+    /// fragment, the context element's), whose end tag ends RCDATA, RAWTEXT and script data.
+    fn run(&self, mut mode: Mode, mut last_start: String) -> Outcome {
         let len = self.b.len();
         let mut pos = 0;
-        let mut mode = Mode::Data;
-        // The name of the last start tag: RCDATA/RAWTEXT/script data end at its end tag.
-        let mut last_start = LocalName::from("");
         let mut until_check = BUDGET_EVERY;
         while pos < len {
             until_check -= 1;
@@ -310,8 +279,12 @@ impl<S: TokenSink> Lexer<'_, S> {
             match mode {
                 Mode::Data => {}
                 Mode::Rcdata { strip, in_noscript } | Mode::Rawtext { strip, in_noscript } => {
-                    let (end, unclosed) =
-                        guard::raw_end(self.b, pos, last_start.as_bytes(), in_noscript);
+                    // No last start tag (a fragment's context): no end tag ends it.
+                    let (end, unclosed) = if last_start.is_empty() {
+                        (len, false)
+                    } else {
+                        guard::raw_end(self.b, pos, last_start.as_bytes(), in_noscript)
+                    };
                     if strip {
                     } else if matches!(mode, Mode::Rcdata { .. }) {
                         self.rcdata_text(pos, end);
@@ -320,12 +293,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                     }
                     if unclosed {
                         // The end tag the pre-pass inserts before `</noscript>`.
-                        let _ = self.emit(Token::TagToken(Tag {
+                        let _ = self.emit(Token::Tag(Tag {
                             kind: TagKind::EndTag,
-                            name: last_start.clone(),
+                            name: Cow::Borrowed(&last_start),
                             self_closing: false,
                             attrs: Vec::new(),
-                            had_duplicate_attributes: false,
                         }));
                     }
                     pos = end;
@@ -334,7 +306,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                     continue;
                 }
                 Mode::Script { strip } => {
-                    let end = guard::script_end(self.b, pos);
+                    let end = if last_start.is_empty() {
+                        len
+                    } else {
+                        guard::script_end(self.b, pos)
+                    };
                     if !strip {
                         self.text_replacing_nul(pos, end);
                     }
@@ -362,15 +338,13 @@ impl<S: TokenSink> Lexer<'_, S> {
                 _ => (false, false),
             };
             mode = match switch {
-                TokenSinkResult::RawData(RawKind::Rcdata) => Mode::Rcdata { strip, in_noscript },
-                TokenSinkResult::RawData(RawKind::Rawtext) => Mode::Rawtext { strip, in_noscript },
-                TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
-                    Mode::Script {
-                        strip: matches!(start, Start::Script { strip: true }),
-                    }
-                }
-                TokenSinkResult::Plaintext => Mode::Plaintext,
-                _ => Mode::Data,
+                SinkResult::Raw(RawKind::Rcdata) => Mode::Rcdata { strip, in_noscript },
+                SinkResult::Raw(RawKind::Rawtext) => Mode::Rawtext { strip, in_noscript },
+                SinkResult::Raw(RawKind::ScriptData) => Mode::Script {
+                    strip: matches!(start, Start::Script { strip: true }),
+                },
+                SinkResult::Plaintext => Mode::Plaintext,
+                SinkResult::Continue => Mode::Data,
             };
             if matches!(
                 mode,
@@ -420,7 +394,7 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn data(&self, mut pos: usize) -> usize {
         let b = self.b;
         let mut seg = pos;
-        let mut owned: Option<StrTendril> = None;
+        let mut owned: Option<String> = None;
         loop {
             let Some(off) = memchr3(b'<', b'&', 0, &b[pos..]) else {
                 pos = b.len();
@@ -437,13 +411,8 @@ impl<S: TokenSink> Lexer<'_, S> {
                 }
                 b'&' => match self.char_ref_in(at, self.b.len(), false) {
                     Some((r, next)) => {
-                        if r.unterminated_numeric {
-                            self.flush(&mut owned, seg, at);
-                            seg = at;
-                            let _ = self.emit(Token::ParseError("unterminated reference".into()));
-                        }
-                        let o = owned.get_or_insert_with(StrTendril::new);
-                        o.push_slice(&self.src[seg..at]);
+                        let o = owned.get_or_insert_with(String::new);
+                        o.push_str(&self.src[seg..at]);
                         r.push_to(o);
                         seg = next;
                         pos = next;
@@ -453,7 +422,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                 _ => {
                     // NUL: its own token (the tree builder drops or replaces it by context).
                     self.flush(&mut owned, seg, at);
-                    let _ = self.emit(Token::NullCharacterToken);
+                    let _ = self.emit(Token::Null);
                     seg = at + 1;
                     pos = at + 1;
                 }
@@ -464,12 +433,12 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 
     /// Emit pending decoded text plus `src[seg..to]`.
-    fn flush(&self, owned: &mut Option<StrTendril>, seg: usize, to: usize) {
+    fn flush(&self, owned: &mut Option<String>, seg: usize, to: usize) {
         match owned.take() {
             Some(mut o) => {
-                o.push_slice(&self.src[seg..to]);
+                o.push_str(&self.src[seg..to]);
                 if !o.is_empty() {
-                    let _ = self.emit(Token::CharacterTokens(o));
+                    let _ = self.emit(Token::Chars(Cow::Owned(o)));
                 }
             }
             None => self.emit_text(seg, to),
@@ -478,17 +447,9 @@ impl<S: TokenSink> Lexer<'_, S> {
 
     /// RCDATA text: character references decoded, NUL replaced.
     fn rcdata_text(&self, from: usize, to: usize) {
-        // Only a reference at the very start can meet the newline rule (see `CharRef`).
-        if self.b.get(from) == Some(&b'&')
-            && self
-                .char_ref_in(from, to, false)
-                .is_some_and(|(r, _)| r.unterminated_numeric)
-        {
-            let _ = self.emit(Token::ParseError("unterminated reference".into()));
-        }
         let t = self.decode(from, to, false);
         if !t.is_empty() {
-            let _ = self.emit(Token::CharacterTokens(t));
+            let _ = self.emit(Token::Chars(t));
         }
     }
 
@@ -497,31 +458,31 @@ impl<S: TokenSink> Lexer<'_, S> {
         if memchr(0, &self.b[from..to]).is_none() {
             self.emit_text(from, to);
         } else {
-            let t = StrTendril::from_slice(&self.src[from..to].replace('\0', "\u{fffd}"));
-            let _ = self.emit(Token::CharacterTokens(t));
+            let t = self.src[from..to].replace('\0', "\u{fffd}");
+            let _ = self.emit(Token::Chars(Cow::Owned(t)));
         }
     }
 
     /// `src[from..to]` with NUL replaced and (if `refs`) character references decoded; a
     /// zero-copy slice when there is nothing to change.
-    fn decode(&self, from: usize, to: usize, in_attr: bool) -> StrTendril {
+    fn decode(&self, from: usize, to: usize, in_attr: bool) -> Cow<'a, str> {
         let b = &self.b[..to];
         let mut pos = from;
         let mut seg = from;
-        let mut owned: Option<StrTendril> = None;
+        let mut owned: Option<String> = None;
         while let Some(off) = memchr3(b'&', 0, 0, &b[pos..]) {
             let at = pos + off;
-            let o = owned.get_or_insert_with(StrTendril::new);
+            let o = owned.get_or_insert_with(String::new);
             if b[at] == 0 {
-                o.push_slice(&self.src[seg..at]);
-                o.push_char('\u{fffd}');
+                o.push_str(&self.src[seg..at]);
+                o.push('\u{fffd}');
                 seg = at + 1;
                 pos = at + 1;
                 continue;
             }
             match self.char_ref_in(at, to, in_attr) {
                 Some((r, next)) => {
-                    o.push_slice(&self.src[seg..at]);
+                    o.push_str(&self.src[seg..at]);
                     r.push_to(o);
                     seg = next;
                     pos = next;
@@ -531,8 +492,8 @@ impl<S: TokenSink> Lexer<'_, S> {
         }
         match owned {
             Some(mut o) => {
-                o.push_slice(&self.src[seg..to]);
-                o
+                o.push_str(&self.src[seg..to]);
+                Cow::Owned(o)
             }
             None => self.slice(from, to),
         }
@@ -562,13 +523,9 @@ impl<S: TokenSink> Lexer<'_, S> {
 
     /// The markup starting with the `<` at `at`: emit its token; return where reading goes
     /// on, the tree builder's answer and the tracker's verdict (for start tags).
-    fn markup(
-        &self,
-        at: usize,
-        last_start: &mut LocalName,
-    ) -> (usize, TokenSinkResult<S::Handle>, Start) {
+    fn markup(&self, at: usize, last_start: &mut String) -> (usize, SinkResult, Start) {
         let b = self.b;
-        let cont = TokenSinkResult::Continue;
+        let cont = SinkResult::Continue;
         let keep = Start::Markup;
         // Only the markup right after a raw text section can close it.
         let closing_raw = self.closing_raw.replace(false);
@@ -577,7 +534,7 @@ impl<S: TokenSink> Lexer<'_, S> {
                 let c = b[at + 2];
                 if c.is_ascii_alphabetic() {
                     match self.end_tag(at, closing_raw) {
-                        Some((Some(tag), end)) => (end, self.emit(Token::TagToken(tag)), keep),
+                        Some((Some(tag), end)) => (end, self.emit(Token::Tag(tag)), keep),
                         Some((None, end)) => (end, cont, keep),
                         None => (b.len(), cont, keep),
                     }
@@ -602,8 +559,9 @@ impl<S: TokenSink> Lexer<'_, S> {
             b'?' => (self.bogus_comment(at + 1), cont, keep),
             _ => match self.start_tag(at) {
                 Some((Some(tag), end, start)) => {
-                    *last_start = tag.name.clone();
-                    let answer = self.emit(Token::TagToken(tag));
+                    last_start.clear();
+                    last_start.push_str(&tag.name);
+                    let answer = self.emit(Token::Tag(tag));
                     match start {
                         // Skip the subtree's content; its end tag is read next.
                         Start::Svg { end: content_end } => {
@@ -622,7 +580,7 @@ impl<S: TokenSink> Lexer<'_, S> {
     /// The end tag whose `<` is at `at`: the token (`None` if the tracker drops it) and
     /// where it ends; `None` if the input ends inside it. `closing_raw`: it closes a raw text
     /// section, and is never dropped.
-    fn end_tag(&self, at: usize, closing_raw: bool) -> Option<(Option<Tag>, usize)> {
+    fn end_tag(&self, at: usize, closing_raw: bool) -> Option<(Option<Tag<'a>>, usize)> {
         let b = self.b;
         let from = at + 2;
         let name_end = from + guard::tag_name_len(b, from);
@@ -642,7 +600,6 @@ impl<S: TokenSink> Lexer<'_, S> {
             name: self.name(from, name_end),
             self_closing: tag.self_closing,
             attrs: Vec::new(),
-            had_duplicate_attributes: false,
         };
         Some((Some(token), tag.end))
     }
@@ -650,7 +607,7 @@ impl<S: TokenSink> Lexer<'_, S> {
     /// The start tag whose `<` is at `at`: the token (`None` if the tracker drops it), where
     /// it ends and the tracker's verdict; `None` if the input ends inside it (the tag is
     /// then dropped, as the tokenizer does at end of input).
-    fn start_tag(&self, at: usize) -> Option<(Option<Tag>, usize, Start)> {
+    fn start_tag(&self, at: usize) -> Option<(Option<Tag<'a>>, usize, Start)> {
         let b = self.b;
         let from = at + 1;
         let name_end = from + guard::tag_name_len(b, from);
@@ -676,15 +633,14 @@ impl<S: TokenSink> Lexer<'_, S> {
         if start == Start::Drop {
             return Some((None, tag.end, start));
         }
-        let mut attrs: Vec<Attribute> = Vec::with_capacity(ranges.len());
-        let mut dup = false;
+        let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(ranges.len());
         for a in ranges.iter() {
             let (n0, n1) = a.name;
             if strip && !guard::attr_is_read(&b[n0..n1]) && !guard::after_slash(b, a) {
                 continue;
             }
             let value = match a.value {
-                None => StrTendril::new(),
+                None => Cow::Borrowed(""),
                 // Long `data:` URLs are cut to their scheme, as the pre-pass does: every
                 // view treats them alike.
                 Some((s, e, true))
@@ -697,13 +653,9 @@ impl<S: TokenSink> Lexer<'_, S> {
                 Some((s, e, _)) => self.decode(s, e, true),
             };
             let name = self.name(n0, n1);
-            if attrs.iter().any(|x| x.name.local == name) {
-                dup = true;
-            } else {
-                attrs.push(Attribute {
-                    name: QualName::new(None, ns!(), name),
-                    value,
-                });
+            // The first of each name counts; later duplicates are dropped.
+            if !attrs.iter().any(|x| x.name == name) {
+                attrs.push(Attribute { name, value });
             }
         }
         let token = Tag {
@@ -711,21 +663,17 @@ impl<S: TokenSink> Lexer<'_, S> {
             name: self.name(from, name_end),
             self_closing: tag.self_closing,
             attrs,
-            had_duplicate_attributes: dup,
         };
         Some((Some(token), tag.end, start))
     }
 
     /// A tag or attribute name: ASCII lowercased, NUL replaced.
-    fn name(&self, from: usize, to: usize) -> LocalName {
-        if let Some(name) = self.names.borrow_mut().get(&self.b[from..to]) {
-            return name;
-        }
+    fn name(&self, from: usize, to: usize) -> Cow<'a, str> {
         let raw = &self.src[from..to];
         if raw.bytes().any(|c| c.is_ascii_uppercase() || c == 0) {
-            LocalName::from(raw.to_ascii_lowercase().replace('\0', "\u{fffd}"))
+            Cow::Owned(raw.to_ascii_lowercase().replace('\0', "\u{fffd}"))
         } else {
-            LocalName::from(raw)
+            Cow::Borrowed(raw)
         }
     }
 
@@ -747,11 +695,11 @@ impl<S: TokenSink> Lexer<'_, S> {
             };
         }
         let text = if self.stripping() {
-            StrTendril::new()
+            Cow::Borrowed("")
         } else {
             self.decode_nul_only(body, text_end)
         };
-        let _ = self.emit(Token::CommentToken(text));
+        let _ = self.emit(Token::Comment(text));
         end
     }
 
@@ -759,15 +707,15 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn bogus_comment(&self, from: usize) -> usize {
         let end = memchr(b'>', &self.b[from..]).map_or(self.b.len(), |e| from + e);
         let text = self.decode_nul_only(from, end);
-        let _ = self.emit(Token::CommentToken(text));
+        let _ = self.emit(Token::Comment(text));
         (end + 1).min(self.b.len())
     }
 
-    fn decode_nul_only(&self, from: usize, to: usize) -> StrTendril {
+    fn decode_nul_only(&self, from: usize, to: usize) -> Cow<'a, str> {
         if memchr(0, &self.b[from..to]).is_none() {
             self.slice(from, to)
         } else {
-            StrTendril::from_slice(&self.src[from..to].replace('\0', "\u{fffd}"))
+            Cow::Owned(self.src[from..to].replace('\0', "\u{fffd}"))
         }
     }
 
@@ -780,35 +728,24 @@ impl<S: TokenSink> Lexer<'_, S> {
         let mut seg = from;
         while let Some(off) = memchr(0, &self.b[seg..end]) {
             self.emit_text(seg, seg + off);
-            let _ = self.emit(Token::NullCharacterToken);
+            let _ = self.emit(Token::Null);
             seg += off + 1;
         }
         self.emit_text(seg, end);
         next
     }
 
-    /// `<!DOCTYPE` at `at`: every DOCTYPE state ends at the next `>`. Its name and
-    /// identifiers decide quirks mode, so html5ever's tokenizer reads this one slice.
+    /// `<!DOCTYPE` at `at`: every DOCTYPE state ends at the next `>` (or the end of input).
     fn doctype(&self, at: usize) -> usize {
         let end = memchr(b'>', &self.b[at..]).map_or(self.b.len(), |e| at + e + 1);
-        let tokens = Collect(RefCell::new(Vec::new()));
-        let tokenizer = Tokenizer::new(&tokens, TokenizerOpts::default());
-        let queue = BufferQueue::default();
-        queue.push_back(self.slice(at, end));
-        let _ = tokenizer.feed(&queue);
-        tokenizer.end();
-        for token in tokens.0.into_inner() {
-            if !matches!(token, Token::ParseError(_) | Token::EOFToken) {
-                let _ = self.emit(token);
-            }
-        }
+        let _ = self.emit(Token::Doctype(crate::doctype::tokenize(&self.src[at..end])));
         end
     }
 }
 
 /// Longer than the longest named character reference without its `;`
-/// ("CounterClockwiseContourIntegral", 31).
-const MAX_REF_NAME: usize = 32;
+/// ("CounterClockwiseContourIntegral", 31): the longest with it.
+const MAX_REF_NAME: usize = crate::entities::LONGEST;
 
 /// The character reference whose `&` is at `at` in `src` (read no further than `b`, a prefix
 /// of `src`'s bytes): the characters and where the reference ends. `None` when the `&` is
@@ -828,7 +765,7 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
                 .count();
             let semi = at + 1 + run;
             if run <= MAX_REF_NAME && b.get(semi) == Some(&b';') {
-                if let Some(&m) = html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=semi]) {
+                if let Some(m) = crate::entities::lookup(&src[at + 1..=semi]) {
                     if m.0 != 0 {
                         best = Some((m, semi + 1));
                     }
@@ -840,8 +777,8 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
                 if !(c.is_ascii_alphanumeric() || c == b';') {
                     break;
                 }
-                match html5ever::data::NAMED_ENTITIES.get(&src[at + 1..=j]) {
-                    Some(&m) => {
+                match crate::entities::lookup(&src[at + 1..=j]) {
+                    Some(m) => {
                         if m.0 != 0 {
                             best = Some((m, j + 1));
                         }
@@ -869,7 +806,6 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
                 CharRef {
                     chars: [first, second],
                     len: if c2 == 0 { 1 } else { 2 },
-                    unterminated_numeric: false,
                 },
                 next,
             ))
@@ -908,7 +844,7 @@ fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
     }
     let c = match n {
         0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
-        0x80..=0x9F => html5ever::data::C1_REPLACEMENTS[(n - 0x80) as usize]
+        0x80..=0x9F => crate::entities::C1_REPLACEMENTS[(n - 0x80) as usize]
             .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
         _ => char::from_u32(n).unwrap_or('\u{fffd}'),
     };
@@ -916,60 +852,107 @@ fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
         CharRef {
             chars: [c, '\0'],
             len: 1,
-            unterminated_numeric: !terminated,
         },
         i,
     ))
-}
-
-/// Collects the tokens of a sub-tokenizer run.
-struct Collect(RefCell<Vec<Token>>);
-
-impl TokenSink for &Collect {
-    type Handle = ();
-    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
-        self.0.borrow_mut().push(token);
-        TokenSinkResult::Continue
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn word_lowercasing_matches_std() {
-        let samples: [&[u8]; 6] = [
-            b"DIV",
-            b"Data-Src",
-            b"@[`{AZaz",
-            b"\xc3\x89T\xc3\xa9",
-            b"x",
-            b"h1H2h3H4",
-        ];
-        for s in samples {
-            let mut packed = [0u8; 8];
-            packed[..s.len()].copy_from_slice(s);
-            let got = ascii_lowercase_word(u64::from_le_bytes(packed)).to_le_bytes();
-            assert_eq!(&got[..s.len()], &s.to_ascii_lowercase()[..], "{s:?}");
-        }
-        for b in 0..=255u8 {
-            let got = ascii_lowercase_word(u64::from(b)) as u8;
-            assert_eq!(got, b.to_ascii_lowercase(), "{b}");
+    /// A start tag as the name tests see it: name, attributes, whether the name was borrowed.
+    type Seen = (String, Vec<(String, String)>, bool);
+
+    /// Collects start tags for the name tests.
+    #[derive(Default)]
+    struct Tags(RefCell<Vec<Seen>>);
+
+    impl TokenSink for Tags {
+        fn process_token(&self, token: Token<'_>) -> SinkResult {
+            if let Token::Tag(t) = token {
+                if t.kind == TagKind::StartTag {
+                    let borrowed = matches!(t.name, Cow::Borrowed(_));
+                    let attrs = t
+                        .attrs
+                        .iter()
+                        .map(|a| (a.name.to_string(), a.value.to_string()))
+                        .collect();
+                    self.0
+                        .borrow_mut()
+                        .push((t.name.into_owned(), attrs, borrowed));
+                }
+            }
+            SinkResult::Continue
         }
     }
 
+    fn start_tags(html: &str) -> Vec<Seen> {
+        let sink = Tags::default();
+        let budget = Budget::unlimited();
+        let probe = || Pressure::default();
+        tokenize(html, &sink, false, &budget, &probe, usize::MAX);
+        sink.0.into_inner()
+    }
+
     #[test]
-    fn cached_names_are_the_interned_names() {
-        let mut names = Names::new();
-        for raw in ["div", "DIV", "Href", "data-src", "datasrc8", "é", "div"] {
-            let want = LocalName::from(raw.to_ascii_lowercase());
-            assert_eq!(names.get(raw.as_bytes()), Some(want), "{raw}");
+    fn names_are_lowercased_and_borrowed_when_they_already_are() {
+        let tags = start_tags("<div><DIV Data-Src=A><x\0y A=1 a=2 b=&amp;>");
+        assert_eq!(tags[0], ("div".into(), vec![], true));
+        assert_eq!(
+            tags[1],
+            ("div".into(), vec![("data-src".into(), "A".into())], false)
+        );
+        // NUL replaced; the first of two attributes of one name kept; references decoded.
+        assert_eq!(
+            tags[2],
+            (
+                "x\u{fffd}y".into(),
+                vec![("a".into(), "1".into()), ("b".into(), "&".into())],
+                false
+            )
+        );
+    }
+
+    /// Collects the text a fragment's tokens carry.
+    #[derive(Default)]
+    struct Text(RefCell<String>);
+
+    impl TokenSink for Text {
+        fn process_token(&self, token: Token<'_>) -> SinkResult {
+            match token {
+                Token::Chars(t) => self.0.borrow_mut().push_str(&t),
+                Token::Tag(t) => self.0.borrow_mut().push_str(&format!("[{}]", t.name)),
+                _ => {}
+            }
+            SinkResult::Continue
         }
-        // Not cacheable: the caller interns these itself.
-        assert_eq!(names.get(b""), None);
-        assert_eq!(names.get(b"aria-hidden"), None);
-        assert_eq!(names.get(b"a\0b"), None);
-        assert_eq!(names.get(b"\0"), None);
+    }
+
+    fn fragment_text(html: &str, start: Option<Option<RawKind>>) -> String {
+        let sink = Text::default();
+        tokenize_fragment(html, &sink, start);
+        sink.0.into_inner()
+    }
+
+    #[test]
+    fn a_fragment_starts_in_its_contexts_state_and_no_end_tag_ends_it() {
+        let script = Some(Some(RawKind::ScriptData));
+        assert_eq!(
+            fragment_text("<!-- a </script> -->", script),
+            "<!-- a </script> -->"
+        );
+        let rcdata = Some(Some(RawKind::Rcdata));
+        assert_eq!(fragment_text("<b>&amp;</title>", rcdata), "<b>&</title>");
+        let rawtext = Some(Some(RawKind::Rawtext));
+        assert_eq!(
+            fragment_text("<b>&amp;</style>", rawtext),
+            "<b>&amp;</style>"
+        );
+        assert_eq!(
+            fragment_text("<b>&amp;</plaintext>", Some(None)),
+            "<b>&amp;</plaintext>"
+        );
+        assert_eq!(fragment_text("<b>&amp;</b>", None), "[b]&[b]");
     }
 }

@@ -7,9 +7,11 @@
 pub mod budget;
 pub mod challenge;
 pub mod charset;
+mod doctype;
 pub mod document;
 pub mod dom;
 mod emit;
+mod entities;
 mod escape;
 pub mod events;
 pub mod frames;
@@ -36,7 +38,7 @@ mod writer;
 pub use budget::{Budget, Interrupted};
 pub use document::{
     extract, extract_parsed, extract_parsed_with, extract_within, parse, parse_prepared,
-    parse_with_html5ever, parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
+    parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
 };
 pub use emit::Flavor;
 pub use frames::Frame;

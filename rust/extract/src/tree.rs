@@ -21,8 +21,8 @@ impl Html {
         }
     }
 
-    /// The finished tree of `builder`.
-    pub(crate) fn built(builder: webgrip_dom::TreeBuilder) -> Html {
+    /// The finished tree of `builder` (which a tokenizer has fed to the end).
+    pub fn built(builder: webgrip_dom::TreeBuilder) -> Html {
         let quirks_mode = builder.quirks_mode();
         Html {
             tree: builder.into_dom(),

@@ -12,7 +12,8 @@ mod support;
 
 use proptest::prelude::*;
 use support::lexer_dump::dump;
-use webgrip_extract::{guard, parse, parse_prepared, parse_with_html5ever};
+use support::reference::parse_with_html5ever;
+use webgrip_extract::{guard, parse, parse_prepared};
 
 /// Unguarded, the lexer builds html5ever's tree; guarded, the tree html5ever builds from the
 /// pre-pass's output.

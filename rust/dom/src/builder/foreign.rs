@@ -2,8 +2,9 @@
 //! integration points where HTML rules come back, and the breakout tags that close foreign
 //! elements.
 
-use html5ever::tokenizer::Tag;
-use html5ever::LocalName;
+use std::borrow::Cow;
+
+use crate::token::Tag;
 
 use super::{is_ws, Builder, Tok};
 use crate::arena::{NodeId, Ns};
@@ -159,35 +160,35 @@ const BREAKOUT: &[&str] = &[
     "var",
 ];
 
-fn recase(list: &[&str], name: &str) -> Option<LocalName> {
+fn recase(list: &[&'static str], name: &str) -> Option<Cow<'static, str>> {
     list.iter()
         .find(|c| c.eq_ignore_ascii_case(name))
-        .map(|c| LocalName::from(*c))
+        .map(|c| Cow::Borrowed(*c))
 }
 
 pub(crate) fn adjust_svg_attrs(t: &mut Tag) {
     for a in &mut t.attrs {
-        if let Some(name) = recase(SVG_ATTRS, &a.name.local) {
-            a.name.local = name;
+        if let Some(name) = recase(SVG_ATTRS, &a.name) {
+            a.name = name;
         }
     }
 }
 
 pub(crate) fn adjust_mathml_attrs(t: &mut Tag) {
     for a in &mut t.attrs {
-        if &*a.name.local == "definitionurl" {
-            a.name.local = LocalName::from("definitionURL");
+        if &*a.name == "definitionurl" {
+            a.name = Cow::Borrowed("definitionURL");
         }
     }
 }
 
 /// The attributes with the foreign-attribute adjustment applied: `xlink:href` and kin go
 /// into their namespace under their local name.
-pub(crate) fn adjust_foreign_attrs(t: &Tag) -> Vec<(Ns, &str, &str)> {
+pub(crate) fn adjust_foreign_attrs<'t>(t: &'t Tag<'_>) -> Vec<(Ns, &'t str, &'t str)> {
     t.attrs
         .iter()
         .map(|a| {
-            let name: &str = &a.name.local;
+            let name: &str = &a.name;
             let (ns, local) = match name {
                 "xlink:actuate" | "xlink:arcrole" | "xlink:href" | "xlink:role" | "xlink:show"
                 | "xlink:title" | "xlink:type" => (Ns::XLink, &name[6..]),
@@ -240,7 +241,7 @@ impl Builder {
                     || (&*t.name == "font"
                         && t.attrs
                             .iter()
-                            .any(|a| matches!(&*a.name.local, "color" | "face" | "size"))) =>
+                            .any(|a| matches!(&*a.name, "color" | "face" | "size"))) =>
             {
                 self.break_out(Tok::Start(t))
             }

@@ -9,20 +9,14 @@
 
 use std::time::Instant;
 
-use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
-
 use super::{Limits, TreeBuilder};
 use crate::arena::{Dom, Kind, NodeId};
+use crate::html5ever_driver::tokenize;
 
 const N: usize = 100_000;
 
 fn build(html: &str, limits: Limits) -> Dom {
-    let tok = Tokenizer::new(TreeBuilder::with_limits(limits), TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(html.into());
-    let _ = tok.feed(&input);
-    tok.end();
-    tok.sink.into_dom()
+    tokenize(html, TreeBuilder::with_limits(limits), None, None).into_dom()
 }
 
 /// The deepest element (the document's children are at depth 1), walked iteratively.
@@ -151,31 +145,29 @@ fn merged_body_attributes_stop_at_the_cap() {
 /// panic.
 #[test]
 fn tokens_after_eof_are_ignored() {
-    use html5ever::tokenizer::{Tag, TagKind, Token, TokenSink};
-    use html5ever::{ns, Attribute, LocalName, QualName};
+    use crate::token::{Attribute, Tag, TagKind, Token, TokenSink};
     let b = TreeBuilder::new();
-    let tag = |kind, name: &str| {
-        Token::TagToken(Tag {
+    let tag = |kind, name: &'static str| {
+        Token::Tag(Tag {
             kind,
-            name: LocalName::from(name),
+            name: name.into(),
             self_closing: false,
             attrs: vec![Attribute {
-                name: QualName::new(None, ns!(), LocalName::from("x")),
+                name: "x".into(),
                 value: "y".into(),
             }],
-            had_duplicate_attributes: false,
         })
     };
-    let _ = b.process_token(Token::EOFToken, 1);
+    let _ = b.process_token(Token::Eof);
     for name in [
         "b", "a", "p", "html", "body", "table", "svg", "template", "td",
     ] {
-        let _ = b.process_token(tag(TagKind::StartTag, name), 1);
-        let _ = b.process_token(tag(TagKind::EndTag, name), 1);
-        let _ = b.process_token(Token::CharacterTokens("x".into()), 1);
-        let _ = b.process_token(Token::CommentToken("c".into()), 1);
+        let _ = b.process_token(tag(TagKind::StartTag, name));
+        let _ = b.process_token(tag(TagKind::EndTag, name));
+        let _ = b.process_token(Token::Chars("x".into()));
+        let _ = b.process_token(Token::Comment("c".into()));
     }
-    let _ = b.process_token(Token::EOFToken, 1);
+    let _ = b.process_token(Token::Eof);
     let dom = b.into_dom();
     assert_eq!(count(&dom, "b"), 0);
 }

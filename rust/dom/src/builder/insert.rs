@@ -1,7 +1,7 @@
 //! Where and how nodes go in: the appropriate place for inserting a node (§13.2.6.1), with
 //! foster parenting and template contents, and the insert-element/text/comment helpers.
 
-use html5ever::tokenizer::Tag;
+use crate::token::Tag;
 
 use super::{html_attrs, Builder};
 use crate::arena::{Dom, Kind, NodeId, Ns, NONE};

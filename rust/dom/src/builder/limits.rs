@@ -29,8 +29,7 @@
 
 use std::collections::HashMap;
 
-use html5ever::tokenizer::Tag;
-use html5ever::LocalName;
+use crate::token::Tag;
 
 use super::{Builder, Entry, Mode};
 
@@ -114,7 +113,7 @@ enum ModelNs {
 
 /// An open element as the model tracks it (the guard's `Open`).
 struct Open {
-    name: LocalName,
+    name: Box<str>,
     ns: ModelNs,
     /// Content read as SVG/MathML (foreign, not an integration point).
     foreign: bool,
@@ -125,7 +124,7 @@ struct Open {
 pub(crate) struct Guard {
     stack: Vec<Open>,
     /// End tags to drop, by name, for start tags dropped earlier.
-    dropped: HashMap<LocalName, usize>,
+    dropped: HashMap<Box<str>, usize>,
     until_probe: u32,
     crowded: bool,
     /// Past [`Limits::flat_after`] (latched).
@@ -258,7 +257,7 @@ fn opens_element(n: &str) -> bool {
 }
 
 fn has_attr(t: &Tag, name: &str) -> bool {
-    t.attrs.iter().any(|a| &*a.name.local == name)
+    t.attrs.iter().any(|a| &*a.name == name)
 }
 
 /// Foreign elements whose content is HTML again.
@@ -269,7 +268,7 @@ fn integration_point(t: &Tag, ns: ModelNs) -> bool {
             matches!(&*t.name, "mi" | "mo" | "mn" | "ms" | "mtext")
                 || (&*t.name == "annotation-xml"
                     && t.attrs.iter().any(|a| {
-                        &*a.name.local == "encoding"
+                        &*a.name == "encoding"
                             && (a.value.eq_ignore_ascii_case("text/html")
                                 || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
                     }))
@@ -279,8 +278,13 @@ fn integration_point(t: &Tag, ns: ModelNs) -> bool {
 }
 
 impl Guard {
-    fn drop_tag(&mut self, name: &LocalName) -> bool {
-        *self.dropped.entry(name.clone()).or_insert(0) += 1;
+    fn drop_tag(&mut self, name: &str) -> bool {
+        match self.dropped.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.dropped.insert(name.into(), 1);
+            }
+        }
         false
     }
 
@@ -332,7 +336,7 @@ impl Guard {
                 return self.drop_tag(&t.name);
             }
             self.stack.push(Open {
-                name: t.name.clone(),
+                name: (*t.name).into(),
                 ns,
                 foreign: inner,
             });
@@ -349,7 +353,7 @@ impl Guard {
             return true;
         }
         self.stack.push(Open {
-            name: t.name.clone(),
+            name: (*t.name).into(),
             ns: if svg {
                 ModelNs::Svg
             } else if math {
@@ -370,14 +374,14 @@ impl Guard {
             self.pop_foreign();
         }
         if !raw {
-            if let Some(n) = self.dropped.get_mut(&t.name) {
+            if let Some(n) = self.dropped.get_mut(&*t.name) {
                 if *n > 0 {
                     *n -= 1;
                     return false;
                 }
             }
         }
-        if let Some(at) = self.stack.iter().rposition(|o| o.name == t.name) {
+        if let Some(at) = self.stack.iter().rposition(|o| *o.name == *t.name) {
             self.stack.truncate(at);
         }
         true

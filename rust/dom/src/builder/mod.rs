@@ -21,9 +21,9 @@ pub(crate) use stack::is_special_html;
 
 use std::cell::RefCell;
 
-use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use std::borrow::Cow;
+
+use crate::token::{drop_front, Doctype, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 
 use crate::arena::{Dom, NodeId, Ns};
 
@@ -66,12 +66,12 @@ pub enum QuirksMode {
 
 /// A token as the builder sees it: start and end tags apart, NULs as characters (each mode
 /// decides whether to drop or replace them).
-pub(crate) enum Tok {
+pub(crate) enum Tok<'a> {
     Doctype(Doctype),
-    Start(Tag),
-    End(Tag),
-    Comment(StrTendril),
-    Chars(StrTendril),
+    Start(Tag<'a>),
+    End(Tag<'a>),
+    Comment(Cow<'a, str>),
+    Chars(Cow<'a, str>),
     Eof,
 }
 
@@ -123,7 +123,7 @@ pub(crate) struct Builder {
     stopped: bool,
 }
 
-/// The tree builder as an html5ever `TokenSink`. `process_token` takes `&self`, hence the
+/// The tree builder as a [`TokenSink`]. `process_token` takes `&self`, hence the
 /// `RefCell`; no method re-enters it.
 pub struct TreeBuilder {
     inner: RefCell<Builder>,
@@ -224,27 +224,24 @@ impl TreeBuilder {
 }
 
 impl TokenSink for TreeBuilder {
-    type Handle = ();
-
-    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+    fn process_token(&self, token: Token<'_>) -> SinkResult {
         let tok = match token {
-            Token::DoctypeToken(d) => Tok::Doctype(d),
-            Token::TagToken(t) if t.kind == TagKind::StartTag => Tok::Start(t),
-            Token::TagToken(t) => Tok::End(t),
-            Token::CommentToken(c) => Tok::Comment(c),
-            Token::CharacterTokens(s) => Tok::Chars(s),
-            Token::NullCharacterToken => Tok::Chars(StrTendril::from_slice("\0")),
-            Token::EOFToken => Tok::Eof,
-            Token::ParseError(_) => return TokenSinkResult::Continue,
+            Token::Doctype(d) => Tok::Doctype(d),
+            Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(t),
+            Token::Tag(t) => Tok::End(t),
+            Token::Comment(c) => Tok::Comment(c),
+            Token::Chars(s) => Tok::Chars(s),
+            Token::Null => Tok::Chars(Cow::Borrowed("\0")),
+            Token::Eof => Tok::Eof,
         };
         let mut b = self.inner.borrow_mut();
         let options = b.open_options();
         b.dispatch(tok);
         b.options_popped(options);
         match b.switch.take() {
-            None => TokenSinkResult::Continue,
-            Some(Switch::Raw(kind)) => TokenSinkResult::RawData(kind),
-            Some(Switch::Plaintext) => TokenSinkResult::Plaintext,
+            None => SinkResult::Continue,
+            Some(Switch::Raw(kind)) => SinkResult::Raw(kind),
+            Some(Switch::Plaintext) => SinkResult::Plaintext,
         }
     }
 
@@ -318,12 +315,14 @@ impl Builder {
             return;
         }
         if std::mem::take(&mut self.ignore_lf) {
-            if let Tok::Chars(s) = &mut tok {
-                if s.starts_with('\n') {
-                    s.pop_front(1);
-                    if s.is_empty() {
+            if let Tok::Chars(s) = tok {
+                if let Some(rest) = s.strip_prefix('\n') {
+                    if rest.is_empty() {
                         return;
                     }
+                    tok = Tok::Chars(drop_front(s, 1));
+                } else {
+                    tok = Tok::Chars(s);
                 }
             }
         }
@@ -397,7 +396,7 @@ impl Builder {
     /// For modes where whitespace and other characters go different ways: handle the
     /// leading whitespace with `ws`, and return the rest (if any) as a token for the
     /// mode's "anything else".
-    fn split_chars(&mut self, s: StrTendril, ws: fn(&mut Builder, &str)) -> Option<Tok> {
+    fn split_chars<'a>(&mut self, s: Cow<'a, str>, ws: fn(&mut Builder, &str)) -> Option<Tok<'a>> {
         let (lead, rest) = split_ws(&s);
         if !lead.is_empty() {
             ws(self, lead);
@@ -405,8 +404,8 @@ impl Builder {
         if rest.is_empty() {
             return None;
         }
-        let rest = StrTendril::from_slice(rest);
-        Some(Tok::Chars(rest))
+        let n = lead.len();
+        Some(Tok::Chars(drop_front(s, n)))
     }
 
     /// The adjusted current node: the context element when parsing a fragment and only
@@ -480,10 +479,8 @@ impl Builder {
 }
 
 /// A tag's attributes as (name, value) pairs, for HTML elements.
-pub(crate) fn html_attrs(tag: &Tag) -> impl Iterator<Item = (Ns, &str, &str)> {
-    tag.attrs
-        .iter()
-        .map(|a| (Ns::None, &*a.name.local, &*a.value))
+pub(crate) fn html_attrs<'t>(tag: &'t Tag<'_>) -> impl Iterator<Item = (Ns, &'t str, &'t str)> {
+    tag.attrs.iter().map(|a| (Ns::None, &*a.name, &*a.value))
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! The "in body" insertion mode (§13.2.6.4.7), where most markup lands, and the "text"
 //! mode for RCDATA, raw text and script contents.
 
-use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Tag, TagKind};
-use html5ever::LocalName;
+use crate::token::RawKind;
+use crate::token::{Tag, TagKind};
 
 use super::foreign::{adjust_foreign_attrs, adjust_mathml_attrs, adjust_svg_attrs};
 use super::stack::{Scope, HEADINGS};
@@ -114,11 +113,7 @@ impl Builder {
         match name {
             "html" => {
                 if let (false, Some(&html)) = (self.open_has("template"), self.open.first()) {
-                    let attrs: Vec<_> = t
-                        .attrs
-                        .iter()
-                        .map(|a| (&*a.name.local, &*a.value))
-                        .collect();
+                    let attrs: Vec<_> = t.attrs.iter().map(|a| (&*a.name, &*a.value)).collect();
                     self.dom
                         .add_missing_attrs(html, attrs, self.limits.max_attrs);
                 }
@@ -133,11 +128,7 @@ impl Builder {
                     return;
                 }
                 self.frameset_ok = false;
-                let attrs: Vec<_> = t
-                    .attrs
-                    .iter()
-                    .map(|a| (&*a.name.local, &*a.value))
-                    .collect();
+                let attrs: Vec<_> = t.attrs.iter().map(|a| (&*a.name, &*a.value)).collect();
                 self.dom
                     .add_missing_attrs(self.open[1], attrs, self.limits.max_attrs);
             }
@@ -280,7 +271,7 @@ impl Builder {
                 let hidden = t
                     .attrs
                     .iter()
-                    .any(|a| &*a.name.local == "type" && a.value.eq_ignore_ascii_case("hidden"));
+                    .any(|a| &*a.name == "type" && a.value.eq_ignore_ascii_case("hidden"));
                 self.insert_html(&t);
                 self.open.pop();
                 if !hidden {
@@ -302,7 +293,7 @@ impl Builder {
             }
             "image" => {
                 let mut t = t;
-                t.name = LocalName::from("img");
+                t.name = "img".into();
                 self.body_start(t);
             }
             "textarea" => {

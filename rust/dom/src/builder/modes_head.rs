@@ -1,7 +1,7 @@
 //! The insertion modes before the body: initial, before html, before head, in head, in
 //! head noscript (scripting off makes `<noscript>` in the head markup) and after head.
 
-use html5ever::tokenizer::states::RawKind;
+use crate::token::RawKind;
 
 use super::quirks::quirks_for;
 use super::{Builder, Mode, QuirksMode, Tok};

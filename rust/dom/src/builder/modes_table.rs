@@ -1,7 +1,7 @@
 //! The table insertion modes: in table, in table text (where stray text is foster
 //! parented out of the table), in caption, in column group, in table body, in row, in cell.
 
-use html5ever::tokenizer::Tag;
+use crate::token::Tag;
 
 use super::stack::Scope;
 use super::{is_ws, Builder, Mode, Tok};
@@ -367,5 +367,5 @@ impl Builder {
 fn is_hidden_input(t: &Tag) -> bool {
     t.attrs
         .iter()
-        .any(|a| &*a.name.local == "type" && a.value.eq_ignore_ascii_case("hidden"))
+        .any(|a| &*a.name == "type" && a.value.eq_ignore_ascii_case("hidden"))
 }

@@ -1,6 +1,6 @@
 //! Quirks mode from the doctype token (§13.2.6.4.1, "initial" insertion mode).
 
-use html5ever::tokenizer::Doctype;
+use crate::token::Doctype;
 
 use super::QuirksMode;
 

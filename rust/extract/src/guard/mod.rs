@@ -1,21 +1,21 @@
-//! A linear pre-pass over the input, before html5ever sees it.
+//! A linear pre-pass over the input, before the tree builder sees it.
 //!
 //! Two jobs:
 //!
-//! * **Defuse** input that would make html5ever quadratic. html5ever scans its stack of open
+//! * **Defuse** input that would make tree building quadratic. A tree builder scans its stack of open
 //!   elements for many start tags (e.g. every `<div>` checks for an open `<p>` "in button
 //!   scope"), and checks each new attribute against all earlier ones. So 100,000 nested
 //!   `<div>`s take a minute and a tag with 100,000 attributes longer. Start tags (and their
 //!   matching end tags) beyond [`MAX_DEPTH`] are dropped, and so are tags with more than
 //!   [`MAX_ATTRS`] attributes. Their text is kept.
-//! * **Strip** what every view throws away, so html5ever does not tokenize it: the contents of
+//! * **Strip** what every view throws away, so the lexer does not emit it: the contents of
 //!   `<script>` (except JSON-LD, which metadata reads) and `<style>`, the text of comments,
 //!   the inside of `<svg>` subtrees, and long values of attributes no view reads.
 //!   The elements themselves stay (empty), so the tree keeps its shape and every view its
 //!   output.
 //!
-//! The scanner follows the HTML tokenizer's states closely enough to know where html5ever
-//! will be: attribute values (quoted values may hold `<script>` or `>`), RCDATA / RAWTEXT
+//! The scanner follows the HTML tokenizer's states closely enough to know where the tree
+//! builder will be: attribute values (quoted values may hold `<script>` or `>`), RCDATA / RAWTEXT
 //! elements (`<title>`, `<textarea>`, `<xmp>`, ...), the script-data escape states
 //! (`<!--` ... `<script>` inside a script), comments including their odd endings, CDATA in
 //! SVG/MathML, and breakout tags that leave foreign content. Wherever it is unsure it cuts
@@ -49,7 +49,7 @@ pub(crate) use scan::{
 };
 pub(crate) use tracker::{mentions_frameset, Cdata, Start, Tracker};
 
-/// Deeper than any real page nests; html5ever's scans stay cheap below it.
+/// Deeper than any real page nests; the tree builder's scans stay cheap below it.
 pub const MAX_DEPTH: usize = 256;
 /// Real tags carry a few dozen attributes at most.
 pub const MAX_ATTRS: usize = 256;

@@ -109,7 +109,7 @@ pub(super) fn breaks_out(n: &Name) -> bool {
 }
 
 /// Attributes some view reads (`dom`, `emit`, `links`, `metadata`, `readable`, `urls`), or
-/// that change how html5ever builds the tree. All others are removed before parsing, so a
+/// that change how the tree builder builds the tree. All others are removed before parsing, so a
 /// view that starts reading a new attribute must add it here (the `prepass_identity` test
 /// catches a forgotten one on the corpus).
 pub(crate) fn attr_is_read(name: &[u8]) -> bool {
@@ -151,7 +151,7 @@ pub(crate) fn attr_is_read(name: &[u8]) -> bool {
         "srcdoc",
         "width",
         "height",
-        // Changes how html5ever builds a template.
+        // Changes how the tree builder builds a template.
         "shadowrootmode",
     ];
     READ.iter().any(|r| name.eq_ignore_ascii_case(r.as_bytes()))

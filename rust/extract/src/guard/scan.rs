@@ -24,7 +24,7 @@ pub(crate) struct Tag {
 }
 
 /// Scan a tag's attributes from just after its name, following the tokenizer's attribute
-/// states. `None` if the input ends inside the tag (html5ever then drops the tag).
+/// states. `None` if the input ends inside the tag (the tokenizer then drops the tag).
 pub(crate) fn scan_tag(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
     attrs.clear();
     scan_tag_with(b, i, |a| attrs.push(a))

@@ -24,7 +24,7 @@ pub(super) fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option
                     return None;
                 }
                 let tag = scan_tag(b, lt + 2 + n, attrs)?;
-                // html5ever pops to the nearest open element of that name; past the root it
+                // The tree builder pops to the nearest open element of that name; past the root it
                 // would reach HTML elements and act on them.
                 let at = stack.iter().rposition(|k| *k == key)?;
                 if at == 0 {

@@ -23,7 +23,7 @@ struct Open {
     name: Name,
     /// The element's namespace.
     ns: Ns,
-    /// Whether html5ever reads this element's content as SVG/MathML (foreign elements other
+    /// Whether the tree builder reads this element's content as SVG/MathML (foreign elements other
     /// than integration points).
     foreign: bool,
 }
@@ -63,12 +63,12 @@ pub(crate) enum Cdata {
 }
 
 /// The open-element model both the pre-pass and the lexer keep: which tags to drop so
-/// html5ever's stack scans stay bounded, and whether stripping is still safe.
+/// the tree builder's stack scans stay bounded, and whether stripping is still safe.
 pub(crate) struct Tracker {
     stack: Vec<Open>,
     /// End tags to drop, by name, for start tags dropped earlier.
     dropped: HashMap<Name, usize>,
-    /// Cleared when the scanner can no longer be sure it is where html5ever is (an end tag
+    /// Cleared when the scanner can no longer be sure it is where the tree builder is (an end tag
     /// reaching into or out of SVG/MathML in a way it does not model): no more stripping.
     pub stripping: bool,
     scratch: Vec<Attr>,
@@ -173,7 +173,7 @@ impl Tracker {
         if foreign
             && (breaks_out(&key) || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
         {
-            // Back to HTML: html5ever pops the foreign elements.
+            // Back to HTML: the tree builder pops the foreign elements.
             while self.stack.last().is_some_and(|o| o.foreign) {
                 self.stack.pop();
             }
@@ -295,7 +295,7 @@ fn font_breakout(b: &[u8], a: &Attr) -> bool {
         .any(|n| name.eq_ignore_ascii_case(n))
 }
 
-/// `type="application/ld+json"` on a script (the first `type` attribute, as html5ever keeps).
+/// `type="application/ld+json"` on a script (the first `type` attribute, as the tokenizer keeps).
 /// A value with character references is treated as JSON-LD, to be safe.
 fn is_json_ld(b: &[u8], attrs: &[Attr]) -> bool {
     let Some(a) = attrs

@@ -4,4 +4,6 @@
 #[allow(dead_code)]
 pub mod lexer_dump;
 #[allow(dead_code)]
+pub mod reference;
+#[allow(dead_code)]
 pub mod tree_dump;

@@ -15,6 +15,7 @@ use ego_tree::NodeId;
 use html5ever::interface::{Tracer, TreeSink};
 use html5ever::tree_builder::{TreeBuilder as Html5everBuilder, TreeBuilderOpts};
 use scraper::{Html, HtmlTreeSink, Node};
+use webgrip_dom::html5ever_driver::ToHtml5ever;
 use webgrip_dom::{html5lib_dump, Limits, TreeBuilder};
 use webgrip_extract::lexer::{self, Pressure};
 use webgrip_extract::Budget;
@@ -117,7 +118,7 @@ pub fn html5ever_parse(html: &str, guarded: bool) -> Html {
     };
     lexer::tokenize(
         html,
-        &builder,
+        &ToHtml5ever(&builder),
         guarded,
         &Budget::unlimited(),
         &probe,

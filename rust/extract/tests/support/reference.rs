@@ -1,0 +1,21 @@
+//! html5ever's tokenizer feeding webgrip-dom's tree builder: the reference the lexer's
+//! differential tests compare with (`tests/lexer_identity.rs`, the conformance runner, and
+//! by path the `lexer_diff` fuzz target). Development only: the shipped module has no
+//! html5ever in it.
+
+use webgrip_dom::html5ever_driver::tokenize;
+use webgrip_dom::{Limits, TreeBuilder};
+use webgrip_extract::tree::Html;
+
+/// `webgrip_extract::parse_prepared` with html5ever's tokenizer in place of the lexer. The
+/// builder applies the caps the unguarded lexer applies there (open elements and formatting
+/// entries, the node cap); depth and attributes are the guard's, applied before
+/// (`guard::defuse`) where the input is untrusted.
+pub fn parse_with_html5ever(html: &str) -> Html {
+    let limits = Limits {
+        max_depth: usize::MAX,
+        max_attrs: usize::MAX,
+        ..Limits::for_input(html.len())
+    };
+    Html::built(tokenize(html, TreeBuilder::with_limits(limits), None, None))
+}
