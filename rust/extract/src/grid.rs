@@ -231,10 +231,10 @@ pub fn push_escaped_cell(out: &mut String, text: &str) {
         if i > 0 {
             out.push(' ');
         }
-        crate::escape::push_escaped(
+        crate::emit::escape::push_escaped(
             out,
             word,
-            crate::escape::Context {
+            crate::emit::escape::Context {
                 line_start: false,
                 in_link: false,
                 in_cell: true,

@@ -12,7 +12,6 @@ pub mod document;
 pub mod dom;
 mod emit;
 mod entities;
-mod escape;
 pub mod events;
 pub mod frames;
 pub mod grid;
@@ -33,7 +32,6 @@ pub mod tree;
 pub mod urls;
 pub mod vocab;
 pub mod walk;
-mod writer;
 
 pub use budget::{Budget, Interrupted};
 pub use document::{

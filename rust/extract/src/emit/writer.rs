@@ -301,10 +301,10 @@ impl Writer {
             self.push_verbatim(word);
             return;
         }
-        crate::escape::push_escaped(
+        super::escape::push_escaped(
             &mut self.out,
             word,
-            crate::escape::Context {
+            super::escape::Context {
                 line_start,
                 in_link: self.in_link,
                 in_cell: self.in_cell,

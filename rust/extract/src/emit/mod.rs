@@ -2,7 +2,11 @@
 //!
 //! Both views share structure (blocks, lists, tables, `pre`); Markdown adds inline syntax and
 //! escaping. Every opened element pushes one [`Frame`] on an explicit stack so closing it
-//! knows what to undo — no recursion anywhere.
+//! knows what to undo — no recursion anywhere. Its output buffer (`writer`: blocks, line
+//! prefixes, whitespace) and Markdown escaping (`escape`) serve this walk alone.
+
+pub(crate) mod escape;
+mod writer;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -19,7 +23,7 @@ use crate::scope::Scope;
 use crate::tracking::TrackingRules;
 use crate::urls;
 use crate::walk::{walk, Visitor};
-use crate::writer::{LineState, Writer};
+use writer::{LineState, Writer};
 
 /// Which view to produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -543,10 +547,10 @@ impl<'s> Emitter<'s> {
             if i > 0 {
                 md.push(' ');
             }
-            crate::escape::push_escaped(
+            escape::push_escaped(
                 &mut md,
                 word,
-                crate::escape::Context {
+                escape::Context {
                     line_start: false,
                     in_link: true,
                     in_cell: self.cell_depth > 0,
