@@ -40,8 +40,13 @@ def main() -> None:
     try:
         ready.wait(30)
         base = f"http://127.0.0.1:{port_out.get(timeout=30)}/p/"
-        config = Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
-                        page_cache_size=0, render="never", timeout=60)
+        config = Config(
+            allow_networks=("127.0.0.0/8",),
+            rate_limit_seconds=0,
+            page_cache_size=0,
+            render="never",
+            timeout=60,
+        )
         real = client_module.detect
         timings: dict[str, list[float]] = {"on": [], "off": []}
         try:
@@ -66,8 +71,10 @@ def main() -> None:
     print(f"{len(pages)} pages x {args.repeat}, WebClient.fetch (markdown, main content)")
     print(f"check on   median {on:.3f} ms/page   mean {mean_on:.3f}")
     print(f"check off  median {off:.3f} ms/page   mean {mean_off:.3f}")
-    print(f"difference median {on - off:+.3f} ms ({(on / off - 1) * 100:+.1f}%), "
-          f"mean {mean_on - mean_off:+.3f} ms ({(mean_on / mean_off - 1) * 100:+.1f}%)")
+    print(
+        f"difference median {on - off:+.3f} ms ({(on / off - 1) * 100:+.1f}%), "
+        f"mean {mean_on - mean_off:+.3f} ms ({(mean_on / mean_off - 1) * 100:+.1f}%)"
+    )
 
 
 def _nothing(response: object, requested: str) -> None:

@@ -118,7 +118,9 @@ def main() -> None:
             os.sched_setaffinity(0, {args.server_cpu})
 
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, str(args.size)], stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", SERVER, str(args.size)],
+        stdout=subprocess.PIPE,
+        text=True,
         preexec_fn=pin_server,
     )
     if args.client_cpu is not None:
@@ -139,19 +141,25 @@ def main() -> None:
 
     base = best["requests.Session().get"][1]
     ref = best.get("rnet BlockingClient.get", (0.0, 0.0))[1]
-    pinned = ("" if args.client_cpu is None and args.server_cpu is None
-              else f", client on core {args.client_cpu}, server on core {args.server_cpu}")
-    print(f"{args.requests} GETs of a {args.size}-byte page over loopback keep-alive "
-          f"(http://{args.host}:port/), best of {args.rounds} rounds{pinned}\n")
-    print(f"{'client':32} {'wall/req':>10} {'CPU/req':>10} {'× rnet CPU':>11} "
-          f"{'× requests CPU':>15}")
+    pinned = (
+        ""
+        if args.client_cpu is None and args.server_cpu is None
+        else f", client on core {args.client_cpu}, server on core {args.server_cpu}"
+    )
+    print(
+        f"{args.requests} GETs of a {args.size}-byte page over loopback keep-alive "
+        f"(http://{args.host}:port/), best of {args.rounds} rounds{pinned}\n"
+    )
+    print(
+        f"{'client':32} {'wall/req':>10} {'CPU/req':>10} {'× rnet CPU':>11} {'× requests CPU':>15}"
+    )
     for name, _ in rows:
         wall, cpu = best[name]
         vs_rnet = f"{cpu / ref:10.2f}x" if ref else f"{'-':>11}"
-        print(f"{name:32} {wall * 1e6:8.0f}µs {cpu * 1e6:8.1f}µs {vs_rnet} "
-              f"{cpu / base:14.2f}x")
-    print("\nratios are CPU per request relative to rnet and to requests.Session "
-          "(lower is cheaper)")
+        print(f"{name:32} {wall * 1e6:8.0f}µs {cpu * 1e6:8.1f}µs {vs_rnet} {cpu / base:14.2f}x")
+    print(
+        "\nratios are CPU per request relative to rnet and to requests.Session (lower is cheaper)"
+    )
 
 
 if __name__ == "__main__":

@@ -112,13 +112,17 @@ def _serve(pages: list[bytes], port_out: mp.Queue, ready: mp.Event) -> None:
     asyncio.run(main())
 
 
-SETS = {"wcxb": ("wcxb-dev",), "articles": ("article-bench-dev",),
-        "articles+wcxb": ("article-bench-dev", "wcxb-dev")}
+SETS = {
+    "wcxb": ("wcxb-dev",),
+    "articles": ("article-bench-dev",),
+    "articles+wcxb": ("article-bench-dev", "wcxb-dev"),
+}
 
 
 def load_pages(corpus: Path, count: int, which: str = "wcxb") -> list[bytes]:
-    files = [f for name in SETS[which]
-             for f in sorted((corpus / name / "html").glob("*.html.gz"))][:count]
+    files = [f for name in SETS[which] for f in sorted((corpus / name / "html").glob("*.html.gz"))][
+        :count
+    ]
     if not files:
         sys.exit(f"no corpus pages for {which!r} under {corpus} (use --corpus)")
     return [gzip.decompress(f.read_bytes()) for f in files]
@@ -409,8 +413,10 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     one_thread("rnet + turbohtml to_markdown", _optional("rnet + turbohtml", rnet_fetcher))
     one_thread("pycurl + markdownify_rs", _optional("pycurl + markdownify_rs", pycurl_fetcher))
     one_thread("httpx + html-to-markdown", _optional("httpx + html-to-markdown", httpx_fetcher))
-    one_thread("requests + BeautifulSoup + markdownify",
-               _optional("requests + BeautifulSoup + markdownify", baseline_fetcher))
+    one_thread(
+        "requests + BeautifulSoup + markdownify",
+        _optional("requests + BeautifulSoup + markdownify", baseline_fetcher),
+    )
     whole, _ = webgrip_fetcher(main_content=False)
     one_thread("webgrip fetch(main_content=False) (whole page)", whole)
     wg, wg_client = webgrip_fetcher()
@@ -418,11 +424,18 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     one_thread("webgrip Tools.fetch_page", tools_fetcher())
 
     if args.threads > 1:
-        run("webgrip fetch() (readable)", f"{args.threads} threads",
-            threaded(wg, urls, args.threads))
-        run("webgrip fetch() (readable)", "fetch_many",
-            lambda: sum(len(p.content) for p in wg_client.fetch_many(urls,
-                                                                    concurrency=args.threads)))
+        run(
+            "webgrip fetch() (readable)",
+            f"{args.threads} threads",
+            threaded(wg, urls, args.threads),
+        )
+        run(
+            "webgrip fetch() (readable)",
+            "fetch_many",
+            lambda: sum(
+                len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)
+            ),
+        )
 
     gaia = gaia_fetcher()
     if gaia is None:
@@ -447,11 +460,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--pages", type=int, default=100, help="corpus pages to fetch (default 100)")
-    ap.add_argument("--set", choices=sorted(SETS), default="wcxb",
-                    help="which corpus pages (default wcxb)")
+    ap.add_argument(
+        "--set", choices=sorted(SETS), default="wcxb", help="which corpus pages (default wcxb)"
+    )
     ap.add_argument("--threads", type=int, default=8, help="threads for webgrip's extra rows")
-    ap.add_argument("--server", choices=("nginx", "python"), default="nginx",
-                    help="what serves the pages (default nginx, if installed)")
+    ap.add_argument(
+        "--server",
+        choices=("nginx", "python"),
+        default="nginx",
+        help="what serves the pages (default nginx, if installed)",
+    )
     ap.add_argument(
         "--repeat",
         type=int,
@@ -499,8 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     page_base = f"http://127.0.0.1:{nginx.port}" if nginx else base
     urls = [f"{page_base}/p/{i}" for i in range(len(pages))]
     total_mb = sum(map(len, pages)) / 1e6
-    where = (f"nginx on core {cores[-1] if cores else '?'}, client on core {cores[0]}"
-             if nginx and len(cores) > 1 else "nginx" if nginx else "Python server")
+    where = (
+        f"nginx on core {cores[-1] if cores else '?'}, client on core {cores[0]}"
+        if nginx and len(cores) > 1
+        else "nginx"
+        if nginx
+        else "Python server"
+    )
     print(f"{len(pages)} pages ({total_mb:.1f} MB of HTML), {os.cpu_count()} CPUs, {where}\n")
 
     rows: list[dict] = []

@@ -80,9 +80,18 @@ def main() -> int:
                 if build is not None:
                     env["PYTHONPATH"] = str(Path(build).resolve())
                 run = subprocess.run(
-                    [sys.executable, "-c", _CHILD, json.dumps(urls), str(args.passes),
-                     "rnet" if build is None else "webgrip"],
-                    env=env, capture_output=True, text=True, check=False,
+                    [
+                        sys.executable,
+                        "-c",
+                        _CHILD,
+                        json.dumps(urls),
+                        str(args.passes),
+                        "rnet" if build is None else "webgrip",
+                    ],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=False,
                 )
                 if run.returncode:
                     sys.exit(f"{build or 'rnet'}: {run.stderr.strip()}")

@@ -49,8 +49,11 @@ def page(unit: str, size: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="1,2", help="sizes in MiB, comma-separated")
-    ap.add_argument("--modes", default="markdown,text",
-                    help="views: markdown (readable main content) and/or text (whole page)")
+    ap.add_argument(
+        "--modes",
+        default="markdown,text",
+        help="views: markdown (readable main content) and/or text (whole page)",
+    )
     ap.add_argument("--timeout", type=float, default=None, help="deadline per conversion")
     args = ap.parse_args()
     sizes = [int(float(s) * (1 << 20)) for s in args.sizes.split(",")]
@@ -62,14 +65,17 @@ def main() -> None:
                 main_content = mode == "markdown"
                 start = time.perf_counter()
                 try:
-                    out = _core.extract_document(html, modes=[mode], main_content=main_content,
-                                                 timeout=args.timeout)
+                    out = _core.extract_document(
+                        html, modes=[mode], main_content=main_content, timeout=args.timeout
+                    )
                     result = f"{len(out[mode]):,} chars"
                 except errors.FetchTimeoutError:
                     result = "timeout"
                 seconds = time.perf_counter() - start
-                print(f"{unit!r:32} {size / (1 << 20):5.1f} {mode:9} {seconds:8.3f}  {result}",
-                      flush=True)
+                print(
+                    f"{unit!r:32} {size / (1 << 20):5.1f} {mode:9} {seconds:8.3f}  {result}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -106,8 +106,12 @@ def _pdftotext() -> Callable[[bytes, Path], str]:
         raise ImportError("pdftotext not on PATH (Debian: apt-get install poppler-utils)")
 
     def run(data: bytes, path: Path) -> str:
-        out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"],
-                             capture_output=True, timeout=60, check=False)
+        out = subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", str(path), "-"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
         return out.stdout.decode("utf-8", "replace")
 
     return run
@@ -137,8 +141,12 @@ def _pdfminer() -> Callable[[bytes, Path], str]:
 
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, Path], str]]] = {
-    "webgrip": _webgrip, "webgrip-md": _webgrip_md, "pymupdf": _pymupdf,
-    "pdftotext": _pdftotext, "pypdf": _pypdf, "pdfminer": _pdfminer,
+    "webgrip": _webgrip,
+    "webgrip-md": _webgrip_md,
+    "pymupdf": _pymupdf,
+    "pdftotext": _pdftotext,
+    "pypdf": _pypdf,
+    "pdfminer": _pdfminer,
 }
 
 
@@ -161,8 +169,9 @@ def bench_dev(corpus: Path, names: list[str], sample: int | None, repeat: int) -
     docs = [(i, corpus / "pdf" / f"{i}.pdf") for i in ids]
     docs = [(i, p, p.read_bytes()) for i, p in docs if p.exists()]
     tools = load_tools(names)
-    print(f"\npdf-dev ({len(docs)} PDFs): 4-shingle F1 / P / R, ms per document "
-          f"(fastest of {repeat})")
+    print(
+        f"\npdf-dev ({len(docs)} PDFs): 4-shingle F1 / P / R, ms per document (fastest of {repeat})"
+    )
     print(f"  {'tool':<10} {'F1':>6} {'P':>6} {'R':>6} {'ms/doc':>8} {'empty':>5}  worst")
     for name, run in tools.items():
         precisions, recalls, seconds, empty, worst = [], [], 0.0, 0, []
@@ -193,8 +202,10 @@ def bench_dev(corpus: Path, names: list[str], sample: int | None, repeat: int) -
         f = 2 * p * r / (p + r) if p + r else 0.0
         worst.sort()
         low = ", ".join(f"{d}({lay}) r={x:.2f}" for x, d, lay in worst[:2])
-        print(f"  {name:<10} {f:6.3f} {p:6.3f} {r:6.3f} {1000 * seconds / len(docs):8.1f} "
-              f"{empty:5d}  {low}")
+        print(
+            f"  {name:<10} {f:6.3f} {p:6.3f} {r:6.3f} {1000 * seconds / len(docs):8.1f} "
+            f"{empty:5d}  {low}"
+        )
 
 
 # --------------------------------------------------------------------------- pdf-samples
@@ -225,8 +236,9 @@ def shingle_f1(pred: str, ref: str) -> float:
 
 def bench_samples(corpus: Path, names: list[str], time_limit: float) -> None:
     files = sorted(corpus.rglob("*.pdf"))
-    print(f"\npdf-samples ({len(files)} PDFs): each file in its own process, "
-          f"{time_limit:.0f} s limit")
+    print(
+        f"\npdf-samples ({len(files)} PDFs): each file in its own process, {time_limit:.0f} s limit"
+    )
     results: dict[str, dict[Path, dict]] = {}
     for name in names:
         if name != "pdftotext":
@@ -241,7 +253,9 @@ def bench_samples(corpus: Path, names: list[str], time_limit: float) -> None:
             try:
                 proc = subprocess.run(
                     [sys.executable, __file__, "--one", name, str(f)],
-                    capture_output=True, timeout=time_limit, check=False,
+                    capture_output=True,
+                    timeout=time_limit,
+                    check=False,
                 )
             except subprocess.TimeoutExpired:
                 results[name][f] = {"status": "hang", "text": "", "rss_kb": 0}
@@ -249,24 +263,39 @@ def bench_samples(corpus: Path, names: list[str], time_limit: float) -> None:
             secs = time.perf_counter() - t0
             if proc.returncode != 0:
                 err = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-                results[name][f] = {"status": "crash", "text": "", "rss_kb": 0,
-                                    "why": f"exit {proc.returncode} {err}"}
+                results[name][f] = {
+                    "status": "crash",
+                    "text": "",
+                    "rss_kb": 0,
+                    "why": f"exit {proc.returncode} {err}",
+                }
                 continue
             out = json.loads(proc.stdout)
             status = "error" if out["error"] else "ok"
-            results[name][f] = {"status": status, "text": out["text"], "rss_kb": out["rss_kb"],
-                                "why": out["error"], "secs": secs}
+            results[name][f] = {
+                "status": status,
+                "text": out["text"],
+                "rss_kb": out["rss_kb"],
+                "why": out["error"],
+                "secs": secs,
+            }
     ref = results.get("pdftotext", {})
-    print(f"  {'tool':<10} {'ok':>3} {'err':>3} {'crash':>5} {'hang':>4} {'peakRSS':>8} "
-          f"{'agree':>6}")
+    print(
+        f"  {'tool':<10} {'ok':>3} {'err':>3} {'crash':>5} {'hang':>4} {'peakRSS':>8} {'agree':>6}"
+    )
     for name, rows in results.items():
         counts = Counter(r["status"] for r in rows.values())
         peak = max((r["rss_kb"] for r in rows.values()), default=0)
-        agree = [shingle_f1(rows[f]["text"], ref[f]["text"]) for f in files
-                 if f in ref and len(WORD.findall(ref[f]["text"])) >= 20]
+        agree = [
+            shingle_f1(rows[f]["text"], ref[f]["text"])
+            for f in files
+            if f in ref and len(WORD.findall(ref[f]["text"])) >= 20
+        ]
         mean = sum(agree) / len(agree) if agree else float("nan")
-        print(f"  {name:<10} {counts['ok']:3d} {counts['error']:3d} {counts['crash']:5d} "
-              f"{counts['hang']:4d} {peak / 1024:6.0f}MB {mean:6.3f}")
+        print(
+            f"  {name:<10} {counts['ok']:3d} {counts['error']:3d} {counts['crash']:5d} "
+            f"{counts['hang']:4d} {peak / 1024:6.0f}MB {mean:6.3f}"
+        )
         for f, r in rows.items():
             if r["status"] in ("crash", "hang"):
                 print(f"      {r['status']}: {f.relative_to(corpus)} {r.get('why') or ''}")

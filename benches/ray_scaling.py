@@ -61,10 +61,13 @@ def _write_pages(folder: Path, limit: int) -> list[str]:
         (folder / f"p{i}.html").write_bytes(gzip.decompress(f.read_bytes()))
         names.append(f"p{i}.html")
     if not names:  # no corpus here: one generated article
-        body = "".join(f"<p>Paragraph {i} of a generated article, long enough to read.</p>"
-                       for i in range(200))
-        (folder / "p0.html").write_text(f"<html><head><title>Generated</title></head><body>"
-                                        f"<main><h1>Generated</h1>{body}</main></body></html>")
+        body = "".join(
+            f"<p>Paragraph {i} of a generated article, long enough to read.</p>" for i in range(200)
+        )
+        (folder / "p0.html").write_text(
+            f"<html><head><title>Generated</title></head><body>"
+            f"<main><h1>Generated</h1>{body}</main></body></html>"
+        )
         names = ["p0.html"]
     return names
 
@@ -85,8 +88,10 @@ http {{
   server {{ {listens} root {folder}/www; }}
 }}
 """)
-    proc = subprocess.Popen([shutil.which("nginx") or "nginx", "-c", str(conf), "-p",
-                             str(folder)], stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [shutil.which("nginx") or "nginx", "-c", str(conf), "-p", str(folder)],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_port(HOSTS[0], port)
         yield port
@@ -98,9 +103,22 @@ http {{
 @contextlib.contextmanager
 def redis(folder: Path) -> Iterator[str]:
     port = _free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--dir", str(folder), "--save", "", "--appendonly", "no"],
-                            stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(folder),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         _wait_port("127.0.0.1", port)
         yield f"redis://127.0.0.1:{port}/0"
@@ -124,7 +142,7 @@ class Access:
             if len(lines) >= self.seen + expected or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
-        times = sorted(float(t) for t in lines[self.seen:])
+        times = sorted(float(t) for t in lines[self.seen :])
         self.seen = len(lines)
         return (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 else 0.0
 
@@ -134,8 +152,12 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=800, help="URLs per run")
     ap.add_argument("--workers", default="1,2,3,4", help="actor counts to run")
     ap.add_argument("--cpus", type=int, default=2, help="CPUs given to the local Ray")
-    ap.add_argument("--interval", type=float, default=0.05,
-                    help="per-host rate limit of the polite runs (seconds)")
+    ap.add_argument(
+        "--interval",
+        type=float,
+        default=0.05,
+        help="per-host rate limit of the polite runs (seconds)",
+    )
     ap.add_argument("--polite-pages", type=int, default=200, help="URLs per polite run")
     args = ap.parse_args()
 
@@ -151,15 +173,21 @@ def main() -> None:
         (folder / "www").mkdir()
         names = _write_pages(folder / "www", 100)
         with nginx(folder) as port, redis(folder) as redis_url:
+
             def urls(n: int) -> list[str]:  # distinct URLs, hosts interleaved
-                return [f"http://{HOSTS[i % len(HOSTS)]}:{port}/{names[i % len(names)]}?n={i}"
-                        for i in range(n)]
+                return [
+                    f"http://{HOSTS[i % len(HOSTS)]}:{port}/{names[i % len(names)]}?n={i}"
+                    for i in range(n)
+                ]
 
             free = Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, timeout=30)
-            polite = Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=args.interval,
-                            timeout=60)
-            print(f"{len(names)} distinct pages on {len(HOSTS)} hosts; "
-                  f"Ray with {args.cpus} CPUs", file=sys.stderr)
+            polite = Config(
+                allow_networks=("127.0.0.0/8",), rate_limit_seconds=args.interval, timeout=60
+            )
+            print(
+                f"{len(names)} distinct pages on {len(HOSTS)} hosts; Ray with {args.cpus} CPUs",
+                file=sys.stderr,
+            )
             results: list[tuple[str, int, float, float]] = []
             log = Access(folder / "access.log")
 
@@ -169,33 +197,42 @@ def main() -> None:
                 done = fetch_many(client, todo, concurrency=8)
                 elapsed = time.perf_counter() - start
                 assert not any(isinstance(d, Exception) for d in done)
-                results.append(("threads (no Ray, 8 threads)", len(todo), elapsed,
-                                log.rate(len(todo))))
+                results.append(
+                    ("threads (no Ray, 8 threads)", len(todo), elapsed, log.rate(len(todo)))
+                )
 
             ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False)
             ray.data.DataContext.get_current().enable_progress_bars = False
             try:
                 for label, config, n, politeness in (
-                        ("ray", free, args.pages, None),
-                        ("ray polite", polite, args.polite_pages, redis_url)):
+                    ("ray", free, args.pages, None),
+                    ("ray polite", polite, args.polite_pages, redis_url),
+                ):
                     for w in workers:
                         ds = ray.data.from_items([{"url": u} for u in urls(n)])
                         start = time.perf_counter()
-                        out = fetch_dataset(ds, config=config, politeness=politeness,
-                                            concurrency=w, num_cpus=0.5).materialize()
+                        out = fetch_dataset(
+                            ds, config=config, politeness=politeness, concurrency=w, num_cpus=0.5
+                        ).materialize()
                         elapsed = time.perf_counter() - start
                         errors = out.filter(lambda r: r["error"] is not None).count()
                         assert out.count() == n and errors == 0, (out.count(), errors)
-                        results.append((f"{label}, {w} worker{'s' * (w > 1)}", n, elapsed,
-                                        log.rate(n)))
-                        print(f"  {results[-1][0]}: {n / elapsed:.0f} pages/s wall, "
-                              f"{results[-1][3]:.0f} fetching", file=sys.stderr)
+                        results.append(
+                            (f"{label}, {w} worker{'s' * (w > 1)}", n, elapsed, log.rate(n))
+                        )
+                        print(
+                            f"  {results[-1][0]}: {n / elapsed:.0f} pages/s wall, "
+                            f"{results[-1][3]:.0f} fetching",
+                            file=sys.stderr,
+                        )
             finally:
                 ray.shutdown()
 
     cap = len(HOSTS) / args.interval
-    print("\n| setup | pages | wall s | pages/s (wall) | pages/s (fetching) |\n"
-          "|---|---:|---:|---:|---:|")
+    print(
+        "\n| setup | pages | wall s | pages/s (wall) | pages/s (fetching) |\n"
+        "|---|---:|---:|---:|---:|"
+    )
     for label, n, elapsed, steady in results:
         print(f"| {label} | {n} | {elapsed:.1f} | {n / elapsed:.0f} | {steady:.0f} |")
     print(f"\npolite runs: budget {len(HOSTS)} hosts / {args.interval:g} s = {cap:.0f} pages/s")

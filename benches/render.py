@@ -27,15 +27,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # The installed webgrip (the source tree has no built `_core`): `pip install .` first.
 from webgrip import Config, WebClient, render
 
-SHELL = (b'<!doctype html><html><head><title>Shell</title></head><body><div id="app"></div>'
-         b'<script src="/app.js"></script></body></html>')
-APP_JS = (b'fetch("/data.json").then(r => r.json()).then(d => {'
-          b'document.getElementById("app").innerHTML = "<h1>" + d.title + "</h1>" + '
-          b'd.paragraphs.map(p => "<p>" + p + "</p>").join(""); });')
-DATA = json.dumps({"title": "Rendered", "paragraphs": [f"Paragraph {i} of the JSON "
-                   "document, inserted by the page's own script." for i in range(20)]}).encode()
-ROUTES = {"/": (SHELL, "text/html"), "/app.js": (APP_JS, "text/javascript"),
-          "/data.json": (DATA, "application/json")}
+SHELL = (
+    b'<!doctype html><html><head><title>Shell</title></head><body><div id="app"></div>'
+    b'<script src="/app.js"></script></body></html>'
+)
+APP_JS = (
+    b'fetch("/data.json").then(r => r.json()).then(d => {'
+    b'document.getElementById("app").innerHTML = "<h1>" + d.title + "</h1>" + '
+    b'd.paragraphs.map(p => "<p>" + p + "</p>").join(""); });'
+)
+DATA = json.dumps(
+    {
+        "title": "Rendered",
+        "paragraphs": [
+            f"Paragraph {i} of the JSON document, inserted by the page's own script."
+            for i in range(20)
+        ],
+    }
+).encode()
+ROUTES = {
+    "/": (SHELL, "text/html"),
+    "/app.js": (APP_JS, "text/javascript"),
+    "/data.json": (DATA, "application/json"),
+}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -92,8 +106,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=0,
-                    help="Config.render_workers (0: one per two cores, at most four)")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="Config.render_workers (0: one per two cores, at most four)",
+    )
     args = ap.parse_args()
     why = render.render_available(Config())
     if why:
@@ -101,8 +119,12 @@ def main() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    cfg = Config(allow_networks=("127.0.0.1/32",), rate_limit_seconds=0, page_cache_size=0,
-                 render_workers=args.workers)
+    cfg = Config(
+        allow_networks=("127.0.0.1/32",),
+        rate_limit_seconds=0,
+        page_cache_size=0,
+        render_workers=args.workers,
+    )
     rows = []
     with WebClient(cfg) as client:
         for mode in ("never", "always"):
@@ -113,24 +135,41 @@ def main() -> None:
                 with ThreadPoolExecutor(max_workers=args.threads) as pool:
                     # Every worker's browser up before the clock starts (each launch is the
                     # "first call" cost, not a render's).
-                    list(pool.map(lambda _, m=mode: client.fetch(url, render=m),
-                                  range(args.threads)))
+                    list(
+                        pool.map(lambda _, m=mode: client.fetch(url, render=m), range(args.threads))
+                    )
                     t0 = time.perf_counter()
-                    pages = list(pool.map(lambda _, m=mode: client.fetch(url, render=m),
-                                          range(args.pages)))
+                    pages = list(
+                        pool.map(lambda _, m=mode: client.fetch(url, render=m), range(args.pages))
+                    )
                     took = time.perf_counter() - t0
                 page = pages[-1]
-            rows.append((mode, launch, args.pages / took, took / args.pages, rss.peak,
-                         len(page.content), first.rendered))
+            rows.append(
+                (
+                    mode,
+                    launch,
+                    args.pages / took,
+                    took / args.pages,
+                    rss.peak,
+                    len(page.content),
+                    first.rendered,
+                )
+            )
     render.shutdown()
     server.shutdown()
-    print(f"{args.pages} pages from {args.threads} thread(s); render workers: "
-          f"{args.workers or render.DEFAULT_RENDER_WORKERS}")
-    print(f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak PSS':>10} "
-          f"{'content':>8}")
+    print(
+        f"{args.pages} pages from {args.threads} thread(s); render workers: "
+        f"{args.workers or render.DEFAULT_RENDER_WORKERS}"
+    )
+    print(
+        f"{'render':8} {'first call':>11} {'pages/s':>9} {'ms/page':>9} {'peak PSS':>10} "
+        f"{'content':>8}"
+    )
     for mode, launch, rate, per, peak, chars, _ in rows:
-        print(f"{mode:8} {launch * 1000:9.0f}ms {rate:9.1f} {per * 1000:9.1f} "
-              f"{peak / 2**20:8.0f}MB {chars:7d}c")
+        print(
+            f"{mode:8} {launch * 1000:9.0f}ms {rate:9.1f} {per * 1000:9.1f} "
+            f"{peak / 2**20:8.0f}MB {chars:7d}c"
+        )
 
 
 if __name__ == "__main__":

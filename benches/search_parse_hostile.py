@@ -18,10 +18,14 @@ SHAPES = {
     # Result blocks nested inside each other (each block's subtree holds all later ones).
     "nested-results": (
         "<div class='result'><a class='result__a' href='https://e.com/x'>t</a>"
-        "<a class='result__snippet'>s</a>", ""),
+        "<a class='result__snippet'>s</a>",
+        "",
+    ),
     # Lite layout: result links nested inside each other, snippets between them.
     "nested-lite-links": (
-        "<a class='result-link' href='https://e.com/x'>t<td class='result-snippet'>s", ""),
+        "<a class='result-link' href='https://e.com/x'>t<td class='result-snippet'>s",
+        "",
+    ),
     # Unclosed inline tags, then closed paragraphs: each <p> looks for an open <p>.
     "unclosed-then-p": ("<span>", "<p>x</p>"),
     # A deep stack, then end tags that match nothing open: each scans the stack.

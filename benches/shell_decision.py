@@ -54,10 +54,14 @@ def fixtures() -> None:
     static = sorted((FIXTURES / "static").glob("*.html"))
     missed = [p.name for p in shells if not webgrip.is_script_shell(p.read_bytes())]
     rendered = [p.name for p in static if webgrip.is_script_shell(p.read_bytes())]
-    print(f"shells detected: {len(shells) - len(missed)}/{len(shells)}"
-          + (f" (missed: {', '.join(missed)})" if missed else ""))
-    print(f"near misses rendered: {len(rendered)}/{len(static)}"
-          + (f" ({', '.join(rendered)})" if rendered else ""))
+    print(
+        f"shells detected: {len(shells) - len(missed)}/{len(shells)}"
+        + (f" (missed: {', '.join(missed)})" if missed else "")
+    )
+    print(
+        f"near misses rendered: {len(rendered)}/{len(static)}"
+        + (f" ({', '.join(rendered)})" if rendered else "")
+    )
     reasons: dict[str, int] = {}
     for p in shells:
         why = _core.script_shell_reason(p.read_bytes()) or "none"
@@ -92,15 +96,19 @@ def main() -> None:
     for _, why in flagged:
         key = why.split(" #")[0].split(" <")[0].split(" [")[0]
         kinds[key] = kinds.get(key, 0) + 1
-    print(f"core pass flags: {len(flagged)} ({len(flagged) / len(corpus):.2%}; "
-          + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-          + "), kept static by the tiny-text test unless listed above")
+    print(
+        f"core pass flags: {len(flagged)} ({len(flagged) / len(corpus):.2%}; "
+        + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        + "), kept static by the tiny-text test unless listed above"
+    )
 
     pages = [html for _, html in corpus]
     core_ms = per_page_ms(pages, _core.script_shell_reason, args.repeat)
     full_ms = per_page_ms(pages, webgrip.is_script_shell, args.repeat)
-    print(f"time per page: core pass {core_ms:.3f} ms, whole decision {full_ms:.3f} ms "
-          f"(best of {args.repeat}, CPU time)")
+    print(
+        f"time per page: core pass {core_ms:.3f} ms, whole decision {full_ms:.3f} ms "
+        f"(best of {args.repeat}, CPU time)"
+    )
 
 
 if __name__ == "__main__":

@@ -91,8 +91,12 @@ print(json.dumps({"wall": wall, "start_rss": start_rss, "peak_rss": status("VmHW
 
 
 def run_mode(base: str, count: int, threads: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", _CLIENT, base, str(count), str(threads)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CLIENT, base, str(count), str(threads)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.splitlines()[-1])
 
 
@@ -119,8 +123,11 @@ def main() -> int:
     try:
         for threads in (int(t) for t in args.threads.split(",")):
             r = run_mode(base, len(files), threads)
-            print(f"| {threads} | {r['peak_rss'] / mib:.0f} | {r['start_rss'] / mib:.0f} | "
-                  f"{r['end_rss'] / mib:.0f} | {r['wall']:.1f} | {r['errors']} |", flush=True)
+            print(
+                f"| {threads} | {r['peak_rss'] / mib:.0f} | {r['start_rss'] / mib:.0f} | "
+                f"{r['end_rss'] / mib:.0f} | {r['wall']:.1f} | {r['errors']} |",
+                flush=True,
+            )
     finally:
         server.terminate()
     return 0

@@ -35,9 +35,17 @@ def main() -> int:
     detect_s = extract_s = 0.0
     for page_id, url, raw in docs:
         for status in statuses:
-            response = Response(url=url, status=status, headers={"content-type": "text/html"},
-                                content=raw, content_type="text/html", charset=None,
-                                redirects=(), remote_addr="", elapsed=0.0)
+            response = Response(
+                url=url,
+                status=status,
+                headers={"content-type": "text/html"},
+                content=raw,
+                content_type="text/html",
+                charset=None,
+                redirects=(),
+                remote_addr="",
+                elapsed=0.0,
+            )
             times = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
@@ -51,13 +59,20 @@ def main() -> int:
         times = []
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            _core.extract_document(raw, modes=["markdown", "metadata"], main_content=True,
-                                   url=url, content_type="text/html")
+            _core.extract_document(
+                raw,
+                modes=["markdown", "metadata"],
+                main_content=True,
+                url=url,
+                content_type="text/html",
+            )
             times.append(time.perf_counter() - t0)
         extract_s += min(times)
     n = len(docs)
-    print(f"{n} pages checked at status {', '.join(map(str, statuses))}; "
-          f"{scanned} had little enough text to be searched for markers")
+    print(
+        f"{n} pages checked at status {', '.join(map(str, statuses))}; "
+        f"{scanned} had little enough text to be searched for markers"
+    )
     print(f"detect      {detect_s / n * 1e3:.4f} ms/page (best of {args.repeat})")
     print(f"extraction  {extract_s / n * 1e3:.3f} ms/page (markdown+metadata, main content)")
     print(f"detect adds {detect_s / extract_s * 100:.2f}% to the extraction")

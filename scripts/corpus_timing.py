@@ -37,8 +37,9 @@ def main() -> None:
             times = []
             for _ in range(args.repeat):
                 t0 = clock()
-                _core.extract_document(raw, modes=modes, main_content=main, url=url,
-                                       content_type="text/html")
+                _core.extract_document(
+                    raw, modes=modes, main_content=main, url=url, content_type="text/html"
+                )
                 times.append(clock() - t0)
             best[main] += min(times)
     n = len(docs)
@@ -46,8 +47,10 @@ def main() -> None:
     print(f"{_core.__file__}")
     print(f"{n} pages, modes {modes}, best of {args.repeat}, {'CPU' if args.cpu else 'wall'} time")
     print(f"whole page   {whole:.3f} ms/page")
-    print(f"main content {readable:.3f} ms/page  (+{readable - whole:.3f} ms, "
-          f"+{(readable / whole - 1) * 100:.0f}% on top of whole page)")
+    print(
+        f"main content {readable:.3f} ms/page  (+{readable - whole:.3f} ms, "
+        f"+{(readable / whole - 1) * 100:.0f}% on top of whole page)"
+    )
 
 
 if __name__ == "__main__":

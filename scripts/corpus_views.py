@@ -61,12 +61,21 @@ def hash_page(url: str, raw: bytes) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for main in (False, True):
-        doc = _core.extract_document(raw, modes=MODES, main_content=main, url=url,
-                                     content_type="text/html")
+        doc = _core.extract_document(
+            raw, modes=MODES, main_content=main, url=url, content_type="text/html"
+        )
         out[f"core:{main}"] = _digest(doc)
-    response = Response(url=url, status=200, headers={"content-type": "text/html"},
-                        content=raw, content_type="text/html", charset=None, redirects=(),
-                        remote_addr="127.0.0.1:80", elapsed=0.0)
+    response = Response(
+        url=url,
+        status=200,
+        headers={"content-type": "text/html"},
+        content=raw,
+        content_type="text/html",
+        charset=None,
+        redirects=(),
+        remote_addr="127.0.0.1:80",
+        elapsed=0.0,
+    )
     for extract in ("markdown", "text", "links", "tables"):
         for main in (False, True):
             page = build_page(response, url=url, extract=extract, main_content=main)

@@ -57,28 +57,39 @@ for the details.</p>
 </body></html>
 """
 
-PARAGRAPH = ("Paragraph {n}: webgrip cuts long pages at a word boundary and says where to "
-             "continue, so an agent can read on without downloading the page again.")
-LONG = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>A long page"
-        "</title></head><body><main><article><h1>A long page</h1>"
-        + "".join(f"<p>{PARAGRAPH.format(n=n)}</p>" for n in range(1, 41))
-        + "</article></main></body></html>")
+PARAGRAPH = (
+    "Paragraph {n}: webgrip cuts long pages at a word boundary and says where to "
+    "continue, so an agent can read on without downloading the page again."
+)
+LONG = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A long page'
+    "</title></head><body><main><article><h1>A long page</h1>"
+    + "".join(f"<p>{PARAGRAPH.format(n=n)}</p>" for n in range(1, 41))
+    + "</article></main></body></html>"
+)
 
-DOCS = ("<!doctype html><html lang=\"en\"><head><title>Documentation</title></head><body>"
-        "<main><h1>Documentation</h1><p>The three tools, their arguments and their answers."
-        "</p></main></body></html>")
+DOCS = (
+    '<!doctype html><html lang="en"><head><title>Documentation</title></head><body>'
+    "<main><h1>Documentation</h1><p>The three tools, their arguments and their answers."
+    "</p></main></body></html>"
+)
 
 Q3_CSV = b"quarter,units\nQ3,1234\n"
 #: The smallest PNG there is: one transparent pixel.
-PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                    "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082")
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082"
+)
 
 #: The results the stand-in search engine knows: (title, path, query string, snippet).
 RESULTS = [
-    ("Getting started with webgrip", "/article", "utm_source=ddg&utm_medium=search",
-     "webgrip gives an agent three tools: fetch_page, search_web and download_file."),
-    ("A long page", "/long", "",
-     "Paragraph 1: webgrip cuts long pages at a word boundary."),
+    (
+        "Getting started with webgrip",
+        "/article",
+        "utm_source=ddg&utm_medium=search",
+        "webgrip gives an agent three tools: fetch_page, search_web and download_file.",
+    ),
+    ("A long page", "/long", "", "Paragraph 1: webgrip cuts long pages at a word boundary."),
 ]
 KNOWN_QUERY = "webgrip agent tools"
 
@@ -86,13 +97,17 @@ KNOWN_QUERY = "webgrip agent tools"
 def _results_page(origin: str, query: str) -> str:
     """DuckDuckGo's HTML endpoint's markup: an ad, then results behind its redirect links."""
     if query.strip().lower() != KNOWN_QUERY:
-        return ('<html><body><div id="links" class="results"><div class="no-results">'
-                "No results.</div></div></body></html>")
-    ad = ('<div class="result results_links result--ad"><div class="links_main">'
-          '<h2 class="result__title"><a class="result__a" '
-          'href="https://duckduckgo.com/y.js?ad_domain=ads.example">Buy agent tools</a></h2>'
-          '<a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=ads.example">'
-          "Sponsored.</a></div></div>")
+        return (
+            '<html><body><div id="links" class="results"><div class="no-results">'
+            "No results.</div></div></body></html>"
+        )
+    ad = (
+        '<div class="result results_links result--ad"><div class="links_main">'
+        '<h2 class="result__title"><a class="result__a" '
+        'href="https://duckduckgo.com/y.js?ad_domain=ads.example">Buy agent tools</a></h2>'
+        '<a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=ads.example">'
+        "Sponsored.</a></div></div>"
+    )
     items = []
     for title, path, tracking, snippet in RESULTS:
         target = origin + path + (f"?{tracking}" if tracking else "")
@@ -102,9 +117,14 @@ def _results_page(origin: str, query: str) -> str:
             f'<h2 class="result__title"><a class="result__a" href="{href}">'
             f"{html.escape(title)}</a></h2>"
             f'<a class="result__snippet" href="{href}">{html.escape(snippet)}</a>'
-            "</div></div>")
-    return ('<html><body><div id="links" class="results">' + ad + "".join(items)
-            + "</div></body></html>")
+            "</div></div>"
+        )
+    return (
+        '<html><body><div id="links" class="results">'
+        + ad
+        + "".join(items)
+        + "</div></body></html>"
+    )
 
 
 class DemoSite:
@@ -156,12 +176,19 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
             elif path == "/docs":
                 self._send(200, DOCS.encode(), "text/html; charset=utf-8")
             elif path == "/to-metadata":
-                self._send(302, b"", "text/plain",
-                           {"Location": "http://169.254.169.254/latest/meta-data/"})
+                self._send(
+                    302, b"", "text/plain", {"Location": "http://169.254.169.254/latest/meta-data/"}
+                )
             elif path == "/files/q3":
-                self._send(200, Q3_CSV, "text/csv", {
-                    "Content-Disposition": "attachment; filename=\"../../etc/passwd\"; "
-                                           "filename*=UTF-8''Q3%20report.csv"})
+                self._send(
+                    200,
+                    Q3_CSV,
+                    "text/csv",
+                    {
+                        "Content-Disposition": 'attachment; filename="../../etc/passwd"; '
+                        "filename*=UTF-8''Q3%20report.csv"
+                    },
+                )
             elif path == "/logo.png":
                 self._send(200, PNG, "image/png")
             elif path == "/slow":
@@ -172,11 +199,15 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
                 page = _results_page(site.origin, q).encode()
                 self._send(200, page, "text/html; charset=utf-8")
             else:
-                self._send(404, b"<!doctype html><title>Not found</title><p>Not found.</p>",
-                           "text/html; charset=utf-8")
+                self._send(
+                    404,
+                    b"<!doctype html><title>Not found</title><p>Not found.</p>",
+                    "text/html; charset=utf-8",
+                )
 
-        def _send(self, status: int, body: bytes, content_type: str,
-                  headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))

@@ -48,8 +48,10 @@ def problems(report: Report, rss_tolerance_mib: float) -> list[str]:
     if len(report.rounds) > 1:
         climb = (report.rounds[-1]["rss_kib"] - report.rounds[0]["rss_kib"]) / 1024
         if climb > ROUND_CLIMB_MIB:
-            found.append(f"RSS climbed {climb:.1f} MiB from the first round to the last "
-                         f"(tolerance {ROUND_CLIMB_MIB} MiB)")
+            found.append(
+                f"RSS climbed {climb:.1f} MiB from the first round to the last "
+                f"(tolerance {ROUND_CLIMB_MIB} MiB)"
+            )
     for i, usage in enumerate(report.rounds):
         if usage["fds"] != before["fds"] or usage["threads"] != before["threads"]:
             found.append(f"after round {i + 1}: {usage['fds']} fds, {usage['threads']} threads")
@@ -74,9 +76,13 @@ def summary(report: Report) -> str:
         f"{after['threads']}, RSS {before['rss_kib'] / 1024:.1f} -> {after['rss_kib'] / 1024:.1f}"
         f" MiB (peak sampled {max(report.rss_samples_kib or [0]) / 1024:.0f} MiB)",
     ]
-    lines.append("after each round: " + ", ".join(
-        f"{r['fds']} fds/{r['threads']} threads/{r['rss_kib'] / 1024:.1f} MiB"
-        for r in report.rounds))
+    lines.append(
+        "after each round: "
+        + ", ".join(
+            f"{r['fds']} fds/{r['threads']} threads/{r['rss_kib'] / 1024:.1f} MiB"
+            for r in report.rounds
+        )
+    )
     lines += [f"FAILURE: {f}" for f in report.failures[:10]]
     return "\n".join(lines)
 
@@ -85,22 +91,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=50_000)
     parser.add_argument("--threads", type=int, default=32)
-    parser.add_argument("--timeout", type=float, default=2.0,
-                        help="each call's deadline in seconds (default 2)")
-    parser.add_argument("--stall-share", type=float, default=0.05,
-                        help="share of calls to behaviours that hold on until the deadline")
-    parser.add_argument("--warmup", type=int, default=None,
-                        help="mixed calls before the baseline (default 10 per thread)")
+    parser.add_argument(
+        "--timeout", type=float, default=2.0, help="each call's deadline in seconds (default 2)"
+    )
+    parser.add_argument(
+        "--stall-share",
+        type=float,
+        default=0.05,
+        help="share of calls to behaviours that hold on until the deadline",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=None,
+        help="mixed calls before the baseline (default 10 per thread)",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="measure descriptors, threads and RSS after each of N rounds")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="measure descriptors, threads and RSS after each of N rounds",
+    )
     parser.add_argument("--rss-tolerance-mib", type=float, default=16.0)
     parser.add_argument("--json", help="also write the full report here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
-    report = run_soak(args.calls, threads=args.threads, timeout=args.timeout,
-                      stall_share=args.stall_share, warmup=args.warmup, seed=args.seed,
-                      rounds=args.rounds, progress=not args.quiet)
+    report = run_soak(
+        args.calls,
+        threads=args.threads,
+        timeout=args.timeout,
+        stall_share=args.stall_share,
+        warmup=args.warmup,
+        seed=args.seed,
+        rounds=args.rounds,
+        progress=not args.quiet,
+    )
     if args.json:
         Path(args.json).write_text(report.json())
     print(summary(report))

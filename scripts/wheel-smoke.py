@@ -49,8 +49,9 @@ def serve(root: Path) -> http.server.ThreadingHTTPServer:
 
 
 def main() -> None:
-    check(shutil.which("cargo") is None and shutil.which("rustc") is None,
-          "no cargo or rustc on PATH")
+    check(
+        shutil.which("cargo") is None and shutil.which("rustc") is None, "no cargo or rustc on PATH"
+    )
 
     import webgrip
     from webgrip import Config, Tools, WebClient, _core
@@ -58,8 +59,10 @@ def main() -> None:
 
     site = Path(sys.prefix)
     for module in (webgrip, _core):
-        check(Path(module.__file__).resolve().is_relative_to(site.resolve()),
-              f"{module.__name__} is imported from the venv ({module.__file__})")
+        check(
+            Path(module.__file__).resolve().is_relative_to(site.resolve()),
+            f"{module.__name__} is imported from the venv ({module.__file__})",
+        )
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp, "site")
@@ -70,12 +73,15 @@ def main() -> None:
         downloads.mkdir()
         server = serve(root)
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        config = Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
-                        download_dirs=(str(downloads),))
+        config = Config(
+            allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, download_dirs=(str(downloads),)
+        )
         try:
             page = WebClient(config).fetch(base)
-            check(page.status == 200 and page.title == "Smoke page" and MARKER in page.content,
-                  "WebClient.fetch")
+            check(
+                page.status == 200 and page.title == "Smoke page" and MARKER in page.content,
+                "WebClient.fetch",
+            )
 
             tools = Tools(config)
             answer = tools.fetch_page(base)
@@ -83,21 +89,38 @@ def main() -> None:
 
             answer = tools.download_file(base + "data.bin")
             saved = downloads / "data.bin"
-            check(saved.is_file() and saved.read_bytes() == BLOB
-                  and hashlib.sha256(BLOB).hexdigest() in answer, "Tools.download_file")
+            check(
+                saved.is_file()
+                and saved.read_bytes() == BLOB
+                and hashlib.sha256(BLOB).hexdigest() in answer,
+                "Tools.download_file",
+            )
 
             text = extract(PAGE, url=base, mode="text", main_content=True)
             check(MARKER in text and "Home" not in text, "webgrip.extract (main content)")
 
-            env = {**os.environ, "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8",
-                   "WEBGRIP_RATE_LIMIT_SECONDS": "0"}
+            env = {
+                **os.environ,
+                "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8",
+                "WEBGRIP_RATE_LIMIT_SECONDS": "0",
+            }
             cli = shutil.which("webgrip")
-            check(cli is not None and Path(cli).parent == Path(sys.executable).parent,
-                  f"the webgrip command is the venv's ({cli})")
-            run = subprocess.run([cli, "fetch", base, "--extract", "text"], env=env,
-                                 capture_output=True, text=True, timeout=60, check=False)
-            check(run.returncode == 0 and MARKER in run.stdout,
-                  f"webgrip fetch (exit {run.returncode}, stderr {run.stderr.strip()!r})")
+            check(
+                cli is not None and Path(cli).parent == Path(sys.executable).parent,
+                f"the webgrip command is the venv's ({cli})",
+            )
+            run = subprocess.run(
+                [cli, "fetch", base, "--extract", "text"],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            check(
+                run.returncode == 0 and MARKER in run.stdout,
+                f"webgrip fetch (exit {run.returncode}, stderr {run.stderr.strip()!r})",
+            )
         finally:
             server.shutdown()
             server.server_close()

@@ -54,4 +54,5 @@ def terminal_summary(terminalreporter) -> None:
     for name, rounds, median, best in _RESULTS:
         terminalreporter.write_line(
             f"{name:<56} {rounds:5d} rounds  median {median * 1e3:9.3f} ms  "
-            f"best {best * 1e3:9.3f} ms")
+            f"best {best * 1e3:9.3f} ms"
+        )

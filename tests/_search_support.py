@@ -41,8 +41,11 @@ def loopback_client(httpserver, **config: Any):
     }
     endpoints.update(config.pop("search_endpoints", {}))
     settings: dict[str, Any] = {
-        "allow_networks": LOOPBACK, "rate_limit_seconds": 0, "max_retries": 0,
-        "search_endpoints": endpoints, "timeout": 10.0,
+        "allow_networks": LOOPBACK,
+        "rate_limit_seconds": 0,
+        "max_retries": 0,
+        "search_endpoints": endpoints,
+        "timeout": 10.0,
     }
     settings.update(config)
     return WebClient(Config(**settings))

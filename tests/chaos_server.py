@@ -69,8 +69,9 @@ class Conn:
         self.sock.close()
 
 
-def head(status: str = "200 OK", headers: list[tuple[str, str]] | None = None,
-         length: int | None = None) -> bytes:
+def head(
+    status: str = "200 OK", headers: list[tuple[str, str]] | None = None, length: int | None = None
+) -> bytes:
     lines = [f"HTTP/1.1 {status}"]
     lines += [f"{k}: {v}" for k, v in headers or []]
     if length is not None:
@@ -79,9 +80,11 @@ def head(status: str = "200 OK", headers: list[tuple[str, str]] | None = None,
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-PAGE = (b"<!doctype html><html><head><title>chaos ok</title></head><body><main><h1>Fine</h1>"
-        + b"<p>This page is served properly by the chaos server.</p>" * 20
-        + b"</main></body></html>")
+PAGE = (
+    b"<!doctype html><html><head><title>chaos ok</title></head><body><main><h1>Fine</h1>"
+    + b"<p>This page is served properly by the chaos server.</p>" * 20
+    + b"</main></body></html>"
+)
 FILE = bytes(range(256)) * 64
 
 
@@ -147,9 +150,16 @@ def ok(c: Conn) -> None:
 
 
 def file(c: Conn) -> None:
-    c.send(head(headers=[("Content-Type", "application/octet-stream"),
-                         ("Content-Disposition", 'attachment; filename="chaos.bin"')],
-                length=len(FILE)) + FILE)
+    c.send(
+        head(
+            headers=[
+                ("Content-Type", "application/octet-stream"),
+                ("Content-Disposition", 'attachment; filename="chaos.bin"'),
+            ],
+            length=len(FILE),
+        )
+        + FILE
+    )
 
 
 def reset_in_headers(c: Conn) -> None:
@@ -191,13 +201,17 @@ def chunked_bad_crlf(c: Conn) -> None:
 
 
 def conflicting_lengths(c: Conn) -> None:
-    c.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n"
-           b"Content-Length: 50\r\nConnection: close\r\n\r\n" + b"x" * 50)
+    c.send(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n"
+        b"Content-Length: 50\r\nConnection: close\r\n\r\n" + b"x" * 50
+    )
 
 
 def length_and_chunked(c: Conn) -> None:
-    c.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 3\r\n"
-           b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+    c.send(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 3\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    )
 
 
 def negative_length(c: Conn) -> None:
@@ -205,8 +219,11 @@ def negative_length(c: Conn) -> None:
 
 
 def many_headers(c: Conn) -> None:
-    c.send(b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(100_000))
-           + b"Content-Length: 2\r\n\r\nok")
+    c.send(
+        b"HTTP/1.1 200 OK\r\n"
+        + b"".join(b"X-H%d: v\r\n" % i for i in range(100_000))
+        + b"Content-Length: 2\r\n\r\nok"
+    )
 
 
 def huge_header_line(c: Conn) -> None:
@@ -255,8 +272,13 @@ def endless_interim(c: Conn) -> None:
 def _bomb_handler(kind: str, encoding: str, content_type: str = "text/html") -> Handler:
     def handler(c: Conn) -> None:
         data = bomb(kind)
-        c.send(head(headers=[("Content-Type", content_type), ("Content-Encoding", encoding)],
-                    length=len(data)) + data)
+        c.send(
+            head(
+                headers=[("Content-Type", content_type), ("Content-Encoding", encoding)],
+                length=len(data),
+            )
+            + data
+        )
 
     handler.__name__ = f"bomb_{kind}"
     return handler
@@ -310,14 +332,22 @@ def nul_in_header(c: Conn) -> None:
 
 def bad_gzip(c: Conn) -> None:
     data = b"\x1f\x8b\x08\x00" + bytes(range(200))
-    c.send(head(headers=[("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
-                length=len(data)) + data)
+    c.send(
+        head(
+            headers=[("Content-Type", "text/html"), ("Content-Encoding", "gzip")], length=len(data)
+        )
+        + data
+    )
 
 
 def truncated_gzip(c: Conn) -> None:
     data = gzip.compress(PAGE * 50)[:300]
-    c.send(head(headers=[("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
-                length=len(data)) + data)
+    c.send(
+        head(
+            headers=[("Content-Type", "text/html"), ("Content-Encoding", "gzip")], length=len(data)
+        )
+        + data
+    )
 
 
 def robots(c: Conn) -> None:
@@ -532,8 +562,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, ChaosServer(folder) as server:
         for kind in ("gzip", "deflate", "br", "nested"):
             bomb(kind)  # built before the first request, not during the soak's warm-up
-        print(json.dumps({"http": server.port, "tls": server.tls_ports, "ca": server.ca_path}),
-              flush=True)
+        print(
+            json.dumps({"http": server.port, "tls": server.tls_ports, "ca": server.ca_path}),
+            flush=True,
+        )
         sys.stdin.read()
 
 

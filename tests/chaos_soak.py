@@ -43,8 +43,17 @@ SERVER = Path(__file__).with_name("chaos_server.py")
 OVERRUN_FACTOR = 1.1
 
 #: Behaviours served over the TLS ``full`` port as well (a sample: TLS framing + HTTP chaos).
-OVER_TLS = ("ok", "file", "reset-body", "chunked-truncated", "drip-body", "endless-body",
-            "bomb-gzip", "headers-100k", "http09")
+OVER_TLS = (
+    "ok",
+    "file",
+    "reset-body",
+    "chunked-truncated",
+    "drip-body",
+    "endless-body",
+    "bomb-gzip",
+    "headers-100k",
+    "http09",
+)
 
 OPERATIONS = ("fetch", "download", "fetch_page", "download_file")
 
@@ -112,11 +121,17 @@ def targets(ports: dict) -> list[tuple[str, str, bool]]:
     """(name, url, stalls) of every behaviour: HTTP paths, a sample over TLS, TLS faults."""
     http = f"http://127.0.0.1:{ports['http']}"
     tls = f"https://127.0.0.1:{ports['tls']['full']}"
-    out = [(name, f"{http}/{name}", name in STALLING)
-           for name in BEHAVIOURS if name not in ("robots.txt", "redirect-loop-b")]
+    out = [
+        (name, f"{http}/{name}", name in STALLING)
+        for name in BEHAVIOURS
+        if name not in ("robots.txt", "redirect-loop-b")
+    ]
     out += [(f"tls/{name}", f"{tls}/{name}", name in STALLING) for name in OVER_TLS]
-    out += [(f"tls-{mode}", f"https://127.0.0.1:{ports['tls'][mode]}/ok", mode != "half-reset")
-            for mode in TLS_MODES if mode != "full"]
+    out += [
+        (f"tls-{mode}", f"https://127.0.0.1:{ports['tls'][mode]}/ok", mode != "half-reset")
+        for mode in TLS_MODES
+        if mode != "full"
+    ]
     return out
 
 
@@ -128,16 +143,24 @@ def percentiles(values: list[float]) -> dict[str, float]:
     def at(q: float) -> float:
         return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
 
-    return {"n": len(ordered), "p50": at(0.5), "p99": at(0.99), "p999": at(0.999),
-            "max": round(ordered[-1] * 1000, 1)}
+    return {
+        "n": len(ordered),
+        "p50": at(0.5),
+        "p99": at(0.99),
+        "p999": at(0.999),
+        "max": round(ordered[-1] * 1000, 1),
+    }
 
 
 def classify(op: str, result: object) -> str:
     """A short outcome tag; ``BAD:`` prefix for anything that breaks the contract."""
     if op in ("fetch", "download"):
         if isinstance(result, BaseException):
-            return type(result).__name__ if isinstance(result, WebgripError) else \
-                f"BAD:{type(result).__name__}"
+            return (
+                type(result).__name__
+                if isinstance(result, WebgripError)
+                else f"BAD:{type(result).__name__}"
+            )
         return "result"
     if isinstance(result, BaseException):
         return f"BAD:raised {type(result).__name__}"
@@ -151,10 +174,16 @@ class Soak:
         self.timeout = timeout
         self.folder = folder
         config = Config(
-            allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, timeout=timeout,
-            connect_timeout=timeout, render="never", ca_bundle=ports["ca"],
-            download_dirs=(folder,), max_response_bytes=1024 * 1024,
-            max_download_bytes=1024 * 1024, max_retries=0,
+            allow_networks=("127.0.0.0/8",),
+            rate_limit_seconds=0,
+            timeout=timeout,
+            connect_timeout=timeout,
+            render="never",
+            ca_bundle=ports["ca"],
+            download_dirs=(folder,),
+            max_response_bytes=1024 * 1024,
+            max_download_bytes=1024 * 1024,
+            max_retries=0,
         )
         self.client = WebClient(config)
         self.tools = Tools(config)
@@ -223,18 +252,25 @@ class Soak:
                 if tag.startswith("BAD") or late:
                     self.failure_count += 1
                     if len(self.failures) < 50:
-                        detail = "".join(traceback.format_exception(result)) \
-                            if isinstance(result, BaseException) else repr(result)[:300]
+                        detail = (
+                            "".join(traceback.format_exception(result))
+                            if isinstance(result, BaseException)
+                            else repr(result)[:300]
+                        )
                         self.failures.append(f"{name} {op} {elapsed:.3f}s {tag}: {detail}")
 
-    def run(self, threads: int, calls: int, stall_share: float,
-            tick: Callable[[], None] | None = None) -> float:
+    def run(
+        self, threads: int, calls: int, stall_share: float, tick: Callable[[], None] | None = None
+    ) -> float:
         """``calls`` calls on ``threads`` workers; ``tick()`` every 2 s meanwhile, on this
         thread (so that no extra thread is counted while they run)."""
         quota, extra = divmod(calls, threads)
-        pool = [threading.Thread(target=self.worker,
-                                 args=(i, quota + (i < extra), stall_share), daemon=True)
-                for i in range(threads)]
+        pool = [
+            threading.Thread(
+                target=self.worker, args=(i, quota + (i < extra), stall_share), daemon=True
+            )
+            for i in range(threads)
+        ]
         start = time.monotonic()
         for t in pool:
             t.start()
@@ -255,8 +291,9 @@ class Soak:
 @contextlib.contextmanager
 def chaos_process():
     """``tests/chaos_server.py`` in a child process; yields its ports (and CA path)."""
-    proc = subprocess.Popen([sys.executable, str(SERVER)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -274,9 +311,16 @@ def chaos_process():
             proc.wait()
 
 
-def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: float = 0.05,
-             warmup: int | None = None, seed: int = 1, rounds: int = 1,
-             progress: bool = False) -> Report:
+def run_soak(
+    calls: int,
+    threads: int = 32,
+    timeout: float = 2.0,
+    stall_share: float = 0.05,
+    warmup: int | None = None,
+    seed: int = 1,
+    rounds: int = 1,
+    progress: bool = False,
+) -> Report:
     """Run the soak and return its :class:`Report` (failures listed, not raised)."""
     report = Report(threads=threads, timeout=timeout)
     with chaos_process() as ports, tempfile.TemporaryDirectory() as folder:
@@ -301,8 +345,11 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         def sample() -> None:
             report.rss_samples_kib.append(Usage.now(settle=False).rss_kib)
             if progress:
-                print(f"  {soak.done} calls, RSS {report.rss_samples_kib[-1] // 1024} MiB",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {soak.done} calls, RSS {report.rss_samples_kib[-1] // 1024} MiB",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
         per_round, extra = divmod(calls, rounds)
         for i in range(rounds):
@@ -312,7 +359,8 @@ def run_soak(calls: int, threads: int = 32, timeout: float = 2.0, stall_share: f
         soak.close()
         after = Usage.now()
         report.leftover_files = sorted(
-            n for n in os.listdir(folder)
+            n
+            for n in os.listdir(folder)
             if not (n.startswith(("lib-", "tool-")) and n.endswith(".bin"))
         )
     report.calls = soak.done

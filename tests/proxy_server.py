@@ -24,8 +24,14 @@ class RecordingProxy:
     credentials required; ``tls`` (a server ``SSLContext``) makes it an ``https://`` proxy;
     CONNECT targets in ``refuse`` get a 502 (SOCKS5: reply 5, connection refused)."""
 
-    def __init__(self, kind: str = "http", *, auth: tuple[str, str] | None = None,
-                 tls: ssl.SSLContext | None = None, refuse: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        kind: str = "http",
+        *,
+        auth: tuple[str, str] | None = None,
+        tls: ssl.SSLContext | None = None,
+        refuse: frozenset[str] = frozenset(),
+    ):
         self.kind = kind
         self.auth = auth
         self.tls = tls
@@ -116,8 +122,9 @@ class RecordingProxy:
             head += chunk
         lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
         method, target, _ = lines[0].split(" ", 2)
-        headers = {k.strip().lower(): v.strip()
-                   for k, _, v in (line.partition(":") for line in lines[1:])}
+        headers = {
+            k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])
+        }
         self._record(target)
         given = headers.get("proxy-authorization")
         with self._lock:
@@ -125,9 +132,11 @@ class RecordingProxy:
         if self.auth is not None:
             want = "Basic " + base64.b64encode(":".join(self.auth).encode()).decode()
             if given != want:
-                conn.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n"
-                             b"Proxy-Authenticate: Basic realm=\"test\"\r\n"
-                             b"Content-Length: 0\r\n\r\n")
+                conn.sendall(
+                    b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+                    b'Proxy-Authenticate: Basic realm="test"\r\n'
+                    b"Content-Length: 0\r\n\r\n"
+                )
                 return None
         if method != "CONNECT" or target in self.refuse:
             conn.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")

@@ -38,13 +38,29 @@ def redis_server(folder: Path) -> Iterator[str]:
     ``folder``); yields its URL and stops it afterwards."""
     binary = shutil.which("redis-server")
     if binary is None:
-        raise FileNotFoundError("redis-server is not installed (Debian: apt-get install "
-                                "redis-server)")
+        raise FileNotFoundError(
+            "redis-server is not installed (Debian: apt-get install redis-server)"
+        )
     port = free_port()
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(folder),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "yes",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
     def answers() -> bool:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
@@ -73,8 +89,9 @@ class Site:
     that status is sent instead of the page (with ``Retry-After: 1`` for 429).
     """
 
-    def __init__(self, address: str,
-                 on_request: Callable[[str, int, float], int | None] | None = None):
+    def __init__(
+        self, address: str, on_request: Callable[[str, int, float], int | None] | None = None
+    ):
         self.address = address
         self.arrivals: list[tuple[str, float]] = []
         self._lock = threading.Lock()
@@ -90,8 +107,9 @@ class Site:
                 arrived = time.monotonic()
                 with site._lock:
                     site.arrivals.append((self.path, arrived))
-                status = (on_request(self.path, self.client_address[1], arrived)
-                          if on_request else None)
+                status = (
+                    on_request(self.path, self.client_address[1], arrived) if on_request else None
+                )
                 if status is not None:
                     self.send_response(status)
                     if status == 429:
@@ -99,9 +117,11 @@ class Site:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                body = (f"<html><head><title>page {self.path}</title></head><body><main>"
-                        f"<h1>{self.path}</h1><p>Served from {site.address} for the "
-                        f"distributed fetch tests.</p></main></body></html>").encode()
+                body = (
+                    f"<html><head><title>page {self.path}</title></head><body><main>"
+                    f"<h1>{self.path}</h1><p>Served from {site.address} for the "
+                    f"distributed fetch tests.</p></main></body></html>"
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
@@ -137,8 +157,7 @@ def min_gap(times: list[float]) -> float:
 
 def most_in_window(times: list[float], width: float) -> int:
     """The most arrivals (sorted ``times``) inside any window ``[t, t + width)``."""
-    return max((bisect.bisect_left(times, t + width) - i for i, t in enumerate(times)),
-               default=0)
+    return max((bisect.bisect_left(times, t + width) - i for i, t in enumerate(times)), default=0)
 
 
 def budget_violations(times: list[float], interval: float) -> list[str]:
@@ -199,7 +218,9 @@ class SiteProcess:
         self.log = folder / "arrivals.tsv"
         self._proc = subprocess.Popen(
             [sys.executable, __file__, str(self.log), kill_on or "", *addresses],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         line = self._proc.stdout.readline() if self._proc.stdout else ""
         if not line:
             raise RuntimeError("the site process did not start")
@@ -213,8 +234,9 @@ class SiteProcess:
         rows = []
         for line in self.log.read_text().splitlines():
             address, path, arrived, pid, killed = line.split("\t")
-            rows.append((address, path, float(arrived), int(pid) if pid else None,
-                         killed == "killed"))
+            rows.append(
+                (address, path, float(arrived), int(pid) if pid else None, killed == "killed")
+            )
         return rows
 
     def close(self) -> None:
@@ -235,12 +257,14 @@ def _serve(log_path: str, kill_on: str, addresses: list[str]) -> None:
                 victim = bool(kill_on) and path == kill_on and not killed and pid is not None
                 if victim:
                     killed.append(pid)
-                log.write(f"{address}\t{path}\t{arrived!r}\t{pid or ''}\t"
-                          f"{'killed' if victim else ''}\n")
+                log.write(
+                    f"{address}\t{path}\t{arrived!r}\t{pid or ''}\t{'killed' if victim else ''}\n"
+                )
             if victim:  # the worker fetching this page dies before it gets an answer
                 os.kill(pid, signal.SIGKILL)
                 return 503
             return None
+
         return seen
 
     sites = [Site(a, on_request=make_hook(a)) for a in addresses]

@@ -57,8 +57,10 @@ class CountingListener:
             try:
                 conn.settimeout(1)
                 conn.recv(4096)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-                             b"Content-Length: 6\r\nConnection: close\r\n\r\nLEAKED")
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                    b"Content-Length: 6\r\nConnection: close\r\n\r\nLEAKED"
+                )
             except OSError:
                 pass
             finally:

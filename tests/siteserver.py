@@ -50,9 +50,11 @@ def article(title: str, paragraphs: int = 3) -> str:
         f"would want, long enough to count as the main content of the page.</p>"
         for i in range(paragraphs)
     )
-    return (f"<!doctype html><html><head><title>{title}</title></head><body>"
-            f"<nav><a href='/'>Home</a></nav><main><article><h1>{title}</h1>{body}"
-            f"</article></main><footer>footer text</footer></body></html>")
+    return (
+        f"<!doctype html><html><head><title>{title}</title></head><body>"
+        f"<nav><a href='/'>Home</a></nav><main><article><h1>{title}</h1>{body}"
+        f"</article></main><footer>footer text</footer></body></html>"
+    )
 
 
 def all_at_once(parties: int) -> Handler:
@@ -101,8 +103,13 @@ class SiteServer:
                 parts = urlsplit(self.path)
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
-                req = Request(self.command, parts.path, parts.query,
-                              {k.lower(): v for k, v in self.headers.items()}, body)
+                req = Request(
+                    self.command,
+                    parts.path,
+                    parts.query,
+                    {k.lower(): v for k, v in self.headers.items()},
+                    body,
+                )
                 with site._lock:
                     site.requests.append(req)
                 handler = site.routes.get(parts.path)
@@ -159,8 +166,13 @@ class SiteServer:
         self.close()
 
 
-def slow_stream(chunk: bytes, count: int, delay: float, started: threading.Event | None = None,
-                stop: threading.Event | None = None) -> Iterator[bytes]:
+def slow_stream(
+    chunk: bytes,
+    count: int,
+    delay: float,
+    started: threading.Event | None = None,
+    stop: threading.Event | None = None,
+) -> Iterator[bytes]:
     """Yield ``chunk`` ``count`` times, ``delay`` apart; set ``started`` after the first."""
     for i in range(count):
         if stop is not None and stop.is_set():
@@ -176,8 +188,13 @@ def loopback_env(**extra: str) -> dict[str, str]:
     import os
 
     env = dict(os.environ)
-    env.update({"WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8,::1/128",
-                "WEBGRIP_RATE_LIMIT_SECONDS": "0", "WEBGRIP_TIMEOUT": "20"})
+    env.update(
+        {
+            "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8,::1/128",
+            "WEBGRIP_RATE_LIMIT_SECONDS": "0",
+            "WEBGRIP_TIMEOUT": "20",
+        }
+    )
     for k in [k for k in env if k in ("WEBGRIP_CONFIG", "WEBGRIP_PROFILE")]:
         del env[k]
     env.update(extra)

@@ -24,7 +24,14 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _json import scanstring as _scanstring
+else:
+    # json's string scanner (the C one, or its Python fallback): typeshed declares it in
+    # _json only, not as the json.decoder attribute it is.
+    _scanstring = json.decoder.scanstring
 
 __all__ = ["MAX_MESSAGE_BYTES", "Wire", "claim_stdio", "vet"]
 
@@ -42,8 +49,7 @@ _TOKEN = re.compile(r'["{}\[\],:]')
 
 def error_line(code: int, message: str, ident: Any = None) -> str:
     """A JSON-RPC error response, as one line."""
-    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code,
-                                                               "message": message}})
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}})
 
 
 def _usable_id(obj: dict[str, Any]) -> Any:
@@ -74,7 +80,7 @@ def head_id(head: bytes) -> Any:
             i = _skip_space(text, i)
             if text.startswith("}", i) or not text.startswith('"', i):
                 break
-            key, i = json.decoder.scanstring(text, i + 1)
+            key, i = _scanstring(text, i + 1)
             i = _skip_space(text, i)
             if not text.startswith(":", i):
                 break
@@ -110,7 +116,7 @@ def _skip_value(text: str, i: int) -> int:
     """The index after the JSON value at ``i`` (strings and nesting honoured); raises
     ``IndexError`` when ``text`` ends first."""
     if text.startswith('"', i):
-        return json.decoder.scanstring(text, i + 1)[1]
+        return _scanstring(text, i + 1)[1]
     if not text.startswith(("{", "["), i):  # a number, true, false or null
         match = re.compile(r"[,}\]\s]").search(text, i)
         if match is None:
@@ -123,7 +129,7 @@ def _skip_value(text: str, i: int) -> int:
             raise IndexError(i)
         ch, i = match.group(), match.end()
         if ch == '"':
-            i = json.decoder.scanstring(text, i)[1]
+            i = _scanstring(text, i)[1]
         elif ch in "{[":
             depth += 1
         elif ch in "}]":
@@ -161,21 +167,24 @@ def vet(raw: bytes) -> tuple[str | None, str | None]:
     except (ValueError, RecursionError) as exc:
         return None, error_line(PARSE_ERROR, f"Parse error: not valid JSON ({exc})"[:300])
     if isinstance(obj, list):
-        return None, error_line(INVALID_REQUEST, "Invalid Request: batches are not supported; "
-                                                 "send one message per line")
+        return None, error_line(
+            INVALID_REQUEST, "Invalid Request: batches are not supported; send one message per line"
+        )
     if not isinstance(obj, dict):
         return None, error_line(INVALID_REQUEST, "Invalid Request: a message is a JSON object")
     if "method" in obj and "id" in obj and _usable_id(obj) is None:
         # The SDK would take it for a notification and never answer; MCP forbids null ids.
-        return None, error_line(INVALID_REQUEST, 'Invalid Request: the "id" must be a string '
-                                                 "or an integer")
+        return None, error_line(
+            INVALID_REQUEST, 'Invalid Request: the "id" must be a string or an integer'
+        )
     from mcp import types
 
     try:
         types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except Exception:  # pydantic's ValidationError, or its recursion guard
-        return None, error_line(INVALID_REQUEST, f"Invalid Request: {_problem(obj)}",
-                                _usable_id(obj))
+        return None, error_line(
+            INVALID_REQUEST, f"Invalid Request: {_problem(obj)}", _usable_id(obj)
+        )
     return text, None
 
 
@@ -226,8 +235,9 @@ class Wire:
         if not self._started:
             self._started = True
             token = anyio.lowlevel.current_token()
-            threading.Thread(target=self._read, args=(token,), daemon=True,
-                             name="webgrip-mcp-stdin").start()
+            threading.Thread(
+                target=self._read, args=(token,), daemon=True, name="webgrip-mcp-stdin"
+            ).start()
         while True:
             try:
                 kind, value = await self._recv.receive()
@@ -236,10 +246,15 @@ class Wire:
             if kind == "oversized":
                 self.refused += 1
                 size, head = value
-                await self.write(error_line(
-                    INVALID_REQUEST, f"Invalid Request: the message is {size} bytes, over the "
-                                     f"{self.max_bytes}-byte limit; it was discarded",
-                    head_id(head)) + "\n")
+                await self.write(
+                    error_line(
+                        INVALID_REQUEST,
+                        f"Invalid Request: the message is {size} bytes, over the "
+                        f"{self.max_bytes}-byte limit; it was discarded",
+                        head_id(head),
+                    )
+                    + "\n"
+                )
                 continue
             text, error = vet(value)
             if error is not None:
@@ -271,14 +286,14 @@ class Wire:
                         head = bytes(buffered[:_HEAD_BYTES])
                         skipped, buffered = len(buffered), bytearray()
                 if newline:
-                    item = (("oversized", (skipped, head)) if skipped
-                            else ("line", bytes(buffered)))
+                    item = ("oversized", (skipped, head)) if skipped else ("line", bytes(buffered))
                     buffered, skipped, head = bytearray(), 0, b""
                     if not self._deliver(token, item):
                         return
         if skipped or buffered.strip():  # a last message without its newline
-            self._deliver(token, ("oversized", (skipped, head)) if skipped
-                          else ("line", bytes(buffered)))
+            self._deliver(
+                token, ("oversized", (skipped, head)) if skipped else ("line", bytes(buffered))
+            )
         self._deliver(token, None)
 
     def _deliver(self, token: Any, item: tuple[str, Any] | None) -> bool:
@@ -315,4 +330,4 @@ class Wire:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 __all__ = ["BatchProgress", "ProgressBar", "format_bytes", "format_duration"]
@@ -36,8 +37,15 @@ class ProgressBar:
     ``total`` may be ``None`` (no Content-Length): the bar then shows bytes and rate only.
     """
 
-    def __init__(self, stream: TextIO, *, label: str = "", interval: float = 0.1,
-                 width: int = 24, clock=time.monotonic):
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        label: str = "",
+        interval: float = 0.1,
+        width: int = 24,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.stream = stream
         self.label = label
         self.interval = interval
@@ -96,8 +104,17 @@ class BatchProgress:
     last one. :meth:`finish` writes the final state and ends the line.
     """
 
-    def __init__(self, stream: TextIO, total: int, *, tty: bool, interval: float = 0.1,
-                 every_seconds: float = 5.0, every_urls: int = 500, clock=time.monotonic):
+    def __init__(
+        self,
+        stream: TextIO,
+        total: int,
+        *,
+        tty: bool,
+        interval: float = 0.1,
+        every_seconds: float = 5.0,
+        every_urls: int = 500,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.stream = stream
         self.total = total
         self.tty = tty
@@ -142,8 +159,10 @@ class BatchProgress:
         if self.tty:
             if now - self._last_time >= self.interval:
                 self._draw(now)
-        elif (now - self._last_time >= self.every_seconds
-              or self.done - self._last_done >= self.every_urls):
+        elif (
+            now - self._last_time >= self.every_seconds
+            or self.done - self._last_done >= self.every_urls
+        ):
             self._draw(now)
 
     def _draw(self, now: float) -> None:

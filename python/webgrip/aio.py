@@ -100,8 +100,9 @@ class _GuardedClient:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
 
-    def download(self, url: str, *, progress: Callable[[int, int | None], None] | None = None,
-                 **kwargs: Any) -> Download:
+    def download(
+        self, url: str, *, progress: Callable[[int, int | None], None] | None = None, **kwargs: Any
+    ) -> Download:
         result = self._client.download(url, progress=self._guard.progress(progress), **kwargs)
         self._guard.saved(result)
         return result
@@ -117,13 +118,19 @@ class AsyncWebClient:
     counters); ``max_workers`` bounds the threads running calls.
     """
 
-    def __init__(self, config: Config | None = None, *, client: WebClient | None = None,
-                 max_workers: int = DEFAULT_MAX_WORKERS):
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        client: WebClient | None = None,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+    ):
         self._owns_client = client is None
         self.client = client if client is not None else WebClient(config)
         self.config = self.client.config
-        self._executor = ThreadPoolExecutor(max_workers=max_workers,
-                                            thread_name_prefix="webgrip-async")
+        self._executor = ThreadPoolExecutor(
+            max_workers=max_workers, thread_name_prefix="webgrip-async"
+        )
 
     async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self._run_abandonable(lambda _guard: fn(*args, **kwargs))
@@ -179,8 +186,12 @@ class AsyncWebClient:
         )
 
     async def fetch_many(
-        self, urls: Iterable[str], *, concurrency: int = 8,
-        max_host_wait: float | None = None, **kwargs: Any
+        self,
+        urls: Iterable[str],
+        *,
+        concurrency: int = 8,
+        max_host_wait: float | None = None,
+        **kwargs: Any,
     ) -> list[Page | WebgripError]:
         """Fetch concurrently, at most ``concurrency`` at a time; results in input order.
 
@@ -246,8 +257,13 @@ class AsyncTools:
     >>> text = await tools.fetch_page("https://example.com/")
     """
 
-    def __init__(self, config: Config | None = None, *, client: WebClient | None = None,
-                 max_workers: int = DEFAULT_MAX_WORKERS):
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        client: WebClient | None = None,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+    ):
         self._tools_class = Tools
         self.tools = Tools(config, client=client)
         self.config = self.tools.config
@@ -258,13 +274,22 @@ class AsyncTools:
         # Each call runs on a Tools view whose downloads obey this call's cancellation; fetch
         # and search go to the shared client unchanged.
         def work(guard: _Abandonable) -> str:
+            # _GuardedClient is no WebClient subclass: a view that passes every other
+            # attribute through to the shared client (__getattr__).
             tools = self._tools_class(client=_GuardedClient(self.tools.client, guard))  # type: ignore[arg-type]
-            return getattr(tools, name)(*args, **kwargs)
+            answer: str = getattr(tools, name)(*args, **kwargs)  # every tool answers a string
+            return answer
 
         return await self.client._run_abandonable(work)
 
-    async def fetch_page(self, url: str, extract: str = "markdown", max_length: int = 5000,
-                         start_index: int = 0, find: str | None = None) -> str:
+    async def fetch_page(
+        self,
+        url: str,
+        extract: str = "markdown",
+        max_length: int = 5000,
+        start_index: int = 0,
+        find: str | None = None,
+    ) -> str:
         """See :meth:`Tools.fetch_page <webgrip.tools.Tools.fetch_page>`."""
         return await self._call("fetch_page", url, extract, max_length, start_index, find)
 
@@ -272,16 +297,22 @@ class AsyncTools:
         """See :meth:`Tools.search_web <webgrip.tools.Tools.search_web>`."""
         return await self._call("search_web", query, num_results)
 
-    async def download_file(self, url: str, save_to: str | None = None,
-                            filename: str | None = None, overwrite: bool = False) -> str:
+    async def download_file(
+        self,
+        url: str,
+        save_to: str | None = None,
+        filename: str | None = None,
+        overwrite: bool = False,
+    ) -> str:
         """See :meth:`Tools.download_file <webgrip.tools.Tools.download_file>`.
 
         If the awaiting task is cancelled, no file is left once the worker has ended.
         """
         return await self._call("download_file", url, save_to, filename, overwrite)
 
-    async def research(self, query: str, num_results: int = 5, fetch_top: int = 3,
-                       max_length: int = 12000) -> str:
+    async def research(
+        self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000
+    ) -> str:
         """See :meth:`Tools.research <webgrip.tools.Tools.research>`."""
         return await self._call("research", query, num_results, fetch_top, max_length)
 

@@ -29,8 +29,15 @@ from .page import EXTRACT_MODES, Page
 from .politeness import MAX_HOLD_SECONDS
 from .ratelimit import queued_calls
 
-__all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_each", "fetch_many",
-           "fetch_rows", "result_row"]
+__all__ = [
+    "MAX_HOST_WAIT_SECONDS",
+    "ROW_COLUMNS",
+    "PageFetcher",
+    "fetch_each",
+    "fetch_many",
+    "fetch_rows",
+    "result_row",
+]
 
 #: How long one URL of a batch waits, at most, for its host's rate-limit slot: the longest
 #: ``Retry-After`` hold (an hour) plus ten minutes of queue. Past it the URL's result is that
@@ -38,15 +45,23 @@ __all__ = ["MAX_HOST_WAIT_SECONDS", "ROW_COLUMNS", "PageFetcher", "fetch_each", 
 MAX_HOST_WAIT_SECONDS = MAX_HOLD_SECONDS + 600.0
 
 #: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
-ROW_COLUMNS = ("final_url", "status", "title", "content", "content_type", "extract",
-               "render_reason", "error_kind", "error")
+ROW_COLUMNS = (
+    "final_url",
+    "status",
+    "title",
+    "content",
+    "content_type",
+    "extract",
+    "render_reason",
+    "error_kind",
+    "error",
+)
 
 
 class PageFetcher(Protocol):
     """What a batch needs of a client: :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>`."""
 
-    def fetch(self, url: str, *, extract: str = ..., main_content: bool | None = ...) -> Page:
-        ...
+    def fetch(self, url: str, *, extract: str = ..., main_content: bool | None = ...) -> Page: ...
 
 
 def fetch_many(
@@ -83,8 +98,9 @@ def fetch_many(
 
     if len(todo) == 1 or concurrency == 1:
         return [one(u) for u in todo]
-    with ThreadPoolExecutor(max_workers=min(concurrency, len(todo)),
-                            thread_name_prefix="webgrip-batch") as pool:
+    with ThreadPoolExecutor(
+        max_workers=min(concurrency, len(todo)), thread_name_prefix="webgrip-batch"
+    ) as pool:
         return list(pool.map(one, todo))
 
 
@@ -97,9 +113,15 @@ def _check_options(extract: str, concurrency: int, max_host_wait: float) -> None
         raise ValueError("max_host_wait must be at least 0 seconds")
 
 
-def _fetch_one(client: PageFetcher, url: str, extract: str, main_content: bool | None,
-               max_host_wait: float, stop: threading.Event | None = None,
-               on_wait: Callable[[int], None] | None = None) -> Page | WebgripError | None:
+def _fetch_one(
+    client: PageFetcher,
+    url: str,
+    extract: str,
+    main_content: bool | None,
+    max_host_wait: float,
+    stop: threading.Event | None = None,
+    on_wait: Callable[[int], None] | None = None,
+) -> Page | WebgripError | None:
     """One URL of a batch (see :func:`fetch_many`); ``None`` when ``stop`` was set while it
     waited for its host's slot (nothing was sent: not an outcome)."""
     give_up = time.monotonic() + max_host_wait
@@ -166,8 +188,7 @@ def fetch_each(
     todo = list(urls)
     stop = stop if stop is not None else threading.Event()
     token = cancel if cancel is not None else CancelToken()
-    results: queue.SimpleQueue[tuple[int, Page | WebgripError | None] | int] = \
-        queue.SimpleQueue()
+    results: queue.SimpleQueue[tuple[int, Page | WebgripError | None] | int] = queue.SimpleQueue()
     lock = threading.Lock()
     upcoming = iter(range(len(todo)))
 
@@ -179,15 +200,22 @@ def fetch_each(
                         i = next(upcoming, None)
                     if i is None:
                         break
-                    results.put((i, _fetch_one(client, todo[i], extract, main_content,
-                                               max_host_wait, stop, on_wait)))
+                    results.put(
+                        (
+                            i,
+                            _fetch_one(
+                                client, todo[i], extract, main_content, max_host_wait, stop, on_wait
+                            ),
+                        )
+                    )
         finally:
             results.put(number)  # this worker is done
 
     workers = min(concurrency, len(todo))
     for number in range(workers):
-        threading.Thread(target=worker, args=(number,), name=f"webgrip-batch-{number}",
-                         daemon=True).start()
+        threading.Thread(
+            target=worker, args=(number,), name=f"webgrip-batch-{number}", daemon=True
+        ).start()
     running = workers
     try:
         while running:
@@ -217,15 +245,29 @@ def result_row(result: Page | WebgripError, extract: str | None = None) -> dict[
     has none) and message.
     """
     if isinstance(result, Page):
-        return {"final_url": result.final_url, "status": result.status, "title": result.title,
-                "content": result.content, "content_type": result.content_type,
-                "extract": result.extract, "render_reason": result.render_reason,
-                "error_kind": None, "error": None}
+        return {
+            "final_url": result.final_url,
+            "status": result.status,
+            "title": result.title,
+            "content": result.content,
+            "content_type": result.content_type,
+            "extract": result.extract,
+            "render_reason": result.render_reason,
+            "error_kind": None,
+            "error": None,
+        }
     status = result.status if isinstance(result, HTTPStatusError) else None
-    return {"final_url": None, "status": status, "title": None, "content": None,
-            "content_type": None, "extract": extract, "render_reason": None,
-            "error_kind": result.reason or type(result).__name__,
-            "error": str(result)}
+    return {
+        "final_url": None,
+        "status": status,
+        "title": None,
+        "content": None,
+        "content_type": None,
+        "extract": extract,
+        "render_reason": None,
+        "error_kind": result.reason or type(result).__name__,
+        "error": str(result),
+    }
 
 
 def fetch_rows(client: PageFetcher, urls: Iterable[str], **options: Any) -> list[dict[str, Any]]:

@@ -53,17 +53,39 @@ from .client import WebClient
 from .config import Config
 from .errors import WebgripError
 
-__all__ = ["FORMATS", "INDEX_NAME", "PARQUET_SCHEMA", "ROWS_NAME", "ROW_SCHEMA", "JsonlSink",
-           "MarkdownSink", "ParquetSink", "StoreUnavailableError", "done_urls", "folder_formats",
-           "markdown_name", "read_lines", "read_url_list", "run_batch"]
+__all__ = [
+    "FORMATS",
+    "INDEX_NAME",
+    "PARQUET_SCHEMA",
+    "ROWS_NAME",
+    "ROW_SCHEMA",
+    "JsonlSink",
+    "MarkdownSink",
+    "ParquetSink",
+    "StoreUnavailableError",
+    "done_urls",
+    "folder_formats",
+    "markdown_name",
+    "read_lines",
+    "read_url_list",
+    "run_batch",
+]
 
 #: The Arrow types of the columns a fetched URL gains (fixed, so that an all-failed batch
 #: has them too and every file of a folder has one schema).
-ROW_SCHEMA = pa.schema([
-    ("final_url", pa.string()), ("status", pa.int32()), ("title", pa.string()),
-    ("content", pa.large_string()), ("content_type", pa.string()), ("extract", pa.string()),
-    ("render_reason", pa.string()), ("error_kind", pa.string()), ("error", pa.string()),
-])
+ROW_SCHEMA = pa.schema(
+    [
+        ("final_url", pa.string()),
+        ("status", pa.int32()),
+        ("title", pa.string()),
+        ("content", pa.large_string()),
+        ("content_type", pa.string()),
+        ("extract", pa.string()),
+        ("render_reason", pa.string()),
+        ("error_kind", pa.string()),
+        ("error", pa.string()),
+    ]
+)
 #: A ``webgrip batch`` output file: the URL as listed, then :data:`ROW_SCHEMA`.
 PARQUET_SCHEMA = pa.schema([pa.field("url", pa.string()), *ROW_SCHEMA])
 
@@ -107,8 +129,10 @@ def done_urls(folder: Path, err: TextIO | None = None) -> set[str]:
             urls = pq.read_table(path, columns=["url"]).column("url").to_pylist()
         except (OSError, pa.ArrowException, KeyError) as exc:
             if err is not None:
-                err.write(f"webgrip: ignoring unreadable {path.name} ({exc}); "
-                          "its URLs are fetched again\n")
+                err.write(
+                    f"webgrip: ignoring unreadable {path.name} ({exc}); "
+                    "its URLs are fetched again\n"
+                )
             continue
         done.update(u for u in urls if u is not None)
     return done
@@ -140,7 +164,8 @@ def _check_same_view(folder: Path, extract: str, found: set[str] | None = None) 
         raise ValueError(
             f"{folder} holds rows fetched with --extract {other[0]}, not {extract}: the URLs "
             f"in it would be skipped as done. Use another folder, or --extract {other[0]} "
-            "to finish that run")
+            "to finish that run"
+        )
 
 
 def rows_table(urls: list[str], rows: list[dict[str, Any]]) -> pa.Table:
@@ -267,8 +292,10 @@ def read_lines(path: Path, err: TextIO | None = None) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     if bad and err is not None:
-        err.write(f"webgrip: ignoring {bad} unreadable line{'s' if bad > 1 else ''} of "
-                  f"{path.name}; those URLs are fetched again\n")
+        err.write(
+            f"webgrip: ignoring {bad} unreadable line{'s' if bad > 1 else ''} of "
+            f"{path.name}; those URLs are fetched again\n"
+        )
     return rows
 
 
@@ -361,8 +388,11 @@ class MarkdownSink:
 
 
 _Sink = ParquetSink | JsonlSink | MarkdownSink
-_SINKS: dict[str, type[_Sink]] = {"parquet": ParquetSink, "jsonl": JsonlSink,
-                                  "markdown": MarkdownSink}
+_SINKS: dict[str, type[_Sink]] = {
+    "parquet": ParquetSink,
+    "jsonl": JsonlSink,
+    "markdown": MarkdownSink,
+}
 
 
 def _check_format(folder: Path, fmt: str) -> None:
@@ -373,7 +403,8 @@ def _check_format(folder: Path, fmt: str) -> None:
         raise ValueError(
             f"{folder} holds a --format {other[0]} batch, not {fmt}: its URLs would be "
             f"fetched again into a second format. Use another folder, or --format {other[0]} "
-            "to finish that run")
+            "to finish that run"
+        )
 
 
 def run_batch(
@@ -415,13 +446,17 @@ def run_batch(
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
     if ray_address and format != "parquet":
-        raise ValueError(f"--format {format} is written by this process only: with --ray, "
-                         "Ray Data writes Parquet files. Leave out --ray, or use --format "
-                         "parquet")
+        raise ValueError(
+            f"--format {format} is written by this process only: with --ray, "
+            "Ray Data writes Parquet files. Leave out --ray, or use --format "
+            "parquet"
+        )
     if format == "markdown" and extract != "markdown":
-        raise ValueError(f"--format markdown writes .md files, but --extract {extract} "
-                         "asks for another view. Use --format jsonl or parquet for it, or "
-                         "leave out --extract")
+        raise ValueError(
+            f"--format markdown writes .md files, but --extract {extract} "
+            "asks for another view. Use --format jsonl or parquet for it, or "
+            "leave out --extract"
+        )
     config = config or Config()
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -431,24 +466,41 @@ def run_batch(
     _check_same_view(folder, extract, sink.extracts())
     done = sink.done_urls()
     todo = [u for u in urls if u not in done]
-    summary = {"listed": len(urls), "skipped": len(urls) - len(todo), "fetched": 0,
-               "failed": 0}
-    _say(err, f"{len(urls)} URLs listed, {summary['skipped']} already in {folder}, "
-              f"{len(todo)} to fetch")
+    summary = {"listed": len(urls), "skipped": len(urls) - len(todo), "fetched": 0, "failed": 0}
+    _say(
+        err,
+        f"{len(urls)} URLs listed, {summary['skipped']} already in {folder}, {len(todo)} to fetch",
+    )
     if todo and ray_address:
-        _run_on_ray(todo, folder, config, extract, ray_address, redis_url, concurrency, err,
-                    summary, ray_logs=ray_logs)
+        _run_on_ray(
+            todo,
+            folder,
+            config,
+            extract,
+            ray_address,
+            redis_url,
+            concurrency,
+            err,
+            summary,
+            ray_logs=ray_logs,
+        )
     elif todo:
         tty = _isatty(err) if progress is None else progress
         meter = BatchProgress(err, len(todo), tty=tty) if err is not None else None
         _run_here(todo, sink, config, extract, redis_url, concurrency, meter, summary)
     if summary.get("interrupted"):
-        _say(err, f"interrupted: {summary['fetched']} fetched ({summary['failed']} with an "
-                  f"error) and written, {len(todo) - summary['fetched']} left; run the same "
-                  "command again to fetch the rest")
+        _say(
+            err,
+            f"interrupted: {summary['fetched']} fetched ({summary['failed']} with an "
+            f"error) and written, {len(todo) - summary['fetched']} left; run the same "
+            "command again to fetch the rest",
+        )
     else:
-        _say(err, f"done: {summary['fetched']} fetched ({summary['failed']} with an error), "
-                  f"{summary['skipped']} skipped")
+        _say(
+            err,
+            f"done: {summary['fetched']} fetched ({summary['failed']} with an error), "
+            f"{summary['skipped']} skipped",
+        )
     return summary
 
 
@@ -489,23 +541,39 @@ def _sigint_sets(event: threading.Event) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _run_here(todo: list[str], sink: _Sink, config: Config, extract: str,
-              redis_url: str | None, concurrency: int | None, meter: BatchProgress | None,
-              summary: dict[str, Any]) -> None:
+def _run_here(
+    todo: list[str],
+    sink: _Sink,
+    config: Config,
+    extract: str,
+    redis_url: str | None,
+    concurrency: int | None,
+    meter: BatchProgress | None,
+    summary: dict[str, Any],
+) -> None:
     limiter = None
     if redis_url:
         from .politeness import RedisHostLimiter
 
-        limiter = RedisHostLimiter(redis_url, config.rate_limit_seconds,
-                                   socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout))
+        limiter = RedisHostLimiter(
+            redis_url,
+            config.rate_limit_seconds,
+            socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout),
+        )
     stop, interrupt, token = threading.Event(), threading.Event(), CancelToken()
     store_failure: dict[str, Any] | None = None
     grace_until: float | None = None
     try:
         with WebClient(config, limiter=limiter) as client, _sigint_sets(interrupt):
-            results = fetch_each(client, todo, extract=extract, concurrency=concurrency or 8,
-                                 stop=stop, cancel=token,
-                                 on_wait=meter.add_waiting if meter else None)
+            results = fetch_each(
+                client,
+                todo,
+                extract=extract,
+                concurrency=concurrency or 8,
+                stop=stop,
+                cancel=token,
+                on_wait=meter.add_waiting if meter else None,
+            )
             try:
                 for item in results:
                     if interrupt.is_set() and grace_until is None:
@@ -552,12 +620,24 @@ def _run_here(todo: list[str], sink: _Sink, config: Config, extract: str,
             f"stopped after {summary['fetched']} of {len(todo)} URLs: "
             f"{store_failure['error']}. The {len(todo) - summary['fetched']} URLs not "
             "fetched were not written; run the same command again once the store "
-            "answers", reason=STORE_FAILED)
+            "answers",
+            reason=STORE_FAILED,
+        )
 
 
-def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
-                address: str | None, redis_url: str | None, concurrency: int | None,
-                err: TextIO | None, summary: dict[str, int], *, ray_logs: bool = False) -> None:
+def _run_on_ray(
+    todo: list[str],
+    folder: Path,
+    config: Config,
+    extract: str,
+    address: str | None,
+    redis_url: str | None,
+    concurrency: int | None,
+    err: TextIO | None,
+    summary: dict[str, int],
+    *,
+    ray_logs: bool = False,
+) -> None:
     import logging
 
     import ray
@@ -573,21 +653,26 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
         try:
             # Ray's own INFO lines (start-up, Ray Data's plan and stages) only when asked
             # (`webgrip batch -v`); its progress bars stay.
-            ray.init(address=address, log_to_driver=False,
-                     logging_level=logging.INFO if ray_logs else logging.WARNING)
+            ray.init(
+                address=address,
+                log_to_driver=False,
+                logging_level=logging.INFO if ray_logs else logging.WARNING,
+            )
         except ConnectionError as exc:
             # "auto" with no cluster: Ray's own hint names a flag webgrip does not have.
             raise ValueError(
                 f"no Ray cluster to join at --ray {address} ({str(exc).split('.')[0]}). "
                 "Start one (ray start --head) or give its head's host:6379, or use --ray "
-                "local for a Ray started here") from None
+                "local for a Ray started here"
+            ) from None
         started = True
     if not ray_logs:
         logging.getLogger("ray.data").setLevel(logging.WARNING)
     try:
         ds = ray.data.from_items([{"url": u} for u in todo])
-        out = fetch_dataset(ds, config=config, extract=extract, politeness=redis_url,
-                            concurrency=concurrency)
+        out = fetch_dataset(
+            ds, config=config, extract=extract, politeness=redis_url, concurrency=concurrency
+        )
         # Rows of URLs the store kept from being fetched are no outcome: left for next time.
         out = out.map_batches(_without_store_failures, batch_format="pyarrow")
         # Ray Data reports its progress on stderr while the files are written.
@@ -603,8 +688,11 @@ def _run_on_ray(todo: list[str], folder: Path, config: Config, extract: str,
     left = len(todo) - len(fetched)
     if left:  # only then: the summary of a complete run keeps its four counts
         summary["left"] = left
-        _say(err, f"{left} URLs not fetched (the politeness store did not answer) are left "
-                  "for the next run: run the same command again")
+        _say(
+            err,
+            f"{left} URLs not fetched (the politeness store did not answer) are left "
+            "for the next run: run the same command again",
+        )
 
 
 def _check_cluster_address(address: str | None) -> None:
@@ -614,16 +702,19 @@ def _check_cluster_address(address: str | None) -> None:
         return
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
-        raise ValueError(f"--ray {address}: expected auto, local or the head's host:port "
-                         "(e.g. 10.0.0.5:6379)")
+        raise ValueError(
+            f"--ray {address}: expected auto, local or the head's host:port (e.g. 10.0.0.5:6379)"
+        )
     import socket
 
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
     except OSError as exc:
-        raise ValueError(f"cannot reach the Ray cluster at {address} ({exc.strerror or exc}). "
-                         "Check the head's address and port (ray status on the head "
-                         "shows them), or use --ray local") from None
+        raise ValueError(
+            f"cannot reach the Ray cluster at {address} ({exc.strerror or exc}). "
+            "Check the head's address and port (ray status on the head "
+            "shows them), or use --ray local"
+        ) from None
 
 
 def _without_store_failures(batch: pa.Table) -> pa.Table:
@@ -641,7 +732,10 @@ def _count_errors(folder: Path, urls: set[str]) -> int:
             table = pq.read_table(path, columns=["url", "error"])
         except (OSError, pa.ArrowException, KeyError):
             continue
-        failed += sum(u in urls and e is not None
-                      for u, e in zip(table.column("url").to_pylist(),
-                                      table.column("error").to_pylist(), strict=True))
+        failed += sum(
+            u in urls and e is not None
+            for u, e in zip(
+                table.column("url").to_pylist(), table.column("error").to_pylist(), strict=True
+            )
+        )
     return failed

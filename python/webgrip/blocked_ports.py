@@ -17,6 +17,6 @@ DEFAULT_BLOCKED_PORTS: tuple[int, ...] = _core.DEFAULT_BLOCKED_PORTS
 
 def with_default_ports(ports: tuple[int, ...]) -> tuple[int, ...]:
     """:data:`DEFAULT_BLOCKED_PORTS` followed by the ``ports`` not already in it."""
-    return DEFAULT_BLOCKED_PORTS + tuple(dict.fromkeys(
-        p for p in ports if p not in DEFAULT_BLOCKED_PORTS
-    ))
+    return DEFAULT_BLOCKED_PORTS + tuple(
+        dict.fromkeys(p for p in ports if p not in DEFAULT_BLOCKED_PORTS)
+    )

@@ -41,7 +41,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlunsplit
 
 from . import _core
@@ -51,11 +51,16 @@ from .response import Response
 from .sender import Sender
 
 __all__ = [
-    "DB_FILENAME", "PageCache", "entry_digest", "fetch_cached", "normalise_url",
+    "DB_FILENAME",
+    "PageCache",
+    "entry_digest",
+    "fetch_cached",
+    "normalise_url",
     "policy_fingerprint",
 ]
 
 logger = logging.getLogger("webgrip.cache")
+_T = TypeVar("_T")
 
 DB_FILENAME = "webgrip-cache.sqlite3"
 # 2: keys carry the policy fingerprint (version-1 files, unscoped, are dropped on open).
@@ -99,12 +104,31 @@ CREATE TABLE IF NOT EXISTS cookies (
     PRIMARY KEY (domain, path, name)
 )
 """
-_COOKIE_COLUMNS = ("name", "value", "domain", "host_only", "path", "secure", "http_only",
-                   "same_site", "expires", "created")
+_COOKIE_COLUMNS = (
+    "name",
+    "value",
+    "domain",
+    "host_only",
+    "path",
+    "secure",
+    "http_only",
+    "same_site",
+    "expires",
+    "created",
+)
 
 #: The columns a stored answer is made of, in table order: what :func:`entry_digest` covers.
-_SERVED = ("key", "url", "status", "headers", "content", "content_type", "charset",
-           "redirects", "remote_addr")
+_SERVED = (
+    "key",
+    "url",
+    "status",
+    "headers",
+    "content",
+    "content_type",
+    "charset",
+    "redirects",
+    "remote_addr",
+)
 
 #: What :meth:`PageCache.get` says about where an answer came from.
 SOURCES = ("network", "cache", "revalidated")
@@ -136,12 +160,21 @@ def normalise_url(url: str) -> str:
 
 #: The :class:`~webgrip.config.Config` fields that decide what a fetch may reach or return.
 _POLICY_FIELDS = (
-    "allow_networks", "deny_networks", "allowed_domains", "blocked_domains", "blocked_ports",
-    "allow_http", "allow_https_downgrade", "resolve", "max_redirects", "ca_bundle",
+    "allow_networks",
+    "deny_networks",
+    "allowed_domains",
+    "blocked_domains",
+    "blocked_ports",
+    "allow_http",
+    "allow_https_downgrade",
+    "resolve",
+    "max_redirects",
+    "ca_bundle",
     "max_response_bytes",
     # What a client sends: a page fetched with a site's token is never served to a client
     # without it (only a digest of them is in the key).
-    "headers", "site_headers",
+    "headers",
+    "site_headers",
 )
 
 
@@ -184,7 +217,11 @@ class PageCache:
     """
 
     def __init__(
-        self, directory: str, ttl_seconds: float, *, clock: Callable[[], float] = time.time,
+        self,
+        directory: str,
+        ttl_seconds: float,
+        *,
+        clock: Callable[[], float] = time.time,
         scope: str = "",
     ):
         self.path = os.path.join(os.path.expanduser(directory), DB_FILENAME)
@@ -280,16 +317,28 @@ class PageCache:
         now = self._clock()
         # A Set-Cookie belongs to the client that got it (its jar, with persist_cookies its
         # cookie table), never to a shared cache, nor to disk without persist_cookies.
-        headers = [(k, v) for k, v in (list(response.header_list) or list(response.headers.items()))
-                   if k.lower() not in ("set-cookie", "set-cookie2")]
+        headers = [
+            (k, v)
+            for k, v in (list(response.header_list) or list(response.headers.items()))
+            if k.lower() not in ("set-cookie", "set-cookie2")
+        ]
         served = (
-            key, response.url, response.status, json.dumps(headers),
-            bytes(response.content), response.content_type, response.charset,
-            json.dumps(list(response.redirects)), response.remote_addr,
+            key,
+            response.url,
+            response.status,
+            json.dumps(headers),
+            bytes(response.content),
+            response.content_type,
+            response.charset,
+            json.dumps(list(response.redirects)),
+            response.remote_addr,
         )
         row = (
-            *served, now, now + self._lifetime(cc),
-            response.headers.get("etag"), response.headers.get("last-modified"),
+            *served,
+            now,
+            now + self._lifetime(cc),
+            response.headers.get("etag"),
+            response.headers.get("last-modified"),
             entry_digest(served),
         )
         self._run(
@@ -306,6 +355,7 @@ class PageCache:
     # -- cookies (Config.persist_cookies) ----------------------------------------------------
     def load_cookies(self) -> list[dict[str, Any]]:
         """The saved cookies that have not expired (an unusable database: none)."""
+
         def read(c: sqlite3.Connection) -> list[dict[str, Any]]:
             c.execute("DELETE FROM cookies WHERE expires <= ?", (int(self._clock()),))
             rows = c.execute(f"SELECT {', '.join(_COOKIE_COLUMNS)} FROM cookies").fetchall()
@@ -323,15 +373,20 @@ class PageCache:
         """Replace the saved cookies with ``cookies`` (a jar's persistent ones), in one
         transaction: the last client to save wins, as with a browser profile. False when the
         database could not take them (locked, or the cache is off)."""
-        rows = [tuple(int(c[k]) if isinstance(c[k], bool) else c[k] for k in _COOKIE_COLUMNS)
-                for c in cookies if c.get("expires") is not None]
+        rows = [
+            tuple(int(c[k]) if isinstance(c[k], bool) else c[k] for k in _COOKIE_COLUMNS)
+            for c in cookies
+            if c.get("expires") is not None
+        ]
 
-        def write(c: sqlite3.Connection) -> None:
+        def write(c: sqlite3.Connection) -> bool:
             c.execute("BEGIN IMMEDIATE")
             c.execute("DELETE FROM cookies")
             c.executemany(
                 f"INSERT OR REPLACE INTO cookies ({', '.join(_COOKIE_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(_COOKIE_COLUMNS))})", rows)
+                f"VALUES ({', '.join('?' * len(_COOKIE_COLUMNS))})",
+                rows,
+            )
             return True
 
         return bool(self._run(write, write=True))
@@ -387,9 +442,12 @@ class PageCache:
         if row is None or self._intact(row):
             return row
         self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
-        logger.warning("webgrip cache %s: the entry for %s failed its integrity check "
-                       "(corrupted on disk); dropped it, fetching the page again",
-                       self.path, key.rpartition(" ")[2])
+        logger.warning(
+            "webgrip cache %s: the entry for %s failed its integrity check "
+            "(corrupted on disk); dropped it, fetching the page again",
+            self.path,
+            key.rpartition(" ")[2],
+        )
         return None
 
     @staticmethod
@@ -406,18 +464,22 @@ class PageCache:
 
     def _to_response(self, row: dict[str, Any], now: float) -> Response:
         raw = {
-            "url": row["url"], "status": row["status"],
+            "url": row["url"],
+            "status": row["status"],
             "headers": [tuple(h) for h in json.loads(row["headers"])],
-            "content": bytes(row["content"]), "content_type": row["content_type"],
-            "charset": row["charset"], "redirects": json.loads(row["redirects"]),
-            "remote_addr": row["remote_addr"], "elapsed": max(0.0, self._clock() - now),
+            "content": bytes(row["content"]),
+            "content_type": row["content_type"],
+            "charset": row["charset"],
+            "redirects": json.loads(row["redirects"]),
+            "remote_addr": row["remote_addr"],
+            "elapsed": max(0.0, self._clock() - now),
         }
         return Response._from_raw(raw)
 
     def _conn(self) -> sqlite3.Connection | None:
         if self._disabled:
             return None
-        conn = getattr(self._local, "conn", None)
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None:
             return conn
         try:
@@ -429,8 +491,9 @@ class PageCache:
             try:
                 conn = self._open()
             except sqlite3.Error as again:
-                self._fail("cannot open the rebuilt cache database", again,
-                           disable=not _is_busy(again))
+                self._fail(
+                    "cannot open the rebuilt cache database", again, disable=not _is_busy(again)
+                )
                 return None
         self._local.conn = conn
         with self._lock:
@@ -451,7 +514,9 @@ class PageCache:
         with contextlib.suppress(OSError):  # SQLite reports a file it cannot use itself
             _private_file(self.path)
         conn = sqlite3.connect(
-            self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None,
+            self.path,
+            timeout=_BUSY_TIMEOUT_SECONDS,
+            isolation_level=None,
             check_same_thread=False,
         )
         try:
@@ -487,11 +552,15 @@ class PageCache:
             except OSError as err:
                 self._fail("cannot remove the corrupt cache database", err, disable=True)
                 return False
-        logger.warning("webgrip cache %s: the database is corrupt (%s); rebuilt it empty "
-                       "(only cached pages are lost)", self.path, exc)
+        logger.warning(
+            "webgrip cache %s: the database is corrupt (%s); rebuilt it empty "
+            "(only cached pages are lost)",
+            self.path,
+            exc,
+        )
         return True
 
-    def _run(self, op: Callable[[sqlite3.Connection], Any], *, write: bool = False) -> Any:
+    def _run(self, op: Callable[[sqlite3.Connection], _T], *, write: bool = False) -> _T | None:
         conn = self._conn()
         if conn is None:
             return None
@@ -519,7 +588,10 @@ class PageCache:
                 return
             self._warned = True
         logger.warning(
-            "webgrip cache %s: %s (%s); continuing without it", self.path, what, exc,
+            "webgrip cache %s: %s (%s); continuing without it",
+            self.path,
+            what,
+            exc,
         )
 
 
@@ -550,7 +622,7 @@ def _is_busy(exc: BaseException) -> bool:
 
 def _is_corrupt(exc: BaseException) -> bool:
     """SQLITE_CORRUPT / SQLITE_NOTADB: the file holds garbage, not a lock or an I/O hiccup."""
-    name = getattr(exc, "sqlite_errorname", None)  # Python 3.11+
+    name: str | None = getattr(exc, "sqlite_errorname", None)  # Python 3.11+
     if name:
         return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
     text = str(exc).lower()
@@ -566,7 +638,8 @@ def _still_corrupt(path: str) -> bool:
     except sqlite3.Error:
         return True
     try:
-        return probe.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+        verdict: str = probe.execute("PRAGMA quick_check").fetchone()[0]
+        return verdict != "ok"
     except sqlite3.Error as exc:
         return _is_corrupt(exc) or not _is_busy(exc)
     finally:
@@ -574,7 +647,11 @@ def _still_corrupt(path: str) -> bool:
 
 
 def fetch_cached(
-    sender: Sender, cache: PageCache | None, url: str, deadline: float, stats: Stats,
+    sender: Sender,
+    cache: PageCache | None,
+    url: str,
+    deadline: float,
+    stats: Stats,
 ) -> Response:
     """GET ``url`` for :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>` through
     ``cache`` (a plain request when there is none), counting hits in ``stats`` and logging them.
@@ -592,8 +669,7 @@ def fetch_cached(
         checked = sender.check_url(url)
     except Exception as exc:
         stats.record_error(exc)
-        log_request("GET", url, status=None, nbytes=0, seconds=time.monotonic() - start,
-                    error=exc)
+        log_request("GET", url, status=None, nbytes=0, seconds=time.monotonic() - start, error=exc)
         raise
 
     def usable(stored: Response) -> bool:
@@ -611,12 +687,19 @@ def fetch_cached(
         with revalidating(bool(extra)):
             return sender.send("GET", url, deadline=deadline, headers=extra)
 
-    response, source = cache.get(checked if isinstance(checked, str) and checked else url,
-                                 send, usable=usable)
+    response, source = cache.get(
+        checked if isinstance(checked, str) and checked else url, send, usable=usable
+    )
     if source == "cache":  # no request was made: count and log it here
         stats.record(len(response.content), cached=True)
-        log_request("GET", url, status=response.status, nbytes=len(response.content),
-                    seconds=time.monotonic() - start, source="cache")
+        log_request(
+            "GET",
+            url,
+            status=response.status,
+            nbytes=len(response.content),
+            seconds=time.monotonic() - start,
+            source="cache",
+        )
     elif source == "revalidated":  # the 304 itself was counted and logged by request()
         stats.record_hit()
     return response

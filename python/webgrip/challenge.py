@@ -43,10 +43,22 @@ _LOGIN_STATUSES = frozenset({401, 403})
 _LOGIN_MAX_TEXT_CHARS = 1000
 # Path segments (lower-cased, extension dropped) that name a sign-in page, besides those
 # holding a sign-in word (_has_login_word).
-_LOGIN_SEGMENTS = frozenset({
-    "auth", "authwall", "authorize", "authenticate", "sso", "saml", "oauth", "oauth2",
-    "session", "sessions", "identifier", "cas",
-})
+_LOGIN_SEGMENTS = frozenset(
+    {
+        "auth",
+        "authwall",
+        "authorize",
+        "authenticate",
+        "sso",
+        "saml",
+        "oauth",
+        "oauth2",
+        "session",
+        "sessions",
+        "identifier",
+        "cas",
+    }
+)
 _LOGIN_WORDS = ("login", "signin", "logon")
 _LOGIN_PAIRS = frozenset({("log", "in"), ("sign", "in"), ("log", "on")})
 # The words of a path segment: split at punctuation, digits and camel case ("ServiceLogin" is
@@ -56,10 +68,19 @@ _LOGIN_HOSTS = frozenset({"login", "signin", "auth", "sso", "accounts", "account
 # Path segments (lower-cased, extension dropped) that name a consent gate: one starting with
 # "consent" (/consent, /consent-gate), or naming a cookie wall. A segment that merely holds the
 # word ("/research/informed-consent") is a page about consent, not a gate.
-_CONSENT_SEGMENTS = frozenset({
-    "cookiewall", "cookie-wall", "cookie_wall", "cookieconsent", "cookie-consent",
-    "cookies-consent", "gdpr-consent", "privacy-consent", "zustimmung",
-})
+_CONSENT_SEGMENTS = frozenset(
+    {
+        "cookiewall",
+        "cookie-wall",
+        "cookie_wall",
+        "cookieconsent",
+        "cookie-consent",
+        "cookies-consent",
+        "gdpr-consent",
+        "privacy-consent",
+        "zustimmung",
+    }
+)
 _CONSENT_HOSTS = frozenset({"guce"})
 
 
@@ -137,8 +158,9 @@ def _has_login_word(stem: str) -> bool:
     ``/users/sign_in``, ``/signin-oidc``, ``/LoginForm``) or at its end (``/servicelogin``),
     never inside another word (``/designing-apis``, ``/cataloging``, ``/blog-insights``)."""
     words = [w.lower() for w in _WORDS.findall(stem)]
-    return (any(w.endswith(_LOGIN_WORDS) for w in words)
-            or any(pair in _LOGIN_PAIRS for pair in pairwise(words)))
+    return any(w.endswith(_LOGIN_WORDS) for w in words) or any(
+        pair in _LOGIN_PAIRS for pair in pairwise(words)
+    )
 
 
 def _is_consent(url: str) -> bool:
@@ -162,14 +184,24 @@ _WHAT = {
 }
 
 
-def challenge_error(wall: Wall, response: Response, *, url: str,
-                    rendered: bool = False) -> ChallengeError:
+def challenge_error(
+    wall: Wall, response: Response, *, url: str, rendered: bool = False
+) -> ChallengeError:
     """The error for ``wall``, served by ``response`` when ``url`` was asked for."""
     site = urlsplit(response.url).hostname or shown_url(response.url)
     by = f" ({wall.vendor})" if wall.vendor else ""
     where = " in the browser" if rendered else ""
-    message = (f"{site} served {_WHAT.get(wall.kind, 'a bot check')}{by} instead of the page"
-               f"{where} (HTTP {response.status}) for {shown_url(url)}")
-    return ChallengeError(message, url=response.url, reason=wall.kind, status=response.status,
-                          response=response, kind=wall.kind, vendor=wall.vendor,
-                          rendered=rendered)
+    message = (
+        f"{site} served {_WHAT.get(wall.kind, 'a bot check')}{by} instead of the page"
+        f"{where} (HTTP {response.status}) for {shown_url(url)}"
+    )
+    return ChallengeError(
+        message,
+        url=response.url,
+        reason=wall.kind,
+        status=response.status,
+        response=response,
+        kind=wall.kind,
+        vendor=wall.vendor,
+        rendered=rendered,
+    )

@@ -61,21 +61,31 @@ _NOTHING_FOUND = {
 }
 
 
-def _add_common(parser: argparse.ArgumentParser, *, defaults: bool,
-                verbose: bool = True) -> None:
+def _add_common(parser: argparse.ArgumentParser, *, defaults: bool, verbose: bool = True) -> None:
     """The options every command takes. They are accepted both before the command (on the
     main parser, which holds the defaults) and after it (on each subparser, whose defaults are
     suppressed so they never overwrite a value given before the command)."""
+
     def default(value: Any) -> Any:
         return value if defaults else argparse.SUPPRESS
 
-    parser.add_argument("--config", metavar="FILE", default=default(None),
-                        help="TOML config file to read")
-    parser.add_argument("--profile", metavar="NAME", default=default(None),
-                        help="profile of the config file to apply")
+    parser.add_argument(
+        "--config", metavar="FILE", default=default(None), help="TOML config file to read"
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        default=default(None),
+        help="profile of the config file to apply",
+    )
     if verbose:
-        parser.add_argument("-v", "--verbose", action="store_true", default=default(False),
-                            help="log one line per request to stderr")
+        parser.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            default=default(False),
+            help="log one line per request to stderr",
+        )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -95,108 +105,216 @@ def _parser() -> argparse.ArgumentParser:
     _add_common(p, defaults=True)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    f = sub.add_parser("fetch", parents=[common], help="fetch a page as Markdown, text, ...",
-                       description="Fetch URL and print its readable content.")
+    f = sub.add_parser(
+        "fetch",
+        parents=[common],
+        help="fetch a page as Markdown, text, ...",
+        description="Fetch URL and print its readable content.",
+    )
     f.add_argument("url", metavar="URL")
-    f.add_argument("--extract", choices=_EXTRACT_MODES, default=None,
-                   help="view to print (default: markdown)")
-    f.add_argument("--max-length", type=_positive_int, metavar="N",
-                   help="print at most N characters (default: everything)")
-    f.add_argument("--start-index", type=_non_negative_int, default=None, metavar="N",
-                   help="start at character N (continue a truncated page)")
-    f.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep only the main content (default: on for markdown/text)")
+    f.add_argument(
+        "--extract", choices=_EXTRACT_MODES, default=None, help="view to print (default: markdown)"
+    )
+    f.add_argument(
+        "--max-length",
+        type=_positive_int,
+        metavar="N",
+        help="print at most N characters (default: everything)",
+    )
+    f.add_argument(
+        "--start-index",
+        type=_non_negative_int,
+        default=None,
+        metavar="N",
+        help="start at character N (continue a truncated page)",
+    )
+    f.add_argument(
+        "--main-content",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep only the main content (default: on for markdown/text)",
+    )
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
-    f.add_argument("--render", action="store_const", const="always", default=None,
-                   help="run an HTML page's scripts in the guarded headless browser "
-                   "(webgrip[render]; a PDF, JSON or text reads as without it; with an "
-                   "upstream proxy the static page is printed; default: the config's "
-                   "render setting, auto)")
-    f.add_argument("--no-render", dest="render", action="store_const", const="never",
-                   help="never run the page's scripts")
-    f.add_argument("--screenshot", metavar="FILE",
-                   help="save a PNG of the rendered page to FILE instead of printing it "
-                   "(an HTML page only: anything else fails and saves nothing; FILE's folder "
-                   "must exist; not with --no-render or the options that shape the printed "
-                   "text)")
-    f.add_argument("--full-page", action="store_true",
-                   help="with --screenshot: the whole page, not only the viewport")
+    f.add_argument(
+        "--render",
+        action="store_const",
+        const="always",
+        default=None,
+        help="run an HTML page's scripts in the guarded headless browser "
+        "(webgrip[render]; a PDF, JSON or text reads as without it; with an "
+        "upstream proxy the static page is printed; default: the config's "
+        "render setting, auto)",
+    )
+    f.add_argument(
+        "--no-render",
+        dest="render",
+        action="store_const",
+        const="never",
+        help="never run the page's scripts",
+    )
+    f.add_argument(
+        "--screenshot",
+        metavar="FILE",
+        help="save a PNG of the rendered page to FILE instead of printing it "
+        "(an HTML page only: anything else fails and saves nothing; FILE's folder "
+        "must exist; not with --no-render or the options that shape the printed "
+        "text)",
+    )
+    f.add_argument(
+        "--full-page",
+        action="store_true",
+        help="with --screenshot: the whole page, not only the viewport",
+    )
 
-    s = sub.add_parser("search", parents=[common], help="search the web",
-                       description="Search the web and print the results.")
+    s = sub.add_parser(
+        "search",
+        parents=[common],
+        help="search the web",
+        description="Search the web and print the results.",
+    )
     s.add_argument("query", metavar="QUERY")
-    s.add_argument("-n", "--num-results", type=_positive_int, default=5, metavar="N",
-                   help="number of results (default: 5)")
-    s.add_argument("--provider", metavar="NAME",
-                   help="search provider (duckduckgo, searxng, brave, tavily, google)")
+    s.add_argument(
+        "-n",
+        "--num-results",
+        type=_positive_int,
+        default=5,
+        metavar="N",
+        help="number of results (default: 5)",
+    )
+    s.add_argument(
+        "--provider",
+        metavar="NAME",
+        help="search provider (duckduckgo, searxng, brave, tavily, google)",
+    )
     s.add_argument("--json", action="store_true", help="print the results as a JSON array")
 
-    d = sub.add_parser("download", parents=[common], help="download a file",
-                       description="Download URL into an allowed folder. A progress bar is "
-                       "shown on stderr when it is a terminal.")
+    d = sub.add_parser(
+        "download",
+        parents=[common],
+        help="download a file",
+        description="Download URL into an allowed folder. A progress bar is "
+        "shown on stderr when it is a terminal.",
+    )
     d.add_argument("url", metavar="URL")
-    d.add_argument("-o", "--output-dir", metavar="DIR",
-                   help="folder to save into (must be inside WEBGRIP_DOWNLOAD_DIRS)")
+    d.add_argument(
+        "-o",
+        "--output-dir",
+        metavar="DIR",
+        help="folder to save into (must be inside WEBGRIP_DOWNLOAD_DIRS)",
+    )
     d.add_argument("--name", metavar="FILENAME", help="file name to save as")
     d.add_argument("--overwrite", action="store_true", help="replace an existing file")
     d.add_argument("--json", action="store_true", help="print the result as a JSON object")
 
-    e = sub.add_parser("extract", parents=[quiet],
-                       help="convert a local HTML or PDF file (no network)",
-                       description="Convert local HTML or PDF (a file, or - for stdin) without "
-                       "any network access. PDFs are recognised by their %PDF- start (read only in "
-                       "--mode markdown or text).")
+    e = sub.add_parser(
+        "extract",
+        parents=[quiet],
+        help="convert a local HTML or PDF file (no network)",
+        description="Convert local HTML or PDF (a file, or - for stdin) without "
+        "any network access. PDFs are recognised by their %PDF- start (read only in "
+        "--mode markdown or text).",
+    )
     e.add_argument("file", metavar="FILE", help="HTML or PDF file, or - to read stdin")
-    e.add_argument("--mode", choices=_EXTRACT_MODES, default="markdown",
-                   help="view to print (default: markdown)")
-    e.add_argument("--main-content", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep only the main content (default: on for markdown/text)")
+    e.add_argument(
+        "--mode",
+        choices=_EXTRACT_MODES,
+        default="markdown",
+        help="view to print (default: markdown)",
+    )
+    e.add_argument(
+        "--main-content",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep only the main content (default: on for markdown/text)",
+    )
     e.add_argument("--url", metavar="BASE", help="the page's URL, to resolve relative links")
     e.add_argument("--json", action="store_true", help="print the page as a JSON object")
-    e.add_argument("--password", metavar="PASSWORD",
-                   help="open an encrypted PDF with this password (visible to other users "
-                   "of this machine in the process list)")
+    e.add_argument(
+        "--password",
+        metavar="PASSWORD",
+        help="open an encrypted PDF with this password (visible to other users "
+        "of this machine in the process list)",
+    )
 
-    c = sub.add_parser("check", parents=[common], help="show the security policy's verdict",
-                       description="Say whether URL may be fetched under the current policy, "
-                       "and why not. Resolves the host but never connects. Exit 0 if allowed, "
-                       "3 if refused by the policy, 1 if no verdict could be reached (e.g. the "
-                       "name does not resolve: the address rules cannot be applied).")
+    c = sub.add_parser(
+        "check",
+        parents=[common],
+        help="show the security policy's verdict",
+        description="Say whether URL may be fetched under the current policy, "
+        "and why not. Resolves the host but never connects. Exit 0 if allowed, "
+        "3 if refused by the policy, 1 if no verdict could be reached (e.g. the "
+        "name does not resolve: the address rules cannot be applied).",
+    )
     c.add_argument("url", metavar="URL")
 
-    b = sub.add_parser("batch", parents=[common],
-                       help="fetch a list of URLs into a folder (resumable)",
-                       description="Fetch every URL of URLS (one a line) into DIR: one row per "
-                       "URL with its content and metadata, failures as rows with an error. "
-                       "URLs already in DIR are skipped, so running the same command again "
-                       "finishes an interrupted run. Progress goes to stderr, the summary to "
-                       "stdout. Ctrl-C writes the rows finished and exits 130. Needs the 'ray' "
-                       "extra (pyarrow; Ray for --ray, redis for --redis). See docs/batch.md.")
+    b = sub.add_parser(
+        "batch",
+        parents=[common],
+        help="fetch a list of URLs into a folder (resumable)",
+        description="Fetch every URL of URLS (one a line) into DIR: one row per "
+        "URL with its content and metadata, failures as rows with an error. "
+        "URLs already in DIR are skipped, so running the same command again "
+        "finishes an interrupted run. Progress goes to stderr, the summary to "
+        "stdout. Ctrl-C writes the rows finished and exits 130. Needs the 'ray' "
+        "extra (pyarrow; Ray for --ray, redis for --redis). See docs/batch.md.",
+    )
     b.add_argument("urls", metavar="URLS", help="text file of URLs, one a line")
     b.add_argument("--out", metavar="DIR", required=True, help="output folder")
-    b.add_argument("--format", choices=("parquet", "jsonl", "markdown"), default="parquet",
-                   help="parquet files (default), one rows.jsonl, or a .md file per page "
-                   "with an index.jsonl (jsonl and markdown: not with --ray)")
-    b.add_argument("--ray", metavar="ADDRESS",
-                   help="run on this Ray cluster: auto (the one this node belongs to), "
-                   "HEAD:6379, or local (a Ray started here)")
-    b.add_argument("--redis", metavar="URL",
-                   help="share the per-host rate limit through this Redis (redis://...)")
-    b.add_argument("--extract", choices=_EXTRACT_MODES, default="markdown",
-                   help="view to store as content (default: markdown)")
-    b.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
-                   help="threads here (default 8), or Ray actors with --ray")
+    b.add_argument(
+        "--format",
+        choices=("parquet", "jsonl", "markdown"),
+        default="parquet",
+        help="parquet files (default), one rows.jsonl, or a .md file per page "
+        "with an index.jsonl (jsonl and markdown: not with --ray)",
+    )
+    b.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on this Ray cluster: auto (the one this node belongs to), "
+        "HEAD:6379, or local (a Ray started here)",
+    )
+    b.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the per-host rate limit through this Redis (redis://...)",
+    )
+    b.add_argument(
+        "--extract",
+        choices=_EXTRACT_MODES,
+        default="markdown",
+        help="view to store as content (default: markdown)",
+    )
+    b.add_argument(
+        "--concurrency",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="threads here (default 8), or Ray actors with --ray",
+    )
 
-    m = sub.add_parser("mcp", parents=[common], help="serve the tools over MCP (stdio or HTTP)",
-                       description="Run an MCP server offering fetch_page, search_web and "
-                       "download_file, on stdin/stdout or, with --http, over streamable HTTP "
-                       "at http://HOST:PORT/mcp. Needs the 'mcp' extra.")
-    m.add_argument("--http", metavar="HOST:PORT", default=None,
-                   help="serve over HTTP instead of stdio (127.0.0.1:8765, [::1]:8765 or a bare "
-                   "port on 127.0.0.1); off loopback a bearer token is required: "
-                   "$WEBGRIP_MCP_TOKEN, else one is generated and printed")
-    for command, cmd_parser in (("fetch", f), ("search", s), ("download", d), ("check", c),
-                                ("batch", b)):
+    m = sub.add_parser(
+        "mcp",
+        parents=[common],
+        help="serve the tools over MCP (stdio or HTTP)",
+        description="Run an MCP server offering fetch_page, search_web and "
+        "download_file, on stdin/stdout or, with --http, over streamable HTTP "
+        "at http://HOST:PORT/mcp. Needs the 'mcp' extra.",
+    )
+    m.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        default=None,
+        help="serve over HTTP instead of stdio (127.0.0.1:8765, [::1]:8765 or a bare "
+        "port on 127.0.0.1); off loopback a bearer token is required: "
+        "$WEBGRIP_MCP_TOKEN, else one is generated and printed",
+    )
+    for command, cmd_parser in (
+        ("fetch", f),
+        ("search", s),
+        ("download", d),
+        ("check", c),
+        ("batch", b),
+    ):
         _add_request_flags(cmd_parser, command)
     p.set_defaults(_commands={"fetch": f, "extract": e})
     return p
@@ -207,26 +325,37 @@ def _check_combinations(args: argparse.Namespace) -> None:
     exit 2). Runs before any configuration is read or request made."""
     commands = args._commands
     if args.command == "extract" and args.verbose:
-        commands["extract"].error("-v/--verbose: extract makes no request, so there is "
-                                  "nothing to log. Leave -v out")
+        commands["extract"].error(
+            "-v/--verbose: extract makes no request, so there is nothing to log. Leave -v out"
+        )
     if args.command != "fetch":
         return
     f = commands["fetch"]
     if args.full_page and not args.screenshot:
-        f.error("--full-page only applies to --screenshot. Add --screenshot FILE or leave "
-                "--full-page out")
+        f.error(
+            "--full-page only applies to --screenshot. Add --screenshot FILE or leave "
+            "--full-page out"
+        )
     if not args.screenshot:
         return
     if args.render == "never":
         f.error("--screenshot needs the browser, which --no-render forbids. Leave one out")
-    printing = [flag for flag, given in (
-        ("--extract", args.extract is not None), ("--max-length", args.max_length is not None),
-        ("--start-index", args.start_index is not None),
-        ("--[no-]main-content", args.main_content is not None), ("--json", args.json),
-    ) if given]
+    printing = [
+        flag
+        for flag, given in (
+            ("--extract", args.extract is not None),
+            ("--max-length", args.max_length is not None),
+            ("--start-index", args.start_index is not None),
+            ("--[no-]main-content", args.main_content is not None),
+            ("--json", args.json),
+        )
+        if given
+    ]
     if printing:
-        f.error(f"--screenshot saves an image and prints no text, so {printing[0]} has no "
-                "effect. Leave it out, or drop --screenshot to print the page")
+        f.error(
+            f"--screenshot saves an image and prints no text, so {printing[0]} has no "
+            "effect. Leave it out, or drop --screenshot to print the page"
+        )
 
 
 def _screenshot_target_error(path: str) -> str | None:
@@ -236,14 +365,19 @@ def _screenshot_target_error(path: str) -> str | None:
     if os.path.isdir(path):
         return f"cannot save the screenshot to {path}: it is a folder. Give a file name"
     if not os.path.exists(folder):
-        return (f"cannot save the screenshot to {path}: the folder {folder} does not exist. "
-                "Create it or choose another path")
+        return (
+            f"cannot save the screenshot to {path}: the folder {folder} does not exist. "
+            "Create it or choose another path"
+        )
     if not os.path.isdir(folder):
-        return (f"cannot save the screenshot to {path}: {folder} is not a folder. "
-                "Choose another path")
+        return (
+            f"cannot save the screenshot to {path}: {folder} is not a folder. Choose another path"
+        )
     if not os.access(folder, os.W_OK):
-        return (f"cannot save the screenshot to {path}: the folder {folder} is not writable. "
-                "Choose another path")
+        return (
+            f"cannot save the screenshot to {path}: the folder {folder} is not writable. "
+            "Choose another path"
+        )
     return None
 
 
@@ -266,7 +400,9 @@ def _non_negative_int(text: str) -> int:
 #: policy's ``--allow`` applies to it; a search asks no robots.txt.
 _ALL_REQUEST_FLAGS = ("timeout", "header", "user_agent", "proxy", "allow", "robots")
 _REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
-    "fetch": _ALL_REQUEST_FLAGS, "download": _ALL_REQUEST_FLAGS, "batch": _ALL_REQUEST_FLAGS,
+    "fetch": _ALL_REQUEST_FLAGS,
+    "download": _ALL_REQUEST_FLAGS,
+    "batch": _ALL_REQUEST_FLAGS,
     "search": ("timeout", "header", "user_agent", "proxy", "allow"),
     "check": ("allow",),
 }
@@ -275,8 +411,10 @@ _FLAG_OF = {
     "timeout": ("--timeout", "Give a positive number of seconds, e.g. --timeout 30"),
     "headers": ("--header", "Fix that --header or leave it out"),
     "user_agent": ("--user-agent", "Give a non-empty, one-line --user-agent"),
-    "proxy": ("--proxy", "Give a proxy URL such as http://proxy.example:3128 or "
-                         "socks5://127.0.0.1:1080"),
+    "proxy": (
+        "--proxy",
+        "Give a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080",
+    ),
     "allow_networks": ("--allow", "Give a network such as 10.0.0.0/8 or 127.0.0.1/32"),
     "respect_robots_txt": ("--robots", "Use --robots or --ignore-robots"),
 }
@@ -294,36 +432,64 @@ def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
     group = parser.add_argument_group(
         "request options",
         "Override the config file and WEBGRIP_* variables. fetch, download and batch take "
-        "all of them; search all but --robots/--ignore-robots; check only --allow.")
+        "all of them; search all but --robots/--ignore-robots; check only --allow.",
+    )
     if "timeout" in which:
-        group.add_argument("--timeout", metavar="SECONDS",
-                           help="total deadline of each call, redirects, retries and "
-                           "robots.txt included (config: timeout; default 30)")
+        group.add_argument(
+            "--timeout",
+            metavar="SECONDS",
+            help="total deadline of each call, redirects, retries and "
+            "robots.txt included (config: timeout; default 30)",
+        )
     if "header" in which:
-        cred = ("; Authorization and Cookie go to the URL's own site only"
-                if command in ("fetch", "download") else
-                "; not Authorization or Cookie (site_headers in the config)")
-        group.add_argument("-H", "--header", metavar="NAME:VALUE", action="append",
-                           help="extra request header, repeatable (config: headers, which it "
-                           f"adds to{cred})")
+        cred = (
+            "; Authorization and Cookie go to the URL's own site only"
+            if command in ("fetch", "download")
+            else "; not Authorization or Cookie (site_headers in the config)"
+        )
+        group.add_argument(
+            "-H",
+            "--header",
+            metavar="NAME:VALUE",
+            action="append",
+            help=f"extra request header, repeatable (config: headers, which it adds to{cred})",
+        )
     if "user_agent" in which:
-        group.add_argument("--user-agent", metavar="STRING",
-                           help="the User-Agent to send (config: user_agent)")
+        group.add_argument(
+            "--user-agent", metavar="STRING", help="the User-Agent to send (config: user_agent)"
+        )
     if "proxy" in which:
-        group.add_argument("--proxy", metavar="URL",
-                           help="upstream proxy, http://, https:// or socks5:// with optional "
-                           "user:password@ (config: proxy; the policy still decides first)")
+        group.add_argument(
+            "--proxy",
+            metavar="URL",
+            help="upstream proxy, http://, https:// or socks5:// with optional "
+            "user:password@ (config: proxy; the policy still decides first)",
+        )
     if "allow" in which:
-        group.add_argument("--allow", metavar="CIDR", action="append",
-                           help="open this refused address range on purpose, e.g. "
-                           "127.0.0.0/8 for a local server; repeatable (added to the config's "
-                           "allow_networks)")
+        group.add_argument(
+            "--allow",
+            metavar="CIDR",
+            action="append",
+            help="open this refused address range on purpose, e.g. "
+            "127.0.0.0/8 for a local server; repeatable (added to the config's "
+            "allow_networks)",
+        )
     if "robots" in which:
-        group.add_argument("--robots", dest="robots", action="store_const", const=True,
-                           default=None, help="obey the sites' robots.txt "
-                           "(config: respect_robots_txt; default off)")
-        group.add_argument("--ignore-robots", dest="robots", action="store_const",
-                           const=False, help="do not ask robots.txt, even if the config says to")
+        group.add_argument(
+            "--robots",
+            dest="robots",
+            action="store_const",
+            const=True,
+            default=None,
+            help="obey the sites' robots.txt (config: respect_robots_txt; default off)",
+        )
+        group.add_argument(
+            "--ignore-robots",
+            dest="robots",
+            action="store_const",
+            const=False,
+            help="do not ask robots.txt, even if the config says to",
+        )
 
 
 def _seconds(text: str) -> float:
@@ -334,8 +500,10 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"invalid value for --timeout: {text!r} is not a positive number of "
-                         f"seconds. {_FLAG_OF['timeout'][1]}")
+        raise ValueError(
+            f"invalid value for --timeout: {text!r} is not a positive number of "
+            f"seconds. {_FLAG_OF['timeout'][1]}"
+        )
     return value
 
 
@@ -348,11 +516,15 @@ def _flag_headers(args: argparse.Namespace) -> list[tuple[str, str]]:
         name = name.strip()
         if any(ch in name for ch in "\r\n") or any(ch in value for ch in "\r\n"):
             where = "" if any(ch in name for ch in "\r\n") or not sep else f" {name}"
-            raise ValueError(f"--header{where} holds a line break (CR or LF), which would "
-                             "split the request. Give a one-line NAME:VALUE")
+            raise ValueError(
+                f"--header{where} holds a line break (CR or LF), which would "
+                "split the request. Give a one-line NAME:VALUE"
+            )
         if not sep or not name:
-            raise ValueError("--header needs NAME:VALUE, a header name, a colon and its "
-                             "value. Write it as --header 'X-Name: value'")
+            raise ValueError(
+                "--header needs NAME:VALUE, a header name, a colon and its "
+                "value. Write it as --header 'X-Name: value'"
+            )
         pairs.append((name, value.strip()))
     return pairs
 
@@ -370,8 +542,11 @@ def _request_settings(args: argparse.Namespace) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     if getattr(args, "timeout", None) is not None:
         settings["timeout"] = _seconds(args.timeout)
-    for flag, key in (("user_agent", "user_agent"), ("proxy", "proxy"),
-                      ("robots", "respect_robots_txt")):
+    for flag, key in (
+        ("user_agent", "user_agent"),
+        ("proxy", "proxy"),
+        ("robots", "respect_robots_txt"),
+    ):
         if getattr(args, flag, None) is not None:
             settings[key] = getattr(args, flag)
     return settings
@@ -410,13 +585,17 @@ def _check_call_headers(args: argparse.Namespace, call: dict[str, str]) -> None:
     name = next(iter(call))
     if getattr(args, "screenshot", None) or getattr(args, "render", None) == "always":
         flag = "--screenshot" if args.screenshot else "--render"
-        raise ValueError(f"--header {name}: the browser that {flag} needs does not send it, "
-                         f"only a static fetch does. Leave out {flag} or the header")
+        raise ValueError(
+            f"--header {name}: the browser that {flag} needs does not send it, "
+            f"only a static fetch does. Leave out {flag} or the header"
+        )
     try:
         _core.check_headers(list(call.items()), credentials=True)
     except ValueError as exc:
-        raise ValueError(f"invalid value for --header: {str(exc).removeprefix('headers: ')}. "
-                         f"{_FLAG_OF['headers'][1]}") from None
+        raise ValueError(
+            f"invalid value for --header: {str(exc).removeprefix('headers: ')}. "
+            f"{_FLAG_OF['headers'][1]}"
+        ) from None
 
 
 def _flag_error(exc: ValueError, fields: dict[str, Any]) -> ValueError:
@@ -428,8 +607,10 @@ def _flag_error(exc: ValueError, fields: dict[str, Any]) -> ValueError:
             flag, fix = _FLAG_OF[field]
             detail = message.removeprefix(prefix).removeprefix("headers: ").rstrip(".")
             if "site_headers" in detail:
-                fix = ("fetch and download send an Authorization or Cookie --header to the "
-                       "URL's own site only")
+                fix = (
+                    "fetch and download send an Authorization or Cookie --header to the "
+                    "URL's own site only"
+                )
             return ValueError(f"invalid value for {flag}: {detail}. {fix}")
     return exc
 
@@ -448,7 +629,8 @@ def _load_config(args: argparse.Namespace, **overrides: Any) -> Config:
 def _read_config(args: argparse.Namespace, **overrides: Any) -> Config:
     load = getattr(Config, "load", None)
     if load is not None:
-        return load(args.config, args.profile, **overrides)
+        config: Config = load(args.config, args.profile, **overrides)
+        return config
     if args.config or args.profile:
         raise ValueError("this build cannot read config files")
     return Config.from_env(**overrides)
@@ -468,8 +650,10 @@ _CLI_TERMS = (
     ("Use download_file to save it", "Save it with webgrip download"),
     ("If it is a file, use download_file", "If it is a file, use webgrip download"),
     ('Use extract="markdown" or extract="text"', "Use --extract markdown or --extract text"),
-    ("ask for a higher max_download_bytes", "raise max_download_bytes "
-                                            "(WEBGRIP_MAX_DOWNLOAD_BYTES)"),
+    (
+        "ask for a higher max_download_bytes",
+        "raise max_download_bytes (WEBGRIP_MAX_DOWNLOAD_BYTES)",
+    ),
     ("(or omit save_to)", "(or leave out -o)"),
 )
 
@@ -507,18 +691,24 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
     if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:
         net = _refused_range(str(exc))
         if "allow" in _REQUEST_FLAGS.get(args.command, ()):
-            line += (" To fetch it on purpose (a local test server, an intranet), open that "
-                     f"range: --allow {net} (or WEBGRIP_ALLOW_NETWORKS={net} or "
-                     "allow_networks in webgrip.toml; docs/security.md).")
+            line += (
+                " To fetch it on purpose (a local test server, an intranet), open that "
+                f"range: --allow {net} (or WEBGRIP_ALLOW_NETWORKS={net} or "
+                "allow_networks in webgrip.toml; docs/security.md)."
+            )
         else:
-            line += (" To fetch it on purpose (a local test server, an intranet), open that "
-                     f"range: WEBGRIP_ALLOW_NETWORKS={net} (or "
-                     "allow_networks in webgrip.toml; docs/security.md).")
+            line += (
+                " To fetch it on purpose (a local test server, an intranet), open that "
+                f"range: WEBGRIP_ALLOW_NETWORKS={net} (or "
+                "allow_networks in webgrip.toml; docs/security.md)."
+            )
     elif isinstance(exc, FetchTimeoutError):
         longer = f"{max(60, 2 * timeout):g}"
         if "timeout" in _REQUEST_FLAGS.get(args.command, ()):
-            line += f" To wait longer, raise the limit: --timeout {longer} " \
-                    f"(or WEBGRIP_TIMEOUT={longer})."
+            line += (
+                f" To wait longer, raise the limit: --timeout {longer} "
+                f"(or WEBGRIP_TIMEOUT={longer})."
+            )
         else:
             line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={longer}."
     return line
@@ -545,8 +735,10 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 with open(args.screenshot, "wb") as f:
                     f.write(png)
             except OSError as exc:  # e.g. the folder went away during the render
-                err.write(f"webgrip: cannot save the screenshot to {args.screenshot}: "
-                          f"{exc.strerror or exc}. Choose another path\n")
+                err.write(
+                    f"webgrip: cannot save the screenshot to {args.screenshot}: "
+                    f"{exc.strerror or exc}. Choose another path\n"
+                )
                 return EXIT_USAGE
             err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
             return EXIT_OK
@@ -562,8 +754,13 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if why == PROXY_REFUSED:
                 err.write(f"webgrip: not rendered: {why}; the static page follows\n")
                 mode = "never"
-        page = client.fetch(args.url, extract=extract, main_content=args.main_content,
-                            render=mode, headers=_call_headers(args))
+        page = client.fetch(
+            args.url,
+            extract=extract,
+            main_content=args.main_content,
+            render=mode,
+            headers=_call_headers(args),
+        )
     total = page.length
     if _is_empty(page.content):
         # Nothing to print: said on stderr, and a failure for scripts (the JSON still shows
@@ -583,14 +780,20 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         chunk, end = page.content[start:], total
     if args.json:
         data = page.to_dict()
-        data.update(content=chunk, start_index=start, total_length=total,
-                    next_start_index=end if end < total else None)
+        data.update(
+            content=chunk,
+            start_index=start,
+            total_length=total,
+            next_start_index=end if end < total else None,
+        )
         _print_json(data, out)
     else:
         out.write(chunk if chunk.endswith("\n") or not chunk else chunk + "\n")
         if end < total:
-            err.write(f"webgrip: truncated at {end} of {total} characters; "
-                      f"continue with --start-index {end}\n")
+            err.write(
+                f"webgrip: truncated at {end} of {total} characters; "
+                f"continue with --start-index {end}\n"
+            )
     return EXIT_OK
 
 
@@ -616,9 +819,14 @@ def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     bar = ProgressBar(err) if _isatty(err) else None
     try:
         with WebClient(_load_config(args)) as client:
-            result = client.download(args.url, save_to=args.output_dir, filename=args.name,
-                                     overwrite=args.overwrite, progress=bar,
-                                     headers=_call_headers(args))
+            result = client.download(
+                args.url,
+                save_to=args.output_dir,
+                filename=args.name,
+                overwrite=args.overwrite,
+                progress=bar,
+                headers=_call_headers(args),
+            )
     finally:
         if bar is not None:
             bar.finish()
@@ -643,37 +851,51 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # A local document dressed as a response, so it goes through exactly the conversion a
     # fetched page does (no network involved).
     media = "application/pdf" if is_pdf(body) else "text/html"
-    response = Response._from_raw({
-        "url": base, "status": 200, "headers": [("content-type", media)],
-        "content": body, "content_type": media, "charset": None, "redirects": [],
-        "remote_addr": "", "elapsed": 0.0,
-    })
+    response = Response._from_raw(
+        {
+            "url": base,
+            "status": 200,
+            "headers": [("content-type", media)],
+            "content": body,
+            "content_type": media,
+            "charset": None,
+            "redirects": [],
+            "remote_addr": "",
+            "elapsed": 0.0,
+        }
+    )
     name = "stdin" if args.file == "-" else args.file
     if args.password is not None and media != "application/pdf":
-        err.write(f"webgrip: --password opens an encrypted PDF; {name} is not a PDF. "
-                  "Leave --password out\n")
+        err.write(
+            f"webgrip: --password opens an encrypted PDF; {name} is not a PDF. "
+            "Leave --password out\n"
+        )
         return EXIT_USAGE
     try:
         if args.password is not None and args.mode in ("markdown", "text"):
             page = _encrypted_pdf_page(body, base, args.mode, args.password)
         else:
-            page = build_page(response, url=base, extract=args.mode,
-                              main_content=args.main_content)
+            page = build_page(response, url=base, extract=args.mode, main_content=args.main_content)
     except UnsupportedContentError as exc:
         # The core names the response's URL, which a local file does not have: name the file.
         what = _describe_document(exc.content_type)
         if exc.reason == "not-html":
-            err.write(f"webgrip: --mode {args.mode} needs an HTML page; {name} is {what}. "
-                      "Use --mode markdown or --mode text\n")
+            err.write(
+                f"webgrip: --mode {args.mode} needs an HTML page; {name} is {what}. "
+                "Use --mode markdown or --mode text\n"
+            )
         elif exc.reason == "binary-content":
-            err.write(f"webgrip: {name} is {what}, not a text document. "
-                      "Give an HTML or PDF file\n")
+            err.write(f"webgrip: {name} is {what}, not a text document. Give an HTML or PDF file\n")
         elif exc.reason == "password-protected" and args.password is None:
-            err.write(f"webgrip: {name} is a password-protected PDF. "
-                      "Give its password with --password PASSWORD\n")
+            err.write(
+                f"webgrip: {name} is a password-protected PDF. "
+                "Give its password with --password PASSWORD\n"
+            )
         elif exc.reason == "password-protected":
-            err.write(f"webgrip: the password given with --password does not open {name}. "
-                      "Check it and try again\n")
+            err.write(
+                f"webgrip: the password given with --password does not open {name}. "
+                "Check it and try again\n"
+            )
         else:  # e.g. a PDF that cannot be read: the core's own words
             raise
         return EXIT_FAILURE
@@ -695,9 +917,16 @@ def _encrypted_pdf_page(body: bytes, base: str, mode: str, password: str) -> Pag
 
     doc = _core.extract_pdf(body, mode=mode, password=password, url=base)
     metadata = dict(doc["metadata"])
-    return Page(url=base, final_url=base, status=200, content_type="application/pdf",
-                extract=mode, content=doc["content"], title=metadata.get("title"),
-                metadata=metadata)
+    return Page(
+        url=base,
+        final_url=base,
+        status=200,
+        content_type="application/pdf",
+        extract=mode,
+        content=doc["content"],
+        title=metadata.get("title"),
+        metadata=metadata,
+    )
 
 
 def _is_empty(content: str) -> bool:
@@ -735,8 +964,10 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         host, port = parse_address(args.http)
     except ValueError as exc:
-        err.write(f"webgrip: invalid value for --http: {exc}. Give HOST:PORT, e.g. "
-                  "--http 127.0.0.1:8765\n")
+        err.write(
+            f"webgrip: invalid value for --http: {exc}. Give HOST:PORT, e.g. "
+            "--http 127.0.0.1:8765\n"
+        )
         return EXIT_USAGE
     config = _load_config(args)
     try:
@@ -783,10 +1014,18 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     try:
         with _stdout_to_stderr(args.ray is not None):
-            summary = run_batch(args.urls, args.out, config=_load_config(args),
-                                extract=args.extract, ray_address=args.ray, redis_url=args.redis,
-                                concurrency=args.concurrency, err=err, format=args.format,
-                                ray_logs=bool(getattr(args, "verbose", False)))
+            summary = run_batch(
+                args.urls,
+                args.out,
+                config=_load_config(args),
+                extract=args.extract,
+                ray_address=args.ray,
+                redis_url=args.redis,
+                concurrency=args.concurrency,
+                err=err,
+                format=args.format,
+                ray_logs=bool(getattr(args, "verbose", False)),
+            )
     except OSError as exc:  # the list unreadable, the folder not writable
         err.write(f"webgrip: {exc}\n")
         return EXIT_FAILURE
@@ -799,8 +1038,13 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 _COMMANDS = {
-    "fetch": _cmd_fetch, "search": _cmd_search, "download": _cmd_download,
-    "extract": _cmd_extract, "check": _cmd_check, "mcp": _cmd_mcp, "batch": _cmd_batch,
+    "fetch": _cmd_fetch,
+    "search": _cmd_search,
+    "download": _cmd_download,
+    "extract": _cmd_extract,
+    "check": _cmd_check,
+    "mcp": _cmd_mcp,
+    "batch": _cmd_batch,
 }
 
 
@@ -823,8 +1067,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose:
         import logging
 
-        logging.basicConfig(level=logging.INFO, stream=err,
-                            format="webgrip: %(message)s")
+        logging.basicConfig(level=logging.INFO, stream=err, format="webgrip: %(message)s")
     try:
         return _COMMANDS[args.command](args, out, err)
     except WebgripError as exc:

@@ -12,8 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from urllib.parse import urlsplit
 
 from . import _cancel, _core
@@ -41,22 +40,72 @@ from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
 # cheap (see benches/import_time.py), and a client that never searches never loads the
 # search providers.
 if TYPE_CHECKING:
+    from ._core import _RawDownload
     from .cache import PageCache
     from .downloads import Destination
     from .fetching import DocumentCache
+    from .frames import Loader
     from .search import SearchResult
+
+    # What this module uses of the three modules it imports lazily (below). mypy checks each
+    # module against its protocol where the module is cached, so a changed signature there
+    # fails here too.
+    class _FetchingModule(Protocol):
+        @property
+        def DocumentCache(self) -> type[DocumentCache]: ...
+
+        def classify(self, content_type: str | None, body: bytes) -> tuple[str, str | None]: ...
+
+        def build_page(
+            self,
+            response: Response,
+            *,
+            url: str,
+            extract: str = ...,
+            main_content: bool | None = ...,
+            tracking: _core.TrackingRules | None = ...,
+            deadline: float | None = ...,
+        ) -> Page: ...
+
+    class _FramesModule(Protocol):
+        def build_framed_page(
+            self,
+            response: Response,
+            *,
+            url: str,
+            extract: str,
+            main_content: bool | None,
+            tracking: _core.TrackingRules | None,
+            deadline: float,
+            load: Loader,
+            max_frames: int,
+            max_bytes: int,
+        ) -> Page: ...
+
+    class _RenderModule(Protocol):
+        @property
+        def SHELL_MAX_CHARS(self) -> int: ...
+
+        def require_browser(
+            self, config: Config, url: str, *, proxied: bool | None = ...
+        ) -> str: ...
+
+        def render_available(self, config: Config, *, proxied: bool | None = ...) -> str | None: ...
+
+        def script_shell_reason(self, html: bytes) -> str | None: ...
+
 
 _T = TypeVar("_T")
 
 # The page builder and the render module, imported by the first call that needs them and then
 # kept: a function-level ``from .fetching import build_page`` goes through the import machinery
 # (a few microseconds) on every fetch.
-_FETCHING: ModuleType | None = None
-_FRAMES: ModuleType | None = None
-_RENDER: ModuleType | None = None
+_FETCHING: _FetchingModule | None = None
+_FRAMES: _FramesModule | None = None
+_RENDER: _RenderModule | None = None
 
 
-def _fetching() -> Any:
+def _fetching() -> _FetchingModule:
     """:mod:`webgrip.fetching`, imported once."""
     global _FETCHING
     if _FETCHING is None:
@@ -66,7 +115,7 @@ def _fetching() -> Any:
     return _FETCHING
 
 
-def _frames() -> Any:
+def _frames() -> _FramesModule:
     """:mod:`webgrip.frames`, imported once."""
     global _FRAMES
     if _FRAMES is None:
@@ -76,7 +125,7 @@ def _frames() -> Any:
     return _FRAMES
 
 
-def _render() -> Any:
+def _render() -> _RenderModule:
     """:mod:`webgrip.render`, imported once (the first time ``auto`` looks at a page)."""
     global _RENDER
     if _RENDER is None:
@@ -84,6 +133,7 @@ def _render() -> Any:
 
         _RENDER = render
     return _RENDER
+
 
 __all__ = ["Response", "WebClient", "check_url"]
 
@@ -154,8 +204,9 @@ class WebClient:
         routes = core_routes(self.config, os.environ)
         self._proxied = routes_use_proxy(routes)
         self._core = _core_client(self.config, routes)
-        self._limiter: HostLimiter = (HostRateLimiter(self.config.rate_limit_seconds)
-                                      if limiter is None else limiter)
+        self._limiter: HostLimiter = (
+            HostRateLimiter(self.config.rate_limit_seconds) if limiter is None else limiter
+        )
         self._closed = False
         self._lock = threading.Lock()
         self._stats = Stats()
@@ -212,22 +263,37 @@ class WebClient:
             raise ValueError(f"timeout must be a positive number of seconds, not {budget}")
         deadline = time.monotonic() + budget
         self._wait_turn(url, deadline)
-        pairs = ([] if headers is None else list(headers.items())
-                 if isinstance(headers, Mapping) else list(headers))
+        pairs = (
+            []
+            if headers is None
+            else list(headers.items())
+            if isinstance(headers, Mapping)
+            else list(headers)
+        )
         start = time.monotonic()
         try:
             raw = self._core.request(
-                url, method=method.upper(), headers=pairs, body=body,
-                timeout=_remaining(deadline), max_bytes=max_bytes,
+                url,
+                method=method.upper(),
+                headers=pairs,
+                body=body,
+                timeout=_remaining(deadline),
+                max_bytes=max_bytes,
             )
         except Exception as exc:
             self._stats.record_error(exc)
-            log_request(method, url, status=None, nbytes=0, seconds=time.monotonic() - start,
-                        error=exc)
+            log_request(
+                method, url, status=None, nbytes=0, seconds=time.monotonic() - start, error=exc
+            )
             raise
         self._stats.record(len(raw["content"]), status=raw["status"])
-        log_request(method, url, status=raw["status"], nbytes=len(raw["content"]),
-                    seconds=time.monotonic() - start)
+        log_request(
+            method,
+            url,
+            status=raw["status"],
+            nbytes=len(raw["content"]),
+            seconds=time.monotonic() - start,
+        )
         self._save_cookies()
         return Response._from_core(raw)
 
@@ -254,15 +320,22 @@ class WebClient:
         """
 
         def once() -> Response:
-            return self.request(method, url, headers=headers, body=body, max_bytes=max_bytes,
-                                timeout=_remaining(deadline))
+            return self.request(
+                method,
+                url,
+                headers=headers,
+                body=body,
+                max_bytes=max_bytes,
+                timeout=_remaining(deadline),
+            )
 
         if not retry:
             if deadline - time.monotonic() <= 0:
                 raise _deadline_error(url, self.config.timeout)
             return once()
         return self._with_retries(
-            url, deadline, once, lambda r: (r.status, r.headers.get("retry-after"), r.url))
+            url, deadline, once, lambda r: (r.status, r.headers.get("retry-after"), r.url)
+        )
 
     # -- agent-level operations: fetch, search, download ------------------------------------
     # Below: the structured API the agent tools are built on. Each call has one total deadline
@@ -335,8 +408,11 @@ class WebClient:
         # (a browser turns a PDF into an empty viewer page and JSON into a <pre>), and a
         # PDF, JSON, text or image must read as a static fetch reads it. An HTML answer is
         # rendered whatever its status or bot check: the browser's answer is the one kept.
-        if mode == "always" and _fetching().classify(
-                response.headers.get("content-type"), response.content)[0] == "html":
+        if (
+            mode == "always"
+            and _fetching().classify(response.headers.get("content-type"), response.content)[0]
+            == "html"
+        ):
             page = self._rendered_page(clean, extract, main_content, deadline, "always")
             documents.put(key, page)
             return page
@@ -357,8 +433,9 @@ class WebClient:
         documents.put(key, page)
         return page
 
-    def _fetch_with_headers(self, url: str, extract: str, main_content: bool | None,
-                            headers: list[tuple[str, str]]) -> Page:
+    def _fetch_with_headers(
+        self, url: str, extract: str, main_content: bool | None, headers: list[tuple[str, str]]
+    ) -> Page:
         """:meth:`fetch` of ``url`` with the caller's ``headers``: no cache, no browser, no
         frames read (the headers are meant for ``url``: a frame would be fetched either
         without them, as another client, or with them, at a URL the caller did not name)."""
@@ -370,9 +447,14 @@ class WebClient:
             raise challenge_error(wall, response, url=url)
         if response.status >= 400:
             raise status_error(response)
-        return _fetching().build_page(response, url=url, extract=extract,
-                                      main_content=main_content, tracking=self._tracking,
-                                      deadline=deadline)
+        return _fetching().build_page(
+            response,
+            url=url,
+            extract=extract,
+            main_content=main_content,
+            tracking=self._tracking,
+            deadline=deadline,
+        )
 
     def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
         """A PNG of ``url`` as the guarded headless browser renders it (``webgrip[render]``,
@@ -386,18 +468,36 @@ class WebClient:
         clean = self._clean_url(url)
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
-        result = render_page(self._core, self.config, clean, deadline=deadline,
-                             screenshot=True, full_page=full_page, proxied=self._proxied)
+        result = render_page(
+            self._core,
+            self.config,
+            clean,
+            deadline=deadline,
+            screenshot=True,
+            full_page=full_page,
+            proxied=self._proxied,
+        )
         self._stats.record(len(result.screenshot or b""), status=result.status)
         return result.screenshot or b""
 
-    def _past_wall(self, wall: Wall, response: Response, url: str, extract: str,
-                   main_content: bool | None, mode: str, deadline: float) -> Page:
+    def _past_wall(
+        self,
+        wall: Wall,
+        response: Response,
+        url: str,
+        extract: str,
+        main_content: bool | None,
+        mode: str,
+        deadline: float,
+    ) -> Page:
         """A bot check came instead of the page: in ``auto`` mode with a browser here, the
         page rendered (a browser may pass a JavaScript challenge), else the error."""
         error = challenge_error(wall, response, url=url)
-        if (mode != "auto" or wall.kind not in ("challenge", "captcha")
-                or _render().render_available(self.config, proxied=self._proxied) is not None):
+        if (
+            mode != "auto"
+            or wall.kind not in ("challenge", "captcha")
+            or _render().render_available(self.config, proxied=self._proxied) is not None
+        ):
             raise error
         try:
             return self._rendered_page(url, extract, main_content, deadline, wall.kind)
@@ -407,8 +507,9 @@ class WebClient:
             self._stats.record_error(exc)
             raise error from None
 
-    def _shell_reason(self, response: Response, page: Page, url: str,
-                      deadline: float) -> str | None:
+    def _shell_reason(
+        self, response: Response, page: Page, url: str, deadline: float
+    ) -> str | None:
         """Why ``auto`` should render (the core's shell reason: an HTML script shell, and a
         browser here), else ``None``."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
@@ -416,36 +517,48 @@ class WebClient:
         render = _render()
         # The cheap test first: a page whose text is already long is no shell (the core's
         # scan of the raw HTML and the look for a browser run only on tiny pages).
-        if page.extract in ("markdown", "text") and _stripped_longer(page.content,
-                                                                     render.SHELL_MAX_CHARS):
+        if page.extract in ("markdown", "text") and _stripped_longer(
+            page.content, render.SHELL_MAX_CHARS
+        ):
             return None
         reason = render.script_shell_reason(response.content)
-        if (reason is None
-                or render.render_available(self.config, proxied=self._proxied) is not None):
+        if (
+            reason is None
+            or render.render_available(self.config, proxied=self._proxied) is not None
+        ):
             return None
-        text = page if page.extract in ("markdown", "text") else _fetching().build_page(
-            response, url=url, extract="text", deadline=deadline)
+        text = (
+            page
+            if page.extract in ("markdown", "text")
+            else _fetching().build_page(response, url=url, extract="text", deadline=deadline)
+        )
         if len(text.content.strip()) > render.SHELL_MAX_CHARS:  # the text is already there
             return None
         return str(reason)
 
-    def _rendered_page(self, url: str, extract: str, main_content: bool | None,
-                       deadline: float, reason: str) -> Page:
+    def _rendered_page(
+        self, url: str, extract: str, main_content: bool | None, deadline: float, reason: str
+    ) -> Page:
         """``url`` rendered in the guarded browser, through the same extractor; ``reason``
         (why it was rendered) becomes ``Page.render_reason``."""
         from .render import render as render_page
 
         start = time.monotonic()
-        result = render_page(self._core, self.config, url, deadline=deadline,
-                             proxied=self._proxied)
+        result = render_page(self._core, self.config, url, deadline=deadline, proxied=self._proxied)
         body = result.html.encode("utf-8")
         self._stats.record(len(body), status=result.status)
-        log_request("GET", url, status=result.status, nbytes=len(body),
-                    seconds=time.monotonic() - start)
+        log_request(
+            "GET", url, status=result.status, nbytes=len(body), seconds=time.monotonic() - start
+        )
         response = Response(
-            url=result.url, status=result.status,
-            headers={"content-type": "text/html; charset=utf-8"}, content=body,
-            content_type="text/html", charset="utf-8", redirects=(), remote_addr="",
+            url=result.url,
+            status=result.status,
+            headers={"content-type": "text/html; charset=utf-8"},
+            content=body,
+            content_type="text/html",
+            charset="utf-8",
+            redirects=(),
+            remote_addr="",
             elapsed=time.monotonic() - start,
         )
         wall = detect(response, url)
@@ -456,21 +569,34 @@ class WebClient:
         page = self._page_of(response, url, extract, main_content, deadline)
         return dataclasses.replace(page, rendered=True, render_reason=reason)
 
-    def _page_of(self, response: Response, url: str, extract: str, main_content: bool | None,
-                 deadline: float) -> Page:
+    def _page_of(
+        self, response: Response, url: str, extract: str, main_content: bool | None, deadline: float
+    ) -> Page:
         """The page of ``response`` with its same-site frames read within this call's policy,
         ``deadline`` and byte cap (see :mod:`webgrip.frames`)."""
 
         def load(frame_url: str, max_bytes: int) -> Response:
             clean = self._clean_url(frame_url)
             self._check_robots(clean, deadline)
-            return self.send("GET", clean, deadline=deadline, retry=False,
-                             max_bytes=min(max_bytes, self.config.max_response_bytes))
+            return self.send(
+                "GET",
+                clean,
+                deadline=deadline,
+                retry=False,
+                max_bytes=min(max_bytes, self.config.max_response_bytes),
+            )
 
         return _frames().build_framed_page(
-            response, url=url, extract=extract, main_content=main_content,
-            tracking=self._tracking, deadline=deadline, load=load,
-            max_frames=self.config.max_frames, max_bytes=self.config.max_response_bytes)
+            response,
+            url=url,
+            extract=extract,
+            main_content=main_content,
+            tracking=self._tracking,
+            deadline=deadline,
+            load=load,
+            max_frames=self.config.max_frames,
+            max_bytes=self.config.max_response_bytes,
+        )
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:
         """Search the web with the configured provider chain; see :func:`webgrip.search.search`.
@@ -525,8 +651,10 @@ class WebClient:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
                 name = choose_filename(
-                    filename, content_disposition=headers.get("content-disposition"),
-                    url=raw["url"], content_type=raw["content_type"],
+                    filename,
+                    content_disposition=headers.get("content-disposition"),
+                    url=raw["url"],
+                    content_type=raw["content_type"],
                 )
                 if on_path is not None:
                     on_path(os.path.join(dest.path, name))
@@ -537,8 +665,14 @@ class WebClient:
                 raise
             path, renamed, replaced = place_file(dest, raw["temp_name"], name, overwrite=overwrite)
         return Download(
-            path=path, size=raw["size"], content_type=raw["content_type"], sha256=raw["sha256"],
-            url=clean, final_url=raw["url"], renamed=renamed, replaced=replaced,
+            path=path,
+            size=raw["size"],
+            content_type=raw["content_type"],
+            sha256=raw["sha256"],
+            url=clean,
+            final_url=raw["url"],
+            renamed=renamed,
+            replaced=replaced,
         )
 
     # -- helpers of the operations above ----------------------------------------------------
@@ -554,8 +688,9 @@ class WebClient:
         try:
             host = _rate_key(url)
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
-            raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
-                                  reason="invalid-url") from None
+            raise InvalidURLError(
+                f'Invalid URL "{shown_url(url)}": {exc}', url=url, reason="invalid-url"
+            ) from None
         delay = self._limiter.reserve(host, self._booking_deadline(deadline))
         if delay is None:
             now = time.monotonic()
@@ -566,7 +701,9 @@ class WebClient:
                 f"(rate_limit_seconds={self.config.rate_limit_seconds:g}, or a Retry-After "
                 f"the host sent) is in {retry_in:.2f} s, after this call's deadline "
                 f"({left:.2f} s left), so {shown_url(url)} was not requested",
-                url=url, reason="timeout", retry_in=retry_in,
+                url=url,
+                reason="timeout",
+                retry_in=retry_in,
             )
         if delay > 0:
             time.sleep(delay)
@@ -602,8 +739,9 @@ class WebClient:
         try:
             return url_for_fetch(url.strip(), self.config.tracking_params)
         except ValueError as exc:
-            raise InvalidURLError(f"cannot parse URL: {exc}", url=url,
-                                  reason="unparsable") from None
+            raise InvalidURLError(
+                f"cannot parse URL: {exc}", url=url, reason="unparsable"
+            ) from None
 
     def _documents(self) -> DocumentCache:
         cache: DocumentCache | None = self.__dict__.get("_document_cache")
@@ -613,8 +751,10 @@ class WebClient:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
                 cache = _fetching().DocumentCache(
-                    self.config.page_cache_size, self.config.cache_ttl_seconds,
-                    self.config.page_cache_bytes)
+                    self.config.page_cache_size,
+                    self.config.cache_ttl_seconds,
+                    self.config.page_cache_bytes,
+                )
                 self.__dict__["_document_cache"] = cache
             return cache
 
@@ -627,29 +767,37 @@ class WebClient:
                 from .robots import RobotsCache
 
                 robots = RobotsCache(
-                    self, user_agent=self.config.user_agent,
+                    self,
+                    user_agent=self.config.user_agent,
                     ttl=min(self.config.cache_ttl_seconds, 86400.0),
                 )
                 self.__dict__["_robots"] = robots
         robots.check(url, deadline)
 
     def _download(
-        self, url: str, dest: Destination, deadline: float,
+        self,
+        url: str,
+        dest: Destination,
+        deadline: float,
         progress: Callable[[int, int | None], None] | None,
         headers: list[tuple[str, str]],
-    ) -> Any:
+    ) -> _RawDownload:
         """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
         token = _cancel.current()
         if token is not None:  # an MCP request or asyncio task that may be given up on
             progress = _stop_when_cancelled(progress, token, url)
 
-        def once() -> Any:
+        def once() -> _RawDownload:
             self._wait_turn(url, deadline)
             # The core creates the temp file through dest.fd, the checked folder.
             return self._logged_download(
-                url, dest.path, dir_fd=dest.fd if os.name == "posix" else None,
+                url,
+                dest.path,
+                dir_fd=dest.fd if os.name == "posix" else None,
                 timeout=_remaining(deadline),
-                max_bytes=self.config.max_download_bytes, progress=progress, headers=headers,
+                max_bytes=self.config.max_download_bytes,
+                progress=progress,
+                headers=headers,
             )
 
         try:
@@ -661,7 +809,10 @@ class WebClient:
             raise
 
     def _with_retries(
-        self, url: str, deadline: float, once: Callable[[], _T],
+        self,
+        url: str,
+        deadline: float,
+        once: Callable[[], _T],
         answer: Callable[[_T], tuple[int, str | None, str]] | None = None,
     ) -> _T:
         """``once()`` again after a 429/503 while ``config.max_retries`` allows and the retry
@@ -690,10 +841,10 @@ class WebClient:
                 # queue on; the answer this call has is its result, as when a retry won't fit.
                 if previous is None or exc.retry_in is None:
                     raise
-                failure, result = previous
+                failure, earlier = previous
                 if failure is not None:
                     raise failure from None
-                return result  # type: ignore[return-value]
+                return cast(_T, earlier)  # no failure: the earlier attempt's result
             else:
                 if answer is None:
                     return result
@@ -735,19 +886,26 @@ class WebClient:
         ``errors`` (a dict of exception class name to count)."""
         return self._stats.snapshot()
 
-    def _logged_download(self, url: str, dest_dir: str, **kwargs: Any) -> Any:
+    def _logged_download(self, url: str, dest_dir: str, **kwargs: Any) -> _RawDownload:
         """``_core.download`` counted in :meth:`stats` and logged like every request."""
         start = time.monotonic()
         try:
             raw = self._core.download(url, dest_dir, **kwargs)
         except Exception as exc:
             self._stats.record_error(exc)
-            log_request("GET", url, status=getattr(exc, "status", None), nbytes=0,
-                        seconds=time.monotonic() - start, error=exc)
+            log_request(
+                "GET",
+                url,
+                status=getattr(exc, "status", None),
+                nbytes=0,
+                seconds=time.monotonic() - start,
+                error=exc,
+            )
             raise
         self._stats.record(raw["size"])
-        log_request("GET", url, status=raw["status"], nbytes=raw["size"],
-                    seconds=time.monotonic() - start)
+        log_request(
+            "GET", url, status=raw["status"], nbytes=raw["size"], seconds=time.monotonic() - start
+        )
         self._save_cookies()
         return raw
 
@@ -772,7 +930,8 @@ def _call_headers(headers: Mapping[str, str] | None) -> list[tuple[str, str]]:
     if headers is None:
         return []
     if not isinstance(headers, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
+        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    ):
         raise ValueError("headers must be a mapping of header name to string value")
     pairs = list(headers.items())
     _core.check_headers(pairs, credentials=True)
@@ -788,15 +947,20 @@ def _open_cache(config: Config) -> PageCache | None:
 
 
 def _stop_when_cancelled(
-    progress: Callable[[int, int | None], None] | None, token: _core.CancelToken, url: str,
+    progress: Callable[[int, int | None], None] | None,
+    token: _core.CancelToken,
+    url: str,
 ) -> Callable[[int, int | None], None]:
     """``progress`` that first stops the download once ``token`` is cancelled (checked as the
     body arrives, every 256 KiB): the core then removes the temp file."""
 
     def report(done: int, total: int | None) -> None:
         if token.cancelled:
-            raise FetchTimeoutError(f"cancelled: the caller gave up on downloading "
-                                    f"{shown_url(url)}", url=url, reason="cancelled")
+            raise FetchTimeoutError(
+                f"cancelled: the caller gave up on downloading {shown_url(url)}",
+                url=url,
+                reason="cancelled",
+            )
         if progress is not None:
             progress(done, total)
 
@@ -815,7 +979,8 @@ def _check_complete(raw: Mapping[str, Any], headers: Mapping[str, str]) -> None:
     if declared.isdigit() and comparable and int(declared) != raw["size"]:
         raise ConnectError(
             f"the connection ended after {raw['size']} of {declared} bytes",
-            url=raw["url"], reason="incomplete-body",
+            url=raw["url"],
+            reason="incomplete-body",
         )
 
 

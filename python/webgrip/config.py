@@ -26,7 +26,12 @@ __all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Co
 RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
 
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
-    "duckduckgo_html", "duckduckgo_lite", "searxng", "brave", "tavily", "google",
+    "duckduckgo_html",
+    "duckduckgo_lite",
+    "searxng",
+    "brave",
+    "tavily",
+    "google",
 )
 
 _ENV_PREFIX = "WEBGRIP_"
@@ -156,12 +161,15 @@ class Config:
         if self.headers:
             object.__setattr__(self, "headers", dict(self.headers))
         if self.site_headers:
-            object.__setattr__(self, "site_headers",
-                               {k: dict(v) if isinstance(v, Mapping) else v
-                                for k, v in self.site_headers.items()})
+            object.__setattr__(
+                self,
+                "site_headers",
+                {k: dict(v) if isinstance(v, Mapping) else v for k, v in self.site_headers.items()},
+            )
         if self.resolve:
             object.__setattr__(
-                self, "resolve",
+                self,
+                "resolve",
                 {str(k): tuple([v] if isinstance(v, str) else v) for k, v in self.resolve.items()},
             )
         _validate(self)
@@ -229,9 +237,13 @@ def _build(cls: type[Config], values: dict[str, Any], from_env: set[str]) -> Con
 
 #: ``WEBGRIP_*`` variables that are not settings but are read elsewhere: the file and the
 #: profile (:meth:`Config.load`), and the extraction corpus of the Rust test suite.
-_OTHER_ENV_NAMES: frozenset[str] = frozenset({
-    "WEBGRIP_CONFIG", "WEBGRIP_PROFILE", "WEBGRIP_CORPUS",
-})
+_OTHER_ENV_NAMES: frozenset[str] = frozenset(
+    {
+        "WEBGRIP_CONFIG",
+        "WEBGRIP_PROFILE",
+        "WEBGRIP_CORPUS",
+    }
+)
 
 #: Float settings measured in seconds (named so in the message when a value is no number).
 _SECONDS = frozenset({"timeout", "connect_timeout", "rate_limit_seconds", "cache_ttl_seconds"})
@@ -240,8 +252,10 @@ _SECONDS = frozenset({"timeout", "connect_timeout", "rate_limit_seconds", "cache
 def known_env_names() -> frozenset[str]:
     """Every ``WEBGRIP_*`` variable webgrip reads: one per :class:`Config` field, plus
     ``WEBGRIP_CONFIG``, ``WEBGRIP_PROFILE`` (and ``WEBGRIP_CORPUS``, the Rust tests')."""
-    return frozenset(_ENV_PREFIX + f.name.upper()
-                     for f in dataclasses.fields(Config)) | _OTHER_ENV_NAMES
+    return (
+        frozenset(_ENV_PREFIX + f.name.upper() for f in dataclasses.fields(Config))
+        | _OTHER_ENV_NAMES
+    )
 
 
 def env_values(env: Mapping[str, str]) -> dict[str, Any]:
@@ -275,8 +289,10 @@ def _check_env_names(env: Mapping[str, str]) -> None:
     name = unknown[0]
     close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
     hint = f" (did you mean {close[0]}?)" if close else ""
-    raise ValueError(f"unknown environment variable {name}{hint}. Rename or unset it; the "
-                     "variables are listed in docs/configuration.md")
+    raise ValueError(
+        f"unknown environment variable {name}{hint}. Rename or unset it; the "
+        "variables are listed in docs/configuration.md"
+    )
 
 
 def _env_value_error(name: str, var: str, raw: str, exc: ValueError) -> str:
@@ -335,7 +351,8 @@ def parse_value(name: str, raw: str) -> Any:
                 except json.JSONDecodeError as exc:
                     raise ValueError(f"expected a JSON object ({exc.msg})") from None
                 if not isinstance(loaded, dict) or not all(
-                        isinstance(v, str) for v in loaded.values()):
+                    isinstance(v, str) for v in loaded.values()
+                ):
                     raise ValueError("expected a JSON object of string values")
                 return loaded
             result: dict[str, Any] = {}
@@ -345,8 +362,9 @@ def parse_value(name: str, raw: str) -> Any:
                 key, sep, val = item.partition("=")
                 if not sep:
                     # The item is not echoed: a proxy URL's password may hold the ";".
-                    raise ValueError("expected key=value items separated by ';', got an item "
-                                     "without '='")
+                    raise ValueError(
+                        "expected key=value items separated by ';', got an item without '='"
+                    )
                 if name == "resolve":
                     result[key.strip()] = tuple(p.strip() for p in val.split(",") if p.strip())
                 else:
@@ -367,22 +385,50 @@ def parse_value(name: str, raw: str) -> Any:
 
 
 _FIELD_KINDS: dict[str, str] = {
-    "allow_networks": "str_tuple", "deny_networks": "str_tuple", "allowed_domains": "str_tuple",
-    "blocked_domains": "str_tuple", "blocked_ports": "int_tuple", "allow_http": "bool",
+    "allow_networks": "str_tuple",
+    "deny_networks": "str_tuple",
+    "allowed_domains": "str_tuple",
+    "blocked_domains": "str_tuple",
+    "blocked_ports": "int_tuple",
+    "allow_http": "bool",
     "allow_https_downgrade": "bool",
-    "resolve": "mapping", "max_redirects": "int", "timeout": "float",
-    "connect_timeout": "float", "max_response_bytes": "int", "user_agent": "str",
-    "ca_bundle": "opt_str", "rate_limit_seconds": "float", "max_retries": "int",
-    "respect_robots_txt": "bool", "proxy": "opt_str", "proxy_for": "mapping",
-    "trust_env_proxy": "bool", "search_provider": "str", "search_fallbacks": "str_tuple",
-    "search_endpoints": "mapping", "search_region": "opt_str", "safe_search": "str",
-    "brave_api_key": "opt_str", "tavily_api_key": "opt_str", "google_api_key": "opt_str",
-    "google_cx": "opt_str", "searxng_url": "opt_str", "download_dirs": "str_tuple",
-    "max_download_bytes": "int", "tracking_params": "str_tuple", "page_cache_size": "int",
+    "resolve": "mapping",
+    "max_redirects": "int",
+    "timeout": "float",
+    "connect_timeout": "float",
+    "max_response_bytes": "int",
+    "user_agent": "str",
+    "ca_bundle": "opt_str",
+    "rate_limit_seconds": "float",
+    "max_retries": "int",
+    "respect_robots_txt": "bool",
+    "proxy": "opt_str",
+    "proxy_for": "mapping",
+    "trust_env_proxy": "bool",
+    "search_provider": "str",
+    "search_fallbacks": "str_tuple",
+    "search_endpoints": "mapping",
+    "search_region": "opt_str",
+    "safe_search": "str",
+    "brave_api_key": "opt_str",
+    "tavily_api_key": "opt_str",
+    "google_api_key": "opt_str",
+    "google_cx": "opt_str",
+    "searxng_url": "opt_str",
+    "download_dirs": "str_tuple",
+    "max_download_bytes": "int",
+    "tracking_params": "str_tuple",
+    "page_cache_size": "int",
     "page_cache_bytes": "int",
-    "cache_dir": "opt_str", "cache_ttl_seconds": "float", "max_frames": "int",
-    "render": "str", "browser_executable": "opt_str", "render_workers": "int",
-    "headers": "mapping", "site_headers": "site_mapping", "cookies": "bool",
+    "cache_dir": "opt_str",
+    "cache_ttl_seconds": "float",
+    "max_frames": "int",
+    "render": "str",
+    "browser_executable": "opt_str",
+    "render_workers": "int",
+    "headers": "mapping",
+    "site_headers": "site_mapping",
+    "cookies": "bool",
     "persist_cookies": "bool",
 }
 
@@ -423,18 +469,21 @@ def _validate(c: Config) -> None:
             raise bad("blocked_ports", f"{p!r} is not a port number")
     if c.search_provider not in _SEARCH_PROVIDERS:
         raise bad("search_provider", f"{c.search_provider!r}; choose one of {_SEARCH_PROVIDERS}")
-    for p in c.search_fallbacks:
-        if p not in _SEARCH_PROVIDERS:
-            raise bad("search_fallbacks", f"{p!r}; choose from {_SEARCH_PROVIDERS}")
+    for fallback in c.search_fallbacks:
+        if fallback not in _SEARCH_PROVIDERS:
+            raise bad("search_fallbacks", f"{fallback!r}; choose from {_SEARCH_PROVIDERS}")
     if not isinstance(c.search_endpoints, Mapping):
         raise bad("search_endpoints", "expected a mapping of endpoint name to URL")
     for name, url in c.search_endpoints.items():
         if name not in SEARCH_ENDPOINT_NAMES:
-            raise bad("search_endpoints", f"unknown endpoint {name!r}; valid names are "
-                                          f"{', '.join(SEARCH_ENDPOINT_NAMES)}")
+            raise bad(
+                "search_endpoints",
+                f"unknown endpoint {name!r}; valid names are {', '.join(SEARCH_ENDPOINT_NAMES)}",
+            )
         if url != "" and not _is_http_url(url):  # "" leaves the default endpoint
-            raise bad("search_endpoints", f"{name!r} must be an http:// or https:// URL, "
-                                          f"got {url!r}")
+            raise bad(
+                "search_endpoints", f"{name!r} must be an http:// or https:// URL, got {url!r}"
+            )
     _validate_headers(c)
     if c.persist_cookies and not (c.cookies and c.cache_dir):
         raise bad("persist_cookies", "needs cookies=True and a cache_dir to save them in")
@@ -460,16 +509,20 @@ def _validate(c: Config) -> None:
 def _validate_headers(c: Config) -> None:
     """The core's own checks (refused names, credentials for every site, bad values),
     raised when the config is made rather than when the first client is."""
+
     def pairs(key: str, value: object) -> list[tuple[str, str]]:
         if not isinstance(value, Mapping) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            raise ValueError(f"invalid value for {key!r}: expected a mapping of header name "
-                             "to string value")
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise ValueError(
+                f"invalid value for {key!r}: expected a mapping of header name to string value"
+            )
         return list(value.items())
 
     if not isinstance(c.site_headers, Mapping):
-        raise ValueError("invalid value for 'site_headers': expected a mapping of domain to "
-                         "headers")
+        raise ValueError(
+            "invalid value for 'site_headers': expected a mapping of domain to headers"
+        )
     site = {str(d): pairs(f"site_headers[{d!r}]", h) for d, h in c.site_headers.items()}
     try:
         _core.check_headers(pairs("headers", c.headers), site)

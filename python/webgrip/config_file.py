@@ -76,7 +76,8 @@ def load_values(
                 f"profile {profile!r} requested but no config file was found (looked for "
                 f"{looked}). Set WEBGRIP_CONFIG to the file's absolute path (a program that "
                 "starts webgrip, such as an MCP client, may run it from any folder), or "
-                "leave out the profile")
+                "leave out the profile"
+            )
         return {}
     try:
         with open(file, "rb") as fh:
@@ -149,8 +150,9 @@ def _coerce(key: str, kind: str, value: Any) -> Any:
             try:
                 ports = tuple(int(p) for p in value.strip()[1:].split(",") if p.strip())
             except ValueError:
-                raise TypeError(f"expected \"+port,port...\" or a list of integers, got "
-                                f"{_shown(key, value)}") from None
+                raise TypeError(
+                    f'expected "+port,port..." or a list of integers, got {_shown(key, value)}'
+                ) from None
             return with_default_ports(ports)
         if not isinstance(value, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value

@@ -55,14 +55,28 @@ _RESERVED = frozenset(
 # shell-surprising characters, and slash look-alikes NFKC leaves alone.
 _UNSAFE = set('"*:<>?|~\\/') | {"\u2215", "\u2044", "\u29f8", "\u29f9", "\u2216", "\ufe68"}
 _PREFERRED_EXT = {
-    "text/plain": ".txt", "image/jpeg": ".jpg", "text/html": ".html", "application/xml": ".xml",
-    "text/csv": ".csv", "application/json": ".json", "text/markdown": ".md",
-    "application/gzip": ".gz", "audio/mpeg": ".mp3", "image/svg+xml": ".svg",
+    "text/plain": ".txt",
+    "image/jpeg": ".jpg",
+    "text/html": ".html",
+    "application/xml": ".xml",
+    "text/csv": ".csv",
+    "application/json": ".json",
+    "text/markdown": ".md",
+    "application/gzip": ".gz",
+    "audio/mpeg": ".mp3",
+    "image/svg+xml": ".svg",
 }
 # Pieces of a header parameter, each matched at one position only (``match(s, pos)``).
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _SPACE = re.compile(r"\s*")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _past_space(text: str, pos: int) -> int:
+    """The index after the blanks at ``pos`` (``_SPACE`` matches anywhere, if only "")."""
+    blanks = _SPACE.match(text, pos)
+    assert blanks is not None
+    return blanks.end()
 
 
 def _disposition_params(params: str) -> list[tuple[str, str]]:
@@ -77,18 +91,18 @@ def _disposition_params(params: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     i, n = 0, len(params)
     while i < n:
-        token = _TOKEN.match(params, _SPACE.match(params, i).end())
+        token = _TOKEN.match(params, _past_space(params, i))
         if token is None:
-            i = _SPACE.match(params, i).end() + 1
+            i = _past_space(params, i) + 1
             continue
-        eq = _SPACE.match(params, token.end()).end()
+        eq = _past_space(params, token.end())
         if eq >= n or params[eq] != "=":
             i = token.end()
             continue
-        start = _SPACE.match(params, eq + 1).end()
+        start = _past_space(params, eq + 1)
         quoted = _QUOTED.match(params, start)
         if quoted is not None:
-            after = _SPACE.match(params, quoted.end()).end()
+            after = _past_space(params, quoted.end())
             if after >= n or params[after] == ";":
                 out.append((token.group(), quoted.group()))
                 i = after + 1
@@ -265,8 +279,9 @@ def open_destination(save_to: str, allowed_dirs: tuple[str, ...] | list[str]) ->
     """
     roots = [d for d in allowed_dirs if d]
     if not roots:
-        raise DownloadError("downloads are disabled: no download_dirs configured",
-                            reason="outside-download-dirs")
+        raise DownloadError(
+            "downloads are disabled: no download_dirs configured", reason="outside-download-dirs"
+        )
     raw = os.path.expanduser(str(save_to or roots[0]))
     if not os.path.isabs(raw):
         raw = os.path.join(os.path.expanduser(roots[0]), raw)
@@ -299,7 +314,7 @@ def _relative_inside(target: str, base: str) -> list[str] | None:
     prefix = base if base.endswith(os.sep) else base + os.sep
     if not target.startswith(prefix):
         return None
-    parts = [p for p in target[len(prefix):].split(os.sep) if p and p != "."]
+    parts = [p for p in target[len(prefix) :].split(os.sep) if p and p != "."]
     return None if ".." in parts else parts
 
 
@@ -320,7 +335,8 @@ def _walk(root_real: str, parts: list[str], shown: str) -> Destination:
                         f"refusing to save into {_short(shown)!r}: it would create "
                         f"{missing} new nested folders, more than the {MAX_NEW_FOLDERS} one "
                         "download may create; choose a shallower or existing folder",
-                        reason="too-many-folders") from None
+                        reason="too-many-folders",
+                    ) from None
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755, dir_fd=fd)
                 nfd = os.open(part, _DIR_FLAGS | _NOFOLLOW, dir_fd=fd)
@@ -345,11 +361,13 @@ def _refuse_component(exc: OSError, fd: int, part: str, path: str, shown: str) -
     except OSError:
         st = None
     if st is not None and stat.S_ISLNK(st.st_mode):
-        raise DownloadError(f"refusing to save into {shown!r}: {path} is a symbolic link",
-                            reason="symlink") from None
+        raise DownloadError(
+            f"refusing to save into {shown!r}: {path} is a symbolic link", reason="symlink"
+        ) from None
     if exc.errno in (errno.ENOTDIR, errno.ELOOP) or (st is not None):
-        raise DownloadError(f"refusing to save into {shown!r}: {path} is not a folder",
-                            reason="not-a-directory") from None
+        raise DownloadError(
+            f"refusing to save into {shown!r}: {path} is not a folder", reason="not-a-directory"
+        ) from None
     raise DownloadError(f"cannot open folder {path}: {exc.strerror}", reason="os-error") from None
 
 
@@ -366,7 +384,11 @@ def _numbered(name: str, n: int) -> str:
 
 
 def place_file(
-    dest: Destination, temp_path: str, name: str, *, overwrite: bool = False,
+    dest: Destination,
+    temp_path: str,
+    name: str,
+    *,
+    overwrite: bool = False,
     max_attempts: int = 1000,
 ) -> tuple[str, bool, bool]:
     """Give the completed temp file in ``dest`` its final ``name``; remove the temp name.
@@ -386,8 +408,9 @@ def place_file(
     try:
         placed = _place(dest, temp_path, temp_name, name, overwrite, max_attempts)
     except OSError as exc:
-        error = DownloadError(f"could not save into {dest.path}: {exc.strerror or exc}",
-                              reason="os-error")
+        error = DownloadError(
+            f"could not save into {dest.path}: {exc.strerror or exc}", reason="os-error"
+        )
         _remove_temp(dest, temp_name, error)
         raise error from None
     except DownloadError as exc:
@@ -401,7 +424,11 @@ def place_file(
 
 
 def _place(
-    dest: Destination, temp_path: str, temp_name: str, name: str, overwrite: bool,
+    dest: Destination,
+    temp_path: str,
+    temp_name: str,
+    name: str,
+    overwrite: bool,
     max_attempts: int,
 ) -> tuple[str, bool, bool]:
     _check_temp(dest, temp_path, temp_name)
@@ -436,11 +463,17 @@ def _remove_temp(dest: Destination, temp_name: str, error: DownloadError | None)
         left = os.path.join(dest.path, temp_name)
         why = exc.strerror or str(exc)
         if error is None:
-            logger.warning("webgrip: could not remove the temporary file %s (%s); a later "
-                           "download into this folder removes it", left, why)
+            logger.warning(
+                "webgrip: could not remove the temporary file %s (%s); a later "
+                "download into this folder removes it",
+                left,
+                why,
+            )
             return
-        error.message += (f"; the partial file {left} could not be removed ({why}): a later "
-                          "download into this folder removes it")
+        error.message += (
+            f"; the partial file {left} could not be removed ({why}): a later "
+            "download into this folder removes it"
+        )
         error.args = (error.message,)
 
 
@@ -449,45 +482,57 @@ def _check_temp(dest: Destination, temp_path: str, temp_name: str) -> None:
     still name the folder ``dest.fd`` (a folder swapped for a symlink meanwhile is refused)."""
     folder = os.path.dirname(temp_path)
     if folder and os.path.normpath(folder) != os.path.normpath(dest.path):
-        raise DownloadError(f"temporary file {temp_path} is not inside {dest.path}",
-                            reason="temp-outside")
+        raise DownloadError(
+            f"temporary file {temp_path} is not inside {dest.path}", reason="temp-outside"
+        )
     held = os.fstat(dest.fd)
     try:
         inside = os.stat(temp_name, dir_fd=dest.fd, follow_symlinks=False)
     except FileNotFoundError:
         if held.st_nlink == 0:  # the folder itself was deleted while the body streamed in
-            raise DownloadError(f"the folder {dest.path} was removed during the download",
-                                reason="folder-changed") from None
+            raise DownloadError(
+                f"the folder {dest.path} was removed during the download", reason="folder-changed"
+            ) from None
         raise DownloadError(
             f"the temporary file {os.path.join(dest.path, temp_name)} was removed during the "
-            "download", reason="temp-removed") from None
+            "download",
+            reason="temp-removed",
+        ) from None
     try:
         by_path = os.stat(dest.path)
     except OSError:
         by_path = None
-    if not stat.S_ISREG(inside.st_mode) or by_path is None or (
-        held.st_dev, held.st_ino
-    ) != (by_path.st_dev, by_path.st_ino):
-        raise DownloadError(f"the folder {dest.path} changed during the download",
-                            reason="folder-changed")
+    if (
+        not stat.S_ISREG(inside.st_mode)
+        or by_path is None
+        or (held.st_dev, held.st_ino) != (by_path.st_dev, by_path.st_ino)
+    ):
+        raise DownloadError(
+            f"the folder {dest.path} changed during the download", reason="folder-changed"
+        )
 
 
 def _link_exclusive(dest: Destination, temp_name: str, candidate: str) -> bool:
     """Atomically create ``candidate`` for the temp file's content; False if it exists."""
     try:
-        os.link(temp_name, candidate, src_dir_fd=dest.fd, dst_dir_fd=dest.fd,
-                follow_symlinks=False)
+        os.link(temp_name, candidate, src_dir_fd=dest.fd, dst_dir_fd=dest.fd, follow_symlinks=False)
         return True
     except FileExistsError:
         return False
     except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV,
-                             errno.EMLINK):
+        if exc.errno not in (
+            errno.EPERM,
+            errno.ENOTSUP,
+            errno.EOPNOTSUPP,
+            errno.EXDEV,
+            errno.EMLINK,
+        ):
             raise
     # No hard links here (FAT, some network shares): reserve the name, then rename onto it.
     try:
-        fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644,
-                     dir_fd=dest.fd)
+        fd = os.open(
+            candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644, dir_fd=dest.fd
+        )
     except FileExistsError:
         return False
     os.close(fd)
@@ -505,8 +550,9 @@ _swept: set[tuple[int, int]] = set()
 _swept_lock = threading.Lock()
 
 
-def sweep_temp_files(dest: Destination, *, older_than: float = STALE_TEMP_SECONDS,
-                     now: float | None = None) -> list[str]:
+def sweep_temp_files(
+    dest: Destination, *, older_than: float = STALE_TEMP_SECONDS, now: float | None = None
+) -> list[str]:
     """Remove the temp files killed downloads left in ``dest``; return the names removed.
 
     Safe by construction: only names the core gives its temp files (:data:`TEMP_NAME`), only
@@ -528,16 +574,22 @@ def sweep_temp_files(dest: Destination, *, older_than: float = STALE_TEMP_SECOND
             continue
         try:
             st = os.stat(name, dir_fd=dest.fd, follow_symlinks=False)
-            if (not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid)
-                    or now - st.st_mtime < older_than):
+            if (
+                not stat.S_ISREG(st.st_mode)
+                or (uid is not None and st.st_uid != uid)
+                or now - st.st_mtime < older_than
+            ):
                 continue
             os.unlink(name, dir_fd=dest.fd)
         except OSError:
             continue
         removed.append(name)
     if removed:
-        logger.info("webgrip: removed %d temporary file(s) left by interrupted downloads in %s",
-                    len(removed), dest.path)
+        logger.info(
+            "webgrip: removed %d temporary file(s) left by interrupted downloads in %s",
+            len(removed),
+            dest.path,
+        )
     return removed
 
 

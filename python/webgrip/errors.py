@@ -11,6 +11,9 @@ The agent-facing tool functions never raise these: they turn them into ``Error: 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 __all__ = [
     "BlockedURLError",
     "ChallengeError",
@@ -45,11 +48,15 @@ class WebgripError(Exception):
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self):  # keep pickling (multiprocessing, caches) working with kw-only args
+    # Keep pickling (multiprocessing, caches) working with kw-only args.
+    def __reduce__(self) -> tuple[Callable[..., WebgripError], tuple[object, ...]]:
         return (_rebuild, (type(self), self.message, self.__dict__))
 
 
-def _rebuild(cls, message, state):
+_E = TypeVar("_E", bound=WebgripError)
+
+
+def _rebuild(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
     obj = cls.__new__(cls)
     Exception.__init__(obj, message)
     obj.__dict__.update(state)
@@ -79,8 +86,14 @@ class FetchTimeoutError(WebgripError, TimeoutError):
     nothing was sent, and it holds the seconds until that slot as seen when failing, so the
     same call made then can succeed (a batch waits and does so)."""
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
-                 retry_in: float | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        retry_in: float | None = None,
+    ):
         super().__init__(message, url=url, reason=reason)
         self.retry_in = retry_in
 
@@ -88,8 +101,14 @@ class FetchTimeoutError(WebgripError, TimeoutError):
 class ResponseTooLargeError(WebgripError):
     """The (decoded) body exceeded the configured cap. ``limit`` is the cap in bytes."""
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
-                 limit: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        limit: int | None = None,
+    ):
         super().__init__(message, url=url, reason=reason)
         self.limit = limit
 
@@ -97,8 +116,15 @@ class ResponseTooLargeError(WebgripError):
 class HTTPStatusError(WebgripError):
     """The server answered with a 4xx/5xx status. ``status`` holds it, ``response`` the reply."""
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
-                 status: int | None = None, response: object | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        status: int | None = None,
+        response: object | None = None,
+    ):
         super().__init__(message, url=url, reason=reason)
         self.status = status
         self.response = response
@@ -116,11 +142,19 @@ class ChallengeError(HTTPStatusError):
     was loaded in the headless browser. See docs/challenge-pages.md.
     """
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
-                 status: int | None = None, response: object | None = None,
-                 kind: str = "challenge", vendor: str | None = None, rendered: bool = False):
-        super().__init__(message, url=url, reason=reason or kind, status=status,
-                         response=response)
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        status: int | None = None,
+        response: object | None = None,
+        kind: str = "challenge",
+        vendor: str | None = None,
+        rendered: bool = False,
+    ):
+        super().__init__(message, url=url, reason=reason or kind, status=status, response=response)
         self.kind = kind
         self.vendor = vendor
         self.rendered = rendered
@@ -145,8 +179,15 @@ class UnsupportedContentError(WebgripError):
     Save such files with ``download`` instead.
     """
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None,
-                 content_type: str | None = None, size: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        content_type: str | None = None,
+        size: int | None = None,
+    ):
         super().__init__(message, url=url, reason=reason)
         self.content_type = content_type
         self.size = size

@@ -1,7 +1,7 @@
 """Turn HTML into what an agent reads: Markdown, plain text, links, tables or metadata.
 
-The page is parsed once by the Rust core (html5ever) with the GIL released; every view is
-derived from that one tree.
+The page is parsed once by the Rust core (its own HTML5 parser) with the GIL released;
+every view is derived from that one tree.
 """
 
 from __future__ import annotations

@@ -56,13 +56,26 @@ MAX_PRETTY_JSON_BYTES = 1024 * 1024
 DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-_TEXT_APP_TYPES = frozenset({
-    "application/xml", "application/javascript", "application/ecmascript",
-    "application/x-javascript", "application/yaml", "application/x-yaml", "application/toml",
-    "application/csv", "application/sql", "application/graphql", "application/x-sh",
-    "application/x-httpd-php", "application/rss+xml", "application/atom+xml",
-    "application/x-www-form-urlencoded", "application/markdown",
-})
+_TEXT_APP_TYPES = frozenset(
+    {
+        "application/xml",
+        "application/javascript",
+        "application/ecmascript",
+        "application/x-javascript",
+        "application/yaml",
+        "application/x-yaml",
+        "application/toml",
+        "application/csv",
+        "application/sql",
+        "application/graphql",
+        "application/x-sh",
+        "application/x-httpd-php",
+        "application/rss+xml",
+        "application/atom+xml",
+        "application/x-www-form-urlencoded",
+        "application/markdown",
+    }
+)
 _PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat"})
 _UNKNOWN_TYPES = frozenset(
     {"application/octet-stream", "application/unknown", "binary/octet-stream"}
@@ -88,11 +101,11 @@ def classify(content_type: str | None, body: bytes) -> tuple[str, str | None]:
         return "pdf", "application/pdf"
     if ct in _HTML_TYPES:
         return "html", ct
-    if ct is not None and (ct == "application/json" or ct.endswith("+json")
-                           or ct == "application/x-ndjson"):
+    if ct is not None and (
+        ct == "application/json" or ct.endswith("+json") or ct == "application/x-ndjson"
+    ):
         return "json", ct
-    if ct is not None and (ct.startswith("text/") or ct in _TEXT_APP_TYPES
-                           or ct.endswith("+xml")):
+    if ct is not None and (ct.startswith("text/") or ct in _TEXT_APP_TYPES or ct.endswith("+xml")):
         return "text", ct
     if ct is not None and ct not in _UNKNOWN_TYPES:
         return "binary", ct
@@ -142,8 +155,14 @@ def build_page(
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
-    return build_marked_page(response, url=url, extract=extract, main_content=main_content,
-                             tracking=tracking, deadline=deadline)[0]
+    return build_marked_page(
+        response,
+        url=url,
+        extract=extract,
+        main_content=main_content,
+        tracking=tracking,
+        deadline=deadline,
+    )[0]
 
 
 def build_marked_page(
@@ -169,39 +188,68 @@ def build_marked_page(
             return _pdf_page(response, url=url, extract=extract, deadline=deadline), []
         raise UnsupportedContentError(
             f"extract={extract!r} needs an HTML page; {response.url} is a PDF document",
-            url=response.url, reason="not-html", content_type=media, size=len(response.content),
+            url=response.url,
+            reason="not-html",
+            content_type=media,
+            size=len(response.content),
         )
     if kind == "binary":
         size = _declared_size(response)
         raise UnsupportedContentError(
             f"{response.url} is {describe_media_type(media)}, not a text document",
-            url=response.url, reason="binary-content", content_type=media, size=size,
+            url=response.url,
+            reason="binary-content",
+            content_type=media,
+            size=size,
         )
     if kind != "html":
         if extract in ("links", "tables"):
             raise UnsupportedContentError(
                 f"extract={extract!r} needs an HTML page; {response.url} is {media}",
-                url=response.url, reason="not-html", content_type=media,
+                url=response.url,
+                reason="not-html",
+                content_type=media,
                 size=len(response.content),
             )
         text = response.text
         if kind == "json" and len(response.content) <= MAX_PRETTY_JSON_BYTES:
             text = _pretty_json(text)
-        return Page(url=url, final_url=response.url, status=response.status,
-                    content_type=media, extract=extract, content=text), []
-    return _html_page(response, url=url, media=media, extract=extract, main_content=main_content,
-                      tracking=tracking or tracking_rules(), deadline=deadline,
-                      frame_marker=frame_marker)
+        return Page(
+            url=url,
+            final_url=response.url,
+            status=response.status,
+            content_type=media,
+            extract=extract,
+            content=text,
+        ), []
+    return _html_page(
+        response,
+        url=url,
+        media=media,
+        extract=extract,
+        main_content=main_content,
+        tracking=tracking or tracking_rules(),
+        deadline=deadline,
+        frame_marker=frame_marker,
+    )
 
 
 def _pdf_page(response: Response, *, url: str, extract: str, deadline: float | None) -> Page:
     left = None if deadline is None else deadline - time.monotonic()
-    doc = _core.extract_pdf(response.content, mode=extract, url=response.url, timeout=left,
-                            cancel=_cancel.current())
+    doc = _core.extract_pdf(
+        response.content, mode=extract, url=response.url, timeout=left, cancel=_cancel.current()
+    )
     metadata = dict(doc["metadata"])
-    return Page(url=url, final_url=response.url, status=response.status,
-                content_type="application/pdf", extract=extract, content=doc["content"],
-                title=metadata.get("title"), metadata=metadata)
+    return Page(
+        url=url,
+        final_url=response.url,
+        status=response.status,
+        content_type="application/pdf",
+        extract=extract,
+        content=doc["content"],
+        title=metadata.get("title"),
+        metadata=metadata,
+    )
 
 
 def _declared_size(response: Response) -> int | None:
@@ -237,8 +285,15 @@ def _pretty_json(text: str) -> str:
 
 
 def _html_page(
-    response: Response, *, url: str, media: str | None, extract: str, main_content: bool | None,
-    tracking: _core.TrackingRules, deadline: float | None, frame_marker: str | None,
+    response: Response,
+    *,
+    url: str,
+    media: str | None,
+    extract: str,
+    main_content: bool | None,
+    tracking: _core.TrackingRules,
+    deadline: float | None,
+    frame_marker: str | None,
 ) -> tuple[Page, list[dict[str, Any]]]:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
@@ -249,9 +304,16 @@ def _html_page(
         # by the core: a chat UI rendering the answer would make the user's browser request
         # internal hosts (tracking parameters are stripped there too).
         return _core.extract_document(
-            response.content, modes=modes, main_content=main_content, url=response.url,
-            content_type=ct_header, timeout=left, cancel=_cancel.current(), tracking=tracking,
-            refuse_internal_images="markdown" in modes, frame_marker=frame_marker,
+            response.content,
+            modes=modes,
+            main_content=main_content,
+            url=response.url,
+            content_type=ct_header,
+            timeout=left,
+            cancel=_cancel.current(),
+            tracking=tracking,
+            refuse_internal_images="markdown" in modes,
+            frame_marker=frame_marker,
         )
 
     data: tuple[dict[str, Any], ...] | None = None
@@ -271,17 +333,27 @@ def _html_page(
         doc = parse(("tables", "metadata"), main)
         # The row dicts are the core's fresh objects: kept, not copied (memory on huge tables).
         tables = [
-            {"caption": t.get("caption"), "headers": list(t.get("headers") or []),
-             "rows": list(t.get("rows") or [])}
+            {
+                "caption": t.get("caption"),
+                "headers": list(t.get("headers") or []),
+                "rows": list(t.get("rows") or []),
+            }
             for t in doc.get("tables") or []
         ]
         data = tuple(tables)
         content = _render_tables(tables)
     metadata = dict(doc.get("metadata") or {})
     return Page(
-        url=url, final_url=response.url, status=response.status, content_type=media,
-        extract=extract, content=content, title=metadata.get("title"), metadata=metadata,
-        data=data, main_content=main,
+        url=url,
+        final_url=response.url,
+        status=response.status,
+        content_type=media,
+        extract=extract,
+        content=content,
+        title=metadata.get("title"),
+        metadata=metadata,
+        data=data,
+        main_content=main,
     ), list(doc.get("frames") or [])
 
 
@@ -360,7 +432,8 @@ class DocumentCache:
         self.ttl = float(ttl)
         # Values are (page, its size): the byte budget is kept here, on top of the LRU.
         self._items: ExpiringLRU[Hashable, tuple[Page, int]] = ExpiringLRU(
-            self.maxsize, on_drop=self._forget)
+            self.maxsize, on_drop=self._forget
+        )
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -411,8 +484,16 @@ def page_size(page: Page) -> int:
     of ``metadata`` and ``data``. Dict keys are not counted: they are shared field names or
     table headers (counted once in ``headers``)."""
     total = sys.getsizeof(page)
-    stack: list[Any] = [page.url, page.final_url, page.content_type, page.extract,
-                        page.content, page.title, page.metadata, page.data]
+    stack: list[Any] = [
+        page.url,
+        page.final_url,
+        page.content_type,
+        page.extract,
+        page.content,
+        page.title,
+        page.metadata,
+        page.data,
+    ]
     while stack:
         obj = stack.pop()
         if obj is None:

@@ -27,13 +27,57 @@ MIN_PASSAGE_CHARS = 240
 #: ... and at most this many: a match is a place to start reading, not the page.
 MAX_PASSAGE_CHARS = 1200
 #: Words this short (and these) say little about where a topic is discussed.
-_STOP_WORDS = frozenset((
-    "the", "and", "for", "are", "was", "were", "with", "that", "this", "from", "you", "your",
-    "has", "have", "had", "not", "but", "its", "can", "all", "any", "how", "what", "when",
-    "where", "which", "who", "why", "will", "into", "than", "then", "them", "they", "their",
-    "there", "about", "also", "been", "being", "more", "most", "other", "some", "such", "only",
-    "over",
-))
+_STOP_WORDS = frozenset(
+    (
+        "the",
+        "and",
+        "for",
+        "are",
+        "was",
+        "were",
+        "with",
+        "that",
+        "this",
+        "from",
+        "you",
+        "your",
+        "has",
+        "have",
+        "had",
+        "not",
+        "but",
+        "its",
+        "can",
+        "all",
+        "any",
+        "how",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "into",
+        "than",
+        "then",
+        "them",
+        "they",
+        "their",
+        "there",
+        "about",
+        "also",
+        "been",
+        "being",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "only",
+        "over",
+    )
+)
 
 
 @dataclass(frozen=True)

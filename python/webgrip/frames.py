@@ -76,17 +76,36 @@ def build_framed_page(
     frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
     more than ``max_frames`` times, nor for more than ``max_bytes`` in all."""
     if extract == "html":
-        return build_marked_page(response, url=url, extract=extract, main_content=main_content,
-                                 tracking=tracking, deadline=deadline)[0]
+        return build_marked_page(
+            response,
+            url=url,
+            extract=extract,
+            main_content=main_content,
+            tracking=tracking,
+            deadline=deadline,
+        )[0]
     marker = _new_marker()
-    page, frames = build_marked_page(response, url=url, extract=extract,
-                                     main_content=main_content, tracking=tracking,
-                                     deadline=deadline, frame_marker=marker)
+    page, frames = build_marked_page(
+        response,
+        url=url,
+        extract=extract,
+        main_content=main_content,
+        tracking=tracking,
+        deadline=deadline,
+        frame_marker=marker,
+    )
     if not frames:
         return page
-    reader = _Reader(response.url, extract=extract, main_content=main_content,
-                     tracking=tracking, deadline=deadline, load=load,
-                     max_frames=max_frames, max_bytes=max_bytes)
+    reader = _Reader(
+        response.url,
+        extract=extract,
+        main_content=main_content,
+        tracking=tracking,
+        deadline=deadline,
+        load=load,
+        max_frames=max_frames,
+        max_bytes=max_bytes,
+    )
     parts = [reader.read(frame) for frame in frames]
     if extract in ("markdown", "text"):
         return _fill_marks(page, marker, parts)
@@ -104,9 +123,18 @@ class _Part:
 class _Reader:
     """Reads the frames of one page in document order, keeping the call's caps."""
 
-    def __init__(self, page_url: str, *, extract: str, main_content: bool | None,
-                 tracking: _core.TrackingRules | None, deadline: float, load: Loader,
-                 max_frames: int, max_bytes: int):
+    def __init__(
+        self,
+        page_url: str,
+        *,
+        extract: str,
+        main_content: bool | None,
+        tracking: _core.TrackingRules | None,
+        deadline: float,
+        load: Loader,
+        max_frames: int,
+        max_bytes: int,
+    ):
         self.page_url = page_url
         self.extract, self.main_content, self.tracking = extract, main_content, tracking
         self.deadline, self.load = deadline, load
@@ -144,10 +172,17 @@ class _Reader:
         self.frames_left -= 1
         self.bytes_left -= len(body)
         # The inline document's base is the page's URL, as in browsers.
-        doc = Response(url=self.page_url, status=200,
-                       headers={"content-type": "text/html; charset=utf-8"}, content=body,
-                       content_type="text/html", charset="utf-8", redirects=(),
-                       remote_addr="", elapsed=0.0)
+        doc = Response(
+            url=self.page_url,
+            status=200,
+            headers={"content-type": "text/html; charset=utf-8"},
+            content=body,
+            content_type="text/html",
+            charset="utf-8",
+            redirects=(),
+            remote_addr="",
+            elapsed=0.0,
+        )
         try:
             return _Part(page=self._view(doc, self.page_url))
         except WebgripError as exc:
@@ -185,10 +220,15 @@ class _Reader:
     def _view(self, response: Response, url: str) -> Page:
         """The frame's own view; its frames are listed, not fetched (depth 1)."""
         marker = _new_marker()
-        page, frames = build_marked_page(response, url=url, extract=self.extract,
-                                         main_content=self.main_content,
-                                         tracking=self.tracking, deadline=self.deadline,
-                                         frame_marker=marker)
+        page, frames = build_marked_page(
+            response,
+            url=url,
+            extract=self.extract,
+            main_content=self.main_content,
+            tracking=self.tracking,
+            deadline=self.deadline,
+            frame_marker=marker,
+        )
         if not frames:
             return page
         parts = [self._nested(frame) for frame in frames]
@@ -198,16 +238,23 @@ class _Reader:
 
     def _nested(self, frame: Mapping[str, Any]) -> _Part:
         src = frame.get("src")
-        if (_invisible(frame) or frame.get("srcdoc") is not None or not isinstance(src, str)
-                or not src.lower().startswith(("http://", "https://"))):
+        if (
+            _invisible(frame)
+            or frame.get("srcdoc") is not None
+            or not isinstance(src, str)
+            or not src.lower().startswith(("http://", "https://"))
+        ):
             return _Part()
-        return self._listed(src, frame.get("title") or frame.get("name") or src,
-                            "frame inside a frame")
+        return self._listed(
+            src, frame.get("title") or frame.get("name") or src, "frame inside a frame"
+        )
 
 
 def _invisible(frame: Mapping[str, Any]) -> bool:
-    return any(str(frame.get(side) or "").strip().lower() in _INVISIBLE_SIZES
-               for side in ("width", "height"))
+    return any(
+        str(frame.get(side) or "").strip().lower() in _INVISIBLE_SIZES
+        for side in ("width", "height")
+    )
 
 
 def _reraise_cancel(exc: WebgripError) -> None:
@@ -265,7 +312,9 @@ def _replace_marks(content: str, marker: str, fill: Callable[[int, bool, bool], 
         gap = content[done:at]
         start = at - (len(gap) - len(gap.rstrip("\n")))
         close = digits.end() + len(marker)
-        end = _NEWLINES.match(content, close).end()
+        newlines = _NEWLINES.match(content, close)
+        assert newlines is not None  # "\n*" matches anywhere, if only ""
+        end = newlines.end()
         lead = start < at and start > 0
         trail = end > close and end < len(content)
         out.append(content[done:start])
@@ -296,8 +345,11 @@ def _fill_marks(page: Page, marker: str, parts: list[_Part]) -> Page:
         return ("\n\n" if lead else "") + text + ("\n\n" if trail else "")
 
     content = _replace_marks(page.content, marker, fill)
-    missing = [p.page.content.strip() for i, p in enumerate(parts)
-               if p.page is not None and i not in placed and p.page.content.strip()]
+    missing = [
+        p.page.content.strip()
+        for i, p in enumerate(parts)
+        if p.page is not None and i not in placed and p.page.content.strip()
+    ]
     if missing:
         content = "\n\n".join([content.rstrip(), *missing]).lstrip("\n")
     return dataclasses.replace(page, content=content)

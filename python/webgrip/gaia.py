@@ -35,8 +35,9 @@ replaced, with a :class:`RuntimeWarning` naming them.
 import os
 import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .config import Config
 from .errors import SearchBlockedError
@@ -52,6 +53,8 @@ __all__ = [
     "gaia_answer",
 ]
 
+_Tool = TypeVar("_Tool", bound=Callable[..., Any])
+
 #: The tools registered, under GAIA's own names.
 TOOL_NAMES = ("fetch_page", "search_web", "download_file")
 #: The wait a refused search asks GAIA's loop for (webgrip's search names no retry time).
@@ -60,8 +63,13 @@ SEARCH_RETRY_SECONDS = 30.0
 #: failure breaker can end a search loop that cannot recover (GAIA's own limit).
 SEARCH_UNAVAILABLE_STREAK_LIMIT = 3
 
-_EXTRACT = {"text": "text", "markdown": "markdown", "html": "html", "links": "links",
-            "tables": "tables"}
+_EXTRACT = {
+    "text": "text",
+    "markdown": "markdown",
+    "html": "html",
+    "links": "links",
+    "tables": "tables",
+}
 _STREAK_LOCK = threading.Lock()
 
 
@@ -80,19 +88,23 @@ def gaia_answer(text: str) -> str:
         return text.replace("start_index", "offset")
     head, sep, rest = text.partition("\n\n")
     if head.startswith("Title: "):
-        head = "Page: " + head[len("Title: "):]
+        head = "Page: " + head[len("Title: ") :]
     marks = (
-        ("\n\n[Truncated: call fetch_page with start_index=", "\n\n[Truncated: call fetch_page"
-         " with offset="),
-        ("\n\n[To read on from a passage, call fetch_page with start_index set to its "
-         "character.]", "\n\n[To read on from a passage, call fetch_page with offset set to its "
-         "character.]"),
+        (
+            "\n\n[Truncated: call fetch_page with start_index=",
+            "\n\n[Truncated: call fetch_page with offset=",
+        ),
+        (
+            "\n\n[To read on from a passage, call fetch_page with start_index set to its "
+            "character.]",
+            "\n\n[To read on from a passage, call fetch_page with offset set to its character.]",
+        ),
         ("(start_index reads any part)", "(offset reads any part)"),
     )
     for old, new in marks:
         at = rest.rfind(old)
         if at >= 0:
-            rest = rest[:at] + new + rest[at + len(old):]
+            rest = rest[:at] + new + rest[at + len(old) :]
     more = rest.rfind("\n\n[More matches: call fetch_page with find=")
     if more >= 0:
         rest = rest[:more] + rest[more:].replace("start_index=", "offset=", 1)
@@ -107,7 +119,7 @@ def _human_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def _inside(path: str, folders: tuple) -> bool:
+def _inside(path: str, folders: tuple[str, ...]) -> bool:
     real = os.path.realpath(path)
     for folder in folders:
         root = os.path.realpath(os.path.expanduser(folder))
@@ -138,8 +150,9 @@ class WebgripBrowserToolsMixin:
     _webgrip_tools: Tools | None = None
     _search_unavailable_streak = 0
 
-    def register_webgrip_tools(self, config: Config | None = None, *,
-                               tools: Tools | None = None) -> None:
+    def register_webgrip_tools(
+        self, config: Config | None = None, *, tools: Tools | None = None
+    ) -> None:
         """Register the three tools in GAIA's registry, ``@tool(atomic=True)`` as GAIA does.
 
         ``config`` builds this agent's :class:`~webgrip.tools.Tools`; ``tools`` passes one
@@ -159,7 +172,8 @@ class WebgripBrowserToolsMixin:
                 f"{type(self).__name__} has both GAIA's BrowserToolsMixin and webgrip's "
                 "WebgripBrowserToolsMixin: their tools share the names fetch_page, search_web "
                 "and download_file, and GAIA keeps whichever registers last. Remove one of "
-                "the two mixins.")
+                "the two mixins."
+            )
         if tools is not None:
             self._webgrip_tools = tools
         else:
@@ -167,19 +181,27 @@ class WebgripBrowserToolsMixin:
 
         registry = getattr(self, "_tools_registry", _TOOL_REGISTRY)
         foreign = sorted(
-            name for name in TOOL_NAMES
-            if name in registry and not getattr(registry[name].get("function"),
-                                                "_webgrip_gaia", False)
+            name
+            for name in TOOL_NAMES
+            if name in registry
+            and not getattr(registry[name].get("function"), "_webgrip_gaia", False)
         )
         if foreign:
             warnings.warn(
                 f"replacing the tools already registered as {', '.join(foreign)} with "
                 "webgrip's (GAIA's registry keeps the last registration)",
-                RuntimeWarning, stacklevel=2)
+                RuntimeWarning,
+                stacklevel=2,
+            )
 
         mixin = self
 
-        @tool(atomic=True)
+        def atomic_tool(function: _Tool) -> _Tool:
+            """``@tool(atomic=True)``, typed: GAIA ships no type information."""
+            registered: _Tool = tool(atomic=True)(function)
+            return registered
+
+        @atomic_tool
         def fetch_page(
             url: str,
             extract: Literal["text", "markdown", "html", "links", "tables"] = "text",
@@ -204,7 +226,7 @@ class WebgripBrowserToolsMixin:
             """
             return mixin._webgrip_fetch(url, extract, max_length, offset, find)
 
-        @tool(atomic=True)
+        @atomic_tool
         def search_web(query: str, num_results: int = 5) -> str | dict[str, Any]:
             """Search the web and return results with titles, URLs, and snippets.
 
@@ -217,9 +239,10 @@ class WebgripBrowserToolsMixin:
             """
             return mixin._webgrip_search(query, num_results)
 
-        @tool(atomic=True)
-        def download_file(url: str, save_to: str = "~/Downloads",
-                          filename: str | None = None) -> str:
+        @atomic_tool
+        def download_file(
+            url: str, save_to: str = "~/Downloads", filename: str | None = None
+        ) -> str:
             """Download a file from a URL to the local filesystem.
 
             Useful for documents, PDFs, CSVs, images or any file from the web; afterwards
@@ -235,7 +258,8 @@ class WebgripBrowserToolsMixin:
             return mixin._webgrip_download(url, save_to, filename)
 
         for function in (fetch_page, search_web, download_file):
-            function._webgrip_gaia = True  # type: ignore[attr-defined]
+            # A mark on the function GAIA registered: functions have no declared attributes.
+            function._webgrip_gaia = True  # type: ignore[union-attr]
         # An agent that snapshotted its registry before this call reads the snapshot.
         instance = getattr(self, "_instance_tools", None)
         if isinstance(instance, dict):
@@ -248,7 +272,8 @@ class WebgripBrowserToolsMixin:
         raise ToolConflictError(
             "register_browser_tools() would replace webgrip's fetch_page, search_web and "
             "download_file with GAIA's (the last registration wins in GAIA). Use "
-            "register_webgrip_tools() only, or remove WebgripBrowserToolsMixin.")
+            "register_webgrip_tools() only, or remove WebgripBrowserToolsMixin."
+        )
 
     # -- the tool bodies -------------------------------------------------------------------
     def _webgrip(self) -> Tools:
@@ -256,8 +281,9 @@ class WebgripBrowserToolsMixin:
             self._webgrip_tools = default_tools()
         return self._webgrip_tools
 
-    def _webgrip_fetch(self, url: Any, extract: Any, max_length: Any, offset: Any,
-                       find: Any) -> str:
+    def _webgrip_fetch(
+        self, url: Any, extract: Any, max_length: Any, offset: Any, find: Any
+    ) -> str:
         mode = extract
         if isinstance(extract, str):
             mode = _EXTRACT.get(extract.strip().lower(), extract)
@@ -269,11 +295,9 @@ class WebgripBrowserToolsMixin:
         try:
             text = tools._search_web(query, num_results)
         except SearchBlockedError as exc:
-            return self._webgrip_search_refused(error_message(exc, url=query,
-                                                              action="searching"))
+            return self._webgrip_search_refused(error_message(exc, url=query, action="searching"))
         except Exception as exc:
-            return error_message(exc, url=query, action="searching",
-                                 timeout=tools.config.timeout)
+            return error_message(exc, url=query, action="searching", timeout=tools.config.timeout)
         with _STREAK_LOCK:
             self._search_unavailable_streak = 0
         return text
@@ -287,13 +311,17 @@ class WebgripBrowserToolsMixin:
         if streak >= SEARCH_UNAVAILABLE_STREAK_LIMIT:
             return {
                 "status": "error",
-                "error": (f"Web search is temporarily unavailable: {cause} {streak} searches "
-                          "in a row were refused, so stop calling search_web for now."),
+                "error": (
+                    f"Web search is temporarily unavailable: {cause} {streak} searches "
+                    "in a row were refused, so stop calling search_web for now."
+                ),
                 "retryable": False,
-                "hint": ("Call fetch_page on a URL you already know (an official site, "
-                         "documentation page or Wikipedia article), or answer with what you "
-                         "have and say web search was unavailable. Do not invent search "
-                         "results."),
+                "hint": (
+                    "Call fetch_page on a URL you already know (an official site, "
+                    "documentation page or Wikipedia article), or answer with what you "
+                    "have and say web search was unavailable. Do not invent search "
+                    "results."
+                ),
             }
         return {
             "status": "error",
@@ -301,8 +329,10 @@ class WebgripBrowserToolsMixin:
             "rate_limited": True,
             "wait_time_seconds": SEARCH_RETRY_SECONDS,
             "retryable": True,
-            "hint": ("Try search_web again shortly, with a narrower query, or call fetch_page "
-                     "on a URL you already know. Do not invent search results."),
+            "hint": (
+                "Try search_web again shortly, with a narrower query, or call fetch_page "
+                "on a URL you already know. Do not invent search results."
+            ),
         }
 
     def _webgrip_validator(self) -> Any:
@@ -346,15 +376,16 @@ class WebgripBrowserToolsMixin:
             if not _inside(resolved, tools.config.download_dirs):
                 # The folder GAIA allowed joins download_dirs for this call only; webgrip's
                 # checks below it (no symlink, no "..", depth, temp file) all still apply.
-                config = tools.config.replace(
-                    download_dirs=(*tools.config.download_dirs, resolved))
+                config = tools.config.replace(download_dirs=(*tools.config.download_dirs, resolved))
                 client = WebClient(config, limiter=tools.client._limiter)
 
         def screen(path: str) -> None:
             # Called with the final path before the file takes it: refusing leaves nothing.
             if os.path.lexists(path):
-                raise _Refused(f"Refusing to overwrite existing file: {path}. Pass an explicit "
-                               "filename= to download under a different name.")
+                raise _Refused(
+                    f"Refusing to overwrite existing file: {path}. Pass an explicit "
+                    "filename= to download under a different name."
+                )
             if validator is not None:
                 blocked, reason = validator.is_write_blocked(path)
                 if blocked:
@@ -380,8 +411,7 @@ class WebgripBrowserToolsMixin:
                 _remove_empty(Path(folder), made)
             if isinstance(exc, _Refused):
                 return f"Error: {exc}"
-            return error_message(exc, url=url, action="downloading",
-                                 timeout=tools.config.timeout)
+            return error_message(exc, url=url, action="downloading", timeout=tools.config.timeout)
         lines = [
             f"Downloaded: {os.path.basename(result.path)}",
             f"  Saved to: {result.path}",

@@ -11,6 +11,7 @@ back as ``Error: ...`` text instead of exceptions. Without the adapter,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .schemas import call_tool, tool_specs
@@ -31,12 +32,14 @@ def langchain_tools(tools: Any = None, *, names: tuple[str, ...] | None = None) 
     if tools is None:
         tools = default_tools()
 
-    def runner(name: str):
+    def runner(name: str) -> Callable[..., str]:
         return lambda **arguments: call_tool(tools, name, arguments, names=names)
 
     return [
         StructuredTool.from_function(
-            func=runner(spec.name), name=spec.name, description=spec.description,
+            func=runner(spec.name),
+            name=spec.name,
+            description=spec.description,
             args_schema=dict(spec.parameters),
         )
         for spec in tool_specs(tools, names)

@@ -92,8 +92,10 @@ def _sdk() -> tuple[Any, Any]:
 
     if "on_list_tools" not in inspect.signature(Server.__init__).parameters:
         # MCP SDK 1.x registers handlers with decorators instead of constructor arguments.
-        raise ImportError("the webgrip MCP server needs version 2 of the MCP Python SDK; "
-                          "upgrade it with: pip install -U 'webgrip[mcp]'")
+        raise ImportError(
+            "the webgrip MCP server needs version 2 of the MCP Python SDK; "
+            "upgrade it with: pip install -U 'webgrip[mcp]'"
+        )
     return Server, types
 
 
@@ -106,7 +108,9 @@ def build_server(tools: Any, running: _Running | None = None) -> Any:
 
     listed = [
         types.Tool(
-            name=s["name"], description=s["description"], inputSchema=s["inputSchema"],
+            name=s["name"],
+            description=s["description"],
+            inputSchema=s["inputSchema"],
             annotations=types.ToolAnnotations(**s["annotations"]) if "annotations" in s else None,
         )
         for s in tool_schemas(tools, "mcp")
@@ -129,18 +133,26 @@ def build_server(tools: Any, running: _Running | None = None) -> Any:
         token = CancelToken()
         try:
             text, failed = await anyio.to_thread.run_sync(
-                run, params.name, params.arguments, token, abandon_on_cancel=True,
+                run,
+                params.name,
+                params.arguments,
+                token,
+                abandon_on_cancel=True,
             )
         except anyio.get_cancelled_exc_class():
             token.cancel()
             raise
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)], isError=failed,
+            content=[types.TextContent(type="text", text=text)],
+            isError=failed,
         )
 
     return Server(
-        "webgrip", version=__version__, instructions=_INSTRUCTIONS,
-        on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+        "webgrip",
+        version=__version__,
+        instructions=_INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
     )
 
 
@@ -175,14 +187,17 @@ def serve(config: Config | None = None) -> None:
         # Blocked on the network until their deadlines; the process must not wait for them
         # (threads cannot be stopped from outside): leave now. A download's temp file left
         # this way is swept by a later download (webgrip.downloads.sweep_temp_files).
-        sys.stderr.write(f"webgrip mcp: the client left; {left} call(s) still blocked on the "
-                         "network were abandoned\n")
+        sys.stderr.write(
+            f"webgrip mcp: the client left; {left} call(s) still blocked on the "
+            "network were abandoned\n"
+        )
         sys.stderr.flush()
         os._exit(0)
 
 
-def serve_http(host: str, port: int, *, config: Config | None = None,
-               token: str | None = None) -> None:
+def serve_http(
+    host: str, port: int, *, config: Config | None = None, token: str | None = None
+) -> None:
     """Run the MCP server over streamable HTTP at ``http://host:port/mcp`` until Ctrl-C or
     SIGTERM (``webgrip mcp --http HOST:PORT``); see :mod:`webgrip.mcp_http`. Blocks."""
     from .mcp_http import serve_http as run

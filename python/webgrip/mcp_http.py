@@ -37,14 +37,27 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ._mcp_wire import _HEAD_BYTES, MAX_MESSAGE_BYTES, head_id
 from .config import Config
 
-__all__ = ["MAX_BODY_BYTES", "PATH", "TOKEN_ENV", "HttpServer", "is_loopback", "parse_address",
-           "resolve_token", "serve_http"]
+if TYPE_CHECKING:
+    import uvicorn
+
+    from .mcp import _Running
+
+__all__ = [
+    "MAX_BODY_BYTES",
+    "PATH",
+    "TOKEN_ENV",
+    "HttpServer",
+    "is_loopback",
+    "parse_address",
+    "resolve_token",
+    "serve_http",
+]
 
 #: The environment variable holding the bearer token.
 TOKEN_ENV = "WEBGRIP_MCP_TOKEN"
@@ -70,7 +83,7 @@ def parse_address(text: str) -> tuple[str, int]:
         end = text.find("]")
         if end < 0 or not text.startswith(":", end + 1):
             raise ValueError(f"expected [IPv6]:PORT, e.g. [::1]:8765, not {text!r}")
-        host, port_text = text[1:end], text[end + 2:]
+        host, port_text = text[1:end], text[end + 2 :]
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
@@ -97,8 +110,9 @@ def is_loopback(host: str) -> bool:
         return False  # another name: it may resolve anywhere
 
 
-def resolve_token(host: str, token: str | None = None,
-                  env: Mapping[str, str] | None = None) -> tuple[str | None, bool]:
+def resolve_token(
+    host: str, token: str | None = None, env: Mapping[str, str] | None = None
+) -> tuple[str | None, bool]:
     """``(token, generated)``: the bearer token a server bound to ``host`` requires.
 
     ``token`` when given, else ``$WEBGRIP_MCP_TOKEN`` when set and not empty; else, off
@@ -108,8 +122,10 @@ def resolve_token(host: str, token: str | None = None,
         token = (os.environ if env is None else env).get(TOKEN_ENV) or None
     if token is not None:
         if not _TOKEN_SHAPE.fullmatch(token):
-            raise ValueError(f"the MCP token (${TOKEN_ENV}) must be letters, digits and "
-                             "-._~+/ (then = padding), with no spaces")
+            raise ValueError(
+                f"the MCP token (${TOKEN_ENV}) must be letters, digits and "
+                "-._~+/ (then = padding), with no spaces"
+            )
         return token, False
     if is_loopback(host):
         return None, False
@@ -120,10 +136,17 @@ def _reply(status: int, text: str, headers: list[tuple[bytes, bytes]] | None = N
     body = text.encode()
 
     async def send_reply(send: Any) -> None:
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(body)).encode()),
-                                *(headers or [])]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    *(headers or []),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     return send_reply
@@ -139,8 +162,11 @@ class _RequireToken:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._authorized(scope):
-            reply = _reply(401, "Unauthorized: send Authorization: Bearer <token>\n",
-                           [(b"www-authenticate", b'Bearer realm="webgrip"')])
+            reply = _reply(
+                401,
+                "Unauthorized: send Authorization: Bearer <token>\n",
+                [(b"www-authenticate", b'Bearer realm="webgrip"')],
+            )
             await reply(send)
             return
         await self.app(scope, receive, send)
@@ -164,8 +190,9 @@ class _CancelOnDisconnect:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         headers = dict(scope.get("headers") or ())
-        if scope["type"] != "http" or scope["method"] != "POST" \
-                or b"mcp-session-id" not in headers:  # no session yet: an initialize
+        if (
+            scope["type"] != "http" or scope["method"] != "POST" or b"mcp-session-id" not in headers
+        ):  # no session yet: an initialize
             await self.app(scope, receive, send)
             return
         head = bytearray()
@@ -175,7 +202,7 @@ class _CancelOnDisconnect:
             nonlocal gone
             message = await receive()
             if message["type"] == "http.request" and len(head) < _HEAD_BYTES:
-                head.extend(message.get("body", b"")[:_HEAD_BYTES - len(head)])
+                head.extend(message.get("body", b"")[: _HEAD_BYTES - len(head)])
             elif message["type"] == "http.disconnect":
                 gone = True
             return message
@@ -198,14 +225,20 @@ class _CancelOnDisconnect:
                         await self._cancel(scope, ident)
 
     async def _cancel(self, scope: dict[str, Any], ident: Any) -> None:
-        body = json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                           "params": {"requestId": ident,
-                                      "reason": "the client disconnected"}}).encode()
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": ident, "reason": "the client disconnected"},
+            }
+        ).encode()
         keep = (b"host", b"origin", b"mcp-session-id", b"mcp-protocol-version")
         headers = [(k, v) for k, v in scope["headers"] if k in keep]
-        headers += [(b"content-type", b"application/json"),
-                    (b"accept", b"application/json, text/event-stream"),
-                    (b"content-length", str(len(body)).encode())]
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"accept", b"application/json, text/event-stream"),
+            (b"content-length", str(len(body)).encode()),
+        ]
         pending = [{"type": "http.request", "body": body, "more_body": False}]
 
         async def receive() -> Any:
@@ -229,8 +262,9 @@ def _security(host: str, port: int) -> Any:
     hosts = [f"{n}:{port}" for n in names] + (names if port == 80 else [])
     origins = [f"{scheme}://{n}:*" for scheme in ("http", "https") for n in names]
     origins += [f"{scheme}://{n}" for scheme in ("http", "https") for n in names]
-    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
-                                     allowed_hosts=hosts, allowed_origins=origins)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -252,8 +286,15 @@ class HttpServer:
         server.stop(); thread.join()
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, config: Config | None = None,
-                 token: str | None = None, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        config: Config | None = None,
+        token: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         from . import mcp
         from .tools import Tools
 
@@ -261,8 +302,10 @@ class HttpServer:
         try:
             import uvicorn
         except ImportError as exc:
-            raise ImportError("webgrip mcp --http needs uvicorn, which is not installed; "
-                              "install it with: pip install 'webgrip[mcp]'") from exc
+            raise ImportError(
+                "webgrip mcp --http needs uvicorn, which is not installed; "
+                "install it with: pip install 'webgrip[mcp]'"
+            ) from exc
         if config is None:
             load = getattr(Config, "load", None)
             config = load() if load is not None else Config.from_env()
@@ -278,11 +321,17 @@ class HttpServer:
             app, self._end_sessions = _app(server, _security(bound_host, self.port))
             asgi: Any = app if self.token is None else _RequireToken(app, self.token)
             settings = uvicorn.Config(
-                asgi, lifespan="on", log_config=None, log_level="warning", access_log=False,
-                proxy_headers=False, server_header=False, ws="none",
+                asgi,
+                lifespan="on",
+                log_config=None,
+                log_level="warning",
+                access_log=False,
+                proxy_headers=False,
+                server_header=False,
+                ws="none",
                 timeout_graceful_shutdown=int(mcp._GRACE_SECONDS),
             )
-            self._uvicorn = _server_class(uvicorn)(settings, self.running, self._end_sessions)
+            self._uvicorn = _server_class()(settings, self.running, self._end_sessions)
         except BaseException:
             self._sock.close()
             raise
@@ -323,7 +372,7 @@ class HttpServer:
         return bool(self._uvicorn.started)
 
 
-def _app(server: Any, security: Any) -> tuple[Any, Any]:
+def _app(server: Any, security: Any) -> tuple[Any, Callable[[], None]]:
     """The ASGI app serving ``server`` at :data:`PATH`, and a function ending every session
     (their calls cancelled, their streams closed) ahead of the app's shutdown."""
     import anyio
@@ -335,8 +384,11 @@ def _app(server: Any, security: Any) -> tuple[Any, Any]:
     from starlette.routing import Route
 
     manager = StreamableHTTPSessionManager(
-        app=server, security_settings=security, max_request_body_size=MAX_BODY_BYTES,
-        session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS,
+        app=server,
+        security_settings=security,
+        max_request_body_size=MAX_BODY_BYTES,
+        session_idle_timeout=SESSION_IDLE_SECONDS,
+        max_sessions=MAX_SESSIONS,
     )
     stops: list[Any] = []  # the event ending the manager's run, once the app has started
 
@@ -369,12 +421,16 @@ def _app(server: Any, security: Any) -> tuple[Any, Any]:
     return app, end_sessions
 
 
-def _server_class(uvicorn: Any) -> Any:
-    class _Uvicorn(uvicorn.Server):  # type: ignore[misc,name-defined]
+def _server_class() -> Callable[[uvicorn.Config, _Running, Callable[[], None]], uvicorn.Server]:
+    import uvicorn  # imported already by the caller, which gives the install hint without it
+
+    class _Uvicorn(uvicorn.Server):
         """uvicorn's server, ending sessions and calls first on shutdown, and not re-raising
         the signal that stopped it."""
 
-        def __init__(self, settings: Any, running: Any, end_sessions: Any) -> None:
+        def __init__(
+            self, settings: uvicorn.Config, running: _Running, end_sessions: Callable[[], None]
+        ) -> None:
             super().__init__(settings)
             self._running = running
             self._end_sessions = end_sessions
@@ -392,15 +448,14 @@ def _server_class(uvicorn: Any) -> Any:
                     self.force_exit = True  # a second Ctrl-C: stop waiting for connections
                 self.should_exit = True
 
-            previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT,
-                                                                   signal.SIGTERM)}
+            previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
             try:
                 yield
             finally:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
 
-        async def shutdown(self, sockets: Any = None) -> None:
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             self._running.stop(0)  # cancel the tokens of the calls in flight; no waiting here
             self._end_sessions()
             await super().shutdown(sockets=sockets)
@@ -408,8 +463,9 @@ def _server_class(uvicorn: Any) -> Any:
     return _Uvicorn
 
 
-def serve_http(host: str, port: int, *, config: Config | None = None,
-               token: str | None = None) -> None:
+def serve_http(
+    host: str, port: int, *, config: Config | None = None, token: str | None = None
+) -> None:
     """Run the MCP server over streamable HTTP at ``http://host:port/mcp`` with ``config``
     (default: file + environment) until Ctrl-C or SIGTERM. Blocks.
 
@@ -429,7 +485,8 @@ def serve_http(host: str, port: int, *, config: Config | None = None,
     out.flush()
     left = server.run()
     if left:
-        out.write(f"webgrip mcp: stopped; {left} call(s) still blocked on the network were "
-                  "abandoned\n")
+        out.write(
+            f"webgrip mcp: stopped; {left} call(s) still blocked on the network were abandoned\n"
+        )
         out.flush()
         os._exit(0)

@@ -94,7 +94,7 @@ def _detail(exc: BaseException) -> str:
             for marker in (f"{quoted}: ", f'"{quoted}": ', f"{quoted!r}: "):
                 at = msg.find(marker)
                 if 0 <= at <= 40:
-                    return _cap_long_words(msg[at + len(marker):])
+                    return _cap_long_words(msg[at + len(marker) :])
     return _cap_long_words(msg)
 
 
@@ -148,7 +148,10 @@ def _blocked_hint(reason: str | None, detail: str) -> str:
 
 
 def error_message(
-    exc: BaseException, *, url: object = None, action: str = "fetching",
+    exc: BaseException,
+    *,
+    url: object = None,
+    action: str = "fetching",
     timeout: float = _core.DEFAULT_TIMEOUT,
 ) -> str:
     """The ``Error: …`` string for ``exc`` raised while ``action`` (e.g. "fetching") ``url``."""
@@ -163,42 +166,62 @@ def error_message(
     if isinstance(exc, InvalidURLError):
         # After a redirect the bad URL is the Location, which the core puts in ``exc.url``.
         bad = shown_url(exc.url) if exc.url else where
-        return (f"Error: Invalid URL {bad!r} — {_sentence(msg)} Pass a full web address "
-                "such as https://example.com/page.")
+        return (
+            f"Error: Invalid URL {bad!r} — {_sentence(msg)} Pass a full web address "
+            "such as https://example.com/page."
+        )
     if isinstance(exc, FetchTimeoutError):
         if "reading the page" in msg:  # the core's parse deadline (see _core.extract_document)
-            return (f"Error: Timed out after {timeout:g} s converting {where}: the page is "
-                    "unusually large or malformed. Try another source.")
-        return (f"Error: Timed out after {timeout:g} s {action} {where}. "
-                "Try again later or try another source.")
+            return (
+                f"Error: Timed out after {timeout:g} s converting {where}: the page is "
+                "unusually large or malformed. Try another source."
+            )
+        return (
+            f"Error: Timed out after {timeout:g} s {action} {where}. "
+            "Try again later or try another source."
+        )
     if isinstance(exc, ChallengeError):
         return _challenge_message(exc, where)
     if isinstance(exc, HTTPStatusError):
         return f"Error: {_status_label(exc.status)} for {where}. {_status_hint(exc.status)}"
     if isinstance(exc, UnsupportedContentError):
         if exc.reason == "password-protected":
-            return (f"Error: {where} is a password-protected PDF, so its text cannot be read. "
-                    "Try another source.")
+            return (
+                f"Error: {where} is a password-protected PDF, so its text cannot be read. "
+                "Try another source."
+            )
         if exc.reason == "malformed-pdf":
-            return (f"Error: {where} is a PDF that cannot be read — {_sentence(msg)} Try "
-                    "another source, or use download_file to save it as it is.")
+            return (
+                f"Error: {where} is a PDF that cannot be read — {_sentence(msg)} Try "
+                "another source, or use download_file to save it as it is."
+            )
         if exc.reason == "not-html":
-            return (f"Error: {_sentence(msg)} Use extract=\"markdown\" or extract=\"text\" "
-                    "for this document.")
+            return (
+                f'Error: {_sentence(msg)} Use extract="markdown" or extract="text" '
+                "for this document."
+            )
         size = "" if exc.size is None else f", {human_size(exc.size)}"
-        return (f"Error: {where} is {describe_media_type(exc.content_type)}{size}, not a web "
-                "page. Use download_file to save it.")
+        return (
+            f"Error: {where} is {describe_media_type(exc.content_type)}{size}, not a web "
+            "page. Use download_file to save it."
+        )
     if isinstance(exc, ResponseTooLargeError):
         limit = "" if exc.limit is None else f" {human_size(exc.limit)}"
         if action == "downloading":
-            return (f"Error: {where} is larger than the{limit} download size limit, so nothing "
-                    "was saved. Use another source or ask for a higher max_download_bytes.")
-        return (f"Error: {where} is larger than the{limit} size limit. If it is a file, use "
-                "download_file; otherwise try another source.")
+            return (
+                f"Error: {where} is larger than the{limit} download size limit, so nothing "
+                "was saved. Use another source or ask for a higher max_download_bytes."
+            )
+        return (
+            f"Error: {where} is larger than the{limit} size limit. If it is a file, use "
+            "download_file; otherwise try another source."
+        )
     if isinstance(exc, ConnectError):
         saved = " Nothing was saved." if action == "downloading" else ""
-        return (f"Error: Could not fetch {where} — {_sentence(msg)}{saved} Check the address "
-                "or try again later.")
+        return (
+            f"Error: Could not fetch {where} — {_sentence(msg)}{saved} Check the address "
+            "or try again later."
+        )
     if isinstance(exc, DownloadError):
         return f"Error: Could not save {where} — {_sentence(msg)} {_download_hint(exc.reason)}"
     if isinstance(exc, SearchBlockedError):
@@ -208,8 +231,10 @@ def error_message(
         return f"Error: {_sentence(cause)} {SEARCH_BLOCKED_ADVICE}"
     if isinstance(exc, SearchError):
         if exc.reason == "not-configured":  # a key or setting missing: waiting will not help
-            return (f"Error: Search failed — {_sentence(msg)} Set it as the message says, or "
-                    "choose another search provider.")
+            return (
+                f"Error: Search failed — {_sentence(msg)} Set it as the message says, or "
+                "choose another search provider."
+            )
         return f"Error: Search failed — {_sentence(msg)} Try again later or rephrase the query."
     if isinstance(exc, WebgripError):
         return f"Error: {_sentence(msg)} Try again or use another source."
@@ -217,8 +242,10 @@ def error_message(
         return f"Error: {_sentence(msg)} Fix the argument and call again."
     if isinstance(exc, OSError):
         return f"Error: {_sentence(exc.strerror or msg)} Check the folder and try again."
-    return (f"Error: Unexpected failure ({type(exc).__name__}: {_sentence(msg)}) "
-            "Try again or use another source.")
+    return (
+        f"Error: Unexpected failure ({type(exc).__name__}: {_sentence(msg)}) "
+        "Try again or use another source."
+    )
 
 
 #: The advice ending every blocked-search answer.
@@ -240,18 +267,24 @@ def _challenge_message(exc: ChallengeError, where: str) -> str:
     site = _site(exc.url) or where
     status = f"HTTP {exc.status}" if exc.status is not None else "HTTP"
     if exc.kind == "login":
-        return (f"Error: {site} asks to sign in (a login wall, {status}) instead of showing "
-                f"{where}. webgrip does not log in to sites; try another source.")
+        return (
+            f"Error: {site} asks to sign in (a login wall, {status}) instead of showing "
+            f"{where}. webgrip does not log in to sites; try another source."
+        )
     if exc.kind == "consent":
-        return (f"Error: {site} served a cookie-consent page ({status}) instead of {where}. "
-                "Try another source for this information.")
+        return (
+            f"Error: {site} served a cookie-consent page ({status}) instead of {where}. "
+            "Try another source for this information."
+        )
     what = _WALLS.get(exc.kind, "a bot check")
     by = f"{exc.vendor}, " if exc.vendor else ""
     if exc.rendered:
         hint = "The headless browser was stopped too; try another source for this information."
     else:
-        hint = ("Try another source for this information; the page may open when rendering "
-                "in a browser is available (webgrip[render]).")
+        hint = (
+            "Try another source for this information; the page may open when rendering "
+            "in a browser is available (webgrip[render])."
+        )
     return f"Error: {site} served {what} ({by}{status}) instead of {where}. {hint}"
 
 

@@ -49,7 +49,8 @@ def _webgrip_logger() -> logging.Logger:
 # Set while the persistent cache sends a conditional request: a 304 answered then is logged
 # as ``revalidated`` rather than as a plain network answer.
 _REVALIDATING: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "webgrip_revalidating", default=False)
+    "webgrip_revalidating", default=False
+)
 
 
 @contextlib.contextmanager

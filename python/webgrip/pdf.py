@@ -46,6 +46,7 @@ def extract_pdf(data: bytes, *, mode: str = "text", password: str | None = None)
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     view = "text" if mode == "metadata" else mode
     # Metadata alone still reads the pages' text: the first page is enough for the count.
-    doc = _core.extract_pdf(bytes(data), mode=view, password=password,
-                            max_pages=1 if mode == "metadata" else None)
+    doc = _core.extract_pdf(
+        bytes(data), mode=view, password=password, max_pages=1 if mode == "metadata" else None
+    )
     return dict(doc["metadata"]) if mode == "metadata" else doc["content"]

@@ -47,7 +47,9 @@ redis.call('SET', KEYS[1], string.format('%d', until_),
 
 # ARGV[1]: interval; ARGV[2]: the longest acceptable wait, or -1.
 # Returns the wait before the booked slot, or -1 (nothing booked) when it would be too long.
-_RESERVE = _CLOCK + """
+_RESERVE = (
+    _CLOCK
+    + """
 local interval = tonumber(ARGV[1])
 local horizon = tonumber(ARGV[2])
 local slot = math.max(now, nxt)
@@ -55,21 +57,32 @@ if horizon >= 0 and slot - now >= horizon then
   return -1
 end
 local until_ = slot + interval
-""" + _BOOK + """
+"""
+    + _BOOK
+    + """
 return slot - now
 """
+)
 
 # ARGV[1]: how long the host must be left alone from now on. Never moves the next time back.
-_HOLD = _CLOCK + """
+_HOLD = (
+    _CLOCK
+    + """
 local until_ = math.max(nxt, now + tonumber(ARGV[1]))
-""" + _BOOK + """
+"""
+    + _BOOK
+    + """
 return until_ - now
 """
+)
 
 # The wait before the host's next free slot (0 if free now); books nothing.
-_PEEK = _CLOCK + """
+_PEEK = (
+    _CLOCK
+    + """
 return math.max(0, nxt - now)
 """
+)
 
 
 def _key(host: str) -> str:
@@ -105,16 +118,23 @@ class RedisHostLimiter:
     the request is not sent rather than sent unthrottled.
     """
 
-    def __init__(self, url: str, interval: float, *, namespace: str = "webgrip:next:",
-                 socket_timeout: float = 5.0):
+    def __init__(
+        self,
+        url: str,
+        interval: float,
+        *,
+        namespace: str = "webgrip:next:",
+        socket_timeout: float = 5.0,
+    ):
         import redis  # the ray extra; a clear ImportError without it
 
         self.url = url  # may hold a password: messages show shown_store(url)
         self.interval = max(0.0, float(interval))
         self.namespace = namespace
         self.socket_timeout = socket_timeout
-        self._redis = redis.Redis.from_url(url, socket_timeout=socket_timeout,
-                                           socket_connect_timeout=socket_timeout)
+        self._redis = redis.Redis.from_url(
+            url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout
+        )
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
         self._reserve = self._redis.register_script(_RESERVE)
         self._hold = self._redis.register_script(_HOLD)
@@ -129,7 +149,9 @@ class RedisHostLimiter:
         except self._errors as exc:
             raise WebgripError(
                 f"the shared politeness store ({shown_store(self.url)}) did not answer: {exc}; "
-                "nothing was sent", reason="politeness-store") from exc
+                "nothing was sent",
+                reason="politeness-store",
+            ) from exc
 
     def reserve(self, host: str, deadline: float | None = None) -> float | None:
         """Book ``host``'s next slot cluster-wide; return the seconds to wait for it.
@@ -158,6 +180,7 @@ class RedisHostLimiter:
         self._run(self._hold, host, _micros(min(seconds, MAX_HOLD_SECONDS)))
 
 
-def _rebuild(url: str, interval: float, namespace: str,
-             socket_timeout: float = 5.0) -> RedisHostLimiter:
+def _rebuild(
+    url: str, interval: float, namespace: str, socket_timeout: float = 5.0
+) -> RedisHostLimiter:
     return RedisHostLimiter(url, interval, namespace=namespace, socket_timeout=socket_timeout)

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from .config import Config
 
 __all__ = [
-    "PROXY_SCHEMES", "SOCKS5H_REFUSED", "check_proxy_url", "core_routes", "in_use", "redact",
+    "PROXY_SCHEMES",
+    "SOCKS5H_REFUSED",
+    "check_proxy_url",
+    "core_routes",
+    "in_use",
+    "redact",
     "routes_use_proxy",
 ]
 
@@ -67,8 +72,10 @@ def check_proxy_url(value: object, key: str) -> None:
     if scheme == "socks5h":
         raise bad(SOCKS5H_REFUSED)
     if scheme not in PROXY_SCHEMES:
-        raise bad(f"{redact(value)!r}: the scheme must be one of "
-                  f"{', '.join(s + '://' for s in PROXY_SCHEMES)}")
+        raise bad(
+            f"{redact(value)!r}: the scheme must be one of "
+            f"{', '.join(s + '://' for s in PROXY_SCHEMES)}"
+        )
     try:
         parts = urlsplit(value.strip())
         host = parts.hostname
@@ -134,12 +141,15 @@ def _is_route_key(domain: str) -> bool:
 def check_proxy_for(value: object) -> None:
     """Raise ``ValueError`` unless ``value`` maps domains to proxy URLs or ``"direct"``."""
     if not isinstance(value, Mapping):
-        raise ValueError("invalid value for 'proxy_for': expected a mapping of domain to "
-                         "proxy URL or \"direct\"")
+        raise ValueError(
+            "invalid value for 'proxy_for': expected a mapping of domain to proxy URL or \"direct\""
+        )
     for domain, target in value.items():
         if not isinstance(domain, str) or not _is_route_key(domain):
-            raise ValueError(f"invalid value for 'proxy_for': {domain!r} is not a domain "
-                             "(or IP address), without scheme, port or path")
+            raise ValueError(
+                f"invalid value for 'proxy_for': {domain!r} is not a domain "
+                "(or IP address), without scheme, port or path"
+            )
         if isinstance(target, str) and target.strip().lower() == "direct":
             continue
         check_proxy_url(target, f"proxy_for[{domain!r}]")
@@ -215,8 +225,11 @@ def core_routes(config: Config, environ: Mapping[str, str]) -> dict[str, Any]:
 def routes_use_proxy(routes: dict[str, Any]) -> bool:
     """Whether any request routed by ``routes`` (from :func:`core_routes`) may go through an
     upstream proxy."""
-    return bool(routes["http_proxy"] or routes["https_proxy"] or any(
-        target.strip().lower() != "direct" for _, target in routes["proxy_for"]))
+    return bool(
+        routes["http_proxy"]
+        or routes["https_proxy"]
+        or any(target.strip().lower() != "direct" for _, target in routes["proxy_for"])
+    )
 
 
 def in_use(config: Config, environ: Mapping[str, str]) -> bool:

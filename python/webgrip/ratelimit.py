@@ -52,7 +52,7 @@ class HostRateLimiter:
     @overload
     def reserve(self, host: str) -> float: ...
     @overload
-    def reserve(self, host: str, deadline: float) -> float | None: ...
+    def reserve(self, host: str, deadline: float | None = None) -> float | None: ...
 
     def reserve(self, host: str, deadline: float | None = None) -> float | None:
         """Book a slot for ``host`` and return how many seconds to wait before using it.
@@ -87,8 +87,7 @@ class HostRateLimiter:
 # The share of config.timeout a call's rate-limit slot must leave for the request itself, in
 # this thread or task: none for a single call (its slot may come at any time before its
 # deadline), more inside queued_calls(). Read by the client when it books a slot.
-_SLOT_LEAD: contextvars.ContextVar[float] = contextvars.ContextVar("webgrip_slot_lead",
-                                                                   default=0.0)
+_SLOT_LEAD: contextvars.ContextVar[float] = contextvars.ContextVar("webgrip_slot_lead", default=0.0)
 
 
 @contextlib.contextmanager

@@ -48,8 +48,15 @@ class _Fetcher:
     """One actor's client; called with a batch (an Arrow table), returns it with the row
     columns appended."""
 
-    def __init__(self, config: Config, politeness: str | None, url_column: str, extract: str,
-                 threads: int, proxy_env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        config: Config,
+        politeness: str | None,
+        url_column: str,
+        extract: str,
+        threads: int,
+        proxy_env: dict[str, str] | None = None,
+    ):
         if proxy_env is not None:
             # The driver's proxy variables, not this node's: the actor's process is its own,
             # so its environment is set before the client reads it (trust_env_proxy).
@@ -61,8 +68,10 @@ class _Fetcher:
             from .politeness import RedisHostLimiter
 
             limiter = RedisHostLimiter(
-                politeness, config.rate_limit_seconds,
-                socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout))
+                politeness,
+                config.rate_limit_seconds,
+                socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout),
+            )
         self._client = WebClient(config, limiter=limiter)
         self._url_column = url_column
         self._extract = extract
@@ -70,11 +79,12 @@ class _Fetcher:
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         if self._url_column not in batch.column_names:
-            raise KeyError(f"fetch_dataset: no column {self._url_column!r} "
-                           f"(columns: {', '.join(batch.column_names)})")
+            raise KeyError(
+                f"fetch_dataset: no column {self._url_column!r} "
+                f"(columns: {', '.join(batch.column_names)})"
+            )
         urls = batch.column(self._url_column).to_pylist()
-        rows = fetch_rows(self._client, urls, extract=self._extract,
-                          concurrency=self._threads)
+        rows = fetch_rows(self._client, urls, extract=self._extract, concurrency=self._threads)
         for field in ROW_SCHEMA:
             values = pa.array([row[field.name] for row in rows], type=field.type)
             if field.name in batch.column_names:  # a column of that name is replaced
@@ -96,8 +106,11 @@ def default_pool_size(num_cpus: float = DEFAULT_ACTOR_CPUS) -> int:
     instance: one node)."""
     if not ray.is_initialized():
         return 1
-    nodes = sum(1 for node in ray.nodes()
-                if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= num_cpus)
+    nodes = sum(
+        1
+        for node in ray.nodes()
+        if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) >= num_cpus
+    )
     return max(1, nodes)
 
 
@@ -113,8 +126,10 @@ def _warn_if_starved(concurrency: int | None, num_cpus: float) -> None:
         warnings.warn(
             f"fetch_dataset: {concurrency} actors of {num_cpus:g} CPU reserve all {cpus:g} "
             "CPUs of the cluster, so the stages reading the input may never run (the job "
-            "waits forever); use fewer actors or a smaller num_cpus", ResourceWarning,
-            stacklevel=3)
+            "waits forever); use fewer actors or a smaller num_cpus",
+            ResourceWarning,
+            stacklevel=3,
+        )
 
 
 def fetch_dataset(
@@ -152,19 +167,25 @@ def fetch_dataset(
     if batch_size < 1 or threads < 1:
         raise ValueError("batch_size and threads must be at least 1")
     config = config or Config()
-    if politeness is not None and not politeness.startswith(("redis://", "rediss://",
-                                                             "unix://")):
-        raise ValueError(f"politeness must be a redis://, rediss:// or unix:// URL, "
-                         f"not {politeness!r}")
+    if politeness is not None and not politeness.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(
+            f"politeness must be a redis://, rediss:// or unix:// URL, not {politeness!r}"
+        )
     if not num_cpus > 0:
         raise ValueError("num_cpus must be more than 0")
     _warn_if_starved(concurrency, num_cpus)
-    compute = (ray.data.ActorPoolStrategy(min_size=default_pool_size(num_cpus), max_size=None)
-               if concurrency is None else ray.data.ActorPoolStrategy(size=concurrency))
+    compute = (
+        ray.data.ActorPoolStrategy(min_size=default_pool_size(num_cpus), max_size=None)
+        if concurrency is None
+        else ray.data.ActorPoolStrategy(size=concurrency)
+    )
     # With trust_env_proxy the proxy comes from the environment: the driver's, read here,
     # so every node routes as the driver would (an actor inherits its own node's otherwise).
-    proxy_env = ({n: os.environ[n] for n in _PROXY_VARIABLES if n in os.environ}
-                 if config.trust_env_proxy and config.proxy is None else None)
+    proxy_env = (
+        {n: os.environ[n] for n in _PROXY_VARIABLES if n in os.environ}
+        if config.trust_env_proxy and config.proxy is None
+        else None
+    )
     return ds.map_batches(
         _Fetcher,
         fn_constructor_args=(config, politeness, url_column, extract, threads, proxy_env),

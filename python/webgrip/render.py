@@ -46,9 +46,19 @@ from .errors import (
 from .proxies import in_use as proxy_in_use
 
 __all__ = [
-    "HTML_TYPES", "PROXY_REFUSED", "RENDER_MODES", "RenderResult", "browser_executable",
-    "is_script_shell", "looks_scripted", "render", "render_available", "require_browser",
-    "script_shell_reason", "shutdown",
+    "HTML_TYPES",
+    "PROXY_REFUSED",
+    "RENDER_MODES",
+    "SHELL_MAX_CHARS",
+    "RenderResult",
+    "browser_executable",
+    "is_script_shell",
+    "looks_scripted",
+    "render",
+    "render_available",
+    "require_browser",
+    "script_shell_reason",
+    "shutdown",
 ]
 
 #: The values of ``Config.render`` and ``fetch(render=...)``.
@@ -136,8 +146,10 @@ def browser_executable(config: Config) -> str | None:
 #: would bypass it, so there is none. (Whether the static page is used instead is the
 #: caller's to say: ``auto`` and the CLI's ``--render`` use it, ``fetch(render="always")``
 #: raises.)
-PROXY_REFUSED = ("rendering does not go through an upstream proxy (Config.proxy, proxy_for "
-                  "or an environment proxy), and one is configured")
+PROXY_REFUSED = (
+    "rendering does not go through an upstream proxy (Config.proxy, proxy_for "
+    "or an environment proxy), and one is configured"
+)
 
 #: Documents the browser shows as pages: anything else (a PDF in its viewer, JSON or text in
 #: a ``<pre>``, an image) has no page to read or to photograph.
@@ -158,8 +170,10 @@ def render_available(config: Config, *, proxied: bool | None = None) -> str | No
         what = "is not executable" if os.path.exists(path) else "does not exist"
         return f"browser_executable {path!r} is not an executable browser (it {what})"
     if browser_executable(config) is None:
-        return ("no Chromium found (install it, e.g. apt-get install chromium, or set "
-                "browser_executable)")
+        return (
+            "no Chromium found (install it, e.g. apt-get install chromium, or set "
+            "browser_executable)"
+        )
     return None
 
 
@@ -257,8 +271,12 @@ class _Worker:
                 pw = sync_playwright().start()
                 self.driver_pid = next((p for p in _drivers() if p not in before), None)
             if self.driver_pid is not None:
-                threading.Thread(target=self._watch, args=(self.driver_pid, stopped),
-                                 name="webgrip-render-memory", daemon=True).start()
+                threading.Thread(
+                    target=self._watch,
+                    args=(self.driver_pid, stopped),
+                    name="webgrip-render-memory",
+                    daemon=True,
+                ).start()
             while True:
                 job = pool.next_job(self)
                 if job is None:
@@ -276,8 +294,9 @@ class _Worker:
                         job.result, job.error = None, job.memory_error
                     pool.finished(self, job)
         except BaseException as exc:  # the driver did not start: fail this worker's job
-            pool.failed(self, RenderError(f"cannot start the browser driver: {exc}",
-                                          reason="browser"))
+            pool.failed(
+                self, RenderError(f"cannot start the browser driver: {exc}", reason="browser")
+            )
         finally:
             stopped.set()
             with contextlib.suppress(Exception):
@@ -303,7 +322,8 @@ class _Worker:
             job.memory_error = RenderError(
                 f"the page used more than {MAX_BROWSER_BYTES // (1024 * 1024)} MiB in the "
                 f"browser ({used // (1024 * 1024)} MiB); the browser was stopped",
-                reason="memory")
+                reason="memory",
+            )
             with self.pool.lock:
                 if self.current is job:
                     _kill_tree(driver, pids)
@@ -314,8 +334,11 @@ class _Worker:
         if self.driver_pid is None:
             return
         self.browser_pids = _descendants(self.driver_pid)
-        self.profiles = list(dict.fromkeys(
-            self.profiles + [p for pid in self.browser_pids for p in _profile_dirs(pid)]))
+        self.profiles = list(
+            dict.fromkeys(
+                self.profiles + [p for pid in self.browser_pids for p in _profile_dirs(pid)]
+            )
+        )
 
     def _remove_folders(self) -> None:
         profiles, self.profiles = self.profiles, []
@@ -348,8 +371,14 @@ class _Pool:
         self._workers: list[_Worker] = []
         self._executable: str | None = None
 
-    def run(self, executable: str, work: Callable[[Any], Any], deadline: float,
-            cancel: _core.CancelToken | None = None, size: int | None = None) -> Any:
+    def run(
+        self,
+        executable: str,
+        work: Callable[[Any], Any],
+        deadline: float,
+        cancel: _core.CancelToken | None = None,
+        size: int | None = None,
+    ) -> Any:
         """``work(browser)`` on a worker, waited for until ``deadline`` (monotonic) or until
         ``cancel`` is cancelled; either way a job still running then gets its browser killed
         (the job cannot be interrupted from this thread, the processes can), and a job no
@@ -361,7 +390,7 @@ class _Pool:
                 # workers past it end after the render they are on.
                 self.size = max(1, size)
                 live = [w for w in self._workers if w.thread.is_alive() and not w.retired]
-                for w in live[self.size:]:
+                for w in live[self.size :]:
                     w.retired = True
                 self._wake.notify_all()
             if self._executable != executable:
@@ -383,10 +412,13 @@ class _Pool:
             if cancelled or time.monotonic() >= limit:
                 self._give_up(job)
                 if cancelled:
-                    raise FetchTimeoutError("the render was cancelled; the browser was "
-                                            "stopped", reason="cancelled")
-                raise FetchTimeoutError("the render did not finish before the deadline; the "
-                                        "browser was stopped", reason="timeout")
+                    raise FetchTimeoutError(
+                        "the render was cancelled; the browser was stopped", reason="cancelled"
+                    )
+                raise FetchTimeoutError(
+                    "the render did not finish before the deadline; the browser was stopped",
+                    reason="timeout",
+                )
         if job.error is not None:
             raise job.error
         return job.result
@@ -525,8 +557,12 @@ def _launch(pw: Any, executable: str) -> tuple[Any, list[str]]:
     private = tempfile.mkdtemp(prefix="webgrip-browser-")
     try:
         browser = pw.chromium.launch(
-            executable_path=executable, headless=True, args=[*CHROMIUM_FLAGS, *DEAD_END_PROXY],
-            handle_sigint=False, handle_sigterm=False, handle_sighup=False,
+            executable_path=executable,
+            headless=True,
+            args=[*CHROMIUM_FLAGS, *DEAD_END_PROXY],
+            handle_sigint=False,
+            handle_sigterm=False,
+            handle_sighup=False,
             env={**os.environ, "TMPDIR": private},
         )
     except BaseException:
@@ -558,7 +594,7 @@ def _descendants(root: int) -> list[int]:
             with contextlib.suppress(OSError, ValueError, IndexError):
                 with open(f"/proc/{entry}/stat", "rb") as f:
                     stat = f.read()
-                ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+                ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
                 children.setdefault(ppid, []).append(int(entry))
     out: list[int] = []
     todo = [root]
@@ -573,8 +609,11 @@ def _profile_dirs(pid: int) -> list[str]:
     with contextlib.suppress(OSError):
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args = f.read().split(b"\0")
-        return [a.split(b"=", 1)[1].decode(errors="replace") for a in args
-                if a.startswith(b"--user-data-dir=")]
+        return [
+            a.split(b"=", 1)[1].decode(errors="replace")
+            for a in args
+            if a.startswith(b"--user-data-dir=")
+        ]
     return []
 
 
@@ -597,8 +636,9 @@ new MutationObserver(() => { window.__webgripQuiet = performance.now(); })
   .observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
 """
 #: Milliseconds since the DOM last changed, and whether the page has loaded.
-_QUIET_JS = ("() => [performance.now() - (window.__webgripQuiet || 0), "
-             "document.readyState === 'complete']")
+_QUIET_JS = (
+    "() => [performance.now() - (window.__webgripQuiet || 0), document.readyState === 'complete']"
+)
 #: The DOM serialized as ``page.content()`` does, or only its length when it has more UTF-16
 #: units than the byte cap (each unit is at least one byte of UTF-8): an 80 MB DOM is not
 #: copied out of the browser only to be refused.
@@ -611,8 +651,14 @@ _CONTENT_JS = """limit => {
 
 
 def render(
-    core: _core.Client, config: Config, url: str, *, deadline: float,
-    screenshot: bool = False, full_page: bool = False, proxied: bool | None = None,
+    core: _core.Client,
+    config: Config,
+    url: str,
+    *,
+    deadline: float,
+    screenshot: bool = False,
+    full_page: bool = False,
+    proxied: bool | None = None,
 ) -> RenderResult:
     """Load ``url`` in the guarded browser until the network is idle or the DOM stops changing
     (whichever comes first) and return its DOM (and a PNG screenshot when asked), all by
@@ -634,8 +680,15 @@ def render(
         work_deadline = deadline - min(CLEANUP_SECONDS, 0.1 * max(0.0, left))
         return _render_in(browser, core, config, url, work_deadline, screenshot, full_page)
 
-    return _POOL.run(executable, work, deadline, _cancel.current(),  # type: ignore[no-any-return]
-                     size=config.render_workers or DEFAULT_RENDER_WORKERS)
+    # The pool's jobs hold any work's result (Any): this one's is work's RenderResult.
+    result: RenderResult = _POOL.run(
+        executable,
+        work,
+        deadline,
+        _cancel.current(),
+        size=config.render_workers or DEFAULT_RENDER_WORKERS,
+    )
+    return result
 
 
 def _ms_left(deadline: float) -> float:
@@ -653,16 +706,22 @@ class _Navigations:
         self.events: list[tuple[Any, ...]] = []
         self.too_many: tuple[str, str] | None = None
         page.on("request", self._on_request)
-        page.on("response", lambda r: self._ours(r.request) and self.events.append(
-            ("document", r)))
-        page.on("requestfailed", lambda r: self._ours(r) and self.events.append(
-            ("failed", r.url, r.failure or "")))
+        page.on("response", self._on_response)
+        page.on("requestfailed", self._on_failed)
 
     def _ours(self, request: Any) -> bool:
         try:
             return bool(request.is_navigation_request() and request.frame == self._page.main_frame)
         except Exception:  # a worker's request has no frame: no navigation of the page
             return False
+
+    def _on_response(self, response: Any) -> None:
+        if self._ours(response.request):
+            self.events.append(("document", response))
+
+    def _on_failed(self, request: Any) -> None:
+        if self._ours(request):
+            self.events.append(("failed", request.url, request.failure or ""))
 
     def _on_request(self, request: Any) -> None:
         if self.too_many is not None or not self._ours(request):
@@ -686,15 +745,21 @@ class _Navigations:
             came_from, target = self.too_many
             raise BlockedURLError(
                 f"Refused {came_from}: too many redirects (the limit is {self._max}); the next "
-                f"one was to {target}", url=came_from, reason="too-many-redirects")
+                f"one was to {target}",
+                url=came_from,
+                reason="too-many-redirects",
+            )
         last = self.events[-1] if self.events else None
         if last is None:
             return
         if last[0] == "document":
             refused = last[1].headers.get("x-webgrip-refused")
             if refused:  # the proxy's 403, which is no page of the site
-                raise BlockedURLError(f"Refused {last[1].url}: the render proxy refused it "
-                                      f"({refused})", url=last[1].url, reason=refused)
+                raise BlockedURLError(
+                    f"Refused {last[1].url}: the render proxy refused it ({refused})",
+                    url=last[1].url,
+                    reason=refused,
+                )
             return
         _, failed_url, failure = last
         if failure == "net::ERR_ABORTED":  # superseded, a download or a 204: no error page
@@ -713,35 +778,53 @@ def _failed_navigation(url: str, failure: str, stats: Any) -> Exception:
         host, port = "", None
     for target, reason in stats.get("refusals") or []:
         if host and host in str(target):
-            return BlockedURLError(f"Refused {url}: the render proxy refused {target} "
-                                   f"({reason})", url=url, reason=reason)
+            return BlockedURLError(
+                f"Refused {url}: the render proxy refused {target} ({reason})",
+                url=url,
+                reason=reason,
+            )
     if failure == "net::ERR_UNSAFE_PORT":
-        return BlockedURLError(f"Refused {url}: the browser refuses port {port} (an unsafe "
-                               "port)", url=url, reason="blocked-port")
+        return BlockedURLError(
+            f"Refused {url}: the browser refuses port {port} (an unsafe port)",
+            url=url,
+            reason="blocked-port",
+        )
     if failure == "net::ERR_BLOCKED_BY_CLIENT":  # our route: not http(s)
         return BlockedURLError(f"Refused {url}: not an http(s) URL", url=url, reason="scheme")
-    return RenderError(f"the browser could not load {url}: {failure}", url=url,
-                       reason="browser")
+    return RenderError(f"the browser could not load {url}: {failure}", url=url, reason="browser")
 
 
 def _render_in(
-    browser: Any, core: _core.Client, config: Config, url: str, deadline: float,
-    screenshot: bool, full_page: bool,
+    browser: Any,
+    core: _core.Client,
+    config: Config,
+    url: str,
+    deadline: float,
+    screenshot: bool,
+    full_page: bool,
 ) -> RenderResult:
     from playwright.sync_api import Error as PlaywrightError
 
     secret = secrets.token_urlsafe(24)
     proxy = _core.EgressProxy(
-        core, secret=secret, timeout=max(0.001, deadline - time.monotonic()),
+        core,
+        secret=secret,
+        timeout=max(0.001, deadline - time.monotonic()),
         max_bytes=config.max_response_bytes * RENDER_BYTES_FACTOR,
         max_connections=MAX_RENDER_REQUESTS,
     )
     context = None
     try:
         context = browser.new_context(
-            proxy={"server": f"http://127.0.0.1:{proxy.port}", "bypass": "<-loopback>",
-                   "username": _core.EgressProxy.user, "password": secret},
-            service_workers="block", accept_downloads=False, user_agent=config.user_agent,
+            proxy={
+                "server": f"http://127.0.0.1:{proxy.port}",
+                "bypass": "<-loopback>",
+                "username": _core.EgressProxy.user,
+                "password": secret,
+            },
+            service_workers="block",
+            accept_downloads=False,
+            user_agent=config.user_agent,
             java_script_enabled=True,
         )
         context.set_default_timeout(_ms_left(deadline))
@@ -749,7 +832,8 @@ def _render_in(
         def route(r: Any) -> None:
             req = r.request
             if not req.url.startswith(("http://", "https://")) or (
-                    not screenshot and req.resource_type in SKIPPED_RESOURCES):
+                not screenshot and req.resource_type in SKIPPED_RESOURCES
+            ):
                 r.abort()
             else:
                 r.fallback()
@@ -774,30 +858,44 @@ def _render_in(
             raise _navigation_error(url, exc, proxy.stats(), deadline) from None
         if response is not None and response.headers.get("x-webgrip-refused"):
             reason = response.headers["x-webgrip-refused"]
-            raise BlockedURLError(f"Refused {response.url}: the render proxy refused it "
-                                  f"({reason})", url=response.url, reason=reason)
+            raise BlockedURLError(
+                f"Refused {response.url}: the render proxy refused it ({reason})",
+                url=response.url,
+                reason=reason,
+            )
         nav.check(url, proxy.stats())
         if screenshot:
             # Checked before the shot: a PDF's viewer or a JSON <pre> would photograph as a
             # blank or meaningless PNG that looks like success.
             _check_html(url, nav.documents[-1] if nav.documents else response)
         # Leave part of the budget for reading the DOM when the page never settles.
-        html = _settled_content(page, inflight,
-                                deadline - min(1.0, 0.2 * (deadline - time.monotonic())),
-                                config.max_response_bytes, url)
+        html = _settled_content(
+            page,
+            inflight,
+            deadline - min(1.0, 0.2 * (deadline - time.monotonic())),
+            config.max_response_bytes,
+            url,
+        )
         nav.check(url, proxy.stats())
         shot = _screenshot(page, full_page, deadline) if screenshot else None
         documents = nav.documents
         shown = documents[-1] if documents else response
-        return RenderResult(url=page.url, status=shown.status if shown else 200,
-                            html=html, screenshot=shot, proxy=dict(proxy.stats()),
-                            content_type=_media_type(shown))
+        return RenderResult(
+            url=page.url,
+            status=shown.status if shown else 200,
+            html=html,
+            screenshot=shot,
+            proxy=dict(proxy.stats()),
+            content_type=_media_type(shown),
+        )
     except PlaywrightError as exc:
         if time.monotonic() >= deadline:
-            raise FetchTimeoutError(f"the render of {url} ran out of time", url=url,
-                                    reason="timeout") from None
-        raise RenderError(f"the browser failed on {url}: {str(exc).splitlines()[0]}",
-                          url=url, reason="browser") from None
+            raise FetchTimeoutError(
+                f"the render of {url} ran out of time", url=url, reason="timeout"
+            ) from None
+        raise RenderError(
+            f"the browser failed on {url}: {str(exc).splitlines()[0]}", url=url, reason="browser"
+        ) from None
     finally:
         if context is not None:
             with contextlib.suppress(Exception):
@@ -823,7 +921,11 @@ def _check_html(url: str, response: Any) -> None:
     if media is not None and media not in HTML_TYPES:
         raise UnsupportedContentError(
             f"{url} is not an HTML page ({media}), so no screenshot was taken; fetch it to "
-            "read its content", url=url, reason="not-html", content_type=media)
+            "read its content",
+            url=url,
+            reason="not-html",
+            content_type=media,
+        )
 
 
 def _close(page: Any) -> None:
@@ -834,10 +936,14 @@ def _close(page: Any) -> None:
 def _screenshot(page: Any, full_page: bool, deadline: float) -> bytes:
     """A PNG of the viewport, or of the page cut at :data:`MAX_SCREENSHOT_WIDTH` x
     :data:`MAX_SCREENSHOT_HEIGHT` (Playwright trims the clip to a smaller page)."""
-    clip = ({"x": 0, "y": 0, "width": MAX_SCREENSHOT_WIDTH, "height": MAX_SCREENSHOT_HEIGHT}
-            if full_page else None)
-    return bytes(page.screenshot(full_page=full_page, clip=clip, type="png",
-                                 timeout=_ms_left(deadline)))
+    clip = (
+        {"x": 0, "y": 0, "width": MAX_SCREENSHOT_WIDTH, "height": MAX_SCREENSHOT_HEIGHT}
+        if full_page
+        else None
+    )
+    return bytes(
+        page.screenshot(full_page=full_page, clip=clip, type="png", timeout=_ms_left(deadline))
+    )
 
 
 #: Navigations of the page itself (reloads, redirects by script) waited for before its DOM is
@@ -845,8 +951,7 @@ def _screenshot(page: Any, full_page: bool, deadline: float) -> bytes:
 MAX_PAGE_NAVIGATIONS = 3
 
 
-def _settled_content(page: Any, inflight: _InFlight, deadline: float, limit: int,
-                     url: str) -> str:
+def _settled_content(page: Any, inflight: _InFlight, deadline: float, limit: int, url: str) -> str:
     """The DOM once settled, at most ``limit`` bytes of UTF-8; when the page navigates
     meanwhile (a script reloading it), the new document's, settled in turn (at most
     :data:`MAX_PAGE_NAVIGATIONS` times)."""
@@ -867,12 +972,19 @@ def _content(page: Any, limit: int, url: str) -> str:
     fetch past ``max_response_bytes``: a page cut at an arbitrary point would pass for whole."""
     got = page.evaluate(_CONTENT_JS, limit)
     # Measured here again: the page's scripts run in the same world and could lie.
-    size = int(got) if isinstance(got, (int, float)) else len(
-        str(got).encode("utf-8", "surrogatepass"))
+    size = (
+        int(got)
+        if isinstance(got, (int, float))
+        else len(str(got).encode("utf-8", "surrogatepass"))
+    )
     if size > limit:
         raise ResponseTooLargeError(
             f"Response from {url} is too large: the rendered page's HTML is {size} bytes or "
-            f"more (limit {limit} bytes)", url=url, reason="too-large", limit=limit)
+            f"more (limit {limit} bytes)",
+            url=url,
+            reason="too-large",
+            limit=limit,
+        )
     return str(got)
 
 
@@ -905,7 +1017,8 @@ def _settle(page: Any, inflight: _InFlight, deadline: float) -> None:
         except PlaywrightError:
             return  # navigated away meanwhile: take what is there
         if quiet_ms >= QUIET_SECONDS * 1000 or (
-                loaded and inflight.count == 0 and quiet_ms >= SETTLED_SECONDS * 1000):
+            loaded and inflight.count == 0 and quiet_ms >= SETTLED_SECONDS * 1000
+        ):
             return
         # Events (requests ending, the DOM changing) are delivered while Playwright waits.
         with contextlib.suppress(PlaywrightError):
@@ -914,12 +1027,13 @@ def _settle(page: Any, inflight: _InFlight, deadline: float) -> None:
 
 def _navigation_error(url: str, exc: Exception, stats: Any, deadline: float) -> Exception:
     if time.monotonic() >= deadline:
-        return FetchTimeoutError(f"the render of {url} ran out of time", url=url,
-                                 reason="timeout")
+        return FetchTimeoutError(f"the render of {url} ran out of time", url=url, reason="timeout")
     refusals = stats.get("refusals") or []
     if refusals:
         target, reason = refusals[0]
-        return BlockedURLError(f"Refused {url}: the render proxy refused {target} ({reason})",
-                               url=url, reason=reason)
-    return RenderError(f"the browser could not load {url}: {str(exc).splitlines()[0]}",
-                       url=url, reason="browser")
+        return BlockedURLError(
+            f"Refused {url}: the render proxy refused {target} ({reason})", url=url, reason=reason
+        )
+    return RenderError(
+        f"the browser could not load {url}: {str(exc).splitlines()[0]}", url=url, reason="browser"
+    )

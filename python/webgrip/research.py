@@ -40,8 +40,10 @@ def _result_list(query: str, results: list[SearchResult], *, snippets: bool) -> 
 
 def _continuation(resume: int, total: int, url: str) -> str:
     """The note closing a page cut short: where ``fetch_page`` reads on."""
-    return (f"[Truncated at {resume} of {total} characters: call fetch_page with "
-            f"url={url!r} and start_index={resume} to read on]")
+    return (
+        f"[Truncated at {resume} of {total} characters: call fetch_page with "
+        f"url={url!r} and start_index={resume} to read on]"
+    )
 
 
 def share_budget(lengths: list[int], budget: int) -> list[int]:
@@ -104,18 +106,21 @@ def research(
 
     # An agent is waiting: a page whose host is busy waits one call's timeout at most (a
     # batch's default is to wait out an hour-long Retry-After).
-    outcomes = fetch_many(client, [r.url for r in top], extract="markdown",
-                          max_host_wait=client.config.timeout)
+    outcomes = fetch_many(
+        client, [r.url for r in top], extract="markdown", max_host_wait=client.config.timeout
+    )
     # (heading, body, lead, total): ``body`` is the page's content stripped of surrounding
     # whitespace, ``lead`` how many characters were stripped in front and ``total`` the
     # content's full length, so offsets given to the agent count in the unstripped content,
     # exactly as fetch_page's start_index does.
     sections: list[tuple[str, str, int, int]] = []
     for i, (result, outcome) in enumerate(zip(top, outcomes, strict=True), 1):
-        title = (outcome.title if isinstance(outcome, Page) and outcome.title else result.title)
+        title = outcome.title if isinstance(outcome, Page) and outcome.title else result.title
         # A page's title is the server's to make huge: cut like fetch_page's Title line.
-        heading = (f"=== [{i}] {short_title(title) if title else ' '.join(result.url.split())}"
-                   f" ===\nURL: {result.url}")
+        heading = (
+            f"=== [{i}] {short_title(title) if title else ' '.join(result.url.split())}"
+            f" ===\nURL: {result.url}"
+        )
         if isinstance(outcome, WebgripError):
             message = error_message(outcome, url=result.url, timeout=client.config.timeout)
             sections.append((heading, message, 0, len(message)))

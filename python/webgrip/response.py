@@ -85,10 +85,16 @@ class Response:
         for k, v in header_list:
             joined[k] = f"{joined[k]}, {v}" if k in joined else v
         return cls(
-            url=raw["url"], status=raw["status"], headers=joined, content=raw["content"],
-            content_type=raw["content_type"], charset=raw["charset"],
-            redirects=tuple(raw["redirects"]), remote_addr=raw["remote_addr"],
-            elapsed=raw["elapsed"], header_list=header_list,
+            url=raw["url"],
+            status=raw["status"],
+            headers=joined,
+            content=raw["content"],
+            content_type=raw["content_type"],
+            charset=raw["charset"],
+            redirects=tuple(raw["redirects"]),
+            remote_addr=raw["remote_addr"],
+            elapsed=raw["elapsed"],
+            header_list=header_list,
             sent_cookies=bool(raw.get("sent_cookies", False)),
         )
 
@@ -110,14 +116,19 @@ class Response:
             joined[k] = f"{joined[k]}, {v}" if k in joined else v
         self = object.__new__(cls)
         self.__dict__.update(
-            url=raw["url"], status=raw["status"], headers=joined, content=raw["content"],
-            content_type=raw["content_type"], charset=raw["charset"],
-            redirects=tuple(raw["redirects"]), remote_addr=raw["remote_addr"],
-            elapsed=raw["elapsed"], header_list=header_list,
+            url=raw["url"],
+            status=raw["status"],
+            headers=joined,
+            content=raw["content"],
+            content_type=raw["content_type"],
+            charset=raw["charset"],
+            redirects=tuple(raw["redirects"]),
+            remote_addr=raw["remote_addr"],
+            elapsed=raw["elapsed"],
+            header_list=header_list,
             sent_cookies=bool(raw["sent_cookies"]),
         )
         return self
-
 
 
 def status_message(status: int, url: str) -> str:
@@ -134,7 +145,9 @@ def status_message(status: int, url: str) -> str:
 
 def status_error(response: Response) -> HTTPStatusError:
     return HTTPStatusError(
-        status_message(response.status, response.url), url=response.url,
+        status_message(response.status, response.url),
+        url=response.url,
         reason=f"http-{response.status}",
-        status=response.status, response=response,
+        status=response.status,
+        response=response,
     )

@@ -43,7 +43,8 @@ def parse_retry_after(value: str | None, *, now: float | None = None) -> float |
 
 def backoff_delay(attempt: int) -> float:
     """The exponential wait before retry number ``attempt + 1`` (``attempt`` from 0)."""
-    return min(MAX_BACKOFF, BASE_DELAY * (2 ** max(0, attempt)))
+    factor: int = 2 ** max(0, attempt)  # int ** int is Any to mypy (a negative power is a float)
+    return min(MAX_BACKOFF, BASE_DELAY * factor)
 
 
 def retry_wait(

@@ -168,13 +168,15 @@ class RobotsCache:
     cap). ``ttl`` is how long a parsed file is trusted.
     """
 
-    def __init__(self, sender: Sender, *, user_agent: str, ttl: float = 3600.0,
-                 max_origins: int = 512):
+    def __init__(
+        self, sender: Sender, *, user_agent: str, ttl: float = 3600.0, max_origins: int = 512
+    ):
         self._sender = sender
-        self.token = (user_agent.split("/", 1)[0].split()[0] if user_agent.strip() else "*")
+        self.token = user_agent.split("/", 1)[0].split()[0] if user_agent.strip() else "*"
         self.ttl = ttl
         self._items: ExpiringLRU[str, RobotsRules] = ExpiringLRU(
-            max_origins, on_drop=self._forget_origin)
+            max_origins, on_drop=self._forget_origin
+        )
         self._lock = threading.Lock()
         self._origin_locks: dict[str, threading.Lock] = {}
 
@@ -187,15 +189,17 @@ class RobotsCache:
             origin = _origin(url)
             _split(url)
         except ValueError as exc:  # e.g. "http://[::1/": the core would refuse it too
-            raise InvalidURLError(f'Invalid URL "{shown_url(url)}": {exc}', url=url,
-                                  reason="invalid-url") from None
+            raise InvalidURLError(
+                f'Invalid URL "{shown_url(url)}": {exc}', url=url, reason="invalid-url"
+            ) from None
         try:
             rules = self.rules(origin, deadline)
         except BlockedURLError as exc:
             # The site's own address is refused: that is the answer for the page asked for,
             # which is what the caller must see (not its robots.txt's URL).
-            raise BlockedURLError(str(exc).replace(exc.url or "\0", shown_url(url), 1),
-                                  url=url, reason=exc.reason) from None
+            raise BlockedURLError(
+                str(exc).replace(exc.url or "\0", shown_url(url), 1), url=url, reason=exc.reason
+            ) from None
         if rules.can_fetch(self.token, url):
             return
         if rules.disallow_all and rules.why:
@@ -229,8 +233,9 @@ class RobotsCache:
 
     def _load(self, origin: str, deadline: float) -> tuple[RobotsRules, float]:
         try:
-            response = self._sender.send("GET", origin + "/robots.txt", deadline=deadline,
-                                         max_bytes=MAX_ROBOTS_BYTES)
+            response = self._sender.send(
+                "GET", origin + "/robots.txt", deadline=deadline, max_bytes=MAX_ROBOTS_BYTES
+            )
         except FetchTimeoutError as exc:
             if exc.retry_in is not None:
                 # Nothing was sent (the host's rate-limit queue is longer than this call):

@@ -57,15 +57,22 @@ _MCP_ANNOTATIONS: dict[str, dict[str, Any]] = {
     "fetch_page": {"title": "Fetch a web page", "readOnlyHint": True, "openWorldHint": True},
     "search_web": {"title": "Search the web", "readOnlyHint": True, "openWorldHint": True},
     "download_file": {
-        "title": "Download a file", "readOnlyHint": False, "destructiveHint": False,
+        "title": "Download a file",
+        "readOnlyHint": False,
+        "destructiveHint": False,
         "openWorldHint": True,
     },
-    "research": {"title": "Search and read the top results", "readOnlyHint": True,
-                 "openWorldHint": True},
+    "research": {
+        "title": "Search and read the top results",
+        "readOnlyHint": True,
+        "openWorldHint": True,
+    },
 }
 
-_SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Returns|Return|Raises|Examples?|Notes?"
-                      r"|Yields|See Also)\s*:\s*$")
+_SECTION = re.compile(
+    r"^\s*(Args|Arguments|Parameters|Returns|Return|Raises|Examples?|Notes?"
+    r"|Yields|See Also)\s*:\s*$"
+)
 _ARG_LINE = re.compile(r"^(\*{0,2}\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$")
 _RANGE_PATTERNS = (
     re.compile(r"between\s+(-?\d[\d_,]*)\s+and\s+(-?\d[\d_,]*)", re.I),
@@ -175,8 +182,12 @@ def _bounds_from_metadata(meta: Any) -> dict[str, Any]:
     # Duck-typed so annotated_types.Interval/Ge/Le, pydantic Field-ish objects and simple
     # custom markers all work without importing them.
     out: dict[str, Any] = {}
-    for attr, key in (("ge", "minimum"), ("minimum", "minimum"), ("le", "maximum"),
-                      ("maximum", "maximum")):
+    for attr, key in (
+        ("ge", "minimum"),
+        ("minimum", "minimum"),
+        ("le", "maximum"),
+        ("maximum", "maximum"),
+    ):
         value = getattr(meta, attr, None)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             out[key] = value
@@ -248,7 +259,10 @@ def tool_specs(tools: Any, names: tuple[str, ...] | None = None) -> list[ToolSpe
 
 
 def tool_schemas(
-    tools: Any, format: str = "openai", *, names: tuple[str, ...] | None = None,
+    tools: Any,
+    format: str = "openai",
+    *,
+    names: tuple[str, ...] | None = None,
     strict: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The tools' definitions in ``format``: ``"openai"``, ``"openai-responses"``,
@@ -264,26 +278,39 @@ def tool_schemas(
     if strict is not None and format not in _STRICT_DEFAULT:
         raise ValueError(f"strict applies to the OpenAI formats only, not {format!r}")
     strict = _STRICT_DEFAULT.get(format, False) if strict is None else strict
-    out = []
+    out: list[dict[str, Any]] = []
     for spec in tool_specs(tools, names):
         params = json.loads(json.dumps(spec.parameters))  # a deep copy callers may mutate
         if strict:
             params = strict_parameters(params)
         if format == "openai":
             function: dict[str, Any] = {
-                "name": spec.name, "description": spec.description, "parameters": params,
+                "name": spec.name,
+                "description": spec.description,
+                "parameters": params,
             }
             if strict:
                 function["strict"] = True
             out.append({"type": "function", "function": function})
         elif format == "openai-responses":
             # The Responses API takes strict as true when it is left out: always say it.
-            out.append({"type": "function", "name": spec.name, "description": spec.description,
-                        "parameters": params, "strict": strict})
+            out.append(
+                {
+                    "type": "function",
+                    "name": spec.name,
+                    "description": spec.description,
+                    "parameters": params,
+                    "strict": strict,
+                }
+            )
         elif format == "anthropic":
-            out.append({
-                "name": spec.name, "description": spec.description, "input_schema": params,
-            })
+            out.append(
+                {
+                    "name": spec.name,
+                    "description": spec.description,
+                    "input_schema": params,
+                }
+            )
         else:
             entry = {"name": spec.name, "description": spec.description, "inputSchema": params}
             if spec.name in _MCP_ANNOTATIONS:
@@ -297,22 +324,43 @@ def tool_schemas(
 # schemas"): these keywords per type. Anything else a schema holds is said in words instead.
 _STRICT_KEYWORDS: dict[str, frozenset[str]] = {
     "string": frozenset({"pattern", "format"}),
-    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                         "multipleOf"}),
-    "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                          "multipleOf"}),
+    "number": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
+    "integer": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
     "array": frozenset({"items", "minItems", "maxItems"}),
     "object": frozenset({"properties", "required", "additionalProperties"}),
     "boolean": frozenset(),
     "null": frozenset(),
 }
 #: Keywords strict mode accepts on any schema.
-_STRICT_COMMON: frozenset[str] = frozenset({
-    "type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs",
-})
-_STRICT_STRING_FORMATS: frozenset[str] = frozenset({
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
-})
+_STRICT_COMMON: frozenset[str] = frozenset(
+    {
+        "type",
+        "description",
+        "title",
+        "enum",
+        "const",
+        "anyOf",
+        "$ref",
+        "$defs",
+    }
+)
+_STRICT_STRING_FORMATS: frozenset[str] = frozenset(
+    {
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    }
+)
 
 
 def strict_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -361,7 +409,7 @@ def _strict_node(schema: Mapping[str, Any], *, root: bool = False) -> dict[str, 
 
 def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     """``prop`` or null; the description (and where a default went) stays outside."""
-    outer = {k: prop.pop(k) for k in ("description", "title") if k in prop}
+    outer: dict[str, Any] = {k: prop.pop(k) for k in ("description", "title") if k in prop}
     if prop.get("anyOf") is not None and not set(prop) - {"anyOf"}:
         branches = list(prop["anyOf"])
     else:
@@ -376,9 +424,13 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
 def _keyword_note(key: str, value: Any) -> str:
     if key == "default":
         return f"Default: {json.dumps(value)}."
-    words = {"minLength": "At least {} characters.", "maxLength": "At most {} characters.",
-             "uniqueItems": "Items must be unique.", "minProperties": "At least {} entries.",
-             "maxProperties": "At most {} entries."}
+    words = {
+        "minLength": "At least {} characters.",
+        "maxLength": "At most {} characters.",
+        "uniqueItems": "Items must be unique.",
+        "minProperties": "At least {} entries.",
+        "maxProperties": "At most {} entries.",
+    }
     if key in words:
         return words[key].format(json.dumps(value))
     return f"({key}: {json.dumps(value)})"
@@ -386,8 +438,12 @@ def _keyword_note(key: str, value: Any) -> str:
 
 # -- dispatching ---------------------------------------------------------------------------
 _PY_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
-    "array": (list, tuple), "object": (dict,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list, tuple),
+    "object": (dict,),
 }
 
 
@@ -403,8 +459,10 @@ def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> tuple[Any,
             value = int(value)  # JSON has one number type; 5.0 is a fine 5
         if not isinstance(value, allowed):
             article = "an" if kind[0] in "aeiou" else "a"
-            return value, (f"argument {name!r} must be {article} {kind}, "
-                           f"not {type(value).__name__} {_short_repr(value)}")
+            return value, (
+                f"argument {name!r} must be {article} {kind}, "
+                f"not {type(value).__name__} {_short_repr(value)}"
+            )
     if "enum" in schema and value not in schema["enum"]:
         choices = ", ".join(repr(c) for c in schema["enum"])
         return value, f"argument {name!r} must be one of {choices}, not {_short_repr(value)}"
@@ -442,8 +500,10 @@ def call_tool(
         try:
             arguments = _jsonsafe.loads(arguments) if arguments.strip() else {}
         except _jsonsafe.JSONError as exc:  # also nesting too deep, numbers too long
-            return (f"Error: the arguments for {name} are not valid JSON ({exc.msg}); send "
-                    "a flat JSON object of the tool's arguments.")
+            return (
+                f"Error: the arguments for {name} are not valid JSON ({exc.msg}); send "
+                "a flat JSON object of the tool's arguments."
+            )
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
@@ -453,8 +513,9 @@ def call_tool(
     unknown = [k for k in arguments if k not in props]
     if unknown:
         shown = ", ".join(map(_short_repr, unknown[:5])) + (", …" if len(unknown) > 5 else "")
-        return (f"Error: unknown argument(s) for {name}: {shown}. "
-                f"Valid arguments: {', '.join(props)}.")
+        return (
+            f"Error: unknown argument(s) for {name}: {shown}. Valid arguments: {', '.join(props)}."
+        )
     kwargs: dict[str, Any] = {}
     for key, value in arguments.items():
         if value is None:  # "not given": the default, or a missing-argument error below
@@ -479,8 +540,10 @@ def call_tool(
 
 
 def register(
-    tools: Any, decorator: Callable[[Callable[..., Any]], Any],
-    *, names: tuple[str, ...] | None = None,
+    tools: Any,
+    decorator: Callable[[Callable[..., Any]], Any],
+    *,
+    names: tuple[str, ...] | None = None,
 ) -> list[Any]:
     """Apply a framework's ``@tool``-style decorator to each tool; return what it returned.
 
@@ -492,8 +555,11 @@ def register(
 
 
 def register_async(
-    tools: Any, decorator: Callable[[Callable[..., Any]], Any],
-    run: Callable[..., Awaitable[str]], *, names: tuple[str, ...] | None = None,
+    tools: Any,
+    decorator: Callable[[Callable[..., Any]], Any],
+    run: Callable[..., Awaitable[str]],
+    *,
+    names: tuple[str, ...] | None = None,
 ) -> list[Any]:
     """Like :func:`register`, but each tool is handed over as an ``async def``.
 
@@ -512,8 +578,14 @@ def _async_function(
     async def tool(*args: Any, **kwargs: Any) -> str:
         return await run(name, *args, **kwargs)
 
-    for attr in ("__module__", "__name__", "__qualname__", "__doc__", "__signature__",
-                 "__annotations__"):
+    for attr in (
+        "__module__",
+        "__name__",
+        "__qualname__",
+        "__doc__",
+        "__signature__",
+        "__annotations__",
+    ):
         setattr(tool, attr, getattr(plain, attr))
     return tool
 
@@ -534,15 +606,16 @@ def _plain_function(method: Callable[..., Any], name: str) -> Callable[..., Any]
     # decorators map ``param.annotation`` to JSON types and would not understand "int".
     sig = inspect.signature(method)
     sig = sig.replace(
-        parameters=[p.replace(annotation=hints.get(p.name, p.annotation))
-                    for p in sig.parameters.values()],
+        parameters=[
+            p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values()
+        ],
         return_annotation=hints.get("return", sig.return_annotation),
     )
+    # A function's __signature__ is read by inspect.signature; typeshed does not declare it.
     tool.__signature__ = sig  # type: ignore[attr-defined]
-    tool.__annotations__ = {
-        k: v for k, v in hints.items() if k in sig.parameters or k == "return"
-    }
+    tool.__annotations__ = {k: v for k, v in hints.items() if k in sig.parameters or k == "return"}
     # functools.wraps set __wrapped__ to the bound method; introspection that unwraps would
     # then see the right signature anyway, but dropping it keeps ours authoritative.
-    del tool.__wrapped__
+    # (mypy types ``tool`` as the plain def: update_wrapper's __wrapped__ is not on it.)
+    del tool.__wrapped__  # type: ignore[attr-defined]
     return tool

@@ -31,10 +31,8 @@ MIN_RESULTS, MAX_RESULTS = 1, 10
 ExtractMode = Literal["markdown", "text", "html", "links", "tables"]
 
 _EMPTY = {
-    "markdown": "(No readable text was found on this page. Try extract=\"html\" or "
-                "extract=\"links\".)",
-    "text": "(No readable text was found on this page. Try extract=\"html\" or "
-            "extract=\"links\".)",
+    "markdown": '(No readable text was found on this page. Try extract="html" or extract="links".)',
+    "text": '(No readable text was found on this page. Try extract="html" or extract="links".)',
     "html": "(The page is empty.)",
     "links": "(No links were found on this page.)",
     "tables": "(No tables were found on this page.)",
@@ -111,13 +109,15 @@ class Tools:
         except Exception as exc:
             return error_message(exc, url=url, action="fetching", timeout=self.config.timeout)
 
-    def _fetch_page(self, url: Any, extract: Any, max_length: Any, start_index: Any,
-                    find: Any = None) -> str:
+    def _fetch_page(
+        self, url: Any, extract: Any, max_length: Any, start_index: Any, find: Any = None
+    ) -> str:
         url = _as_str(url, "url")
         mode = _as_str(extract, "extract").strip().lower()
         if mode not in EXTRACT_MODES:
-            raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}, "
-                             f"not {shown_url(extract)!r}")
+            raise ValueError(
+                f"extract must be one of {', '.join(EXTRACT_MODES)}, not {shown_url(extract)!r}"
+            )
         length = min(MAX_LENGTH, max(MIN_LENGTH, _as_int(max_length, "max_length")))
         start = _as_int(start_index, "start_index")
         if start < 0:
@@ -157,22 +157,30 @@ class Tools:
         header = cls._header(page, length)
         if not found.passages:
             header.append(f'No match for "{shown}" in {where}.')
-            return ("\n".join(header) + "\n\nTry other or fewer words, or read the page "
-                    "without find (start_index reads any part).")
+            return (
+                "\n".join(header) + "\n\nTry other or fewer words, or read the page "
+                "without find (start_index reads any part)."
+            )
         if found.exact:
             count = "1 match" if found.total == 1 else f"{found.total} matches"
-            header.append(f'Found {count} for "{shown}" in {where}; showing '
-                          f"{len(found.passages)} passage(s)")
+            header.append(
+                f'Found {count} for "{shown}" in {where}; showing {len(found.passages)} passage(s)'
+            )
         else:
-            header.append(f'No exact match for "{shown}" in {where}; the passages sharing '
-                          "most of its words:")
+            header.append(
+                f'No exact match for "{shown}" in {where}; the passages sharing most of its words:'
+            )
         blocks = [f"[at character {p.at}]\n{p.text}" for p in found.passages]
         out = "\n".join(header) + "\n\n" + "\n\n".join(blocks)
         if found.next_start is not None:
-            out += (f'\n\n[More matches: call fetch_page with find="{shown}" and '
-                    f"start_index={found.next_start}]")
-        return out + ("\n\n[To read on from a passage, call fetch_page with start_index set "
-                      "to its character.]")
+            out += (
+                f'\n\n[More matches: call fetch_page with find="{shown}" and '
+                f"start_index={found.next_start}]"
+            )
+        return out + (
+            "\n\n[To read on from a passage, call fetch_page with start_index set "
+            "to its character.]"
+        )
 
     @staticmethod
     def _render_page(page: Page, start: int, length: int) -> str:
@@ -182,9 +190,11 @@ class Tools:
         if total and start >= total:
             # A model may send thousands of digits: echo the value only while it is readable.
             shown = str(start) if start < 10**18 else "(a huge number)"
-            return (f"Error: start_index={shown} is past the end of {shown_url(page.final_url)} "
-                    f"({total} characters). The whole page has been read; start_index=0 "
-                    "starts again.")
+            return (
+                f"Error: start_index={shown} is past the end of {shown_url(page.final_url)} "
+                f"({total} characters). The whole page has been read; start_index=0 "
+                "starts again."
+            )
         chunk, end = slice_text(page.content, start, length)
         header = Tools._header(page, length)
         if total:
@@ -306,8 +316,9 @@ class Tools:
         """
         from .research import research
 
-        return research(self.client, query, num_results=num_results, fetch_top=fetch_top,
-                        max_length=max_length)
+        return research(
+            self.client, query, num_results=num_results, fetch_top=fetch_top, max_length=max_length
+        )
 
     def schemas(
         self, format: str = "openai", *, strict: bool | None = None
@@ -348,12 +359,17 @@ def default_tools() -> Tools:
 
 
 def _config_error(exc: Exception) -> str:
-    return (f"Error: webgrip is misconfigured — {' '.join(str(exc).split())}. "
-            "Fix the WEBGRIP_* environment variables and restart.")
+    return (
+        f"Error: webgrip is misconfigured — {' '.join(str(exc).split())}. "
+        "Fix the WEBGRIP_* environment variables and restart."
+    )
 
 
 def fetch_page(
-    url: str, extract: ExtractMode = "markdown", max_length: int = 5000, start_index: int = 0,
+    url: str,
+    extract: ExtractMode = "markdown",
+    max_length: int = 5000,
+    start_index: int = 0,
     find: str | None = None,
 ) -> str:
     try:

@@ -33,11 +33,14 @@ def _article_page(sections: int = 40) -> str:
             f"point</a> with <em>emphasis</em> and <strong>weight</strong>, long enough to "
             f"read as prose rather than as a label of the page's furniture.</p>"
             f"<ul><li>first {i}</li><li>second {i}</li></ul>"
-            f"<table><tr><th>k</th><th>v</th></tr><tr><td>{i}</td><td>{i * i}</td></tr></table>")
+            f"<table><tr><th>k</th><th>v</th></tr><tr><td>{i}</td><td>{i * i}</td></tr></table>"
+        )
     nav = "".join(f"<li><a href='/nav/{i}'>Menu {i}</a></li>" for i in range(30))
-    return (f"<html><head><title>Bench article</title></head><body><nav><ul>{nav}</ul></nav>"
-            f"<main><article><h1>Bench article</h1>{''.join(body)}</article></main>"
-            f"<footer>Footer links</footer></body></html>")
+    return (
+        f"<html><head><title>Bench article</title></head><body><nav><ul>{nav}</ul></nav>"
+        f"<main><article><h1>Bench article</h1>{''.join(body)}</article></main>"
+        f"<footer>Footer links</footer></body></html>"
+    )
 
 
 ARTICLE = _article_page()
@@ -49,8 +52,11 @@ def test_extract_markdown_whole_page(bench) -> None:
 
 
 def test_extract_markdown_readable(bench) -> None:
-    out = bench(lambda: webgrip.extract(ARTICLE, url="https://example.com/a", mode="markdown",
-                                        main_content=True))
+    out = bench(
+        lambda: webgrip.extract(
+            ARTICLE, url="https://example.com/a", mode="markdown", main_content=True
+        )
+    )
     assert "## Section 39" in out and "Menu 3" not in out
 
 
@@ -61,15 +67,19 @@ def test_extract_text(bench) -> None:
 
 def test_extract_links_and_tables(bench) -> None:
     html = gzip.decompress((FIXTURES / "shop-short-selection.html.gz").read_bytes()).decode()
-    links = bench(lambda: webgrip.extract(html, url="https://shop.example/", mode="links"),
-                  label="(links, shop page)")
+    links = bench(
+        lambda: webgrip.extract(html, url="https://shop.example/", mode="links"),
+        label="(links, shop page)",
+    )
     assert links
     tables = bench(lambda: webgrip.extract(ARTICLE, mode="tables"), label="(tables, article)")
     assert len(tables) == 40
 
 
-PAGES = {"/small": b"<html><body><p>" + b"x" * 2000 + b"</p></body></html>",
-         "/article": ARTICLE.encode()}
+PAGES = {
+    "/small": b"<html><body><p>" + b"x" * 2000 + b"</p></body></html>",
+    "/article": ARTICLE.encode(),
+}
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -29,11 +29,19 @@ class Clock:
 def make_response(url: str, status: int = 200, body: bytes = b"<p>hi</p>", **headers: str):
     header_list = [("content-type", "text/html; charset=utf-8")]
     header_list += [(k.replace("_", "-").lower(), v) for k, v in headers.items()]
-    return Response._from_raw({
-        "url": url, "status": status, "headers": header_list, "content": body,
-        "content_type": "text/html", "charset": "utf-8", "redirects": [],
-        "remote_addr": "127.0.0.1:80", "elapsed": 0.01,
-    })
+    return Response._from_raw(
+        {
+            "url": url,
+            "status": status,
+            "headers": header_list,
+            "content": body,
+            "content_type": "text/html",
+            "charset": "utf-8",
+            "redirects": [],
+            "remote_addr": "127.0.0.1:80",
+            "elapsed": 0.01,
+        }
+    )
 
 
 class Origin:
@@ -96,8 +104,7 @@ def test_cache_survives_reopening(tmp_path, clock):
 def test_set_cookie_headers_are_not_stored(cache, tmp_path):
     """A Set-Cookie is the session of the client that got it: a shared cache (on disk, read
     by other clients) keeps the page without it."""
-    origin = Origin(make_response(URL, set_cookie="sid=SECRET-SESSION-123; Path=/",
-                                  x_kept="yes"))
+    origin = Origin(make_response(URL, set_cookie="sid=SECRET-SESSION-123; Path=/", x_kept="yes"))
     cache.get(URL, origin)
     second, source = cache.get(URL, origin)
     assert source == "cache" and second.headers["x-kept"] == "yes"
@@ -114,8 +121,11 @@ def test_no_store_is_never_written(cache):
 
 
 def test_no_store_drops_an_older_entry(cache, clock):
-    origin = Origin(make_response(URL, etag='"v1"'), make_response(URL, cache_control="no-store"),
-                    make_response(URL, body=b"new"))
+    origin = Origin(
+        make_response(URL, etag='"v1"'),
+        make_response(URL, cache_control="no-store"),
+        make_response(URL, body=b"new"),
+    )
     cache.get(URL, origin)
     clock.now += 120
     cache.get(URL, origin)  # stale -> network -> no-store: entry removed
@@ -144,8 +154,7 @@ def test_ttl_expiry_then_etag_revalidation_counts_304s(cache, clock):
     response, source = cache.get(URL, origin)
     assert source == "revalidated"
     assert response.status == 200 and response.content == b"original"
-    assert origin.requests[1] == {"If-None-Match": '"abc"',
-                                  "If-Modified-Since": "Mon, 01 Jan 2024"}
+    assert origin.requests[1] == {"If-None-Match": '"abc"', "If-Modified-Since": "Mon, 01 Jan 2024"}
     # The 304 refreshed the entry: fresh again for another TTL.
     clock.now += 59
     assert cache.get(URL, origin)[1] == "cache"
@@ -155,8 +164,9 @@ def test_ttl_expiry_then_etag_revalidation_counts_304s(cache, clock):
 
 
 def test_changed_resource_replaces_the_entry(cache, clock):
-    origin = Origin(make_response(URL, body=b"v1", etag='"1"'),
-                    make_response(URL, body=b"v2", etag='"2"'))
+    origin = Origin(
+        make_response(URL, body=b"v1", etag='"1"'), make_response(URL, body=b"v2", etag='"2"')
+    )
     cache.get(URL, origin)
     clock.now += 61
     response, source = cache.get(URL, origin)
@@ -170,8 +180,10 @@ def test_max_age_shorter_than_ttl_and_no_cache(cache, clock):
     short = "http://example.test/short"
     always = "http://example.test/always"
     o1 = Origin(make_response(short, cache_control="max-age=10"))
-    o2 = Origin(make_response(always, cache_control="no-cache", etag='"e"'),
-                make_response(always, status=304, body=b""))
+    o2 = Origin(
+        make_response(always, cache_control="no-cache", etag='"e"'),
+        make_response(always, status=304, body=b""),
+    )
     cache.get(short, o1)
     cache.get(always, o2)
     clock.now += 11
@@ -269,8 +281,13 @@ _WORKER = textwrap.dedent("""
 def test_two_processes_share_one_database(tmp_path):
     env = dict(os.environ)
     procs = [
-        subprocess.Popen([sys.executable, "-c", _WORKER, str(tmp_path), str(w)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(tmp_path), str(w)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         for w in (0, 1)
     ]
     for p in procs:
@@ -429,10 +446,15 @@ def test_policy_fingerprint_changes_with_every_policy_field():
     base = policy_fingerprint(Config())
     assert policy_fingerprint(Config()) == base
     assert policy_fingerprint(Config(cache_ttl_seconds=5, rate_limit_seconds=0)) == base
-    for change in ({"allow_networks": ("127.0.0.0/8",)}, {"blocked_domains": ("a.test",)},
-                   {"allowed_domains": ("a.test",)}, {"blocked_ports": (8080,)},
-                   {"max_redirects": 1}, {"allow_http": not Config().allow_http},
-                   {"resolve": {"a.test": ("127.0.0.1",)}}):
+    for change in (
+        {"allow_networks": ("127.0.0.0/8",)},
+        {"blocked_domains": ("a.test",)},
+        {"allowed_domains": ("a.test",)},
+        {"blocked_ports": (8080,)},
+        {"max_redirects": 1},
+        {"allow_http": not Config().allow_http},
+        {"resolve": {"a.test": ("127.0.0.1",)}},
+    ):
         assert policy_fingerprint(Config(**change)) != base, change
 
 
@@ -442,10 +464,13 @@ def _refusal(client: WebClient, url: str) -> BaseException:
     return info.value
 
 
-@pytest.mark.parametrize("strict", [
-    {},  # the default policy: no loopback at all
-    {"allow_networks": ("127.0.0.0/8",), "blocked_domains": ("127.0.0.1",)},
-])
+@pytest.mark.parametrize(
+    "strict",
+    [
+        {},  # the default policy: no loopback at all
+        {"allow_networks": ("127.0.0.0/8",), "blocked_domains": ("127.0.0.1",)},
+    ],
+)
 def test_a_looser_clients_entry_never_answers_a_refused_url(site, tmp_path, strict):
     url = site.route("/private", page(article("Private")))
     cache_dir = str(tmp_path / "cache")
@@ -478,12 +503,19 @@ def test_a_stored_redirect_chain_is_rechecked_against_the_current_policy(site, t
     with _client(tmp_path, blocked_domains=("localhost",)) as client:
         # An entry (in this client's own scope) whose redirect chain ends on a host the
         # policy refuses, e.g. stored before the policy or the host's addresses changed.
-        poisoned = Response._from_raw({
-            "url": refused, "status": 200,
-            "headers": [("content-type", "text/html; charset=utf-8")],
-            "content": b"<p>SECRET</p>", "content_type": "text/html", "charset": "utf-8",
-            "redirects": [refused], "remote_addr": "127.0.0.1:80", "elapsed": 0.0,
-        })
+        poisoned = Response._from_raw(
+            {
+                "url": refused,
+                "status": 200,
+                "headers": [("content-type", "text/html; charset=utf-8")],
+                "content": b"<p>SECRET</p>",
+                "content_type": "text/html",
+                "charset": "utf-8",
+                "redirects": [refused],
+                "remote_addr": "127.0.0.1:80",
+                "elapsed": 0.0,
+            }
+        )
         client._page_cache.store(client._page_cache.key(url), poisoned)
         fetched = client.fetch(url)
         assert "SECRET" not in fetched.content and "Fresh paragraph" in fetched.content

@@ -36,15 +36,23 @@ def body_for(url: str) -> bytes:
     entries span SQLite overflow pages, some fit in one page)."""
     size = 200 + (sum(url.encode()) * 97) % 30_000
     start = sum(url.encode()) % 251
-    return f"<p>{url}</p>".encode() + (FILLER * (size // 251 + 2))[start:start + size]
+    return f"<p>{url}</p>".encode() + (FILLER * (size // 251 + 2))[start : start + size]
 
 
 def respond(url: str, body: bytes | None = None) -> Response:
-    return Response._from_raw({
-        "url": url, "status": 200, "headers": [("content-type", "text/html")],
-        "content": body_for(url) if body is None else body, "content_type": "text/html",
-        "charset": None, "redirects": [], "remote_addr": "127.0.0.1:80", "elapsed": 0.0,
-    })
+    return Response._from_raw(
+        {
+            "url": url,
+            "status": 200,
+            "headers": [("content-type", "text/html")],
+            "content": body_for(url) if body is None else body,
+            "content_type": "text/html",
+            "charset": None,
+            "redirects": [],
+            "remote_addr": "127.0.0.1:80",
+            "elapsed": 0.0,
+        }
+    )
 
 
 class Origin:
@@ -57,6 +65,7 @@ class Origin:
         def send(_extra):
             self.requests += 1
             return respond(url)
+
         return send
 
 
@@ -68,8 +77,10 @@ def filled(directory: Path) -> bytes:
         cache.get(url, origin.for_url(url))
     cache.close()
     data = (directory / DB_FILENAME).read_bytes()
-    assert not (directory / (DB_FILENAME + "-wal")).exists() or \
-        (directory / (DB_FILENAME + "-wal")).stat().st_size == 0
+    assert (
+        not (directory / (DB_FILENAME + "-wal")).exists()
+        or (directory / (DB_FILENAME + "-wal")).stat().st_size == 0
+    )
     return data
 
 
@@ -104,7 +115,7 @@ def test_bytes_garbled_inside_an_entry_are_caught_not_served(tmp_path, pristine,
     marker = f"<p>{victim}</p>".encode()
     at = pristine.index(marker) + len(marker) + 5
     damaged = bytearray(pristine)
-    damaged[at:at + 4] = bytes(b ^ 0xFF for b in damaged[at:at + 4])
+    damaged[at : at + 4] = bytes(b ^ 0xFF for b in damaged[at : at + 4])
     (tmp_path / DB_FILENAME).write_bytes(bytes(damaged))
     with caplog.at_level(logging.WARNING, logger="webgrip"):
         sources = check_every_answer(tmp_path)
@@ -115,8 +126,23 @@ def test_bytes_garbled_inside_an_entry_are_caught_not_served(tmp_path, pristine,
 
 def cut_points(size: int) -> list[int]:
     page = 4096
-    return sorted({0, 1, 100, 99 + page, page, 2 * page, size // 4, size // 3, size // 2,
-                   2 * size // 3, 3 * size // 4, size - page, size - 1})
+    return sorted(
+        {
+            0,
+            1,
+            100,
+            99 + page,
+            page,
+            2 * page,
+            size // 4,
+            size // 3,
+            size // 2,
+            2 * size // 3,
+            3 * size // 4,
+            size - page,
+            size - 1,
+        }
+    )
 
 
 def test_truncated_file_at_many_offsets_never_serves_a_wrong_page(tmp_path, pristine, caplog):
@@ -143,7 +169,7 @@ def test_garbage_written_over_the_file_at_many_offsets(tmp_path, pristine, caplo
         directory = tmp_path / f"garbage{n}"
         directory.mkdir()
         damaged = bytearray(pristine)
-        damaged[offset:offset + 1024] = rng.randbytes(len(damaged[offset:offset + 1024]))
+        damaged[offset : offset + 1024] = rng.randbytes(len(damaged[offset : offset + 1024]))
         (directory / DB_FILENAME).write_bytes(bytes(damaged))
         check_every_answer(directory)
     whole = tmp_path / "whole"
@@ -221,8 +247,12 @@ def test_processes_writing_at_once_one_killed_mid_write(tmp_path, caplog):
     env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
 
     def start(name: str, rounds: int) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), name, str(rounds)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        return subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path), name, str(rounds)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
 
     victim = start("victim", -1)  # writes until killed
     line = victim.stdout.readline()

@@ -29,7 +29,8 @@ def client(tmp_path):
 
 def serve(httpserver, path, body, status=200, headers=None, content_type=HTML):
     httpserver.expect_request(path).respond_with_data(
-        body, status=status, content_type=content_type, headers=headers or {})
+        body, status=status, content_type=content_type, headers=headers or {}
+    )
     return httpserver.url_for(path)
 
 
@@ -56,8 +57,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "status", "headers", "kind", "vendor"), CASES)
-def test_each_kind_raises_a_challenge_error(client, httpserver, name, status, headers, kind,
-                                            vendor):
+def test_each_kind_raises_a_challenge_error(
+    client, httpserver, name, status, headers, kind, vendor
+):
     url = serve(httpserver, "/page", fixture(name), status, headers)
     with pytest.raises(ChallengeError) as info:
         client.fetch(url)
@@ -82,13 +84,17 @@ def test_a_fetch_with_headers_is_checked_too(client, httpserver, status):
     with pytest.raises(ChallengeError) as info:
         client.fetch(url, headers={"Accept-Language": "en"})
     assert (info.value.kind, info.value.vendor, info.value.status) == (
-        "challenge", "Cloudflare", status)
+        "challenge",
+        "Cloudflare",
+        status,
+    )
     assert httpserver.log[-1][0].headers.get("Accept-Language") == "en"
 
 
 def test_fetch_page_says_bot_check_and_what_to_do(tmp_path, httpserver):
-    url = serve(httpserver, "/page", fixture("cloudflare-managed.html"), 403,
-                {"cf-mitigated": "challenge"})
+    url = serve(
+        httpserver, "/page", fixture("cloudflare-managed.html"), 403, {"cf-mitigated": "challenge"}
+    )
     tools = Tools(loopback_config(tmp_path, max_retries=0, render="never"))
     answer = tools.fetch_page(url)
     assert answer.startswith("Error: 127.0.0.1 served a bot check (Cloudflare, HTTP 403)")
@@ -104,11 +110,13 @@ def test_fetch_page_login_and_consent_wording(tmp_path, httpserver):
     assert "another source" in answer and "render" not in answer
 
 
-@pytest.mark.parametrize("login", ["/users/sign_in", "/accounts/ServiceLogin", "/signin-oidc",
-                                   "/Account/LogOn.aspx"])
+@pytest.mark.parametrize(
+    "login", ["/users/sign_in", "/accounts/ServiceLogin", "/signin-oidc", "/Account/LogOn.aspx"]
+)
 def test_redirect_to_a_login_page_is_a_login_wall(client, httpserver, login):
     httpserver.expect_request("/reports/q3").respond_with_data(
-        "", status=302, headers={"Location": f"{login}?return_to=%2Freports%2Fq3"})
+        "", status=302, headers={"Location": f"{login}?return_to=%2Freports%2Fq3"}
+    )
     serve(httpserver, login, fixture("login-form.html"))
     with pytest.raises(ChallengeError) as info:
         client.fetch(httpserver.url_for("/reports/q3"))
@@ -124,12 +132,14 @@ SHORT_POST = """<!doctype html><html><head><title>{title}</title></head><body>
 </body></html>"""
 
 
-@pytest.mark.parametrize("path", ["/blog/designing-apis", "/news/resigning-ceo",
-                                  "/library/cataloging", "/blog-insights/q3"])
+@pytest.mark.parametrize(
+    "path",
+    ["/blog/designing-apis", "/news/resigning-ceo", "/library/cataloging", "/blog-insights/q3"],
+)
 def test_redirect_to_an_address_with_a_sign_in_word_inside_a_word_is_content(
-        client, httpserver, path):
-    httpserver.expect_request("/p/42").respond_with_data("", status=301,
-                                                         headers={"Location": path})
+    client, httpserver, path
+):
+    httpserver.expect_request("/p/42").respond_with_data("", status=301, headers={"Location": path})
     serve(httpserver, path, SHORT_POST.format(title="Designing APIs"))
     page = client.fetch(httpserver.url_for("/p/42"))
     assert "designing small APIs" in page.content and page.final_url.endswith(path)
@@ -137,8 +147,7 @@ def test_redirect_to_an_address_with_a_sign_in_word_inside_a_word_is_content(
 
 @pytest.mark.parametrize("path", ["/research/informed-consent", "/law/age-of-consent.html"])
 def test_redirect_to_a_page_about_consent_is_content(client, httpserver, path):
-    httpserver.expect_request("/p/7").respond_with_data("", status=301,
-                                                        headers={"Location": path})
+    httpserver.expect_request("/p/7").respond_with_data("", status=301, headers={"Location": path})
     serve(httpserver, path, SHORT_POST.format(title="Informed consent"))
     page = client.fetch(httpserver.url_for("/p/7"))
     assert "designing small APIs" in page.content and page.final_url.endswith(path)
@@ -152,7 +161,8 @@ def test_a_login_page_asked_for_is_content(client, httpserver):
 
 def test_redirect_to_a_consent_page_is_a_consent_wall(tmp_path, client, httpserver):
     httpserver.expect_request("/article").respond_with_data(
-        "", status=302, headers={"Location": "/consent?continue=%2Farticle"})
+        "", status=302, headers={"Location": "/consent?continue=%2Farticle"}
+    )
     serve(httpserver, "/consent", fixture("consent-gate.html"))
     with pytest.raises(ChallengeError) as info:
         client.fetch(httpserver.url_for("/article"))
@@ -196,8 +206,9 @@ def test_pages_that_mention_checks_are_content(client, httpserver, body):
 
 def test_a_long_article_quoting_markers_is_content(client, httpserver):
     quote = "<p>The challenge page sets window._cf_chl_opt and loads px-captcha.</p>"
-    body = ARTICLE.replace("</article>", quote + "<p>" + "Lorem ipsum dolor. " * 200
-                           + "</p></article>")
+    body = ARTICLE.replace(
+        "</article>", quote + "<p>" + "Lorem ipsum dolor. " * 200 + "</p></article>"
+    )
     url = serve(httpserver, "/long", body, status=403)
     with pytest.raises(HTTPStatusError) as info:  # a 403 of a long page: an HTTP error
         client.fetch(url)
@@ -205,9 +216,11 @@ def test_a_long_article_quoting_markers_is_content(client, httpserver):
 
 
 def test_a_plain_403_is_an_http_error_not_a_challenge(tmp_path, client, httpserver):
-    body = ("<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1>"
-            "<p>Access denied. You don't have permission to access this resource.</p>"
-            "<hr><address>Apache/2.4.62 Server</address></body></html>")
+    body = (
+        "<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1>"
+        "<p>Access denied. You don't have permission to access this resource.</p>"
+        "<hr><address>Apache/2.4.62 Server</address></body></html>"
+    )
     url = serve(httpserver, "/secret", body, status=403)
     with pytest.raises(HTTPStatusError) as info:
         client.fetch(url)
@@ -217,8 +230,9 @@ def test_a_plain_403_is_an_http_error_not_a_challenge(tmp_path, client, httpserv
 
 
 def test_json_with_a_challenge_word_is_not_scanned(client, httpserver):
-    url = serve(httpserver, "/api", '{"error": "_cf_chl_opt"}', status=403,
-                content_type="application/json")
+    url = serve(
+        httpserver, "/api", '{"error": "_cf_chl_opt"}', status=403, content_type="application/json"
+    )
     with pytest.raises(HTTPStatusError) as info:
         client.fetch(url)
     assert not isinstance(info.value, ChallengeError)
@@ -278,6 +292,9 @@ def test_a_captcha_still_there_after_rendering_says_so(tmp_path, httpserver):
     with pytest.raises(ChallengeError) as info:
         tools.client.fetch(httpserver.url_for("/page"))
     assert (info.value.kind, info.value.vendor, info.value.rendered) == (
-        "captcha", "DataDome", True)
+        "captcha",
+        "DataDome",
+        True,
+    )
     answer = tools.fetch_page(httpserver.url_for("/page"))
     assert "browser was stopped too" in answer and "webgrip[render]" not in answer

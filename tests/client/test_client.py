@@ -181,8 +181,6 @@ def test_rate_limit_spaces_threads_on_one_host(httpserver):
     assert stamps[-1] - stamps[0] >= 0.3  # at least two of three gaps, with scheduling slack
 
 
-
-
 def test_latin1_page_without_charset_header(raw_server, web):
     body = "<html><body><p>Café déjà vu, garçon, naïve über Straße</p></body></html>"
     server = raw_server(reply(200, body.encode("latin-1"), {"Content-Type": "text/html"}))
@@ -294,8 +292,9 @@ def test_search_counts_the_rate_limit_wait(httpserver):
 
     httpserver.expect_request("/searx").respond_with_json({"results": []})
     endpoint = httpserver.url_for("/searx")
-    cfg = loopback_config(rate_limit_seconds=5, timeout=1, search_provider="searxng",
-                          searxng_url=endpoint)
+    cfg = loopback_config(
+        rate_limit_seconds=5, timeout=1, search_provider="searxng", searxng_url=endpoint
+    )
     with WebClient(cfg) as client:
         client.get(endpoint)
         start = time.monotonic()
@@ -308,8 +307,10 @@ def test_search_counts_the_rate_limit_wait(httpserver):
 def test_deadline_errors_use_one_reason_tag(raw_server):
     """The core and the Python retry loop tag a passed deadline the same way."""
     server = raw_server(lambda conn, head: (time.sleep(1.5), conn.sendall(http_response(200))))
-    with WebClient(loopback_config(timeout=0.5)) as client, \
-            pytest.raises(FetchTimeoutError) as core_info:
+    with (
+        WebClient(loopback_config(timeout=0.5)) as client,
+        pytest.raises(FetchTimeoutError) as core_info,
+    ):
         client.get(server.url())
     assert core_info.value.reason == "timeout"
     from webgrip.client import _deadline_error
@@ -372,8 +373,11 @@ def test_errors_quote_at_most_200_characters_of_a_url(raw_server):
     slow_site = raw_server(lambda conn, head: time.sleep(2))
     slow = slow_site.url("/" + "c" * 5000)
     with WebClient(loopback_config(timeout=0.5)) as client:
-        for url, cls in ((blocked, BlockedURLError), (invalid, InvalidURLError),
-                         (slow, FetchTimeoutError)):
+        for url, cls in (
+            (blocked, BlockedURLError),
+            (invalid, InvalidURLError),
+            (slow, FetchTimeoutError),
+        ):
             with pytest.raises(cls) as info:
                 client.get(url)
             assert info.value.url == url
@@ -385,7 +389,8 @@ def test_retry_whose_rate_limit_slot_is_too_late_keeps_the_answer(httpserver, tm
     """A 503 that cannot be retried inside the deadline (the host's next slot comes too late)
     is reported as the 503 at once, not slept on and not turned into a timeout."""
     httpserver.expect_request("/busy").respond_with_data(
-        "busy", status=503, headers={"Retry-After": "0"})
+        "busy", status=503, headers={"Retry-After": "0"}
+    )
     url = httpserver.url_for("/busy")
     cfg = loopback_config(rate_limit_seconds=3, timeout=1.5, download_dirs=(str(tmp_path),))
     with WebClient(cfg) as client:

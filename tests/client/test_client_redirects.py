@@ -164,13 +164,21 @@ def test_303_becomes_get_without_body_and_307_keeps_it(raw_server, client):
             conn.sendall(table[path])
 
     server = raw_server(handle)
-    client.request("POST", server.url("/see"), body=b"data=1",
-                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+    client.request(
+        "POST",
+        server.url("/see"),
+        body=b"data=1",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     first = seen[-1].lower()
     assert first.startswith(b"get /t ")
     assert b"content-type" not in first and b"data=1" not in first
-    client.request("POST", server.url("/keep"), body=b"data=2",
-                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+    client.request(
+        "POST",
+        server.url("/keep"),
+        body=b"data=2",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     second = seen[-1].lower()
     assert second.startswith(b"post /t ")
     assert b"content-type: application/x-www-form-urlencoded" in second
@@ -179,8 +187,9 @@ def test_303_becomes_get_without_body_and_307_keeps_it(raw_server, client):
 def test_credentials_not_carried_to_another_origin(raw_server, client):
     other = raw_server(routes({"/land": http_response(200, b"ok")}))
     same_origin = {"/land": http_response(200, b"ok")}
-    first = raw_server(routes({"/go": redirect(other.url("/land")), **same_origin,
-                               "/stay": redirect("/land")}))
+    first = raw_server(
+        routes({"/go": redirect(other.url("/land")), **same_origin, "/stay": redirect("/land")})
+    )
     secrets = {"Authorization": "Bearer s3cret", "Cookie": "session=abc"}
 
     client.get(first.url("/go"), headers=secrets)
@@ -199,16 +208,19 @@ def test_https_to_http_downgrade_refused(https_server, ca_bundle, raw_server):
     https_server.expect_request("/down").respond_with_data(
         "", status=302, headers={"Location": plain.url("/x")}
     )
-    with WebClient(loopback_config(ca_bundle=ca_bundle)) as c, \
-            pytest.raises(BlockedURLError) as info:
+    with (
+        WebClient(loopback_config(ca_bundle=ca_bundle)) as c,
+        pytest.raises(BlockedURLError) as info,
+    ):
         c.get(https_server.url_for("/down"))
     assert info.value.reason == "https-downgrade"
     assert plain.connections == 0
 
 
 @pytest.mark.parametrize("allowed", [False, True])
-def test_config_allow_https_downgrade_reaches_the_core(https_server, ca_bundle, raw_server,
-                                                       allowed):
+def test_config_allow_https_downgrade_reaches_the_core(
+    https_server, ca_bundle, raw_server, allowed
+):
     plain = raw_server(routes({"/x": http_response(200, b"plain")}))
     https_server.expect_request("/down").respond_with_data(
         "", status=302, headers={"Location": plain.url("/x")}
@@ -231,10 +243,14 @@ def test_allow_https_downgrade_from_env_reaches_the_core(https_server, ca_bundle
     https_server.expect_request("/down").respond_with_data(
         "", status=302, headers={"Location": plain.url("/x")}
     )
-    cfg = Config.from_env({"WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "1",
-                           "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8",
-                           "WEBGRIP_RATE_LIMIT_SECONDS": "0",
-                           "WEBGRIP_CA_BUNDLE": ca_bundle})
+    cfg = Config.from_env(
+        {
+            "WEBGRIP_ALLOW_HTTPS_DOWNGRADE": "1",
+            "WEBGRIP_ALLOW_NETWORKS": "127.0.0.0/8",
+            "WEBGRIP_RATE_LIMIT_SECONDS": "0",
+            "WEBGRIP_CA_BUNDLE": ca_bundle,
+        }
+    )
     with WebClient(cfg) as c:
         assert c.get(https_server.url_for("/down")).content == b"plain"
 
@@ -281,8 +297,9 @@ def test_dns_rebinding_between_hops(raw_server):
     assert denied.connections == 0
 
 
-@pytest.mark.parametrize("var", ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy",
-                                 "all_proxy"])
+@pytest.mark.parametrize(
+    "var", ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"]
+)
 def test_proxy_environment_is_ignored(raw_server, monkeypatch, var):
     proxy = raw_server(routes({}))
     target = raw_server(routes({"/t": http_response(200, b"direct")}))

@@ -19,8 +19,13 @@ from webgrip import Config, WebClient, tools
 from webgrip.aio import AsyncWebClient
 from webgrip.cache import PageCache
 
-A_NAMES = ("www.site-a.test", "app.site-a.test", "api.site-a.test", "shop.site.co.uk",
-           "other.site.co.uk")
+A_NAMES = (
+    "www.site-a.test",
+    "app.site-a.test",
+    "api.site-a.test",
+    "shop.site.co.uk",
+    "other.site.co.uk",
+)
 B_NAMES = ("site-b.test",)
 
 Response = bytes | list[tuple[str, str]]
@@ -58,8 +63,12 @@ class Site:
         raise AssertionError(f"no request for {host}{path}; seen {[s[:2] for s in self.seen]}")
 
 
-def page(body: bytes = b"<p>ok</p>", cookies: tuple[str, ...] = (), status: int = 200,
-         location: str | None = None) -> bytes:
+def page(
+    body: bytes = b"<p>ok</p>",
+    cookies: tuple[str, ...] = (),
+    status: int = 200,
+    location: str | None = None,
+) -> bytes:
     headers = [("Content-Type", "text/html")] + [("Set-Cookie", c) for c in cookies]
     if location is not None:
         headers.append(("Location", location))
@@ -87,12 +96,16 @@ def site_config(sites, **changes) -> Config:
 def test_cookies_set_on_redirects_reach_the_next_hops_of_their_site_only(sites):
     a, b = sites
     a.routes[("www.site-a.test", "/login")] = page(
-        status=302, location=a.url("www.site-a.test", "/next"),
-        cookies=("host=1; Path=/", "dom=2; Domain=site-a.test; Path=/"))
+        status=302,
+        location=a.url("www.site-a.test", "/next"),
+        cookies=("host=1; Path=/", "dom=2; Domain=site-a.test; Path=/"),
+    )
     a.routes[("www.site-a.test", "/next")] = page(
-        status=302, location=a.url("app.site-a.test", "/home"), cookies=("late=3; Path=/",))
+        status=302, location=a.url("app.site-a.test", "/home"), cookies=("late=3; Path=/",)
+    )
     a.routes[("app.site-a.test", "/home")] = page(
-        status=302, location=b.url("site-b.test", "/land"))
+        status=302, location=b.url("site-b.test", "/land")
+    )
     b.routes[("site-b.test", "/land")] = page(b"<p>landed</p>")
     with WebClient(site_config(sites)) as client:
         r = client.get(a.url("www.site-a.test", "/login"))
@@ -112,8 +125,13 @@ def test_cookies_set_on_redirects_reach_the_next_hops_of_their_site_only(sites):
 
 def test_domain_on_a_public_suffix_or_another_domain_is_refused(sites):
     a, _ = sites
-    a.routes[("shop.site.co.uk", "/")] = page(cookies=(
-        "suffix=1; Domain=co.uk", "foreign=2; Domain=example.com", "mine=3; Domain=site.co.uk"))
+    a.routes[("shop.site.co.uk", "/")] = page(
+        cookies=(
+            "suffix=1; Domain=co.uk",
+            "foreign=2; Domain=example.com",
+            "mine=3; Domain=site.co.uk",
+        )
+    )
     a.routes[("other.site.co.uk", "/")] = page()
     with WebClient(site_config(sites)) as client:
         client.get(a.url("shop.site.co.uk", "/"))
@@ -130,15 +148,20 @@ def test_path_rules(sites):
     with WebClient(site_config(sites)) as client:
         client.get(a.url("www.site-a.test", "/docs/set"))
         # "d" has the default path: the directory of /docs/set.
-        for path, expected in (("/docs", "p=1; d=2"), ("/docs/deep/x", "p=1; d=2"),
-                               ("/docsx", None), ("/", None)):
+        for path, expected in (
+            ("/docs", "p=1; d=2"),
+            ("/docs/deep/x", "p=1; d=2"),
+            ("/docsx", None),
+            ("/", None),
+        ):
             client.get(a.url("www.site-a.test", path))
             assert a.sent("www.site-a.test", path, "cookie") == expected, path
 
 
 def test_secure_cookies_only_from_and_to_https(https_server, ca_bundle, raw_server):
     https_server.expect_request("/set").respond_with_data(
-        "ok", headers=[("Set-Cookie", "s=1; Secure"), ("Set-Cookie", "p=2")])
+        "ok", headers=[("Set-Cookie", "s=1; Secure"), ("Set-Cookie", "p=2")]
+    )
     https_server.expect_request("/check").respond_with_data("ok")
     heads: list[bytes] = []
 
@@ -162,8 +185,13 @@ def test_secure_cookies_only_from_and_to_https(https_server, ca_bundle, raw_serv
 def test_expiry_deletes_and_past_dates_are_not_stored(sites):
     a, _ = sites
     host = "www.site-a.test"
-    a.routes[(host, "/set")] = page(cookies=(
-        "keep=1; Max-Age=3600", "session=2", "gone=3; Expires=Thu, 01 Jan 1970 00:00:01 GMT"))
+    a.routes[(host, "/set")] = page(
+        cookies=(
+            "keep=1; Max-Age=3600",
+            "session=2",
+            "gone=3; Expires=Thu, 01 Jan 1970 00:00:01 GMT",
+        )
+    )
     a.routes[(host, "/drop")] = page(cookies=("keep=x; Max-Age=0",))
     a.routes[(host, "/look")] = page()
     with WebClient(site_config(sites)) as client:
@@ -180,8 +208,9 @@ def test_expiry_deletes_and_past_dates_are_not_stored(sites):
 def test_same_site_strict_cookies_wait_for_a_same_site_start(sites):
     a, b = sites
     host = "www.site-a.test"
-    a.routes[(host, "/set")] = page(cookies=("strict=1; SameSite=Strict", "lax=2; SameSite=Lax",
-                                             "none=3; SameSite=None"))
+    a.routes[(host, "/set")] = page(
+        cookies=("strict=1; SameSite=Strict", "lax=2; SameSite=Lax", "none=3; SameSite=None")
+    )
     a.routes[(host, "/in")] = page()
     b.routes[("site-b.test", "/out")] = page(status=302, location=a.url(host, "/in"))
     with WebClient(site_config(sites)) as client:
@@ -234,10 +263,13 @@ def test_a_page_fetched_with_cookies_is_not_shared_through_the_persistent_cache(
     a, _ = sites
     host = "www.site-a.test"
     a.routes[(host, "/login")] = page(cookies=("sid=alice; Max-Age=3600; Path=/",))
-    a.routes[(host, "/account")] = page(b"<article><p>Private balance of alice: 1,234 EUR. "
-                                        b"Nothing here may be shared.</p></article>")
-    a.routes[(host, "/public")] = page(b"<article><p>A public page anybody may read, cached "
-                                       b"for everyone.</p></article>")
+    a.routes[(host, "/account")] = page(
+        b"<article><p>Private balance of alice: 1,234 EUR. "
+        b"Nothing here may be shared.</p></article>"
+    )
+    a.routes[(host, "/public")] = page(
+        b"<article><p>A public page anybody may read, cached for everyone.</p></article>"
+    )
     config = site_config(sites, cache_dir=str(tmp_path))
     with WebClient(config) as alice:
         alice.get(a.url(host, "/login"))
@@ -266,8 +298,10 @@ def test_cache_control_private_is_not_stored(sites, tmp_path):
     a, _ = sites
     host = "www.site-a.test"
     a.routes[(host, "/mine")] = http_response(
-        200, b"<p>yours only</p>",
-        [("Content-Type", "text/html"), ("Cache-Control", "private, max-age=600")])
+        200,
+        b"<p>yours only</p>",
+        [("Content-Type", "text/html"), ("Cache-Control", "private, max-age=600")],
+    )
     config = site_config(sites, cache_dir=str(tmp_path), cookies=False)
     for _ in range(2):
         with WebClient(config) as client:
@@ -275,8 +309,7 @@ def test_cache_control_private_is_not_stored(sites, tmp_path):
     assert sum(1 for h, p, _ in a.seen if (h, p) == (host, "/mine")) == 2
 
 
-def test_a_cookie_save_refused_by_a_locked_database_is_tried_again(sites, tmp_path,
-                                                                    monkeypatch):
+def test_a_cookie_save_refused_by_a_locked_database_is_tried_again(sites, tmp_path, monkeypatch):
     import sqlite3
 
     from webgrip import cache as cache_module
@@ -321,10 +354,14 @@ def test_site_authorization_goes_to_its_site_only_and_is_dropped_cross_site(site
     a.routes[("www.site-a.test", "/go")] = page(status=302, location=b.url("site-b.test", "/x"))
     b.routes[("site-b.test", "/x")] = page(status=302, location=a.url("api.site-a.test", "/v1"))
     a.routes[("api.site-a.test", "/v1")] = page()
-    config = site_config(sites, headers={"Accept-Language": "fr", "X-Client": "all"},
-                         site_headers={"site-a.test": {"Authorization": "Bearer A",
-                                                       "Accept-Language": "de"},
-                                       "api.site-a.test": {"Authorization": "Bearer API"}})
+    config = site_config(
+        sites,
+        headers={"Accept-Language": "fr", "X-Client": "all"},
+        site_headers={
+            "site-a.test": {"Authorization": "Bearer A", "Accept-Language": "de"},
+            "api.site-a.test": {"Authorization": "Bearer API"},
+        },
+    )
     with WebClient(config) as client:
         client.get(a.url("www.site-a.test", "/go"))
     assert a.sent("www.site-a.test", "/go", "authorization") == "Bearer A"
@@ -337,29 +374,37 @@ def test_site_authorization_goes_to_its_site_only_and_is_dropped_cross_site(site
 
 
 def test_secrets_are_hidden_from_repr():
-    config = Config(site_headers={"site-a.test": {"Authorization": "Bearer hidden-token"}},
-                    headers={"X-Api-Key": "hidden-key"})
+    config = Config(
+        site_headers={"site-a.test": {"Authorization": "Bearer hidden-token"}},
+        headers={"X-Api-Key": "hidden-key"},
+    )
     assert "hidden-token" not in repr(config) and "hidden-key" not in repr(config)
 
 
 def test_per_call_headers_on_fetch_and_download(sites, tmp_path):
     a, b = sites
     a.routes[("www.site-a.test", "/doc")] = page(b"<p>doc</p>")
-    a.routes[("www.site-a.test", "/move")] = page(status=302,
-                                                  location=b.url("site-b.test", "/file"))
-    b.routes[("site-b.test", "/file")] = http_response(200, b"data",
-                                                       {"Content-Type": "text/plain"})
-    config = site_config(sites, download_dirs=(str(tmp_path),),
-                         site_headers={"site-a.test": {"Authorization": "Bearer site",
-                                                       "X-Level": "site"}})
+    a.routes[("www.site-a.test", "/move")] = page(
+        status=302, location=b.url("site-b.test", "/file")
+    )
+    b.routes[("site-b.test", "/file")] = http_response(200, b"data", {"Content-Type": "text/plain"})
+    config = site_config(
+        sites,
+        download_dirs=(str(tmp_path),),
+        site_headers={"site-a.test": {"Authorization": "Bearer site", "X-Level": "site"}},
+    )
     with WebClient(config) as client:
-        got = client.fetch(a.url("www.site-a.test", "/doc"),
-                           headers={"X-Level": "call", "Authorization": "Bearer call"})
+        got = client.fetch(
+            a.url("www.site-a.test", "/doc"),
+            headers={"X-Level": "call", "Authorization": "Bearer call"},
+        )
         assert "doc" in got.content
         assert a.sent("www.site-a.test", "/doc", "x-level") == "call"
         assert a.sent("www.site-a.test", "/doc", "authorization") == "Bearer call"
-        saved = client.download(a.url("www.site-a.test", "/move"),
-                                headers={"Authorization": "Bearer call", "X-Trace": "7"})
+        saved = client.download(
+            a.url("www.site-a.test", "/move"),
+            headers={"Authorization": "Bearer call", "X-Trace": "7"},
+        )
         assert saved.size == 4
         assert a.sent("www.site-a.test", "/move", "authorization") == "Bearer call"
         # The call's credential stays with its origin; its other headers go on.
@@ -387,8 +432,19 @@ def test_agent_tools_take_no_headers():
         assert "headers" not in inspect.signature(fn).parameters
 
 
-@pytest.mark.parametrize("name", ["Host", "Content-Length", "Transfer-Encoding", "Connection",
-                                  "Keep-Alive", "Upgrade", "TE", "Accept-Encoding"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Host",
+        "Content-Length",
+        "Transfer-Encoding",
+        "Connection",
+        "Keep-Alive",
+        "Upgrade",
+        "TE",
+        "Accept-Encoding",
+    ],
+)
 def test_refused_headers_give_clear_errors(sites, tmp_path, name):
     a, _ = sites
     with pytest.raises(ValueError, match=f"invalid value for 'headers'.*{name}.*cannot be set"):
@@ -419,14 +475,18 @@ def test_header_values_must_be_single_line_and_stay_out_of_errors():
 
 
 def test_headers_come_from_env_and_config_files(tmp_path):
-    env = {"WEBGRIP_HEADERS": "Accept-Language=fr;X-A=b",
-           "WEBGRIP_SITE_HEADERS": '{"site-a.test": {"Authorization": "Bearer e"}}'}
+    env = {
+        "WEBGRIP_HEADERS": "Accept-Language=fr;X-A=b",
+        "WEBGRIP_SITE_HEADERS": '{"site-a.test": {"Authorization": "Bearer e"}}',
+    }
     config = Config.from_env(env)
     assert config.headers == {"Accept-Language": "fr", "X-A": "b"}
     assert config.site_headers == {"site-a.test": {"Authorization": "Bearer e"}}
     path = tmp_path / "webgrip.toml"
-    path.write_text('[headers]\n"Accept-Language" = "de"\n'
-                    '[site_headers."site-a.test"]\nAuthorization = "Bearer f"\n')
+    path.write_text(
+        '[headers]\n"Accept-Language" = "de"\n'
+        '[site_headers."site-a.test"]\nAuthorization = "Bearer f"\n'
+    )
     loaded = Config.load(path, env={})
     assert loaded.headers == {"Accept-Language": "de"}
     # JSON for values that hold ";".

@@ -28,19 +28,25 @@ def raw_deflate(data: bytes) -> bytes:
 
 
 def serve(body: bytes, encoding: str, content_type: str = "text/plain; charset=utf-8"):
-    head = (f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n"
-            f"Content-Encoding: {encoding}\r\nContent-Length: {len(body)}\r\n"
-            "Connection: close\r\n\r\n").encode()
+    head = (
+        f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n"
+        f"Content-Encoding: {encoding}\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode()
     return RawServer(lambda conn, _req: conn.sendall(head + body))
 
 
-@pytest.mark.parametrize(("encoding", "encode"), [
-    ("deflate", zlib_deflate),
-    ("deflate", raw_deflate),  # raw deflate, as browsers tolerate
-    ("gzip, gzip", lambda d: gzip.compress(gzip.compress(d))),
-    ("deflate, gzip", lambda d: gzip.compress(zlib_deflate(d))),
-    ("GZIP", gzip.compress),
-], ids=["zlib", "raw", "gzip-gzip", "deflate-gzip", "upper-case"])
+@pytest.mark.parametrize(
+    ("encoding", "encode"),
+    [
+        ("deflate", zlib_deflate),
+        ("deflate", raw_deflate),  # raw deflate, as browsers tolerate
+        ("gzip, gzip", lambda d: gzip.compress(gzip.compress(d))),
+        ("deflate, gzip", lambda d: gzip.compress(zlib_deflate(d))),
+        ("GZIP", gzip.compress),
+    ],
+    ids=["zlib", "raw", "gzip-gzip", "deflate-gzip", "upper-case"],
+)
 def test_fetch_decodes(encoding, encode):
     with serve(encode(TEXT.encode()), encoding) as server:
         page = WebClient(loopback_config()).fetch(server.url("/t.txt"), extract="text")
@@ -56,10 +62,13 @@ def test_download_saves_the_decoded_body(tmp_path):
     assert result.size == len(body)
 
 
-@pytest.mark.parametrize(("encoding", "encode"), [
-    ("deflate", zlib_deflate),
-    ("gzip, gzip", lambda d: gzip.compress(gzip.compress(d))),
-])
+@pytest.mark.parametrize(
+    ("encoding", "encode"),
+    [
+        ("deflate", zlib_deflate),
+        ("gzip, gzip", lambda d: gzip.compress(gzip.compress(d))),
+    ],
+)
 def test_bomb_is_stopped_by_the_decoded_cap(encoding, encode):
     bomb = encode(b"\0" * (64 * 1024 * 1024))  # a few KiB on the wire
     assert len(bomb) < 100_000
@@ -72,8 +81,10 @@ def test_bomb_is_stopped_by_the_decoded_cap(encoding, encode):
 def test_bomb_download_stops_and_leaves_nothing(tmp_path):
     bomb = zlib_deflate(b"\0" * (64 * 1024 * 1024))
     config = loopback_config(tmp_path, max_download_bytes=1024 * 1024)
-    with serve(bomb, "deflate", "application/x-bin") as server, \
-            pytest.raises(ResponseTooLargeError):
+    with (
+        serve(bomb, "deflate", "application/x-bin") as server,
+        pytest.raises(ResponseTooLargeError),
+    ):
         WebClient(config).download(server.url("/bomb.bin"))
     assert os.listdir(tmp_path) == []
 

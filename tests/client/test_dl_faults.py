@@ -74,16 +74,25 @@ def child_command(args: dict, prefix: tuple[str, ...] = ()) -> list[str]:
 
 
 def run_child(args: dict, prefix: tuple[str, ...] = ()) -> dict:
-    done = subprocess.run(child_command(args, prefix), capture_output=True, text=True,
-                          timeout=60, env=child_env(), check=False)
+    done = subprocess.run(
+        child_command(args, prefix),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=child_env(),
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def serve(body: bytes = BODY):
     def handler(conn, _request):
-        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nContent-Type: "
-                     "application/octet-stream\r\nConnection: close\r\n\r\n".encode() + body)
+        conn.sendall(
+            f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nContent-Type: "
+            "application/octet-stream\r\nConnection: close\r\n\r\n".encode()
+            + body
+        )
 
     return RawServer(handler)
 
@@ -100,9 +109,11 @@ class Paused:
         self.released = threading.Event()
 
         def handler(conn, _request):
-            conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\nContent-Type: "
-                         "application/octet-stream\r\nConnection: close\r\n\r\n".encode()
-                         + BODY[:first])
+            conn.sendall(
+                f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\nContent-Type: "
+                "application/octet-stream\r\nConnection: close\r\n\r\n".encode()
+                + BODY[:first]
+            )
             if not wait_until(lambda: watch.is_dir() and temp_files(watch)):
                 return
             if fault is not None:
@@ -129,9 +140,14 @@ def test_disk_full_by_file_size_limit_leaves_nothing(tmp_path):
     folder = tmp_path / "dl"
     folder.mkdir()
     with serve() as big, serve(b"small") as small:
-        out = run_child({"dir": str(folder), "fsize": 256 * 1024,
-                         "urls": [big.url("/big.bin"), small.url("/small.txt")],
-                         "tool_url": big.url("/again.bin")})
+        out = run_child(
+            {
+                "dir": str(folder),
+                "fsize": 256 * 1024,
+                "urls": [big.url("/big.bin"), small.url("/small.txt")],
+                "tool_url": big.url("/again.bin"),
+            }
+        )
     failed, saved = out["results"]
     assert failed["error"] == "DownloadError" and failed["reason"] == "io", failed
     assert "File too large" in failed["message"]
@@ -143,16 +159,24 @@ def test_disk_full_by_file_size_limit_leaves_nothing(tmp_path):
 
 def test_disk_full_on_a_small_tmpfs_leaves_nothing(tmp_path):
     # A real ENOSPC: a 256 KiB tmpfs mounted in a user + mount namespace of the child.
-    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True, check=False) \
-        if shutil.which("unshare") else None
+    probe = (
+        subprocess.run(["unshare", "-rm", "true"], capture_output=True, check=False)
+        if shutil.which("unshare")
+        else None
+    )
     if probe is None or probe.returncode != 0:
         pytest.skip("no user namespaces here to mount a small tmpfs")
     folder = tmp_path / "mnt"
     folder.mkdir()
     with serve() as big, serve(b"small") as small:
-        out = run_child({"dir": str(folder), "tmpfs": "256k",
-                         "urls": [big.url("/big.bin"), small.url("/small.txt")]},
-                        prefix=("unshare", "-rm"))
+        out = run_child(
+            {
+                "dir": str(folder),
+                "tmpfs": "256k",
+                "urls": [big.url("/big.bin"), small.url("/small.txt")],
+            },
+            prefix=("unshare", "-rm"),
+        )
     failed, saved = out["results"]
     assert failed["error"] == "DownloadError" and "No space left" in failed["message"], failed
     assert saved["size"] == 5
@@ -185,8 +209,11 @@ def read_only(folder: Path):
     def lock() -> None:
         nonlocal undo
         if os.geteuid() == 0:
-            if shutil.which("chattr") and subprocess.run(
-                    ["chattr", "+i", str(folder)], capture_output=True).returncode == 0:
+            if (
+                shutil.which("chattr")
+                and subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode
+                == 0
+            ):
                 undo = ["chattr", "-i", str(folder)]
         else:
             folder.chmod(0o555)
@@ -215,8 +242,9 @@ def test_folder_made_read_only_mid_download(tmp_path):
     # names the partial file the folder would not let go of; nothing under the final name.
     assert info.value.reason == "os-error", info.value
     assert len(leftovers) == 1 and sorted(os.listdir(folder)) == leftovers
-    assert f"the partial file {folder.resolve() / leftovers[0]} could not be removed" \
-        in str(info.value)
+    assert f"the partial file {folder.resolve() / leftovers[0]} could not be removed" in str(
+        info.value
+    )
     assert (folder / leftovers[0]).stat().st_size == len(BODY)
     # Writable again, and the leftover stale: the next run sweeps it and saves normally.
     old = time.time() - STALE_TEMP_SECONDS - 60
@@ -243,10 +271,12 @@ def test_sigkill_mid_download_then_the_next_run_sweeps(tmp_path):
     folder = tmp_path / "dl"
     folder.mkdir()
     with Paused(folder, first=3 * 128 * 1024, hang=True) as stalled:
-        child = subprocess.Popen(child_command({"dir": str(folder),
-                                                "urls": [stalled.url("/report.pdf")]}),
-                                 env=child_env(), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            child_command({"dir": str(folder), "urls": [stalled.url("/report.pdf")]}),
+            env=child_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             assert wait_until(lambda: temp_files(folder), 30), "the child never started"
             assert wait_until(lambda: (folder / temp_files(folder)[0]).stat().st_size > 0)
@@ -279,9 +309,16 @@ def test_sigkill_mid_download_then_the_next_run_sweeps(tmp_path):
     os.utime(folder / leftover, (old, old))
     with serve(b"two") as server:
         out = run_child({"dir": str(folder), "urls": [server.url("/two.txt")]})
-    assert out["listing"] == sorted([
-        ".webgrip-00000000000000aa.part", ".webgrip-00000000000000bb.part",
-        ".webgrip-notours.part", "one.txt", "thesis.part", "two.txt"])
+    assert out["listing"] == sorted(
+        [
+            ".webgrip-00000000000000aa.part",
+            ".webgrip-00000000000000bb.part",
+            ".webgrip-notours.part",
+            "one.txt",
+            "thesis.part",
+            "two.txt",
+        ]
+    )
     assert outside.read_bytes() == b"keep me"
 
 
@@ -301,19 +338,27 @@ def test_processes_saving_the_same_name_at_once_lose_nothing(tmp_path):
         with lock:
             body = bodies[next(served)]
         barrier.wait(30)
-        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\n"
-                     "Connection: close\r\n\r\n".encode() + body)
+        conn.sendall(
+            f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+            + body
+        )
 
     with RawServer(handler) as server:
-        children = [subprocess.Popen(
-            child_command({"dir": str(folder), "urls": [server.url("/report.pdf")]}),
-            env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            for _ in range(parties)]
+        children = [
+            subprocess.Popen(
+                child_command({"dir": str(folder), "urls": [server.url("/report.pdf")]}),
+                env=child_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(parties)
+        ]
         outputs = [c.communicate(timeout=60) for c in children]
     assert all(c.returncode == 0 for c in children), [e[-2000:] for _, e in outputs]
     names = ["report.pdf", *(f"report ({n}).pdf" for n in range(1, parties))]
     assert sorted(os.listdir(folder)) == sorted(names)
     assert sorted((folder / n).read_bytes() for n in names) == bodies
-    paths = sorted(json.loads(o.decode().strip().splitlines()[-1])["results"][0]["path"]
-                   for o, _ in outputs)
+    paths = sorted(
+        json.loads(o.decode().strip().splitlines()[-1])["results"][0]["path"] for o, _ in outputs
+    )
     assert paths == sorted(str(folder.resolve() / n) for n in names)

@@ -14,10 +14,12 @@ from webgrip.client import WebClient
 PAYLOAD = bytes(range(256)) * 40  # 10 KiB
 
 
-def serve_file(httpserver, path="/files/report.pdf", body=PAYLOAD,
-               content_type="application/pdf", headers=None):
-    httpserver.expect_request(path).respond_with_data(body, content_type=content_type,
-                                                      headers=headers or {})
+def serve_file(
+    httpserver, path="/files/report.pdf", body=PAYLOAD, content_type="application/pdf", headers=None
+):
+    httpserver.expect_request(path).respond_with_data(
+        body, content_type=content_type, headers=headers or {}
+    )
     return httpserver.url_for(path)
 
 
@@ -52,16 +54,23 @@ def test_download_reports_path_size_type_hash(tools, dl, httpserver):
     assert names(dl) == ["report.pdf"]
 
 
-@pytest.mark.parametrize(("size", "line"), [
-    (0, "Size: 0 bytes"),
-    (24, "Size: 24 bytes"),
-    (1023, "Size: 1023 bytes"),
-    (1024, "Size: 1024 bytes (1.0 KiB)"),
-    (3 * 1024 * 1024 + 5, "Size: 3145733 bytes (3.0 MiB)"),
-])
+@pytest.mark.parametrize(
+    ("size", "line"),
+    [
+        (0, "Size: 0 bytes"),
+        (24, "Size: 24 bytes"),
+        (1023, "Size: 1023 bytes"),
+        (1024, "Size: 1024 bytes (1.0 KiB)"),
+        (3 * 1024 * 1024 + 5, "Size: 3145733 bytes (3.0 MiB)"),
+    ],
+)
 def test_download_size_line_says_bytes_once(tools, httpserver, size, line):
-    url = serve_file(httpserver, path=f"/files/f{size}.bin", body=b"x" * size,
-                     content_type="application/octet-stream")
+    url = serve_file(
+        httpserver,
+        path=f"/files/f{size}.bin",
+        body=b"x" * size,
+        content_type="application/octet-stream",
+    )
     answer = tools.download_file(url)
     assert line in answer.splitlines(), answer
 
@@ -82,9 +91,12 @@ def test_structured_download(dl, httpserver):
         ('attachment; filename="../../etc/passwd"', "passwd"),
         ('attachment; filename="..\\\\x"', "x"),
         ('attachment; filename="/tmp/evil.sh"', "evil.sh"),
-        ("attachment; filename=\".bashrc\"", "bashrc"),
-        ("attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E"
-         "%20r%C3%A9sum%C3%A9.pdf", "日本語 résumé.pdf"),
+        ('attachment; filename=".bashrc"', "bashrc"),
+        (
+            "attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E"
+            "%20r%C3%A9sum%C3%A9.pdf",
+            "日本語 résumé.pdf",
+        ),
         ('attachment; filename="CON.txt"', "_CON.txt"),
         ('attachment; filename="bidi\u202egpj.exe"'.encode().decode("latin-1"), "bidi_gpj.exe"),
     ],
@@ -169,22 +181,27 @@ def test_declared_size_over_cap_refused(dl, httpserver):
 
 def test_cap_hit_mid_stream_leaves_nothing(dl):
     def endless(conn, request):  # no Content-Length: the body ends when the socket closes
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                     b"Connection: close\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+            b"Connection: close\r\n\r\n"
+        )
         for _ in range(64):
             conn.sendall(b"y" * 1024)
 
     with RawServer(endless) as server:
         answer = Tools(loopback_config(dl, max_download_bytes=10_000)).download_file(
-            server.url("/big.bin"))
+            server.url("/big.bin")
+        )
     assert answer.startswith("Error:") and "size limit" in answer
     assert names(dl) == []
 
 
 def test_dropped_connection_leaves_nothing(dl):
     def truncated(conn, request):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                     b"Content-Length: 100000\r\n\r\n" + b"z" * 3000)
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+            b"Content-Length: 100000\r\n\r\n" + b"z" * 3000
+        )
 
     with RawServer(truncated) as server:
         answer = Tools(loopback_config(dl)).download_file(server.url("/cut.bin"))

@@ -25,8 +25,10 @@ from webgrip.errors import DownloadError
         ('attachment; filename="report.pdf"', "report.pdf"),
         ("attachment; filename=report.pdf", "report.pdf"),
         ("attachment; filename*=UTF-8''na%C3%AFve%20caf%C3%A9.txt", "naïve café.txt"),
-        ('attachment; filename="fallback.txt"; filename*=UTF-8\'\'%E2%82%AC%20rates.txt',
-         "€ rates.txt"),
+        (
+            "attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E2%82%AC%20rates.txt",
+            "€ rates.txt",
+        ),
         ("attachment; filename*=UTF-8''%E2%82%AC.txt; filename=\"plain.txt\"", "€.txt"),
         ("attachment; filename*=iso-8859-1'en'%A3%20rates.txt", "£ rates.txt"),
         ('attachment; filename="a \\"quoted\\" name.txt"', 'a "quoted" name.txt'),
@@ -99,17 +101,28 @@ def test_sanitize_never_yields_a_path(raw):
 
 # -- choosing ----------------------------------------------------------------------------
 def test_choose_prefers_argument_then_header_then_url_then_type():
-    assert choose_filename("../x.txt", content_disposition='attachment; filename="h.txt"',
-                           url="https://e.test/u.txt") == "x.txt"
-    assert choose_filename(None, content_disposition='attachment; filename="h.txt"',
-                           url="https://e.test/u.txt") == "h.txt"
+    assert (
+        choose_filename(
+            "../x.txt",
+            content_disposition='attachment; filename="h.txt"',
+            url="https://e.test/u.txt",
+        )
+        == "x.txt"
+    )
+    assert (
+        choose_filename(
+            None, content_disposition='attachment; filename="h.txt"', url="https://e.test/u.txt"
+        )
+        == "h.txt"
+    )
     assert choose_filename(None, url="https://e.test/dir/na%C3%AFve%20file.csv?x=1") == (
-        "naïve file.csv")
+        "naïve file.csv"
+    )
     assert choose_filename(None, url="https://e.test/", content_type="application/pdf") == (
-        "download.pdf")
+        "download.pdf"
+    )
     assert choose_filename(None, url="https://e.test/") == "download"
-    assert choose_filename(None, url="https://e.test/get", content_type="image/png") == (
-        "get.png")
+    assert choose_filename(None, url="https://e.test/get", content_type="image/png") == ("get.png")
     assert choose_filename(None, url="https://e.test/a/..%2F..%2Fetc%2Fpasswd") == "passwd"
 
 
@@ -189,8 +202,9 @@ def test_place_numbers_existing_names_and_removes_temp(tmp_path):
 def test_place_overwrite_replaces(tmp_path):
     (tmp_path / "r.pdf").write_bytes(b"old")
     with open_destination(str(tmp_path), (str(tmp_path),)) as dest:
-        _path, renamed, replaced = place_file(dest, make_temp(dest.path, b"new"), "r.pdf",
-                                             overwrite=True)
+        _path, renamed, replaced = place_file(
+            dest, make_temp(dest.path, b"new"), "r.pdf", overwrite=True
+        )
     assert (renamed, replaced) == (False, True)
     assert (tmp_path / "r.pdf").read_bytes() == b"new"
     assert [p.name for p in tmp_path.iterdir()] == ["r.pdf"]

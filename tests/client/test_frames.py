@@ -16,8 +16,10 @@ from webgrip.tools import Tools
 
 ONLY_127_0_0_1 = ("127.0.0.1/32",)
 CHALLENGES = Path(__file__).resolve().parents[1] / "fixtures" / "challenge"
-LONG = ("Framed documentation text that a reader wants, long enough to be the main "
-        "content of the frame it sits in. ") * 3
+LONG = (
+    "Framed documentation text that a reader wants, long enough to be the main "
+    "content of the frame it sits in. "
+) * 3
 
 
 def doc(body: str, title: str = "Doc") -> str:
@@ -32,8 +34,7 @@ def site():
 
 @pytest.fixture
 def client():
-    cfg = loopback_config(allow_networks=ONLY_127_0_0_1,
-                          resolve={"other.test": ("127.0.0.1",)})
+    cfg = loopback_config(allow_networks=ONLY_127_0_0_1, resolve={"other.test": ("127.0.0.1",)})
     with WebClient(cfg) as c:
         yield c
 
@@ -43,14 +44,21 @@ def test_iframes_inlined_in_reading_order_and_cross_site_listed(site, client):
     site.route("/two.html", page(doc(f"<p>TWO {LONG}</p>")))
     cross = f"http://other.test:{site.port}/ad.html"
     site.route("/ad.html", page(doc("<p>AD</p>")))
-    site.route("/", page(doc(
-        f"<h1>Parent</h1><p>BEFORE {LONG}</p><iframe src='one.html'></iframe>"
-        f"<p>MIDDLE {LONG}</p><iframe src='{cross}' title='Partner widget'></iframe>"
-        f"<iframe src='/two.html'></iframe><p>AFTER {LONG}</p>")))
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<h1>Parent</h1><p>BEFORE {LONG}</p><iframe src='one.html'></iframe>"
+                f"<p>MIDDLE {LONG}</p><iframe src='{cross}' title='Partner widget'></iframe>"
+                f"<iframe src='/two.html'></iframe><p>AFTER {LONG}</p>"
+            )
+        ),
+    )
     for extract in ("markdown", "text"):
         content = client.fetch(site.url("/"), extract=extract, main_content=False).content
-        order = [content.index(w) for w in ("BEFORE", "ONE", "MIDDLE", "Partner widget",
-                                            "TWO", "AFTER")]
+        order = [
+            content.index(w) for w in ("BEFORE", "ONE", "MIDDLE", "Partner widget", "TWO", "AFTER")
+        ]
         assert order == sorted(order), content
         assert "AD" not in content.replace("ADD", "")
     md = client.fetch(site.url("/"), main_content=False).content
@@ -63,9 +71,14 @@ def test_iframes_inlined_in_reading_order_and_cross_site_listed(site, client):
 def test_frameset_documentation_viewer_survives_main_content(site, client):
     site.route("/nav.html", page(doc("<ul><li><a href='/c.html'>Chapter</a></li></ul>")))
     site.route("/c.html", page(doc(f"<h1>Chapter one</h1><p>CONTENT {LONG}</p>")))
-    site.route("/", page("<html><head><title>Viewer</title></head>"
-                         "<frameset cols='20%,*'><frame src='nav.html' name='nav'>"
-                         "<frame src='c.html' name='main'></frameset></html>"))
+    site.route(
+        "/",
+        page(
+            "<html><head><title>Viewer</title></head>"
+            "<frameset cols='20%,*'><frame src='nav.html' name='nav'>"
+            "<frame src='c.html' name='main'></frameset></html>"
+        ),
+    )
     for extract in ("markdown", "text"):
         got = client.fetch(site.url("/"), extract=extract)  # main content by default
         assert "CONTENT" in got.content and "Chapter one" in got.content
@@ -75,7 +88,8 @@ def test_frameset_documentation_viewer_survives_main_content(site, client):
 def test_frame_outside_the_main_content_is_appended(site, client):
     site.route("/report.html", page(doc(f"<table><tr><td>REPORT {LONG}</td></tr></table>")))
     html = article("Quarterly results", paragraphs=6).replace(
-        "<footer>", "<aside><iframe src='/report.html'></iframe></aside><footer>")
+        "<footer>", "<aside><iframe src='/report.html'></iframe></aside><footer>"
+    )
     site.route("/", page(html))
     got = client.fetch(site.url("/"), extract="markdown", main_content=True)
     assert got.main_content
@@ -86,9 +100,15 @@ def test_frame_outside_the_main_content_is_appended(site, client):
 def test_refused_frame_never_fetched(site, raw_server):
     denied = raw_server(host="127.0.0.2")  # refused by the policy: must see no connection
     site.route("/jump.html", lambda req: Reply(302, b"", {"Location": denied.url("/secret")}))
-    site.route("/", page(doc(
-        f"<p>PARENT {LONG}</p><iframe src='/jump.html' title='Jump'></iframe>"
-        f"<iframe src='{denied.url('/direct')}' title='Direct'></iframe>")))
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<p>PARENT {LONG}</p><iframe src='/jump.html' title='Jump'></iframe>"
+                f"<iframe src='{denied.url('/direct')}' title='Direct'></iframe>"
+            )
+        ),
+    )
     with WebClient(loopback_config(allow_networks=ONLY_127_0_0_1)) as c:
         md = c.fetch(site.url("/"), main_content=False).content
     assert "PARENT" in md
@@ -100,8 +120,10 @@ def test_refused_frame_never_fetched(site, raw_server):
 
 def test_depth_one_frames_inside_frames_are_listed(site, client):
     site.route("/deep.html", page(doc("<p>DEEP</p>")))
-    site.route("/inner.html", page(doc(
-        f"<p>INNER {LONG}</p><iframe src='/deep.html' title='Deeper'></iframe>")))
+    site.route(
+        "/inner.html",
+        page(doc(f"<p>INNER {LONG}</p><iframe src='/deep.html' title='Deeper'></iframe>")),
+    )
     site.route("/", page(doc(f"<p>TOP {LONG}</p><iframe src='/inner.html'></iframe>")))
     md = client.fetch(site.url("/"), main_content=False).content
     assert "INNER" in md and "DEEP" not in md
@@ -134,8 +156,15 @@ def test_slow_frame_does_not_extend_the_call(site):
 
     site.route("/slow.html", slow)
     site.route("/late.html", page(doc("<p>LATE</p>")))
-    site.route("/", page(doc(f"<p>QUICK {LONG}</p><iframe src='/slow.html' title='Slow'>"
-                             "</iframe><iframe src='/late.html' title='Late'></iframe>")))
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<p>QUICK {LONG}</p><iframe src='/slow.html' title='Slow'>"
+                "</iframe><iframe src='/late.html' title='Late'></iframe>"
+            )
+        ),
+    )
     cfg = loopback_config(allow_networks=ONLY_127_0_0_1, timeout=1.5)
     try:
         with WebClient(cfg) as c:
@@ -152,12 +181,19 @@ def test_slow_frame_does_not_extend_the_call(site):
 
 def test_srcdoc_inlined_and_trackers_skipped(site, client):
     site.route("/pixel.html", page(doc("<p>PIXEL</p>")))
-    site.route("/", page(doc(
-        f"<p>HOST {LONG}</p><iframe srcdoc='&lt;p&gt;INLINE &lt;b&gt;doc&lt;/b&gt;&lt;/p&gt;'>"
-        "</iframe><iframe src='/pixel.html' width='1' height='1'></iframe>"
-        "<iframe src='about:blank'></iframe><iframe src='javascript:void(0)'></iframe>"
-        "<iframe src='data:text/html,DATA'></iframe>"
-        "<div style='display:none'><iframe src='/pixel.html'></iframe></div>")))
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<p>HOST {LONG}</p>"
+                "<iframe srcdoc='&lt;p&gt;INLINE &lt;b&gt;doc&lt;/b&gt;&lt;/p&gt;'>"
+                "</iframe><iframe src='/pixel.html' width='1' height='1'></iframe>"
+                "<iframe src='about:blank'></iframe><iframe src='javascript:void(0)'></iframe>"
+                "<iframe src='data:text/html,DATA'></iframe>"
+                "<div style='display:none'><iframe src='/pixel.html'></iframe></div>"
+            )
+        ),
+    )
     md = client.fetch(site.url("/"), main_content=False).content
     assert "INLINE **doc**" in md
     assert "PIXEL" not in md and "DATA" not in md and "Frame:" not in md
@@ -165,12 +201,24 @@ def test_srcdoc_inlined_and_trackers_skipped(site, client):
 
 
 def test_links_and_tables_views_include_frames(site, client):
-    site.route("/t.html", page(doc(
-        "<table><tr><th>Name</th><th>Value</th></tr><tr><td>framed</td><td>1</td></tr>"
-        "</table><a href='/inside'>Inside link</a>")))
-    site.route("/", page(doc(
-        "<a href='/own'>Own link</a><iframe src='/t.html'></iframe>"
-        f"<iframe src='http://other.test:{site.port}/x' title='Other'></iframe>")))
+    site.route(
+        "/t.html",
+        page(
+            doc(
+                "<table><tr><th>Name</th><th>Value</th></tr><tr><td>framed</td><td>1</td></tr>"
+                "</table><a href='/inside'>Inside link</a>"
+            )
+        ),
+    )
+    site.route(
+        "/",
+        page(
+            doc(
+                "<a href='/own'>Own link</a><iframe src='/t.html'></iframe>"
+                f"<iframe src='http://other.test:{site.port}/x' title='Other'></iframe>"
+            )
+        ),
+    )
     links = client.fetch(site.url("/"), extract="links")
     urls = [link["url"] for link in links.data or ()]
     assert urls == [site.url("/own"), site.url("/inside"), f"http://other.test:{site.port}/x"]
@@ -199,10 +247,16 @@ def test_a_frame_refused_as_too_large_uses_up_the_byte_budget(site):
     big = b"<p>" + b"x " * 100_000 + b"</p>"  # 200 KB
     for i in range(3):
         site.route(f"/big{i}.html", lambda req: Reply(body=iter([big])))
-    site.route("/", page(doc(f"<p>PARENT {LONG}</p>" + "".join(
-        f"<iframe src='/big{i}.html' title='Big {i}'></iframe>" for i in range(3)))))
-    with WebClient(loopback_config(allow_networks=ONLY_127_0_0_1,
-                                   max_response_bytes=150_000)) as c:
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<p>PARENT {LONG}</p>"
+                + "".join(f"<iframe src='/big{i}.html' title='Big {i}'></iframe>" for i in range(3))
+            )
+        ),
+    )
+    with WebClient(loopback_config(allow_networks=ONLY_127_0_0_1, max_response_bytes=150_000)) as c:
         md = c.fetch(site.url("/"), main_content=False).content
     assert "PARENT" in md
     assert "[Frame: Big 0]" in md and "(not fetched: too-large)" in md
@@ -214,12 +268,18 @@ def test_a_frame_that_is_a_wall_is_listed_with_its_kind(site, client):
     bot_check = (CHALLENGES / "cloudflare-managed.html").read_text(encoding="utf-8")
     site.route("/check.html", page(bot_check))  # a bot check served as 200
     site.route("/dash.html", lambda req: Reply(302, b"", {"Location": "/account/login"}))
-    site.route("/account/login", page(
-        (CHALLENGES / "login-form.html").read_text(encoding="utf-8")))
+    site.route("/account/login", page((CHALLENGES / "login-form.html").read_text(encoding="utf-8")))
     site.route("/ok.html", page(doc(f"<p>REPORT {LONG}</p>")))
-    site.route("/", page(doc(
-        f"<p>PARENT {LONG}</p><iframe src='/check.html' title='Shop'></iframe>"
-        "<iframe src='/dash.html' title='Dashboard'></iframe><iframe src='/ok.html'></iframe>")))
+    site.route(
+        "/",
+        page(
+            doc(
+                f"<p>PARENT {LONG}</p><iframe src='/check.html' title='Shop'></iframe>"
+                "<iframe src='/dash.html' title='Dashboard'></iframe>"
+                "<iframe src='/ok.html'></iframe>"
+            )
+        ),
+    )
     for extract in ("markdown", "text"):
         content = client.fetch(site.url("/"), extract=extract, main_content=False).content
         assert "PARENT" in content and "REPORT" in content

@@ -21,17 +21,26 @@ from webgrip.hygiene import (
 @pytest.mark.parametrize(
     ("url", "expected"),
     [
-        ("https://example.com/a?id=7&utm_source=news&utm_medium=mail&b=2",
-         "https://example.com/a?id=7&b=2"),
+        (
+            "https://example.com/a?id=7&utm_source=news&utm_medium=mail&b=2",
+            "https://example.com/a?id=7&b=2",
+        ),
         ("https://example.com/?fbclid=IwAR0abc", "https://example.com/"),
-        ("https://example.com/p?gclid=x&dclid=y&msclkid=z&yclid=w&igshid=v&q=keep",
-         "https://example.com/p?q=keep"),
-        ("https://example.com/p?mc_cid=1&mc_eid=2&_ga=3&_gl=4&ref_src=twsrc", "https://example.com/p"),
+        (
+            "https://example.com/p?gclid=x&dclid=y&msclkid=z&yclid=w&igshid=v&q=keep",
+            "https://example.com/p?q=keep",
+        ),
+        (
+            "https://example.com/p?mc_cid=1&mc_eid=2&_ga=3&_gl=4&ref_src=twsrc",
+            "https://example.com/p",
+        ),
         ("https://example.com/p?UTM_SOURCE=x&Keep=1", "https://example.com/p?Keep=1"),
         ("https://example.com/p?utm_source=x#section-2", "https://example.com/p#section-2"),
         # encoding and order of the rest are kept exactly
-        ("https://example.com/s?q=caf%C3%A9+au+lait&utm_campaign=x&z=%2F&a=1",
-         "https://example.com/s?q=caf%C3%A9+au+lait&z=%2F&a=1"),
+        (
+            "https://example.com/s?q=caf%C3%A9+au+lait&utm_campaign=x&z=%2F&a=1",
+            "https://example.com/s?q=caf%C3%A9+au+lait&z=%2F&a=1",
+        ),
         # an encoded tracking name is still recognised
         ("https://example.com/s?utm%5Fsource=x&k=v", "https://example.com/s?k=v"),
         # nothing to strip: the very same string
@@ -48,17 +57,26 @@ def test_strip_tracking_examples(url: str, expected: str) -> None:
     ("url", "expected"),
     [
         # Amazon: referral and recommendation tags, on every storefront; variant choice kept
-        ("https://www.amazon.com/dp/B0TEST?ref=sr_1_1&pd_rd_w=a&pf_rd_p=b&th=1&psc=1",
-         "https://www.amazon.com/dp/B0TEST?th=1&psc=1"),
-        ("https://www.amazon.co.uk/dp/B0TEST?tag=aff-21&qid=1700&sr=8-1&keywords=guide",
-         "https://www.amazon.co.uk/dp/B0TEST?keywords=guide"),
+        (
+            "https://www.amazon.com/dp/B0TEST?ref=sr_1_1&pd_rd_w=a&pf_rd_p=b&th=1&psc=1",
+            "https://www.amazon.com/dp/B0TEST?th=1&psc=1",
+        ),
+        (
+            "https://www.amazon.co.uk/dp/B0TEST?tag=aff-21&qid=1700&sr=8-1&keywords=guide",
+            "https://www.amazon.co.uk/dp/B0TEST?keywords=guide",
+        ),
         # YouTube: share id goes, the start time and the playlist stay
-        ("https://www.youtube.com/watch?v=abc&si=SHARE&t=42&list=PL1",
-         "https://www.youtube.com/watch?v=abc&t=42&list=PL1"),
+        (
+            "https://www.youtube.com/watch?v=abc&si=SHARE&t=42&list=PL1",
+            "https://www.youtube.com/watch?v=abc&t=42&list=PL1",
+        ),
         ("https://youtu.be/abc?si=SHARE", "https://youtu.be/abc"),
         # X/Twitter share tokens
         ("https://x.com/user/status/1?s=20&t=AbCd", "https://x.com/user/status/1"),
-        ("https://mobile.twitter.com/user/status/1?s=46", "https://mobile.twitter.com/user/status/1"),
+        (
+            "https://mobile.twitter.com/user/status/1?s=46",
+            "https://mobile.twitter.com/user/status/1",
+        ),
     ],
 )
 def test_domain_rules(url: str, expected: str) -> None:
@@ -86,7 +104,9 @@ def test_extra_rules_from_config() -> None:
 
 
 def test_url_for_fetch_drops_fragment_and_tracking() -> None:
-    assert url_for_fetch("https://example.com/a?x=1&utm_source=t#frag") == "https://example.com/a?x=1"
+    assert (
+        url_for_fetch("https://example.com/a?x=1&utm_source=t#frag") == "https://example.com/a?x=1"
+    )
     assert url_for_fetch("https://example.com/a#frag") == "https://example.com/a"
     assert url_for_fetch("https://example.com/a?#") == "https://example.com/a?"
     assert url_for_fetch("https://example.com/a?k=%23x", ("k",)) == "https://example.com/a"
@@ -124,9 +144,16 @@ _name_chars = string.ascii_letters + string.digits + "_-.[]"
 plain_names = st.text(_name_chars, min_size=1, max_size=12).filter(_plainly_not_tracking)
 tracking_names = st.sampled_from([*sorted(_GLOBAL_EXACT), "utm_source", "utm_x", "UTM_Term"])
 values = st.text(min_size=0, max_size=10).map(lambda v: quote(v, safe=""))
-hosts = st.sampled_from([
-    "example.com", "www.amazon.de", "www.youtube.com", "x.com", "github.com", "sub.example.org",
-])
+hosts = st.sampled_from(
+    [
+        "example.com",
+        "www.amazon.de",
+        "www.youtube.com",
+        "x.com",
+        "github.com",
+        "sub.example.org",
+    ]
+)
 
 
 @st.composite
@@ -193,7 +220,7 @@ def _reference_strip(url: str, extra: tuple[str, ...] = ()) -> str:
         labels = host.split(".")
         for i, label in enumerate(labels):
             if label == "amazon":
-                rest = labels[i + 1:]
+                rest = labels[i + 1 :]
                 return 1 <= len(rest) <= 2 and all(0 < len(x) <= 3 for x in rest)
         return False
 
@@ -203,8 +230,11 @@ def _reference_strip(url: str, extra: tuple[str, ...] = ()) -> str:
         host = ""
     checks = [compile_rules(TRACKING_PARAMS), compile_rules(extra)]
     for domain, rules in DOMAIN_TRACKING_PARAMS.items():
-        if host and (is_amazon(host) if domain == "amazon.*"
-                     else host == domain or host.endswith("." + domain)):
+        if host and (
+            is_amazon(host)
+            if domain == "amazon.*"
+            else host == domain or host.endswith("." + domain)
+        ):
             checks.append(compile_rules(rules))
     rest, hash_, fragment = url.partition("#")
     base, _, query = rest.partition("?")
@@ -224,20 +254,43 @@ def _reference_strip(url: str, extra: tuple[str, ...] = ()) -> str:
 
 
 _odd_names = st.text(string.ascii_letters + "_%+-.[]5fFİK\u212a ", max_size=10)
-_odd_hosts = st.sampled_from([
-    "example.com", "WWW.Amazon.CO.UK.", "m.youtube.com", "youtu.be", "x.com", "x.com.evil.test",
-    "amazon.example.info", "user:pw@smile.amazon.de:8443", "[::1]:8080", "[::1", "",
-    "shop.ebay.com", "lnkd.linkedin.com", "tiktok.com",
-])
+_odd_hosts = st.sampled_from(
+    [
+        "example.com",
+        "WWW.Amazon.CO.UK.",
+        "m.youtube.com",
+        "youtu.be",
+        "x.com",
+        "x.com.evil.test",
+        "amazon.example.info",
+        "user:pw@smile.amazon.de:8443",
+        "[::1]:8080",
+        "[::1",
+        "",
+        "shop.ebay.com",
+        "lnkd.linkedin.com",
+        "tiktok.com",
+    ]
+)
 
 
 @settings(max_examples=500)
 @given(
     st.sampled_from(["https://", "HTTP://", "//", "", "mailto:", "whatsapp://"]),
     _odd_hosts,
-    st.lists(st.tuples(st.one_of(_odd_names, tracking_names, st.sampled_from(
-        ["si", "ref", "t", "S", "tag", "pd_rd_w", "__cft__[0]", "Session_Ref", "cmp_x"])),
-        values), max_size=6),
+    st.lists(
+        st.tuples(
+            st.one_of(
+                _odd_names,
+                tracking_names,
+                st.sampled_from(
+                    ["si", "ref", "t", "S", "tag", "pd_rd_w", "__cft__[0]", "Session_Ref", "cmp_x"]
+                ),
+            ),
+            values,
+        ),
+        max_size=6,
+    ),
     st.sampled_from(["", "&", "&&", "=", "?"]),
     st.one_of(st.none(), st.text(string.ascii_letters + "=&?#", max_size=6)),
     st.sampled_from([(), ("session_ref", " CMP_* ", "*", "")]),

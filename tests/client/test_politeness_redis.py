@@ -17,8 +17,9 @@ import pytest
 
 pytest.importorskip("redis", reason="the ray extra is not installed: pip install 'webgrip[ray]'")
 if shutil.which("redis-server") is None:
-    pytest.skip("redis-server is not installed (apt-get install redis-server)",
-                allow_module_level=True)
+    pytest.skip(
+        "redis-server is not installed (apt-get install redis-server)", allow_module_level=True
+    )
 
 from loopback import loopback_config
 from ray_support import Site, budget_violations, free_port, redis_server
@@ -67,9 +68,10 @@ def _hammer(clients: list[WebClient], sites: list[Site], per_client: int) -> Non
 
 def test_workers_sharing_redis_keep_one_budget_per_host(redis_url, sites):
     config = loopback_config(rate_limit_seconds=INTERVAL)
-    clients = [WebClient(config, limiter=RedisHostLimiter(redis_url, INTERVAL,
-                                                          namespace="t1:"))
-               for _ in range(3)]
+    clients = [
+        WebClient(config, limiter=RedisHostLimiter(redis_url, INTERVAL, namespace="t1:"))
+        for _ in range(3)
+    ]
     _hammer(clients, sites, per_client=3)
     for site in sites:
         times = site.times()
@@ -102,9 +104,10 @@ def test_retry_after_from_one_worker_holds_the_host_for_all(redis_url, sites):
     busy = Site("127.0.0.4", on_request=first_refused)
     try:
         config = loopback_config(rate_limit_seconds=0.01, max_retries=0)
-        one, other = (WebClient(config, limiter=RedisHostLimiter(redis_url, 0.01,
-                                                                 namespace="t3:"))
-                      for _ in range(2))
+        one, other = (
+            WebClient(config, limiter=RedisHostLimiter(redis_url, 0.01, namespace="t3:"))
+            for _ in range(2)
+        )
         with pytest.raises(WebgripError) as caught:
             one.fetch(busy.url("/busy"))  # no retry here: the 429 is the answer
         assert caught.value.reason == "http-429"
@@ -120,8 +123,10 @@ def test_retry_after_from_one_worker_holds_the_host_for_all(redis_url, sites):
 
 def test_an_unreachable_store_fails_the_request_without_sending_it(sites):
     url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-    client = WebClient(loopback_config(rate_limit_seconds=INTERVAL),
-                       limiter=RedisHostLimiter(url, INTERVAL, socket_timeout=2))
+    client = WebClient(
+        loopback_config(rate_limit_seconds=INTERVAL),
+        limiter=RedisHostLimiter(url, INTERVAL, socket_timeout=2),
+    )
     [result] = client.fetch_many([sites[0].url("/x")])
     assert isinstance(result, WebgripError)
     assert result.reason == "politeness-store"
@@ -142,17 +147,21 @@ def test_the_limiter_pickles_to_a_fresh_connection(redis_url):
     assert copy.reserve("example.com", deadline=0.0) is None  # past deadline: nothing booked
 
 
-@pytest.mark.parametrize("secret_url", [
-    "redis://:s3cr3t-pass@127.0.0.1:{port}/0",
-    "redis://someuser:s3cr3t-pass@127.0.0.1:{port}/0",
-    "redis://127.0.0.1:{port}/0?password=s3cr3t-pass&username=someuser",
-])
+@pytest.mark.parametrize(
+    "secret_url",
+    [
+        "redis://:s3cr3t-pass@127.0.0.1:{port}/0",
+        "redis://someuser:s3cr3t-pass@127.0.0.1:{port}/0",
+        "redis://127.0.0.1:{port}/0?password=s3cr3t-pass&username=someuser",
+    ],
+)
 def test_store_errors_never_show_its_credentials(secret_url, sites):
     """The message goes into the ``error`` column of the output files."""
     port = free_port()  # nothing listens there
-    client = WebClient(loopback_config(rate_limit_seconds=INTERVAL),
-                       limiter=RedisHostLimiter(secret_url.format(port=port), INTERVAL,
-                                                socket_timeout=2))
+    client = WebClient(
+        loopback_config(rate_limit_seconds=INTERVAL),
+        limiter=RedisHostLimiter(secret_url.format(port=port), INTERVAL, socket_timeout=2),
+    )
     [result] = client.fetch_many([sites[0].url("/x")])
     assert isinstance(result, WebgripError) and result.reason == "politeness-store"
     assert f"redis://127.0.0.1:{port}/0" in str(result)
@@ -176,6 +185,7 @@ def test_a_batch_waits_for_a_host_held_longer_than_its_timeout(redis_url, sites)
 def test_retry_after_holds_the_host_that_answered_after_redirects(redis_url):
     """A link on one host redirects to another that answers 429 Retry-After: the host held
     for the cluster is the one that asked, not the one first asked."""
+
     def refuse(path: str, _port: int, _arrived: float) -> int | None:
         return 429 if path == "/x" else None  # with Retry-After: 1
 
@@ -184,8 +194,9 @@ def test_retry_after_holds_the_host_that_answered_after_redirects(redis_url):
         with SiteServer() as first:  # on 127.0.0.1
             go = first.route("/go", lambda req: Reply(302, b"", {"Location": answering.url("/x")}))
             limiter = RedisHostLimiter(redis_url, 0.01, namespace="t7:")
-            client = WebClient(loopback_config(rate_limit_seconds=0.01, max_retries=0),
-                               limiter=limiter)
+            client = WebClient(
+                loopback_config(rate_limit_seconds=0.01, max_retries=0), limiter=limiter
+            )
             with pytest.raises(WebgripError) as caught:
                 client.fetch(go)
             assert caught.value.reason == "http-429"

@@ -14,9 +14,14 @@ from webgrip import WebClient
 from webgrip.errors import ConnectError, FetchTimeoutError
 
 SPELLINGS = [
-    "http://0x7f.0.0.2:{port}/", "http://2130706434:{port}/", "http://127.2:{port}/",
-    "http://0177.0.0.02:{port}/", "http://[::ffff:127.0.0.2]:{port}/",
-    "http://[::ffff:7f00:2]:{port}/", "http://127.0.0.2.:{port}/", "http://127.0.0.%32:{port}/",
+    "http://0x7f.0.0.2:{port}/",
+    "http://2130706434:{port}/",
+    "http://127.2:{port}/",
+    "http://0177.0.0.02:{port}/",
+    "http://[::ffff:127.0.0.2]:{port}/",
+    "http://[::ffff:7f00:2]:{port}/",
+    "http://127.0.0.2.:{port}/",
+    "http://127.0.0.%32:{port}/",
     "http://127.0.0.2:{port}\\@example.com/",
 ]
 
@@ -35,8 +40,10 @@ def test_other_spellings_of_an_address_share_its_slot(raw_server, spelling: str)
     assert server.connections == 1
 
 
-@pytest.mark.parametrize("spelling", ["http://LocalHost:{port}/", "http://localhost.:{port}/",
-                                      "http://LOCALHOST.:{port}/x"])
+@pytest.mark.parametrize(
+    "spelling",
+    ["http://LocalHost:{port}/", "http://localhost.:{port}/", "http://LOCALHOST.:{port}/x"],
+)
 def test_names_are_compared_lower_case_without_trailing_dots(raw_server, spelling: str) -> None:
     server = raw_server(reply(200, b"ok", {"Content-Type": "text/plain"}))
     with limited_client() as client:

@@ -20,8 +20,9 @@ pytest.importorskip("ray.data", reason=MISSING)
 pytest.importorskip("redis", reason=MISSING)
 pq = pytest.importorskip("pyarrow.parquet", reason=MISSING)
 if shutil.which("redis-server") is None:
-    pytest.skip("redis-server is not installed (apt-get install redis-server)",
-                allow_module_level=True)
+    pytest.skip(
+        "redis-server is not installed (apt-get install redis-server)", allow_module_level=True
+    )
 
 from loopback import loopback_config  # noqa: E402
 from ray_support import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
@@ -36,8 +37,7 @@ ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     # Both actors up before the first batch goes out, so that on a loaded machine a slow
     # second actor cannot leave every batch to the first (the tests check both fetch).
     ray.data.DataContext.get_current().wait_for_min_actors_s = 120
@@ -88,14 +88,16 @@ def _config(**changes):
     return loopback_config(rate_limit_seconds=INTERVAL, timeout=20.0, **changes)
 
 
-def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, redis_url,
-                                                                    sites):
+def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, redis_url, sites):
     urls = sites.urls(per_site=8)
-    refused = ["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/",
-               "ftp://127.0.0.2/x", None]
+    refused = [
+        "http://10.0.0.1/",
+        "http://169.254.169.254/latest/meta-data/",
+        "ftp://127.0.0.2/x",
+        None,
+    ]
     ds = ray.data.from_items([{"url": u, "n": i} for i, u in enumerate(urls + refused)])
-    out = fetch_dataset(ds, config=_config(), politeness=redis_url, concurrency=2,
-                        batch_size=4)
+    out = fetch_dataset(ds, config=_config(), politeness=redis_url, concurrency=2, batch_size=4)
     rows = out.take_all()
 
     by_url = collections.Counter(r["url"] for r in rows)
@@ -109,9 +111,12 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
         assert row["content_type"] == "text/html" and "distributed fetch" in row["content"]
         assert row["n"] == urls.index(url)  # the input's other columns are kept
     kinds = {u: got[u]["error_kind"] for u in refused}
-    assert kinds == {"http://10.0.0.1/": "private-address",
-                     "http://169.254.169.254/latest/meta-data/": "link-local-address",
-                     "ftp://127.0.0.2/x": "scheme", None: "empty"}
+    assert kinds == {
+        "http://10.0.0.1/": "private-address",
+        "http://169.254.169.254/latest/meta-data/": "link-local-address",
+        "ftp://127.0.0.2/x": "scheme",
+        None: "empty",
+    }
     assert all(got[u]["content"] is None and got[u]["error"] for u in refused)
 
     for address in ADDRESSES:
@@ -123,15 +128,15 @@ def test_rows_for_every_url_refusals_as_errors_one_budget_per_host(local_ray, re
         assert len(senders) == 2 and None not in senders and os.getpid() not in senders
 
 
-def test_a_worker_killed_mid_run_loses_no_url_and_duplicates_none(local_ray, redis_url,
-                                                                   tmp_path):
+def test_a_worker_killed_mid_run_loses_no_url_and_duplicates_none(local_ray, redis_url, tmp_path):
     victim = f"/{ADDRESSES[1]}/p3"
     killing = Sites(tmp_path, kill_on=victim)
     try:
         urls = killing.urls(per_site=6)
         ds = ray.data.from_items([{"url": u} for u in urls])
-        rows = fetch_dataset(ds, config=_config(max_retries=0), politeness=redis_url,
-                             concurrency=2, batch_size=3).take_all()
+        rows = fetch_dataset(
+            ds, config=_config(max_retries=0), politeness=redis_url, concurrency=2, batch_size=3
+        ).take_all()
         [pid] = killing.killed()  # one actor process really died mid-batch
         assert pid != os.getpid()
         assert collections.Counter(r["url"] for r in rows) == collections.Counter(urls)
@@ -152,8 +157,9 @@ def test_batch_command_resumes_a_folder_on_ray(local_ray, redis_url, sites, tmp_
     assert first == {"listed": 5, "skipped": 0, "fetched": 5, "failed": 0}
     # ...the same command on Ray with the whole list fetches only the rest.
     listed.write_text("# the list\n" + "\n".join([*urls, "http://10.0.0.1/", urls[0]]) + "\n")
-    second = run_batch(listed, out, config=_config(), ray_address="auto",
-                       redis_url=redis_url)  # concurrency: Ray's autoscaling pool
+    second = run_batch(
+        listed, out, config=_config(), ray_address="auto", redis_url=redis_url
+    )  # concurrency: Ray's autoscaling pool
     assert second == {"listed": 13, "skipped": 5, "fetched": 8, "failed": 1}
     table = pq.read_table(out)
     assert sorted(table.column("url").to_pylist()) == sorted([*urls, "http://10.0.0.1/"])
@@ -163,7 +169,8 @@ def test_batch_command_resumes_a_folder_on_ray(local_ray, redis_url, sites, tmp_
 
 
 def test_batch_command_leaves_rows_the_store_kept_from_being_fetched_for_the_next_run(
-        local_ray, sites, tmp_path):
+    local_ray, sites, tmp_path
+):
     """The politeness store does not answer: no URL was fetched, so none is written (a rerun
     would skip it for good); the summary says how many are left for the next run."""
     urls = sites.urls(per_site=2)
@@ -171,8 +178,9 @@ def test_batch_command_leaves_rows_the_store_kept_from_being_fetched_for_the_nex
     listed.write_text("\n".join(urls) + "\n")
     out = tmp_path / "out"
     unreachable = f"redis://:s3cr3t@127.0.0.1:{free_port()}/0"  # nothing listens there
-    summary = run_batch(listed, out, config=_config(), ray_address="auto",
-                        redis_url=unreachable, concurrency=1)
+    summary = run_batch(
+        listed, out, config=_config(), ray_address="auto", redis_url=unreachable, concurrency=1
+    )
     assert summary == {"listed": 6, "skipped": 0, "fetched": 0, "failed": 0, "left": 6}
     assert done_urls(out) == set()  # no row: the next run fetches them all
     assert sites.server.arrivals() == []
@@ -211,8 +219,16 @@ class _Dataset:
 def test_the_drivers_proxy_variables_travel_to_the_workers(monkeypatch):
     """With trust_env_proxy the driver's HTTP(S)_PROXY/NO_PROXY are what every actor uses,
     whatever its node's environment holds."""
-    for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY",
-                 "all_proxy", "NO_PROXY", "no_proxy"):
+    for name in (
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HTTPS_PROXY", "http://driver-proxy.internal:3128")
     monkeypatch.setenv("NO_PROXY", "intranet.example")
@@ -246,9 +262,14 @@ def test_as_many_actors_as_cpus_do_not_starve_a_file_input(local_ray, sites, tmp
     listed = tmp_path / "urls.csv"
     listed.write_text("url\n" + "\n".join(urls) + "\n")
     got: list = []
-    job = threading.Thread(target=lambda: got.extend(fetch_dataset(
-        ray.data.read_csv(str(listed)), config=_config(), concurrency=2).take_all()),
-        daemon=True)
+    job = threading.Thread(
+        target=lambda: got.extend(
+            fetch_dataset(
+                ray.data.read_csv(str(listed)), config=_config(), concurrency=2
+            ).take_all()
+        ),
+        daemon=True,
+    )
     job.start()
     job.join(timeout=180)
     assert not job.is_alive(), "the dataset never finished: its input was starved"
@@ -273,15 +294,41 @@ def test_a_head_that_does_not_answer_fails_in_seconds(tmp_path):
     listed.write_text("http://a.example/\n")
     port = free_port()  # nothing listens there
     start = time.monotonic()
-    got = subprocess.run([sys.executable, "-m", "webgrip", "batch", str(listed), "--out",
-                          str(tmp_path / "out"), "--ray", f"127.0.0.1:{port}"],
-                         capture_output=True, text=True, timeout=120)
+    got = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "webgrip",
+            "batch",
+            str(listed),
+            "--out",
+            str(tmp_path / "out"),
+            "--ray",
+            f"127.0.0.1:{port}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert got.returncode == 2, got.stderr
     assert time.monotonic() - start < 30
     assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in got.stderr
     assert "--ray local" in got.stderr
     assert not list((tmp_path / "out").glob("*.parquet"))
-    bad = subprocess.run([sys.executable, "-m", "webgrip", "batch", str(listed), "--out",
-                          str(tmp_path / "out"), "--ray", "nowhere"],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "webgrip",
+            "batch",
+            str(listed),
+            "--out",
+            str(tmp_path / "out"),
+            "--ray",
+            "nowhere",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2 and "expected auto, local or the head's host:port" in bad.stderr

@@ -30,12 +30,15 @@ def shell_site():
     with SiteServer() as s:
         s.route("/", page(SCRIPT_SHELL))
         s.route("/app.js", lambda req: Reply(body=APP_JS.encode(), content_type="text/javascript"))
-        s.route("/data.json", lambda req: Reply(body=json.dumps(DATA).encode(),
-                                                content_type="application/json"))
+        s.route(
+            "/data.json",
+            lambda req: Reply(body=json.dumps(DATA).encode(), content_type="application/json"),
+        )
         s.route("/article", page(article("Static article", paragraphs=4)))
         s.route("/ticking", page(NEVER_SETTLES))
-        s.route("/tick.js", lambda req: Reply(body=TICK_JS.encode(),
-                                              content_type="text/javascript"))
+        s.route(
+            "/tick.js", lambda req: Reply(body=TICK_JS.encode(), content_type="text/javascript")
+        )
         yield s
 
 
@@ -127,8 +130,11 @@ def test_browsers_and_profiles_are_reaped(shell_site, how):
     assert profiles and all(os.path.isdir(d) for d in profiles)
     render.shutdown() if how == "shutdown" else render._POOL.kill()
     deadline = time.monotonic() + 10
-    while (browser_processes() or any(map(_ours_and_not_reaped, browsers))
-           or any(os.path.exists(d) for d in profiles)) and time.monotonic() < deadline:
+    while (
+        browser_processes()
+        or any(map(_ours_and_not_reaped, browsers))
+        or any(os.path.exists(d) for d in profiles)
+    ) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not browser_processes()
     assert not any(os.path.exists(d) for d in profiles)
@@ -143,22 +149,29 @@ def _ours_and_not_reaped(pid: int) -> bool:
             stat = f.read()
     except OSError:
         return False
-    state, ppid = stat[stat.rindex(b")") + 2:].split()[:2]
-    return state != b"Z" or int(ppid) == os.getpid() or int(ppid) in render._descendants(
-        os.getpid())
+    state, ppid = stat[stat.rindex(b")") + 2 :].split()[:2]
+    return (
+        state != b"Z" or int(ppid) == os.getpid() or int(ppid) in render._descendants(os.getpid())
+    )
 
 
 @needs_browser
 def test_cli_render_and_screenshot(shell_site, tmp_path):
     env = loopback_env()
     run = [sys.executable, "-m", "webgrip", "fetch"]
-    got = subprocess.run([*run, "--render", shell_site.url("/")], capture_output=True,
-                         text=True, env=env, timeout=60)
+    got = subprocess.run(
+        [*run, "--render", shell_site.url("/")], capture_output=True, text=True, env=env, timeout=60
+    )
     assert got.returncode == 0, got.stderr
     assert DATA["paragraphs"][0] in got.stdout
     png = tmp_path / "shot.png"
-    got = subprocess.run([*run, "--screenshot", str(png), shell_site.url("/")],
-                         capture_output=True, text=True, env=env, timeout=60)
+    got = subprocess.run(
+        [*run, "--screenshot", str(png), shell_site.url("/")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert got.returncode == 0, got.stderr
     assert png.read_bytes().startswith(b"\x89PNG")
 
@@ -195,9 +208,13 @@ def test_the_browser_runs_with_every_bypass_closed(shell_site):
     for pid in browser_processes():
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args += f.read().replace(b"\0", b" ")
-    for flag in (b"--proxy-server=http://no-egress.invalid:9", b"--proxy-bypass-list=<-loopback>",
-                 b"--disable-quic", b"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-                 b"--dns-prefetch-disable"):
+    for flag in (
+        b"--proxy-server=http://no-egress.invalid:9",
+        b"--proxy-bypass-list=<-loopback>",
+        b"--disable-quic",
+        b"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        b"--dns-prefetch-disable",
+    ):
         assert flag in args, flag
 
 
@@ -250,10 +267,12 @@ def test_two_renders_run_at_once_from_threads_and_asyncio():
         site.route("/meet", _meeting(20))
         config = loopback_config(render_workers=2, timeout=30, page_cache_size=0)
         with WebClient(config) as client, ThreadPoolExecutor(2) as pool:
-            pages = list(pool.map(lambda p: client.fetch(site.url(p), render="always"),
-                                  ["/a", "/b"]))
-        assert all("Both renders were running at the same moment." in p.content
-                   for p in pages), [p.content for p in pages]
+            pages = list(
+                pool.map(lambda p: client.fetch(site.url(p), render="always"), ["/a", "/b"])
+            )
+        assert all("Both renders were running at the same moment." in p.content for p in pages), [
+            p.content for p in pages
+        ]
 
         async def both() -> list:
             async with AsyncWebClient(config) as client:
@@ -276,6 +295,7 @@ def test_one_worker_renders_one_page_at_a_time():
         site.route("/meet", _meeting(2))
         config = loopback_config(render_workers=1, timeout=30, page_cache_size=0)
         with WebClient(config) as client, ThreadPoolExecutor(2) as pool:
-            pages = list(pool.map(lambda _: client.fetch(site.url("/a"), render="always"),
-                                  range(2)))
+            pages = list(
+                pool.map(lambda _: client.fetch(site.url("/a"), render="always"), range(2))
+            )
     assert all("This render ran alone." in p.content for p in pages), [p.content for p in pages]

@@ -30,9 +30,12 @@ PDF_TITLE = "Field Survey of River Birds"
 #: A 1x1 PNG: an image the static path refuses as binary.
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")
-FEED = ('<?xml version="1.0"?><rss version="2.0"><channel><title>Bird feed</title>'
-        '<item><title>Heron seen</title></item></channel></rss>')
+    "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082"
+)
+FEED = (
+    '<?xml version="1.0"?><rss version="2.0"><channel><title>Bird feed</title>'
+    "<item><title>Heron seen</title></item></channel></rss>"
+)
 
 
 @pytest.fixture
@@ -40,14 +43,19 @@ def site():
     with SiteServer() as s:
         s.route("/", page(SCRIPT_SHELL))
         s.route("/app.js", lambda req: Reply(body=APP_JS.encode(), content_type="text/javascript"))
-        s.route("/data.json", lambda req: Reply(body=json.dumps(DATA).encode(),
-                                                content_type="application/json"))
+        s.route(
+            "/data.json",
+            lambda req: Reply(body=json.dumps(DATA).encode(), content_type="application/json"),
+        )
         s.route("/article", page(article("Static article", paragraphs=4)))
         s.route("/doc.pdf", lambda req: Reply(body=PDF, content_type="application/pdf"))
-        s.route("/notes.txt", lambda req: Reply(body=b"plain notes\nline two\n",
-                                                content_type="text/plain"))
-        s.route("/feed.xml", lambda req: Reply(body=FEED.encode(),
-                                               content_type="application/rss+xml"))
+        s.route(
+            "/notes.txt",
+            lambda req: Reply(body=b"plain notes\nline two\n", content_type="text/plain"),
+        )
+        s.route(
+            "/feed.xml", lambda req: Reply(body=FEED.encode(), content_type="application/rss+xml")
+        )
         s.route("/dot.png", lambda req: Reply(body=PNG, content_type="image/png"))
         yield s
 
@@ -92,9 +100,13 @@ def test_webgrip_render_always_keeps_pdfs(site, monkeypatch):
 
 @needs_browser
 def test_cli_render_of_a_pdf_prints_its_text(site):
-    got = subprocess.run([sys.executable, "-m", "webgrip", "fetch", "--render",
-                          site.url("/doc.pdf")], capture_output=True, text=True,
-                         env=loopback_env(), timeout=60)
+    got = subprocess.run(
+        [sys.executable, "-m", "webgrip", "fetch", "--render", site.url("/doc.pdf")],
+        capture_output=True,
+        text=True,
+        env=loopback_env(),
+        timeout=60,
+    )
     assert got.returncode == 0, got.stderr
     assert PDF_TITLE in got.stdout
 
@@ -131,9 +143,13 @@ def test_a_screenshot_of_non_html_is_refused(site, path):
 @needs_browser
 def test_cli_screenshot_of_a_pdf_fails_and_saves_nothing(site, tmp_path):
     png = tmp_path / "shot.png"
-    got = subprocess.run([sys.executable, "-m", "webgrip", "fetch", "--screenshot", str(png),
-                          site.url("/doc.pdf")], capture_output=True, text=True,
-                         env=loopback_env(), timeout=60)
+    got = subprocess.run(
+        [sys.executable, "-m", "webgrip", "fetch", "--screenshot", str(png), site.url("/doc.pdf")],
+        capture_output=True,
+        text=True,
+        env=loopback_env(),
+        timeout=60,
+    )
     assert got.returncode == 1
     assert "not an HTML page" in got.stderr and "no screenshot was taken" in got.stderr
     assert "saved" not in got.stderr and not png.exists()
@@ -141,9 +157,13 @@ def test_cli_screenshot_of_a_pdf_fails_and_saves_nothing(site, tmp_path):
 
 def test_cli_render_behind_a_proxy_prints_the_static_page(site):
     with RecordingProxy() as proxy:
-        got = subprocess.run([sys.executable, "-m", "webgrip", "fetch", "--render",
-                              site.url("/article")], capture_output=True, text=True,
-                             env=loopback_env(WEBGRIP_PROXY=proxy.url()), timeout=60)
+        got = subprocess.run(
+            [sys.executable, "-m", "webgrip", "fetch", "--render", site.url("/article")],
+            capture_output=True,
+            text=True,
+            env=loopback_env(WEBGRIP_PROXY=proxy.url()),
+            timeout=60,
+        )
     assert got.returncode == 0, got.stderr
     assert "Static article paragraph 0" in got.stdout
     note = [line for line in got.stderr.splitlines() if "not rendered" in line]
@@ -161,8 +181,9 @@ def test_fetch_always_behind_a_proxy_raises_without_promising_the_static_page(si
     assert "upstream proxy" in str(exc.value) and "static page is used" not in str(exc.value)
 
 
-needs_playwright = pytest.mark.skipif(find_spec("playwright") is None,
-                                      reason="playwright is not installed")
+needs_playwright = pytest.mark.skipif(
+    find_spec("playwright") is None, reason="playwright is not installed"
+)
 
 
 @needs_playwright
@@ -176,8 +197,10 @@ def test_a_bad_browser_executable_is_named(site, tmp_path, capsys, monkeypatch):
         assert why is not None
         assert str(path) in why and "not an executable browser" in why and what in why
         assert "no Chromium found" not in why
-        with WebClient(loopback_config(browser_executable=str(path))) as client, \
-                pytest.raises(RenderError) as exc:
+        with (
+            WebClient(loopback_config(browser_executable=str(path))) as client,
+            pytest.raises(RenderError) as exc,
+        ):
             client.fetch(site.url("/article"), render="always")
         assert exc.value.reason == "no-browser" and str(path) in str(exc.value)
         assert "not an executable browser" in str(exc.value)
@@ -213,6 +236,7 @@ def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
     listed.write_text("\n".join(urls) + "\n")
     run_batch(listed, tmp_path / "out", config=loopback_config(), concurrency=2)
     table = pq.read_table(tmp_path / "out")
-    got = dict(zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist(),
-                   strict=True))
+    got = dict(
+        zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist(), strict=True)
+    )
     assert got == {urls[0]: "app-root #app", urls[1]: None, urls[2]: None}

@@ -39,8 +39,10 @@ BUSY_JS = """function busy(ms) {
 
 
 def html(script: str, body: str = "") -> str:
-    return (f"<!doctype html><html><head><title>T</title></head><body><p id=busy></p>{body}"
-            f"<script>{BUSY_JS}\n{script}</script></body></html>")
+    return (
+        f"<!doctype html><html><head><title>T</title></head><body><p id=busy></p>{body}"
+        f"<script>{BUSY_JS}\n{script}</script></body></html>"
+    )
 
 
 @pytest.fixture
@@ -57,18 +59,23 @@ def _alive(pid: int) -> bool:
             stat = f.read()
     except OSError:
         return False
-    return stat[stat.rindex(b")") + 2:].split()[0] != b"Z"
+    return stat[stat.rindex(b")") + 2 :].split()[0] != b"Z"
 
 
 # -- finding 6: memory, popups, screenshots, the DOM --------------------------------------
 def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
     site.route("/small", page(html("", "<p>small page</p>")))
     # 20 x 64 MiB of touched ArrayBuffers (1.25 GiB), then busy long enough to be measured.
-    site.route("/hog", page(html("""
+    site.route(
+        "/hog",
+        page(
+            html("""
       window.keep = [];
       for (let i = 0; i < 20; i++) { const b = new Uint8Array(64 << 20); b.fill(1);
                                      window.keep.push(b); }
-      busy(8000);""")))
+      busy(8000);""")
+        ),
+    )
     with WebClient(loopback_config(timeout=20)) as client:
         client.fetch(site.url("/small"), render="always")  # the pool's browser is up
         browsers = browser_processes()
@@ -84,7 +91,8 @@ def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
         assert time.monotonic() - start < 8  # killed, not waited out
         deadline = time.monotonic() + 10
         while (any(map(_alive, browsers)) or any(map(os.path.exists, profiles))) and (
-                time.monotonic() < deadline):
+            time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         assert not any(map(_alive, browsers)), "no process of the killed browser remains"
         assert not any(map(os.path.exists, profiles))
@@ -96,14 +104,19 @@ def test_a_page_past_the_memory_cap_gets_its_browser_killed(site, monkeypatch):
 
 def test_popups_are_closed_as_they_open(site):
     site.route("/popup", page(html("busy(3000);", "<p>a popup</p>")))
-    site.route("/", page(html("""
+    site.route(
+        "/",
+        page(
+            html("""
       const wins = [];
       for (let i = 0; i < 20; i++) wins.push(window.open('/popup', 'w' + i));
       busy(2000);
       setTimeout(() => {
         const open = wins.filter(w => w && !w.closed).length;
         document.title = 'popups still open: ' + open;
-      }, 1500);""")))
+      }, 1500);""")
+        ),
+    )
     with WebClient(loopback_config(timeout=20)) as client:
         got = client.fetch(site.url("/"), render="always", extract="text")
     assert got.title == "popups still open: 0"
@@ -120,9 +133,16 @@ def test_a_full_page_screenshot_is_cut_at_the_maximum_height(site):
 
 def test_the_rendered_dom_is_held_to_max_response_bytes(site):
     # 3 MB of text built by the page's script: its HTML was sent whole, whatever the cap.
-    site.route("/", page(html("""
+    site.route(
+        "/",
+        page(
+            html(
+                """
       document.getElementById('out').textContent = 'x'.repeat(3 * 1024 * 1024);""",
-                              "<p id=out></p>")))
+                "<p id=out></p>",
+            )
+        ),
+    )
     cap = 1024 * 1024
     with WebClient(loopback_config(max_response_bytes=cap)) as client:
         with pytest.raises(ResponseTooLargeError) as err:
@@ -155,8 +175,7 @@ def test_a_blocked_renderer_ends_at_the_deadline(site, path):
 
 def _redirects(site: SiteServer, hops: int) -> None:
     for i in range(hops):
-        site.route(f"/r{i}", lambda req, i=i: Reply(status=302, headers={
-            "Location": f"/r{i + 1}"}))
+        site.route(f"/r{i}", lambda req, i=i: Reply(status=302, headers={"Location": f"/r{i + 1}"}))
     site.route(f"/r{hops}", page(html("", "<p>the end of the chain</p>")))
 
 
@@ -189,12 +208,18 @@ def test_redirects_within_the_limit_are_followed(site):
 def test_a_self_navigation_to_a_refused_address_is_a_refusal(site, scheme):
     target = CountingListener("127.0.0.2")
     try:
-        site.route("/", page(html(
-            # Busy until the navigation: settled before the timer fires, the render would
-            # rightly return the first page (CI saw that race).
-            "busy(2000); setTimeout(() => { location.href = "
-            f"'{target.origin(scheme)}/x'; }}, 100);",
-            "<p>first</p>")))
+        site.route(
+            "/",
+            page(
+                html(
+                    # Busy until the navigation: settled before the timer fires, the render would
+                    # rightly return the first page (CI saw that race).
+                    "busy(2000); setTimeout(() => { location.href = "
+                    f"'{target.origin(scheme)}/x'; }}, 100);",
+                    "<p>first</p>",
+                )
+            ),
+        )
         cfg = loopback_config(deny_networks=("127.0.0.2/32",))
         with WebClient(cfg) as client, pytest.raises(BlockedURLError) as err:
             client.fetch(site.url("/"), render="always")
@@ -206,13 +231,19 @@ def test_a_self_navigation_to_a_refused_address_is_a_refusal(site, scheme):
 
 
 def test_a_navigation_to_a_port_chromium_blocks_is_an_error(site):
-    site.route("/", page(html(
-        "busy(2000); setTimeout(() => { location.href = 'http://127.0.0.1:6000/x'; }, 100);",
-        "<p>first</p>")))
+    site.route(
+        "/",
+        page(
+            html(
+                "busy(2000); "
+                "setTimeout(() => { location.href = 'http://127.0.0.1:6000/x'; }, 100);",
+                "<p>first</p>",
+            )
+        ),
+    )
     # The policy allows every port: only the browser refuses 6000 (X11).
     cfg = loopback_config(blocked_ports=())
     with WebClient(cfg) as client, pytest.raises(BlockedURLError) as err:
         client.fetch(site.url("/"), render="always")
     assert err.value.reason == "blocked-port"
     assert "6000" in str(err.value)
-

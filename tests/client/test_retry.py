@@ -80,8 +80,10 @@ def test_retry_after_beyond_deadline_gives_up(tmp_path, httpserver):
 def test_retries_bounded_by_max_retries(tmp_path, httpserver):
     handler = Sequence(Response("busy", status=503, headers={"Retry-After": "0"}))
     httpserver.expect_request("/r").respond_with_handler(handler)
-    with WebClient(loopback_config(tmp_path, max_retries=2)) as client, \
-            pytest.raises(HTTPStatusError) as info:
+    with (
+        WebClient(loopback_config(tmp_path, max_retries=2)) as client,
+        pytest.raises(HTTPStatusError) as info,
+    ):
         client.fetch(httpserver.url_for("/r"))
     assert info.value.status == 503
     assert handler.hits == 3

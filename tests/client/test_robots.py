@@ -60,7 +60,6 @@ def test_wildcards_and_percent_encoding():
     assert not rules.can_fetch("x", "https://e.test/café/menu")
 
 
-
 def test_many_wildcards_match_in_linear_time():
     # Found while writing the robots fuzz target (docs/reliability.md): the pattern used to
     # become a backtracking regex, and this line against a 50-character path took 40 s.
@@ -92,10 +91,12 @@ SITE_ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: otherbot\nDisal
 def serve_site(httpserver, robots_body: str | None = SITE_ROBOTS, robots_status: int = 200):
     if robots_body is not None:
         httpserver.expect_request("/robots.txt").respond_with_data(
-            robots_body, status=robots_status, content_type="text/plain")
+            robots_body, status=robots_status, content_type="text/plain"
+        )
     for path in ("/private/x", "/public", "/public2"):
-        httpserver.expect_request(path).respond_with_data(f"content of {path}",
-                                                          content_type="text/plain")
+        httpserver.expect_request(path).respond_with_data(
+            f"content of {path}", content_type="text/plain"
+        )
 
 
 def robots_hits(httpserver) -> int:
@@ -116,16 +117,21 @@ def test_robots_on_disallowed_refused_allowed_ok_fetched_once(tmp_path, httpserv
 
 def test_robots_group_chosen_by_user_agent_token(tmp_path, httpserver):
     serve_site(httpserver)
-    tools = Tools(loopback_config(tmp_path, respect_robots_txt=True,
-                                  user_agent="OtherBot/2.0 (+https://e.test)"))
+    tools = Tools(
+        loopback_config(
+            tmp_path, respect_robots_txt=True, user_agent="OtherBot/2.0 (+https://e.test)"
+        )
+    )
     assert tools.fetch_page(httpserver.url_for("/private/x")).endswith("content of /private/x")
     assert tools.fetch_page(httpserver.url_for("/public2")).startswith("Error: robots.txt")
 
 
 def test_robots_block_raises_typed_error(tmp_path, httpserver):
     serve_site(httpserver)
-    with WebClient(loopback_config(tmp_path, respect_robots_txt=True)) as client, \
-            pytest.raises(BlockedURLError) as info:
+    with (
+        WebClient(loopback_config(tmp_path, respect_robots_txt=True)) as client,
+        pytest.raises(BlockedURLError) as info,
+    ):
         client.fetch(httpserver.url_for("/private/x"))
     assert info.value.reason == "robots-txt"
 
@@ -207,11 +213,20 @@ def test_a_robots_fetch_that_found_the_host_busy_is_not_cached_as_unreachable():
         def send(self, method, url, **kwargs):
             self.calls += 1
             if self.calls == 1:
-                raise FetchTimeoutError("slot after the deadline", url=url, reason="timeout",
-                                        retry_in=1.5)
-            return Response(url=url, status=200, headers={}, content=b"User-agent: *\n",
-                            content_type="text/plain", charset=None, redirects=(),
-                            remote_addr="", elapsed=0.0)
+                raise FetchTimeoutError(
+                    "slot after the deadline", url=url, reason="timeout", retry_in=1.5
+                )
+            return Response(
+                url=url,
+                status=200,
+                headers={},
+                content=b"User-agent: *\n",
+                content_type="text/plain",
+                charset=None,
+                redirects=(),
+                remote_addr="",
+                elapsed=0.0,
+            )
 
     sender = Busy()
     cache = RobotsCache(sender, user_agent="webgrip/1")
@@ -224,8 +239,10 @@ def test_a_robots_fetch_that_found_the_host_busy_is_not_cached_as_unreachable():
 
 def test_a_refused_site_is_refused_for_the_page_asked_for_not_its_robots_txt():
     """The policy's refusal names the page the caller asked for (it named robots.txt)."""
-    with WebClient(Config(respect_robots_txt=True)) as client, \
-            pytest.raises(BlockedURLError) as info:
+    with (
+        WebClient(Config(respect_robots_txt=True)) as client,
+        pytest.raises(BlockedURLError) as info,
+    ):
         client.fetch("http://10.0.0.1/reports?q=1")
     assert info.value.reason == "private-address"
     assert info.value.url == "http://10.0.0.1/reports?q=1"
@@ -239,8 +256,10 @@ def test_a_robots_txt_redirected_to_a_refused_address_is_no_robots_txt(tmp_path,
     """Read as unavailable (RFC 9309: a redirect that cannot be followed): the page is
     fetched, on its own check; the refused address is never contacted."""
     httpserver.expect_request("/robots.txt").respond_with_data(
-        "", status=302, headers={"Location": "http://169.254.169.254/latest/meta-data/"})
+        "", status=302, headers={"Location": "http://169.254.169.254/latest/meta-data/"}
+    )
     httpserver.expect_request("/page").respond_with_data(
-        "<html><body><p>content of /page</p></body></html>", content_type="text/html")
+        "<html><body><p>content of /page</p></body></html>", content_type="text/html"
+    )
     tools = Tools(loopback_config(tmp_path, respect_robots_txt=True))
     assert tools.fetch_page(httpserver.url_for("/page")).rstrip().endswith("content of /page")

@@ -37,8 +37,12 @@ def test_the_sets_are_what_the_issue_measures() -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[p.name]))
-     if p.name in KNOWN_MISSES else p for p in SHELLS],
+    [
+        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[p.name]))
+        if p.name in KNOWN_MISSES
+        else p
+        for p in SHELLS
+    ],
     ids=_ids(SHELLS),
 )
 def test_app_shells_are_shells(path: Path) -> None:

@@ -31,8 +31,7 @@ def public_names(cls: type) -> list[str]:
     """Public methods and attributes, with each method's keyword parameters as ``method(name``
     pairs."""
     names = []
-    fields = ([f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls)
-              else [])
+    fields = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
     for name, member in inspect.getmembers(cls):
         if name.startswith("_"):
             continue
@@ -60,6 +59,7 @@ def test_the_check_sees_a_new_name():
 
 def test_every_exported_name_is_documented():
     text = "".join(p.read_text(encoding="utf-8") for p in DOCS.glob("*.md"))
-    missing = [n for n in webgrip.__all__ if n != "__version__" and not re.search(rf"\b{n}\b",
-                                                                                  text)]
+    missing = [
+        n for n in webgrip.__all__ if n != "__version__" and not re.search(rf"\b{n}\b", text)
+    ]
     assert not missing, missing

@@ -38,8 +38,10 @@ DOCS_ORIGIN = "http://127.0.0.1:8765"
 DOCS_DOWNLOADS = "/tmp/wgdemo/dl"
 
 #: A fenced block: its fence (three or more backticks), its language and its text.
-FENCE = re.compile(r"^(?P<fence>`{3,})(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=fence)\s*$",
-                   re.MULTILINE | re.DOTALL)
+FENCE = re.compile(
+    r"^(?P<fence>`{3,})(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=fence)\s*$",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def _demo_site_module():
@@ -70,7 +72,7 @@ def blocks(page: Path) -> list[tuple[str, str, int]]:
     found = []
     for m in FENCE.finditer(text):
         line = text.count("\n", 0, m.start("body")) + 1
-        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         marked = whole_page or COMPILE_ONLY.search(before)
         lang = m.group("lang") + ("!compile-only" if marked else "")
         found.append((lang, m.group("body"), line))
@@ -78,9 +80,11 @@ def blocks(page: Path) -> list[tuple[str, str, int]]:
 
 
 def examples(page: Path) -> list[tuple[str, int]]:
-    return [(body, line) for lang, body, line in blocks(page)
-            if lang.split("!")[0] in ("python", "pycon", "")
-            and re.search(r"^>>> ", body, re.MULTILINE)]
+    return [
+        (body, line)
+        for lang, body, line in blocks(page)
+        if lang.split("!")[0] in ("python", "pycon", "") and re.search(r"^>>> ", body, re.MULTILINE)
+    ]
 
 
 PAGES_WITH_EXAMPLES = [p for p in PAGES if examples(p)]
@@ -96,14 +100,18 @@ def _namespace(origin: str, downloads: Path) -> dict:
     import webgrip
     from webgrip import Config, Tools
 
-    tools = Tools(Config(
-        allow_networks=("127.0.0.0/8",),
-        rate_limit_seconds=0,
-        timeout=2,
-        download_dirs=(str(downloads),),
-        search_endpoints={"duckduckgo_html": f"{origin}/html/",
-                          "duckduckgo_lite": f"{origin}/lite/"},
-    ))
+    tools = Tools(
+        Config(
+            allow_networks=("127.0.0.0/8",),
+            rate_limit_seconds=0,
+            timeout=2,
+            download_dirs=(str(downloads),),
+            search_endpoints={
+                "duckduckgo_html": f"{origin}/html/",
+                "duckduckgo_lite": f"{origin}/lite/",
+            },
+        )
+    )
     # The library's names, as a page's snippets assume them imported.
     names = {name: getattr(webgrip, name) for name in webgrip.__all__}
     return {**names, "webgrip": webgrip, "tools": tools}
@@ -113,12 +121,14 @@ def _localise(text: str, origin: str, downloads: Path) -> str:
     """The block as doctest reads it: this run's origin and folder, and a blank line inside an
     output (Markdown has many) written as doctest's ``<BLANKLINE>``; a blank line before the
     next ``>>>`` or at the end still ends the output."""
-    text = (text.replace(DOCS_ORIGIN, origin)
-            .replace("127.0.0.1:8765", origin.removeprefix("http://"))
-            .replace(DOCS_DOWNLOADS, str(downloads)))
+    text = (
+        text.replace(DOCS_ORIGIN, origin)
+        .replace("127.0.0.1:8765", origin.removeprefix("http://"))
+        .replace(DOCS_DOWNLOADS, str(downloads))
+    )
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        rest = [x for x in lines[i + 1:] if x.strip()]
+        rest = [x for x in lines[i + 1 :] if x.strip()]
         if not line.strip() and rest and not rest[0].startswith(">>>"):
             lines[i] = "<BLANKLINE>"
     return "\n".join(lines)
@@ -157,8 +167,9 @@ def test_every_example_prints_what_the_page_says(page, site, tmp_path, monkeypat
     runner = doctest.DocTestRunner(checker=_Checker(), optionflags=doctest.ELLIPSIS)
     report: list[str] = []
     for body, line in examples(page):
-        test = parser.get_doctest(_localise(body, site.origin, downloads), globs,
-                                  f"{page.name}:{line}", str(page), line)
+        test = parser.get_doctest(
+            _localise(body, site.origin, downloads), globs, f"{page.name}:{line}", str(page), line
+        )
         runner.run(test, out=report.append, clear_globs=False)
         globs.update(test.globs)  # a DocTest runs in a copy: the next block sees these names
     failed = runner.summarize(verbose=False).failed
@@ -178,8 +189,11 @@ def _webgrip_logger_restored():
 
 def sessions(page: Path) -> list[tuple[str, int]]:
     """The page's shell sessions: ```console blocks of ``$ command`` lines and their output."""
-    return [(body, line) for lang, body, line in blocks(page)
-            if lang.split("!")[0] == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)]
+    return [
+        (body, line)
+        for lang, body, line in blocks(page)
+        if lang.split("!")[0] == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)
+    ]
 
 
 PAGES_WITH_SESSIONS = [p for p in PAGES if sessions(p)]
@@ -194,8 +208,11 @@ def _script(session: str) -> tuple[str, list[str], str]:
     expected: list[str] = []
     for line in session.split("\n"):
         if line.startswith("$ "):
-            lines += [f"echo '{marker}'", f"(exit $__status); {{ {line[2:]}\n}} 2>&1",
-                      "__status=$?"]
+            lines += [
+                f"echo '{marker}'",
+                f"(exit $__status); {{ {line[2:]}\n}} 2>&1",
+                "__status=$?",
+            ]
             expected.append("")
         elif expected:
             expected[-1] += line + "\n"
@@ -215,26 +232,36 @@ def test_every_session_prints_what_the_page_says(page, site, tmp_path):
     env.update(PYTHONUNBUFFERED="1", COLUMNS="80", HOME=str(tmp_path), NO_COLOR="1")
     failures = []
     for body, line in sessions(page):
-        script, expected, marker = _script(_localise(body, site.origin, downloads)
-                                           .replace("<BLANKLINE>", ""))
-        done = subprocess.run(["bash", "-c", script], env=env, cwd=tmp_path, text=True,
-                              capture_output=True, timeout=120)
+        script, expected, marker = _script(
+            _localise(body, site.origin, downloads).replace("<BLANKLINE>", "")
+        )
+        done = subprocess.run(
+            ["bash", "-c", script],
+            env=env,
+            cwd=tmp_path,
+            text=True,
+            capture_output=True,
+            timeout=120,
+        )
         got = done.stdout.split(marker + "\n")[1:]
         checker = doctest.OutputChecker()
         for i, (want, out) in enumerate(zip(expected, got, strict=True)):
             if not checker.check_output(_same_lines(want), _same_lines(out), doctest.ELLIPSIS):
                 command = [x for x in body.split("\n") if x.startswith("$ ")][i]
-                failures.append(f"{page.name}:{line}: {command}\n--- the page says:\n{want}"
-                                f"--- it printed:\n{out}{done.stderr}")
+                failures.append(
+                    f"{page.name}:{line}: {command}\n--- the page says:\n{want}"
+                    f"--- it printed:\n{out}{done.stderr}"
+                )
     assert not failures, "\n".join(failures)
 
 
 def programs(page: Path) -> list[tuple[str, int]]:
     """The page's plain ```python blocks (no ``>>>``): programs and recipes."""
-    return [(body if lang == "python" else "# compile only\n" + body, line)
-            for lang, body, line in blocks(page)
-            if lang in ("python", "python!compile-only")
-            and not re.search(r"^>>> ", body, re.MULTILINE)]
+    return [
+        (body if lang == "python" else "# compile only\n" + body, line)
+        for lang, body, line in blocks(page)
+        if lang in ("python", "python!compile-only") and not re.search(r"^>>> ", body, re.MULTILINE)
+    ]
 
 
 PAGES_WITH_PROGRAMS = [p for p in PAGES if programs(p)]
@@ -248,8 +275,11 @@ def _runnable_here(source: str) -> bool:
         if importlib.util.find_spec(module.split(".")[0]) is None:
             return False
     urls = re.findall(r"""https?://[^\s"')]+""", source)
-    return (all(u.startswith(DOCS_ORIGIN) for u in urls) and "api_key" not in source
-            and not source.startswith("# compile only\n"))
+    return (
+        all(u.startswith(DOCS_ORIGIN) for u in urls)
+        and "api_key" not in source
+        and not source.startswith("# compile only\n")
+    )
 
 
 def _printed_in_comments(source: str) -> str:
@@ -262,8 +292,7 @@ def _printed_in_comments(source: str) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES_WITH_PROGRAMS, ids=lambda p: p.relative_to(ROOT).name)
-def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, monkeypatch,
-                                                       capsys):
+def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, monkeypatch, capsys):
     """Every plain block is valid Python; those that can run here (the demo site's URLs,
     installed modules) run, and print what their closing comments say."""
     downloads = tmp_path / "dl"
@@ -274,8 +303,7 @@ def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, mon
     for body, line in programs(page):
         source = _localise(body, site.origin, downloads).replace("<BLANKLINE>", "")
         # Recipes for notebooks and async frameworks may await at the top level.
-        code = compile(source, f"{page.name}:{line}", "exec",
-                       flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        code = compile(source, f"{page.name}:{line}", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
         if not _runnable_here(body):
             continue
         capsys.readouterr()
@@ -287,7 +315,8 @@ def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, mon
         said = _printed_in_comments(source)
         if printed or said:
             assert doctest.OutputChecker().check_output(said, printed, doctest.ELLIPSIS), (
-                f"{page.name}:{line} says it prints:\n{said}but printed:\n{printed}")
+                f"{page.name}:{line} says it prints:\n{said}but printed:\n{printed}"
+            )
         ran += 1
     assert ran or not any(_runnable_here(b) for b, _ in programs(page))
 
@@ -295,13 +324,17 @@ def test_every_program_compiles_and_the_local_ones_run(page, site, tmp_path, mon
 def test_the_runner_catches_a_wrong_output(site, tmp_path):
     """The comparison can fail: a page whose example claims another title."""
     page = tmp_path / "wrong.md"
-    page.write_text("```python\n>>> print(tools.fetch_page('http://127.0.0.1:8765/article'))"
-                    "\nTitle: Something else\n...\n```\n", encoding="utf-8")
-    (body, line), = examples(page)
+    page.write_text(
+        "```python\n>>> print(tools.fetch_page('http://127.0.0.1:8765/article'))"
+        "\nTitle: Something else\n...\n```\n",
+        encoding="utf-8",
+    )
+    ((body, line),) = examples(page)
     globs = _namespace(site.origin, tmp_path)
     runner = doctest.DocTestRunner(checker=_Checker(), optionflags=doctest.ELLIPSIS)
-    test = doctest.DocTestParser().get_doctest(_localise(body, site.origin, tmp_path), globs,
-                                               "wrong", str(page), line)
+    test = doctest.DocTestParser().get_doctest(
+        _localise(body, site.origin, tmp_path), globs, "wrong", str(page), line
+    )
     report: list[str] = []
     runner.run(test, out=report.append)
     assert runner.summarize(verbose=False).failed == 1

@@ -384,7 +384,8 @@ def _imports_outside_test_extra() -> list[str]:
 
     closure = _test_extra_closure()
     provided = {
-        module for module, dists in md.packages_distributions().items()
+        module
+        for module, dists in md.packages_distributions().items()
         if any(_canonical(d) in closure for d in dists)
     }
     tests = ROOT / "tests"
@@ -395,8 +396,10 @@ def _imports_outside_test_extra() -> list[str]:
         skipped = {
             node.args[0].value.split(".")[0]
             for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip"
-            and node.args and isinstance(node.args[0], ast.Constant)
+            if isinstance(node, ast.Call)
+            and getattr(node.func, "attr", "") == "importorskip"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
         }
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

@@ -14,7 +14,8 @@ URL = "https://example.org/a/page.html"
 # Large enough that a parse takes a while, so threads do wait for a turn.
 SECTIONS = "".join(
     f"<h2>Part {i}</h2><p>Paragraph {i} with <a href='/p/{i}?utm_source=x'>a link</a> and "
-    f"<b>bold</b> text.</p><ul><li>one {i}</li><li>two {i}</li></ul>" for i in range(3000)
+    f"<b>bold</b> text.</p><ul><li>one {i}</li><li>two {i}</li></ul>"
+    for i in range(3000)
 )
 PAGE = f"<html><head><title>Many</title></head><body><article>{SECTIONS}</article></body></html>"
 THREADS = 4 * (os.cpu_count() or 1) + 4

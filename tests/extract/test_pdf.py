@@ -35,6 +35,7 @@ def _child_env() -> dict[str, str]:
     path = os.environ.get("PYTHONPATH")
     return dict(os.environ, PYTHONPATH=package_parent + (os.pathsep + path if path else ""))
 
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
 
 
@@ -118,15 +119,22 @@ def test_markdown_headings_lists_and_columns_from_the_layout():
     # Levels from the distinct heading sizes (22 pt, 14 pt); the bold line at body size is
     # one below them. Nothing else is a heading.
     headings = re.findall(r"^#+ .*$", md, re.MULTILINE)
-    assert headings == ["# Field Survey of River Birds", "## Summary", "## Findings by Season",
-                        "### Method"], md
+    assert headings == [
+        "# Field Survey of River Birds",
+        "## Summary",
+        "## Findings by Season",
+        "### Method",
+    ], md
     assert md.startswith("# Field Survey of River Birds\n\n## Summary\n\nVolunteers walked")
     # Bullets become one list, the wrapped item joined; numbered items stay as they are.
-    assert ("\n\n- Herons were seen at every post in every month.\n"
-            "- Kingfishers nested in two banks cut by the spring flood and fed their young well "
-            "into August.\n- Dippers kept to the fast water below the weir.\n\n") in md, md
-    assert ("\n\n1. Counts were highest in October.\n"
-            "2. Counts were lowest after the January frost.\n\n") in md, md
+    assert (
+        "\n\n- Herons were seen at every post in every month.\n"
+        "- Kingfishers nested in two banks cut by the spring flood and fed their young well "
+        "into August.\n- Dippers kept to the fast water below the weir.\n\n"
+    ) in md, md
+    assert (
+        "\n\n1. Counts were highest in October.\n2. Counts were lowest after the January frost.\n\n"
+    ) in md, md
     # Two columns: the left one read (and joined into a paragraph) before the right one.
     left = md.index("In spring the first migrants arrived at the lower posts")
     right = md.index("In autumn the flocks of finches fed on the alder seed")
@@ -136,7 +144,8 @@ def test_markdown_headings_lists_and_columns_from_the_layout():
     text = extract_pdf(fixture("structure.pdf"), mode="text")
     assert "#" not in text and "\n- " not in text
     assert words(re.sub(r"^#+ |^- |^• ", "", md, flags=re.MULTILINE)) == words(
-        text.replace("• ", ""))
+        text.replace("• ", "")
+    )
 
 
 def test_metadata():
@@ -228,7 +237,8 @@ def _pdf_with_content_stream(stream: bytes, filters: str = "/Filter /FlateDecode
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 "
         b"/BaseFont /Helvetica >> >> >> >>",
-        b"<< /Length %d %s >>\nstream\n" % (len(stream), filters.encode()) + stream
+        b"<< /Length %d %s >>\nstream\n" % (len(stream), filters.encode())
+        + stream
         + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.7\n")
@@ -275,8 +285,14 @@ def test_flate_bomb_is_bounded_in_time_and_memory():
     )
     env = _child_env()
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-c", code], input=bomb, capture_output=True,
-                            timeout=120, env=env, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        input=bomb,
+        capture_output=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     outcome, rss_kb = result.stdout.decode().split()
     assert outcome in ("read", "UnsupportedContentError")
@@ -314,8 +330,7 @@ def tools(tmp_path):
 
 def test_fetch_page_reads_a_pdf_in_parts(tools, httpserver):
     data = fixture("running.pdf")
-    httpserver.expect_request("/report.pdf").respond_with_data(data,
-                                                               content_type="application/pdf")
+    httpserver.expect_request("/report.pdf").respond_with_data(data, content_type="application/pdf")
     url = httpserver.url_for("/report.pdf")
     first = tools.fetch_page(url, extract="text", max_length=100)
     head, _, _ = first.partition("\n\n")
@@ -335,7 +350,8 @@ def test_fetch_page_reads_a_pdf_in_parts(tools, httpserver):
 
 def test_fetch_sniffs_a_mislabelled_pdf_and_reads_markdown(tools, httpserver):
     httpserver.expect_request("/download").respond_with_data(
-        fixture("running.pdf"), content_type="application/octet-stream")
+        fixture("running.pdf"), content_type="application/octet-stream"
+    )
     page = tools.client.fetch(httpserver.url_for("/download"), extract="markdown")
     assert page.content_type == "application/pdf"
     assert "<!-- page 2 of 4 -->" in page.content
@@ -343,11 +359,14 @@ def test_fetch_sniffs_a_mislabelled_pdf_and_reads_markdown(tools, httpserver):
 
 def test_fetch_page_errors_for_pdfs(tools, httpserver):
     httpserver.expect_request("/locked.pdf").respond_with_data(
-        fixture("encrypted-password.pdf"), content_type="application/pdf")
+        fixture("encrypted-password.pdf"), content_type="application/pdf"
+    )
     httpserver.expect_request("/broken.pdf").respond_with_data(
-        b"%PDF-1.4\nnothing here", content_type="application/pdf")
+        b"%PDF-1.4\nnothing here", content_type="application/pdf"
+    )
     httpserver.expect_request("/doc.pdf").respond_with_data(
-        fixture("columns.pdf"), content_type="application/pdf")
+        fixture("columns.pdf"), content_type="application/pdf"
+    )
     locked = tools.fetch_page(httpserver.url_for("/locked.pdf"))
     assert locked.startswith("Error:") and "password-protected PDF" in locked
     broken = tools.fetch_page(httpserver.url_for("/broken.pdf"))
@@ -365,8 +384,22 @@ def test_tool_description_says_pdfs_can_be_read():
 def test_cli_extracts_a_pdf_file():
     env = _child_env()
     result = subprocess.run(
-        [sys.executable, "-m", "webgrip", "extract", str(FIXTURES / "running.pdf"), "--mode",
-         "text", "--json"], capture_output=True, text=True, timeout=60, env=env, check=False)
+        [
+            sys.executable,
+            "-m",
+            "webgrip",
+            "extract",
+            str(FIXTURES / "running.pdf"),
+            "--mode",
+            "text",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     page = json.loads(result.stdout)
     assert page["content_type"] == "application/pdf"
@@ -374,6 +407,11 @@ def test_cli_extracts_a_pdf_file():
     assert "51 units sold" in page["content"]
     locked = subprocess.run(
         [sys.executable, "-m", "webgrip", "extract", str(FIXTURES / "encrypted-password.pdf")],
-        capture_output=True, text=True, timeout=60, env=env, check=False)
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
     assert locked.returncode != 0
     assert "password-protected" in locked.stderr

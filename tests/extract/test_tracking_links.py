@@ -18,9 +18,17 @@ URL = "https://news.example.com/front"
 
 
 def page(extract: str, **options) -> object:
-    response = Response(url=URL, status=200, headers={"content-type": "text/html"},
-                        content=PAGE, content_type="text/html", charset=None, redirects=(),
-                        remote_addr="127.0.0.1:80", elapsed=0.0)
+    response = Response(
+        url=URL,
+        status=200,
+        headers={"content-type": "text/html"},
+        content=PAGE,
+        content_type="text/html",
+        charset=None,
+        redirects=(),
+        remote_addr="127.0.0.1:80",
+        elapsed=0.0,
+    )
     return build_page(response, url=URL, extract=extract, main_content=False, **options)
 
 
@@ -53,7 +61,8 @@ def test_the_core_keeps_urls_as_written_without_rules():
     doc = _core.extract_document(PAGE, modes=["markdown", "links"], url=URL)
     assert "utm_source=feed" in doc["markdown"]
     assert any("fbclid" not in link["url"] and "utm_" in link["url"] for link in doc["links"])
-    stripped = _core.extract_document(PAGE, modes=["markdown", "links"], url=URL,
-                                      tracking=_core.TrackingRules())
+    stripped = _core.extract_document(
+        PAGE, modes=["markdown", "links"], url=URL, tracking=_core.TrackingRules()
+    )
     assert "utm_" not in stripped["markdown"]
     assert not any("utm_" in link["url"] for link in stripped["links"])

@@ -17,24 +17,30 @@ HTML = "text/html; charset=utf-8"
 def ddg_blocked(httpserver) -> None:
     for path in ("/html/", "/lite/"):
         httpserver.expect_request(path, method="POST").respond_with_data(
-            fixture_text("ddg_anomaly.html"), status=202, content_type=HTML)
+            fixture_text("ddg_anomaly.html"), status=202, content_type=HTML
+        )
 
 
 def test_falls_back_to_brave_when_duckduckgo_is_blocked(httpserver) -> None:
     ddg_blocked(httpserver)
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        fixture_json("brave_web.json"))
+        fixture_json("brave_web.json")
+    )
     client = loopback_client(httpserver, search_fallbacks=("brave",), brave_api_key=BRAVE_KEY)
     results = search(client, "example guide")
     assert [r.provider for r in results] == ["brave"] * 3
     assert [request.path for request, _ in httpserver.log] == [
-        "/html/", "/lite/", "/res/v1/web/search"]
+        "/html/",
+        "/lite/",
+        "/res/v1/web/search",
+    ]
 
 
 def test_every_provider_blocked(httpserver) -> None:
     ddg_blocked(httpserver)
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        {"error": {"detail": "Request rate limit exceeded."}}, status=429)
+        {"error": {"detail": "Request rate limit exceeded."}}, status=429
+    )
     client = loopback_client(httpserver, search_fallbacks=("brave",), brave_api_key=BRAVE_KEY)
     with pytest.raises(SearchBlockedError) as info:
         search(client, "q")
@@ -67,7 +73,8 @@ def test_blocked_then_failing_is_an_error_naming_both(httpserver) -> None:
 
 def test_no_results_do_not_fall_through(httpserver) -> None:
     httpserver.expect_request("/html/", method="POST").respond_with_data(
-        fixture_text("ddg_html_no_results.html"), content_type=HTML)
+        fixture_text("ddg_html_no_results.html"), content_type=HTML
+    )
     client = loopback_client(httpserver, search_fallbacks=("brave",), brave_api_key=BRAVE_KEY)
     assert search(client, "qzxjvwk") == []
     assert [request.path for request, _ in httpserver.log] == ["/html/"]
@@ -75,9 +82,11 @@ def test_no_results_do_not_fall_through(httpserver) -> None:
 
 def test_primary_from_config_and_explicit_provider(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        fixture_json("brave_web.json"))
+        fixture_json("brave_web.json")
+    )
     httpserver.expect_request("/html/", method="POST").respond_with_data(
-        ddg_page("html_serp_direct-links_rust-programming-language.html"), content_type=HTML)
+        ddg_page("html_serp_direct-links_rust-programming-language.html"), content_type=HTML
+    )
     client = loopback_client(httpserver, search_provider="brave", brave_api_key=BRAVE_KEY)
     assert search(client, "q")[0].provider == "brave"
     assert search(client, "q", provider="duckduckgo")[0].provider == "duckduckgo"
@@ -109,8 +118,11 @@ def test_one_deadline_for_the_whole_search(httpserver) -> None:
 
 def test_webclient_search_method(httpserver) -> None:
     httpserver.expect_request("/html/", method="POST").respond_with_data(
-        fixture_text("ddg_html_ads_redirects.html"), content_type=HTML)
+        fixture_text("ddg_html_ads_redirects.html"), content_type=HTML
+    )
     client = loopback_client(httpserver)
     results = client.search("example guide", num_results=2)
     assert [r.url for r in results] == [
-        "https://docs.example.org/guide?page=2&lang=en", "https://news.example.com/story?id=42"]
+        "https://docs.example.org/guide?page=2&lang=en",
+        "https://news.example.com/story?id=42",
+    ]

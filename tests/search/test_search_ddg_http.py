@@ -18,7 +18,8 @@ HTML = "text/html; charset=utf-8"
 
 def serve(httpserver, path: str, body: str, status: int = 200) -> None:
     httpserver.expect_request(path, method="POST").respond_with_data(
-        body, status=status, content_type=HTML)
+        body, status=status, content_type=HTML
+    )
 
 
 def paths(httpserver) -> list[str]:
@@ -41,13 +42,22 @@ def test_html_results(httpserver) -> None:
 def test_form_fields_sent(httpserver) -> None:
     serve(httpserver, "/html/", ddg_page(HTML_SERP))
     client = loopback_client(httpserver)
-    search(client, "rust  programming\nlanguage", region="de-de", safe_search="strict",
-           time_range="week")
+    search(
+        client,
+        "rust  programming\nlanguage",
+        region="de-de",
+        safe_search="strict",
+        time_range="week",
+    )
     request = httpserver.log[0][0]
     assert request.method == "POST"
     assert request.headers["Content-Type"] == "application/x-www-form-urlencoded"
     assert request.form.to_dict() == {
-        "q": "rust programming language", "b": "", "kl": "de-de", "kp": "1", "df": "w",
+        "q": "rust programming language",
+        "b": "",
+        "kl": "de-de",
+        "kp": "1",
+        "df": "w",
     }
 
 

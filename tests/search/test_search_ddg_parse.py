@@ -23,6 +23,7 @@ LITE_SERP = "lite_serp_dentists-in-mumbai.html"
 
 # -- real pages ---------------------------------------------------------------------------
 
+
 def test_real_html_page() -> None:
     results = parse_html_page(ddg_page(HTML_SERP))
     assert len(results) == 10
@@ -44,8 +45,7 @@ def test_real_html_page() -> None:
     assert len({r.url for r in results}) == 10
 
 
-@pytest.mark.parametrize("section", ["<![ramming languaege", "<![foo bar]]>", "<![ ]]>",
-                                     "<![1]>"])
+@pytest.mark.parametrize("section", ["<![ramming languaege", "<![foo bar]]>", "<![ ]]>", "<![1]>"])
 def test_unknown_marked_section_is_skipped(section: str) -> None:
     # Found by fuzzing (fuzz/python/targets.py duckduckgo): the standard library's parser
     # raised AssertionError on these, which escaped the search as no SearchError.
@@ -55,8 +55,10 @@ def test_unknown_marked_section_is_skipped(section: str) -> None:
     assert parse_html(f"<p>a{section}").text().startswith("a")
 
 
-@pytest.mark.parametrize("href", ["//duckduckgo.com/l/?uddg=https%3A%2F%2Fdu]ck.com%2Fx",
-                                  "https://[::1/x", "http://a]b/"])
+@pytest.mark.parametrize(
+    "href",
+    ["//duckduckgo.com/l/?uddg=https%3A%2F%2Fdu]ck.com%2Fx", "https://[::1/x", "http://a]b/"],
+)
 def test_result_link_urlsplit_cannot_read_is_skipped(href: str) -> None:
     # Found by fuzzing (fuzz/python/targets.py duckduckgo): urlsplit's ValueError escaped.
     first = 'class="result__a" href="https://rust-lang.org/"'
@@ -101,8 +103,11 @@ def test_html_ads_dropped_and_redirects_unwrapped() -> None:
 def test_lite_ads_dropped_and_redirects_unwrapped() -> None:
     results = parse_lite_page(fixture_text("ddg_lite_ads_redirects.html"))
     assert [(r.title, r.url, r.snippet) for r in results] == [
-        ("The Example Guide", "https://docs.example.org/guide?page=2&lang=en",
-         "Everything about the example in one place."),
+        (
+            "The Example Guide",
+            "https://docs.example.org/guide?page=2&lang=en",
+            "Everything about the example in one place.",
+        ),
         ("Story 42", "https://news.example.com/story?id=42&utm_source=ddg", ""),
         ("Wiki Page", "https://wiki.example.net/Page?a=1&b=2", "Encoded twice."),
     ]

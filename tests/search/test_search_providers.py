@@ -34,21 +34,42 @@ def assert_no_secret(exc_or_text: object, *secrets: str) -> None:
 
 # -- Brave --------------------------------------------------------------------------------
 
+
 def test_brave_request_and_results(httpserver) -> None:
     httpserver.expect_request(
-        "/res/v1/web/search", method="GET",
-        query_string={"q": "example guide", "count": "3", "safesearch": "strict",
-                      "freshness": "pw", "country": "US", "search_lang": "en"},
+        "/res/v1/web/search",
+        method="GET",
+        query_string={
+            "q": "example guide",
+            "count": "3",
+            "safesearch": "strict",
+            "freshness": "pw",
+            "country": "US",
+            "search_lang": "en",
+        },
         headers={"X-Subscription-Token": BRAVE_KEY, "Accept": "application/json"},
     ).respond_with_json(fixture_json("brave_web.json"))
     client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
-    results = search(client, "example guide", provider="brave", num_results=3,
-                     region="us-en", safe_search="strict", time_range="w")
+    results = search(
+        client,
+        "example guide",
+        provider="brave",
+        num_results=3,
+        region="us-en",
+        safe_search="strict",
+        time_range="w",
+    )
     assert [(r.title, r.url, r.snippet) for r in results] == [
-        ("The Example Guide", "https://docs.example.org/guide?page=2",
-         "Everything about the example & more, in one place."),
-        ("Story 42 - Example News", "https://news.example.com/story?id=42",
-         "A story about guides."),
+        (
+            "The Example Guide",
+            "https://docs.example.org/guide?page=2",
+            "Everything about the example & more, in one place.",
+        ),
+        (
+            "Story 42 - Example News",
+            "https://news.example.com/story?id=42",
+            "A story about guides.",
+        ),
         ("Wiki Page", "https://wiki.example.net/Page?a=1&b=2", ""),
     ]
     assert {r.provider for r in results} == {"brave"}
@@ -58,7 +79,8 @@ def test_brave_request_and_results(httpserver) -> None:
 
 def test_brave_bad_key(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        fixture_json("brave_error_422.json"), status=422)
+        fixture_json("brave_error_422.json"), status=422
+    )
     client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="brave")
@@ -70,9 +92,16 @@ def test_brave_bad_key(httpserver) -> None:
 
 def test_brave_rate_limited_is_blocked(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        {"type": "ErrorResponse", "error": {"status": 429, "code": "RATE_LIMITED",
-                                            "detail": "Request rate limit exceeded."}},
-        status=429)
+        {
+            "type": "ErrorResponse",
+            "error": {
+                "status": 429,
+                "code": "RATE_LIMITED",
+                "detail": "Request rate limit exceeded.",
+            },
+        },
+        status=429,
+    )
     client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
     with pytest.raises(SearchBlockedError) as info:
         search(client, "q", provider="brave")
@@ -82,14 +111,16 @@ def test_brave_rate_limited_is_blocked(httpserver) -> None:
 
 def test_brave_without_web_section_is_no_results(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_json(
-        {"type": "search", "query": {"original": "qzx"}})
+        {"type": "search", "query": {"original": "qzx"}}
+    )
     client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
     assert search(client, "qzx", provider="brave") == []
 
 
 def test_brave_not_json(httpserver) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_data(
-        "<html>proxy error</html>", content_type="text/html")
+        "<html>proxy error</html>", content_type="text/html"
+    )
     client = loopback_client(httpserver, brave_api_key=BRAVE_KEY)
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="brave")
@@ -108,8 +139,12 @@ def test_brave_results_not_a_list_is_bad_response(httpserver, results) -> None:
 
 def test_missing_key_sends_nothing(httpserver) -> None:
     client = loopback_client(httpserver)
-    for provider, setting in (("brave", "brave_api_key"), ("tavily", "tavily_api_key"),
-                              ("google", "google_api_key"), ("searxng", "searxng_url")):
+    for provider, setting in (
+        ("brave", "brave_api_key"),
+        ("tavily", "tavily_api_key"),
+        ("google", "google_api_key"),
+        ("searxng", "searxng_url"),
+    ):
         if provider == "searxng":
             client = loopback_client(httpserver, search_endpoints={"searxng": ""})
         with pytest.raises(SearchError) as info:
@@ -121,9 +156,11 @@ def test_missing_key_sends_nothing(httpserver) -> None:
 
 # -- Tavily -------------------------------------------------------------------------------
 
+
 def test_tavily_request_and_results(httpserver) -> None:
     httpserver.expect_request(
-        "/search", method="POST",
+        "/search",
+        method="POST",
         headers={"Authorization": f"Bearer {TAVILY_KEY}", "Content-Type": "application/json"},
     ).respond_with_json(fixture_json("tavily_search.json"))
     client = loopback_client(httpserver, tavily_api_key=TAVILY_KEY)
@@ -142,7 +179,8 @@ def test_tavily_request_and_results(httpserver) -> None:
 
 def test_tavily_unauthorized(httpserver) -> None:
     httpserver.expect_request("/search", method="POST").respond_with_json(
-        fixture_json("tavily_error_401.json"), status=401)
+        fixture_json("tavily_error_401.json"), status=401
+    )
     client = loopback_client(httpserver, tavily_api_key=TAVILY_KEY)
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="tavily")
@@ -154,7 +192,8 @@ def test_tavily_unauthorized(httpserver) -> None:
 @pytest.mark.parametrize("status", [429, 432])
 def test_tavily_quota_is_blocked(httpserver, status: int) -> None:
     httpserver.expect_request("/search", method="POST").respond_with_json(
-        {"detail": {"error": f"Limit reached for key {TAVILY_KEY}"}}, status=status)
+        {"detail": {"error": f"Limit reached for key {TAVILY_KEY}"}}, status=status
+    )
     client = loopback_client(httpserver, tavily_api_key=TAVILY_KEY)
     with pytest.raises(SearchBlockedError) as info:
         search(client, "q", provider="tavily")
@@ -163,32 +202,54 @@ def test_tavily_quota_is_blocked(httpserver, status: int) -> None:
 
 # -- Google -------------------------------------------------------------------------------
 
+
 def test_google_request_and_results(httpserver) -> None:
     httpserver.expect_request(
-        "/customsearch/v1", method="GET",
-        query_string={"key": GOOGLE_KEY, "cx": "0123456789abcdef0", "q": "example guide",
-                      "num": "10", "safe": "active", "dateRestrict": "y1", "gl": "fr", "hl": "fr"},
+        "/customsearch/v1",
+        method="GET",
+        query_string={
+            "key": GOOGLE_KEY,
+            "cx": "0123456789abcdef0",
+            "q": "example guide",
+            "num": "10",
+            "safe": "active",
+            "dateRestrict": "y1",
+            "gl": "fr",
+            "hl": "fr",
+        },
     ).respond_with_json(fixture_json("google_cse.json"))
     client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="0123456789abcdef0")
-    results = search(client, "example guide", provider="google", num_results=25,
-                     region="fr-fr", safe_search="strict", time_range="y")
+    results = search(
+        client,
+        "example guide",
+        provider="google",
+        num_results=25,
+        region="fr-fr",
+        safe_search="strict",
+        time_range="y",
+    )
     assert [(r.title, r.url, r.snippet) for r in results] == [
-        ("The Example Guide & Handbook", "https://docs.example.org/guide?page=2",
-         "Everything about the example, in one place."),
+        (
+            "The Example Guide & Handbook",
+            "https://docs.example.org/guide?page=2",
+            "Everything about the example, in one place.",
+        ),
         ("Story 42", "https://news.example.com/story?id=42", "A story about guides."),
     ]
 
 
 def test_google_no_items_is_no_results(httpserver) -> None:
     httpserver.expect_request("/customsearch/v1").respond_with_json(
-        fixture_json("google_cse_empty.json"))
+        fixture_json("google_cse_empty.json")
+    )
     client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1")
     assert search(client, "qzxjvwk", provider="google") == []
 
 
 def test_google_bad_key_message_has_no_key(httpserver) -> None:
     httpserver.expect_request("/customsearch/v1").respond_with_json(
-        fixture_json("google_error_400.json"), status=400)
+        fixture_json("google_error_400.json"), status=400
+    )
     client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1")
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="google")
@@ -200,7 +261,8 @@ def test_google_bad_key_message_has_no_key(httpserver) -> None:
 
 def test_google_quota_is_blocked(httpserver) -> None:
     httpserver.expect_request("/customsearch/v1").respond_with_json(
-        fixture_json("google_error_403_quota.json"), status=403)
+        fixture_json("google_error_403_quota.json"), status=403
+    )
     client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1")
     with pytest.raises(SearchBlockedError) as info:
         search(client, "q", provider="google")
@@ -210,8 +272,12 @@ def test_google_quota_is_blocked(httpserver) -> None:
 
 def test_google_connection_failure_has_no_key(httpserver) -> None:
     # nothing listens on the port of a stopped server: the transport error names the URL
-    client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1",
-                             search_endpoints={"google": "http://127.0.0.1:9/customsearch/v1"})
+    client = loopback_client(
+        httpserver,
+        google_api_key=GOOGLE_KEY,
+        google_cx="cx1",
+        search_endpoints={"google": "http://127.0.0.1:9/customsearch/v1"},
+    )
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="google", timeout=3)
     assert_no_secret(info.value, GOOGLE_KEY)
@@ -219,27 +285,46 @@ def test_google_connection_failure_has_no_key(httpserver) -> None:
 
 # -- SearXNG ------------------------------------------------------------------------------
 
+
 def test_searxng_request_and_results(httpserver) -> None:
     httpserver.expect_request(
-        "/searx/search", method="GET",
-        query_string={"q": "example guide", "format": "json", "pageno": "1",
-                      "safesearch": "1", "time_range": "day", "language": "en-US"},
+        "/searx/search",
+        method="GET",
+        query_string={
+            "q": "example guide",
+            "format": "json",
+            "pageno": "1",
+            "safesearch": "1",
+            "time_range": "day",
+            "language": "en-US",
+        },
     ).respond_with_json(fixture_json("searxng.json"))
     client = loopback_client(httpserver)
-    results = search(client, "example guide", provider="searxng", region="us-en",
-                     time_range="d")
+    results = search(client, "example guide", provider="searxng", region="us-en", time_range="d")
     # mc_cid/mc_eid stripped; the same page from a second engine dropped
     assert [r.url for r in results] == [
-        "https://docs.example.org/guide?page=2", "https://news.example.com/story?id=42"]
+        "https://docs.example.org/guide?page=2",
+        "https://news.example.com/story?id=42",
+    ]
     assert [r.position for r in results] == [1, 2]
 
 
 def test_searxng_from_instance_url(httpserver) -> None:
-    httpserver.expect_request("/instance/search", query_string={
-        "q": "x", "format": "json", "pageno": "1", "safesearch": "0",
-    }).respond_with_json(fixture_json("searxng.json"))
-    client = loopback_client(httpserver, searxng_url=httpserver.url_for("/instance/"),
-                             safe_search="off", search_endpoints={"searxng": ""})
+    httpserver.expect_request(
+        "/instance/search",
+        query_string={
+            "q": "x",
+            "format": "json",
+            "pageno": "1",
+            "safesearch": "0",
+        },
+    ).respond_with_json(fixture_json("searxng.json"))
+    client = loopback_client(
+        httpserver,
+        searxng_url=httpserver.url_for("/instance/"),
+        safe_search="off",
+        search_endpoints={"searxng": ""},
+    )
     assert len(search(client, "x", provider="searxng")) == 2
 
 
@@ -252,7 +337,8 @@ def test_searxng_json_disabled(httpserver) -> None:
 
 def test_searxng_engines_unresponsive(httpserver) -> None:
     httpserver.expect_request("/searx/search").respond_with_json(
-        fixture_json("searxng_unresponsive.json"))
+        fixture_json("searxng_unresponsive.json")
+    )
     with pytest.raises(SearchError) as info:
         search(loopback_client(httpserver), "q", provider="searxng")
     assert "duckduckgo" in str(info.value) and "brave" in str(info.value)
@@ -262,7 +348,8 @@ def test_searxng_engines_unresponsive(httpserver) -> None:
 def test_searxng_unresponsive_engines_of_another_shape(httpserver, engines) -> None:
     # Found by fuzzing (fuzz/python/targets.py providers): a number there raised TypeError.
     httpserver.expect_request("/searx/search").respond_with_json(
-        {"results": [], "unresponsive_engines": engines})
+        {"results": [], "unresponsive_engines": engines}
+    )
     with pytest.raises(SearchError) as info:
         search(loopback_client(httpserver), "q", provider="searxng")
     assert info.value.reason == "engines-unresponsive"
@@ -270,8 +357,12 @@ def test_searxng_unresponsive_engines_of_another_shape(httpserver, engines) -> N
 
 def test_google_endpoint_refused_by_policy_has_no_key(httpserver) -> None:
     # a private address outside allow_networks: refused before connecting, URL in the error
-    client = loopback_client(httpserver, google_api_key=GOOGLE_KEY, google_cx="cx1",
-                             search_endpoints={"google": "http://10.1.2.3/customsearch/v1"})
+    client = loopback_client(
+        httpserver,
+        google_api_key=GOOGLE_KEY,
+        google_cx="cx1",
+        search_endpoints={"google": "http://10.1.2.3/customsearch/v1"},
+    )
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="google", timeout=3)
     assert "policy" in str(info.value)

@@ -27,8 +27,13 @@ def r(url: str, title: str = "T", snippet: str = "S", provider: str = "p") -> Se
 
 def test_to_dict() -> None:
     result = SearchResult("Title", "https://example.com/", "Snip", "brave", 3)
-    assert result.to_dict() == {"title": "Title", "url": "https://example.com/",
-                                "snippet": "Snip", "provider": "brave", "position": 3}
+    assert result.to_dict() == {
+        "title": "Title",
+        "url": "https://example.com/",
+        "snippet": "Snip",
+        "provider": "brave",
+        "position": 3,
+    }
 
 
 def test_clean_results_strips_dedupes_limits_and_renumbers() -> None:
@@ -83,26 +88,45 @@ def test_format_results_clips_long_snippets_and_says_no_results() -> None:
     assert format_results([], "nothing here").startswith('No results found for: "nothing here"')
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    (None, None), ("", None), ("d", "d"), ("day", "d"), ("Week", "w"), ("m", "m"), ("year", "y"),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, None),
+        ("", None),
+        ("d", "d"),
+        ("day", "d"),
+        ("Week", "w"),
+        ("m", "m"),
+        ("year", "y"),
+    ],
+)
 def test_time_range(value, expected) -> None:
     assert normalize_time_range(value) == expected
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    (None, None), ("wt-wt", None), ("us-en", "us-en"), ("en-US", "us-en"), ("DE-DE", "de-de"),
-    ("hk-tzh", "hk-tzh"),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, None),
+        ("wt-wt", None),
+        ("us-en", "us-en"),
+        ("en-US", "us-en"),
+        ("DE-DE", "de-de"),
+        ("hk-tzh", "hk-tzh"),
+    ],
+)
 def test_region(value, expected) -> None:
     assert normalize_region(value) == expected
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: normalize_time_range("fortnight"),
-    lambda: normalize_safe_search("sometimes", "moderate"),
-    lambda: normalize_region("Mars"),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: normalize_time_range("fortnight"),
+        lambda: normalize_safe_search("sometimes", "moderate"),
+        lambda: normalize_region("Mars"),
+    ],
+)
 def test_invalid_options_are_search_errors(bad) -> None:
     with pytest.raises(SearchError) as info:
         bad()
@@ -118,15 +142,26 @@ def test_redact_masks_raw_and_encoded_secrets() -> None:
 
 def test_provider_chain_order() -> None:
     assert provider_chain("duckduckgo", ("brave", "duckduckgo", "tavily")) == [
-        "duckduckgo", "brave", "tavily"]
+        "duckduckgo",
+        "brave",
+        "tavily",
+    ]
 
 
 # -- chain decisions with in-process providers ---------------------------------------------
 
+
 def _request(seconds: float = 5.0) -> SearchRequest:
     client = SimpleNamespace(config=Config())
-    return SearchRequest(client=client, query="q", num_results=5, region=None,  # type: ignore[arg-type]
-                         safe_search="moderate", time_range=None, deadline=Deadline(seconds))
+    return SearchRequest(
+        client=client,
+        query="q",
+        num_results=5,
+        region=None,  # type: ignore[arg-type]
+        safe_search="moderate",
+        time_range=None,
+        deadline=Deadline(seconds),
+    )
 
 
 def _blocked(request):

@@ -95,8 +95,11 @@ OPERATIONS = ("fetch", "download", "fetch_page", "download_file")
 #: Behaviours that hold the connection until the deadline. They cost a whole deadline per
 #: call, so they run through the library's fetch and the tools' download (both read loops,
 #: both layers); drip-body through all four. The soak mixes every pair.
-STALLING = {"drip-headers": ("fetch", "download_file"), "drip-body": OPERATIONS,
-            "silent": ("fetch", "download_file")}
+STALLING = {
+    "drip-headers": ("fetch", "download_file"),
+    "drip-body": OPERATIONS,
+    "silent": ("fetch", "download_file"),
+}
 TLS_STALLING = {"silent": ("fetch", "download_file"), "half": ("download", "fetch_page")}
 
 
@@ -120,8 +123,13 @@ def folder(tmp_path_factory):
 @pytest.fixture(scope="module")
 def apis(chaos, folder):
     config = loopback_config(
-        timeout=DEADLINE, connect_timeout=DEADLINE, render="never", ca_bundle=chaos.ca_path,
-        download_dirs=(str(folder),), max_response_bytes=CAP, max_download_bytes=CAP,
+        timeout=DEADLINE,
+        connect_timeout=DEADLINE,
+        render="never",
+        ca_bundle=chaos.ca_path,
+        download_dirs=(str(folder),),
+        max_response_bytes=CAP,
+        max_download_bytes=CAP,
         max_retries=0,
     )
     with WebClient(config) as client:

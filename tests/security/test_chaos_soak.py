@@ -30,7 +30,6 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "soak.py"
 DEADLINE = 3.0
 
 
-
 def _child_env() -> dict[str, str]:
     """The child imports the webgrip this test imports (source tree or site-packages)."""
     import webgrip
@@ -44,9 +43,26 @@ def _child_env() -> dict[str, str]:
 def test_short_soak(tmp_path):
     out = tmp_path / "soak.json"
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--calls", "2000", "--threads", "32", "--rounds", "1",
-         "--timeout", str(DEADLINE), "--quiet", "--json", str(out)],
-        capture_output=True, text=True, timeout=240, env=_child_env(), check=False,
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--calls",
+            "2000",
+            "--threads",
+            "32",
+            "--rounds",
+            "1",
+            "--timeout",
+            str(DEADLINE),
+            "--quiet",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=_child_env(),
+        check=False,
     )
     assert out.exists(), result.stdout + result.stderr
     report = json.loads(out.read_text())
@@ -59,6 +75,13 @@ def test_short_soak(tmp_path):
     assert report["leftover_files"] == [], summary
     # Every kind of outcome happened: results, and each typed error the server provokes.
     tags = {key.rsplit(" -> ", 1)[-1] for key in report["outcomes"]}
-    assert {"result", "tool-result", "tool-error", "ConnectError", "FetchTimeoutError",
-            "ResponseTooLargeError", "BlockedURLError"} <= tags, summary
+    assert {
+        "result",
+        "tool-result",
+        "tool-error",
+        "ConnectError",
+        "FetchTimeoutError",
+        "ResponseTooLargeError",
+        "BlockedURLError",
+    } <= tags, summary
     assert result.returncode == 0, summary

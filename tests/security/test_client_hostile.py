@@ -139,7 +139,11 @@ def test_bomb_memory_stays_bounded(tmp_path, encoding):
     env = dict(os.environ)
     out = subprocess.run(
         [sys.executable, "-c", BOMB_SCRIPT, str(path), encoding],
-        capture_output=True, text=True, timeout=120, env=env, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=True,
     )
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["outcome"] == "too large"

@@ -18,8 +18,9 @@ BODY = b"secret payload " * 1000
 
 
 def every_file(folder) -> list[str]:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_symlink() or not p.is_dir())
+    return sorted(
+        str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_symlink() or not p.is_dir()
+    )
 
 
 def swap_for_symlink(sub, outside) -> None:
@@ -33,8 +34,10 @@ def test_swapped_subfolder_writes_nothing_outside(tmp_path, when):
     root, outside = tmp_path / "dl", tmp_path / "outside"
     (root / "sub").mkdir(parents=True)
     outside.mkdir()
-    head = (f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\n"
-            "Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n").encode()
+    head = (
+        f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\n"
+        "Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+    ).encode()
 
     def handler(conn, _request):
         if when == "before-headers":
@@ -62,8 +65,10 @@ def test_unswapped_subfolder_still_downloads(tmp_path):
     (root / "sub").mkdir(parents=True)
 
     def handler(conn, _request):
-        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\n"
-                     "Connection: close\r\n\r\n".encode() + BODY)
+        conn.sendall(
+            f"HTTP/1.1 200 OK\r\nContent-Length: {len(BODY)}\r\nConnection: close\r\n\r\n".encode()
+            + BODY
+        )
 
     with RawServer(handler) as server:
         result = WebClient(loopback_config(root)).download(server.url("/f.bin"), save_to="sub")

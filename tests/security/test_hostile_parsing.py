@@ -88,7 +88,8 @@ def test_parse_past_the_deadline_is_a_timeout_error(raw_server):
     assert elapsed < timeout * 1.1 + 2.0, elapsed
     # The agent's answer says what happened.
     out = Tools(loopback_config(timeout=timeout, max_response_bytes=9 * MiB)).fetch_page(
-        server.url("/"), extract="text")
+        server.url("/"), extract="text"
+    )
     assert out.startswith("Error: Timed out after 0.5 s converting"), out
 
 

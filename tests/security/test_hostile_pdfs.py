@@ -53,10 +53,16 @@ def _child_env() -> dict[str, str]:
 
 
 def read_in_child(path: Path, timeout: float = 10.0) -> dict:
-    result = subprocess.run([sys.executable, "-c", CHILD, str(path), str(timeout)],
-                            capture_output=True, timeout=120, env=_child_env(), check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), str(timeout)],
+        capture_output=True,
+        timeout=120,
+        env=_child_env(),
+        check=False,
+    )
     assert result.returncode == 0, (
-        f"the reader died (exit {result.returncode}): {result.stderr[-1500:]!r}")
+        f"the reader died (exit {result.returncode}): {result.stderr[-1500:]!r}"
+    )
     return json.loads(result.stdout)
 
 
@@ -91,7 +97,8 @@ def test_fetch_page_survives_every_hostile_pdf(tmp_path, httpserver):
     """Through the agent's tool on loopback: an error string or text, and the process lives."""
     for name in HOSTILE:
         httpserver.expect_request(f"/{name}").respond_with_data(
-            (FIXTURES / name).read_bytes(), content_type="application/pdf")
+            (FIXTURES / name).read_bytes(), content_type="application/pdf"
+        )
     tools = Tools(loopback_config(tmp_path))
     for name in HOSTILE:
         answer = tools.fetch_page(httpserver.url_for(f"/{name}"))

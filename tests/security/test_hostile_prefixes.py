@@ -28,8 +28,15 @@ SIZE = 1 << 20
 LEAD = "<!doctype html><html><head><script src=/app.js></script></head><body>"
 
 PREFIXES = (
-    "<script ", "<script src=", "<script type=", "<div id=", "<a ", "<noscript>",
-    "<iframe ", "<meta ", "<title>",
+    "<script ",
+    "<script src=",
+    "<script type=",
+    "<div id=",
+    "<a ",
+    "<noscript>",
+    "<iframe ",
+    "<meta ",
+    "<title>",
 )
 BODIES = {
     f"{prefix}{close}": (LEAD + f"{prefix}{close}" * (SIZE // len(prefix + close) + 1))[:SIZE]
@@ -49,8 +56,9 @@ def site():
 
 def _config():
     # No browser here: ``auto`` runs its shell test, then falls back to the static page.
-    return loopback_config(timeout=TIMEOUT, render="auto",
-                           browser_executable="/nonexistent/chromium")
+    return loopback_config(
+        timeout=TIMEOUT, render="auto", browser_executable="/nonexistent/chromium"
+    )
 
 
 @pytest.mark.slow
@@ -83,10 +91,14 @@ def test_the_public_shell_test_is_linear_and_keeps_its_answers():
     from webgrip import _core
 
     assert webgrip.is_script_shell('<div id="root"></div><script src="/main.js"></script>')
-    assert not webgrip.is_script_shell("<h1>Hi</h1>" + "<p>Long text here.</p>" * 30
-                                       + '<div id="root"></div><script src="/main.js"></script>')
+    assert not webgrip.is_script_shell(
+        "<h1>Hi</h1>"
+        + "<p>Long text here.</p>" * 30
+        + '<div id="root"></div><script src="/main.js"></script>'
+    )
     assert _core.script_shell_reason(b"<body><script src=/a.js></script></body>") == (
-        "empty body with scripts")
+        "empty body with scripts"
+    )
     # 10 MiB of each prefix (the target): milliseconds, where the regexes took hours.
     for prefix in PREFIXES:
         body = (LEAD + prefix * (10 * SIZE // len(prefix))).encode()

@@ -122,16 +122,23 @@ class Site:
 def test_a_sibling_cookie_flood_leaves_the_site_usable_and_the_header_bounded(tmp_path):
     site = Site()
     value = "x" * 3000
-    site.routes[("www.victim.test", "/login")] = html("<p>in</p>", cookies=(
-        "session=mine; Path=/; Max-Age=3600",))
+    site.routes[("www.victim.test", "/login")] = html(
+        "<p>in</p>", cookies=("session=mine; Path=/; Max-Age=3600",)
+    )
     # 45 cookies of 3 KB for the parent domain, over three answers (each head stays small).
     for n in range(3):
-        site.routes[("att.victim.test", f"/flood{n}")] = html("<p>flood</p>", cookies=tuple(
-            f"f{n}_{i}={value}; Domain=victim.test; Path=/; Max-Age=3600" for i in range(15)))
+        site.routes[("att.victim.test", f"/flood{n}")] = html(
+            "<p>flood</p>",
+            cookies=tuple(
+                f"f{n}_{i}={value}; Domain=victim.test; Path=/; Max-Age=3600" for i in range(15)
+            ),
+        )
     site.routes[("www.victim.test", "/account")] = html("<p>ACCOUNT page</p>")
-    config = loopback_config(resolve={"www.victim.test": ("127.0.0.1",),
-                                      "att.victim.test": ("127.0.0.1",)},
-                             cache_dir=str(tmp_path / "c"), persist_cookies=True)
+    config = loopback_config(
+        resolve={"www.victim.test": ("127.0.0.1",), "att.victim.test": ("127.0.0.1",)},
+        cache_dir=str(tmp_path / "c"),
+        persist_cookies=True,
+    )
     try:
         with WebClient(config) as client:
             client.get(site.url("www.victim.test", "/login"))
@@ -144,8 +151,11 @@ def test_a_sibling_cookie_flood_leaves_the_site_usable_and_the_header_bounded(tm
             assert again.get(site.url("www.victim.test", "/account")).status == 200
     finally:
         site.server.close()
-    sent = [cookie for host, path, cookie in site.seen
-            if (host, path) == ("www.victim.test", "/account")]
+    sent = [
+        cookie
+        for host, path, cookie in site.seen
+        if (host, path) == ("www.victim.test", "/account")
+    ]
     assert len(sent) == 2
     for cookie in sent:
         assert cookie is not None and len(cookie) <= 8000, len(cookie or "")
@@ -203,13 +213,16 @@ def test_save_to_may_create_only_a_few_nested_folders(tmp_path):
         server.close()
 
 
-@pytest.mark.parametrize("proxy", [
-    "http://user:50%zz@127.0.0.1:3128",     # not a percent escape
-    "http://user:50%@127.0.0.1:3128",       # a bare "%"
-    "http://us%ffer:pw@127.0.0.1:3128",     # escapes that are not UTF-8
-    "socks5://user:" + "p" * 256 + "@127.0.0.1:1080",  # over SOCKS5's 255 bytes
-    "http://user:p\\w@127.0.0.1:3128",      # the core reads "\" as "/"
-])
+@pytest.mark.parametrize(
+    "proxy",
+    [
+        "http://user:50%zz@127.0.0.1:3128",  # not a percent escape
+        "http://user:50%@127.0.0.1:3128",  # a bare "%"
+        "http://us%ffer:pw@127.0.0.1:3128",  # escapes that are not UTF-8
+        "socks5://user:" + "p" * 256 + "@127.0.0.1:1080",  # over SOCKS5's 255 bytes
+        "http://user:p\\w@127.0.0.1:3128",  # the core reads "\" as "/"
+    ],
+)
 def test_proxy_credentials_the_core_refuses_are_refused_by_the_config(proxy):
     from webgrip import _core
 
@@ -224,6 +237,9 @@ def test_proxy_credentials_the_core_refuses_are_refused_by_the_config(proxy):
 
 
 def test_proxy_credentials_the_core_accepts_still_pass():
-    for proxy in ("http://user:p%40ss@127.0.0.1:3128", "socks5://u:%C3%A9@127.0.0.1:1080",
-                  "http://user:p:ss@127.0.0.1:3128"):
+    for proxy in (
+        "http://user:p%40ss@127.0.0.1:3128",
+        "socks5://u:%C3%A9@127.0.0.1:1080",
+        "http://user:p:ss@127.0.0.1:3128",
+    ):
         Config(proxy=proxy)

@@ -20,10 +20,10 @@ LONG_INT = "9" * 5000  # over sys.get_int_max_str_digits() (4300)
 HOSTILE_ARGUMENTS = [
     pytest.param(DEEP, id="deep-array"),
     pytest.param('{"url": ' + DEEP + "}", id="deep-value"),
-    pytest.param('{"url": "https://example.com/", "max_length": ' + LONG_INT + "}",
-                 id="long-int"),
-    pytest.param('{"url": "https://example.com/", "x": {"a": ' * 3000 + "1" + "}" * 6000,
-                 id="deep-object"),
+    pytest.param('{"url": "https://example.com/", "max_length": ' + LONG_INT + "}", id="long-int"),
+    pytest.param(
+        '{"url": "https://example.com/", "x": {"a": ' * 3000 + "1" + "}" * 6000, id="deep-object"
+    ),
 ]
 
 
@@ -50,16 +50,20 @@ def test_call_names_the_cause() -> None:
     assert "too many digits" in tools.call("fetch_page", '{"url": ' + LONG_INT + "}")
 
 
-@pytest.mark.parametrize("value", [
-    pytest.param("[" * 900 + "]" * 900, id="deep-but-parsable"),
-    pytest.param('"' + "u" * 100_000 + '"', id="huge-string"),
-    pytest.param("9" * 4000, id="long-int-under-limit"),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("[" * 900 + "]" * 900, id="deep-but-parsable"),
+        pytest.param('"' + "u" * 100_000 + '"', id="huge-string"),
+        pytest.param("9" * 4000, id="long-int-under-limit"),
+    ],
+)
 def test_call_quotes_a_wrong_value_briefly(value: str) -> None:
     # Parsable, but of the wrong type for ``extract`` (an enum of strings): the answer
     # quotes the value, bounded in size and depth.
-    answer = Tools(Config()).call("fetch_page", '{"url": "https://example.com/", "extract": '
-                                  + value + "}")
+    answer = Tools(Config()).call(
+        "fetch_page", '{"url": "https://example.com/", "extract": ' + value + "}"
+    )
     assert answer.startswith("Error: argument 'extract' must be")
     assert len(answer) < 400
 
@@ -72,14 +76,18 @@ def test_call_lists_unknown_arguments_briefly() -> None:
     assert len(answer) < 1000
 
 
-@pytest.mark.parametrize("body", [
-    pytest.param(b"[" * 5000 + b"]" * 5000, id="deep"),
-    pytest.param(b'{"a": ' + LONG_INT.encode() + b"}", id="long-int"),
-    pytest.param(b'{"a": ' * 400 + b"1" + b"}" * 400, id="deep-object-parsable"),
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(b"[" * 5000 + b"]" * 5000, id="deep"),
+        pytest.param(b'{"a": ' + LONG_INT.encode() + b"}", id="long-int"),
+        pytest.param(b'{"a": ' * 400 + b"1" + b"}" * 400, id="deep-object-parsable"),
+    ],
+)
 @pytest.mark.parametrize("content_type", ["application/json", None])
-def test_fetch_page_shows_hostile_json_as_sent(raw_server, body: bytes,
-                                               content_type: str | None) -> None:
+def test_fetch_page_shows_hostile_json_as_sent(
+    raw_server, body: bytes, content_type: str | None
+) -> None:
     headers = {"Content-Type": content_type} if content_type else {}
     server = raw_server(reply(200, body, headers))
     answer = Tools(loopback_config()).fetch_page(server.url("/data.json"), max_length=20000)
@@ -88,8 +96,7 @@ def test_fetch_page_shows_hostile_json_as_sent(raw_server, body: bytes,
 
 
 def test_fetch_page_still_pretty_prints_ordinary_json(raw_server) -> None:
-    server = raw_server(reply(200, b'{"a": [1, {"b": "c"}]}',
-                              {"Content-Type": "application/json"}))
+    server = raw_server(reply(200, b'{"a": [1, {"b": "c"}]}', {"Content-Type": "application/json"}))
     answer = Tools(loopback_config()).fetch_page(server.url("/data.json"))
     assert '{\n  "a": [\n    1,\n    {\n      "b": "c"\n    }\n  ]\n}' in answer
 
@@ -97,7 +104,8 @@ def test_fetch_page_still_pretty_prints_ordinary_json(raw_server) -> None:
 @pytest.mark.parametrize("body", [DEEP, '{"web": {"results": ' + LONG_INT + "}}"])
 def test_search_provider_hostile_json_is_a_search_error(httpserver, body: str) -> None:
     httpserver.expect_request("/res/v1/web/search").respond_with_data(
-        body, content_type="application/json")
+        body, content_type="application/json"
+    )
     client = loopback_client(httpserver, brave_api_key="k")
     with pytest.raises(SearchError) as info:
         search(client, "q", provider="brave")
@@ -108,7 +116,8 @@ def test_search_provider_hostile_json_is_a_search_error(httpserver, body: str) -
 def test_search_provider_hostile_error_body_is_a_search_error(httpserver, status: int) -> None:
     # Error answers are read for their details too (try_json).
     httpserver.expect_request("/res/v1/web/search").respond_with_data(
-        DEEP, status=status, content_type="application/json")
+        DEEP, status=status, content_type="application/json"
+    )
     client = loopback_client(httpserver, brave_api_key="k")
     with pytest.raises(SearchError):
         search(client, "q", provider="brave")
@@ -122,10 +131,13 @@ def test_response_json_raises_value_error_only(raw_server) -> None:
         response.json()
 
 
-@pytest.mark.parametrize("text", [
-    pytest.param("timeout = 5\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", id="deep"),
-    pytest.param("max_retries = " + LONG_INT + "\n", id="long-int"),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("timeout = 5\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", id="deep"),
+        pytest.param("max_retries = " + LONG_INT + "\n", id="long-int"),
+    ],
+)
 def test_hostile_config_file_is_a_value_error(tmp_path, text: str) -> None:
     path = tmp_path / "webgrip.toml"
     path.write_text(text, encoding="utf-8")

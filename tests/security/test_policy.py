@@ -159,8 +159,12 @@ def test_deny_networks_win_over_allow_networks():
 def test_domain_lists_exact_or_subdomain_after_idna():
     cfg = Config(
         blocked_domains=("evil.example",),
-        resolve={"evil.example": ("8.8.8.8",), "a.evil.example": ("8.8.8.8",),
-                 "notevil.example": ("8.8.8.8",), "xn--bcher-kva.example": ("8.8.8.8",)},
+        resolve={
+            "evil.example": ("8.8.8.8",),
+            "a.evil.example": ("8.8.8.8",),
+            "notevil.example": ("8.8.8.8",),
+            "xn--bcher-kva.example": ("8.8.8.8",),
+        },
     )
     for url in ["http://evil.example/", "http://a.evil.example/", "http://EVIL.example./"]:
         with pytest.raises(BlockedURLError) as info:

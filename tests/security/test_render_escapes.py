@@ -26,9 +26,20 @@ from webgrip.config import DEFAULT_BLOCKED_PORTS
 pytestmark = needs_browser
 
 VECTORS = (
-    "fetch", "xhr", "img", "iframe", "prefetch", "websocket", "worker-websocket",
-    "worker-fetch", "service-worker", "subresource-redirect", "fetch-redirect", "name",
-    "parser-differential", "frame-location",
+    "fetch",
+    "xhr",
+    "img",
+    "iframe",
+    "prefetch",
+    "websocket",
+    "worker-websocket",
+    "worker-fetch",
+    "service-worker",
+    "subresource-redirect",
+    "fetch-redirect",
+    "name",
+    "parser-differential",
+    "frame-location",
 )
 
 ESCAPE_PAGE = """<!doctype html><html><head><title>Escapes</title>
@@ -121,10 +132,15 @@ class EscapeSite:
         diff = f"http://127.0.0.1:{self.refused_port.port}\\\\@127.0.0.1:{self.site.port}/"
 
         def sub(text: str) -> str:
-            return (text.replace("WS1", self.refused_addr.origin("ws"))
-                    .replace("WS2", self.refused_port.origin("ws"))
-                    .replace("R1", r1).replace("R2", r2).replace("R3", r3)
-                    .replace("DIFF", diff).replace("EXPECTED", json.dumps(VECTORS)))
+            return (
+                text.replace("WS1", self.refused_addr.origin("ws"))
+                .replace("WS2", self.refused_port.origin("ws"))
+                .replace("R1", r1)
+                .replace("R2", r2)
+                .replace("R3", r3)
+                .replace("DIFF", diff)
+                .replace("EXPECTED", json.dumps(VECTORS))
+            )
 
         js = {"content_type": "text/javascript"}
         self.site.route("/", lambda req: Reply(body=sub(ESCAPE_PAGE).encode()))
@@ -159,8 +175,10 @@ class EscapeSite:
         ports = (*DEFAULT_BLOCKED_PORTS, *extra)
         return Config(
             allow_networks=("127.0.0.0/8",) if opened else ("127.0.0.1/32",),
-            blocked_ports=ports, resolve={"evil.test": ("127.0.0.3",)},
-            rate_limit_seconds=0, timeout=30,
+            blocked_ports=ports,
+            resolve={"evil.test": ("127.0.0.3",)},
+            rate_limit_seconds=0,
+            timeout=30,
         )
 
     def reports(self) -> dict[str, str]:
@@ -220,8 +238,10 @@ def test_the_listeners_do_see_the_same_page_when_the_policy_opens_them(escapes):
 
 def test_a_page_that_navigates_itself_to_a_refused_address_lands_nothing(escapes):
     # window.location of the top page: the render ends on the refusal, never on the target.
-    escapes.site.route("/leave", lambda req: Reply(body=NAVIGATOR.replace(
-        "R1", escapes.refused_addr.origin()).encode()))
+    escapes.site.route(
+        "/leave",
+        lambda req: Reply(body=NAVIGATOR.replace("R1", escapes.refused_addr.origin()).encode()),
+    )
     with WebClient(escapes.config()) as client:
         try:
             page = client.fetch(escapes.site.url("/leave"), render="always")

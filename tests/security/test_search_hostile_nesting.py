@@ -25,10 +25,13 @@ from webgrip.search.base import Deadline
 from webgrip.search.duckduckgo import MAX_PAGE_RESULTS, parse_html_page, parse_lite_page
 
 HTML = "text/html; charset=utf-8"
-RESULT = ("<div class='result'><a class='result__a' href='https://e.com/{i}'>Title {i}</a>"
-          "<a class='result__snippet'>Snippet {i}</a>")
-LITE = ("<a class='result-link' href='https://e.com/{i}'>Title {i}</a>"
-        "<td class='result-snippet'>S{i}")
+RESULT = (
+    "<div class='result'><a class='result__a' href='https://e.com/{i}'>Title {i}</a>"
+    "<a class='result__snippet'>Snippet {i}</a>"
+)
+LITE = (
+    "<a class='result-link' href='https://e.com/{i}'>Title {i}</a><td class='result-snippet'>S{i}"
+)
 
 
 def repeat(unit: str, size: int) -> str:
@@ -56,6 +59,7 @@ def depth(root) -> int:
 
 
 # -- the tree ------------------------------------------------------------------------------
+
 
 def test_depth_is_capped_and_text_kept() -> None:
     root = parse_html("<div>" * 5000 + "deep text" + "</div>" * 5000 + "<p>after</p>")
@@ -93,13 +97,17 @@ def test_nested_result_blocks_share_the_link_below_them() -> None:
 
 # -- linear time ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("shape", "parse"), [
-    ("nested-divs", parse_html_page),
-    ("unclosed-then-p", parse_html_page),
-    ("unclosed-then-p", parse_lite_page),
-    ("misnested-ends", parse_html_page),
-    ("misnested-ends", parse_lite_page),
-])
+
+@pytest.mark.parametrize(
+    ("shape", "parse"),
+    [
+        ("nested-divs", parse_html_page),
+        ("unclosed-then-p", parse_html_page),
+        ("unclosed-then-p", parse_lite_page),
+        ("misnested-ends", parse_html_page),
+        ("misnested-ends", parse_lite_page),
+    ],
+)
 def test_hostile_shapes_parse_in_linear_time(shape: str, parse) -> None:
     # 600 KiB: about a second when linear; before the fix, from half a minute to many
     # minutes depending on the shape. The margin is generous (slow CI machines). Nested
@@ -122,10 +130,10 @@ def test_parse_stops_at_the_deadline() -> None:
 
 # -- over HTTP -----------------------------------------------------------------------------
 
+
 def serve_both(httpserver, body: str) -> None:
     for path in ("/html/", "/lite/"):
-        httpserver.expect_request(path, method="POST").respond_with_data(
-            body, content_type=HTML)
+        httpserver.expect_request(path, method="POST").respond_with_data(body, content_type=HTML)
 
 
 def call_within(limit: float, fn):
@@ -141,11 +149,19 @@ def call_within(limit: float, fn):
 @pytest.mark.parametrize("shape", ["nested-divs", "nested-results", "misnested-ends"])
 def test_search_web_answers_within_the_deadline(httpserver, tmp_path, shape: str) -> None:
     serve_both(httpserver, shapes(1400 * 1024)[shape])
-    tools = Tools(loopback_config(
-        tmp_path, search_provider="duckduckgo", search_fallbacks=(), timeout=2.0,
-        max_retries=0,
-        search_endpoints={"duckduckgo_html": httpserver.url_for("/html/"),
-                          "duckduckgo_lite": httpserver.url_for("/lite/")}))
+    tools = Tools(
+        loopback_config(
+            tmp_path,
+            search_provider="duckduckgo",
+            search_fallbacks=(),
+            timeout=2.0,
+            max_retries=0,
+            search_endpoints={
+                "duckduckgo_html": httpserver.url_for("/html/"),
+                "duckduckgo_lite": httpserver.url_for("/lite/"),
+            },
+        )
+    )
     answer = call_within(2.0 + 15.0, lambda: tools.search_web("anything"))
     assert isinstance(answer, str)
     assert answer.startswith("Error:") or answer.startswith("Web search results")

@@ -59,8 +59,11 @@ def guard(**changes) -> Config:
 
 def loopback(**changes) -> Config:
     """The suite's usual opening (all of 127/8 and ::1), with changes."""
-    values = {"allow_networks": ("127.0.0.0/8", "::1/128"), "rate_limit_seconds": 0,
-              "timeout": 10.0}
+    values = {
+        "allow_networks": ("127.0.0.0/8", "::1/128"),
+        "rate_limit_seconds": 0,
+        "timeout": 10.0,
+    }
     values.update(changes)
     return Config(**values)
 
@@ -98,8 +101,10 @@ def redirector(raw_server, location: str | bytes, status: int = 302, host: str =
         loc = location
 
     def handle(conn: socket.socket, _head: bytes) -> None:
-        conn.sendall(b"HTTP/1.1 %d X\r\nLocation: %s\r\nContent-Length: 0\r\n"
-                     b"Connection: close\r\n\r\n" % (status, loc))
+        conn.sendall(
+            b"HTTP/1.1 %d X\r\nLocation: %s\r\nContent-Length: 0\r\n"
+            b"Connection: close\r\n\r\n" % (status, loc)
+        )
 
     return raw_server(handle, host=host)
 
@@ -308,8 +313,10 @@ def test_localhost_names_refused_without_dns(url):
     assert "always means this machine" in str(err)
 
 
-@pytest.mark.parametrize("url", ["http://localhost../", "http://localhost.../",
-                                 "http://.localhost/", "http://a..localhost/"])
+@pytest.mark.parametrize(
+    "url",
+    ["http://localhost../", "http://localhost.../", "http://.localhost/", "http://a..localhost/"],
+)
 def test_localhost_with_empty_labels_is_invalid(url):
     # Before the fix these escaped the localhost rule and went to DNS as "localhost.".
     invalid(url)
@@ -389,14 +396,17 @@ def test_parser_differentials_refused(url, reason):
     refused(url, reason)
 
 
-@pytest.mark.parametrize("url", [
-    "http://example.com%00.127.0.0.1/",
-    "http://127.0.0.1%00.example.com/",
-    "http://exa mple.com/",
-    "//127.0.0.1/",
-    "127.0.0.1",
-    "http://",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com%00.127.0.0.1/",
+        "http://127.0.0.1%00.example.com/",
+        "http://exa mple.com/",
+        "//127.0.0.1/",
+        "127.0.0.1",
+        "http://",
+    ],
+)
 def test_unparseable_hosts_invalid(url):
     invalid(url)
 
@@ -454,15 +464,31 @@ def test_every_default_blocked_port_refused(port):
     refused(f"http://8.8.8.8:{port}/", "blocked-port")
 
 
-@pytest.mark.parametrize("url", ["http://8.8.8.8:0/", "http://8.8.8.8:00/", "http://8.8.8.8:0022/",
-                                 "https://8.8.8.8:000006379/", "http://[2606:4700::1]:22/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://8.8.8.8:0/",
+        "http://8.8.8.8:00/",
+        "http://8.8.8.8:0022/",
+        "https://8.8.8.8:000006379/",
+        "http://[2606:4700::1]:22/",
+    ],
+)
 def test_port_spellings_refused(url):
     refused(url, "blocked-port")
 
 
-@pytest.mark.parametrize("url", ["http://8.8.8.8:65536/", "http://8.8.8.8:99999/",
-                                 "http://8.8.8.8:-1/", "http://8.8.8.8:80a/",
-                                 "http://8.8.8.8: 80/", "http://8.8.8.8:80:80/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://8.8.8.8:65536/",
+        "http://8.8.8.8:99999/",
+        "http://8.8.8.8:-1/",
+        "http://8.8.8.8:80a/",
+        "http://8.8.8.8: 80/",
+        "http://8.8.8.8:80:80/",
+    ],
+)
 def test_bad_ports_invalid(url):
     invalid(url)
 
@@ -478,16 +504,19 @@ def test_leading_zero_port_normalised_and_custom_blocked_ports():
 # =========================================================================================
 
 
-@pytest.mark.parametrize(("url", "reason"), [
-    ("http://[64:ff9b::7f00:1]/", "loopback-address"),
-    ("http://[64:ff9b:1::7f00:1]/", "reserved-address"),
-    ("http://[::127.0.0.1]/", "loopback-address"),
-    ("http://[::ffff:0:7f00:1]/", "loopback-address"),
-    ("http://[2002:7f00:1::1]/", "loopback-address"),
-    ("http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "reserved-address"),
-    ("http://0.0.0.0/", "unspecified-address"),  # connects to localhost on Linux
-    ("http://[::]/", "unspecified-address"),
-])
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://[64:ff9b::7f00:1]/", "loopback-address"),
+        ("http://[64:ff9b:1::7f00:1]/", "reserved-address"),
+        ("http://[::127.0.0.1]/", "loopback-address"),
+        ("http://[::ffff:0:7f00:1]/", "loopback-address"),
+        ("http://[2002:7f00:1::1]/", "loopback-address"),
+        ("http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "reserved-address"),
+        ("http://0.0.0.0/", "unspecified-address"),  # connects to localhost on Linux
+        ("http://[::]/", "unspecified-address"),
+    ],
+)
 def test_ipv4_allow_does_not_open_translated_forms(url, reason):
     refused(url, reason, Config(allow_networks=("127.0.0.0/8",)))
 
@@ -503,13 +532,16 @@ def test_ipv4_allow_opens_the_mapped_form_only():
     refused("http://[64:ff9b::a00:1]/", "private-address", Config(allow_networks=("10.0.0.0/8",)))
 
 
-@pytest.mark.parametrize("url", [
-    "http://8.8.8.8/",
-    "http://134744072/",
-    "http://[::ffff:8.8.8.8]/",
-    "http://[64:ff9b::808:808]/",  # was allowed: the NAT64 bypass of deny_networks
-    "http://[64:ff9b::8.8.8.8]/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://8.8.8.8/",
+        "http://134744072/",
+        "http://[::ffff:8.8.8.8]/",
+        "http://[64:ff9b::808:808]/",  # was allowed: the NAT64 bypass of deny_networks
+        "http://[64:ff9b::8.8.8.8]/",
+    ],
+)
 def test_deny_networks_win_through_every_spelling(url):
     err = refused(url, "denied-network", Config(deny_networks=("8.8.8.0/24",)))
     assert "deny_networks" in str(err)
@@ -520,8 +552,9 @@ def test_deny_networks_apply_to_resolved_names_through_nat64():
     refused("http://dns64.test/", "denied-network", cfg)
 
 
-@pytest.mark.parametrize("url", ["http://8.8.8.8/", "http://[::ffff:8.8.8.8]/",
-                                 "http://[64:ff9b::808:808]/"])
+@pytest.mark.parametrize(
+    "url", ["http://8.8.8.8/", "http://[::ffff:8.8.8.8]/", "http://[64:ff9b::808:808]/"]
+)
 def test_deny_networks_written_in_mapped_form_are_not_ignored(url):
     # Before the fix a mapped-form CIDR never matched anything (addresses are judged as IPv4).
     refused(url, "denied-network", Config(deny_networks=("::ffff:8.8.8.0/120",)))
@@ -529,8 +562,12 @@ def test_deny_networks_written_in_mapped_form_are_not_ignored(url):
 
 def test_deny_beats_allow_for_the_same_range():
     cfg = Config(allow_networks=("127.0.0.0/8",), deny_networks=("127.0.0.2/32",))
-    for url in ["http://127.0.0.2/", "http://2130706434/", "http://[::ffff:127.0.0.2]/",
-                "http://127.0.2/"]:
+    for url in [
+        "http://127.0.0.2/",
+        "http://2130706434/",
+        "http://[::ffff:127.0.0.2]/",
+        "http://127.0.2/",
+    ]:
         refused(url, "denied-network", cfg)
     assert check_url("http://127.0.0.1/", cfg) == "http://127.0.0.1/"
 
@@ -545,53 +582,88 @@ def test_mapped_form_allow_means_the_ipv4_network():
 # =========================================================================================
 
 PUBLIC = ["93.184.216.34"]
-NAMES = ["example.com", "www.example.com", "evilexample.com", "example.com.evil.org",
-         "notexample.com", "example.co", "evil.org", "xn--xample-2of.com", "xn--bcher-kva.example"]
+NAMES = [
+    "example.com",
+    "www.example.com",
+    "evilexample.com",
+    "example.com.evil.org",
+    "notexample.com",
+    "example.co",
+    "evil.org",
+    "xn--xample-2of.com",
+    "xn--bcher-kva.example",
+]
 DOMAIN_RESOLVE = {n: PUBLIC for n in NAMES}
 
 
-@pytest.mark.parametrize(("url", "reason"), [
-    ("http://evilexample.com/", "not-allowed-domain"),
-    ("http://example.com.evil.org/", "not-allowed-domain"),
-    ("http://notexample.com/", "not-allowed-domain"),
-    ("http://example.co/", "not-allowed-domain"),
-    ("http://evil.org#.example.com", "not-allowed-domain"),
-    ("http://evil.org?.example.com", "not-allowed-domain"),
-    ("http://evil.org\\.example.com", "not-allowed-domain"),
-    ("http://evil.org/.example.com", "not-allowed-domain"),
-    ("http://еxample.com/", "not-allowed-domain"),  # Cyrillic е: punycode, another name
-    ("http://example.com@evil.org/", "userinfo"),
-    ("http://93.184.216.34/", "not-allowed-domain"),  # the IP of an allowed name is not it
-])
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://evilexample.com/", "not-allowed-domain"),
+        ("http://example.com.evil.org/", "not-allowed-domain"),
+        ("http://notexample.com/", "not-allowed-domain"),
+        ("http://example.co/", "not-allowed-domain"),
+        ("http://evil.org#.example.com", "not-allowed-domain"),
+        ("http://evil.org?.example.com", "not-allowed-domain"),
+        ("http://evil.org\\.example.com", "not-allowed-domain"),
+        ("http://evil.org/.example.com", "not-allowed-domain"),
+        ("http://еxample.com/", "not-allowed-domain"),  # Cyrillic е: punycode, another name
+        ("http://example.com@evil.org/", "userinfo"),
+        ("http://93.184.216.34/", "not-allowed-domain"),  # the IP of an allowed name is not it
+    ],
+)
 def test_allowed_domains_suffix_tricks_refused(url, reason):
     refused(url, reason, Config(allowed_domains=("example.com",), resolve=DOMAIN_RESOLVE))
 
 
-@pytest.mark.parametrize("url", ["http://example.com/", "http://EXAMPLE.COM./",
-                                 "http://www.example.com/", "http://ex%61mple.com/",
-                                 "http://ｅｘａｍｐｌｅ.ｃｏｍ/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/",
+        "http://EXAMPLE.COM./",
+        "http://www.example.com/",
+        "http://ex%61mple.com/",
+        "http://ｅｘａｍｐｌｅ.ｃｏｍ/",
+    ],
+)
 def test_allowed_domains_accept_spellings_of_the_domain(url):
     cfg = Config(allowed_domains=("*.Example.COM.",), resolve=DOMAIN_RESOLVE)
     assert check_url(url, cfg).startswith(("http://example.com", "http://www.example.com"))
 
 
-@pytest.mark.parametrize("url", ["http://example.com/", "http://WWW.Example.com./",
-                                 "http://ex%61mple.com/", "http://ｅｘａｍｐｌｅ.ｃｏｍ/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/",
+        "http://WWW.Example.com./",
+        "http://ex%61mple.com/",
+        "http://ｅｘａｍｐｌｅ.ｃｏｍ/",
+    ],
+)
 def test_blocked_domains_catch_spellings(url):
-    refused(url, "blocked-domain", Config(blocked_domains=("example.com",),
-                                          resolve=DOMAIN_RESOLVE))
+    refused(url, "blocked-domain", Config(blocked_domains=("example.com",), resolve=DOMAIN_RESOLVE))
 
 
-@pytest.mark.parametrize("url", ["http://example.com../", "http://example.com.../",
-                                 "http://www..example.com/", "http://.example.com/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com../",
+        "http://example.com.../",
+        "http://www..example.com/",
+        "http://.example.com/",
+    ],
+)
 def test_blocked_domains_not_bypassed_by_empty_labels(url):
     # `example.com..` used to pass blocked_domains and resolve as `example.com.`.
     invalid(url, Config(blocked_domains=("example.com",), resolve=DOMAIN_RESOLVE))
 
 
 def test_blocked_domains_list_entry_with_extra_dots_still_blocks():
-    refused("http://example.com/", "blocked-domain",
-            Config(blocked_domains=("example.com..",), resolve=DOMAIN_RESOLVE))
+    refused(
+        "http://example.com/",
+        "blocked-domain",
+        Config(blocked_domains=("example.com..",), resolve=DOMAIN_RESOLVE),
+    )
 
 
 def test_blocked_domains_do_not_overreach():
@@ -600,9 +672,16 @@ def test_blocked_domains_do_not_overreach():
     assert check_url("http://example.com.evil.org/", cfg) == "http://example.com.evil.org/"
 
 
-@pytest.mark.parametrize("url", ["http://8.8.8.8/", "http://134744072/",
-                                 "http://[::ffff:8.8.8.8]/", "http://[64:ff9b::808:808]/",
-                                 "http://dns.test/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://8.8.8.8/",
+        "http://134744072/",
+        "http://[::ffff:8.8.8.8]/",
+        "http://[64:ff9b::808:808]/",
+        "http://dns.test/",
+    ],
+)
 def test_ip_literal_in_blocked_domains_blocks_every_spelling(url):
     # Used to be a string match only: the mapped, NAT64 and resolved-name forms got through.
     cfg = Config(blocked_domains=("8.8.8.8",), resolve={"dns.test": ["8.8.8.8"]})
@@ -611,10 +690,16 @@ def test_ip_literal_in_blocked_domains_blocks_every_spelling(url):
 
 
 def test_blocked_domains_idna_both_ways_and_ip_literals():
-    refused("http://xn--bcher-kva.example/", "blocked-domain",
-            Config(blocked_domains=("bücher.example",), resolve=DOMAIN_RESOLVE))
-    refused("http://BÜCHER.example/", "blocked-domain",
-            Config(blocked_domains=("xn--bcher-kva.example",), resolve=DOMAIN_RESOLVE))
+    refused(
+        "http://xn--bcher-kva.example/",
+        "blocked-domain",
+        Config(blocked_domains=("bücher.example",), resolve=DOMAIN_RESOLVE),
+    )
+    refused(
+        "http://BÜCHER.example/",
+        "blocked-domain",
+        Config(blocked_domains=("xn--bcher-kva.example",), resolve=DOMAIN_RESOLVE),
+    )
     refused("http://134744072/", "blocked-domain", Config(blocked_domains=("8.8.8.8",)))
 
 
@@ -623,10 +708,25 @@ def test_blocked_domains_idna_both_ways_and_ip_literals():
 # =========================================================================================
 
 TRAP_SPELLINGS = [
-    "127.0.0.2", "2130706434", "0x7f000002", "017700000002", "0177.0.0.2", "0x7f.0.0.2",
-    "127.2", "127.0.2", "0177.0x0.0.02", "127.0.0.2.", "１２７.０.０.２", "%31%32%37.0.0.2",
-    "127。0。0。2", "[::ffff:127.0.0.2]", "[::ffff:7f00:2]", "[::127.0.0.2]",
-    "[64:ff9b::7f00:2]", "[2002:7f00:2::]", "[::ffff:0:7f00:2]",
+    "127.0.0.2",
+    "2130706434",
+    "0x7f000002",
+    "017700000002",
+    "0177.0.0.2",
+    "0x7f.0.0.2",
+    "127.2",
+    "127.0.2",
+    "0177.0x0.0.02",
+    "127.0.0.2.",
+    "１２７.０.０.２",
+    "%31%32%37.0.0.2",
+    "127。0。0。2",
+    "[::ffff:127.0.0.2]",
+    "[::ffff:7f00:2]",
+    "[::127.0.0.2]",
+    "[64:ff9b::7f00:2]",
+    "[2002:7f00:2::]",
+    "[::ffff:0:7f00:2]",
 ]
 
 
@@ -649,17 +749,30 @@ def test_redirect_to_denied_spelling_never_connects(raw_server, trap, host):
     assert trap.connections == 0
 
 
-@pytest.mark.parametrize("name", [
-    "localhost", "LOCALHOST.", "foo.localhost", "a.b.LocalHost.", "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ",
-    "%6c%6f%63%61%6c%68%6f%73%74", "localho%C5%BFt", "127.0.0.1.nip.io", "ip6-loopback.test",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "localhost",
+        "LOCALHOST.",
+        "foo.localhost",
+        "a.b.LocalHost.",
+        "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ",
+        "%6c%6f%63%61%6c%68%6f%73%74",
+        "localho%C5%BFt",
+        "127.0.0.1.nip.io",
+        "ip6-loopback.test",
+    ],
+)
 def test_redirect_to_names_meaning_this_machine(raw_server, name):
     # Only ::1 is opened: the start server lives there, the tripwire on 127.0.0.1.
     target = raw_server(None, host="127.0.0.1")
     start = redirector(raw_server, f"http://{name}:{target.port}/", host="::1")
-    cfg = Config(allow_networks=("::1/128",), rate_limit_seconds=0, timeout=10.0,
-                 resolve={"127.0.0.1.nip.io": ["127.0.0.1"],
-                          "ip6-loopback.test": ["::1", "127.0.0.1"]})
+    cfg = Config(
+        allow_networks=("::1/128",),
+        rate_limit_seconds=0,
+        timeout=10.0,
+        resolve={"127.0.0.1.nip.io": ["127.0.0.1"], "ip6-loopback.test": ["::1", "127.0.0.1"]},
+    )
     with WebClient(cfg) as c, pytest.raises(BlockedURLError) as info:
         c.get(start.url())
     assert info.value.reason == "loopback-address"
@@ -677,23 +790,26 @@ def test_every_redirect_status_and_method_is_rechecked(raw_server, trap, status,
     assert trap.connections == 0
 
 
-@pytest.mark.parametrize("template", [
-    "//127.0.0.2:{p}/",  # protocol-relative
-    "/\\127.0.0.2:{p}/",
-    "\\\\127.0.0.2:{p}\\",
-    "\\/127.0.0.2:{p}/",
-    "http:\\\\127.0.0.2:{p}\\",
-    "https:127.0.0.2:{p}/",  # another scheme without slashes: an authority
-    "   http://127.0.0.2:{p}/   ",
-    "\thttp://127.0.0.2:{p}/",
-    "http://127.0.0.\t2:{p}/",
-    "HTTP://127.0.0.2:{p}/",
-    "http://127.0.0.2:{p}#@127.0.0.1/",
-    "http://127.0.0.2:{p}/\xff\xfe",  # not UTF-8
-    "//2130706434:{p}/",
-    "//[::ffff:7f00:2]:{p}/",
-    "//%31%32%37.0.0.2:{p}/",
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "//127.0.0.2:{p}/",  # protocol-relative
+        "/\\127.0.0.2:{p}/",
+        "\\\\127.0.0.2:{p}\\",
+        "\\/127.0.0.2:{p}/",
+        "http:\\\\127.0.0.2:{p}\\",
+        "https:127.0.0.2:{p}/",  # another scheme without slashes: an authority
+        "   http://127.0.0.2:{p}/   ",
+        "\thttp://127.0.0.2:{p}/",
+        "http://127.0.0.\t2:{p}/",
+        "HTTP://127.0.0.2:{p}/",
+        "http://127.0.0.2:{p}#@127.0.0.1/",
+        "http://127.0.0.2:{p}/\xff\xfe",  # not UTF-8
+        "//2130706434:{p}/",
+        "//[::ffff:7f00:2]:{p}/",
+        "//%31%32%37.0.0.2:{p}/",
+    ],
+)
 def test_tricky_locations_resolved_then_refused(raw_server, trap, template):
     start = redirector(raw_server, template.format(p=trap.port))
     with WebClient(guard()) as c, pytest.raises(BlockedURLError) as info:
@@ -702,17 +818,20 @@ def test_tricky_locations_resolved_then_refused(raw_server, trap, template):
     assert trap.connections == 0
 
 
-@pytest.mark.parametrize(("location", "reason"), [
-    ("http://127.0.0.1@127.0.0.2:{p}/", "userinfo"),
-    ("http://user:pw@127.0.0.1:{p}/", "userinfo"),
-    ("file:///etc/passwd", "scheme"),
-    ("gopher://127.0.0.1:{p}/_INFO", "scheme"),
-    ("ftp://127.0.0.1:{p}/", "scheme"),
-    ("dict://127.0.0.1:{p}/", "scheme"),
-    ("data:text/html,hi", "scheme"),
-    ("javascript:alert(1)", "scheme"),
-    ("http://127.0.0.1:0/", "blocked-port"),
-])
+@pytest.mark.parametrize(
+    ("location", "reason"),
+    [
+        ("http://127.0.0.1@127.0.0.2:{p}/", "userinfo"),
+        ("http://user:pw@127.0.0.1:{p}/", "userinfo"),
+        ("file:///etc/passwd", "scheme"),
+        ("gopher://127.0.0.1:{p}/_INFO", "scheme"),
+        ("ftp://127.0.0.1:{p}/", "scheme"),
+        ("dict://127.0.0.1:{p}/", "scheme"),
+        ("data:text/html,hi", "scheme"),
+        ("javascript:alert(1)", "scheme"),
+        ("http://127.0.0.1:0/", "blocked-port"),
+    ],
+)
 def test_redirect_to_refused_scheme_userinfo_or_port(raw_server, trap, location, reason):
     start = redirector(raw_server, location.format(p=trap.port))
     with WebClient(guard()) as c, pytest.raises(BlockedURLError) as info:
@@ -760,8 +879,9 @@ def test_redirect_to_a_blocked_port_on_an_allowed_address(raw_server):
     assert target.connections == 0
 
 
-@pytest.mark.parametrize("location", ["http://127.0.0.1:65536/", "http://[::1/",
-                                      "http://256.0.0.1/"])
+@pytest.mark.parametrize(
+    "location", ["http://127.0.0.1:65536/", "http://[::1/", "http://256.0.0.1/"]
+)
 def test_unparseable_location_is_invalid(raw_server, trap, location):
     start = redirector(raw_server, location)
     with WebClient(guard()) as c, pytest.raises(InvalidURLError):
@@ -782,8 +902,10 @@ def test_location_with_control_characters(raw_server, trap, ctl):
 
 
 def test_duplicate_location_headers_first_one_is_checked(raw_server, trap):
-    raw = (b"HTTP/1.1 302 X\r\nLocation: http://127.0.0.2:%d/\r\nLocation: /fine\r\n"
-           b"Content-Length: 0\r\nConnection: close\r\n\r\n" % trap.port)
+    raw = (
+        b"HTTP/1.1 302 X\r\nLocation: http://127.0.0.2:%d/\r\nLocation: /fine\r\n"
+        b"Content-Length: 0\r\nConnection: close\r\n\r\n" % trap.port
+    )
     start = raw_server(lambda conn, head: conn.sendall(raw))
     with WebClient(guard()) as c, pytest.raises(BlockedURLError) as info:
         c.get(start.url())
@@ -792,8 +914,10 @@ def test_duplicate_location_headers_first_one_is_checked(raw_server, trap):
 
 
 def test_interim_100_then_redirect_is_checked(raw_server, trap):
-    raw = (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 302 X\r\n"
-           b"Location: http://127.0.0.2:%d/\r\nContent-Length: 0\r\n\r\n" % trap.port)
+    raw = (
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 302 X\r\n"
+        b"Location: http://127.0.0.2:%d/\r\nContent-Length: 0\r\n\r\n" % trap.port
+    )
     start = raw_server(lambda conn, head: conn.sendall(raw))
     with WebClient(guard()) as c, pytest.raises(BlockedURLError) as info:
         c.get(start.url())
@@ -814,7 +938,8 @@ def test_non_redirect_statuses_with_location_are_not_followed(raw_server, trap):
 def test_https_to_http_downgrade_refused_before_connecting(https_server, ca_bundle, raw_server):
     target = raw_server(None)  # allowed address: only the downgrade rule stops it
     https_server.expect_request("/").respond_with_data(
-        "", status=302, headers={"Location": f"http://127.0.0.1:{target.port}/"})
+        "", status=302, headers={"Location": f"http://127.0.0.1:{target.port}/"}
+    )
     with WebClient(guard(ca_bundle=ca_bundle)) as c, pytest.raises(BlockedURLError) as info:
         c.get(https_server.url_for("/"))
     assert info.value.reason == "https-downgrade"
@@ -933,22 +1058,29 @@ def test_deny_network_wins_over_allow_for_a_live_listener(raw_server):
     # The brief's loopback opening (127/8) plus a deny of the trap: deny must win.
     trap_server = raw_server(None, host=TRAP_HOST)
     cfg = loopback(deny_networks=("127.0.0.2/32",))
-    for url in [trap_server.url(), f"http://[::ffff:7f00:2]:{trap_server.port}/",
-                f"http://2130706434:{trap_server.port}/"]:
+    for url in [
+        trap_server.url(),
+        f"http://[::ffff:7f00:2]:{trap_server.port}/",
+        f"http://2130706434:{trap_server.port}/",
+    ]:
         with WebClient(cfg) as c, pytest.raises(BlockedURLError) as info:
             c.get(url)
         assert info.value.reason == "denied-network"
     assert trap_server.connections == 0
 
 
-@pytest.mark.parametrize(("host", "listen", "reason"), [
-    ("0.0.0.0", "127.0.0.1", "unspecified-address"),
-    ("0", "127.0.0.1", "unspecified-address"),
-    ("[::]", "::1", "unspecified-address"),
-    ("[::ffff:0.0.0.0]", "127.0.0.1", "unspecified-address"),
-])
+@pytest.mark.parametrize(
+    ("host", "listen", "reason"),
+    [
+        ("0.0.0.0", "127.0.0.1", "unspecified-address"),
+        ("0", "127.0.0.1", "unspecified-address"),
+        ("[::]", "::1", "unspecified-address"),
+        ("[::ffff:0.0.0.0]", "127.0.0.1", "unspecified-address"),
+    ],
+)
 def test_unspecified_address_refused_even_when_it_would_reach_an_allowed_listener(
-        raw_server, host, listen, reason):
+    raw_server, host, listen, reason
+):
     # On Linux connecting to 0.0.0.0 / :: reaches this machine. The listener is on an
     # *allowed* address, so only the unspecified-address rule can stop it.
     target = raw_server(None, host=listen)
@@ -962,8 +1094,7 @@ def test_unspecified_address_refused_even_when_it_would_reach_an_allowed_listene
 # 11. Proxy environment variables are ignored
 # =========================================================================================
 
-PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-              "all_proxy")
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 
 
 def test_proxy_env_vars_never_used(raw_server, monkeypatch):
@@ -993,8 +1124,13 @@ def test_proxy_env_vars_never_used(raw_server, monkeypatch):
 def test_request_header_injection_refused_before_connecting(raw_server):
     site = raw_server(reply(200, b"ok"))
     with WebClient(guard()) as c:
-        for headers in ({"X-A": "a\r\nHost: 127.0.0.2"}, {"X-A": "a\nX-B: b"},
-                        {"X-A\r\nX-B": "b"}, {"Bad Name": "x"}, {"X-A": "a\x00b"}):
+        for headers in (
+            {"X-A": "a\r\nHost: 127.0.0.2"},
+            {"X-A": "a\nX-B: b"},
+            {"X-A\r\nX-B": "b"},
+            {"Bad Name": "x"},
+            {"X-A": "a\x00b"},
+        ):
             with pytest.raises(ValueError):
                 c.get(site.url(), headers=headers)
         for method in ("GET /x HTTP/1.1\r\nHost: a\r\n\r\nGET", "G ET", "GET\n", ""):
@@ -1012,8 +1148,10 @@ def test_nonstandard_methods_to_denied_hosts_refused(trap):
 
 
 def test_response_splitting_via_header_values(raw_server):
-    raw = (b"HTTP/1.1 200 OK\r\nX-A: a\rSet-Cookie: injected=1\r\n"
-           b"Content-Length: 2\r\nConnection: close\r\n\r\nok")
+    raw = (
+        b"HTTP/1.1 200 OK\r\nX-A: a\rSet-Cookie: injected=1\r\n"
+        b"Content-Length: 2\r\nConnection: close\r\n\r\nok"
+    )
     site = raw_server(lambda conn, head: conn.sendall(raw))
     with WebClient(guard()) as c, pytest.raises(ConnectError) as info:
         c.get(site.url())  # a bare CR inside a header value: the response is malformed
@@ -1044,21 +1182,27 @@ def test_infinite_header_line_refused(raw_server):
 
 def test_chunked_body_with_huge_chunk_size_stops_at_the_cap(raw_server):
     def handle(conn, _head):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
-                     b"\r\nffffffffffffffff\r\n")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+            b"\r\nffffffffffffffff\r\n"
+        )
         for _ in range(64):  # 4 MiB of the announced 16 EiB
             conn.sendall(b"z" * 65536)
 
     site = raw_server(handle)
-    with WebClient(guard(max_response_bytes=MiB)) as c, \
-            pytest.raises(ResponseTooLargeError) as info:
+    with (
+        WebClient(guard(max_response_bytes=MiB)) as c,
+        pytest.raises(ResponseTooLargeError) as info,
+    ):
         c.get(site.url())
     assert info.value.limit == MiB
 
 
 def test_chunk_size_overflow_is_a_broken_response(raw_server):
-    raw = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-           b"1ffffffffffffffff0\r\nabc\r\n0\r\n\r\n")
+    raw = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        b"1ffffffffffffffff0\r\nabc\r\n0\r\n\r\n"
+    )
     site = raw_server(lambda conn, head: conn.sendall(raw))
     with WebClient(guard()) as c, pytest.raises(ConnectError) as info:
         c.get(site.url())
@@ -1073,19 +1217,27 @@ def gzip_of_zeros(size: int) -> bytes:
 def test_gzip_body_with_small_content_length_capped_after_decoding(raw_server):
     bomb = gzip_of_zeros(32 * MiB)  # ~32 KiB on the wire
     assert len(bomb) < MiB
-    site = raw_server(lambda conn, head: conn.sendall(
-        http_response(200, bomb, {"Content-Encoding": "gzip"})))
-    with WebClient(guard(max_response_bytes=MiB)) as c, \
-            pytest.raises(ResponseTooLargeError) as info:
+    site = raw_server(
+        lambda conn, head: conn.sendall(http_response(200, bomb, {"Content-Encoding": "gzip"}))
+    )
+    with (
+        WebClient(guard(max_response_bytes=MiB)) as c,
+        pytest.raises(ResponseTooLargeError) as info,
+    ):
         c.get(site.url())
     assert info.value.limit == MiB
 
 
 def test_content_length_above_cap_refused(raw_server):
-    site = raw_server(lambda conn, head: conn.sendall(
-        b"HTTP/1.1 200 OK\r\nContent-Length: 999999999999\r\nConnection: close\r\n\r\nxx"))
-    with WebClient(guard(max_response_bytes=MiB)) as c, \
-            pytest.raises(ResponseTooLargeError) as info:
+    site = raw_server(
+        lambda conn, head: conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 999999999999\r\nConnection: close\r\n\r\nxx"
+        )
+    )
+    with (
+        WebClient(guard(max_response_bytes=MiB)) as c,
+        pytest.raises(ResponseTooLargeError) as info,
+    ):
         c.get(site.url())
     assert info.value.limit == MiB
 
@@ -1093,8 +1245,9 @@ def test_content_length_above_cap_refused(raw_server):
 def test_head_and_204_have_no_body_whatever_the_headers_say(raw_server):
     def handle(conn, head):
         status = b"204 No Content" if head.startswith(b"GET") else b"200 OK"
-        conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 5000000\r\n"
-                     b"Connection: close\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.1 " + status + b"\r\nContent-Length: 5000000\r\nConnection: close\r\n\r\n"
+        )
 
     site = raw_server(handle)
     with WebClient(guard(max_response_bytes=MiB)) as c:
@@ -1115,6 +1268,7 @@ def test_concurrent_refusals_never_leak_a_connection(raw_server, trap):
     start = redirector(raw_server, f"http://[::ffff:127.0.0.2]:{trap.port}/")
     errors: list[BaseException | None] = []
     with WebClient(guard()) as c:
+
         def hit():
             try:
                 c.get(start.url())
@@ -1129,15 +1283,20 @@ def test_concurrent_refusals_never_leak_a_connection(raw_server, trap):
         for t in threads:
             t.join()
     assert len(errors) == 16
-    assert all(isinstance(e, BlockedURLError) and e.reason == "loopback-address"
-               for e in errors)
+    assert all(isinstance(e, BlockedURLError) and e.reason == "loopback-address" for e in errors)
     assert trap.connections == 0
 
 
-@pytest.mark.parametrize("url", [
-    "http://[::1/", "http://[127.0.0.2]/", "http://[::1]x/", "http://[v1.x]/",
-    "http://[fe80::1%25eth0]/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1/",
+        "http://[127.0.0.2]/",
+        "http://[::1]x/",
+        "http://[v1.x]/",
+        "http://[fe80::1%25eth0]/",
+    ],
+)
 @pytest.mark.parametrize("rate_limit", [0, 1.0])
 def test_client_raises_invalid_url_error_for_bracket_typos(trap, url, rate_limit):
     with WebClient(guard(rate_limit_seconds=rate_limit)) as c:
@@ -1177,11 +1336,14 @@ def test_very_long_location_to_a_denied_host(raw_server, trap):
 # =========================================================================================
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.2:{p}/?utm_source=x#frag",
-    "http://[::ffff:7f00:2]:{p}/page",
-    "HTTP://2130706434:{p}",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.2:{p}/?utm_source=x#frag",
+        "http://[::ffff:7f00:2]:{p}/page",
+        "HTTP://2130706434:{p}",
+    ],
+)
 def test_fetch_refuses_denied_spellings(trap, url):
     with WebClient(guard()) as c, pytest.raises(BlockedURLError) as info:
         c.fetch(url.format(p=trap.port))
@@ -1199,8 +1361,10 @@ def test_fetch_follows_redirect_checks(raw_server, trap):
 
 def test_download_redirect_to_denied_host_refused(raw_server, trap, tmp_path):
     start = redirector(raw_server, f"http://127.0.0.2:{trap.port}/file.bin", status=307)
-    with WebClient(guard(download_dirs=(str(tmp_path),))) as c, \
-            pytest.raises(BlockedURLError) as info:
+    with (
+        WebClient(guard(download_dirs=(str(tmp_path),))) as c,
+        pytest.raises(BlockedURLError) as info,
+    ):
         c.download(start.url())
     assert info.value.reason == "loopback-address"
     assert trap.connections == 0

@@ -66,8 +66,9 @@ def test_the_proxy_is_asked_for_the_checked_address_and_host_is_the_name(httpser
 
 
 def test_a_name_resolving_to_a_refused_address_never_reaches_the_proxy(proxy):
-    config = Config(resolve={"internal.test": ("10.0.0.7",)}, proxy=proxy.url(),
-                    rate_limit_seconds=0)
+    config = Config(
+        resolve={"internal.test": ("10.0.0.7",)}, proxy=proxy.url(), rate_limit_seconds=0
+    )
     with WebClient(config) as c, pytest.raises(BlockedURLError) as info:
         c.get("http://internal.test/")
     assert info.value.reason == "private-address"
@@ -87,9 +88,11 @@ def test_the_proxy_address_itself_is_not_subject_to_the_policy(httpserver, socks
 def test_every_redirect_hop_goes_through_the_proxy_and_is_rechecked(httpserver, proxy):
     port = httpserver.port
     httpserver.expect_request("/a").respond_with_data(
-        "", status=302, headers={"Location": f"http://other.test:{port}/b"})
+        "", status=302, headers={"Location": f"http://other.test:{port}/b"}
+    )
     httpserver.expect_request("/b").respond_with_data(
-        "", status=302, headers={"Location": "http://evil.test/c"})
+        "", status=302, headers={"Location": "http://evil.test/c"}
+    )
     config = named("site.test", "other.test", proxy=proxy.url())
     config = config.replace(resolve={**config.resolve, "evil.test": ("10.1.2.3",)})
     with WebClient(config) as c, pytest.raises(BlockedURLError) as info:
@@ -101,8 +104,9 @@ def test_every_redirect_hop_goes_through_the_proxy_and_is_rechecked(httpserver, 
 
 
 def test_downloads_take_the_same_path(httpserver, socks, tmp_path):
-    httpserver.expect_request("/f.bin").respond_with_data(b"\x00" * 1000,
-                                                          content_type="application/x-thing")
+    httpserver.expect_request("/f.bin").respond_with_data(
+        b"\x00" * 1000, content_type="application/x-thing"
+    )
     port = httpserver.port
     config = named("files.test", proxy=socks.url(), download_dirs=(str(tmp_path),))
     with WebClient(config) as c:
@@ -131,8 +135,9 @@ def site_server(tls_ca):
 
 
 @pytest.mark.parametrize("kind", ["http", "socks5"])
-def test_https_through_the_proxy_verifies_the_certificate_for_the_name(site_server, ca_bundle,
-                                                                       kind):
+def test_https_through_the_proxy_verifies_the_certificate_for_the_name(
+    site_server, ca_bundle, kind
+):
     port = site_server.port
     with RecordingProxy(kind) as p:
         config = named("site.test", "wrong.test", proxy=p.url(), ca_bundle=ca_bundle)
@@ -148,8 +153,9 @@ def test_https_through_the_proxy_verifies_the_certificate_for_the_name(site_serv
     assert p.targets == [f"{prefix}127.0.0.1:{port}"] * 2
 
 
-def test_an_https_proxy_carries_tls_to_the_site_inside_tls_to_the_proxy(site_server, tls_ca,
-                                                                        ca_bundle):
+def test_an_https_proxy_carries_tls_to_the_site_inside_tls_to_the_proxy(
+    site_server, tls_ca, ca_bundle
+):
     _, proxy_cert = tls_ca  # issued for 127.0.0.1
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     proxy_cert.configure_cert(ctx)
@@ -208,8 +214,9 @@ def test_credentials_are_percent_decoded(httpserver):
 def test_credentials_never_show_in_config_repr_or_tool_errors(httpserver):
     httpserver.expect_request("/").respond_with_data("ok")
     with RecordingProxy("http", auth=("agent", "right")) as p:
-        config = loopback_config(proxy=p.url(f"agent:{SECRET}"),
-                                 proxy_for={"x.test": p.url(f"agent:{SECRET}")})
+        config = loopback_config(
+            proxy=p.url(f"agent:{SECRET}"), proxy_for={"x.test": p.url(f"agent:{SECRET}")}
+        )
         assert SECRET not in repr(config)
         assert SECRET not in str(config)
         out = Tools(config).fetch_page(httpserver.url_for("/"))
@@ -223,8 +230,13 @@ def test_socks5h_and_other_schemes_are_refused_at_config_time():
         Config(proxy=f"socks5h://u:{SECRET}@127.0.0.1:1080")
     with pytest.raises(ValueError, match="pinned"):
         Config(proxy_for={"a.test": "socks5h://127.0.0.1:1080"})
-    for bad in (f"socks4://u:{SECRET}@p:1", f"ftp://u:{SECRET}@p", "p:3128",
-                f"http://u:{SECRET}@p/path", ""):
+    for bad in (
+        f"socks4://u:{SECRET}@p:1",
+        f"ftp://u:{SECRET}@p",
+        "p:3128",
+        f"http://u:{SECRET}@p/path",
+        "",
+    ):
         with pytest.raises(ValueError) as info:
             Config(proxy=bad)
         assert SECRET not in str(info.value)
@@ -249,9 +261,11 @@ def test_an_unreachable_proxy_is_a_proxy_error(httpserver):
 def test_a_tunnel_the_proxy_refuses_is_a_proxy_error(httpserver, kind):
     port = httpserver.port
     refused = frozenset({f"127.0.0.1:{port}"})
-    with (RecordingProxy(kind, refuse=refused) as p,
-          WebClient(loopback_config(proxy=p.url())) as c,
-          pytest.raises(ProxyError) as info):
+    with (
+        RecordingProxy(kind, refuse=refused) as p,
+        WebClient(loopback_config(proxy=p.url())) as c,
+        pytest.raises(ProxyError) as info,
+    ):
         c.get(httpserver.url_for("/"))
     assert info.value.reason == "proxy-refused"
     assert f"127.0.0.1:{port}" in str(info.value)
@@ -322,9 +336,11 @@ def test_proxy_for_routes_by_domain_most_specific_first(httpserver):
     port = httpserver.port
     names = ("a.test", "www.a.test", "intra.a.test", "b.test", "c.test")
     with RecordingProxy("http") as first, RecordingProxy("socks5") as second:
-        config = named(*names, proxy=first.url(),
-                       proxy_for={"a.test": second.url(), "intra.a.test": "direct",
-                                  "b.test": "DIRECT"})
+        config = named(
+            *names,
+            proxy=first.url(),
+            proxy_for={"a.test": second.url(), "intra.a.test": "direct", "b.test": "DIRECT"},
+        )
         with WebClient(config) as c:
             for name in names:
                 assert c.get(f"http://{name}:{port}/").text == f"host={name}:{port}"
@@ -337,8 +353,16 @@ def test_environment_proxies_are_ignored_unless_trusted(httpserver, proxy, monke
     httpserver.expect_request("/").respond_with_data("ok")
     port = httpserver.port
     url = f"http://site.test:{port}/"
-    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy",
-                 "ALL_PROXY", "no_proxy", "NO_PROXY"):
+    for name in (
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+        "no_proxy",
+        "NO_PROXY",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HTTP_PROXY", f"127.0.0.1:{proxy.port}")  # no scheme: http://
     with WebClient(named("site.test")) as c:
@@ -362,9 +386,13 @@ def test_environment_proxies_are_ignored_unless_trusted(httpserver, proxy, monke
 
 
 def test_config_from_env_reads_the_proxy_settings():
-    config = Config.from_env({"WEBGRIP_PROXY": "socks5://127.0.0.1:1080",
-                              "WEBGRIP_PROXY_FOR": "intra.test=direct;x.test=http://p:1",
-                              "WEBGRIP_TRUST_ENV_PROXY": "true"})
+    config = Config.from_env(
+        {
+            "WEBGRIP_PROXY": "socks5://127.0.0.1:1080",
+            "WEBGRIP_PROXY_FOR": "intra.test=direct;x.test=http://p:1",
+            "WEBGRIP_TRUST_ENV_PROXY": "true",
+        }
+    )
     assert config.proxy == "socks5://127.0.0.1:1080"
     assert config.proxy_for == {"intra.test": "direct", "x.test": "http://p:1"}
     assert config.trust_env_proxy is True

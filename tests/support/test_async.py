@@ -97,10 +97,12 @@ def test_async_tools_match_the_sync_tools(site, tmp_path):
 
     async def main():
         async with AsyncTools(config) as tools:
-            return (await tools.fetch_page(url, max_length=300),
-                    await tools.call("fetch_page", {"url": url, "max_length": 300}),
-                    await tools.fetch_page("ftp://x/"),
-                    tools.schemas("anthropic"))
+            return (
+                await tools.fetch_page(url, max_length=300),
+                await tools.call("fetch_page", {"url": url, "max_length": 300}),
+                await tools.fetch_page("ftp://x/"),
+                tools.schemas("anthropic"),
+            )
 
     text, called, error, schemas = run(main())
     assert text == Tools(config).fetch_page(url, max_length=300)
@@ -118,9 +120,15 @@ def test_cancelled_download_leaves_no_file(site, tmp_path, api):
     started = threading.Event()
     stop = threading.Event()
     chunk = b"z" * 65536
-    site.route("/big.bin", lambda req: Reply(
-        200, slow_stream(chunk, 1000, 0.01, started, stop), length=len(chunk) * 1000,
-        content_type="application/octet-stream"))
+    site.route(
+        "/big.bin",
+        lambda req: Reply(
+            200,
+            slow_stream(chunk, 1000, 0.01, started, stop),
+            length=len(chunk) * 1000,
+            content_type="application/octet-stream",
+        ),
+    )
     downloads = tmp_path / "dl"
     downloads.mkdir()
     config = loopback_config(download_dirs=(str(downloads),), timeout=60)
@@ -151,8 +159,7 @@ def test_abandon_after_the_file_was_saved_deletes_it(tmp_path):
     for order in ("saved-first", "abandon-first"):
         path = tmp_path / f"{order}.bin"
         path.write_bytes(b"x")
-        d = Download(path=str(path), size=1, content_type=None, sha256="", url="u",
-                     final_url="u")
+        d = Download(path=str(path), size=1, content_type=None, sha256="", url="u", final_url="u")
         guard = _Abandonable()
         if order == "saved-first":
             guard.saved(d)
@@ -189,8 +196,9 @@ def test_cancelled_fetches_do_not_leak_threads(site):
 
     async def main():
         client = AsyncWebClient(loopback_config(), max_workers=3)
-        tasks = [asyncio.create_task(client.fetch(site.url("/slow") + f"?n={i}"))
-                 for i in range(12)]
+        tasks = [
+            asyncio.create_task(client.fetch(site.url("/slow") + f"?n={i}")) for i in range(12)
+        ]
         await asyncio.sleep(0.2)
         for t in tasks:
             t.cancel()
@@ -211,6 +219,8 @@ def test_import_webgrip_leaves_asyncio_to_async_users():
     import subprocess
     import sys
 
-    check = ("import sys, webgrip; assert 'asyncio' not in sys.modules, 'eager'; "
-             "webgrip.AsyncTools; assert 'asyncio' in sys.modules, 'not loaded on use'")
+    check = (
+        "import sys, webgrip; assert 'asyncio' not in sys.modules, 'eager'; "
+        "webgrip.AsyncTools; assert 'asyncio' in sys.modules, 'not loaded on use'"
+    )
     subprocess.run([sys.executable, "-c", check], check=True)

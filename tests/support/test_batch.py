@@ -23,12 +23,22 @@ def test_results_in_input_order_with_errors_in_place(site):
     for name in ("alpha", "beta", "gamma"):
         site.route(f"/{name}", page(article(name.title())))
     site.route("/gone", lambda req: Reply(404, b"missing"))
-    urls = [site.url("/gamma"), site.url("/gone"), "http://10.1.2.3/", site.url("/alpha"),
-            site.url("/beta")]
+    urls = [
+        site.url("/gamma"),
+        site.url("/gone"),
+        "http://10.1.2.3/",
+        site.url("/alpha"),
+        site.url("/beta"),
+    ]
     with WebClient(loopback_config()) as client:
         out = client.fetch_many(urls, concurrency=4)
     assert [type(o).__name__ for o in out] == [
-        "Page", "HTTPStatusError", "BlockedURLError", "Page", "Page"]
+        "Page",
+        "HTTPStatusError",
+        "BlockedURLError",
+        "Page",
+        "Page",
+    ]
     assert isinstance(out[1], HTTPStatusError) and out[1].status == 404
     assert isinstance(out[2], BlockedURLError)
     assert [o.title for o in out if isinstance(o, Page)] == ["Gamma", "Alpha", "Beta"]
@@ -112,12 +122,15 @@ def test_research_reads_top_results_within_budget(site):
     site.route("/two", page(long_text))
     site.route("/three", lambda req: Reply(500, b"down"))
     site.route("/four", page(article("Never read")))
-    endpoints = _search_site(site, [
-        ("Cheddar facts", site.url("/one"), "About cheddar"),
-        ("Long read", site.url("/two"), "Very long"),
-        ("Broken", site.url("/three"), "Fails"),
-        ("Fourth", site.url("/four"), "Not fetched"),
-    ])
+    endpoints = _search_site(
+        site,
+        [
+            ("Cheddar facts", site.url("/one"), "About cheddar"),
+            ("Long read", site.url("/two"), "Very long"),
+            ("Broken", site.url("/three"), "Fails"),
+            ("Fourth", site.url("/four"), "Not fetched"),
+        ],
+    )
     tools = Tools(loopback_config(search_endpoints=endpoints))
     answer = tools.research("cheese", num_results=4, fetch_top=3, max_length=4000)
     assert "1. Cheddar facts" in answer and "4. Fourth" in answer
@@ -135,9 +148,13 @@ def test_research_keeps_to_max_length_however_tight(site):
     every page's share comes after the list, headings and notes, counted exactly."""
     for name in ("one", "two", "three"):
         site.route(f"/{name}", page(article(name.title(), paragraphs=60)))
-    endpoints = _search_site(site, [
-        (f"Result {name} " + "with a long title " * 3, site.url(f"/{name}"), "Snippet " * 40)
-        for name in ("one", "two", "three")])
+    endpoints = _search_site(
+        site,
+        [
+            (f"Result {name} " + "with a long title " * 3, site.url(f"/{name}"), "Snippet " * 40)
+            for name in ("one", "two", "three")
+        ],
+    )
     tools = Tools(loopback_config(search_endpoints=endpoints))
     for limit in (1200, 1500, 2500, 6000):
         answer = tools.research("cheese", num_results=3, fetch_top=3, max_length=limit)
@@ -155,8 +172,14 @@ def test_research_keeps_to_max_length_however_tight(site):
 
 def test_research_never_raises(site):
     site.route("/html/", lambda req: Reply(500, b"search down"))
-    tools = Tools(loopback_config(search_endpoints={"duckduckgo_html": site.url("/html/"),
-                                                    "duckduckgo_lite": site.url("/html/")}))
+    tools = Tools(
+        loopback_config(
+            search_endpoints={
+                "duckduckgo_html": site.url("/html/"),
+                "duckduckgo_lite": site.url("/html/"),
+            }
+        )
+    )
     assert tools.research("anything").startswith("Error:")
     assert tools.research("   ").startswith("Error:")
 
@@ -173,18 +196,21 @@ def test_research_continuation_offset_is_where_fetch_page_continues(site):
     content = tools.client.fetch(url).content
     assert content[:1].isspace(), "the converted content must start with whitespace"
     answer = tools.research("words", num_results=1, fetch_top=1, max_length=2000)
-    match = re.search(r"\[Truncated at (\d+) of (\d+) characters: call fetch_page with "
-                      r"url='[^']+' and start_index=(\d+) to read on\]", answer)
+    match = re.search(
+        r"\[Truncated at (\d+) of (\d+) characters: call fetch_page with "
+        r"url='[^']+' and start_index=(\d+) to read on\]",
+        answer,
+    )
     assert match, answer
     at, total, start = map(int, match.groups())
     assert at == start and total == len(content)
-    shown = answer[:match.start()].split(f"URL: {url}\n", 1)[1].rstrip()
+    shown = answer[: match.start()].split(f"URL: {url}\n", 1)[1].rstrip()
     # What research showed ends exactly where start_index picks up...
     assert content[:start].strip() == shown
     # ... and fetch_page(start_index=N) continues with the very next characters.
     more = tools.fetch_page(url, start_index=start, max_length=1000)
     assert f"Showing characters {start}–" in more
-    assert more.split("\n\n", 1)[1].startswith(content[start:start + 200])
+    assert more.split("\n\n", 1)[1].startswith(content[start : start + 200])
 
 
 # -- a host's queue longer than the timeout: a batch waits, a single call fails fast ----------

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-pq = pytest.importorskip("pyarrow.parquet",
-                         reason="the ray extra is not installed: pip install 'webgrip[ray]'")
+pq = pytest.importorskip(
+    "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
+)
 
 from loopback import wait_until  # noqa: E402
 from siteserver import Reply, SiteServer, article, loopback_env, page  # noqa: E402
@@ -33,8 +34,13 @@ FORMATS = ("parquet", "jsonl", "markdown")
 
 
 def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "webgrip", *args], capture_output=True,
-                          text=True, env=loopback_env(**env), timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "webgrip", *args],
+        capture_output=True,
+        text=True,
+        env=loopback_env(**env),
+        timeout=120,
+    )
 
 
 def read_rows(out: Path, fmt: str) -> dict[str, dict]:
@@ -48,8 +54,9 @@ def read_rows(out: Path, fmt: str) -> dict[str, dict]:
         row = json.loads(line)
         if fmt == "markdown":
             assert set(row) == {"url", "file", *ROW_COLUMNS} - {"content"}
-            row["content"] = (None if row["file"] is None
-                              else (out / row["file"]).read_text(encoding="utf-8"))
+            row["content"] = (
+                None if row["file"] is None else (out / row["file"]).read_text(encoding="utf-8")
+            )
         else:
             assert set(row) == {"url", *ROW_COLUMNS}
         assert row["url"] not in rows  # one line per URL
@@ -64,19 +71,17 @@ def test_each_format_writes_the_rows_and_a_rerun_skips_them(tmp_path, fmt):
         gone = site.route("/gone", lambda req: Reply(404, b"missing"))
         listed = tmp_path / "urls.txt"
         out = tmp_path / "out"
-        listed.write_text("\n".join([good[0], good[1], gone, "http://10.0.0.1/x"]) + "\n",
-                          encoding="utf-8")
+        listed.write_text(
+            "\n".join([good[0], good[1], gone, "http://10.0.0.1/x"]) + "\n", encoding="utf-8"
+        )
         first = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert first.returncode == 0, first.stderr
-        assert json.loads(first.stdout) == {"listed": 4, "skipped": 0, "fetched": 4,
-                                            "failed": 2}
+        assert json.loads(first.stdout) == {"listed": 4, "skipped": 0, "fetched": 4, "failed": 2}
 
-        listed.write_text("\n".join([*good, gone, "http://10.0.0.1/x"]) + "\n",
-                          encoding="utf-8")
+        listed.write_text("\n".join([*good, gone, "http://10.0.0.1/x"]) + "\n", encoding="utf-8")
         second = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert second.returncode == 0, second.stderr
-        assert json.loads(second.stdout) == {"listed": 5, "skipped": 4, "fetched": 1,
-                                             "failed": 0}
+        assert json.loads(second.stdout) == {"listed": 5, "skipped": 4, "fetched": 1, "failed": 0}
         assert [len(site.hits(f"/p{i}")) for i in range(3)] == [1, 1, 1]
         assert len(site.hits("/gone")) == 1  # an error row is an outcome too
 
@@ -90,13 +95,13 @@ def test_each_format_writes_the_rows_and_a_rerun_skips_them(tmp_path, fmt):
     assert (refused["error_kind"], refused["content"]) == ("private-address", None)
     if fmt == "markdown":
         assert rows[gone]["file"] is None and refused["file"] is None
-        assert sorted(p.name for p in out.glob("*.md")) == sorted(
-            rows[u]["file"] for u in good)
+        assert sorted(p.name for p in out.glob("*.md")) == sorted(rows[u]["file"] for u in good)
         assert not list(out.glob(".*"))  # no temporary file left
 
 
-@pytest.mark.parametrize(("first", "then"), [("jsonl", "parquet"), ("parquet", "markdown"),
-                                             ("markdown", "jsonl")])
+@pytest.mark.parametrize(
+    ("first", "then"), [("jsonl", "parquet"), ("parquet", "markdown"), ("markdown", "jsonl")]
+)
 def test_another_format_into_a_written_folder_is_refused(tmp_path, first, then):
     with SiteServer() as site:
         a = site.route("/a", page(article("A")))
@@ -104,13 +109,11 @@ def test_another_format_into_a_written_folder_is_refused(tmp_path, first, then):
         listed = tmp_path / "urls.txt"
         listed.write_text(a + "\n")
         out = tmp_path / "out"
-        assert webgrip("batch", str(listed), "--out", str(out), "--format", first
-                       ).returncode == 0
+        assert webgrip("batch", str(listed), "--out", str(out), "--format", first).returncode == 0
         listed.write_text(f"{a}\n{b}\n")
         mixed = webgrip("batch", str(listed), "--out", str(out), "--format", then)
         assert mixed.returncode == 2, mixed.stderr
-        assert mixed.stderr.startswith(f"webgrip: {out} holds a --format {first} batch, "
-                                       f"not {then}")
+        assert mixed.stderr.startswith(f"webgrip: {out} holds a --format {first} batch, not {then}")
         assert f"or --format {first} to finish that run" in mixed.stderr
         assert mixed.stdout == "" and site.hits("/b") == []
 
@@ -119,12 +122,12 @@ def test_markdown_is_refused_with_ray_and_with_another_view(tmp_path):
     listed = tmp_path / "urls.txt"
     listed.write_text("http://a.example/\n")
     out = tmp_path / "out"
-    ray = webgrip("batch", str(listed), "--out", str(out), "--format", "markdown",
-                  "--ray", "local")
+    ray = webgrip("batch", str(listed), "--out", str(out), "--format", "markdown", "--ray", "local")
     assert ray.returncode == 2
     assert ray.stderr.startswith("webgrip: --format markdown is written by this process only")
-    text = webgrip("batch", str(listed), "--out", str(out), "--format", "markdown",
-                   "--extract", "text")
+    text = webgrip(
+        "batch", str(listed), "--out", str(out), "--format", "markdown", "--extract", "text"
+    )
     assert text.returncode == 2
     assert "--format markdown writes .md files, but --extract text" in text.stderr
     assert not out.exists()
@@ -169,9 +172,18 @@ class _EveryPath(dict):
 def test_markdown_files_of_hostile_urls_stay_in_the_folder(tmp_path):
     with SiteServer() as site:
         site.routes = _EveryPath()
-        urls = [site.url(p) for p in (
-            "/../../etc/passwd", "/%2e%2e/%2e%2e/x", "/..%2F..%2Fy", "/" + "z" * 1500,
-            "/%E3%83%9A%E3%83%BC%E3%82%B8/", "/same?q=1", "/same?q=2")]
+        urls = [
+            site.url(p)
+            for p in (
+                "/../../etc/passwd",
+                "/%2e%2e/%2e%2e/x",
+                "/..%2F..%2Fy",
+                "/" + "z" * 1500,
+                "/%E3%83%9A%E3%83%BC%E3%82%B8/",
+                "/same?q=1",
+                "/same?q=2",
+            )
+        ]
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join(urls) + "\n", encoding="utf-8")
         out = tmp_path / "deep" / "out"
@@ -193,8 +205,7 @@ def test_a_line_torn_by_a_crash_is_reported_and_its_url_fetched_again(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text(a + "\n")
         out = tmp_path / "out"
-        assert webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl"
-                       ).returncode == 0
+        assert webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl").returncode == 0
         with open(out / "rows.jsonl", "a", encoding="utf-8") as f:
             f.write('{"url": "' + b + '", "final_url": "ht')  # killed mid-line
         listed.write_text(f"{a}\n{b}\n")
@@ -211,11 +222,9 @@ def test_progress_goes_to_stderr_and_only_the_summary_to_stdout(tmp_path):
         urls = [site.route(f"/p{i}", page(article(f"P{i}"))) for i in range(5)]
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join([*urls, "http://10.0.0.1/"]) + "\n")
-        result = webgrip("batch", str(listed), "--out", str(tmp_path / "out"), "--format",
-                         "jsonl")
+        result = webgrip("batch", str(listed), "--out", str(tmp_path / "out"), "--format", "jsonl")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {"listed": 6, "skipped": 0, "fetched": 6,
-                                         "failed": 1}
+    assert json.loads(result.stdout) == {"listed": 6, "skipped": 0, "fetched": 6, "failed": 1}
     assert result.stdout.count("\n") == 6  # the indented JSON object, nothing else
     assert re.search(r"^webgrip: 6/6 done, 1 failed, [0-9.]+ URLs/s$", result.stderr, re.M)
     assert "\r" not in result.stderr  # not a terminal: plain lines
@@ -232,20 +241,28 @@ def test_progress_counts_the_urls_waiting_for_their_host(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join(urls) + "\n")
         err = io.StringIO()
-        summary = run_batch(listed, tmp_path / "out", format="jsonl", concurrency=4,
-                            config=loopback_config(rate_limit_seconds=0.4, timeout=1.0),
-                            err=err, progress=True)
+        summary = run_batch(
+            listed,
+            tmp_path / "out",
+            format="jsonl",
+            concurrency=4,
+            config=loopback_config(rate_limit_seconds=0.4, timeout=1.0),
+            err=err,
+            progress=True,
+        )
     assert summary == {"listed": 6, "skipped": 0, "fetched": 6, "failed": 0}
-    assert re.search(r"\rwebgrip: \d/6 done, 0 failed, [1-3] waiting for a host, ",
-                     err.getvalue()), err.getvalue()
+    assert re.search(
+        r"\rwebgrip: \d/6 done, 0 failed, [1-3] waiting for a host, ", err.getvalue()
+    ), err.getvalue()
     assert "\rwebgrip: 6/6 done, 0 failed, " in err.getvalue()
 
 
 def test_batch_progress_lines_off_and_on_a_terminal():
     now = [0.0]
     plain = io.StringIO()
-    meter = BatchProgress(plain, 1000, tty=False, every_seconds=5, every_urls=100,
-                          clock=lambda: now[0])
+    meter = BatchProgress(
+        plain, 1000, tty=False, every_seconds=5, every_urls=100, clock=lambda: now[0]
+    )
     for _ in range(99):
         now[0] += 0.01
         meter.update(done=1)
@@ -253,13 +270,17 @@ def test_batch_progress_lines_off_and_on_a_terminal():
     meter.add_waiting(2)
     now[0] += 0.01
     meter.update(done=1, failed=1)  # the 100th URL, 1 s in
-    assert plain.getvalue() == ("webgrip: 100/1000 done, 1 failed, 2 waiting for a host, "
-                                "100.0 URLs/s, ETA 0:09\n")
+    assert plain.getvalue() == (
+        "webgrip: 100/1000 done, 1 failed, 2 waiting for a host, 100.0 URLs/s, ETA 0:09\n"
+    )
     now[0] += 5
     meter.add_waiting(-2)
     meter.update()  # 5 s later
-    assert plain.getvalue().splitlines()[-1].startswith("webgrip: 100/1000 done, 1 failed, "
-                                                        "16.7 URLs/s")
+    assert (
+        plain.getvalue()
+        .splitlines()[-1]
+        .startswith("webgrip: 100/1000 done, 1 failed, 16.7 URLs/s")
+    )
     meter.finish(" (interrupted)")
     assert plain.getvalue().endswith(" (interrupted)\n")
 
@@ -269,8 +290,7 @@ def test_batch_progress_lines_off_and_on_a_terminal():
     meter.update(done=1)
     meter.finish()
     assert tty.getvalue().startswith("\rwebgrip: 1/2 done, 0 failed")
-    assert tty.getvalue().endswith("\rwebgrip: 1/2 done, 0 failed, 1.0 URLs/s, ETA 0:01"
-                                   "\x1b[K\n")
+    assert tty.getvalue().endswith("\rwebgrip: 1/2 done, 0 failed, 1.0 URLs/s, ETA 0:01\x1b[K\n")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -287,18 +307,35 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join(fast + slow_urls) + "\n")
         out = tmp_path / "out"
-        cmd = [sys.executable, "-m", "webgrip", "batch", str(listed), "--out", str(out),
-               "--format", fmt, "--concurrency", "2"]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=loopback_env())
+        cmd = [
+            sys.executable,
+            "-m",
+            "webgrip",
+            "batch",
+            str(listed),
+            "--out",
+            str(out),
+            "--format",
+            fmt,
+            "--concurrency",
+            "2",
+        ]
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=loopback_env()
+        )
         try:
             # URLs are taken in list order: with both threads on slow pages, the fast
             # pages are all finished.
-            assert wait_until(lambda: sum(len(site.hits(f"/slow{i}")) for i in range(6)) >= 2,
-                              timeout=60)
+            assert wait_until(
+                lambda: sum(len(site.hits(f"/slow{i}")) for i in range(6)) >= 2, timeout=60
+            )
             if fmt == "jsonl":  # appended as they finish, before any stop
-                assert wait_until(lambda: (out / "rows.jsonl").exists() and len(
-                    (out / "rows.jsonl").read_text().splitlines()) == 4)
+                assert wait_until(
+                    lambda: (
+                        (out / "rows.jsonl").exists()
+                        and len((out / "rows.jsonl").read_text().splitlines()) == 4
+                    )
+                )
             time.sleep(0.3)
             sent = time.monotonic()
             proc.send_signal(signal.SIGINT)
@@ -311,8 +348,13 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
         assert proc.returncode == 130, stderr
         assert took < 10, took  # not the 60 s the slow pages hang for
         summary = json.loads(stdout)
-        assert summary == {"listed": 10, "skipped": 0, "fetched": 4, "failed": 0,
-                           "interrupted": True}
+        assert summary == {
+            "listed": 10,
+            "skipped": 0,
+            "fetched": 4,
+            "failed": 0,
+            "interrupted": True,
+        }
         assert "interrupted: 4 fetched (0 with an error) and written, 6 left" in stderr
         assert "Traceback" not in stderr
         assert sorted(read_rows(out, fmt)) == sorted(fast)
@@ -320,7 +362,6 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
         released.set()
         rerun = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert rerun.returncode == 0, rerun.stderr
-        assert json.loads(rerun.stdout) == {"listed": 10, "skipped": 4, "fetched": 6,
-                                            "failed": 0}
+        assert json.loads(rerun.stdout) == {"listed": 10, "skipped": 4, "fetched": 6, "failed": 0}
         assert [len(site.hits(f"/fast{i}")) for i in range(4)] == [1, 1, 1, 1]
     assert sorted(read_rows(out, fmt)) == sorted(fast + slow_urls)

@@ -17,11 +17,16 @@ with a <a href="/next">relative link</a> and an <a href="https://example.org/x">
 </main></body></html>"""
 
 
-def webgrip(*args: str, env: dict[str, str] | None = None, stdin: str | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def webgrip(
+    *args: str, env: dict[str, str] | None = None, stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args], input=stdin, capture_output=True, text=True,
-        env=env if env is not None else loopback_env(), timeout=timeout,
+        [sys.executable, "-m", "webgrip", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env if env is not None else loopback_env(),
+        timeout=timeout,
     )
 
 
@@ -32,16 +37,25 @@ def site():
 
 
 # -- help and usage ------------------------------------------------------------------------
-@pytest.mark.parametrize("command", ["", "fetch", "search", "download", "extract", "check",
-                                     "batch", "mcp"])
+@pytest.mark.parametrize(
+    "command", ["", "fetch", "search", "download", "extract", "check", "batch", "mcp"]
+)
 def test_help_for_each_command(command):
     result = webgrip(*([command] if command else []), "--help")
     assert result.returncode == 0
     assert "usage: webgrip" in result.stdout
 
 
-@pytest.mark.parametrize("args", [[], ["fetch"], ["fetch", "http://x/", "--max-length", "0"],
-                                  ["bogus"], ["search", "q", "-n", "many"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["fetch"],
+        ["fetch", "http://x/", "--max-length", "0"],
+        ["bogus"],
+        ["search", "q", "-n", "many"],
+    ],
+)
 def test_usage_errors_exit_2(args):
     result = webgrip(*args)
     assert result.returncode == 2
@@ -69,8 +83,16 @@ def test_extract_from_stdin_to_markdown():
 def test_extract_file_links_with_base_url_as_json(tmp_path):
     f = tmp_path / "page.html"
     f.write_text(HTML)
-    result = webgrip("extract", str(f), "--mode", "links", "--url", "https://site.test/a/",
-                     "--json", env=dict(os.environ))
+    result = webgrip(
+        "extract",
+        str(f),
+        "--mode",
+        "links",
+        "--url",
+        "https://site.test/a/",
+        "--json",
+        env=dict(os.environ),
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     urls = [link["url"] for link in data["data"]]
@@ -104,8 +126,9 @@ def test_check_reads_a_config_profile(tmp_path):
     cfg.write_text('[profiles.lab]\nallow_networks = ["10.20.0.0/16"]\n')
     plain = {k: v for k, v in os.environ.items() if not k.startswith("WEBGRIP_")}
     assert webgrip("check", "http://10.20.1.1/", env=plain).returncode == 3
-    result = webgrip("check", "http://10.20.1.1/", "--config", str(cfg), "--profile", "lab",
-                     env=plain)
+    result = webgrip(
+        "check", "http://10.20.1.1/", "--config", str(cfg), "--profile", "lab", env=plain
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -127,15 +150,18 @@ def test_check_help_states_every_exit_status():
 def test_common_options_before_or_after_the_command(site, tmp_path, where):
     url = site.route("/v", page(article("Verbose")))
     cfg = tmp_path / "webgrip.toml"
-    cfg.write_text('[profiles.tiny]\nmax_response_bytes = 10\n')
+    cfg.write_text("[profiles.tiny]\nmax_response_bytes = 10\n")
     common = ["-v", "--config", str(cfg)]
     args = [*common, "fetch", url] if where == "before" else ["fetch", url, *common]
     result = webgrip(*args)
     assert result.returncode == 0, result.stderr
     assert any(line.startswith("webgrip: GET") for line in result.stderr.splitlines())
     # --profile given on the other side of the command still applies.
-    args = ([*common, "fetch", url, "--profile", "tiny"] if where == "before"
-            else ["--profile", "tiny", "fetch", url, *common])
+    args = (
+        [*common, "fetch", url, "--profile", "tiny"]
+        if where == "before"
+        else ["--profile", "tiny", "fetch", url, *common]
+    )
     assert webgrip(*args).returncode == 1  # 10-byte cap: the page is too large
 
 
@@ -159,8 +185,10 @@ def test_fetch_json_and_paging(site):
     assert nxt and nxt <= 500 and data["total_length"] > 500
     second = webgrip("fetch", url, "--max-length", "500", "--start-index", str(nxt))
     assert second.returncode == 0
-    assert f"--start-index {nxt + len(second.stdout.rstrip(chr(10)))}" in second.stderr or \
-        "continue with --start-index" in second.stderr
+    assert (
+        f"--start-index {nxt + len(second.stdout.rstrip(chr(10)))}" in second.stderr
+        or "continue with --start-index" in second.stderr
+    )
     assert second.stdout.strip() and second.stdout.strip() not in data["content"]
 
 
@@ -195,8 +223,11 @@ def test_a_timeout_says_the_seconds_and_how_to_raise_them(site):
     release = threading.Event()
     site.route("/slow", lambda req: (release.wait(5), Reply(200, b"late"))[1])
     try:
-        slow = webgrip("fetch", site.url("/slow"), env=loopback_env(WEBGRIP_TIMEOUT="0.5",
-                                                                    WEBGRIP_MAX_RETRIES="0"))
+        slow = webgrip(
+            "fetch",
+            site.url("/slow"),
+            env=loopback_env(WEBGRIP_TIMEOUT="0.5", WEBGRIP_MAX_RETRIES="0"),
+        )
     finally:
         release.set()
     assert slow.returncode == 1, slow.stderr
@@ -206,29 +237,45 @@ def test_a_timeout_says_the_seconds_and_how_to_raise_them(site):
 
 # -- search --------------------------------------------------------------------------------
 def test_search_text_and_json(site):
-    site.route("/html/", page(ddg_results([
-        ("Rust Language", "https://www.rust-lang.org/", "A language empowering everyone"),
-        ("Rust Book", "https://doc.rust-lang.org/book/", "The book"),
-    ])))
+    site.route(
+        "/html/",
+        page(
+            ddg_results(
+                [
+                    (
+                        "Rust Language",
+                        "https://www.rust-lang.org/",
+                        "A language empowering everyone",
+                    ),
+                    ("Rust Book", "https://doc.rust-lang.org/book/", "The book"),
+                ]
+            )
+        ),
+    )
     env = loopback_env(
         WEBGRIP_SEARCH_ENDPOINTS=f"duckduckgo_html={site.url('/html/')};"
-                                 f"duckduckgo_lite={site.url('/lite/')}")
+        f"duckduckgo_lite={site.url('/lite/')}"
+    )
     text = webgrip("search", "rust", "-n", "2", env=env)
     assert text.returncode == 0, text.stderr
     assert "1. Rust Language" in text.stdout and "https://doc.rust-lang.org/book/" in text.stdout
     as_json = webgrip("search", "rust", "--json", env=env)
     results = json.loads(as_json.stdout)
-    assert [r["url"] for r in results] == ["https://www.rust-lang.org/",
-                                           "https://doc.rust-lang.org/book/"]
+    assert [r["url"] for r in results] == [
+        "https://www.rust-lang.org/",
+        "https://doc.rust-lang.org/book/",
+    ]
     query = site.hits("/html/")[0].body.decode()
     assert "q=rust" in query
 
 
 def test_search_failure_exits_1(site):
     site.route("/html/", lambda req: Reply(500, b"x"))
-    env = loopback_env(WEBGRIP_SEARCH_ENDPOINTS=f"duckduckgo_html={site.url('/html/')};"
-                                                f"duckduckgo_lite={site.url('/html/')}",
-                       WEBGRIP_MAX_RETRIES="0")
+    env = loopback_env(
+        WEBGRIP_SEARCH_ENDPOINTS=f"duckduckgo_html={site.url('/html/')};"
+        f"duckduckgo_lite={site.url('/html/')}",
+        WEBGRIP_MAX_RETRIES="0",
+    )
     result = webgrip("search", "rust", env=env)
     assert result.returncode == 1
     assert "Search" in result.stderr
@@ -238,14 +285,16 @@ def test_search_failure_exits_1(site):
 def test_download_saves_file_without_progress_when_piped(site, tmp_path):
     site.route("/data.csv", lambda req: Reply(200, b"a,b\n1,2\n", content_type="text/csv"))
     env = loopback_env(WEBGRIP_DOWNLOAD_DIRS=str(tmp_path))
-    result = webgrip("download", site.url("/data.csv"), "-o", str(tmp_path), "--name", "x.csv",
-                     env=env)
+    result = webgrip(
+        "download", site.url("/data.csv"), "-o", str(tmp_path), "--name", "x.csv", env=env
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "x.csv")
     assert (tmp_path / "x.csv").read_bytes() == b"a,b\n1,2\n"
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
-    again = webgrip("download", site.url("/data.csv"), "-o", str(tmp_path), "--name", "x.csv",
-                    "--json", env=env)
+    again = webgrip(
+        "download", site.url("/data.csv"), "-o", str(tmp_path), "--name", "x.csv", "--json", env=env
+    )
     assert json.loads(again.stdout)["filename"] == "x (1).csv"
 
 
@@ -261,12 +310,18 @@ def test_download_outside_allowed_dirs_is_blocked(site, tmp_path):
 
 def test_download_shows_progress_on_a_terminal(site, tmp_path):
     pty = pytest.importorskip("pty")
-    site.route("/big", lambda req: Reply(200, b"y" * (3 * 1024 * 1024),
-                                         content_type="application/octet-stream"))
+    site.route(
+        "/big",
+        lambda req: Reply(200, b"y" * (3 * 1024 * 1024), content_type="application/octet-stream"),
+    )
     master, slave = pty.openpty()
     env = loopback_env(WEBGRIP_DOWNLOAD_DIRS=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "webgrip", "download", site.url("/big")],
-                            stdout=subprocess.PIPE, stderr=slave, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webgrip", "download", site.url("/big")],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=env,
+    )
     os.close(slave)
     chunks = []
     while True:

@@ -15,8 +15,9 @@ import time
 
 import pytest
 
-pq = pytest.importorskip("pyarrow.parquet",
-                         reason="the ray extra is not installed: pip install 'webgrip[ray]'")
+pq = pytest.importorskip(
+    "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
+)
 
 from siteserver import SiteServer, article, loopback_env, page  # noqa: E402
 
@@ -24,8 +25,13 @@ pytestmark = pytest.mark.ray
 
 
 def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "webgrip", *args], capture_output=True,
-                          text=True, env=loopback_env(**env), timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "webgrip", *args],
+        capture_output=True,
+        text=True,
+        env=loopback_env(**env),
+        timeout=120,
+    )
 
 
 def test_batch_writes_rows_resumes_and_reports(tmp_path):
@@ -36,8 +42,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         listed.write_text("\n".join([good[0], "", "http://10.0.0.1/x", good[0]]) + "\n")
         first = webgrip("batch", str(listed), "--out", str(out))
         assert first.returncode == 0, first.stderr
-        assert json.loads(first.stdout) == {"listed": 2, "skipped": 0, "fetched": 2,
-                                            "failed": 1}
+        assert json.loads(first.stdout) == {"listed": 2, "skipped": 0, "fetched": 2, "failed": 1}
         assert "2/2 done, 1 failed" in first.stderr
 
         # A file left half-written by a killed run is reported, not trusted.
@@ -50,8 +55,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         assert len(site.hits("/a1")) == 0
         second = webgrip("batch", str(listed), "--out", str(out))
         assert second.returncode == 0, second.stderr
-        assert json.loads(second.stdout) == {"listed": 4, "skipped": 2, "fetched": 2,
-                                             "failed": 0}
+        assert json.loads(second.stdout) == {"listed": 4, "skipped": 2, "fetched": 2, "failed": 0}
         assert "ignoring unreadable broken.parquet" in second.stderr
         (out / "broken.parquet").unlink()
 
@@ -88,8 +92,7 @@ def _silent_store() -> tuple[socket.socket, str]:
     return listener, f"redis://:s3cr3t-pass@127.0.0.1:{listener.getsockname()[1]}/0"
 
 
-def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the_rest(
-        tmp_path):
+def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the_rest(tmp_path):
     """URLs the politeness store kept from being fetched are not written as rows (a rerun
     would skip them for good): the run stops, quickly (the store's wait is bounded by the
     call's timeout), and the same command run again once the store answers fetches them."""
@@ -137,8 +140,15 @@ def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text(site.route("/a", page(article("A"))) + "\n")
         store = f"redis://:s3cr3t-pass@127.0.0.1:{free_port()}/0"  # nothing listens
-        result = webgrip("batch", str(listed), "--out", str(tmp_path / "out"), "--redis", store,
-                         WEBGRIP_RATE_LIMIT_SECONDS="0.01")  # 0 would not ask the store
+        result = webgrip(
+            "batch",
+            str(listed),
+            "--out",
+            str(tmp_path / "out"),
+            "--redis",
+            store,
+            WEBGRIP_RATE_LIMIT_SECONDS="0.01",
+        )  # 0 would not ask the store
         assert result.returncode == 1
         assert "run the same command again" in result.stderr
         assert "s3cr3t" not in result.stderr and "Traceback" not in result.stderr
@@ -151,8 +161,12 @@ def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypa
     the run is not complete, and the exit status says so (as in one process)."""
     from webgrip import batch_parquet, cli
 
-    summaries = iter([{"listed": 3, "skipped": 0, "fetched": 1, "failed": 0, "left": 2},
-                      {"listed": 3, "skipped": 1, "fetched": 2, "failed": 0}])
+    summaries = iter(
+        [
+            {"listed": 3, "skipped": 0, "fetched": 1, "failed": 0, "left": 2},
+            {"listed": 3, "skipped": 1, "fetched": 2, "failed": 0},
+        ]
+    )
     monkeypatch.setattr(batch_parquet, "run_batch", lambda *a, **k: next(summaries))
     listed = tmp_path / "urls.txt"
     listed.write_text("http://a.example/\n")
@@ -170,9 +184,10 @@ def test_stdout_holds_only_the_summary_whatever_ray_prints(tmp_path, monkeypatch
     from webgrip import batch_parquet
     from webgrip.cli import main
 
-    def noisy_run(todo, folder, config, extract, address, redis_url, concurrency, err,
-                  summary, **options):
-        print("(autoscaler) a node was lost")                  # Python's sys.stdout
+    def noisy_run(
+        todo, folder, config, extract, address, redis_url, concurrency, err, summary, **options
+    ):
+        print("(autoscaler) a node was lost")  # Python's sys.stdout
         os.write(1, b"[core_worker.cc:2465] the node died\n")  # the file descriptor itself
         summary["fetched"], summary["failed"] = len(todo), 0
 

@@ -56,8 +56,16 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 # -- --header and --user-agent ----------------------------------------------------------------
 def test_header_is_sent_and_repeatable(site, capsys):
-    code, out, err = run(capsys, "fetch", site.url("/page"), *ALLOW,
-                         "--header", "X-Trace: abc123", "-H", "Accept-Language:fr-CH")
+    code, out, err = run(
+        capsys,
+        "fetch",
+        site.url("/page"),
+        *ALLOW,
+        "--header",
+        "X-Trace: abc123",
+        "-H",
+        "Accept-Language:fr-CH",
+    )
     assert code == EXIT_OK, err
     assert "Flags paragraph 0" in out
     got = site.hits("/page")[0].headers
@@ -77,8 +85,9 @@ def test_header_flag_replaces_the_same_header_of_the_environment(site, capsys, m
 def test_a_credential_header_goes_with_the_fetch(site, capsys):
     # The config refuses Authorization (it would go to every site); the flag sends it with
     # this one call, to this URL's site.
-    code, _, err = run(capsys, "fetch", site.url("/page"), *ALLOW,
-                       "--header", "Authorization: Bearer tok-1")
+    code, _, err = run(
+        capsys, "fetch", site.url("/page"), *ALLOW, "--header", "Authorization: Bearer tok-1"
+    )
     assert code == EXIT_OK, err
     assert site.hits("/page")[0].headers["authorization"] == "Bearer tok-1"
 
@@ -86,9 +95,20 @@ def test_a_credential_header_goes_with_the_fetch(site, capsys):
 def test_download_sends_the_headers(site, capsys, monkeypatch, tmp_path):
     site.route("/file.csv", lambda req: Reply(200, b"a,b\n1,2\n", content_type="text/csv"))
     monkeypatch.setenv("WEBGRIP_DOWNLOAD_DIRS", str(tmp_path))
-    code, out, err = run(capsys, "download", site.url("/file.csv"), "-o", str(tmp_path),
-                         *ALLOW, "-H", "Cookie: session=s1", "-H", "X-Trace: dl",
-                         "--user-agent", "dl-agent/2")
+    code, out, err = run(
+        capsys,
+        "download",
+        site.url("/file.csv"),
+        "-o",
+        str(tmp_path),
+        *ALLOW,
+        "-H",
+        "Cookie: session=s1",
+        "-H",
+        "X-Trace: dl",
+        "--user-agent",
+        "dl-agent/2",
+    )
     assert code == EXIT_OK, err
     assert Path(out.strip()).read_bytes() == b"a,b\n1,2\n"
     got = site.hits("/file.csv")[0].headers
@@ -97,10 +117,13 @@ def test_download_sends_the_headers(site, capsys, monkeypatch, tmp_path):
 
 def test_search_sends_the_headers(site, capsys, monkeypatch):
     site.route("/html/", page(ddg_results([("Rust", "https://www.rust-lang.org/", "A lang")])))
-    monkeypatch.setenv("WEBGRIP_SEARCH_ENDPOINTS", f"duckduckgo_html={site.url('/html/')};"
-                                                   f"duckduckgo_lite={site.url('/lite/')}")
-    code, out, err = run(capsys, "search", "rust", *ALLOW, "-H", "X-Trace: s",
-                         "--user-agent", "search-agent/1")
+    monkeypatch.setenv(
+        "WEBGRIP_SEARCH_ENDPOINTS",
+        f"duckduckgo_html={site.url('/html/')};duckduckgo_lite={site.url('/lite/')}",
+    )
+    code, out, err = run(
+        capsys, "search", "rust", *ALLOW, "-H", "X-Trace: s", "--user-agent", "search-agent/1"
+    )
     assert code == EXIT_OK, err
     assert "https://www.rust-lang.org/" in out
     got = site.hits("/html/")[0].headers
@@ -109,8 +132,14 @@ def test_search_sends_the_headers(site, capsys, monkeypatch):
 
 def test_user_agent_is_sent_over_the_environment(site, capsys, monkeypatch):
     monkeypatch.setenv("WEBGRIP_USER_AGENT", "from-env/1")
-    code, _, err = run(capsys, "fetch", site.url("/page"), *ALLOW,
-                       "--user-agent", "Mozilla/5.0 (compatible; flag-test/1.0)")
+    code, _, err = run(
+        capsys,
+        "fetch",
+        site.url("/page"),
+        *ALLOW,
+        "--user-agent",
+        "Mozilla/5.0 (compatible; flag-test/1.0)",
+    )
     assert code == EXIT_OK, err
     assert site.hits("/page")[0].headers["user-agent"] == "Mozilla/5.0 (compatible; flag-test/1.0)"
 
@@ -155,8 +184,10 @@ def test_allow_adds_to_the_configured_ranges(site, capsys, monkeypatch):
 
 # -- --robots / --ignore-robots ---------------------------------------------------------------
 def test_robots_flags_override_the_setting(site, capsys, monkeypatch):
-    site.route("/robots.txt", lambda req: Reply(200, b"User-agent: *\nDisallow: /page\n",
-                                                content_type="text/plain"))
+    site.route(
+        "/robots.txt",
+        lambda req: Reply(200, b"User-agent: *\nDisallow: /page\n", content_type="text/plain"),
+    )
     # Off by default: the page is fetched and robots.txt is not even asked.
     code, out, err = run(capsys, "fetch", site.url("/page"), *ALLOW)
     assert code == EXIT_OK, err
@@ -184,11 +215,17 @@ def test_proxy_flag_routes_through_the_proxy(site, capsys, kind):
 
 
 def test_proxy_flag_gives_the_config_error(capsys, monkeypatch):
-    code, _, config_err = run(capsys, "check", "https://example.com/", "--config",
-                              str(_toml('proxy = "socks5h://127.0.0.1:1080"')))
+    code, _, config_err = run(
+        capsys,
+        "check",
+        "https://example.com/",
+        "--config",
+        str(_toml('proxy = "socks5h://127.0.0.1:1080"')),
+    )
     assert code == EXIT_USAGE
-    code, _, flag_err = run(capsys, "fetch", "https://example.com/",
-                            "--proxy", "socks5h://127.0.0.1:1080")
+    code, _, flag_err = run(
+        capsys, "fetch", "https://example.com/", "--proxy", "socks5h://127.0.0.1:1080"
+    )
     assert code == EXIT_USAGE
     line = one_line(flag_err)
     assert line.startswith("webgrip: invalid value for --proxy: socks5h://")
@@ -198,8 +235,9 @@ def test_proxy_flag_gives_the_config_error(capsys, monkeypatch):
 
 
 def test_proxy_flag_never_echoes_the_password(capsys):
-    code, _, err = run(capsys, "fetch", "https://example.com/",
-                       "--proxy", "ftp://agent:hunter2@proxy.corp:21")
+    code, _, err = run(
+        capsys, "fetch", "https://example.com/", "--proxy", "ftp://agent:hunter2@proxy.corp:21"
+    )
     assert code == EXIT_USAGE
     line = one_line(err)
     assert "--proxy" in line and "hunter2" not in line
@@ -212,24 +250,27 @@ def _toml(text: str) -> Path:
 
 
 # -- bad values: one line naming the flag, exit 2, no request ------------------------------------
-@pytest.mark.parametrize(("args", "said"), [
-    (["--timeout", "0"], "--timeout"),
-    (["--timeout", "-3"], "--timeout"),
-    (["--timeout", "soon"], "--timeout"),
-    (["--timeout", "nan"], "--timeout"),
-    (["--header", "X-Trace"], "--header needs NAME:VALUE"),
-    (["--header", ": value"], "--header needs NAME:VALUE"),
-    (["--header", "X-Trace: a\r\nX-Evil: b"], "line break"),
-    (["--header", "X-Trace: a\nb"], "line break"),
-    (["--header", "Host: other.test"], "--header"),
-    (["--header", "Bad Name: v"], "--header"),
-    (["--user-agent", ""], "--user-agent"),
-    (["--user-agent", "a\nb"], "--user-agent"),
-    (["--proxy", "ftp://proxy.example:21"], "--proxy"),
-    (["--proxy", "proxy.example:3128"], "--proxy"),
-    (["--allow", "not-a-network"], "--allow"),
-    (["--allow", "10.0.0.0/99"], "--allow"),
-])
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--timeout", "0"], "--timeout"),
+        (["--timeout", "-3"], "--timeout"),
+        (["--timeout", "soon"], "--timeout"),
+        (["--timeout", "nan"], "--timeout"),
+        (["--header", "X-Trace"], "--header needs NAME:VALUE"),
+        (["--header", ": value"], "--header needs NAME:VALUE"),
+        (["--header", "X-Trace: a\r\nX-Evil: b"], "line break"),
+        (["--header", "X-Trace: a\nb"], "line break"),
+        (["--header", "Host: other.test"], "--header"),
+        (["--header", "Bad Name: v"], "--header"),
+        (["--user-agent", ""], "--user-agent"),
+        (["--user-agent", "a\nb"], "--user-agent"),
+        (["--proxy", "ftp://proxy.example:21"], "--proxy"),
+        (["--proxy", "proxy.example:3128"], "--proxy"),
+        (["--allow", "not-a-network"], "--allow"),
+        (["--allow", "10.0.0.0/99"], "--allow"),
+    ],
+)
 def test_bad_flag_values_are_one_line_usage_errors(site, capsys, args, said):
     code, out, err = run(capsys, "fetch", site.url("/page"), *ALLOW, *args)
     assert code == EXIT_USAGE
@@ -240,8 +281,14 @@ def test_bad_flag_values_are_one_line_usage_errors(site, capsys, args, said):
 
 
 def test_a_header_value_is_never_echoed(site, capsys):
-    code, _, err = run(capsys, "fetch", site.url("/page"), *ALLOW,
-                       "--header", "X-Key: secret-1\r\nX-More: secret-2")
+    code, _, err = run(
+        capsys,
+        "fetch",
+        site.url("/page"),
+        *ALLOW,
+        "--header",
+        "X-Key: secret-1\r\nX-More: secret-2",
+    )
     assert code == EXIT_USAGE
     assert "secret" not in err
 
@@ -254,34 +301,57 @@ def test_credential_header_is_refused_where_it_would_reach_every_site(capsys):
 
 
 def test_credential_header_with_the_browser_is_refused(site, capsys):
-    code, _, err = run(capsys, "fetch", site.url("/page"), *ALLOW, "--render",
-                       "--header", "Authorization: Bearer tok-3")
+    code, _, err = run(
+        capsys,
+        "fetch",
+        site.url("/page"),
+        *ALLOW,
+        "--render",
+        "--header",
+        "Authorization: Bearer tok-3",
+    )
     assert code == EXIT_USAGE
     line = one_line(err)
     assert "--render" in line and "--header Authorization" in line
     assert site.hits("/page") == []
 
 
-@pytest.mark.parametrize(("command", "flag"), [
-    (["check", "https://example.com/"], "--timeout"),
-    (["check", "https://example.com/"], "--header"),
-    (["search", "q"], "--robots"),
-    (["extract", "-"], "--allow"),
-    (["mcp"], "--proxy"),
-])
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [
+        (["check", "https://example.com/"], "--timeout"),
+        (["check", "https://example.com/"], "--header"),
+        (["search", "q"], "--robots"),
+        (["extract", "-"], "--allow"),
+        (["mcp"], "--proxy"),
+    ],
+)
 def test_commands_without_a_flag_refuse_it(capsys, command, flag):
     assert main([*command, flag, "x"]) == EXIT_USAGE
     assert "unrecognized arguments" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("command", "flags"), [
-    ("fetch", ["--timeout", "--header", "--user-agent", "--proxy", "--allow", "--robots",
-               "--ignore-robots"]),
-    ("download", ["--timeout", "--header", "--user-agent", "--proxy", "--allow", "--robots"]),
-    ("batch", ["--timeout", "--header", "--user-agent", "--proxy", "--allow", "--robots"]),
-    ("search", ["--timeout", "--header", "--user-agent", "--proxy", "--allow"]),
-    ("check", ["--allow"]),
-])
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        (
+            "fetch",
+            [
+                "--timeout",
+                "--header",
+                "--user-agent",
+                "--proxy",
+                "--allow",
+                "--robots",
+                "--ignore-robots",
+            ],
+        ),
+        ("download", ["--timeout", "--header", "--user-agent", "--proxy", "--allow", "--robots"]),
+        ("batch", ["--timeout", "--header", "--user-agent", "--proxy", "--allow", "--robots"]),
+        ("search", ["--timeout", "--header", "--user-agent", "--proxy", "--allow"]),
+        ("check", ["--allow"]),
+    ],
+)
 def test_help_lists_the_request_flags(capsys, command, flags):
     assert main([command, "--help"]) == EXIT_OK
     text = capsys.readouterr().out
@@ -308,11 +378,20 @@ def test_extract_opens_an_encrypted_pdf_with_the_password(capsys):
 def test_extract_password_keeps_the_page_shape(capsys):
     import json
 
-    code, plain, _ = run(capsys, "extract", str(PDFS / "hyphenation.pdf"), "--json",
-                         "--mode", "text")
+    code, plain, _ = run(
+        capsys, "extract", str(PDFS / "hyphenation.pdf"), "--json", "--mode", "text"
+    )
     assert code == EXIT_OK
-    code, opened, err = run(capsys, "extract", str(PDFS / "encrypted-password.pdf"), "--json",
-                            "--mode", "text", "--password", "open-sesame")
+    code, opened, err = run(
+        capsys,
+        "extract",
+        str(PDFS / "encrypted-password.pdf"),
+        "--json",
+        "--mode",
+        "text",
+        "--password",
+        "open-sesame",
+    )
     assert code == EXIT_OK, err
     assert json.loads(opened) == json.loads(plain)
 

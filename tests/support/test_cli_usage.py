@@ -12,11 +12,17 @@ from siteserver import SiteServer, loopback_env, page
 from webgrip.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 
 
-def webgrip(*args: str, env: dict[str, str] | None = None, stdin: str | None = None,
-            cwd: str | None = None) -> subprocess.CompletedProcess[str]:
+def webgrip(
+    *args: str, env: dict[str, str] | None = None, stdin: str | None = None, cwd: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args], input=stdin, capture_output=True, text=True,
-        env=env if env is not None else loopback_env(), timeout=60, cwd=cwd,
+        [sys.executable, "-m", "webgrip", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env if env is not None else loopback_env(),
+        timeout=60,
+        cwd=cwd,
     )
 
 
@@ -101,16 +107,18 @@ def test_fetch_of_a_page_with_text_still_succeeds(site):
 
 
 # -- 6: options that would be ignored are usage errors ------------------------------------------
-@pytest.mark.parametrize(("args", "said"), [
-    (["fetch", "--full-page", "http://x.test/"], "--full-page only applies to --screenshot"),
-    (["fetch", "--screenshot", "s.png", "--no-render", "http://x.test/"], "--no-render"),
-    (["fetch", "--screenshot", "s.png", "--json", "http://x.test/"], "--json has no effect"),
-    (["fetch", "--screenshot", "s.png", "--extract", "text", "http://x.test/"], "--extract"),
-    (["fetch", "--screenshot", "s.png", "--max-length", "5", "http://x.test/"],
-     "--max-length"),
-    (["-v", "extract", "-"], "extract makes no request"),
-    (["extract", "-", "-v"], "unrecognized arguments: -v"),
-])
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["fetch", "--full-page", "http://x.test/"], "--full-page only applies to --screenshot"),
+        (["fetch", "--screenshot", "s.png", "--no-render", "http://x.test/"], "--no-render"),
+        (["fetch", "--screenshot", "s.png", "--json", "http://x.test/"], "--json has no effect"),
+        (["fetch", "--screenshot", "s.png", "--extract", "text", "http://x.test/"], "--extract"),
+        (["fetch", "--screenshot", "s.png", "--max-length", "5", "http://x.test/"], "--max-length"),
+        (["-v", "extract", "-"], "extract makes no request"),
+        (["extract", "-", "-v"], "unrecognized arguments: -v"),
+    ],
+)
 def test_conflicting_options_are_usage_errors(capsys, args, said):
     assert main(args) == EXIT_USAGE
     err = capsys.readouterr().err
@@ -128,12 +136,15 @@ def _env(**extra: str) -> dict[str, str]:
     return {**plain, **extra}
 
 
-@pytest.mark.parametrize(("var", "value", "said"), [
-    ("WEBGRIP_TIMEOUT", "abc", "WEBGRIP_TIMEOUT='abc' is not a number of seconds"),
-    ("WEBGRIP_MAX_RETRIES", "many", "WEBGRIP_MAX_RETRIES='many' is not a whole number"),
-    ("WEBGRIP_COOKIES", "maybe", "WEBGRIP_COOKIES='maybe' is not true/false"),
-    ("WEBGRIP_TIMEOUT", "0", "must be > 0 seconds (set by WEBGRIP_TIMEOUT)"),
-])
+@pytest.mark.parametrize(
+    ("var", "value", "said"),
+    [
+        ("WEBGRIP_TIMEOUT", "abc", "WEBGRIP_TIMEOUT='abc' is not a number of seconds"),
+        ("WEBGRIP_MAX_RETRIES", "many", "WEBGRIP_MAX_RETRIES='many' is not a whole number"),
+        ("WEBGRIP_COOKIES", "maybe", "WEBGRIP_COOKIES='maybe' is not true/false"),
+        ("WEBGRIP_TIMEOUT", "0", "must be > 0 seconds (set by WEBGRIP_TIMEOUT)"),
+    ],
+)
 def test_bad_variable_value_names_the_variable(var, value, said):
     result = webgrip("check", "http://10.0.0.1/", env=_env(**{var: value}))
     assert result.returncode == EXIT_USAGE
@@ -165,9 +176,13 @@ def test_every_variable_webgrip_reads_is_accepted(tmp_path):
     assert names | {"WEBGRIP_CONFIG", "WEBGRIP_PROFILE", "WEBGRIP_CORPUS"} <= known_env_names()
     # Not settings, but read by Config.load() (the file, the profile) and the Rust tests.
     cfg = tmp_path / "w.toml"
-    cfg.write_text('[profiles.p]\ntimeout = 3\n')
-    env = _env(WEBGRIP_CONFIG=str(cfg), WEBGRIP_PROFILE="p", WEBGRIP_CORPUS=str(tmp_path),
-               WEBGRIP_ALLOW_NETWORKS="10.0.0.0/8")
+    cfg.write_text("[profiles.p]\ntimeout = 3\n")
+    env = _env(
+        WEBGRIP_CONFIG=str(cfg),
+        WEBGRIP_PROFILE="p",
+        WEBGRIP_CORPUS=str(tmp_path),
+        WEBGRIP_ALLOW_NETWORKS="10.0.0.0/8",
+    )
     result = webgrip("check", "http://10.0.0.1/", env=env)
     assert result.returncode == EXIT_OK, result.stderr
     assert Config.from_env({"WEBGRIP_CORPUS": "/x", "WEBGRIP_RENDER": "never"}).render == "never"

@@ -179,16 +179,23 @@ def test_unknown_search_endpoint_key_is_refused_listing_valid_ones(bad):
 
 def test_unknown_search_endpoint_key_refused_from_file_and_env(tmp_path):
     with pytest.raises(ValueError, match="'searx'"):
-        Config.load(write(tmp_path, '[search_endpoints]\nsearx = "https://s.example/"\n'),
-                    env={})
+        Config.load(write(tmp_path, '[search_endpoints]\nsearx = "https://s.example/"\n'), env={})
     with pytest.raises(ValueError, match="'duck'"):
         Config.from_env({"WEBGRIP_SEARCH_ENDPOINTS": "duck=https://d.example/"})
 
 
-@pytest.mark.parametrize("url", [
-    "ftp://files.example/search", "searx.example.org/search", "https://", "javascript:x",
-    "http://[::1/search", "https://exa mple.org/", 42,
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://files.example/search",
+        "searx.example.org/search",
+        "https://",
+        "javascript:x",
+        "http://[::1/search",
+        "https://exa mple.org/",
+        42,
+    ],
+)
 def test_search_endpoint_must_be_an_http_url(url):
     with pytest.raises(ValueError, match=r"'search_endpoints'.*'brave'"):
         Config(search_endpoints={"brave": url})
@@ -245,9 +252,15 @@ def test_a_profile_without_a_file_says_where_it_looked_and_what_to_set(tmp_path,
     assert "profile 'researcher' requested but no config file was found" in message
     assert str(tmp_path / "xdg" / "webgrip" / "config.toml") in message
     assert "WEBGRIP_CONFIG" in message
-    served = subprocess.run([sys.executable, "-m", "webgrip", "mcp"], capture_output=True,
-                            text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
-                            env={**os.environ, **env})
+    served = subprocess.run(
+        [sys.executable, "-m", "webgrip", "mcp"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **env},
+    )
     assert served.returncode == 2 and "WEBGRIP_CONFIG" in served.stderr
     # Named as the docs say, the same profile loads from any folder.
     config = write(tmp_path, "[profiles.researcher]\ntimeout = 7\n", "research.toml")

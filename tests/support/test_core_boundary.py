@@ -57,8 +57,11 @@ def _is(exc: BaseException, cls: type[errors.WebgripError], reason: str) -> None
 def test_invalid_url_and_blocked():
     client = _core.Client()
     _is(_raised(lambda: client.check_url("http://[::1")), errors.InvalidURLError, "invalid-url")
-    _is(_raised(lambda: client.check_url("http://127.0.0.1/")), errors.BlockedURLError,
-        "loopback-address")
+    _is(
+        _raised(lambda: client.check_url("http://127.0.0.1/")),
+        errors.BlockedURLError,
+        "loopback-address",
+    )
 
 
 def test_timeout(core):
@@ -66,8 +69,7 @@ def test_timeout(core):
         silent.bind(("127.0.0.1", 0))
         silent.listen(1)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/"
-        _is(_raised(lambda: core.request(url, timeout=0.3)), errors.FetchTimeoutError,
-            "timeout")
+        _is(_raised(lambda: core.request(url, timeout=0.3)), errors.FetchTimeoutError, "timeout")
 
 
 def test_too_large(core, raw_server):
@@ -104,8 +106,9 @@ def test_cancelled_download_reraises_the_callbacks_own_exception(core, raw_serve
     def progress(_done, _total):
         raise Stop
 
-    assert type(_raised(lambda: core.download(server.url(), str(tmp_path),
-                                              progress=progress))) is Stop
+    assert (
+        type(_raised(lambda: core.download(server.url(), str(tmp_path), progress=progress))) is Stop
+    )
 
 
 def test_caller_mistake_is_a_plain_value_error():
@@ -115,12 +118,18 @@ def test_caller_mistake_is_a_plain_value_error():
 
 def test_extraction_stopped_is_a_fetch_timeout():
     html = "<p>x</p>" * 1000
-    _is(_raised(lambda: _core.extract_document(html, timeout=0)), errors.FetchTimeoutError,
-        "timeout")
+    _is(
+        _raised(lambda: _core.extract_document(html, timeout=0)),
+        errors.FetchTimeoutError,
+        "timeout",
+    )
     token = _core.CancelToken()
     token.cancel()
-    _is(_raised(lambda: _core.extract_document(html, cancel=token)), errors.FetchTimeoutError,
-        "cancelled")
+    _is(
+        _raised(lambda: _core.extract_document(html, cancel=token)),
+        errors.FetchTimeoutError,
+        "cancelled",
+    )
 
 
 _IMPORT_CORE_WITH = """
@@ -143,16 +152,26 @@ def _import_core_after(change: str) -> str:
     """What a fresh interpreter prints importing ``_core`` after ``change`` to the errors."""
     script = _IMPORT_CORE_WITH.format(change=change)
     folder = os.path.dirname(webgrip.__file__)
-    return subprocess.run([sys.executable, "-c", script, folder], capture_output=True,
-                          text=True, timeout=60, check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", script, folder],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.strip()
 
 
-@pytest.mark.parametrize(("change", "refusal"), [
-    ("", "imported"),
-    ("del errors.ConnectError", "AttributeError"),
-    ("errors.ConnectError = type('ConnectError', (Exception,), {})",
-     "TypeError webgrip.errors.ConnectError must derive from WebgripError"),
-])
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        ("", "imported"),
+        ("del errors.ConnectError", "AttributeError"),
+        (
+            "errors.ConnectError = type('ConnectError', (Exception,), {})",
+            "TypeError webgrip.errors.ConnectError must derive from WebgripError",
+        ),
+    ],
+)
 def test_a_class_the_core_raises_is_checked_on_import(change, refusal):
     """A renamed or rebased error class fails ``import webgrip._core``, not the first raise."""
     assert _import_core_after(change).startswith(refusal)

@@ -17,28 +17,48 @@ import webgrip
 # asyncio (the async front-ends), importlib.metadata (the version comes from the core),
 # sqlite3 and the page cache (only with cache_dir), the search providers, MCP and the CLI.
 NEVER_ON_IMPORT = (
-    "asyncio", "importlib.metadata", "sqlite3", "webgrip.cache", "webgrip.search", "mcp",
-    "webgrip.mcp", "webgrip.cli", "webgrip.aio", "concurrent.futures",
+    "asyncio",
+    "importlib.metadata",
+    "sqlite3",
+    "webgrip.cache",
+    "webgrip.search",
+    "mcp",
+    "webgrip.mcp",
+    "webgrip.cli",
+    "webgrip.aio",
+    "concurrent.futures",
     # the ray extra: only `from webgrip.ray import ...`, `webgrip batch` or a shared limiter
-    "ray", "redis", "pyarrow", "webgrip.ray", "webgrip.politeness", "webgrip.batch_parquet",
+    "ray",
+    "redis",
+    "pyarrow",
+    "webgrip.ray",
+    "webgrip.politeness",
+    "webgrip.batch_parquet",
     # the GAIA integration: only `from webgrip.gaia import ...`
-    "gaia", "webgrip.gaia",
+    "gaia",
+    "webgrip.gaia",
 )
 
 
 def _loaded_after(code: str) -> set[str]:
     folder = os.path.dirname(os.path.dirname(webgrip.__file__))
-    script = (f"import sys; sys.path.insert(0, {folder!r}); {code}; "
-              "import json; print(json.dumps(sorted(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, timeout=60)
+    script = (
+        f"import sys; sys.path.insert(0, {folder!r}); {code}; "
+        "import json; print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
     return set(json.loads(out.stdout.splitlines()[-1]))
 
 
-@pytest.mark.parametrize("code", [
-    "import webgrip",
-    "from webgrip import Config, Tools, WebClient; Tools(Config(timeout=5)); WebClient()",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import webgrip",
+        "from webgrip import Config, Tools, WebClient; Tools(Config(timeout=5)); WebClient()",
+    ],
+)
 def test_import_leaves_heavy_modules_unloaded(code: str) -> None:
     loaded = _loaded_after(code)
     assert "webgrip" in loaded
@@ -47,8 +67,13 @@ def test_import_leaves_heavy_modules_unloaded(code: str) -> None:
 
 def test_plain_import_loads_only_the_core_errors_and_extract() -> None:
     loaded = {m for m in _loaded_after("import webgrip") if m.startswith("webgrip")}
-    assert loaded == {"webgrip", "webgrip._core", "webgrip._version", "webgrip.errors",
-                      "webgrip.extract"}
+    assert loaded == {
+        "webgrip",
+        "webgrip._core",
+        "webgrip._version",
+        "webgrip.errors",
+        "webgrip.extract",
+    }
 
 
 def test_lazy_names_resolve_to_their_modules() -> None:

@@ -105,7 +105,8 @@ def _modules() -> dict[str, Path]:
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.Module) -> tuple[list[ast.stmt], list[ast.stmt]]:
@@ -119,8 +120,9 @@ def _imports(tree: ast.Module) -> tuple[list[ast.stmt], list[ast.stmt]]:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 (later if deferred else now).append(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                later.extend(n for n in ast.walk(node)
-                             if isinstance(n, (ast.Import, ast.ImportFrom)))
+                later.extend(
+                    n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))
+                )
             elif isinstance(node, ast.If):
                 visit(node.body, deferred or _is_type_checking(node))
                 visit(node.orelse, deferred)
@@ -170,8 +172,7 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         first, deferred = _imports(tree)
         is_package = path.name == "__init__.py"
         now[name] = set().union(*(_targets(n, name, is_package, known) for n in first))
-        every[name] = now[name].union(
-            *(_targets(n, name, is_package, known) for n in deferred))
+        every[name] = now[name].union(*(_targets(n, name, is_package, known) for n in deferred))
         now[name].discard(name)
         every[name].discard(name)
     return now, every
@@ -249,8 +250,9 @@ def _docs_layers() -> dict[int, set[str]]:
         names: set[str] = set()
         for token in cells[1].split("`")[1::2]:
             if token == "search/*":
-                names |= {m for m in LAYERS if m == "webgrip.search"
-                          or m.startswith("webgrip.search.")}
+                names |= {
+                    m for m in LAYERS if m == "webgrip.search" or m.startswith("webgrip.search.")
+                }
             elif token == "webgrip":
                 names.add("webgrip")
             elif token != "__init__":

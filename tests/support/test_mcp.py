@@ -35,34 +35,40 @@ def test_real_client_lists_and_calls_every_tool(tmp_path):
     with SiteServer() as site:
         page_url = site.route("/article", page(article("Protocol")))
         site.route("/report.csv", lambda req: Reply(200, b"x,y\n1,2\n", content_type="text/csv"))
-        site.route("/html/", page(ddg_results([
-            ("Protocol spec", page_url, "The spec of the protocol"),
-            ("Other", "https://example.org/other", "Another result"),
-        ])))
+        site.route(
+            "/html/",
+            page(
+                ddg_results(
+                    [
+                        ("Protocol spec", page_url, "The spec of the protocol"),
+                        ("Other", "https://example.org/other", "Another result"),
+                    ]
+                )
+            ),
+        )
         downloads = tmp_path / "dl"
         downloads.mkdir()
         env = loopback_env(
             WEBGRIP_DOWNLOAD_DIRS=str(downloads),
             WEBGRIP_SEARCH_ENDPOINTS=f"duckduckgo_html={site.url('/html/')};"
-                                     f"duckduckgo_lite={site.url('/lite/')}",
+            f"duckduckgo_lite={site.url('/lite/')}",
         )
 
         async def script(session):
             listed = await session.list_tools()
-            fetched = await session.call_tool("fetch_page", {"url": page_url,
-                                                             "max_length": 2000})
-            found = await session.call_tool("search_web", {"query": "protocol",
-                                                           "num_results": 2})
-            saved = await session.call_tool("download_file",
-                                            {"url": site.url("/report.csv"),
-                                             "filename": "report.csv"})
+            fetched = await session.call_tool("fetch_page", {"url": page_url, "max_length": 2000})
+            found = await session.call_tool("search_web", {"query": "protocol", "num_results": 2})
+            saved = await session.call_tool(
+                "download_file", {"url": site.url("/report.csv"), "filename": "report.csv"}
+            )
             blocked = await session.call_tool("fetch_page", {"url": "http://10.0.0.1/"})
             invalid = await session.call_tool("fetch_page", {"url": page_url, "bogus": 1})
             missing = await session.call_tool("fetch_page", {"url": site.url("/nope")})
             return listed, fetched, found, saved, blocked, invalid, missing
 
-        listed, fetched, found, saved, blocked, invalid, missing = anyio.run(_session_run, env,
-                                                                             script)
+        listed, fetched, found, saved, blocked, invalid, missing = anyio.run(
+            _session_run, env, script
+        )
 
     tools = {t.name: t for t in listed.tools}
     assert list(tools) == ["fetch_page", "search_web", "download_file"]
@@ -95,10 +101,15 @@ def test_server_without_sdk_explains_how_to_install(tmp_path):
     fake.mkdir()
     (fake / "__init__.py").write_text("raise ImportError('no mcp here')\n")
     env = loopback_env()
-    env["PYTHONPATH"] = str(tmp_path) + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                          else "")
-    result = subprocess.run([sys.executable, "-m", "webgrip.mcp"], env=env, capture_output=True,
-                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    env["PYTHONPATH"] = str(tmp_path) + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    result = subprocess.run(
+        [sys.executable, "-m", "webgrip.mcp"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert result.returncode == 2
     assert "pip install 'webgrip[mcp]'" in result.stderr
 
@@ -108,8 +119,9 @@ def test_cli_mcp_subcommand_serves_the_same_tools():
         return await session.list_tools()
 
     async def run():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "webgrip", "mcp"],
-                                       env=loopback_env())
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "webgrip", "mcp"], env=loopback_env()
+        )
         with anyio.fail_after(60):
             async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
                 await session.initialize()

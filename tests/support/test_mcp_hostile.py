@@ -30,8 +30,7 @@ def child_env(**extra: str) -> dict[str, str]:
 
     env = loopback_env(**extra)
     parent = str(Path(webgrip.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                  else "")
+    env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
 
 
@@ -39,14 +38,24 @@ class RawClient:
     """``python -m webgrip.mcp`` driven line by line."""
 
     def __init__(self, **env: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "webgrip.mcp"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=child_env(**env))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "webgrip.mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(**env),
+        )
         self.lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._ids = iter(range(1_000_000, 2_000_000))
-        reply = self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                            "clientInfo": {"name": "hostile", "version": "1"}})
+        reply = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "hostile", "version": "1"},
+            },
+        )
         assert "result" in reply, reply
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
@@ -116,15 +125,19 @@ MALFORMED = [
     (b'{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": "x"}', INVALID, 11),
     (b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": [1]}', INVALID, 12),
     (b'{"jsonrpc": "2.0", "id": 13, "method": "no/such/method"}', NO_METHOD, 13),
-    (b'{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "fetch_page", '
-     b'"arguments": "not an object"}}', BAD_PARAMS, 14),
+    (
+        b'{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "fetch_page", '
+        b'"arguments": "not an object"}}',
+        BAD_PARAMS,
+        14,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("line", "code", "ident"), MALFORMED,
-                         ids=[str(i) for i in range(len(MALFORMED))])
-def test_every_malformed_message_gets_an_error_and_the_server_goes_on(client, line, code,
-                                                                       ident):
+@pytest.mark.parametrize(
+    ("line", "code", "ident"), MALFORMED, ids=[str(i) for i in range(len(MALFORMED))]
+)
+def test_every_malformed_message_gets_an_error_and_the_server_goes_on(client, line, code, ident):
     client.send(line)
     reply = client.receive()
     assert reply["jsonrpc"] == "2.0" and reply["id"] == ident, reply
@@ -136,8 +149,14 @@ def test_oversized_messages_are_discarded_unread_and_answered(client):
     from webgrip._mcp_wire import MAX_MESSAGE_BYTES
 
     url = "http://127.0.0.1/" + "a" * (MAX_MESSAGE_BYTES + 10)
-    client.send({"jsonrpc": "2.0", "id": 20, "method": "tools/call",
-                 "params": {"name": "fetch_page", "arguments": {"url": url}}})
+    client.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 20,
+            "method": "tools/call",
+            "params": {"name": "fetch_page", "arguments": {"url": url}},
+        }
+    )
     reply = client.receive()
     # The id is read from the message's first bytes, so the client can match the error.
     assert reply["id"] == 20 and reply["error"]["code"] == INVALID, reply
@@ -147,28 +166,36 @@ def test_oversized_messages_are_discarded_unread_and_answered(client):
     assert reply["id"] is None and reply["error"]["code"] == INVALID, reply
     assert client.alive()
     # Just under the limit is read and answered by the tool (an isError result).
-    client.send({"jsonrpc": "2.0", "id": 21, "method": "tools/call",
-                 "params": {"name": "fetch_page",
-                            "arguments": {"url": url[:MAX_MESSAGE_BYTES - 200]}}})
+    client.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 21,
+            "method": "tools/call",
+            "params": {"name": "fetch_page", "arguments": {"url": url[: MAX_MESSAGE_BYTES - 200]}},
+        }
+    )
     reply = client.receive()
     assert reply["id"] == 21 and reply["result"]["isError"] is True
     assert client.alive()
 
 
-@pytest.mark.parametrize(("name", "arguments", "says"), [
-    ("rm_rf", {}, "unknown tool"),
-    ("", {}, "unknown tool"),
-    ("fetch_page", {}, "missing required argument"),
-    ("fetch_page", {"url": 5}, "must be a string"),
-    ("fetch_page", {"url": "http://127.0.0.1:1/", "max_length": "lots"}, "max_length"),
-    ("fetch_page", {"url": "http://127.0.0.1:1/", "extract": "everything"}, "extract"),
-    ("fetch_page", {"url": "http://127.0.0.1:1/", "bogus": 1}, "bogus"),
-    ("search_web", {"query": ""}, "query"),
-    ("search_web", {"query": "x", "num_results": [1]}, "num_results"),
-    ("download_file", {"url": "http://127.0.0.1:1/x", "overwrite": "maybe"}, "overwrite"),
-    ("download_file", {"url": "file:///etc/passwd"}, "Error"),
-    ("download_file", {"url": "http://127.0.0.1:1/x", "save_to": "/etc"}, "Error"),
-])
+@pytest.mark.parametrize(
+    ("name", "arguments", "says"),
+    [
+        ("rm_rf", {}, "unknown tool"),
+        ("", {}, "unknown tool"),
+        ("fetch_page", {}, "missing required argument"),
+        ("fetch_page", {"url": 5}, "must be a string"),
+        ("fetch_page", {"url": "http://127.0.0.1:1/", "max_length": "lots"}, "max_length"),
+        ("fetch_page", {"url": "http://127.0.0.1:1/", "extract": "everything"}, "extract"),
+        ("fetch_page", {"url": "http://127.0.0.1:1/", "bogus": 1}, "bogus"),
+        ("search_web", {"query": ""}, "query"),
+        ("search_web", {"query": "x", "num_results": [1]}, "num_results"),
+        ("download_file", {"url": "http://127.0.0.1:1/x", "overwrite": "maybe"}, "overwrite"),
+        ("download_file", {"url": "file:///etc/passwd"}, "Error"),
+        ("download_file", {"url": "http://127.0.0.1:1/x", "save_to": "/etc"}, "Error"),
+    ],
+)
 def test_unknown_tools_and_bad_arguments_are_is_error_results(client, name, arguments, says):
     result = client.call(name, arguments)
     text = result["content"][0]["text"]
@@ -189,10 +216,19 @@ def test_hundreds_of_concurrent_calls_all_answered_without_leaking(client):
         client.call("fetch_page", {"url": url})  # warm: the worker threads and the pool
         before = open_fds(client.proc.pid)
         for i in range(calls):
-            name, args = (("fetch_page", {"url": url, "max_length": 300}) if i % 3
-                          else ("fetch_page", {"url": 5}))  # a third fail at once
-            client.send({"jsonrpc": "2.0", "id": f"c{i}", "method": "tools/call",
-                         "params": {"name": name, "arguments": args}})
+            name, args = (
+                ("fetch_page", {"url": url, "max_length": 300})
+                if i % 3
+                else ("fetch_page", {"url": 5})
+            )  # a third fail at once
+            client.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": f"c{i}",
+                    "method": "tools/call",
+                    "params": {"name": name, "arguments": args},
+                }
+            )
         replies = {}
         while len(replies) < calls:
             reply = client.receive(60)
@@ -225,12 +261,23 @@ def wait_for(condition, timeout: float = 20) -> bool:
 def test_client_closing_stdin_mid_download_stops_it_and_leaves_nothing(tmp_path):
     stop = threading.Event()
     with SiteServer() as site:
-        url = site.route("/big.bin", lambda req: Reply(
-            200, slow_stream(b"x" * 65536, 10_000, 0.02, stop=stop),
-            content_type="application/octet-stream"))
+        url = site.route(
+            "/big.bin",
+            lambda req: Reply(
+                200,
+                slow_stream(b"x" * 65536, 10_000, 0.02, stop=stop),
+                content_type="application/octet-stream",
+            ),
+        )
         c = RawClient(WEBGRIP_DOWNLOAD_DIRS=str(tmp_path), WEBGRIP_TIMEOUT="120")
-        c.send({"jsonrpc": "2.0", "id": "dl", "method": "tools/call",
-                "params": {"name": "download_file", "arguments": {"url": url}}})
+        c.send(
+            {
+                "jsonrpc": "2.0",
+                "id": "dl",
+                "method": "tools/call",
+                "params": {"name": "download_file", "arguments": {"url": url}},
+            }
+        )
         assert wait_for(lambda: any(tmp_path.iterdir())), "the download never started"
         started = time.monotonic()
         code = c.close()
@@ -249,13 +296,20 @@ def test_client_leaving_while_a_call_is_blocked_does_not_keep_the_server(tmp_pat
         def body():
             yield b"x" * 1000
             release.wait(60)
+
         return Reply(200, body(), content_type="application/octet-stream", length=10**6)
 
     with SiteServer() as site:
         url = site.route("/stall.bin", stalled)
         c = RawClient(WEBGRIP_DOWNLOAD_DIRS=str(tmp_path), WEBGRIP_TIMEOUT="120")
-        c.send({"jsonrpc": "2.0", "id": "s", "method": "tools/call",
-                "params": {"name": "fetch_page", "arguments": {"url": url}}})
+        c.send(
+            {
+                "jsonrpc": "2.0",
+                "id": "s",
+                "method": "tools/call",
+                "params": {"name": "fetch_page", "arguments": {"url": url}},
+            }
+        )
         assert wait_for(lambda: site.hits("/stall.bin"))
         started = time.monotonic()
         code = c.close()
@@ -264,13 +318,30 @@ def test_client_leaving_while_a_call_is_blocked_does_not_keep_the_server(tmp_pat
 
 
 def test_client_that_stops_reading_ends_the_session(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "webgrip.mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webgrip.mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+    )
     proc.stdout.close()  # gone: every answer now meets a broken pipe
     try:
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "x", "version": "1"}}}).encode() + b"\n")
+        proc.stdin.write(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "x", "version": "1"},
+                    },
+                }
+            ).encode()
+            + b"\n"
+        )
         proc.stdin.flush()
         code = proc.wait(20)  # stdin still open: only the broken pipe can end it
     finally:

@@ -33,9 +33,16 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                         "clientInfo": {"name": "raw", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
 
 
 @contextlib.contextmanager
@@ -61,24 +68,30 @@ def _text(result) -> str:
     return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
 
-async def _session(url: str, script, headers: dict[str, str] | None = None,
-                   terminate_on_close: bool = True):
+async def _session(
+    url: str, script, headers: dict[str, str] | None = None, terminate_on_close: bool = True
+):
     with anyio.fail_after(60):
-        async with create_mcp_http_client(headers=headers) as http, \
-                streamable_http_client(url, http_client=http,
-                                       terminate_on_close=terminate_on_close) as (read, write), \
-                ClientSession(read, write) as session:
+        async with (
+            create_mcp_http_client(headers=headers) as http,
+            streamable_http_client(
+                url, http_client=http, terminate_on_close=terminate_on_close
+            ) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             return await script(session)
 
 
-def _post(server: HttpServer, body: bytes = b"", headers: dict[str, str] | None = None,
-          ) -> tuple[int, dict[str, str], bytes]:
+def _post(
+    server: HttpServer,
+    body: bytes = b"",
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
     """A raw POST to the endpoint: ``(status, headers, body)``."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     try:
-        sent = {"Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream"}
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         sent.update(headers or {})
         conn.request("POST", mcp_http.PATH, body=body, headers=sent)
         reply = conn.getresponse()
@@ -101,8 +114,7 @@ def test_real_client_lists_and_calls_the_same_tools_as_stdio(tmp_path):
 
         async def script(session):
             listed = await session.list_tools()
-            fetched = await session.call_tool("fetch_page", {"url": page_url,
-                                                             "max_length": 2000})
+            fetched = await session.call_tool("fetch_page", {"url": page_url, "max_length": 2000})
             blocked = await session.call_tool("fetch_page", {"url": "http://10.0.0.1/"})
             invalid = await session.call_tool("fetch_page", {"url": page_url, "bogus": 1})
             missing = await session.call_tool("fetch_page", {"url": site.url("/nope")})
@@ -131,17 +143,20 @@ def test_real_client_lists_and_calls_the_same_tools_as_stdio(tmp_path):
 def test_a_configured_token_is_required_and_compared(tmp_path):
     token = "tok-" + "a1" * 20
     with serving(tmp_path, token=token) as server:
-        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": token},
-                        {"Authorization": f"Basic {token}"},
-                        {"Authorization": f"Bearer {token}x"}):
+        for headers in (
+            {},
+            {"Authorization": "Bearer wrong"},
+            {"Authorization": token},
+            {"Authorization": f"Basic {token}"},
+            {"Authorization": f"Bearer {token}x"},
+        ):
             status, reply_headers, _ = _initialize(server, **headers)
             assert status == 401, headers
             assert reply_headers["www-authenticate"].startswith("Bearer")
         status, _, _ = _initialize(server, Authorization=f"Bearer {token}")
         assert status == 200
 
-        names = anyio.run(_session, server.url, _list_names,
-                          {"Authorization": f"Bearer {token}"})
+        names = anyio.run(_session, server.url, _list_names, {"Authorization": f"Bearer {token}"})
         assert names == ["fetch_page", "search_web", "download_file"]
 
 
@@ -176,7 +191,7 @@ def test_on_loopback_a_token_is_optional(host):
     assert mcp_http.resolve_token(host, env={TOKEN_ENV: "t"}) == ("t", False)
 
 
-@pytest.mark.parametrize("bad", ["has space", "new\nline", "quote\"", "ünicode"])
+@pytest.mark.parametrize("bad", ["has space", "new\nline", 'quote"', "ünicode"])
 def test_a_token_that_cannot_travel_in_a_header_is_refused(bad):
     with pytest.raises(ValueError, match=TOKEN_ENV):
         mcp_http.resolve_token("127.0.0.1", env={TOKEN_ENV: bad})
@@ -212,20 +227,35 @@ def test_serve_http_prints_a_generated_token_once(monkeypatch, capsys):
     assert f"http://127.0.0.1:{server.port}/mcp" in err
 
 
-@pytest.mark.parametrize("text, address", [
-    ("127.0.0.1:8765", ("127.0.0.1", 8765)),
-    ("0.0.0.0:80", ("0.0.0.0", 80)),
-    ("localhost:0", ("localhost", 0)),
-    ("[::1]:8765", ("::1", 8765)),
-    ("[::]:9000", ("::", 9000)),
-    ("8765", ("127.0.0.1", 8765)),
-])
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("127.0.0.1:8765", ("127.0.0.1", 8765)),
+        ("0.0.0.0:80", ("0.0.0.0", 80)),
+        ("localhost:0", ("localhost", 0)),
+        ("[::1]:8765", ("::1", 8765)),
+        ("[::]:9000", ("::", 9000)),
+        ("8765", ("127.0.0.1", 8765)),
+    ],
+)
 def test_parse_address(text, address):
     assert mcp_http.parse_address(text) == address
 
 
-@pytest.mark.parametrize("text", ["", "127.0.0.1", "127.0.0.1:", ":8765", "::1:8765",
-                                  "[::1]8765", "[nothost]:1", "host:70000", "host:http"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "127.0.0.1",
+        "127.0.0.1:",
+        ":8765",
+        "::1:8765",
+        "[::1]8765",
+        "[nothost]:1",
+        "host:70000",
+        "host:http",
+    ],
+)
 def test_parse_address_refuses_what_it_cannot_read(text):
     with pytest.raises(ValueError):
         mcp_http.parse_address(text)
@@ -236,9 +266,11 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path):
         # Declared too big: 413 from the headers alone (no byte of the body is ever sent).
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         conn.putrequest("POST", mcp_http.PATH)
-        for name, value in (("Content-Type", "application/json"),
-                            ("Accept", "application/json, text/event-stream"),
-                            ("Content-Length", str(MAX_BODY_BYTES + 1))):
+        for name, value in (
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Content-Length", str(MAX_BODY_BYTES + 1)),
+        ):
             conn.putheader(name, value)
         conn.endheaders()
         assert conn.getresponse().status == 413
@@ -246,10 +278,12 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path):
 
         # Streamed without a length: refused once the cap is passed, the end never awaited.
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-            sock.sendall(f"POST {mcp_http.PATH} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                         "Content-Type: application/json\r\n"
-                         "Accept: application/json, text/event-stream\r\n"
-                         "Transfer-Encoding: chunked\r\n\r\n".encode())
+            sock.sendall(
+                f"POST {mcp_http.PATH} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                "Content-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n".encode()
+            )
             chunk = b"x" * 65536
             for _ in range(MAX_BODY_BYTES // len(chunk)):
                 sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
@@ -262,12 +296,15 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(tmp_path):
         assert _initialize(server)[0] == 200  # and the server goes on
 
 
-@pytest.mark.parametrize("headers, status", [
-    ({"Host": "evil.example:8765"}, 421),
-    ({"Host": "evil.example"}, 421),
-    ({"Host": "127.0.0.1:1"}, 421),  # another port
-    ({"Origin": "http://evil.example"}, 403),
-])
+@pytest.mark.parametrize(
+    "headers, status",
+    [
+        ({"Host": "evil.example:8765"}, 421),
+        ({"Host": "evil.example"}, 421),
+        ({"Host": "127.0.0.1:1"}, 421),  # another port
+        ({"Origin": "http://evil.example"}, 403),
+    ],
+)
 def test_a_foreign_host_or_origin_is_refused_on_loopback(tmp_path, headers, status):
     with serving(tmp_path) as server:
         assert _initialize(server, **headers)[0] == status
@@ -276,9 +313,14 @@ def test_a_foreign_host_or_origin_is_refused_on_loopback(tmp_path, headers, stat
 
 
 def _slow_download(site: SiteServer, stop: threading.Event) -> str:
-    return site.route("/big.bin", lambda req: Reply(
-        200, slow_stream(b"x" * 65536, 10_000, 0.02, stop=stop),
-        content_type="application/octet-stream"))
+    return site.route(
+        "/big.bin",
+        lambda req: Reply(
+            200,
+            slow_stream(b"x" * 65536, 10_000, 0.02, stop=stop),
+            content_type="application/octet-stream",
+        ),
+    )
 
 
 @pytest.mark.parametrize("says_goodbye", [True, False], ids=["delete", "drop"])
@@ -293,7 +335,8 @@ def test_a_client_leaving_mid_download_cancels_it(tmp_path, says_goodbye):
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(session.call_tool, "download_file", {"url": url})
                 await anyio.to_thread.run_sync(
-                    lambda: wait_until(lambda: any(tmp_path.iterdir()), 30))
+                    lambda: wait_until(lambda: any(tmp_path.iterdir()), 30)
+                )
                 tasks.cancel_scope.cancel()
 
         anyio.run(_session, server.url, script, None, says_goodbye)
@@ -317,8 +360,9 @@ def test_stopping_the_server_cancels_the_calls_in_flight(tmp_path):
                 except Exception as exc:  # the stream ends without an answer
                     done.append(exc)
 
-            client = threading.Thread(target=anyio.run, args=(_session, server.url, script),
-                                      daemon=True)
+            client = threading.Thread(
+                target=anyio.run, args=(_session, server.url, script), daemon=True
+            )
             client.start()
             assert wait_until(lambda: any(tmp_path.iterdir()), 30)
             stopping = time.monotonic()
@@ -343,9 +387,14 @@ def test_serve_http_serves_until_a_signal_and_exits_cleanly(sig, entry):
     env = loopback_env()
     env.pop(TOKEN_ENV, None)
     env["PYTHONPATH"] = str(Path(webgrip.__file__).resolve().parent.parent)
-    proc = subprocess.Popen([sys.executable, *ENTRIES[entry]],
-                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, *ENTRIES[entry]],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first = proc.stderr.readline()
         url = first.split(" at ")[-1].strip()

@@ -15,8 +15,14 @@ from webgrip.observe import Stats, log_request
 
 def test_log_line_has_method_host_status_bytes_ms_source_and_no_secrets(caplog):
     with caplog.at_level(logging.INFO, logger="webgrip"):
-        log_request("get", "https://user:pw@api.example.test:8443/v1/search?key=SECRET&q=x",
-                    status=200, nbytes=5120, seconds=0.0432, source="network")
+        log_request(
+            "get",
+            "https://user:pw@api.example.test:8443/v1/search?key=SECRET&q=x",
+            status=200,
+            nbytes=5120,
+            seconds=0.0432,
+            source="network",
+        )
     (record,) = caplog.records
     line = record.getMessage()
     assert record.name == "webgrip"
@@ -27,8 +33,14 @@ def test_log_line_has_method_host_status_bytes_ms_source_and_no_secrets(caplog):
 
 def test_log_line_for_an_error(caplog):
     with caplog.at_level(logging.INFO, logger="webgrip"):
-        log_request("GET", "http://slow.test/?token=abc", status=None, nbytes=0, seconds=2.0,
-                    error=FetchTimeoutError("timed out"))
+        log_request(
+            "GET",
+            "http://slow.test/?token=abc",
+            status=None,
+            nbytes=0,
+            seconds=2.0,
+            error=FetchTimeoutError("timed out"),
+        )
     line = caplog.records[0].getMessage()
     assert line == "GET slow.test error=FetchTimeoutError 2000ms"
 
@@ -71,10 +83,14 @@ def test_stats_count_requests_bytes_hits_and_errors_across_threads():
 def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
     with SiteServer() as site:
         url = site.route("/p", page("<p>hello</p>"))
-        site.route("/file.bin", lambda req: Reply(200, b"x" * 1000,
-                                                  content_type="application/octet-stream"))
-        with WebClient(loopback_config(tmp_path)) as client, \
-                caplog.at_level(logging.INFO, logger="webgrip"):
+        site.route(
+            "/file.bin",
+            lambda req: Reply(200, b"x" * 1000, content_type="application/octet-stream"),
+        )
+        with (
+            WebClient(loopback_config(tmp_path)) as client,
+            caplog.at_level(logging.INFO, logger="webgrip"),
+        ):
             client.get(url + "?api_key=SECRET")
             client.fetch(url)
             client.download(site.url("/file.bin"))
@@ -90,8 +106,12 @@ def test_client_logs_each_request_once_and_counts(tmp_path, caplog):
     assert lines[3].startswith(f"GET 127.0.0.1:{site.port} 404 9B ")
     assert lines[4].startswith("GET 10.9.8.7 error=BlockedURLError")
     assert not any("SECRET" in line or "api_key" in line for line in lines)
-    assert stats == {"requests": 4, "bytes": 12 + 12 + 1000 + 9, "cache_hits": 0,
-                     "errors": {"BlockedURLError": 1, "HTTPStatusError": 1}}
+    assert stats == {
+        "requests": 4,
+        "bytes": 12 + 12 + 1000 + 9,
+        "cache_hits": 0,
+        "errors": {"BlockedURLError": 1, "HTTPStatusError": 1},
+    }
 
 
 def test_cache_hits_are_logged_as_cache(tmp_path, caplog):
@@ -146,4 +166,8 @@ def test_a_304_outside_revalidation_stays_network(caplog):
         with revalidating(False):
             log_request("GET", "http://a.test/", status=304, nbytes=0, seconds=0.0)
     assert [r.getMessage().rsplit(" ", 1)[1] for r in caplog.records] == [
-        "network", "revalidated", "network", "network"]
+        "network",
+        "revalidated",
+        "network",
+        "network",
+    ]

@@ -8,22 +8,31 @@ from webgrip import Config
 from webgrip.config_file import load_values
 from webgrip.proxies import core_routes, in_use, redact
 
-ENV = {"HTTP_PROXY": "http://h:1", "https_proxy": "socks5://s:2", "ALL_PROXY": "http://a:3",
-       "NO_PROXY": "intra.example, .corp.example:8443, 10.0.0.0/8, [::1]:80, *.dev.example"}
+ENV = {
+    "HTTP_PROXY": "http://h:1",
+    "https_proxy": "socks5://s:2",
+    "ALL_PROXY": "http://a:3",
+    "NO_PROXY": "intra.example, .corp.example:8443, 10.0.0.0/8, [::1]:80, *.dev.example",
+}
 
 
 def test_the_environment_is_read_only_when_trusted_and_proxy_is_unset():
-    assert core_routes(Config(), ENV) == {"http_proxy": None, "https_proxy": None,
-                                          "proxy_for": []}
+    assert core_routes(Config(), ENV) == {"http_proxy": None, "https_proxy": None, "proxy_for": []}
     routes = core_routes(Config(trust_env_proxy=True), ENV)
     assert routes["http_proxy"] == "http://h:1"
     assert routes["https_proxy"] == "socks5://s:2"  # lower-case spelling first
     assert dict(routes["proxy_for"]) == {
-        "intra.example": "direct", "corp.example": "direct", "::1": "direct",
-        "dev.example": "direct"}
+        "intra.example": "direct",
+        "corp.example": "direct",
+        "::1": "direct",
+        "dev.example": "direct",
+    }
     explicit = core_routes(Config(trust_env_proxy=True, proxy="http://mine:9"), ENV)
-    assert explicit == {"http_proxy": "http://mine:9", "https_proxy": "http://mine:9",
-                        "proxy_for": []}
+    assert explicit == {
+        "http_proxy": "http://mine:9",
+        "https_proxy": "http://mine:9",
+        "proxy_for": [],
+    }
 
 
 def test_all_proxy_fills_in_and_a_star_turns_the_environment_off():
@@ -52,8 +61,9 @@ def test_redact_hides_user_info():
     assert redact("http://agent:12/hunter2@p:1/") == "http://***@p:1/"
 
 
-@pytest.mark.parametrize("value", ["http://agent:hunter2/x@proxy.corp:3128",
-                                   "http://agent:12/hunter2@proxy.corp:3128"])
+@pytest.mark.parametrize(
+    "value", ["http://agent:hunter2/x@proxy.corp:3128", "http://agent:12/hunter2@proxy.corp:3128"]
+)
 def test_a_refused_proxy_url_never_shows_its_password(value, monkeypatch):
     with pytest.raises(ValueError) as refused:
         Config(proxy=value)
@@ -68,8 +78,10 @@ def test_config_file_and_environment_errors_do_not_echo_secret_values(tmp_path, 
     from webgrip.config import _FIELD_KINDS
 
     path = tmp_path / "webgrip.toml"
-    path.write_text('proxy_for = "http://agent:hunter2@proxy.corp:3128"\n'
-                    'site_headers = "Bearer sk-live-SECRET"\n')
+    path.write_text(
+        'proxy_for = "http://agent:hunter2@proxy.corp:3128"\n'
+        'site_headers = "Bearer sk-live-SECRET"\n'
+    )
     with pytest.raises(ValueError) as refused:
         load_values(str(path), None, {}, _FIELD_KINDS)
     assert "hunter2" not in str(refused.value)
@@ -84,16 +96,20 @@ def test_config_file_and_environment_errors_do_not_echo_secret_values(tmp_path, 
 
 
 def test_no_proxy_entries_that_cannot_be_hosts_are_skipped():
-    env = {"HTTPS_PROXY": "http://p:1",
-           "NO_PROXY": "<local>, fe80::1%eth0, exa mple.com, intra.example, 127.0.0.1"}
+    env = {
+        "HTTPS_PROXY": "http://p:1",
+        "NO_PROXY": "<local>, fe80::1%eth0, exa mple.com, intra.example, 127.0.0.1",
+    }
     routes = core_routes(Config(trust_env_proxy=True), env)
     assert dict(routes["proxy_for"]) == {"intra.example": "direct", "127.0.0.1": "direct"}
 
 
 def test_the_toml_file_takes_proxy_for_as_a_table(tmp_path):
     path = tmp_path / "webgrip.toml"
-    path.write_text('proxy = "http://p:3128"\ntrust_env_proxy = false\n'
-                    '[proxy_for]\n"intra.example" = "direct"\n')
+    path.write_text(
+        'proxy = "http://p:3128"\ntrust_env_proxy = false\n'
+        '[proxy_for]\n"intra.example" = "direct"\n'
+    )
     from webgrip.config import _FIELD_KINDS
 
     values = load_values(str(path), None, {}, _FIELD_KINDS)

@@ -72,8 +72,14 @@ def test_slices_reassemble_exactly(text, size):
 
 
 def page(n: int) -> Page:
-    return Page(url=f"u{n}", final_url=f"u{n}", status=200, content_type="text/plain",
-                extract="text", content=str(n))
+    return Page(
+        url=f"u{n}",
+        final_url=f"u{n}",
+        status=200,
+        content_type="text/plain",
+        extract="text",
+        content=str(n),
+    )
 
 
 def test_document_cache_lru_bounded():

@@ -36,20 +36,35 @@ class Site:
     def __init__(self, server: SiteServer, downloads: Path):
         self.server = server
         self.article = server.route("/article", page(article("Framework recipes")))
-        self.file = server.route("/report.csv", lambda req: Reply(
-            200, b"x,y\n1,2\n", content_type="text/csv"))
-        server.route("/html/", page(ddg_results([
-            ("Framework recipes", self.article, "How to register the tools"),
-        ])))
+        self.file = server.route(
+            "/report.csv", lambda req: Reply(200, b"x,y\n1,2\n", content_type="text/csv")
+        )
+        server.route(
+            "/html/",
+            page(
+                ddg_results(
+                    [
+                        ("Framework recipes", self.article, "How to register the tools"),
+                    ]
+                )
+            ),
+        )
         self.downloads = downloads
-        self.config: Config = loopback_config(downloads, search_endpoints={
-            "duckduckgo_html": server.url("/html/"), "duckduckgo_lite": server.url("/lite/")})
+        self.config: Config = loopback_config(
+            downloads,
+            search_endpoints={
+                "duckduckgo_html": server.url("/html/"),
+                "duckduckgo_lite": server.url("/lite/"),
+            },
+        )
 
     def arguments(self) -> dict[str, dict]:
         """One good call of each tool."""
-        return {"fetch_page": {"url": self.article, "max_length": 300},
-                "search_web": {"query": "framework recipes", "num_results": 3},
-                "download_file": {"url": self.file}}
+        return {
+            "fetch_page": {"url": self.article, "max_length": 300},
+            "search_web": {"query": "framework recipes", "num_results": 3},
+            "download_file": {"url": self.file},
+        }
 
     def check(self, results: dict[str, str]) -> None:
         """What those calls must have answered."""
@@ -78,10 +93,14 @@ def _scripted_pydantic_model(site: Site):
         assert names == sorted(NAMES)
         returns = [p for m in messages for p in m.parts if p.part_kind == "tool-return"]
         if not returns:
-            return messages_mod.ModelResponse(parts=[
-                messages_mod.ToolCallPart(name, args) for name, args in site.arguments().items()])
-        return messages_mod.ModelResponse(parts=[messages_mod.TextPart(json.dumps(
-            {p.tool_name: p.content for p in returns}))])
+            return messages_mod.ModelResponse(
+                parts=[
+                    messages_mod.ToolCallPart(name, args) for name, args in site.arguments().items()
+                ]
+            )
+        return messages_mod.ModelResponse(
+            parts=[messages_mod.TextPart(json.dumps({p.tool_name: p.content for p in returns}))]
+        )
 
     return FunctionModel(script)
 
@@ -107,10 +126,12 @@ def test_pydantic_ai_sync_tools_and_the_test_model(site):
     model = TestModel()
     output = pai.Agent(model, tools=tools).run_sync("anything").output
     assert sorted(json.loads(output)) == sorted(NAMES)
-    params = {t.name: t.parameters_json_schema for t in model.last_model_request_parameters
-              .function_tools}
+    params = {
+        t.name: t.parameters_json_schema for t in model.last_model_request_parameters.function_tools
+    }
     assert params["fetch_page"]["properties"]["url"]["description"].startswith(
-        "The full http(s) address")
+        "The full http(s) address"
+    )
 
 
 # -- OpenAI Agents SDK -------------------------------------------------------------------------
@@ -118,8 +139,9 @@ async def _invoke(tool, arguments: dict) -> str:
     from agents.tool_context import ToolContext
 
     raw = json.dumps(arguments)
-    context = ToolContext(context=None, tool_name=tool.name, tool_call_id="call_1",
-                          tool_arguments=raw)
+    context = ToolContext(
+        context=None, tool_name=tool.name, tool_call_id="call_1", tool_arguments=raw
+    )
     return await tool.on_invoke_tool(context, raw)
 
 
@@ -139,11 +161,14 @@ def test_openai_agents_function_tool_strict(site, kind):
 
     async def run_all() -> dict[str, str]:
         # Strict mode makes the model send every argument: null where it wants the default.
-        full = {"fetch_page": {"extract": "markdown", "start_index": 0},
-                "search_web": {}, "download_file": {"save_to": None, "filename": None,
-                                                   "overwrite": False}}
-        return {t.name: await _invoke(t, {**site.arguments()[t.name], **full[t.name]})
-                for t in tools}
+        full = {
+            "fetch_page": {"extract": "markdown", "start_index": 0},
+            "search_web": {},
+            "download_file": {"save_to": None, "filename": None, "overwrite": False},
+        }
+        return {
+            t.name: await _invoke(t, {**site.arguments()[t.name], **full[t.name]}) for t in tools
+        }
 
     site.check(asyncio.run(run_all()))
 
@@ -178,8 +203,9 @@ def test_langchain_async_tools_ainvoke_and_langgraph_tool_node(site):
     graph.add_edge("tools", END)
     (site.downloads / "report.csv").unlink()
     calls = [{"name": n, "args": a, "id": f"call_{n}"} for n, a in site.arguments().items()]
-    state = asyncio.run(graph.compile().ainvoke(
-        {"messages": [AIMessage(content="", tool_calls=calls)]}))
+    state = asyncio.run(
+        graph.compile().ainvoke({"messages": [AIMessage(content="", tool_calls=calls)]})
+    )
     site.check({m.name: m.content for m in state["messages"] if isinstance(m, ToolMessage)})
 
 
@@ -198,14 +224,22 @@ def test_smolagents_tool_through_a_tool_calling_agent(site):
     tools = Tools(site.config).register(smol.tool)
     assert [t.name for t in tools] == NAMES
     assert tools[0].inputs["max_length"] == {
-        "type": "integer", "nullable": True,
-        "description": "The most characters to return in this call, between 100 and 20000."}
+        "type": "integer",
+        "nullable": True,
+        "description": "The most characters to return in this call, between 100 and 20000.",
+    }
     plan = [*site.arguments().items()]
     seen: dict[str, str] = {}
 
     class Scripted(Model):
-        def generate(self, messages, stop_sequences=None, response_format=None,
-                     tools_to_call_from=None, **kwargs):
+        def generate(
+            self,
+            messages,
+            stop_sequences=None,
+            response_format=None,
+            tools_to_call_from=None,
+            **kwargs,
+        ):
             for message in messages:  # the tools' answers come back as observations
                 for part in message.content or ():
                     text = part.get("text", "") if isinstance(part, dict) else ""
@@ -214,33 +248,41 @@ def test_smolagents_tool_through_a_tool_calling_agent(site):
                             seen[name] = text
             name, args = plan.pop(0) if plan else ("final_answer", {"answer": "done"})
             call = ChatMessageToolCall(
-                id=f"call_{len(plan)}", type="function",
-                function=ChatMessageToolCallFunction(name=name, arguments=args))
+                id=f"call_{len(plan)}",
+                type="function",
+                function=ChatMessageToolCallFunction(name=name, arguments=args),
+            )
             return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
     agent = smol.ToolCallingAgent(tools=tools, model=Scripted(), max_steps=6, verbosity_level=0)
     assert agent.run("Read, search and download.") == "done"
-    outputs = {step.tool_calls[0].name: str(step.observations)
-               for step in agent.memory.steps if getattr(step, "tool_calls", None)}
+    outputs = {
+        step.tool_calls[0].name: str(step.observations)
+        for step in agent.memory.steps
+        if getattr(step, "tool_calls", None)
+    }
     outputs.pop("final_answer", None)
-    site.check({name: out.removeprefix("Observation:\n").strip()
-                for name, out in outputs.items()})
+    site.check({name: out.removeprefix("Observation:\n").strip() for name, out in outputs.items()})
 
 
 # -- LlamaIndex ---------------------------------------------------------------------------------
 def test_llama_index_function_tool_call_and_acall(site):
     li = pytest.importorskip("llama_index.core.tools", reason=missing("llama-index-core"))
     sync_tools = Tools(site.config).register(li.FunctionTool.from_defaults)
-    site.check({t.metadata.name: t.call(**site.arguments()[t.metadata.name]).content
-                for t in sync_tools})
+    site.check(
+        {t.metadata.name: t.call(**site.arguments()[t.metadata.name]).content for t in sync_tools}
+    )
     (site.downloads / "report.csv").unlink()
 
     async_tools = AsyncTools(site.config).register(
-        lambda f: li.FunctionTool.from_defaults(async_fn=f))
+        lambda f: li.FunctionTool.from_defaults(async_fn=f)
+    )
 
     async def run_all() -> dict[str, str]:
-        return {t.metadata.name: (await t.acall(**site.arguments()[t.metadata.name])).content
-                for t in async_tools}
+        return {
+            t.metadata.name: (await t.acall(**site.arguments()[t.metadata.name])).content
+            for t in async_tools
+        }
 
     site.check(asyncio.run(run_all()))
     schema = async_tools[0].metadata.get_parameters_dict()
@@ -262,8 +304,11 @@ def test_mcp_client_configurations_start_the_server(site, tmp_path):
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     # The stdio ones (an HTTP one, a "url", is started by tests/support/test_mcp_http.py).
-    configs = [c for c in _mcp_client_configs()
-               if "url" not in (c.get("mcpServers") or c["servers"])["webgrip"]]
+    configs = [
+        c
+        for c in _mcp_client_configs()
+        if "url" not in (c.get("mcpServers") or c["servers"])["webgrip"]
+    ]
     assert len(configs) == 2  # Claude Desktop/Cursor style, VS Code style
     # The docs' example names a user's profile: give the server a webgrip.toml that has it.
     toml = tmp_path / "webgrip.toml"
@@ -271,20 +316,27 @@ def test_mcp_client_configurations_start_the_server(site, tmp_path):
     for config in configs:
         entry = (config.get("mcpServers") or config["servers"])["webgrip"]
         assert entry["command"] == "webgrip" and entry.get("type", "stdio") == "stdio"
-        env = loopback_env(**{**entry.get("env", {}), "WEBGRIP_CONFIG": str(toml),
-                              "WEBGRIP_DOWNLOAD_DIRS": str(site.downloads)})
+        env = loopback_env(
+            **{
+                **entry.get("env", {}),
+                "WEBGRIP_CONFIG": str(toml),
+                "WEBGRIP_DOWNLOAD_DIRS": str(site.downloads),
+            }
+        )
         # The console script is webgrip.cli:main, which `python -m webgrip` runs too.
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "webgrip", *entry["args"]], env=env)
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "webgrip", *entry["args"]], env=env
+        )
 
         async def session_run(params=params):
             with anyio.fail_after(60):
-                async with stdio_client(params) as (read, write), \
-                        ClientSession(read, write) as session:
+                async with (
+                    stdio_client(params) as (read, write),
+                    ClientSession(read, write) as session,
+                ):
                     await session.initialize()
                     listed = await session.list_tools()
-                    fetched = await session.call_tool("fetch_page",
-                                                      site.arguments()["fetch_page"])
+                    fetched = await session.call_tool("fetch_page", site.arguments()["fetch_page"])
                     return [t.name for t in listed.tools], fetched
 
         names, fetched = anyio.run(session_run)
@@ -316,14 +368,18 @@ class ScriptedAPI:
 
     def _answer(self, request: Request) -> Reply:
         self.bodies.append(json.loads(request.body))
-        return Reply(200, json.dumps(self.replies.pop(0)).encode(),
-                     content_type="application/json")
+        return Reply(200, json.dumps(self.replies.pop(0)).encode(), content_type="application/json")
 
 
 def _chat_replies(site: Site) -> list[dict]:
-    calls = [{"id": f"call_{n}", "type": "function",
-              "function": {"name": n, "arguments": json.dumps(_strict_args(site)[n])}}
-             for n in NAMES]
+    calls = [
+        {
+            "id": f"call_{n}",
+            "type": "function",
+            "function": {"name": n, "arguments": json.dumps(_strict_args(site)[n])},
+        }
+        for n in NAMES
+    ]
     return [_chat(None, calls, "tool_calls"), _chat("All done.", None, "stop")]
 
 
@@ -331,18 +387,26 @@ def _chat(content, tool_calls, finish) -> dict:
     message = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = tool_calls
-    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-5",
-            "choices": [{"index": 0, "finish_reason": finish, "message": message}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "gpt-5",
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+    }
 
 
 def _strict_args(site: Site) -> dict[str, dict]:
     """What a strict-mode model sends: every argument, null for the defaults."""
     return {
-        "fetch_page": {"url": site.article, "extract": None, "max_length": 300,
-                       "start_index": None},
+        "fetch_page": {
+            "url": site.article,
+            "extract": None,
+            "max_length": 300,
+            "start_index": None,
+        },
         "search_web": {"query": "framework recipes", "num_results": 3},
-        "download_file": {"url": site.file, "save_to": None, "filename": None,
-                          "overwrite": None},
+        "download_file": {"url": site.file, "save_to": None, "filename": None, "overwrite": None},
     }
 
 
@@ -361,33 +425,65 @@ def test_openai_chat_completions_strict_loop(site):
     messages = [{"role": "user", "content": "What is new in Python 3.14? Cite sources."}]
     while True:
         reply = client.chat.completions.create(
-            model="gpt-5", messages=messages, tools=tools.schemas("openai", strict=True))
+            model="gpt-5", messages=messages, tools=tools.schemas("openai", strict=True)
+        )
         message = reply.choices[0].message
         messages.append(message)
         if not message.tool_calls:
             break
         for call in message.tool_calls:
-            messages.append({"role": "tool", "tool_call_id": call.id,
-                             "content": tools.call(call.function.name, call.function.arguments)})
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": tools.call(call.function.name, call.function.arguments),
+                }
+            )
     # -- what happened --
     assert message.content == "All done."
     _check_strict_tools(api.bodies[0]["tools"], "openai")
-    results = {m["tool_call_id"].removeprefix("call_"): m["content"]
-               for m in api.bodies[1]["messages"] if m["role"] == "tool"}
+    results = {
+        m["tool_call_id"].removeprefix("call_"): m["content"]
+        for m in api.bodies[1]["messages"]
+        if m["role"] == "tool"
+    }
     site.check(results)
 
 
 def test_openai_responses_async_loop(site):
     openai = pytest.importorskip("openai", reason=missing("openai"))
-    calls = [{"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": n,
-              "arguments": json.dumps(_strict_args(site)[n]), "status": "completed"}
-             for n in NAMES]
-    text = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-            "content": [{"type": "output_text", "text": "All done.", "annotations": []}]}
-    replies = [{"id": f"resp_{i}", "object": "response", "created_at": 0, "model": "gpt-5",
-                "status": "completed", "output": output, "tools": [], "tool_choice": "auto",
-                "parallel_tool_calls": True}
-               for i, output in enumerate([calls, [text]])]
+    calls = [
+        {
+            "type": "function_call",
+            "id": f"fc_{n}",
+            "call_id": f"call_{n}",
+            "name": n,
+            "arguments": json.dumps(_strict_args(site)[n]),
+            "status": "completed",
+        }
+        for n in NAMES
+    ]
+    text = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "All done.", "annotations": []}],
+    }
+    replies = [
+        {
+            "id": f"resp_{i}",
+            "object": "response",
+            "created_at": 0,
+            "model": "gpt-5",
+            "status": "completed",
+            "output": output,
+            "tools": [],
+            "tool_choice": "auto",
+            "parallel_tool_calls": True,
+        }
+        for i, output in enumerate([calls, [text]])
+    ]
     api = ScriptedAPI(site.server, "/v1/responses", replies)
 
     async def recipe() -> str:
@@ -396,39 +492,62 @@ def test_openai_responses_async_loop(site):
         items = [{"role": "user", "content": "What is new in Python 3.14? Cite sources."}]
         while True:
             reply = await client.responses.create(
-                model="gpt-5", input=items, tools=tools.schemas("openai-responses"))
+                model="gpt-5", input=items, tools=tools.schemas("openai-responses")
+            )
             calls = [item for item in reply.output if item.type == "function_call"]
             if not calls:
                 break
             items += reply.output
             for call in calls:
-                items.append({"type": "function_call_output", "call_id": call.call_id,
-                              "output": await tools.call(call.name, call.arguments)})
+                items.append(
+                    {
+                        "type": "function_call_output",
+                        "call_id": call.call_id,
+                        "output": await tools.call(call.name, call.arguments),
+                    }
+                )
         await tools.aclose()
         return reply.output_text
 
     assert asyncio.run(recipe()) == "All done."
     _check_strict_tools(api.bodies[0]["tools"], "openai-responses")
-    results = {i["call_id"].removeprefix("call_"): i["output"]
-               for i in api.bodies[1]["input"] if i.get("type") == "function_call_output"}
+    results = {
+        i["call_id"].removeprefix("call_"): i["output"]
+        for i in api.bodies[1]["input"]
+        if i.get("type") == "function_call_output"
+    }
     site.check(results)
 
 
 def _anthropic_api(site: Site) -> ScriptedAPI:
-    uses = [{"type": "tool_use", "id": f"toolu_{n}", "name": n, "input": site.arguments()[n]}
-            for n in NAMES]
-    replies = [{"id": f"msg_{i}", "type": "message", "role": "assistant", "model": "claude",
-                "content": content, "stop_reason": stop, "stop_sequence": None,
-                "usage": {"input_tokens": 1, "output_tokens": 1}}
-               for i, (content, stop) in enumerate([
-                   (uses, "tool_use"), ([{"type": "text", "text": "All done."}], "end_turn")])]
+    uses = [
+        {"type": "tool_use", "id": f"toolu_{n}", "name": n, "input": site.arguments()[n]}
+        for n in NAMES
+    ]
+    replies = [
+        {
+            "id": f"msg_{i}",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude",
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+        for i, (content, stop) in enumerate(
+            [(uses, "tool_use"), ([{"type": "text", "text": "All done."}], "end_turn")]
+        )
+    ]
     return ScriptedAPI(site.server, "/v1/messages", replies)
 
 
 def _check_anthropic(site: Site, api: ScriptedAPI) -> None:
     assert api.bodies[0]["tools"] == Tools().schemas("anthropic")
-    results = {r["tool_use_id"].removeprefix("toolu_"): r["content"]
-               for r in api.bodies[1]["messages"][-1]["content"]}
+    results = {
+        r["tool_use_id"].removeprefix("toolu_"): r["content"]
+        for r in api.bodies[1]["messages"][-1]["content"]
+    }
     site.check(results)
 
 
@@ -437,22 +556,35 @@ def test_anthropic_messages_async_loop(site):
     api = _anthropic_api(site)
 
     async def recipe() -> str:
-        client = anthropic.AsyncAnthropic(base_url=site.server.url(""), api_key="test",
-                                          max_retries=0)
+        client = anthropic.AsyncAnthropic(
+            base_url=site.server.url(""), api_key="test", max_retries=0
+        )
         tools = AsyncTools(site.config)
         messages = [{"role": "user", "content": "Summarise https://www.python.org/downloads/"}]
         while True:
             reply = await client.messages.create(
-                model="claude-sonnet-5-5", max_tokens=2048, tools=tools.schemas("anthropic"),
-                messages=messages)
+                model="claude-sonnet-5-5",
+                max_tokens=2048,
+                tools=tools.schemas("anthropic"),
+                messages=messages,
+            )
             messages.append({"role": "assistant", "content": reply.content})
             uses = [block for block in reply.content if block.type == "tool_use"]
             if not uses:
                 break
-            messages.append({"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": use.id,
-                 "content": await tools.call(use.name, use.input)}
-                for use in uses]})
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": use.id,
+                            "content": await tools.call(use.name, use.input),
+                        }
+                        for use in uses
+                    ],
+                }
+            )
         await tools.aclose()
         return reply.content[-1].text
 
@@ -468,16 +600,29 @@ def test_anthropic_messages_loop(site):
     # -- the recipe --
     messages = [{"role": "user", "content": "Summarise https://www.python.org/downloads/"}]
     while True:
-        reply = client.messages.create(model="claude-sonnet-5-5", max_tokens=2048,
-                                       tools=tools.schemas("anthropic"), messages=messages)
+        reply = client.messages.create(
+            model="claude-sonnet-5-5",
+            max_tokens=2048,
+            tools=tools.schemas("anthropic"),
+            messages=messages,
+        )
         messages.append({"role": "assistant", "content": reply.content})
         uses = [block for block in reply.content if block.type == "tool_use"]
         if not uses:
             break
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": use.id,
-             "content": tools.call(use.name, use.input)}
-            for use in uses]})
+        messages.append(
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": use.id,
+                        "content": tools.call(use.name, use.input),
+                    }
+                    for use in uses
+                ],
+            }
+        )
     # -- what happened --
     assert reply.content[-1].text == "All done."
     _check_anthropic(site, api)

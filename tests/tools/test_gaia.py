@@ -29,16 +29,20 @@ GAIA_MISSING = "amd-gaia is not installed (pip install '.[frameworks]')"
 
 # -- without GAIA: the answer in GAIA's words ----------------------------------------------
 def test_gaia_answer_renames_the_header_and_the_markers_but_not_the_page():
-    text = ("Title: Cheese\nURL: http://a.test/\nShowing characters 0–10 of 99\n\n"
-            "the page says start_index=3 and Title: x\n\n"
-            "[Truncated: call fetch_page with start_index=10 to continue]")
+    text = (
+        "Title: Cheese\nURL: http://a.test/\nShowing characters 0–10 of 99\n\n"
+        "the page says start_index=3 and Title: x\n\n"
+        "[Truncated: call fetch_page with start_index=10 to continue]"
+    )
     out = gaia_answer(text)
     assert out.startswith("Page: Cheese\nURL: http://a.test/\n")
     assert "the page says start_index=3 and Title: x" in out
     assert out.endswith("[Truncated: call fetch_page with offset=10 to continue]")
-    found = gaia_answer('Title: T\n\n[at character 5]\nx\n\n[More matches: call fetch_page with '
-                        'find="x" and start_index=40]\n\n[To read on from a passage, call '
-                        'fetch_page with start_index set to its character.]')
+    found = gaia_answer(
+        "Title: T\n\n[at character 5]\nx\n\n[More matches: call fetch_page with "
+        'find="x" and start_index=40]\n\n[To read on from a passage, call '
+        "fetch_page with start_index set to its character.]"
+    )
     assert 'find="x" and offset=40]' in found and "with offset set to its character" in found
     assert gaia_answer("Error: start_index must be 0 or more") == "Error: offset must be 0 or more"
 
@@ -46,8 +50,7 @@ def test_gaia_answer_renames_the_header_and_the_markers_but_not_the_page():
 # -- GAIA itself -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def gaia():
-    return pytest.importorskip("gaia.agents.base.agent", reason=GAIA_MISSING,
-                               exc_type=ImportError)
+    return pytest.importorskip("gaia.agents.base.agent", reason=GAIA_MISSING, exc_type=ImportError)
 
 
 @pytest.fixture
@@ -71,15 +74,29 @@ class Site:
     def __init__(self, server: SiteServer, downloads: Path):
         self.server = server
         self.article = server.route("/article", page(article("Cheese", 40)))
-        self.file = server.route("/report.csv", lambda req: Reply(
-            200, b"x,y\n1,2\n", content_type="text/csv"))
+        self.file = server.route(
+            "/report.csv", lambda req: Reply(200, b"x,y\n1,2\n", content_type="text/csv")
+        )
         self.blocked = False
-        server.route("/html/", lambda req: Reply(202, b"") if self.blocked else Reply(
-            200, ddg_results([("Cheese", self.article, "All about cheese")]).encode()))
+        server.route(
+            "/html/",
+            lambda req: (
+                Reply(202, b"")
+                if self.blocked
+                else Reply(
+                    200, ddg_results([("Cheese", self.article, "All about cheese")]).encode()
+                )
+            ),
+        )
         server.route("/lite/", lambda req: Reply(202, b""))
         self.downloads = downloads
-        self.config = loopback_config(downloads, search_endpoints={
-            "duckduckgo_html": server.url("/html/"), "duckduckgo_lite": server.url("/lite/")})
+        self.config = loopback_config(
+            downloads,
+            search_endpoints={
+                "duckduckgo_html": server.url("/html/"),
+                "duckduckgo_lite": server.url("/lite/"),
+            },
+        )
 
 
 @pytest.fixture
@@ -119,8 +136,10 @@ def gaia_browser_agent():
 def _signature(entry: dict) -> dict:
     import inspect
 
-    return {name: (p.default, entry["parameters"][name]["type"])
-            for name, p in inspect.signature(entry["function"]).parameters.items()}
+    return {
+        name: (p.default, entry["parameters"][name]["type"])
+        for name, p in inspect.signature(entry["function"]).parameters.items()
+    }
 
 
 # -- registration ----------------------------------------------------------------------------
@@ -139,7 +158,12 @@ def test_tools_have_gaias_names_signatures_defaults_and_atomic(registry, site):
             assert ours[name]["parameters"][arg]["required"] == info["required"]
             assert set(info.get("enum", ())) <= set(ours[name]["parameters"][arg].get("enum", ()))
     assert ours["fetch_page"]["parameters"]["extract"]["enum"] == [
-        "text", "markdown", "html", "links", "tables"]
+        "text",
+        "markdown",
+        "html",
+        "links",
+        "tables",
+    ]
 
 
 def test_descriptions_fit_gaias_limits_and_start_with_a_sentence(registry, site):
@@ -155,9 +179,10 @@ def test_descriptions_fit_gaias_limits_and_start_with_a_sentence(registry, site)
             assert 0 < len(info["description"]) <= MAX_TOOL_PARAM_DESCRIPTION_CHARS, (name, arg)
     # GAIA's prompt shows models the first line only: whole sentences, not a cut one.
     prompt = agent._format_tools_for_prompt()
-    assert "- fetch_page(url: string, extract?: string, max_length?: integer, offset?: " \
-           "integer, find?: string): Fetch a web page and return its readable content.\n" \
-           in prompt
+    assert (
+        "- fetch_page(url: string, extract?: string, max_length?: integer, offset?: "
+        "integer, find?: string): Fetch a web page and return its readable content.\n" in prompt
+    )
 
 
 def test_webgrips_own_tools_registered_with_gaias_decorator_fit_too(registry):
@@ -223,8 +248,10 @@ def _gaia_calls(site: Site, folder: Path) -> list[tuple[str, dict]]:
         ("fetch_page", {"url": url, "offset": "1200"}),
         ("fetch_page", {"url": url, "find": "paragraph 7"}),
         ("fetch_page", {"url": url, "find": "paragraph 3", "offset": 0, "max_length": 800}),
-        ("fetch_page", {"url": url, "extract": "text", "max_length": 5000, "offset": 0,
-                        "find": None}),
+        (
+            "fetch_page",
+            {"url": url, "extract": "text", "max_length": 5000, "offset": 0, "find": None},
+        ),
         ("search_web", {"query": "cheese"}),
         ("search_web", {"query": "cheese", "num_results": 3}),
         ("search_web", {"query": "cheese", "num_results": "10"}),
@@ -262,8 +289,9 @@ def test_every_call_gaias_own_tools_accept_works_against_webgrip(registry, site,
         answers.append(result)
     fetches = [a for (n, _), a in zip(calls, answers, strict=True) if n == "fetch_page"]
     assert all(a.startswith("Page: Cheese\nURL: ") for a in fetches), fetches
-    assert re.search(r"\n\[Truncated: call fetch_page with offset=\d+ to continue\]$",
-                     fetches[6]), fetches[6]
+    assert re.search(
+        r"\n\[Truncated: call fetch_page with offset=\d+ to continue\]$", fetches[6]
+    ), fetches[6]
     assert "Showing characters 1200–" in fetches[7]
     assert 'Found 1 match for "paragraph 7"' in fetches[8]
     assert "start_index" not in "".join(fetches)
@@ -293,8 +321,9 @@ def test_a_refused_search_is_gaias_rate_limited_dict_until_the_streak_limit(regi
     assert first["wait_time_seconds"] > 0
     assert first["error"].startswith("Web search is temporarily unavailable: DuckDuckGo")
     for _ in range(SEARCH_UNAVAILABLE_STREAK_LIMIT - 2):
-        assert Agent._is_throttled_result(agent._execute_tool_timed(
-            "search_web", {"query": "cheese", "num_results": 2}))
+        assert Agent._is_throttled_result(
+            agent._execute_tool_timed("search_web", {"query": "cheese", "num_results": 2})
+        )
     last = agent._execute_tool_timed("search_web", {"query": "cheese pie"})
     assert not Agent._is_throttled_result(last) and last["retryable"] is False
     assert "stop calling search_web" in last["error"]
@@ -309,23 +338,28 @@ def test_a_name_clash_is_refused_as_gaia_does(registry, site, tmp_path):
     agent = webgrip_agent(site)
     site.downloads.mkdir(parents=True)
     (site.downloads / "report.csv").write_bytes(b"mine")
-    answer = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(site.downloads)})
+    answer = agent._execute_tool_timed(
+        "download_file", {"url": site.file, "save_to": str(site.downloads)}
+    )
     assert answer.startswith("Error: Refusing to overwrite existing file: "), answer
     assert "filename=" in answer
     assert sorted(p.name for p in site.downloads.iterdir()) == ["report.csv"]
     assert (site.downloads / "report.csv").read_bytes() == b"mine"
-    ok = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(site.downloads), "filename": "report2.csv"})
+    ok = agent._execute_tool_timed(
+        "download_file",
+        {"url": site.file, "save_to": str(site.downloads), "filename": "report2.csv"},
+    )
     assert ok.startswith("Downloaded: report2.csv\n"), ok
 
 
 def test_without_a_gaia_validator_only_webgrips_download_dirs_are_writable(
-        registry, site, tmp_path):
+    registry, site, tmp_path
+):
     agent = webgrip_agent(site)
     elsewhere = tmp_path / "elsewhere"
-    answer = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(elsewhere)})
+    answer = agent._execute_tool_timed(
+        "download_file", {"url": site.file, "save_to": str(elsewhere)}
+    )
     assert answer.startswith("Error:"), answer
     assert not elsewhere.exists()
 
@@ -350,20 +384,24 @@ def test_a_folder_gaia_refuses_is_never_written(registry, site, tmp_path):
     allowed.mkdir()
     (allowed / "out").symlink_to(other, target_is_directory=True)
     other.mkdir()
-    answer = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(allowed / "out")})
+    answer = agent._execute_tool_timed(
+        "download_file", {"url": site.file, "save_to": str(allowed / "out")}
+    )
     assert answer.startswith("Error:"), answer
     assert list(other.iterdir()) == []
     # A filename cannot climb out of the folder GAIA allowed.
-    answer = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(allowed), "filename": "../../escaped.csv"})
+    answer = agent._execute_tool_timed(
+        "download_file",
+        {"url": site.file, "save_to": str(allowed), "filename": "../../escaped.csv"},
+    )
     assert answer.startswith("Downloaded: "), answer
     assert not (tmp_path / "escaped.csv").exists()
     assert [p.parent for p in allowed.glob("*.csv")] == [allowed]
 
 
 def test_the_download_is_recorded_for_gaias_undo_before_it_is_written(
-        registry, site, tmp_path, monkeypatch):
+    registry, site, tmp_path, monkeypatch
+):
     from gaia.agents.base import file_snapshots
 
     seen: list[tuple[str, bool]] = []
@@ -373,8 +411,9 @@ def test_the_download_is_recorded_for_gaias_undo_before_it_is_written(
 
     monkeypatch.setattr(file_snapshots, "before_change", before_change)
     agent = webgrip_agent(site)
-    answer = agent._execute_tool_timed("download_file", {
-        "url": site.file, "save_to": str(site.downloads)})
+    answer = agent._execute_tool_timed(
+        "download_file", {"url": site.file, "save_to": str(site.downloads)}
+    )
     assert answer.startswith("Downloaded: report.csv"), answer
     assert seen == [("download_file", False)]
 
@@ -388,16 +427,16 @@ def test_process_query_runs_the_tools_in_gaias_json_in_prompt_mode(registry, sit
     steps = [
         {"tool": "search_web", "tool_args": {"query": "cheese", "num_results": 3}},
         {"tool": "fetch_page", "tool_args": {"url": site.article, "find": "paragraph 7"}},
-        {"tool": "fetch_page", "tool_args": {"url": site.article, "offset": 2000,
-                                             "max_length": 600}},
-        {"tool": "download_file", "tool_args": {"url": site.file,
-                                                "save_to": str(site.downloads)}},
+        {
+            "tool": "fetch_page",
+            "tool_args": {"url": site.article, "offset": 2000, "max_length": 600},
+        },
+        {"tool": "download_file", "tool_args": {"url": site.file, "save_to": str(site.downloads)}},
     ]
     sent: list[dict] = []
 
     def send_messages(messages, system_prompt=None, tools=None, **kwargs):
-        sent.append({"messages": list(messages), "system_prompt": system_prompt,
-                     "tools": tools})
+        sent.append({"messages": list(messages), "system_prompt": system_prompt, "tools": tools})
         turn = len(sent) - 1
         if turn < len(steps):
             reply = {"thought": "use a tool", "goal": "answer", **steps[turn]}
@@ -412,9 +451,10 @@ def test_process_query_runs_the_tools_in_gaias_json_in_prompt_mode(registry, sit
     assert result["result"] == "Cheese, read."
     prompt = sent[0]["system_prompt"]
     assert sent[0]["tools"] is None  # JSON-in-prompt: the tools are described in the prompt
-    assert "- fetch_page(url: string, extract?: string, max_length?: integer, offset?: " \
-           "integer, find?: string): Fetch a web page and return its readable content." \
-           in prompt
+    assert (
+        "- fetch_page(url: string, extract?: string, max_length?: integer, offset?: "
+        "integer, find?: string): Fetch a web page and return its readable content." in prompt
+    )
     outputs = {}
     for entry in result["conversation"]:
         if entry.get("role") == "tool":
@@ -431,12 +471,14 @@ def test_process_query_runs_the_tools_in_gaias_json_in_prompt_mode(registry, sit
 def test_the_docs_recipe_runs_as_written(registry, site, monkeypatch):
     """docs/frameworks.md's GAIA recipe: the agent class, as written, registers the tools."""
     text = (Path(__file__).parents[2] / "docs" / "frameworks.md").read_text(encoding="utf-8")
-    section = text[text.index("## GAIA"):]
+    section = text[text.index("## GAIA") :]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    definition = code[:code.index("\nagent = ")]  # the rest asks a real model
+    definition = code[: code.index("\nagent = ")]  # the rest asks a real model
     assert "def _register_tools(self):" in definition
-    for name, value in (("WEBGRIP_ALLOW_NETWORKS", "127.0.0.0/8"),
-                        ("WEBGRIP_RATE_LIMIT_SECONDS", "0")):
+    for name, value in (
+        ("WEBGRIP_ALLOW_NETWORKS", "127.0.0.0/8"),
+        ("WEBGRIP_RATE_LIMIT_SECONDS", "0"),
+    ):
         monkeypatch.setenv(name, value)
     namespace: dict = {}
     exec(compile(definition, "docs/frameworks.md", "exec"), namespace)
@@ -451,18 +493,31 @@ def test_process_query_runs_the_tools_in_gaias_native_tool_call_mode(registry, s
 
     agent = webgrip_agent(site, max_steps=6, model_id="Scripted-Tool-Caller-GGUF")
     assert agent._uses_native_tool_calls()
-    calls = [("fetch_page", {"url": site.article, "find": "paragraph 7", "max_length": 2000}),
-             ("search_web", {"query": "cheese"})]
+    calls = [
+        ("fetch_page", {"url": site.article, "find": "paragraph 7", "max_length": 2000}),
+        ("search_web", {"query": "cheese"}),
+    ]
     sent: list[dict] = []
 
     def send_messages(messages, system_prompt=None, tools=None, **kwargs):
         sent.append({"tools": tools})
         if len(sent) <= len(calls):
             name, args = calls[len(sent) - 1]
-            return AgentResponse(text=json.dumps({"__tool_calls__": [{
-                "id": f"call_{len(sent)}", "type": "function",
-                "function": {"name": name, "arguments": json.dumps(args)}}],
-                "finish_reason": "tool_calls"}), stats={})
+            return AgentResponse(
+                text=json.dumps(
+                    {
+                        "__tool_calls__": [
+                            {
+                                "id": f"call_{len(sent)}",
+                                "type": "function",
+                                "function": {"name": name, "arguments": json.dumps(args)},
+                            }
+                        ],
+                        "finish_reason": "tool_calls",
+                    }
+                ),
+                stats={},
+            )
         return AgentResponse(text="Cheese paragraph 7, read.", stats={})
 
     agent.chat.send_messages = send_messages
@@ -472,7 +527,12 @@ def test_process_query_runs_the_tools_in_gaias_native_tool_call_mode(registry, s
     schemas = {t["function"]["name"]: t["function"] for t in sent[0]["tools"]}
     assert set(NAMES) <= set(schemas)
     assert set(schemas["fetch_page"]["parameters"]["properties"]) == {
-        "url", "extract", "max_length", "offset", "find"}
+        "url",
+        "extract",
+        "max_length",
+        "offset",
+        "find",
+    }
     outputs = [e for e in result["conversation"] if e.get("role") == "tool"]
     assert [e["name"] for e in outputs] == ["fetch_page", "search_web"], outputs
     assert 'Found 1 match for "paragraph 7"' in str(outputs[0]["content"])

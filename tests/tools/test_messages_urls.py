@@ -29,17 +29,21 @@ def test_a_real_password_is_still_hidden(raw_server) -> None:
     # The userinfo before the backslash is userinfo (the core refuses it); never echo it.
     server = raw_server(reply(200, b"ok"))
     answer = Tools(loopback_config()).fetch_page(
-        f"http://user:hunter2@127.0.0.1:{server.port}\\@example.com/")
+        f"http://user:hunter2@127.0.0.1:{server.port}\\@example.com/"
+    )
     assert answer.startswith("Error: Refused"), answer
     assert "hunter2" not in answer
     assert server.connections == 0
 
 
-@pytest.mark.parametrize("location, shown", [
-    ("http://[bad/", "http://[bad/"),
-    ("http://exa mple.com/", "http://exa mple.com/"),
-    ("http://example.com:99999/", "http://example.com:99999/"),
-])
+@pytest.mark.parametrize(
+    "location, shown",
+    [
+        ("http://[bad/", "http://[bad/"),
+        ("http://exa mple.com/", "http://exa mple.com/"),
+        ("http://example.com:99999/", "http://example.com:99999/"),
+    ],
+)
 def test_unparsable_redirect_target_is_named(raw_server, location: str, shown: str) -> None:
     server = raw_server(reply(302, b"", {"Location": location}))
     start = server.url("/start")

@@ -47,8 +47,12 @@ class SampleTools:
         Raises:
             Nothing: failures come back as text.
         """
-        self.calls.append(("fetch_page", dict(url=url, extract=extract, max_length=max_length,
-                                              start_index=start_index)))
+        self.calls.append(
+            (
+                "fetch_page",
+                dict(url=url, extract=extract, max_length=max_length, start_index=start_index),
+            )
+        )
         return f"page {url}"
 
     def search_web(self, query: str, num_results: Annotated[int, _Between(1, 10)] = 5) -> str:
@@ -62,7 +66,10 @@ class SampleTools:
         return "results"
 
     def download_file(
-        self, url: str, save_to: str = "~/Downloads", filename: str | None = None,
+        self,
+        url: str,
+        save_to: str = "~/Downloads",
+        filename: str | None = None,
         overwrite: bool = False,
     ) -> str:
         """Download a file.
@@ -73,8 +80,12 @@ class SampleTools:
             filename: Name to save as.
             overwrite: Replace an existing file, "yes" or "no" are not accepted.
         """
-        self.calls.append(("download_file", dict(url=url, save_to=save_to, filename=filename,
-                                                 overwrite=overwrite)))
+        self.calls.append(
+            (
+                "download_file",
+                dict(url=url, save_to=save_to, filename=filename, overwrite=overwrite),
+            )
+        )
         return "saved"
 
 
@@ -90,8 +101,7 @@ def _params(tools, name: str, fmt: str = "anthropic") -> dict:
 
 def test_openai_shape(tools):
     schemas = tool_schemas(tools, "openai")
-    assert [s["function"]["name"] for s in schemas] == ["fetch_page", "search_web",
-                                                         "download_file"]
+    assert [s["function"]["name"] for s in schemas] == ["fetch_page", "search_web", "download_file"]
     fetch = schemas[0]
     assert fetch["type"] == "function"
     params = fetch["function"]["parameters"]
@@ -145,8 +155,11 @@ def test_annotated_bounds_and_optional_types(tools):
     download = _params(tools, "download_file")["properties"]
     assert download["filename"]["type"] == "string"
     assert "default" not in download["filename"]  # None is "not given", not a value
-    assert download["overwrite"] == {"type": "boolean", "description": download["overwrite"][
-        "description"], "default": False}
+    assert download["overwrite"] == {
+        "type": "boolean",
+        "description": download["overwrite"]["description"],
+        "default": False,
+    }
     # Quoted words in a free-text description do not become an enum when the default is not
     # one of them.
     assert "enum" not in download["overwrite"]
@@ -202,10 +215,17 @@ def test_schema_follows_the_code(tools):
 # -- call_tool ---------------------------------------------------------------------------
 def test_call_dispatches_with_defaults(tools):
     assert call_tool(tools, "fetch_page", {"url": "https://example.com/"}) == (
-        "page https://example.com/")
-    assert tools.calls[-1] == ("fetch_page", {"url": "https://example.com/",
-                                              "extract": "markdown", "max_length": 5000,
-                                              "start_index": 0})
+        "page https://example.com/"
+    )
+    assert tools.calls[-1] == (
+        "fetch_page",
+        {
+            "url": "https://example.com/",
+            "extract": "markdown",
+            "max_length": 5000,
+            "start_index": 0,
+        },
+    )
 
 
 def test_call_accepts_openai_json_string_and_integral_floats(tools):
@@ -216,8 +236,9 @@ def test_call_accepts_openai_json_string_and_integral_floats(tools):
 
 
 def test_null_optional_argument_means_default(tools):
-    call_tool(tools, "download_file", {"url": "https://x.test/a", "filename": None,
-                                       "save_to": None})
+    call_tool(
+        tools, "download_file", {"url": "https://x.test/a", "filename": None, "save_to": None}
+    )
     assert tools.calls[-1][1]["save_to"] == "~/Downloads"
     assert tools.calls[-1][1]["filename"] is None
 

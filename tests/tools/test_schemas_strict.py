@@ -26,7 +26,10 @@ def _params(entry: dict) -> dict:
 def test_strict_schemas_pass_the_strict_mode_rules(fmt, kwargs):
     entries = Tools().schemas(fmt, **kwargs)
     assert [e.get("name") or e["function"]["name"] for e in entries] == [
-        "fetch_page", "search_web", "download_file"]
+        "fetch_page",
+        "search_web",
+        "download_file",
+    ]
     for entry in entries:
         assert tool_problems(entry, fmt) == [], entry
     # research is a tool method too: its schema must pass as well
@@ -88,12 +91,20 @@ def test_keywords_strict_mode_refuses_move_into_the_description():
     schema = {
         "type": "object",
         "properties": {
-            "name": {"type": "string", "minLength": 2, "maxLength": 40, "format": "uri",
-                     "description": "Who."},
-            "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"},
-                     "uniqueItems": True, "maxItems": 5},
-            "where": {"type": "object", "properties": {"city": {"type": "string"}},
-                      "required": []},
+            "name": {
+                "type": "string",
+                "minLength": 2,
+                "maxLength": 40,
+                "format": "uri",
+                "description": "Who.",
+            },
+            "tags": {
+                "type": "array",
+                "items": {"type": "string", "pattern": "^[a-z]+$"},
+                "uniqueItems": True,
+                "maxItems": 5,
+            },
+            "where": {"type": "object", "properties": {"city": {"type": "string"}}, "required": []},
             "mode": {"enum": ["a", "b"], "default": "a"},
         },
         "required": ["name"],
@@ -103,8 +114,10 @@ def test_keywords_strict_mode_refuses_move_into_the_description():
     assert schema == before  # the input is not modified
     assert strict_problems(strict) == []
     name = strict["properties"]["name"]
-    assert name == {"type": "string", "description":
-                    'Who. At least 2 characters. At most 40 characters. (format: "uri")'}
+    assert name == {
+        "type": "string",
+        "description": 'Who. At least 2 characters. At most 40 characters. (format: "uri")',
+    }
     tags = strict["properties"]["tags"]["anyOf"][0]
     assert tags["maxItems"] == 5 and tags["items"]["pattern"] == "^[a-z]+$"
     assert "Items must be unique." in strict["properties"]["tags"]["description"]
@@ -114,20 +127,25 @@ def test_keywords_strict_mode_refuses_move_into_the_description():
     assert 'Default: "a".' in strict["properties"]["mode"]["description"]
 
 
-@pytest.mark.parametrize(("broken", "complaint"), [
-    (lambda s: s.pop("additionalProperties"), "additionalProperties must be false"),
-    (lambda s: s["required"].remove("max_length"), "every property must be in required"),
-    (lambda s: s["properties"]["url"].update(default="x"), "'default' is not supported"),
-    (lambda s: s["properties"]["url"].update(minLength=1), "'minLength' is not supported"),
-    (lambda s: s["properties"]["url"].update(format="uri"), "format 'uri'"),
-    (lambda s: s["properties"]["url"].update(allOf=[{}]), "'allOf' is not supported"),
-    (lambda s: s["properties"]["url"].pop("type"), "no type"),
-    (lambda s: s["properties"].update(deep=_nested(11)), "nested deeper than 10"),
-    (lambda s: s["properties"].update(many={"type": "string", "enum": list(range(1001))}),
-     "enum values (at most 1000)"),
-    (lambda s: s.update(type="array"), "the root must be a schema of type object"),
-    (lambda s: s.update(anyOf=[{"type": "object"}]), "the root must not be anyOf"),
-])
+@pytest.mark.parametrize(
+    ("broken", "complaint"),
+    [
+        (lambda s: s.pop("additionalProperties"), "additionalProperties must be false"),
+        (lambda s: s["required"].remove("max_length"), "every property must be in required"),
+        (lambda s: s["properties"]["url"].update(default="x"), "'default' is not supported"),
+        (lambda s: s["properties"]["url"].update(minLength=1), "'minLength' is not supported"),
+        (lambda s: s["properties"]["url"].update(format="uri"), "format 'uri'"),
+        (lambda s: s["properties"]["url"].update(allOf=[{}]), "'allOf' is not supported"),
+        (lambda s: s["properties"]["url"].pop("type"), "no type"),
+        (lambda s: s["properties"].update(deep=_nested(11)), "nested deeper than 10"),
+        (
+            lambda s: s["properties"].update(many={"type": "string", "enum": list(range(1001))}),
+            "enum values (at most 1000)",
+        ),
+        (lambda s: s.update(type="array"), "the root must be a schema of type object"),
+        (lambda s: s.update(anyOf=[{"type": "object"}]), "the root must not be anyOf"),
+    ],
+)
 def test_the_strict_checker_catches_each_rule(broken, complaint):
     schema = _params(Tools().schemas("openai", strict=True)[0])
     assert strict_problems(schema) == []
@@ -147,8 +165,12 @@ def test_the_strict_checker_refuses_the_non_strict_schemas():
 def _nested(levels: int) -> dict:
     node: dict = {"type": "string"}
     for _ in range(levels):
-        node = {"type": "object", "properties": {"x": node}, "required": ["x"],
-                "additionalProperties": False}
+        node = {
+            "type": "object",
+            "properties": {"x": node},
+            "required": ["x"],
+            "additionalProperties": False,
+        }
     return node
 
 
@@ -163,25 +185,32 @@ def site():
 def test_call_takes_null_as_the_default(site):
     tools = Tools(loopback_config())
     url = site.url("/a")
-    strict = tools.call("fetch_page", json.dumps(
-        {"url": url, "extract": None, "max_length": None, "start_index": None}))
+    strict = tools.call(
+        "fetch_page",
+        json.dumps({"url": url, "extract": None, "max_length": None, "start_index": None}),
+    )
     assert strict == tools.fetch_page(url)  # markdown, 5000 characters, from 0
     assert "Showing characters 0–" in strict
-    mixed = tools.call("fetch_page", {"url": url, "extract": "text", "max_length": 100,
-                                      "start_index": None})
+    mixed = tools.call(
+        "fetch_page", {"url": url, "extract": "text", "max_length": 100, "start_index": None}
+    )
     assert mixed == tools.fetch_page(url, extract="text", max_length=100)
-    assert tools.call("fetch_page", {"url": None, "extract": None, "max_length": None,
-                                     "start_index": None}) == (
-        "Error: missing required argument(s) for fetch_page: url.")
+    assert tools.call(
+        "fetch_page", {"url": None, "extract": None, "max_length": None, "start_index": None}
+    ) == ("Error: missing required argument(s) for fetch_page: url.")
 
 
 def test_async_call_takes_null_as_the_default(site):
     async def main() -> tuple[str, str]:
         async with AsyncTools(loopback_config()) as tools:
             url = site.url("/a")
-            return (await tools.call("fetch_page", {"url": url, "extract": None,
-                                                     "max_length": None, "start_index": None}),
-                    await tools.fetch_page(url))
+            return (
+                await tools.call(
+                    "fetch_page",
+                    {"url": url, "extract": None, "max_length": None, "start_index": None},
+                ),
+                await tools.fetch_page(url),
+            )
 
     strict, plain = asyncio.run(main())
     assert strict == plain and strict.startswith("Title: Strict arguments")

@@ -91,10 +91,13 @@ def test_tables_mode_is_json_rows(tools, httpserver):
     url = serve(httpserver, "/cheese", ARTICLE, "text/html")
     _, body = header_and_body(tools.fetch_page(url, extract="tables"))
     tables = json.loads(body)
-    assert tables == [{
-        "caption": "Prices", "headers": ["Cheese", "Price"],
-        "rows": [{"Cheese": "Cheddar", "Price": "4.50"}, {"Cheese": "Brie", "Price": "6.00"}],
-    }]
+    assert tables == [
+        {
+            "caption": "Prices",
+            "headers": ["Cheese", "Price"],
+            "rows": [{"Cheese": "Cheddar", "Price": "4.50"}, {"Cheese": "Brie", "Price": "6.00"}],
+        }
+    ]
 
 
 def test_no_tables_says_so(tools, httpserver):
@@ -103,8 +106,9 @@ def test_no_tables_says_so(tools, httpserver):
 
 
 def test_json_pretty_printed(tools, httpserver):
-    url = serve(httpserver, "/api", '{"name":"Brie","tags":["soft","french"],"n":1}',
-                "application/json")
+    url = serve(
+        httpserver, "/api", '{"name":"Brie","tags":["soft","french"],"n":1}', "application/json"
+    )
     fields, body = header_and_body(tools.fetch_page(url))
     assert fields["Content-Type"] == "application/json"
     assert body == json.dumps({"name": "Brie", "tags": ["soft", "french"], "n": 1}, indent=2)
@@ -168,8 +172,9 @@ def test_paging_reassembles_exactly_with_one_request(tools, httpserver):
         shown = answer.splitlines()[2]
         m = re.fullmatch(r"Showing characters (\d+)–(\d+) of (\d+)", shown)
         assert m and int(m.group(1)) == start and int(m.group(3)) == len(text)
-        more = re.search(r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$",
-                         body)
+        more = re.search(
+            r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$", body
+        )
         chunk = body[: more.start()] if more else body
         assert len(chunk) <= 700
         assert int(m.group(2)) == start + len(chunk)
@@ -186,11 +191,13 @@ def test_paging_reassembles_exactly_with_one_request(tools, httpserver):
 
 
 def test_paging_html_markdown_once(tools, httpserver):
-    paras = "".join(f"<p>Paragraph {i} says something about cheese and more.</p>"
-                    for i in range(400))
+    paras = "".join(
+        f"<p>Paragraph {i} says something about cheese and more.</p>" for i in range(400)
+    )
     httpserver.expect_request("/big").respond_with_data(
         f"<html><head><title>Big</title></head><body><article>{paras}</article></body></html>",
-        content_type="text/html")
+        content_type="text/html",
+    )
     url = httpserver.url_for("/big")
     full = tools.client.fetch(url).content
     log_before = len(httpserver.log)
@@ -198,8 +205,9 @@ def test_paging_html_markdown_once(tools, httpserver):
     while True:
         answer = tools.fetch_page(url, max_length=5000, start_index=start)
         _, body = header_and_body(answer)
-        more = re.search(r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$",
-                         body)
+        more = re.search(
+            r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$", body
+        )
         pieces.append(body[: more.start()] if more else body)
         if not more:
             break
@@ -239,7 +247,7 @@ def test_loopback_refused_by_default(httpserver):
     url = serve(httpserver, "/secret", "secret", "text/plain")
     answer = Tools(Config(rate_limit_seconds=0)).fetch_page(url)
     assert answer.startswith(f"Error: Refused {url} — ")
-    assert "Refused" not in answer[len("Error: Refused"):]  # the core's prefix is not repeated
+    assert "Refused" not in answer[len("Error: Refused") :]  # the core's prefix is not repeated
     assert "Only public web addresses can be fetched." in answer
     assert len(httpserver.log) == 0
 
@@ -286,10 +294,15 @@ def test_connection_refused_is_an_error():
 
 @pytest.mark.parametrize(
     "bad",
-    [{"url": ""}, {"url": "not a url"}, {"url": "ftp://example.com/"}, {"url": 42},
-     {"url": "https://example.com/", "extract": "pdf"},
-     {"url": "https://example.com/", "max_length": "lots"},
-     {"url": "https://example.com/", "start_index": -1}],
+    [
+        {"url": ""},
+        {"url": "not a url"},
+        {"url": "ftp://example.com/"},
+        {"url": 42},
+        {"url": "https://example.com/", "extract": "pdf"},
+        {"url": "https://example.com/", "max_length": "lots"},
+        {"url": "https://example.com/", "start_index": -1},
+    ],
 )
 def test_bad_arguments_are_error_strings(bad):
     answer = Tools(Config(allowed_domains=("nothing.invalid",))).fetch_page(**bad)
@@ -316,8 +329,11 @@ def test_structured_fetch_page_fields(tools, httpserver):
 def test_error_answers_cut_a_huge_url(tmp_path):
     tools = Tools(loopback_config(tmp_path))
     huge = "http://10.0.0.1/" + "a" * 1_000_000
-    for answer in (tools.fetch_page(huge), tools.download_file(huge),
-                   tools.fetch_page("http://[::1/" + "z" * 1_000_000)):
+    for answer in (
+        tools.fetch_page(huge),
+        tools.download_file(huge),
+        tools.fetch_page("http://[::1/" + "z" * 1_000_000),
+    ):
         assert answer.startswith("Error:")
         assert len(answer) < 800, answer[:1000]
         assert "…" in answer
@@ -329,8 +345,9 @@ def test_detail_is_found_after_a_cut_url():
     from webgrip.messages import error_message
 
     url = "http://10.0.0.1/" + "a" * 5000
-    exc = BlockedURLError(f"Refused {url[:199]}…: 10.0.0.1 is a private address", url=url,
-                          reason="private-address")
+    exc = BlockedURLError(
+        f"Refused {url[:199]}…: 10.0.0.1 is a private address", url=url, reason="private-address"
+    )
     answer = error_message(exc)
     assert answer.count("http://10.0.0.1/") == 1, answer
     assert "10.0.0.1 is a private address" in answer

@@ -12,16 +12,17 @@ from webgrip.schemas import tool_schemas
 DOC = "\n\n".join(
     [f"Section {n}. The quick brown fox number {n} jumps over the lazy dog." for n in range(60)]
     + ["Rate limits: the API allows 100 requests per minute per key."]
-    + [f"Trailer {n}." for n in range(20)])
+    + [f"Trailer {n}." for n in range(20)]
+)
 
 
 def test_every_match_is_found_case_insensitively_at_its_offset():
     found = find_passages(DOC, "RATE LIMITS", 2000)
     assert found.exact and found.total == 1 and found.next_start is None
     (p,) = found.passages
-    assert DOC[p.at:p.at + len("rate limits")].lower() == "rate limits"
+    assert DOC[p.at : p.at + len("rate limits")].lower() == "rate limits"
     assert "100 requests per minute" in p.text
-    assert p.text == DOC[p.start:p.end].strip()
+    assert p.text == DOC[p.start : p.end].strip()
 
 
 def test_many_matches_share_the_budget_and_say_where_the_rest_begin():
@@ -31,12 +32,13 @@ def test_many_matches_share_the_budget_and_say_where_the_rest_begin():
     assert sum(len(p.text) for p in found.passages) <= 1000 + 10
     # Each shown match is where the page says; the next search starts after the last shown.
     for p in found.passages:
-        assert DOC[p.at:p.at + 8] == "lazy dog"
+        assert DOC[p.at : p.at + 8] == "lazy dog"
     assert found.next_start is not None and found.next_start >= found.passages[-1].end
     after = find_passages(DOC, "lazy dog", 1000, start=found.next_start)
     assert after.passages[0].at == found.next_start
-    assert after.total == 60 - sum(1 for h in range(len(DOC)) if DOC.startswith(
-        "lazy dog", h) and h < found.next_start)
+    assert after.total == 60 - sum(
+        1 for h in range(len(DOC)) if DOC.startswith("lazy dog", h) and h < found.next_start
+    )
 
 
 def test_without_an_exact_hit_the_paragraphs_sharing_its_words():
@@ -49,7 +51,7 @@ def test_without_an_exact_hit_the_paragraphs_sharing_its_words():
 def test_offsets_hold_when_lowering_changes_a_characters_length():
     text = "İstanbul " * 3 + "the Target phrase here"
     (p,) = find_passages(text, "target phrase", 500).passages
-    assert text[p.at:p.at + 13] == "Target phrase"
+    assert text[p.at : p.at + 13] == "Target phrase"
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "x" * (MAX_FIND_CHARS + 1)])
@@ -69,8 +71,13 @@ def test_hostile_repetition_stays_a_few_passes():
 def site():
     with SiteServer() as s:
         paragraphs = "".join(f"<p>{line}</p>" for line in DOC.split("\n\n"))
-        s.route("/doc", page(f"<title>API guide</title><main><article><h1>API guide</h1>"
-                             f"{paragraphs}</article></main>"))
+        s.route(
+            "/doc",
+            page(
+                f"<title>API guide</title><main><article><h1>API guide</h1>"
+                f"{paragraphs}</article></main>"
+            ),
+        )
         yield s
 
 
@@ -90,8 +97,7 @@ def test_fetch_page_find_pages_through_matches(site, tmp_path):
     first = tools.fetch_page(site.url("/doc"), find="lazy dog", max_length=500)
     assert "Found 60 matches" in first
     nxt = int(first.split('find="lazy dog" and start_index=')[1].split("]")[0])
-    second = tools.fetch_page(site.url("/doc"), find="lazy dog", max_length=500,
-                              start_index=nxt)
+    second = tools.fetch_page(site.url("/doc"), find="lazy dog", max_length=500, start_index=nxt)
     assert f"from character {nxt}" in second
     assert first.split("[at character ")[1] != second.split("[at character ")[1]
 

@@ -14,17 +14,31 @@ from webgrip import tools as tools_module
 # Nothing may leave the machine: only a domain that cannot exist is allowed, so every URL is
 # refused before any DNS lookup or connection.
 DOWNLOADS = tempfile.mkdtemp(prefix="webgrip-robust-")
-TOOLS = Tools(Config(allowed_domains=("nothing.invalid",), download_dirs=(DOWNLOADS,),
-                     rate_limit_seconds=0, timeout=2))
+TOOLS = Tools(
+    Config(
+        allowed_domains=("nothing.invalid",),
+        download_dirs=(DOWNLOADS,),
+        rate_limit_seconds=0,
+        timeout=2,
+    )
+)
 
-anything = st.one_of(st.text(max_size=200), st.integers(), st.none(), st.booleans(),
-                     st.floats(allow_nan=True), st.lists(st.integers(), max_size=3),
-                     st.binary(max_size=20))
-urlish = st.one_of(anything, st.builds(lambda s: "http://" + s, st.text(max_size=50)),
-                   st.builds(lambda s: "https://example.com/" + s, st.text(max_size=50)))
+anything = st.one_of(
+    st.text(max_size=200),
+    st.integers(),
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.lists(st.integers(), max_size=3),
+    st.binary(max_size=20),
+)
+urlish = st.one_of(
+    anything,
+    st.builds(lambda s: "http://" + s, st.text(max_size=50)),
+    st.builds(lambda s: "https://example.com/" + s, st.text(max_size=50)),
+)
 
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -37,8 +51,14 @@ def test_fetch_page_never_raises(url, extract, max_length, start_index):
 @SETTINGS
 @given(anything, anything)
 def test_search_web_never_raises(query, num_results):
-    tools = Tools(Config(allowed_domains=("nothing.invalid",), rate_limit_seconds=0, timeout=2,
-                         search_provider="searxng"))  # no instance configured: fails fast
+    tools = Tools(
+        Config(
+            allowed_domains=("nothing.invalid",),
+            rate_limit_seconds=0,
+            timeout=2,
+            search_provider="searxng",
+        )
+    )  # no instance configured: fails fast
     answer = tools.search_web(query, num_results)
     assert isinstance(answer, str) and answer.startswith("Error:")
 
@@ -74,10 +94,11 @@ def test_import_builds_no_client():
     import subprocess
     import sys
 
-    code = ("import webgrip, webgrip.tools as t, webgrip.client as c; "
-            "assert t._default is None; print('ok')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=False)
+    code = (
+        "import webgrip, webgrip.tools as t, webgrip.client as c; "
+        "assert t._default is None; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.stdout.strip() == "ok", out.stderr
 
 

@@ -9,21 +9,35 @@ from webgrip import Tools
 
 
 def searx_tools(httpserver, tmp_path, **changes):
-    return Tools(loopback_config(
-        tmp_path, search_provider="searxng",
-        search_endpoints={"searxng": httpserver.url_for("/search")}, **changes))
+    return Tools(
+        loopback_config(
+            tmp_path,
+            search_provider="searxng",
+            search_endpoints={"searxng": httpserver.url_for("/search")},
+            **changes,
+        )
+    )
 
 
 def results(n: int) -> str:
-    return json.dumps({"results": [
-        {"url": f"https://site{i}.example/page?utm_source=x&id={i}", "title": f"Result {i}",
-         "content": f"Snippet number {i}."} for i in range(1, n + 1)
-    ]})
+    return json.dumps(
+        {
+            "results": [
+                {
+                    "url": f"https://site{i}.example/page?utm_source=x&id={i}",
+                    "title": f"Result {i}",
+                    "content": f"Snippet number {i}.",
+                }
+                for i in range(1, n + 1)
+            ]
+        }
+    )
 
 
 def test_search_web_lists_clean_results(httpserver, tmp_path):
-    httpserver.expect_request("/search").respond_with_data(results(3),
-                                                           content_type="application/json")
+    httpserver.expect_request("/search").respond_with_data(
+        results(3), content_type="application/json"
+    )
     answer = searx_tools(httpserver, tmp_path).search_web("cheese  facts", num_results=2)
     assert answer.startswith('Web search results for: "cheese facts"')
     assert "1. Result 1\n   https://site1.example/page?id=1\n   Snippet number 1." in answer
@@ -33,8 +47,9 @@ def test_search_web_lists_clean_results(httpserver, tmp_path):
 
 
 def test_num_results_clamped(httpserver, tmp_path):
-    httpserver.expect_request("/search").respond_with_data(results(15),
-                                                           content_type="application/json")
+    httpserver.expect_request("/search").respond_with_data(
+        results(15), content_type="application/json"
+    )
     tools = searx_tools(httpserver, tmp_path)
     assert "10. Result 10" in tools.search_web("q", num_results=50)
     assert "11. " not in tools.search_web("q", num_results=50)
@@ -43,8 +58,9 @@ def test_num_results_clamped(httpserver, tmp_path):
 
 
 def test_no_results_is_not_an_error(httpserver, tmp_path):
-    httpserver.expect_request("/search").respond_with_data('{"results": []}',
-                                                           content_type="application/json")
+    httpserver.expect_request("/search").respond_with_data(
+        '{"results": []}', content_type="application/json"
+    )
     answer = searx_tools(httpserver, tmp_path).search_web("zzzz")
     assert answer.startswith('No results found for: "zzzz"')
 
@@ -78,10 +94,15 @@ def _assert_one_cause_one_advice(answer: str) -> None:
 def test_blocked_duckduckgo_answer_does_not_repeat_itself(httpserver, tmp_path):
     httpserver.expect_request("/html/").respond_with_data("", status=202)
     httpserver.expect_request("/lite/").respond_with_data("", status=202)
-    tools = Tools(loopback_config(tmp_path, search_endpoints={
-        "duckduckgo_html": httpserver.url_for("/html/"),
-        "duckduckgo_lite": httpserver.url_for("/lite/"),
-    }))
+    tools = Tools(
+        loopback_config(
+            tmp_path,
+            search_endpoints={
+                "duckduckgo_html": httpserver.url_for("/html/"),
+                "duckduckgo_lite": httpserver.url_for("/lite/"),
+            },
+        )
+    )
     answer = tools.search_web("cheese")
     _assert_one_cause_one_advice(answer)
     assert "DuckDuckGo is refusing automated searches" in answer
@@ -101,5 +122,7 @@ def test_blocked_chain_answer_does_not_repeat_itself():
     exc = SearchBlockedError(
         "The search was refused: DuckDuckGo is refusing automated searches from this address "
         "(html endpoint: HTTP 202); Brave Search refused the search (HTTP 429). Do not retry "
-        "at once; wait a few minutes or configure another provider.", reason="blocked")
+        "at once; wait a few minutes or configure another provider.",
+        reason="blocked",
+    )
     _assert_one_cause_one_advice(error_message(exc, action="searching"))

@@ -100,6 +100,7 @@ def search(
         time_range=normalize_time_range(time_range),
         deadline=Deadline(seconds),
     )
-    chain = [provider] if provider else provider_chain(
-        config.search_provider, config.search_fallbacks)
+    chain = (
+        [provider] if provider else provider_chain(config.search_provider, config.search_fallbacks)
+    )
     return run_chain(request, chain, PROVIDERS)

@@ -41,10 +41,24 @@ __all__ = ["MAX_DEPTH", "Element", "ParseDeadlineError", "parse_html", "text_of"
 #: Elements nested deeper than this are dropped (their text is kept by the deepest element).
 MAX_DEPTH = 256
 
-_VOID = frozenset({
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-    "source", "track", "wbr",
-})
+_VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
+)
 _RAW_TEXT = frozenset({"script", "style", "template", "noscript"})
 # Starting the key tag closes an open tag of the first set, unless one of the second set
 # (a scope boundary) is found first on the way up.
@@ -84,8 +98,9 @@ class Element:
 
     __slots__ = ("_doc", "_end", "_start", "attrs", "children", "parent", "tag")
 
-    def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None,
-                 doc: _Text | None = None):
+    def __init__(
+        self, tag: str, attrs: dict[str, str], parent: Element | None, doc: _Text | None = None
+    ):
         self.tag = tag
         self.attrs = attrs
         self.parent = parent
@@ -124,8 +139,7 @@ class Element:
             yield node, entering
             if entering:
                 stack.append((node, False))
-                stack.extend((c, True) for c in reversed(node.children)
-                             if isinstance(c, Element))
+                stack.extend((c, True) for c in reversed(node.children) if isinstance(c, Element))
 
     def find(self, pred: Callable[[Element], bool]) -> Element | None:
         """The first element at or below this one for which ``pred`` is true."""

@@ -28,7 +28,13 @@ from ._html import text_of
 from .base import SearchRequest, SearchResult, display_name
 
 __all__ = [
-    "bad_shape", "call", "decode_json", "json_results", "redact", "status_error", "try_json",
+    "bad_shape",
+    "call",
+    "decode_json",
+    "json_results",
+    "redact",
+    "status_error",
+    "try_json",
 ]
 
 _MASK = "***"
@@ -78,13 +84,18 @@ def call(
         raise SearchError(
             f"{name}: the search deadline ({request.deadline.total:g} s) passed before it "
             "could be asked",
-            url=safe_url, reason="timeout",
+            url=safe_url,
+            reason="timeout",
         )
     failure: Exception | None = None
     try:
         # No retry: a 429 means "blocked", and the chain moves on to the next provider.
         response = request.client.send(
-            method, url, deadline=request.deadline.end, headers=dict(headers or {}), body=body,
+            method,
+            url,
+            deadline=request.deadline.end,
+            headers=dict(headers or {}),
+            body=body,
             retry=False,
         )
     except Exception as exc:  # converted below, outside the handler: nothing is chained
@@ -95,29 +106,40 @@ def call(
 
 
 def _convert(
-    exc: Exception, name: str, safe_url: str, secrets: tuple[str | None, ...], total: float,
+    exc: Exception,
+    name: str,
+    safe_url: str,
+    secrets: tuple[str | None, ...],
+    total: float,
 ) -> SearchError:
     detail = redact(str(exc), secrets)
     if isinstance(exc, FetchTimeoutError):
         return SearchError(
             f"{name}: no answer within the search deadline ({total:g} s)",
-            url=safe_url, reason="timeout",
+            url=safe_url,
+            reason="timeout",
         )
     if isinstance(exc, (BlockedURLError, InvalidURLError)):
         return SearchError(
             f"{name}: the endpoint {safe_url} is refused by the URL policy ({detail}); "
             "check search_endpoints and allow_networks",
-            url=safe_url, reason=exc.reason or "blocked-url",
+            url=safe_url,
+            reason=exc.reason or "blocked-url",
         )
     if isinstance(exc, ConnectError):
-        return SearchError(f"{name}: could not connect ({detail})", url=safe_url,
-                           reason=exc.reason or "connect")
+        return SearchError(
+            f"{name}: could not connect ({detail})", url=safe_url, reason=exc.reason or "connect"
+        )
     if isinstance(exc, ResponseTooLargeError):
-        return SearchError(f"{name}: the answer was too large ({detail})", url=safe_url,
-                           reason="too-large")
+        return SearchError(
+            f"{name}: the answer was too large ({detail})", url=safe_url, reason="too-large"
+        )
     reason = exc.reason if isinstance(exc, WebgripError) else None
-    return SearchError(f"{name}: request failed ({type(exc).__name__}: {detail})",
-                       url=safe_url, reason=reason or "request-failed")
+    return SearchError(
+        f"{name}: request failed ({type(exc).__name__}: {detail})",
+        url=safe_url,
+        reason=reason or "request-failed",
+    )
 
 
 def status_error(
@@ -144,7 +166,8 @@ def status_error(
         return SearchBlockedError(
             f"{name} refused the search ({text}); it is rate-limiting or blocking this "
             "client. Do not retry at once.",
-            url=safe_url, reason="rate-limited" if response.status == 429 else "blocked",
+            url=safe_url,
+            reason="rate-limited" if response.status == 429 else "blocked",
         )
     message = f"{name} failed ({text})"
     if hint:
@@ -162,19 +185,25 @@ def decode_json(response: Response, provider: str, secrets: Iterable[str | None]
         raise SearchError(
             f"{display_name(provider)} answered with something that is not JSON "
             f"(content type {response.content_type or 'unknown'})",
-            url=redact(response.url, secrets), reason="bad-response",
+            url=redact(response.url, secrets),
+            reason="bad-response",
         )
     return data
 
 
 def bad_shape(provider: str) -> SearchError:
     """The error for a JSON answer that does not have the provider's documented shape."""
-    return SearchError(f"{display_name(provider)} answered with JSON of an unexpected shape",
-                       reason="bad-response")
+    return SearchError(
+        f"{display_name(provider)} answered with JSON of an unexpected shape", reason="bad-response"
+    )
 
 
 def json_results(
-    items: Any, provider: str, *, url_key: str = "url", snippet_key: str,
+    items: Any,
+    provider: str,
+    *,
+    url_key: str = "url",
+    snippet_key: str,
 ) -> list[SearchResult]:
     """The results of a JSON answer's result ``items``, numbered from 1.
 
@@ -189,13 +218,15 @@ def json_results(
     for item in items or []:
         if not isinstance(item, dict) or not isinstance(item.get(url_key), str):
             continue
-        results.append(SearchResult(
-            title=text_of(str(item.get("title") or "")),
-            url=item[url_key],
-            snippet=text_of(str(item.get(snippet_key) or "")),
-            provider=provider,
-            position=len(results) + 1,
-        ))
+        results.append(
+            SearchResult(
+                title=text_of(str(item.get("title") or "")),
+                url=item[url_key],
+                snippet=text_of(str(item.get(snippet_key) or "")),
+                provider=provider,
+                position=len(results) + 1,
+            )
+        )
     return results
 
 

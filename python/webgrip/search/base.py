@@ -154,8 +154,15 @@ class Provider(Protocol):
 
 
 _TIME_RANGES = {
-    "d": "d", "day": "d", "24h": "d", "w": "w", "week": "w", "m": "m", "month": "m",
-    "y": "y", "year": "y",
+    "d": "d",
+    "day": "d",
+    "24h": "d",
+    "w": "w",
+    "week": "w",
+    "m": "m",
+    "month": "m",
+    "y": "y",
+    "year": "y",
 }
 
 

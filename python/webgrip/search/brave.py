@@ -36,8 +36,11 @@ def _error_detail(data: object) -> str | None:
 def search(request: SearchRequest) -> list[SearchResult]:
     """Search with the Brave Search API."""
     (key,) = required_settings(request, NAME, "brave_api_key")
-    params = {"q": request.query, "count": str(request.num_results),
-              "safesearch": request.safe_search}
+    params = {
+        "q": request.query,
+        "count": str(request.num_results),
+        "safesearch": request.safe_search,
+    }
     if request.time_range:
         params["freshness"] = _FRESHNESS[request.time_range]
     region = split_region(request.region)
@@ -48,7 +51,10 @@ def search(request: SearchRequest) -> list[SearchResult]:
     assert endpoint is not None
     sep = "&" if "?" in endpoint else "?"
     response = call(
-        request, NAME, "GET", f"{endpoint}{sep}{urlencode(params)}",
+        request,
+        NAME,
+        "GET",
+        f"{endpoint}{sep}{urlencode(params)}",
         headers={"Accept": "application/json", "X-Subscription-Token": key},
         secrets=(key,),
     )

@@ -41,7 +41,9 @@ def _dedupe_key(url: str) -> str:
 
 
 def clean_results(
-    results: Iterable[SearchResult], limit: int, tracking_params: Sequence[str] = (),
+    results: Iterable[SearchResult],
+    limit: int,
+    tracking_params: Sequence[str] = (),
 ) -> list[SearchResult]:
     """Results ready to show: http(s) only, tracking parameters stripped, duplicates
     (same page, ignoring scheme, ``www.``, trailing slash and fragment) removed, at most
@@ -62,15 +64,24 @@ def clean_results(
         seen.add(key)
         title = " ".join(result.title.split()) or url
         snippet = " ".join(result.snippet.split())
-        cleaned.append(SearchResult(title=title, url=url, snippet=snippet,
-                                    provider=result.provider, position=len(cleaned) + 1))
+        cleaned.append(
+            SearchResult(
+                title=title,
+                url=url,
+                snippet=snippet,
+                provider=result.provider,
+                position=len(cleaned) + 1,
+            )
+        )
         if len(cleaned) >= limit:
             break
     return cleaned
 
 
 def run_chain(
-    request: SearchRequest, chain: Sequence[str], providers: Mapping[str, Provider],
+    request: SearchRequest,
+    chain: Sequence[str],
+    providers: Mapping[str, Provider],
 ) -> list[SearchResult]:
     """Run ``chain`` until a provider answers; clean and return its results."""
     failures: list[tuple[str, SearchError]] = []
@@ -88,8 +99,9 @@ def run_chain(
 
 def _chain_error(failures: list[tuple[str, SearchError]], expired: bool) -> SearchError:
     if not failures:
-        return SearchError("no search provider is configured (search_provider)",
-                           reason="not-configured")
+        return SearchError(
+            "no search provider is configured (search_provider)", reason="not-configured"
+        )
     if len(failures) == 1:
         return failures[0][1]
     first = failures[0][1]
@@ -100,11 +112,13 @@ def _chain_error(failures: list[tuple[str, SearchError]], expired: bool) -> Sear
         return SearchBlockedError(
             f"The search was refused: {summary}. Do not retry at once; wait a few minutes "
             "or configure another provider.",
-            url=first.url, reason="blocked",
+            url=first.url,
+            reason="blocked",
         )
     tail = " (the search deadline passed)" if expired else ""
-    return SearchError(f"Every search provider failed{tail}: {summary}", url=first.url,
-                       reason="all-failed")
+    return SearchError(
+        f"Every search provider failed{tail}: {summary}", url=first.url, reason="all-failed"
+    )
 
 
 def _describe(name: str, exc: SearchError) -> str:

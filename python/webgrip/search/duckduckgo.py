@@ -62,6 +62,7 @@ BLOCKED_HINT = (
 
 # -- links -------------------------------------------------------------------------------
 
+
 def _is_ddg_host(host: str | None) -> bool:
     host = (host or "").rstrip(".").lower()
     return host == "duckduckgo.com" or host.endswith(".duckduckgo.com")
@@ -122,6 +123,7 @@ def _result_url(href: str | None) -> str | None:
 
 # -- pages -------------------------------------------------------------------------------
 
+
 def is_blocked_page(root: Element) -> bool:
     """Whether the page is DuckDuckGo's bot check (the "anomaly" challenge)."""
     for el in root.iter():
@@ -172,9 +174,12 @@ def _blocked(layout: str, why: str, url: str | None = None) -> SearchBlockedErro
     exc = SearchBlockedError(
         f"DuckDuckGo ({layout} endpoint) is refusing automated searches from this address "
         f"({why}). {BLOCKED_HINT}",
-        url=url, reason="blocked",
+        url=url,
+        reason="blocked",
     )
-    exc.detail = f"{layout} endpoint: {why}"  # for the combined message of search()
+    # For the combined message of search(), which reads it back with getattr: an attribute
+    # of this module's blocks only, not one SearchBlockedError declares.
+    exc.detail = f"{layout} endpoint: {why}"  # type: ignore[attr-defined]
     return exc
 
 
@@ -243,13 +248,15 @@ def parse_html_page(markup: str, *, deadline: Deadline | None = None) -> list[Se
         url = urls[id(link)]
         if url is None:
             continue
-        results.append(SearchResult(
-            title=link.text(MAX_TEXT) or url,
-            url=url,
-            snippet=snippet_el.text(MAX_TEXT) if snippet_el is not None else "",
-            provider=NAME,
-            position=len(results) + 1,
-        ))
+        results.append(
+            SearchResult(
+                title=link.text(MAX_TEXT) or url,
+                url=url,
+                snippet=snippet_el.text(MAX_TEXT) if snippet_el is not None else "",
+                provider=NAME,
+                position=len(results) + 1,
+            )
+        )
         if len(results) >= MAX_PAGE_RESULTS:
             break
     return _check_page(root, results, "html")
@@ -292,6 +299,7 @@ def parse_lite_page(markup: str, *, deadline: Deadline | None = None) -> list[Se
 
 # -- requests ----------------------------------------------------------------------------
 
+
 def _form(request: SearchRequest) -> bytes:
     fields = {"q": request.query, "b": ""}
     if request.region:
@@ -307,7 +315,10 @@ def _ask(request: SearchRequest, layout: str) -> list[SearchResult]:
     assert endpoint is not None
     origin = urljoin(endpoint, "/")
     response = call(
-        request, NAME, "POST", endpoint,
+        request,
+        NAME,
+        "POST",
+        endpoint,
         headers={
             "Content-Type": "application/x-www-form-urlencoded",
             "Accept": "text/html,application/xhtml+xml",
@@ -351,22 +362,23 @@ def search(request: SearchRequest) -> list[SearchResult]:
             if exc.reason == "timeout":
                 break
     blocked = [f for f in failures if isinstance(f, SearchBlockedError)]
-    details = [getattr(f, "detail", None) for f in failures]
+    details: list[str] = [getattr(f, "detail", "") for f in failures]
     if len(failures) > 1 and len(blocked) == len(failures) and all(details):
         # Both endpoints blocked: one cause, the reason of each in brackets.
         raise SearchBlockedError(
             "DuckDuckGo is refusing automated searches from this address "
             f"({'; '.join(details)}). {BLOCKED_HINT}",
-            url=blocked[0].url, reason="blocked",
+            url=blocked[0].url,
+            reason="blocked",
         )
     if blocked and len(failures) > 1:
         # One endpoint blocked, the other blocked or failing: the advice is the same.
         both = "; ".join(str(f).split(" Do not retry")[0].rstrip(". ") for f in failures)
-        raise SearchBlockedError(f"{both}. {BLOCKED_HINT}", url=blocked[0].url,
-                                 reason="blocked")
+        raise SearchBlockedError(f"{both}. {BLOCKED_HINT}", url=blocked[0].url, reason="blocked")
     if len(failures) == 1:
         raise failures[0]
     raise SearchError(
         "DuckDuckGo failed on both endpoints: " + "; ".join(str(f) for f in failures),
-        url=failures[0].url, reason=failures[-1].reason,
+        url=failures[0].url,
+        reason=failures[-1].reason,
     )

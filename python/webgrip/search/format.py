@@ -35,8 +35,10 @@ def format_results(results: Sequence[SearchResult], query: str) -> str:
     """
     shown = " ".join(query.split())
     if not results:
-        return (f'No results found for: "{shown}". Try different or fewer keywords, '
-                "or check the spelling.")
+        return (
+            f'No results found for: "{shown}". Try different or fewer keywords, '
+            "or check the spelling."
+        )
     lines = [f'Web search results for: "{shown}"', ""]
     for number, result in enumerate(results, 1):
         lines.append(f"{number}. {result.title}")

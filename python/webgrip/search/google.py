@@ -16,10 +16,16 @@ from .base import SearchRequest, SearchResult, required_settings, split_region
 __all__ = ["parse_response", "search"]
 
 NAME = "google"
-_QUOTA_REASONS = frozenset({
-    "dailyLimitExceeded", "rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded",
-    "RATE_LIMIT_EXCEEDED", "RESOURCE_EXHAUSTED",
-})
+_QUOTA_REASONS = frozenset(
+    {
+        "dailyLimitExceeded",
+        "rateLimitExceeded",
+        "userRateLimitExceeded",
+        "quotaExceeded",
+        "RATE_LIMIT_EXCEEDED",
+        "RESOURCE_EXHAUSTED",
+    }
+)
 
 
 def parse_response(data: object) -> list[SearchResult]:
@@ -44,8 +50,7 @@ def _error(data: object) -> tuple[str | None, set[str]]:
 def search(request: SearchRequest) -> list[SearchResult]:
     """Search with the Google Custom Search JSON API."""
     key, cx = required_settings(request, NAME, "google_api_key", "google_cx")
-    params = {"key": key, "cx": cx, "q": request.query,
-              "num": str(min(request.num_results, 10))}
+    params = {"key": key, "cx": cx, "q": request.query, "num": str(min(request.num_results, 10))}
     if request.safe_search == "strict":
         params["safe"] = "active"
     elif request.safe_search == "off":
@@ -59,8 +64,14 @@ def search(request: SearchRequest) -> list[SearchResult]:
     endpoint = request.endpoint(NAME)
     assert endpoint is not None
     sep = "&" if "?" in endpoint else "?"
-    response = call(request, NAME, "GET", f"{endpoint}{sep}{urlencode(params)}",
-                    headers={"Accept": "application/json"}, secrets=(key,))
+    response = call(
+        request,
+        NAME,
+        "GET",
+        f"{endpoint}{sep}{urlencode(params)}",
+        headers={"Accept": "application/json"},
+        secrets=(key,),
+    )
     if not 200 <= response.status < 300:
         message, reasons = _error(try_json(response))
         quota = response.status == 429 or (response.status == 403 and reasons & _QUOTA_REASONS)

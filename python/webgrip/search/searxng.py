@@ -35,8 +35,12 @@ def _endpoint(request: SearchRequest) -> str:
 
 
 def _params(request: SearchRequest) -> dict[str, str]:
-    params = {"q": request.query, "format": "json", "pageno": "1",
-              "safesearch": _SAFE[request.safe_search]}
+    params = {
+        "q": request.query,
+        "format": "json",
+        "pageno": "1",
+        "safesearch": _SAFE[request.safe_search],
+    }
     if request.time_range:
         params["time_range"] = _TIME[request.time_range]
     region = split_region(request.region)
@@ -56,9 +60,7 @@ def parse_response(data: object) -> list[SearchResult]:
         # Normally [[engine, why], ...]; anything else is named as it is (a bare number
         # there raised TypeError: found by the providers fuzz target).
         listed = unresponsive if isinstance(unresponsive, list) else [unresponsive]
-        engines = ", ".join(
-            str(e[0]) if isinstance(e, list) and e else str(e) for e in listed
-        )
+        engines = ", ".join(str(e[0]) if isinstance(e, list) and e else str(e) for e in listed)
         raise SearchError(
             f"SearXNG returned nothing because its engines did not answer ({engines})",
             reason="engines-unresponsive",
@@ -70,13 +72,19 @@ def search(request: SearchRequest) -> list[SearchResult]:
     """Search a SearXNG instance through its JSON API (GET ``/search?format=json``)."""
     endpoint = _endpoint(request)
     sep = "&" if "?" in endpoint else "?"
-    response = call(request, NAME, "GET", f"{endpoint}{sep}{urlencode(_params(request))}",
-                    headers={"Accept": "application/json"})
+    response = call(
+        request,
+        NAME,
+        "GET",
+        f"{endpoint}{sep}{urlencode(_params(request))}",
+        headers={"Accept": "application/json"},
+    )
     if response.status == 429:
         raise status_error(response, NAME, blocked=True)
     if response.status == 403:
-        raise status_error(response, NAME,
-                           hint="JSON output may be disabled on this instance (search.formats)")
+        raise status_error(
+            response, NAME, hint="JSON output may be disabled on this instance (search.formats)"
+        )
     if not 200 <= response.status < 300:
         raise status_error(response, NAME)
     try:

@@ -53,7 +53,10 @@ def search(request: SearchRequest) -> list[SearchResult]:
     endpoint = request.endpoint(NAME)
     assert endpoint is not None
     response = call(
-        request, NAME, "POST", endpoint,
+        request,
+        NAME,
+        "POST",
+        endpoint,
         headers={
             "Authorization": f"Bearer {key}",
             "Content-Type": "application/json",
