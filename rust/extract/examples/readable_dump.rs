@@ -122,7 +122,7 @@ fn main() {
             continue;
         };
         let t0 = std::time::Instant::now();
-        let doc = webgrip_extract::document::parse(&html);
+        let doc = webgrip_extract::parse(&html);
         if std::env::var_os("PARSE_ONLY").is_some() {
             continue;
         }

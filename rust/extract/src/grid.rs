@@ -211,7 +211,8 @@ pub fn markdown_lines<T: AsRef<str>>(grid: &Grid<T>, escape: bool, mut line_out:
     }
 }
 
-/// [`markdown_lines`] collected (tests and small tables).
+/// [`markdown_lines`] collected.
+#[cfg(test)]
 pub fn to_markdown(grid: &Grid) -> Vec<String> {
     let mut lines = Vec::with_capacity(grid.rows.len() + 2);
     markdown_lines(grid, false, |l| lines.push(l.to_string()));
@@ -219,13 +220,14 @@ pub fn to_markdown(grid: &Grid) -> Vec<String> {
 }
 
 /// Escape a plain-text cell for a pipe table.
+#[cfg(test)]
 pub fn escape_cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     push_escaped_cell(&mut out, text);
     out
 }
 
-/// [`escape_cell`] appended to `out`.
+/// A plain-text cell escaped for a pipe table, appended to `out`.
 pub fn push_escaped_cell(out: &mut String, text: &str) {
     for (i, word) in text.split_whitespace().enumerate() {
         if i > 0 {

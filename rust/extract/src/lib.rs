@@ -4,34 +4,34 @@
 //!
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
 
-pub mod budget;
+mod budget;
 pub mod challenge;
 pub mod charset;
 mod doctype;
-pub mod document;
+mod document;
 pub mod dom;
 mod emit;
 mod entities;
 pub mod events;
-pub mod frames;
-pub mod grid;
+mod frames;
+mod grid;
 pub mod guard;
-pub mod jsonld;
+mod jsonld;
 pub mod lexer;
 pub mod links;
 pub mod markdown;
 pub mod metadata;
-pub mod plain;
+mod plain;
 pub mod readable;
-pub mod scope;
+mod scope;
 pub mod shell;
 pub mod tables;
 pub mod text;
 pub mod tracking;
 pub mod tree;
 pub mod urls;
-pub mod vocab;
-pub mod walk;
+mod vocab;
+mod walk;
 
 pub use budget::{Budget, Interrupted};
 pub use document::{

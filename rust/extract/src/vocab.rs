@@ -19,12 +19,14 @@ pub struct Vocab {
     automaton: Option<AhoCorasick>,
     /// For each distinct word (automaton pattern): the lists it belongs to, as a bitmask.
     owners: Vec<u64>,
+    /// How many lists (for [`Vocab::counts`], which the tests compare against a naive count).
+    #[cfg(test)]
     lists: usize,
 }
 
 impl Vocab {
     /// `lists[i]` is list `i` (at most 64 lists). A word may appear in several lists.
-    /// Distinct words past [`MAX_WORDS`] are left out (see [`Vocab::words`]).
+    /// Distinct words past [`MAX_WORDS`] are left out (a test checks the lists stay under it).
     pub fn new(lists: &[&[&str]]) -> Self {
         let lists = &lists[..lists.len().min(64)];
         let mut words: Vec<&str> = Vec::new();
@@ -53,11 +55,13 @@ impl Vocab {
         Vocab {
             automaton,
             owners,
+            #[cfg(test)]
             lists: lists.len(),
         }
     }
 
     /// How many distinct words it holds (at most [`MAX_WORDS`]).
+    #[cfg(test)]
     pub fn words(&self) -> usize {
         self.owners.len()
     }
@@ -65,6 +69,7 @@ impl Vocab {
     /// For each list, how many of its distinct words occur in `haystack` as substrings: the
     /// same as `list.iter().filter(|w| haystack.contains(*w)).count()` (duplicate words in a
     /// list counted once).
+    #[cfg(test)]
     pub fn counts(&self, haystack: &str) -> Vec<u32> {
         self.counts_of(&[&self.found(haystack)])[..self.lists].to_vec()
     }
