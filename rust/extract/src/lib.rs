@@ -4,7 +4,6 @@
 //!
 //! Every traversal is iterative ([`walk`]), so hostile nesting cannot overflow the stack.
 
-mod budget;
 pub mod challenge;
 pub mod charset;
 mod doctype;
@@ -33,7 +32,6 @@ pub mod urls;
 mod vocab;
 mod walk;
 
-pub use budget::{Budget, Interrupted};
 pub use document::{
     extract, extract_parsed, extract_parsed_with, extract_within, parse, parse_prepared,
     parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
@@ -42,3 +40,7 @@ pub use emit::Flavor;
 pub use frames::Frame;
 pub use scope::Scope;
 pub use tracking::TrackingRules;
+pub use webgrip_budget::{Budget, Interrupted};
+
+// `crate::budget::spent` and kin, as when the module lived here.
+use webgrip_budget as budget;

@@ -30,7 +30,7 @@ use std::time::Duration;
 use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;
 
-pub use webgrip_extract::{Budget, Interrupted};
+pub use webgrip_budget::{Budget, Interrupted};
 
 /// The views of a PDF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

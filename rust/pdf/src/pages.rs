@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
-use webgrip_extract::Budget;
+use webgrip_budget::Budget;
 
 /// More page-tree nodes than this (pages and their intermediate nodes) is refused.
 pub const MAX_NODES: usize = 200_000;

@@ -1,10 +1,12 @@
 //! The time a call may spend parsing and building views, and a way to cancel it.
 //!
 //! Why: the network deadline ends when the body has arrived, but a hostile page can then keep
-//! the parser busy (misnested tags, huge tables). A [`Budget`] carries the call's deadline and
-//! an optional cancel flag into the [`crate::lexer`] (checked every few hundred tokens) and,
-//! through a thread-local set by [`Budget::enter`], into every tree [`crate::walk`], so one
-//! expired budget stops the whole extraction within a few milliseconds.
+//! the parser busy (misnested tags, huge tables, a PDF's content streams). A [`Budget`]
+//! carries the call's deadline and an optional cancel flag into webgrip-extract's lexer
+//! (checked every few hundred tokens) and, through a thread-local set by [`Budget::enter`],
+//! into every tree walk, so one expired budget stops the whole extraction within a few
+//! milliseconds; webgrip-pdf checks it between pages. Its own crate so that the PDF reader
+//! needs nothing of the HTML one.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
