@@ -3,9 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::tree::Edge;
-use crate::tree::NodeId;
-use crate::tree::{Html, Node};
+use crate::tree::{Edge, Element, Html, Node, NodeId, NodeRef};
 
 use super::attrs::Attrs;
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
@@ -62,391 +60,29 @@ pub(super) struct Table {
 }
 
 impl Table {
+    /// The outline of `doc` (`host`: the page's own host, for internal links): one
+    /// pre-order walk ([`Outliner`]) and the sweeps that finish it.
     pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
-        // Every element and the document root: at most the tree's node count, which it
-        // knows (one allocation instead of a dozen doublings and copies).
-        let mut items: Vec<Item> = Vec::with_capacity(doc.tree.len());
-        let mut stack: Vec<u32> = Vec::new();
-        // Index of the innermost invisible / link ancestor depth, as counters.
-        let mut invisible_depth = 0u32;
-        let mut link_depth = 0u32;
-        let mut code_depth = 0u32;
-        let mut semantic_depth = 0u32;
-        let mut og = None;
-        let mut offer = false;
-        let mut priced = false;
-        let mut discussion = false;
-        let mut shop_body = false;
-        let mut streamed_at: Vec<u32> = Vec::new();
-        let mut archive_body = false;
-        // A position-weighted sum over the stream of visible text (character k weighs B^k,
-        // wrapping): a subtree's text hash is the sum's growth between its open and its
-        // close, shifted back to position 0 by B^-start (B is odd, so invertible). One pass,
-        // O(1) per character and per node, no rescans.
-        let mut run_hash: u64 = 0;
-        let mut run_pow: u64 = 1;
-        let mut run_inv: u64 = 1;
-        let mut opened: Vec<(u64, u64)> = Vec::new();
-        // Ids that a disclosure control names in `aria-controls` (an accordion header or a
-        // "read more" button): the hidden element with that id is a panel a reader expands.
-        // The control may come after its panel, so hidden elements with an id that nothing
-        // else unhides wait in `undecided` until the walk has seen every control.
-        let mut controlled: HashSet<&str> = HashSet::new();
-        let mut undecided: Vec<(u32, &str)> = Vec::new();
-        // A hidden block right after a short question ("Is my dog covered?") is its answer,
-        // folded away: per open element, whether its last closed child element was such a
-        // question, and the page's visible text count when it opened; `last_q` says whether
-        // the last non-blank text so far ended in a question mark.
-        let mut after_q: Vec<bool> = Vec::new();
-        let mut opened_at: Vec<u32> = Vec::new();
-        let mut seen = 0u32;
-        let mut last_q = false;
-        // Likewise a list right after a paragraph ending in a colon ("For more information,
-        // see:") is what that sentence introduces: per open element, whether its last closed
-        // child was such a paragraph; `last_colon` as `last_q`.
-        let mut after_colon: Vec<bool> = Vec::new();
-        let mut last_colon = false;
+        let mut walk = Outliner::new(doc, host);
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
-                    Node::Element(el) => {
-                        let name = el.name();
-                        let attrs = Attrs::of(el);
-                        if let Some(c) = attrs.aria_controls {
-                            controlled.extend(c.split_ascii_whitespace());
-                        }
-                        let mut flags = tag_flags(name);
-                        if name == "textarea" {
-                            flags |= F_WRITE;
-                        }
-                        // A hidden input is form state, not a control anyone sees or fills.
-                        if name == "input"
-                            && attrs
-                                .kind
-                                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
-                        {
-                            flags = F_INVISIBLE;
-                        }
-                        // Raw-text noscript (scripting-enabled parse): markup as text.
-                        if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
-                            flags |= F_INVISIBLE;
-                        }
-                        // Looked up once: several rules below read them.
-                        let class = attrs.class;
-                        let href = attrs.href;
-                        let el_id = attrs.id;
-                        let (attr, class_facts) = attr_flags(&attrs, name);
-                        // Chrome by its role (a search or consent dialog), not merely a form.
-                        if attr.has_any(F_CHROME_TAG) {
-                            flags |= F_ROLE_CHROME;
-                        }
-                        flags |= attr;
-                        if class_facts.price {
-                            priced = true;
-                            flags |= F_PRICE;
-                        }
-                        discussion = discussion
-                            || attrs.itemtype.is_some_and(|t| {
-                                t.split_ascii_whitespace()
-                                    .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
-                            });
-                        match product_marker(&attrs, name) {
-                            Some(ProductSignal::Offer) => offer = true,
-                            Some(sig) => og = og.or(Some(sig)),
-                            None => {}
-                        }
-                        if !class_facts.blank {
-                            flags |= F_CLASSED;
-                        }
-                        if name == "body" {
-                            shop_body = class.is_some_and(is_product_body);
-                            archive_body = class.is_some_and(is_archive_body);
-                        }
-                        if flags.has_any(F_LINK) && href.is_some_and(|h| is_internal(h, host)) {
-                            flags |= F_INTERNAL;
-                        }
-                        if flags.has_any(F_LINK)
-                            && href.is_some_and(|h| h.trim_start().starts_with('#'))
-                        {
-                            flags |= F_FRAGMENT;
-                        }
-                        if name == "ul" || name == "ol" {
-                            flags |= F_LIST;
-                            if after_colon.last().copied().unwrap_or(false) {
-                                flags |= F_INTRODUCED;
-                            }
-                        }
-                        // `dom::is_dropped`, without its attribute scan when no attribute
-                        // it reads is there.
-                        if crate::dom::is_invisible_tag(name)
-                            || (attrs.may_hide() && crate::dom::is_hidden(el))
-                        {
-                            flags |= F_DROPPED;
-                        }
-                        if flags.has_any(F_HEADER) && semantic_depth == 0 {
-                            flags |= F_CHROME_TAG;
-                        }
-                        // Inside code, "comment" in a class name is a syntax highlighter's token
-                        // kind (`hljs-comment`, `token comment`): a code comment, part of the
-                        // code, not a comment thread.
-                        if code_depth > 0 {
-                            flags &= !F_COMMENTS;
-                        }
-                        let idx = items.len() as u32;
-                        let parent = stack.last().copied().unwrap_or(NONE);
-                        // A collapsed accordion / FAQ panel is hidden until a click: content
-                        // a reader expands, not furniture (its own class or its parent's says
-                        // what it is).
-                        let in_collapsible =
-                            parent != NONE && items[parent as usize].flags.has_any(F_COLLAPSIBLE);
-                        let answer = after_q.last().copied().unwrap_or(false);
-                        // React's streaming renderer sends late parts of the page (often the
-                        // article body itself) as `<div hidden id="S:n">` segments at the end
-                        // of `<body>`, which a script moves into place: shown content.
-                        let streamed =
-                            flags.has_any(F_HIDDEN) && el_id.is_some_and(is_streamed_segment_id);
-                        if streamed {
-                            streamed_at.push(items.len() as u32);
-                        }
-                        if flags.has_any(F_HIDDEN) && flags.has_none(F_CHROME_CLASS) {
-                            if flags.has_any(F_COLLAPSIBLE) || in_collapsible || answer || streamed
-                            {
-                                flags = (flags & !F_HIDDEN) | F_COLLAPSED;
-                            } else if let Some(i) = el_id {
-                                undecided.push((idx, i.trim()));
-                            }
-                        }
-                        items.push(Item {
-                            id: node.id(),
-                            parent,
-                            end: idx + 1,
-                            flags,
-                            text: 0,
-                            link: 0,
-                            links: u32::from(flags.has_any(F_LINK)),
-                            punct: 0,
-                            good: 0,
-                            good_link: 0,
-                            wt: 0.0,
-                            own: 0,
-                            own_link: 0,
-                            line: 0,
-                            level: heading_level(name),
-                            sig: signature(name, class_facts.sig),
-                            text_hash: 0,
-                        });
-                        opened.push((run_hash, run_inv));
-                        stack.push(idx);
-                        after_q.push(false);
-                        after_colon.push(false);
-                        opened_at.push(seen);
-                        if flags.has_any(F_INVISIBLE) {
-                            invisible_depth += 1;
-                        }
-                        if flags.has_any(F_LINK) {
-                            link_depth += 1;
-                        }
-                        if flags.has_any(F_CODE) {
-                            code_depth += 1;
-                        }
-                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
-                            semantic_depth += 1;
-                        }
-                    }
-                    Node::Document | Node::Fragment => {
-                        let idx = items.len() as u32;
-                        items.push(Item {
-                            id: node.id(),
-                            parent: NONE,
-                            end: idx + 1,
-                            flags: Flags::EMPTY,
-                            text: 0,
-                            link: 0,
-                            links: 0,
-                            punct: 0,
-                            good: 0,
-                            good_link: 0,
-                            wt: 0.0,
-                            own: 0,
-                            own_link: 0,
-                            line: 0,
-                            level: 0,
-                            sig: 0,
-                            text_hash: 0,
-                        });
-                        opened.push((run_hash, run_inv));
-                        stack.push(idx);
-                        after_q.push(false);
-                        after_colon.push(false);
-                        opened_at.push(seen);
-                    }
-                    Node::Text(text) => {
-                        if invisible_depth > 0 {
-                            continue;
-                        }
-                        // Trailing ASCII whitespace counts for nothing, and a node of
-                        // nothing else (indentation between tags, most text nodes) changes
-                        // nothing.
-                        let text = trim_ascii_whitespace_end(text);
-                        if text.is_empty() {
-                            continue;
-                        }
-                        if let Some(c) = last_visible_char(text) {
-                            last_q = c == '?';
-                            last_colon = c == ':';
-                        }
-                        let TextCounts {
-                            alnum,
-                            punct,
-                            fed,
-                            hash,
-                        } = TextCounts::of(text);
-                        // Append the node's text to the running hash (see `TextCounts`).
-                        if fed > 0 {
-                            let (pow, inv) = (hash_pow(fed), hash_inv_pow(fed));
-                            run_hash = run_hash.wrapping_add(
-                                hash.wrapping_mul(pow.wrapping_mul(TEXT_HASH_INV))
-                                    .wrapping_mul(run_pow),
-                            );
-                            run_pow = run_pow.wrapping_mul(pow);
-                            run_inv = run_inv.wrapping_mul(inv);
-                        }
-                        if let Some(&top) = stack.last() {
-                            seen += alnum;
-                            let it = &mut items[top as usize];
-                            it.text += alnum;
-                            it.own += alnum;
-                            it.punct += punct;
-                            it.line += alnum;
-                            if link_depth > 0 {
-                                it.link += alnum;
-                                it.own_link += alnum;
-                            }
-                        }
-                    }
+                    Node::Element(el) => walk.open_element(node, el),
+                    Node::Document | Node::Fragment => walk.open_root(node.id()),
+                    Node::Text(text) => walk.text(text),
                     _ => {}
                 },
                 Edge::Close(node) => {
-                    let is_container = matches!(
+                    if matches!(
                         node.value(),
                         Node::Element(_) | Node::Document | Node::Fragment
-                    );
-                    if !is_container {
-                        continue;
-                    }
-                    if let Some(idx) = stack.pop() {
-                        after_q.pop();
-                        let own = seen - opened_at.pop().unwrap_or(seen);
-                        if let Some(q) = after_q.last_mut() {
-                            *q = last_q && (4..=QUESTION_TEXT).contains(&own);
-                        }
-                        after_colon.pop();
-                        if let Some(c) = after_colon.last_mut() {
-                            *c = last_colon
-                                && items[idx as usize].flags & (F_PARA | F_CELL) == F_PARA;
-                        }
-                        let end = items.len() as u32;
-                        let it = &mut items[idx as usize];
-                        it.end = end;
-                        if let Some((h0, inv0)) = opened.pop() {
-                            it.text_hash = run_hash.wrapping_sub(h0).wrapping_mul(inv0);
-                        }
-                        let flags = it.flags;
-                        if flags.has_any(F_INVISIBLE) {
-                            invisible_depth = invisible_depth.saturating_sub(1);
-                        }
-                        if flags.has_any(F_LINK) {
-                            link_depth = link_depth.saturating_sub(1);
-                        }
-                        if flags.has_any(F_CODE) {
-                            code_depth = code_depth.saturating_sub(1);
-                        }
-                        if flags.has_any(F_MAIN_HINT | F_ARTICLE) {
-                            semantic_depth = semantic_depth.saturating_sub(1);
-                        }
+                    ) {
+                        walk.close();
                     }
                 }
             }
         }
-        // Hidden panels whose id a disclosure control names (see `controlled`).
-        if !controlled.is_empty() {
-            for &(i, id) in &undecided {
-                if controlled.contains(id) {
-                    let it = &mut items[i as usize];
-                    it.flags = (it.flags & !F_HIDDEN) | F_COLLAPSED;
-                }
-            }
-        }
-        // Subtree totals: children come after parents in pre-order, so a reverse sweep
-        // adds every finished child into its parent.
-        let mut controls = vec![false; items.len()];
-        let mut writes = vec![false; items.len()];
-        for i in (1..items.len()).rev() {
-            // A form without a single visible control is nothing a reader fills in: forum
-            // and comment software wraps each post's text in one (for in-place editing).
-            // Shops wrap product grids in "compare" forms too: those are link lists.
-            let it = &items[i];
-            if it.flags & (F_FORM | F_ROLE_CHROME) == F_FORM
-                && !controls[i]
-                && 2 * it.link < it.text
-            {
-                items[i].flags &= !F_CHROME_TAG;
-            }
-            let p = items[i].parent;
-            if p == NONE {
-                continue;
-            }
-            if controls[i] || items[i].flags.has_any(F_CONTROL) {
-                controls[p as usize] = true;
-            }
-            if writes[i] {
-                items[i].flags |= F_WRITE;
-            }
-            if items[i].flags.has_any(F_WRITE) {
-                writes[p as usize] = true;
-            }
-            let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
-            let links = items[i].links;
-            let inline = items[i]
-                .flags
-                .has_none(F_BLOCK | F_PARA | F_HEADING | F_BODY)
-                && items[i].flags.has_none(F_INVISIBLE);
-            let line = items[i].line;
-            let par = &mut items[p as usize];
-            par.text += text;
-            par.link += link;
-            par.punct += punct;
-            par.links += links;
-            if inline {
-                par.line += line;
-            }
-        }
-        // React streaming segments were unhidden above, but the same channel carries late
-        // menus, recommendation rails and product grids: a link-dense segment stays hidden
-        // (what a reader sees of it in place is navigation, not content).
-        for &i in &streamed_at {
-            let it = &mut items[i as usize];
-            if it.flags.has_any(F_COLLAPSED) && it.link * 100 > it.text * STREAMED_LINK_PERCENT {
-                it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
-            }
-        }
-        Table {
-            items,
-            og,
-            offer,
-            priced,
-            descend_share: ARTICLE_DESCEND_SHARE,
-            article: false,
-            comment_text: 0,
-            thread: NONE,
-            opening_text: 0,
-            article_over_thread: false,
-            discussion,
-            product: false,
-            declared_product: false,
-            shop_body,
-            archive_body,
-        }
+        walk.finish()
     }
 
     pub(super) fn body(&self) -> u32 {
@@ -608,6 +244,443 @@ pub(super) struct Item {
     pub(super) sig: u64,
     /// Hash of the subtree's visible alphanumeric text, lower-cased (see `Table::build`).
     pub(super) text_hash: u64,
+}
+
+/// An element the walk has open, and what the rules read of it when its children open and
+/// close.
+struct Open {
+    /// Its index in the table.
+    idx: u32,
+    /// The running text hash and its inverse power when it opened (see [`TextHash`]).
+    hash_at: (u64, u64),
+    /// Its last closed child element was a short question (see `Outliner::close`).
+    after_question: bool,
+    /// Its last closed child was a paragraph ending in a colon.
+    after_colon: bool,
+    /// The page's visible text count when it opened.
+    seen_at: u32,
+}
+
+/// A position-weighted sum over the stream of visible text (character k weighs B^k,
+/// wrapping): a subtree's text hash is the sum's growth between its open and its close,
+/// shifted back to position 0 by B^-start (B is odd, so invertible). One pass, O(1) per
+/// character and per node, no rescans.
+struct TextHash {
+    sum: u64,
+    pow: u64,
+    inv: u64,
+}
+
+impl TextHash {
+    /// Append a text node's own hash over `fed` characters (see `TextCounts`).
+    fn feed(&mut self, hash: u64, fed: u64) {
+        if fed == 0 {
+            return;
+        }
+        let (pow, inv) = (hash_pow(fed), hash_inv_pow(fed));
+        self.sum = self.sum.wrapping_add(
+            hash.wrapping_mul(pow.wrapping_mul(TEXT_HASH_INV))
+                .wrapping_mul(self.pow),
+        );
+        self.pow = self.pow.wrapping_mul(pow);
+        self.inv = self.inv.wrapping_mul(inv);
+    }
+}
+
+/// Counts of open elements of a kind, as the walk enters and leaves them.
+#[derive(Default)]
+struct Depths {
+    /// Invisible (text inside counts for nothing).
+    invisible: u32,
+    /// Links (text inside is link text).
+    link: u32,
+    /// Code (a "comment" class there is a highlighter's token).
+    code: u32,
+    /// `<main>`/`<article>` hints (a `<header>` inside one is not the page's chrome).
+    semantic: u32,
+}
+
+impl Depths {
+    fn enter(&mut self, flags: Flags) {
+        self.invisible += u32::from(flags.has_any(F_INVISIBLE));
+        self.link += u32::from(flags.has_any(F_LINK));
+        self.code += u32::from(flags.has_any(F_CODE));
+        self.semantic += u32::from(flags.has_any(F_MAIN_HINT | F_ARTICLE));
+    }
+
+    fn leave(&mut self, flags: Flags) {
+        self.invisible = self
+            .invisible
+            .saturating_sub(u32::from(flags.has_any(F_INVISIBLE)));
+        self.link = self.link.saturating_sub(u32::from(flags.has_any(F_LINK)));
+        self.code = self.code.saturating_sub(u32::from(flags.has_any(F_CODE)));
+        self.semantic = self
+            .semantic
+            .saturating_sub(u32::from(flags.has_any(F_MAIN_HINT | F_ARTICLE)));
+    }
+}
+
+/// What the page says about itself, gathered on the way ([`Table`]'s fields of the same
+/// names).
+#[derive(Default)]
+struct PageFacts {
+    og: Option<ProductSignal>,
+    offer: bool,
+    priced: bool,
+    discussion: bool,
+    shop_body: bool,
+    archive_body: bool,
+}
+
+/// The pre-order walk behind [`Table::build`]: the table so far, the open elements, and what
+/// the rules carry from one node to the next.
+struct Outliner<'a> {
+    host: Option<&'a str>,
+    items: Vec<Item>,
+    open: Vec<Open>,
+    depths: Depths,
+    facts: PageFacts,
+    hash: TextHash,
+    /// Ids that a disclosure control names in `aria-controls` (an accordion header or a
+    /// "read more" button): the hidden element with that id is a panel a reader expands.
+    /// The control may come after its panel, so hidden elements with an id that nothing
+    /// else unhides wait in `undecided` until the walk has seen every control.
+    controlled: HashSet<&'a str>,
+    undecided: Vec<(u32, &'a str)>,
+    /// React streaming segments unhidden on the way (see `Outliner::finish`).
+    streamed_at: Vec<u32>,
+    /// Visible text so far, and whether the last non-blank text ended in a question mark or
+    /// a colon. A hidden block right after a short question ("Is my dog covered?") is its
+    /// answer, folded away; a list right after a paragraph ending in a colon ("For more
+    /// information, see:") is what that sentence introduces.
+    seen: u32,
+    last_question: bool,
+    last_colon: bool,
+}
+
+impl<'a> Outliner<'a> {
+    fn new(doc: &Html, host: Option<&'a str>) -> Self {
+        Outliner {
+            host,
+            // Every element and the document root: at most the tree's node count, which it
+            // knows (one allocation instead of a dozen doublings and copies).
+            items: Vec::with_capacity(doc.tree.len()),
+            open: Vec::new(),
+            depths: Depths::default(),
+            facts: PageFacts::default(),
+            hash: TextHash {
+                sum: 0,
+                pow: 1,
+                inv: 1,
+            },
+            controlled: HashSet::new(),
+            undecided: Vec::new(),
+            streamed_at: Vec::new(),
+            seen: 0,
+            last_question: false,
+            last_colon: false,
+        }
+    }
+
+    fn push(&mut self, item: Item) {
+        self.open.push(Open {
+            idx: item.end - 1,
+            hash_at: (self.hash.sum, self.hash.inv),
+            after_question: false,
+            after_colon: false,
+            seen_at: self.seen,
+        });
+        self.items.push(item);
+    }
+
+    /// The document (or fragment) node: the table's first entry.
+    fn open_root(&mut self, id: NodeId) {
+        let idx = self.items.len() as u32;
+        self.push(Item::new(id, NONE, idx, Flags::EMPTY));
+    }
+
+    fn open_element(&mut self, node: NodeRef<'a>, el: Element<'a>) {
+        let name = el.name();
+        let attrs = Attrs::of(el);
+        if let Some(c) = attrs.aria_controls {
+            self.controlled.extend(c.split_ascii_whitespace());
+        }
+        let mut flags = tag_flags(name);
+        if name == "textarea" {
+            flags |= F_WRITE;
+        }
+        // A hidden input is form state, not a control anyone sees or fills.
+        if name == "input"
+            && attrs
+                .kind
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
+        {
+            flags = F_INVISIBLE;
+        }
+        // Raw-text noscript (scripting-enabled parse): markup as text.
+        if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
+            flags |= F_INVISIBLE;
+        }
+        // Looked up once: several rules below read them.
+        let class = attrs.class;
+        let href = attrs.href;
+        let el_id = attrs.id;
+        let (attr, class_facts) = attr_flags(&attrs, name);
+        // Chrome by its role (a search or consent dialog), not merely a form.
+        if attr.has_any(F_CHROME_TAG) {
+            flags |= F_ROLE_CHROME;
+        }
+        flags |= attr;
+        let facts = &mut self.facts;
+        if class_facts.price {
+            facts.priced = true;
+            flags |= F_PRICE;
+        }
+        facts.discussion = facts.discussion
+            || attrs.itemtype.is_some_and(|t| {
+                t.split_ascii_whitespace()
+                    .any(|t| is_discussion_type(t.rsplit('/').next().unwrap_or(t)))
+            });
+        match product_marker(&attrs, name) {
+            Some(ProductSignal::Offer) => facts.offer = true,
+            Some(sig) => facts.og = facts.og.or(Some(sig)),
+            None => {}
+        }
+        if !class_facts.blank {
+            flags |= F_CLASSED;
+        }
+        if name == "body" {
+            facts.shop_body = class.is_some_and(is_product_body);
+            facts.archive_body = class.is_some_and(is_archive_body);
+        }
+        if flags.has_any(F_LINK) && href.is_some_and(|h| is_internal(h, self.host)) {
+            flags |= F_INTERNAL;
+        }
+        if flags.has_any(F_LINK) && href.is_some_and(|h| h.trim_start().starts_with('#')) {
+            flags |= F_FRAGMENT;
+        }
+        let parent_open = self.open.last();
+        if name == "ul" || name == "ol" {
+            flags |= F_LIST;
+            if parent_open.is_some_and(|o| o.after_colon) {
+                flags |= F_INTRODUCED;
+            }
+        }
+        // `dom::is_dropped`, without its attribute scan when no attribute it reads is there.
+        if crate::dom::is_invisible_tag(name) || (attrs.may_hide() && crate::dom::is_hidden(el)) {
+            flags |= F_DROPPED;
+        }
+        if flags.has_any(F_HEADER) && self.depths.semantic == 0 {
+            flags |= F_CHROME_TAG;
+        }
+        // Inside code, "comment" in a class name is a syntax highlighter's token kind
+        // (`hljs-comment`, `token comment`): a code comment, part of the code, not a comment
+        // thread.
+        if self.depths.code > 0 {
+            flags &= !F_COMMENTS;
+        }
+        let idx = self.items.len() as u32;
+        let parent = parent_open.map_or(NONE, |o| o.idx);
+        // A collapsed accordion / FAQ panel is hidden until a click: content a reader
+        // expands, not furniture (its own class or its parent's says what it is).
+        let in_collapsible =
+            parent != NONE && self.items[parent as usize].flags.has_any(F_COLLAPSIBLE);
+        let answer = parent_open.is_some_and(|o| o.after_question);
+        // React's streaming renderer sends late parts of the page (often the article body
+        // itself) as `<div hidden id="S:n">` segments at the end of `<body>`, which a script
+        // moves into place: shown content.
+        let streamed = flags.has_any(F_HIDDEN) && el_id.is_some_and(is_streamed_segment_id);
+        if streamed {
+            self.streamed_at.push(idx);
+        }
+        if flags.has_any(F_HIDDEN) && flags.has_none(F_CHROME_CLASS) {
+            if flags.has_any(F_COLLAPSIBLE) || in_collapsible || answer || streamed {
+                flags = (flags & !F_HIDDEN) | F_COLLAPSED;
+            } else if let Some(i) = el_id {
+                self.undecided.push((idx, i.trim()));
+            }
+        }
+        let mut item = Item::new(node.id(), parent, idx, flags);
+        item.links = u32::from(flags.has_any(F_LINK));
+        item.level = heading_level(name);
+        item.sig = signature(name, class_facts.sig);
+        self.push(item);
+        self.depths.enter(flags);
+    }
+
+    fn text(&mut self, text: &str) {
+        if self.depths.invisible > 0 {
+            return;
+        }
+        // Trailing ASCII whitespace counts for nothing, and a node of nothing else
+        // (indentation between tags, most text nodes) changes nothing.
+        let text = trim_ascii_whitespace_end(text);
+        if text.is_empty() {
+            return;
+        }
+        if let Some(c) = last_visible_char(text) {
+            self.last_question = c == '?';
+            self.last_colon = c == ':';
+        }
+        let TextCounts {
+            alnum,
+            punct,
+            fed,
+            hash,
+        } = TextCounts::of(text);
+        self.hash.feed(hash, fed);
+        if let Some(top) = self.open.last() {
+            self.seen += alnum;
+            let it = &mut self.items[top.idx as usize];
+            it.text += alnum;
+            it.own += alnum;
+            it.punct += punct;
+            it.line += alnum;
+            if self.depths.link > 0 {
+                it.link += alnum;
+                it.own_link += alnum;
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        let Some(closed) = self.open.pop() else {
+            return;
+        };
+        let idx = closed.idx as usize;
+        let own = self.seen - closed.seen_at;
+        let paragraph = self.items[idx].flags & (F_PARA | F_CELL) == F_PARA;
+        if let Some(parent) = self.open.last_mut() {
+            parent.after_question = self.last_question && (4..=QUESTION_TEXT).contains(&own);
+            parent.after_colon = self.last_colon && paragraph;
+        }
+        let end = self.items.len() as u32;
+        let it = &mut self.items[idx];
+        it.end = end;
+        let (h0, inv0) = closed.hash_at;
+        it.text_hash = self.hash.sum.wrapping_sub(h0).wrapping_mul(inv0);
+        let flags = it.flags;
+        self.depths.leave(flags);
+    }
+
+    /// The sweeps after the walk: hidden panels a control names unhidden, subtree totals,
+    /// link-dense streamed segments hidden again.
+    fn finish(self) -> Table {
+        let Outliner {
+            mut items,
+            facts,
+            controlled,
+            undecided,
+            streamed_at,
+            ..
+        } = self;
+        // Hidden panels whose id a disclosure control names (see `controlled`).
+        if !controlled.is_empty() {
+            for &(i, id) in &undecided {
+                if controlled.contains(id) {
+                    let it = &mut items[i as usize];
+                    it.flags = (it.flags & !F_HIDDEN) | F_COLLAPSED;
+                }
+            }
+        }
+        sum_subtrees(&mut items);
+        // React streaming segments were unhidden above, but the same channel carries late
+        // menus, recommendation rails and product grids: a link-dense segment stays hidden
+        // (what a reader sees of it in place is navigation, not content).
+        for &i in &streamed_at {
+            let it = &mut items[i as usize];
+            if it.flags.has_any(F_COLLAPSED) && it.link * 100 > it.text * STREAMED_LINK_PERCENT {
+                it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
+            }
+        }
+        Table {
+            items,
+            og: facts.og,
+            offer: facts.offer,
+            priced: facts.priced,
+            descend_share: ARTICLE_DESCEND_SHARE,
+            article: false,
+            comment_text: 0,
+            thread: NONE,
+            opening_text: 0,
+            article_over_thread: false,
+            discussion: facts.discussion,
+            product: false,
+            declared_product: false,
+            shop_body: facts.shop_body,
+            archive_body: facts.archive_body,
+        }
+    }
+}
+
+/// Subtree totals: children come after parents in pre-order, so a reverse sweep adds every
+/// finished child into its parent (and carries "holds a control" and "holds a text field"
+/// up).
+fn sum_subtrees(items: &mut [Item]) {
+    let mut controls = vec![false; items.len()];
+    let mut writes = vec![false; items.len()];
+    for i in (1..items.len()).rev() {
+        // A form without a single visible control is nothing a reader fills in: forum and
+        // comment software wraps each post's text in one (for in-place editing). Shops wrap
+        // product grids in "compare" forms too: those are link lists.
+        let it = &items[i];
+        if it.flags & (F_FORM | F_ROLE_CHROME) == F_FORM && !controls[i] && 2 * it.link < it.text {
+            items[i].flags &= !F_CHROME_TAG;
+        }
+        let p = items[i].parent;
+        if p == NONE {
+            continue;
+        }
+        if controls[i] || items[i].flags.has_any(F_CONTROL) {
+            controls[p as usize] = true;
+        }
+        if writes[i] {
+            items[i].flags |= F_WRITE;
+        }
+        if items[i].flags.has_any(F_WRITE) {
+            writes[p as usize] = true;
+        }
+        let (text, link, punct) = (items[i].text, items[i].link, items[i].punct);
+        let links = items[i].links;
+        let inline = items[i]
+            .flags
+            .has_none(F_BLOCK | F_PARA | F_HEADING | F_BODY)
+            && items[i].flags.has_none(F_INVISIBLE);
+        let line = items[i].line;
+        let par = &mut items[p as usize];
+        par.text += text;
+        par.link += link;
+        par.punct += punct;
+        par.links += links;
+        if inline {
+            par.line += line;
+        }
+    }
+}
+
+impl Item {
+    /// A fresh entry at `idx` (its subtree so far only itself), no text counted yet.
+    fn new(id: NodeId, parent: u32, idx: u32, flags: Flags) -> Item {
+        Item {
+            id,
+            parent,
+            end: idx + 1,
+            flags,
+            text: 0,
+            link: 0,
+            links: 0,
+            punct: 0,
+            good: 0,
+            good_link: 0,
+            wt: 0.0,
+            own: 0,
+            own_link: 0,
+            line: 0,
+            level: 0,
+            sig: 0,
+            text_hash: 0,
+        }
+    }
 }
 
 /// The children of one outline entry, in order (see `Table::children`).
