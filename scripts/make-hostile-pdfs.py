@@ -59,6 +59,25 @@ def one_page(content: bytes, page_extra: bytes = b"", trailer: bytes = b"") -> b
     )
 
 
+def with_form(page_content: bytes, form_content: bytes) -> bytes:
+    """One page whose content is ``page_content``, with a Form XObject ``/X`` drawing
+    ``form_content`` in Helvetica (both streams compressed)."""
+    font = b"/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>"
+    form = zlib.compress(form_content, 9)
+    return pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << " + font + b" /XObject << /X 5 0 R >> >> >>",
+            stream(page_content, compress=True),
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << "
+            + font
+            + b" >> /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(form), form),
+        ]
+    )
+
+
 DEEP = b"[" * 30_000
 SHAPES = {
     # Nested arrays as a content-stream operand (compressed: 721 bytes did it).
@@ -118,6 +137,16 @@ SHAPES = {
             compress=True,
         )
     ),
+    # One page painting one Form XObject 600 times, each under its own matrix, the form
+    # drawing 20,000 one-character strings: the parser reads a form again for every matrix
+    # and keeps every glyph (a 2.4 KB file ran the fuzzing build out of memory). The page's
+    # own content is small; the forms it paints are charged to it (rust/pdf/src/forms.rs).
+    "hostile-form-repeat.pdf": with_form(
+        b"".join(b"q 1 0 0 1 %d 0 cm /X Do Q " % i for i in range(1, 601)),
+        b"BT /F1 1 Tf " + b"(x) Tj " * 20_000 + b"ET",
+    ),
+    # hostile-text-flood.pdf's million strings moved into a form painted once.
+    "hostile-form-flood.pdf": with_form(b"/X Do", b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000 + b"ET"),
 }
 
 

@@ -10,10 +10,11 @@
 //! nesting pre-pass ([`nesting`]: the parser recurses once per level, and a stack overflow
 //! kills the process), the page-tree walk ([`pages`]: the parser's own walk has no visited
 //! set), and a per-page scan of the decoded content for nesting and the text it would draw
-//! ([`page_content`]).
+//! ([`page_content`]), the Form XObjects it paints included ([`forms`]).
 
 pub mod bombs;
 pub mod filters;
+pub mod forms;
 pub mod info;
 pub mod layout;
 pub mod lengths;
@@ -27,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
+use forms::Forms;
 use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;
 
@@ -288,6 +290,7 @@ fn read(
         extract_tables: mode == Mode::Markdown,
         ..Default::default()
     };
+    let mut forms = Forms::default();
     for i in 0..wanted {
         budget.check().map_err(|_| {
             // The worker's flag is only raised by a caller that stopped waiting.
@@ -295,7 +298,7 @@ fn read(
         })?;
         // A page the parser cannot read is left empty rather than failing the document; so is
         // one whose content the parser could not read safely.
-        if let Err(why) = page_content(&doc, i) {
+        if let Err(why) = page_content(&doc, i, &mut forms) {
             skipped.push((i + 1, why));
             match mode {
                 Mode::Text => pages.push(Vec::new()),
@@ -384,9 +387,10 @@ fn read(
 /// safe to hand to the parser: nesting within [`nesting::MAX_BOUND`] from any offset (the
 /// content parser restarts one byte on after an operand it cannot read), and no more text to
 /// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`], no rereading past
-/// [`MAX_PAGE_RESTART_COST`]. This covers what the file pre-pass cannot see: encrypted
-/// streams, filters it does not decode, and `/Contents` arrays naming one stream many times.
-fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
+/// [`MAX_PAGE_RESTART_COST`], counting the forms it paints once per painting ([`forms`]).
+/// This covers what the file pre-pass cannot see: encrypted streams, filters it does not
+/// decode, `/Contents` arrays naming one stream many times, and one form painted many times.
+fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<(), &'static str> {
     let Ok(data) = doc.get_page_content_data(i) else {
         return Ok(());
     };
@@ -396,13 +400,16 @@ fn page_content(doc: &PdfDocument, i: usize) -> Result<(), &'static str> {
     if nesting::within(&n).is_err() {
         return Err("its content nests arrays or dictionaries too deep or too wide");
     }
-    if n.string_bytes() > MAX_PAGE_TEXT_BYTES {
+    // The forms it paints count as its own content, once per painting (see `forms`).
+    let painted = forms.charge(doc, i, &data);
+    let total = |own: usize, forms: u64| (own as u64).saturating_add(forms);
+    if total(n.string_bytes(), painted.text_bytes) > MAX_PAGE_TEXT_BYTES as u64 {
         return Err("it draws more text than a page can hold");
     }
-    if n.tokens() > MAX_PAGE_TOKENS {
+    if total(n.tokens(), painted.tokens) > MAX_PAGE_TOKENS as u64 {
         return Err("it holds more drawing operations than a page can");
     }
-    if n.restart_cost() > MAX_PAGE_RESTART_COST {
+    if n.restart_cost().saturating_add(painted.restart) > MAX_PAGE_RESTART_COST {
         return Err("its content is broken in a way the parser would reread without end");
     }
     Ok(())
@@ -902,6 +909,83 @@ mod tests {
         );
         let doc = read_text(&one_page(stream(fine.as_bytes()), "")).expect("reads");
         assert!(doc.content.contains("Kept page"), "{}", &doc.content[..100]);
+    }
+
+    /// One page painting Form XObject `/X` with `page`; the form draws `form` in Helvetica.
+    fn with_form(page: &[u8], form: &[u8]) -> Vec<u8> {
+        let font = "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>";
+        let mut form_object = format!(
+            "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << {font} >> \
+             /Length {} >>\nstream\n",
+            form.len()
+        )
+        .into_bytes();
+        form_object.extend_from_slice(form);
+        form_object.extend_from_slice(b"\nendstream");
+        pdf_of(
+            &[
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+                format!(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                     /Resources << {font} /XObject << /X 5 0 R >> >> >>"
+                )
+                .into_bytes(),
+                stream(page),
+                form_object,
+            ],
+            "",
+        )
+    }
+
+    #[test]
+    fn text_in_a_form_is_read_and_charged_to_its_page_once_per_painting() {
+        let form = b"BT /F1 12 Tf 72 720 Td (Inside the form) Tj ET";
+        let page = b"q 1 0 0 1 0 0 cm /X Do Q q 1 0 0 1 0 -100 cm /X Do Q";
+        let pdf = with_form(page, form);
+        let doc = read_text(&pdf).expect("reads");
+        assert!(doc.content.contains("Inside the form"), "{}", doc.content);
+        let parsed = PdfDocument::from_bytes(pdf).expect("parses");
+        let content = parsed.get_page_content_data(0).expect("content");
+        let mut own = nesting::Nesting::new();
+        nesting::push_content(&mut own, form);
+        own.finish();
+        let charged = Forms::default().charge(&parsed, 0, &content);
+        assert_eq!(charged.tokens, 2 * own.tokens() as u64);
+        assert_eq!(charged.text_bytes, 2 * own.string_bytes() as u64);
+    }
+
+    /// The page's own content is 20 paintings; the form they paint draws 20,000 strings, and
+    /// the parser reads it once per matrix (600 paintings of it ran the fuzzing build out of
+    /// memory before forms were charged to their page).
+    #[test]
+    fn a_form_painted_under_many_matrices_is_charged_to_its_page() {
+        let paint: String = (1..=20)
+            .map(|i| format!("q 1 0 0 1 {i} 0 cm /X Do Q "))
+            .collect();
+        let form = format!("BT /F1 1 Tf {}ET", "(x) Tj ".repeat(20_000));
+        let doc = read_text(&with_form(paint.as_bytes(), form.as_bytes())).expect("reads");
+        assert!(
+            doc.content
+                .contains("[Page 1 was not read: it draws more text"),
+            "{}",
+            &doc.content[..200.min(doc.content.len())]
+        );
+    }
+
+    #[test]
+    fn a_flood_of_text_in_a_form_is_refused_as_on_the_page() {
+        let form = format!(
+            "BT /F1 1 Tf {}ET",
+            "(x) Tj ".repeat(MAX_PAGE_TEXT_BYTES + 1)
+        );
+        let doc = read_text(&with_form(b"/X Do", form.as_bytes())).expect("reads");
+        assert!(
+            doc.content
+                .contains("[Page 1 was not read: it draws more text"),
+            "{}",
+            &doc.content[..200.min(doc.content.len())]
+        );
     }
 
     #[test]

@@ -1,0 +1,263 @@
+//! What a page's Form XObjects add to its cost, charged to the page before the parser reads it.
+//!
+//! Why: the per-page scan (`page_content` in lib.rs) bounds the text, tokens and rereading of
+//! a page's own content stream, but a page can paint a Form XObject (`/X Do`), and pdf_oxide's
+//! text extractor reads a form's content again for every transformation matrix it is painted
+//! under, keeping every glyph each time. A 1.2 KB page painting one form of 20,000 `(x) Tj`
+//! under 599 matrices ran the fuzzing build out of memory (2 GB; `fuzz/open` had it, built by
+//! hand while hunting a CI fuzz timeout), and a text flood moved into a form painted once took
+//! 3.6 s where the same flood on the page is refused at once. Here each form a page can reach
+//! is scanned once (its tokens, text bytes and restart cost, by the same [`Nesting`] pass) and
+//! charged once per `Do` that paints it, nested forms included, so the page's limits hold for
+//! everything the parser would read for it.
+//!
+//! Over-counting on purpose: the extractor skips a form painted twice under the same matrix,
+//! and this count does not. Encrypted documents' forms are not charged (their streams can only
+//! be decoded by the parser's own decryption, which is not public); the worker thread's
+//! deadline still bounds their time.
+
+use std::collections::HashMap;
+
+use pdf_oxide::object::{Object, ObjectRef};
+use pdf_oxide::PdfDocument;
+
+use crate::nesting::{self, Nesting};
+
+/// How deep forms painting forms are followed (pdf_oxide stops at 10).
+const MAX_FORM_DEPTH: usize = 10;
+
+/// What reading some content costs the parser.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    pub tokens: u64,
+    pub text_bytes: u64,
+    pub restart: u64,
+}
+
+impl Cost {
+    fn of(n: &Nesting) -> Cost {
+        Cost {
+            tokens: n.tokens() as u64,
+            text_bytes: n.string_bytes() as u64,
+            restart: n.restart_cost(),
+        }
+    }
+
+    fn add_times(&mut self, other: Cost, times: u64) {
+        self.tokens = self
+            .tokens
+            .saturating_add(other.tokens.saturating_mul(times));
+        self.text_bytes = self
+            .text_bytes
+            .saturating_add(other.text_bytes.saturating_mul(times));
+        self.restart = self
+            .restart
+            .saturating_add(other.restart.saturating_mul(times));
+    }
+}
+
+/// Forms already costed, across the pages of one document (a header form is shared by all).
+#[derive(Default)]
+pub struct Forms {
+    costed: HashMap<ObjectRef, Cost>,
+}
+
+impl Forms {
+    /// What the forms page `i` paints (`content`: its decoded content, as the page scan read
+    /// it) add to the page's own cost.
+    pub fn charge(&mut self, doc: &PdfDocument, i: usize, content: &[u8]) -> Cost {
+        let Ok(page) = doc.get_page(i) else {
+            return Cost::default();
+        };
+        let resources = page.as_dict().and_then(|d| d.get("Resources")).cloned();
+        self.painted(doc, resources.as_ref(), content, 0)
+    }
+
+    /// The cost of the forms `content` paints through `resources`' `/XObject` entries.
+    fn painted(
+        &mut self,
+        doc: &PdfDocument,
+        resources: Option<&Object>,
+        content: &[u8],
+        depth: usize,
+    ) -> Cost {
+        let mut total = Cost::default();
+        if depth >= MAX_FORM_DEPTH {
+            return total;
+        }
+        let calls = do_calls(content);
+        if calls.is_empty() {
+            return total;
+        }
+        let Some(xobjects) = xobject_refs(doc, resources) else {
+            return total;
+        };
+        for (name, times) in calls {
+            let Some(&form) = xobjects.get(name.as_slice()) else {
+                continue;
+            };
+            let cost = self.form_cost(doc, form, depth);
+            total.add_times(cost, times);
+        }
+        total
+    }
+
+    /// One form's own cost plus that of the forms it paints (memoised; a form reached again
+    /// while it is being costed, a loop, counts as empty).
+    fn form_cost(&mut self, doc: &PdfDocument, form: ObjectRef, depth: usize) -> Cost {
+        if let Some(&cost) = self.costed.get(&form) {
+            return cost;
+        }
+        self.costed.insert(form, Cost::default());
+        let Ok(object) = doc.load_object(form) else {
+            return Cost::default();
+        };
+        let Some(dict) = object.as_dict() else {
+            return Cost::default();
+        };
+        if dict.get("Subtype").and_then(Object::as_name) != Some("Form") {
+            return Cost::default();
+        }
+        let resources = dict.get("Resources").cloned();
+        let Ok(data) = object.decode_stream_data() else {
+            return Cost::default();
+        };
+        let mut n = Nesting::new();
+        nesting::push_content(&mut n, &data);
+        n.finish();
+        let mut cost = Cost::of(&n);
+        let inner = self.painted(doc, resources.as_ref(), &data, depth + 1);
+        cost.add_times(inner, 1);
+        self.costed.insert(form, cost);
+        cost
+    }
+}
+
+/// `resources`' `/XObject` dictionary as name → reference (`None` without one).
+fn xobject_refs(
+    doc: &PdfDocument,
+    resources: Option<&Object>,
+) -> Option<HashMap<Vec<u8>, ObjectRef>> {
+    let resources = doc.resolve_object(resources?).ok()?;
+    let entry = resources.as_dict()?.get("XObject")?;
+    let xobjects = doc.resolve_object(entry).ok()?;
+    Some(
+        xobjects
+            .as_dict()?
+            .iter()
+            .filter_map(|(name, v)| Some((name.as_bytes().to_vec(), v.as_reference()?)))
+            .collect(),
+    )
+}
+
+/// How many times each name is painted by a `Do` in `content` (the name operand right before
+/// the operator). One pass; strings, hex strings and comments are skipped so their bytes are
+/// not read as operators.
+pub fn do_calls(content: &[u8]) -> HashMap<Vec<u8>, u64> {
+    let mut calls: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut last_name: Option<&[u8]> = None;
+    let mut i = 0;
+    while i < content.len() {
+        let c = content[i];
+        match c {
+            b'(' => {
+                // A literal string: balanced parentheses, backslash escapes.
+                let mut depth = 0usize;
+                while i < content.len() {
+                    match content[i] {
+                        b'\\' => i += 1,
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+                last_name = None;
+            }
+            b'%' => {
+                while i < content.len() && !matches!(content[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'<' if content.get(i + 1) != Some(&b'<') => {
+                while i < content.len() && content[i] != b'>' {
+                    i += 1;
+                }
+                i += 1;
+                last_name = None;
+            }
+            b'/' => {
+                let start = i + 1;
+                i = start;
+                while i < content.len() && is_regular(content[i]) {
+                    i += 1;
+                }
+                last_name = Some(&content[start..i]);
+            }
+            _ if is_regular(c) => {
+                let start = i;
+                while i < content.len() && is_regular(content[i]) {
+                    i += 1;
+                }
+                if &content[start..i] == b"Do" {
+                    if let Some(name) = last_name {
+                        *calls.entry(name.to_vec()).or_insert(0) += 1;
+                    }
+                }
+                last_name = None;
+            }
+            _ => {
+                // Whitespace keeps the last operand; other delimiters end it.
+                if !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | 0) {
+                    last_name = None;
+                }
+                i += 1;
+            }
+        }
+    }
+    calls
+}
+
+/// Not whitespace and not a PDF delimiter.
+fn is_regular(c: u8) -> bool {
+    !matches!(
+        c,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'\x0c'
+            | 0
+            | b'('
+            | b')'
+            | b'<'
+            | b'>'
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'/'
+            | b'%'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn do_calls_count_each_painted_name() {
+        let calls = do_calls(b"q 1 0 0 1 5 0 cm /X Do Q /Y Do\n/X  Do /Z cs (/X Do) Tj % /X Do\n");
+        assert_eq!(calls.get(b"X".as_slice()), Some(&2));
+        assert_eq!(calls.get(b"Y".as_slice()), Some(&1));
+        assert_eq!(calls.get(b"Z".as_slice()), None);
+        // A hex string or nested string between name and operator breaks the pair.
+        let calls = do_calls(b"/X <00ff> Do /X (a(b)c) Do");
+        assert!(calls.is_empty(), "{calls:?}");
+    }
+}
