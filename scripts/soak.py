@@ -4,12 +4,12 @@ loopback server, with descriptors, threads and memory measured before and after.
     PYTHONPATH=python python scripts/soak.py                      # 50 000 calls, 32 threads
     PYTHONPATH=python python scripts/soak.py --calls 2000 --json /tmp/soak.json
 
-The server is tests/chaos_server.py in its own process (resets, broken chunking, conflicting
-lengths, 100k headers, 1 MB header lines, drips, endless bodies, compression bombs, redirect
-loops, HTTP/0.9 and garbage status lines, TLS handshakes that stop halfway). Each call picks a
+The server is tests/helpers/chaos_server.py in its own process (resets, broken chunking,
+conflicting lengths, 100k headers, 1 MB header lines, drips, endless bodies, compression bombs,
+redirect loops, HTTP/0.9 and garbage status lines, TLS handshakes that stop halfway). Each call picks a
 behaviour and one of ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page``,
-``Tools.download_file`` (tests/chaos_soak.py has the details). Exit status 0 when every call
-returned within its deadline + 10% with a result or a typed error (no other exception, no
+``Tools.download_file`` (tests/helpers/chaos_soak.py has the details). Exit status 0 when every
+call returned within its deadline + 10% with a result or a typed error (no other exception, no
 panic), no temp file was left behind, and after the run the process holds exactly as many
 descriptors and threads as at the baseline and its RSS is within ``--rss-tolerance-mib`` of it.
 docs/reliability.md ("Soak") has the figures and how the baseline is taken.
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chaos_soak import Report, run_soak
+from helpers.chaos_soak import Report, run_soak
 
 #: Most the trimmed RSS may rise from the first round to the last.
 ROUND_CLIMB_MIB = 4.0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import webgrip
-from loopback import loopback_config
+from helpers.loopback import loopback_config
 from webgrip import Tools, WebClient
 
 pytestmark = pytest.mark.benchmark

@@ -10,8 +10,8 @@ import textwrap
 import threading
 
 import pytest
-from loopback import loopback_config
-from siteserver import Reply, SiteServer, article, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer, article, page
 from webgrip.cache import DB_FILENAME, PageCache, normalise_url
 from webgrip.client import Response, WebClient
 from webgrip.config import Config

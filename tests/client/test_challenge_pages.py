@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
-from render_support import needs_browser
+from helpers.loopback import loopback_config
+from helpers.render import needs_browser
 from webgrip import ChallengeError, HTTPStatusError, Tools, WebClient
 from webgrip.challenge import KINDS
 

@@ -7,7 +7,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import http_response, loopback_config, reply
+from helpers.loopback import http_response, loopback_config, reply
 from webgrip import (
     ConnectError,
     FetchTimeoutError,

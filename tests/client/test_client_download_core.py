@@ -7,7 +7,7 @@ import os
 import time
 
 import pytest
-from conftest import LOOPBACK_NETWORKS, http_response
+from helpers.loopback import LOOPBACK_NETWORKS, http_response
 from webgrip import (
     BlockedURLError,
     ConnectError,

@@ -7,7 +7,7 @@ loopback on Linux) stays refused, and a tripwire listener there counts connectio
 from __future__ import annotations
 
 import pytest
-from conftest import http_response, loopback_config
+from helpers.loopback import http_response, loopback_config
 from webgrip import BlockedURLError, Config, InvalidURLError, WebClient
 
 ONLY_127_0_0_1 = ("127.0.0.1/32",)

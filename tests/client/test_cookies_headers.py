@@ -14,7 +14,7 @@ import logging
 import time
 
 import pytest
-from conftest import RawServer, http_response, loopback_config
+from helpers.loopback import RawServer, http_response, loopback_config
 from webgrip import Config, WebClient, tools
 from webgrip.aio import AsyncWebClient
 from webgrip.cache import PageCache

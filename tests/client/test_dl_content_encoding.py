@@ -11,7 +11,7 @@ import os
 import zlib
 
 import pytest
-from loopback import RawServer, loopback_config
+from helpers.loopback import RawServer, loopback_config
 from webgrip import ConnectError, ResponseTooLargeError
 from webgrip.client import WebClient
 

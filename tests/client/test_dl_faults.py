@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import RawServer, loopback_config, wait_until
+from helpers.loopback import RawServer, loopback_config, wait_until
 from webgrip import DownloadError, Tools
 from webgrip.client import WebClient
 from webgrip.downloads import STALE_TEMP_SECONDS, TEMP_NAME

@@ -7,7 +7,7 @@ import os
 import threading
 
 import pytest
-from loopback import RawServer, loopback_config
+from helpers.loopback import RawServer, loopback_config
 from webgrip import Download, DownloadError, Tools
 from webgrip.client import WebClient
 

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import loopback_config
-from siteserver import Reply, Request, SiteServer, article, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, Request, SiteServer, article, page
 from webgrip import WebClient
 from webgrip.tools import Tools
 

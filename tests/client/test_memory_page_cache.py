@@ -11,8 +11,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import loopback_config
-from siteserver import Reply, SiteServer
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer
 from webgrip import Config, WebClient
 
 ASTRAL = "\U0001f600"  # one of these makes CPython store the whole str at 4 bytes a char

@@ -21,9 +21,9 @@ if shutil.which("redis-server") is None:
         "redis-server is not installed (apt-get install redis-server)", allow_module_level=True
     )
 
-from loopback import loopback_config
-from ray_support import Site, budget_violations, free_port, redis_server
-from siteserver import Reply, SiteServer
+from helpers.loopback import loopback_config
+from helpers.ray_sites import Site, budget_violations, free_port, redis_server
+from helpers.siteserver import Reply, SiteServer
 from webgrip import Page, WebClient, WebgripError
 from webgrip.politeness import RedisHostLimiter
 

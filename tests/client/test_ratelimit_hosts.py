@@ -9,7 +9,7 @@ request to the same host cannot get a slot inside its deadline, so it fails at o
 from __future__ import annotations
 
 import pytest
-from conftest import loopback_config, reply
+from helpers.loopback import loopback_config, reply
 from webgrip import WebClient
 from webgrip.errors import ConnectError, FetchTimeoutError
 

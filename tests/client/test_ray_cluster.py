@@ -23,8 +23,8 @@ pytest.importorskip("ray.data", reason=MISSING)
 pytest.importorskip("pyarrow", reason=MISSING)
 cluster_utils = pytest.importorskip("ray.cluster_utils", reason=MISSING)
 
-from loopback import loopback_config  # noqa: E402
-from ray_support import SiteProcess  # noqa: E402
+from helpers.loopback import loopback_config  # noqa: E402
+from helpers.ray_sites import SiteProcess  # noqa: E402
 from webgrip.ray import default_pool_size, fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray

@@ -24,8 +24,8 @@ if shutil.which("redis-server") is None:
         "redis-server is not installed (apt-get install redis-server)", allow_module_level=True
     )
 
-from loopback import loopback_config  # noqa: E402
-from ray_support import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
+from helpers.loopback import loopback_config  # noqa: E402
+from helpers.ray_sites import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
 from webgrip.batch_parquet import done_urls, run_batch  # noqa: E402
 from webgrip.ray import fetch_dataset  # noqa: E402
 

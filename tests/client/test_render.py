@@ -13,9 +13,9 @@ import sys
 import time
 
 import pytest
-from conftest import loopback_config
-from render_support import APP_JS, DATA, SCRIPT_SHELL, browser_processes, needs_browser
-from siteserver import Reply, SiteServer, article, loopback_env, page
+from helpers.loopback import loopback_config
+from helpers.render import APP_JS, DATA, SCRIPT_SHELL, browser_processes, needs_browser
+from helpers.siteserver import Reply, SiteServer, article, loopback_env, page
 from webgrip import Config, FetchTimeoutError, Tools, WebClient, render
 from webgrip.render import is_script_shell
 

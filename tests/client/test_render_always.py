@@ -17,10 +17,10 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from conftest import loopback_config
-from proxy_server import RecordingProxy
-from render_support import APP_JS, DATA, SCRIPT_SHELL, needs_browser
-from siteserver import Reply, SiteServer, article, loopback_env, page
+from helpers.loopback import loopback_config
+from helpers.proxy_server import RecordingProxy
+from helpers.render import APP_JS, DATA, SCRIPT_SHELL, needs_browser
+from helpers.siteserver import Reply, SiteServer, article, loopback_env, page
 from webgrip import Config, RenderError, UnsupportedContentError, WebClient, _core
 from webgrip.cli import main
 from webgrip.render import render_available

@@ -12,9 +12,9 @@ import struct
 import time
 
 import pytest
-from conftest import loopback_config
-from render_support import CountingListener, browser_processes, needs_browser
-from siteserver import Reply, SiteServer, page
+from helpers.loopback import loopback_config
+from helpers.render import CountingListener, browser_processes, needs_browser
+from helpers.siteserver import Reply, SiteServer, page
 from webgrip import (
     BlockedURLError,
     FetchTimeoutError,

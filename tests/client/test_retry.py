@@ -7,7 +7,7 @@ from email.utils import formatdate
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
+from helpers.loopback import loopback_config
 from webgrip import HTTPStatusError, Tools
 from webgrip.client import WebClient
 from webgrip.retry import backoff_delay, parse_retry_after, retry_wait

@@ -6,9 +6,9 @@ import re
 import time
 
 import pytest
+from helpers.loopback import loopback_config
 from hypothesis import given
 from hypothesis import strategies as st
-from loopback import loopback_config
 from webgrip import BlockedURLError, Config, InvalidURLError, Tools
 from webgrip.client import WebClient
 from webgrip.robots import RobotsRules, _matches

@@ -389,7 +389,8 @@ def _imports_outside_test_extra() -> list[str]:
         if any(_canonical(d) in closure for d in dists)
     }
     tests = ROOT / "tests"
-    local = {p.stem for p in tests.rglob("*.py")} | {"webgrip", "__future__"}
+    packages = {p.parent.name for p in tests.rglob("__init__.py")}  # tests/helpers
+    local = {p.stem for p in tests.rglob("*.py")} | packages | {"webgrip", "__future__"}
     bad = []
     for path in sorted(tests.rglob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))

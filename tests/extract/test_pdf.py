@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
+from helpers.loopback import loopback_config
 from webgrip import (
     FetchTimeoutError,
     Tools,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from _search_support import ddg_page, fixture_json, fixture_text, loopback_client
+from helpers.search import ddg_page, fixture_json, fixture_text, loopback_client
 from webgrip.errors import SearchBlockedError, SearchError
 from webgrip.search import search
 from werkzeug import Response

@@ -7,7 +7,7 @@ results and error (HTTP 500), the HTML -> lite fallback, and the form that is se
 from __future__ import annotations
 
 import pytest
-from _search_support import ddg_page, fixture_text, loopback_client
+from helpers.search import ddg_page, fixture_text, loopback_client
 from webgrip.errors import SearchBlockedError, SearchError
 from webgrip.search import search
 

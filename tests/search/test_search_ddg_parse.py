@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from _search_support import ddg_page, fixture_text
+from helpers.search import ddg_page, fixture_text
 from hypothesis import given
 from hypothesis import strategies as st
 from webgrip.errors import SearchBlockedError, SearchError

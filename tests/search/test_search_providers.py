@@ -8,7 +8,7 @@ import json
 import traceback
 
 import pytest
-from _search_support import fixture_json, loopback_client
+from helpers.search import fixture_json, loopback_client
 from webgrip.errors import SearchBlockedError, SearchError
 from webgrip.search import format_results, search
 

@@ -15,8 +15,8 @@ import time
 import brotli  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
 import trustme  # noqa: F401  (the test extra: missing, the test must fail, not skip)
-from chaos_server import BEHAVIOURS, ChaosServer, bomb
-from conftest import loopback_config
+from helpers.chaos_server import BEHAVIOURS, ChaosServer, bomb
+from helpers.loopback import loopback_config
 from webgrip import (
     BlockedURLError,
     ConnectError,

@@ -11,7 +11,7 @@ import time
 import zlib
 
 import pytest
-from conftest import http_response, loopback_config
+from helpers.loopback import http_response, loopback_config
 from webgrip import ConnectError, FetchTimeoutError, ResponseTooLargeError, WebClient
 
 MiB = 1024 * 1024

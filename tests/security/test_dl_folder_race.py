@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from loopback import RawServer, loopback_config, wait_until
+from helpers.loopback import RawServer, loopback_config, wait_until
 from webgrip import DownloadError
 from webgrip.client import WebClient
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import loopback_config, reply
+from helpers.loopback import loopback_config, reply
 from webgrip import Tools, WebClient, errors
 from webgrip._cancel import CancelToken, cancel_scope
 from webgrip.extract import extract

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
+from helpers.loopback import loopback_config
 from webgrip import Tools
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"

@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import loopback_config
-from siteserver import Reply, SiteServer
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer
 from webgrip import Tools, WebClient, WebgripError
 from webgrip.page import EXTRACT_MODES
 

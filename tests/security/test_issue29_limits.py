@@ -17,7 +17,7 @@ import os
 import stat
 
 import pytest
-from conftest import RawServer, http_response, loopback_config
+from helpers.loopback import RawServer, http_response, loopback_config
 from webgrip import Config, Tools, WebClient
 from webgrip._mcp_wire import head_id
 from webgrip.cache import DB_FILENAME, normalise_url

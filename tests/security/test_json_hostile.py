@@ -9,8 +9,8 @@ import asyncio
 import json
 
 import pytest
-from _search_support import loopback_client
-from conftest import loopback_config, reply
+from helpers.loopback import loopback_config, reply
+from helpers.search import loopback_client
 from webgrip import AsyncTools, Config, Tools, WebClient
 from webgrip.errors import SearchError
 from webgrip.search import search

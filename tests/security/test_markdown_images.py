@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import loopback_config, reply
+from helpers.loopback import loopback_config, reply
 from webgrip import Tools
 
 REFUSED = [

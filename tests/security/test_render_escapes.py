@@ -18,8 +18,8 @@ import json
 import threading
 
 import pytest
-from render_support import CountingListener, needs_browser
-from siteserver import Reply, SiteServer
+from helpers.render import CountingListener, needs_browser
+from helpers.siteserver import Reply, SiteServer
 from webgrip import Config, WebClient
 from webgrip.config import DEFAULT_BLOCKED_PORTS
 

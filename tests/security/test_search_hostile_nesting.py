@@ -15,8 +15,8 @@ import threading
 import time
 
 import pytest
-from _search_support import loopback_client
-from loopback import loopback_config
+from helpers.loopback import loopback_config
+from helpers.search import loopback_client
 from webgrip import Tools
 from webgrip.errors import SearchError
 from webgrip.search import search

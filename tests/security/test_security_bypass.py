@@ -32,7 +32,7 @@ import threading
 import zlib
 
 import pytest
-from conftest import RawServer, http_response, reply
+from helpers.loopback import RawServer, http_response, reply
 from webgrip import (
     BlockedURLError,
     Config,

@@ -1,5 +1,5 @@
 """Upstream proxies keep the pinned address: webgrip resolves and checks every name itself
-and asks the proxy (HTTP CONNECT or SOCKS5, ``tests/proxy_server.py``) only for the checked
+and asks the proxy (HTTP CONNECT or SOCKS5, ``tests/helpers/proxy_server.py``) only for the checked
 IP literal; TLS is verified for the name; credentials never show; the environment's proxies
 are ignored unless ``trust_env_proxy``."""
 
@@ -11,8 +11,8 @@ import ssl
 import threading
 
 import pytest
-from loopback import LOOPBACK, loopback_config
-from proxy_server import RecordingProxy
+from helpers.loopback import LOOPBACK_NETWORKS, loopback_config
+from helpers.proxy_server import RecordingProxy
 from webgrip import (
     BlockedURLError,
     Config,
@@ -399,7 +399,7 @@ def test_config_from_env_reads_the_proxy_settings():
 
 
 def test_rendering_is_refused_rather_than_bypassing_the_proxy(proxy):
-    config = Config(allow_networks=LOOPBACK, proxy=proxy.url(), render="always")
+    config = Config(allow_networks=LOOPBACK_NETWORKS, proxy=proxy.url(), render="always")
     with WebClient(config) as c, pytest.raises(RenderError) as info:
         c.fetch("http://127.0.0.1:9/")
     assert info.value.reason == "proxy"
@@ -408,7 +408,7 @@ def test_rendering_is_refused_rather_than_bypassing_the_proxy(proxy):
 
 @pytest.mark.parametrize("kind", ["http", "socks5"])
 def test_an_ipv6_target_is_asked_for_as_an_ipv6_literal(raw_server, kind):
-    from conftest import reply
+    from helpers.loopback import reply
 
     server = raw_server(reply(200, b"over v6"), host="::1")
     with RecordingProxy(kind) as p:

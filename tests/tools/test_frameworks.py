@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
-from openai_strict import strict_problems, tool_problems
-from siteserver import Reply, Request, SiteServer, article, ddg_results, loopback_env, page
+from helpers.loopback import loopback_config
+from helpers.openai_strict import strict_problems, tool_problems
+from helpers.siteserver import Reply, Request, SiteServer, article, ddg_results, loopback_env, page
 from webgrip import AsyncTools, Config, Tools
 
 NAMES = ["fetch_page", "search_web", "download_file"]
@@ -303,7 +303,7 @@ def test_mcp_client_configurations_start_the_server(site, tmp_path):
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    # The stdio ones (an HTTP one, a "url", is started by tests/support/test_mcp_http.py).
+    # The stdio ones (an HTTP one, a "url", is started by tests/mcp/test_mcp_http.py).
     configs = [
         c
         for c in _mcp_client_configs()

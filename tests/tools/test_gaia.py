@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
-from siteserver import Reply, SiteServer, article, ddg_results, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer, article, ddg_results, page
 from webgrip.gaia import gaia_answer
 
 NAMES = ["fetch_page", "search_web", "download_file"]

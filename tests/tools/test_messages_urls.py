@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import loopback_config, reply
+from helpers.loopback import loopback_config, reply
 from webgrip import Tools
 
 

@@ -8,9 +8,9 @@ import copy
 import json
 
 import pytest
-from loopback import loopback_config
-from openai_strict import strict_problems, tool_problems
-from siteserver import SiteServer, article, page
+from helpers.loopback import loopback_config
+from helpers.openai_strict import strict_problems, tool_problems
+from helpers.siteserver import SiteServer, article, page
 from webgrip import Tools
 from webgrip.aio import AsyncTools
 from webgrip.schemas import strict_parameters, tool_schemas

@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from loopback import RawServer, loopback_config
+from helpers.loopback import RawServer, loopback_config
 from webgrip import Config, Tools, UnsupportedContentError
 from webgrip.client import WebClient
 

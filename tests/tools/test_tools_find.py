@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from loopback import loopback_config
-from siteserver import SiteServer, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import SiteServer, page
 from webgrip import Tools
 from webgrip.find import MAX_FIND_CHARS, find_passages
 from webgrip.schemas import tool_schemas

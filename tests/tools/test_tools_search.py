@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from loopback import loopback_config
+from helpers.loopback import loopback_config
 from webgrip import Tools
 
 

@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from proxy_server import RecordingProxy
-from siteserver import Reply, SiteServer, article, ddg_results, page
+from helpers.proxy_server import RecordingProxy
+from helpers.siteserver import Reply, SiteServer, article, ddg_results, page
 from webgrip.cli import EXIT_BLOCKED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 
 PDFS = Path(__file__).resolve().parent.parent / "fixtures" / "pdf"

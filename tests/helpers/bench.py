@@ -3,8 +3,7 @@
 A default ``python -m pytest`` deselects them (they time things, which a normal test run
 should not spend its time on); ``python -m pytest -m benchmark tests/bench`` runs them and
 prints a table of medians at the end of the run. ``tests/conftest.py`` wires the hooks and
-the ``bench`` fixture to this module (a second conftest.py would clash with the helpers
-imported from ``conftest`` by name).
+the ``bench`` fixture to this module.
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ from typing import Any
 
 from webgrip.config import Config
 
-FIXTURES = Path(__file__).parent / "fixtures" / "search"
+from helpers.loopback import LOOPBACK_NETWORKS
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "search"
 #: Real DuckDuckGo pages (copied from ``shared/fixtures/duckduckgo``; see the README there).
 DDG_PAGES = FIXTURES / "duckduckgo"
-
-LOOPBACK = ("127.0.0.0/8", "::1/128")
 
 
 def fixture_text(name: str) -> str:
@@ -41,7 +41,7 @@ def loopback_client(httpserver, **config: Any):
     }
     endpoints.update(config.pop("search_endpoints", {}))
     settings: dict[str, Any] = {
-        "allow_networks": LOOPBACK,
+        "allow_networks": LOOPBACK_NETWORKS,
         "rate_limit_seconds": 0,
         "max_retries": 0,
         "search_endpoints": endpoints,

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 import webgrip
-from conftest import LOOPBACK_NETWORKS, http_response
+from helpers.loopback import LOOPBACK_NETWORKS, http_response
 from webgrip import Config, _core, config, errors, messages
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
+from helpers.siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
 from webgrip._progress import ProgressBar, format_bytes, format_duration
 
 HTML = """<html><head><title>Local</title></head><body><main><h1>Local doc</h1>

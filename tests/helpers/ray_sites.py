@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from loopback import wait_until
+from helpers.loopback import wait_until
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -216,10 +216,15 @@ class SiteProcess:
 
     def __init__(self, addresses: tuple[str, ...], folder: Path, kill_on: str | None = None):
         self.log = folder / "arrivals.tsv"
+        # Run as ``-m helpers.ray_sites`` with tests/ on the path, so that the helpers'
+        # own imports resolve in the child as they do under pytest.
+        tests = str(Path(__file__).resolve().parents[1])
+        path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))
         self._proc = subprocess.Popen(
-            [sys.executable, __file__, str(self.log), kill_on or "", *addresses],
+            [sys.executable, "-m", "helpers.ray_sites", str(self.log), kill_on or "", *addresses],
             stdout=subprocess.PIPE,
             text=True,
+            env={**os.environ, "PYTHONPATH": path},
         )
         line = self._proc.stdout.readline() if self._proc.stdout else ""
         if not line:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from siteserver import SiteServer, loopback_env, page
+from helpers.siteserver import SiteServer, loopback_env, page
 from webgrip.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, main
 
 

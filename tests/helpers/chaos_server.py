@@ -5,8 +5,8 @@ Used by the per-behaviour tests (tests/security/test_chaos.py, in-process) and b
 are measured alone). Raw sockets, one thread per connection: every reply is written by hand
 so that it can be as broken as a real hostile server's.
 
-    python tests/chaos_server.py        # prints {"http": port, "tls": {...}, "ca": path}
-                                        # on one line, serves until stdin closes
+    python tests/helpers/chaos_server.py   # prints {"http": port, "tls": {...}, "ca": path}
+                                           # on one line, serves until stdin closes
 
 Every behaviour is in :data:`BEHAVIOURS` (path -> handler); ``/ok`` and ``/file`` answer
 properly so that a mix of good and bad replies goes through the same client. TLS ports:

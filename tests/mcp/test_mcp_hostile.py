@@ -20,7 +20,7 @@ from pathlib import Path
 
 import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
-from siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
+from helpers.siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
 
 PARSE, INVALID, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -32602
 

@@ -8,8 +8,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from loopback import loopback_config
-from siteserver import Reply, SiteServer, all_at_once, article, page, slow_stream
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer, all_at_once, article, page, slow_stream
 from webgrip import AsyncTools, AsyncWebClient, Tools
 from webgrip.aio import _Abandonable
 from webgrip.errors import BlockedURLError, HTTPStatusError

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from loopback import loopback_config
-from siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
 from webgrip.batch import fetch_many
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, HTTPStatusError, WebgripError

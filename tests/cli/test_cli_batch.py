@@ -19,7 +19,7 @@ pq = pytest.importorskip(
     "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
 )
 
-from siteserver import SiteServer, article, loopback_env, page  # noqa: E402
+from helpers.siteserver import SiteServer, article, loopback_env, page  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -99,8 +99,8 @@ def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the
     pytest.importorskip("redis", reason="the ray extra is not installed")
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    from loopback import loopback_config
-    from ray_support import redis_server
+    from helpers.loopback import loopback_config
+    from helpers.ray_sites import redis_server
     from webgrip.batch_parquet import StoreUnavailableError, run_batch
 
     with SiteServer() as site:
@@ -134,7 +134,7 @@ def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the
 
 def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
     pytest.importorskip("redis", reason="the ray extra is not installed")
-    from ray_support import free_port
+    from helpers.ray_sites import free_port
 
     with SiteServer() as site:
         listed = tmp_path / "urls.txt"

@@ -22,8 +22,8 @@ pq = pytest.importorskip(
     "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
 )
 
-from loopback import wait_until  # noqa: E402
-from siteserver import Reply, SiteServer, article, loopback_env, page  # noqa: E402
+from helpers.loopback import wait_until  # noqa: E402
+from helpers.siteserver import Reply, SiteServer, article, loopback_env, page  # noqa: E402
 from webgrip._progress import BatchProgress  # noqa: E402
 from webgrip.batch import ROW_COLUMNS  # noqa: E402
 from webgrip.batch_parquet import markdown_name  # noqa: E402
@@ -233,7 +233,7 @@ def test_progress_goes_to_stderr_and_only_the_summary_to_stdout(tmp_path):
 def test_progress_counts_the_urls_waiting_for_their_host(tmp_path):
     """Four threads on one host at 0.4 s a request, 1 s timeout: the host's queue holds
     fewer than four, so some URLs wait for a slot, and the line says so."""
-    from loopback import loopback_config
+    from helpers.loopback import loopback_config
     from webgrip.batch_parquet import run_batch
 
     with SiteServer() as site:

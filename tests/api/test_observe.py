@@ -6,8 +6,8 @@ import logging
 import threading
 
 import pytest
-from loopback import loopback_config
-from siteserver import Reply, SiteServer, page
+from helpers.loopback import loopback_config
+from helpers.siteserver import Reply, SiteServer, page
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, FetchTimeoutError
 from webgrip.observe import Stats, log_request

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
+from helpers.siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
 from webgrip import Tools
 from webgrip.schemas import tool_schemas
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
-from loopback import loopback_config, wait_until
-from siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
+from helpers.loopback import loopback_config, wait_until
+from helpers.siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
 from webgrip import Tools, mcp_http
 from webgrip.mcp_http import MAX_BODY_BYTES, TOKEN_ENV, HttpServer
 from webgrip.schemas import tool_schemas

@@ -1,8 +1,8 @@
 """The chaos soak: many threads calling fetch/download against the chaos server at once.
 
-:func:`run_soak` starts ``tests/chaos_server.py`` in its own process (so that this process's
-descriptors, threads and memory are the client's alone), warms up, takes a baseline, runs
-``threads`` workers until ``calls`` calls are done, and measures again. Each call picks a
+:func:`run_soak` starts ``tests/helpers/chaos_server.py`` in its own process (so that this
+process's descriptors, threads and memory are the client's alone), warms up, takes a baseline,
+runs ``threads`` workers until ``calls`` calls are done, and measures again. Each call picks a
 behaviour (an HTTP path, the same paths over TLS, or a TLS handshake fault) and one of four
 entry points: ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page``,
 ``Tools.download_file``. A call passes when it returns within ``timeout * 1.1`` with a result
@@ -34,8 +34,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from chaos_server import BEHAVIOURS, STALLING, TLS_MODES
 from webgrip import Config, Tools, WebClient, WebgripError
+
+from helpers.chaos_server import BEHAVIOURS, STALLING, TLS_MODES
 
 SERVER = Path(__file__).with_name("chaos_server.py")
 
@@ -290,7 +291,7 @@ class Soak:
 
 @contextlib.contextmanager
 def chaos_process():
-    """``tests/chaos_server.py`` in a child process; yields its ports (and CA path)."""
+    """``tests/helpers/chaos_server.py`` in a child process; yields its ports (and CA path)."""
     proc = subprocess.Popen(
         [sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
