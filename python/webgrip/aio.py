@@ -31,8 +31,8 @@ from .config import Config
 from .errors import FetchTimeoutError, WebgripError
 from .page import Download, Page
 from .response import Response
-from .schemas import register_async
-from .tools import Tools
+from .tools.schemas import register_async
+from .tools.toolbox import Tools
 
 __all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
 
@@ -195,11 +195,11 @@ class AsyncWebClient:
     ) -> list[Page | WebgripError]:
         """Fetch concurrently, at most ``concurrency`` at a time; results in input order.
 
-        As :func:`webgrip.batch.fetch_many`: a URL whose host's rate-limit slot lies past the
+        As :func:`webgrip.bulk.batch.fetch_many`: a URL whose host's rate-limit slot lies past the
         call's deadline (nothing sent) waits for it, up to ``max_host_wait`` seconds (default
-        :data:`webgrip.batch.MAX_HOST_WAIT_SECONDS`), without holding a place of
+        :data:`webgrip.bulk.batch.MAX_HOST_WAIT_SECONDS`), without holding a place of
         ``concurrency`` meanwhile, and books only a slot that leaves half of ``timeout``."""
-        from .batch import MAX_HOST_WAIT_SECONDS
+        from .bulk.batch import MAX_HOST_WAIT_SECONDS
         from .ratelimit import queued_calls
 
         if concurrency < 1:
@@ -317,13 +317,14 @@ class AsyncTools:
         return await self._call("research", query, num_results, fetch_top, max_length)
 
     async def call(self, name: str, arguments: Any = None) -> str:
-        """Dispatch a model's tool call (see :func:`webgrip.schemas.call_tool`); never raises."""
+        """Dispatch a model's tool call (see :func:`webgrip.tools.schemas.call_tool`); never
+        raises."""
         return await self._call("call", name, arguments)
 
     def schemas(
         self, format: str = "openai", *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
-        """The tools' definitions; see :func:`webgrip.schemas.tool_schemas`."""
+        """The tools' definitions; see :func:`webgrip.tools.schemas.tool_schemas`."""
         return self.tools.schemas(format, strict=strict)
 
     def register(self, decorator: Any) -> list[Any]:

@@ -40,10 +40,10 @@ from .errors import (
     WebgripError,
 )
 from .fetching import build_page, slice_text
-from .mcp import serve, serve_http
 from .page import Page
 from .pdf import is_pdf
 from .response import Response
+from .tools.mcp import serve, serve_http
 
 __all__ = ["EXIT_BLOCKED", "EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -959,7 +959,7 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.http is None:
         serve(_load_config(args))
         return EXIT_OK
-    from .mcp_http import parse_address
+    from .tools.mcp_http import parse_address
 
     try:
         host, port = parse_address(args.http)
@@ -1008,7 +1008,7 @@ def _stdout_to_stderr(active: bool) -> Iterator[None]:
 
 def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
-        from .batch_parquet import run_batch
+        from .bulk.parquet import run_batch
     except ModuleNotFoundError as exc:
         err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
         return EXIT_USAGE

@@ -1,7 +1,7 @@
 """``WebClient``: the library API over the guarded Rust core.
 
 Every method raises the typed exceptions of :mod:`webgrip.errors`; the agent tools in
-:mod:`webgrip.tools` turn those into short error strings.
+:mod:`webgrip.tools.toolbox` turn those into short error strings.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ class WebClient:
     def __init__(self, config: Config | None = None, *, limiter: HostLimiter | None = None):
         """``limiter`` replaces the per-process :class:`~webgrip.ratelimit.HostRateLimiter`
         that spaces requests to a host ``config.rate_limit_seconds`` apart, e.g. with
-        :class:`~webgrip.politeness.RedisHostLimiter` to share that budget across processes."""
+        :class:`~webgrip.bulk.politeness.RedisHostLimiter` to share that budget across processes."""
         self.config = config or Config()
         # The proxy routes are read once (the environment too, with trust_env_proxy): the
         # same snapshot routes the requests and keeps the browser off while it holds a proxy,
@@ -682,7 +682,7 @@ class WebClient:
         A slot that would come after the deadline is not booked (so a timed-out call never
         delays the next one) and the call fails at once instead of sleeping in vain. The
         error's ``retry_in`` (the seconds until that slot) marks it as "nothing was sent":
-        a batch queues and calls again (:func:`webgrip.batch.fetch_many` does) where a
+        a batch queues and calls again (:func:`webgrip.bulk.batch.fetch_many` does) where a
         single call reports it.
         """
         try:
@@ -864,9 +864,9 @@ class WebClient:
 
     # -- batch, observability ---------------------------------------------------------------
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
-        """Fetch ``urls`` concurrently; see :func:`webgrip.batch.fetch_many` (``extract``,
+        """Fetch ``urls`` concurrently; see :func:`webgrip.bulk.batch.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
-        from .batch import fetch_many
+        from .bulk.batch import fetch_many
 
         return fetch_many(self, urls, **options)
 

@@ -41,7 +41,10 @@ __all__ = [
     "classify",
     "describe_media_type",
     "page_size",
+    "render_links",
+    "render_tables",
     "slice_text",
+    "unique_links",
 ]
 
 #: Links listed in ``links`` mode; the rest are counted.
@@ -326,9 +329,9 @@ def _html_page(
         main = bool(doc.get("main_content"))
     elif extract == "links":
         doc = parse(("links", "metadata"), main)
-        links = _unique_links(doc.get("links") or [])
+        links = unique_links(doc.get("links") or [])
         data = tuple(links)
-        content = _render_links(links)
+        content = render_links(links)
     else:  # tables
         doc = parse(("tables", "metadata"), main)
         # The row dicts are the core's fresh objects: kept, not copied (memory on huge tables).
@@ -341,7 +344,7 @@ def _html_page(
             for t in doc.get("tables") or []
         ]
         data = tuple(tables)
-        content = _render_tables(tables)
+        content = render_tables(tables)
     metadata = dict(doc.get("metadata") or {})
     return Page(
         url=url,
@@ -357,7 +360,9 @@ def _html_page(
     ), list(doc.get("frames") or [])
 
 
-def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The core's ``links`` once per URL (first text kept, or the first non-empty one), text
+    whitespace-collapsed: the ``data`` of a ``links`` page (here and in :mod:`.frames`)."""
     # The core's dicts are fresh and ours: they are updated in place rather than copied, so a
     # page of 300k links does not hold two sets of dicts at once.
     seen: dict[str, dict[str, Any]] = {}
@@ -375,7 +380,8 @@ def _unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def _render_links(links: list[dict[str, Any]]) -> str:
+def render_links(links: list[dict[str, Any]]) -> str:
+    """The ``content`` of a ``links`` page: a Markdown list of the first :data:`MAX_LINKS`."""
     lines = []
     for link in links[:MAX_LINKS]:
         text = link["text"].replace("[", "\\[").replace("]", "\\]") or link["url"]
@@ -385,7 +391,8 @@ def _render_links(links: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _render_tables(tables: list[dict[str, Any]]) -> str:
+def render_tables(tables: list[dict[str, Any]]) -> str:
+    """The ``content`` of a ``tables`` page: the tables as a JSON list, one per line."""
     if not tables:
         return ""
     rows = ",\n".join(json.dumps(t, ensure_ascii=False) for t in tables)

@@ -34,7 +34,7 @@ from typing import Any
 from . import _core
 from .challenge import detect
 from .errors import FetchTimeoutError, ResponseTooLargeError, WebgripError
-from .fetching import _render_links, _render_tables, _unique_links, build_marked_page
+from .fetching import build_marked_page, render_links, render_tables, unique_links
 from .page import Page
 from .response import Response
 
@@ -365,6 +365,6 @@ def _merge_data(page: Page, parts: list[_Part]) -> Page:
             url, label, _ = part.link
             items.append({"url": url, "text": "" if label == url else label, "rel": None})
     if page.extract == "links":
-        links = _unique_links(items)
-        return dataclasses.replace(page, data=tuple(links), content=_render_links(links))
-    return dataclasses.replace(page, data=tuple(items), content=_render_tables(items))
+        links = unique_links(items)
+        return dataclasses.replace(page, data=tuple(links), content=render_links(links))
+    return dataclasses.replace(page, data=tuple(items), content=render_tables(items))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROXY_SCHEMES",
+    "PROXY_VARIABLES",
     "SOCKS5H_REFUSED",
     "check_proxy_url",
     "core_routes",
@@ -44,6 +45,10 @@ _ENV_HTTP = ("http_proxy", "HTTP_PROXY")
 _ENV_HTTPS = ("https_proxy", "HTTPS_PROXY")
 _ENV_ALL = ("all_proxy", "ALL_PROXY")
 _ENV_NO = ("no_proxy", "NO_PROXY")
+#: Every variable ``trust_env_proxy`` reads (:func:`core_routes`), in both spellings: what a
+#: process must carry to route as this one does (:mod:`webgrip.bulk.ray` ships them to its
+#: workers).
+PROXY_VARIABLES = (*_ENV_HTTP, *_ENV_HTTPS, *_ENV_ALL, *_ENV_NO)
 
 
 def redact(url: str) -> str:

@@ -15,7 +15,7 @@ __all__ = ["HostLimiter", "HostRateLimiter", "queued_calls", "slot_lead"]
 
 class HostLimiter(Protocol):
     """What :class:`~webgrip.client.WebClient` needs of a per-host limiter: this module's
-    :class:`HostRateLimiter` (one process) or :class:`~webgrip.politeness.RedisHostLimiter`
+    :class:`HostRateLimiter` (one process) or :class:`~webgrip.bulk.politeness.RedisHostLimiter`
     (many processes; it also has ``hold(host, seconds)``, which the client calls when a host
     answers with ``Retry-After``)."""
 
@@ -96,7 +96,7 @@ def queued_calls(lead: float = 0.5) -> Iterator[None]:
     it leaves ``lead`` of ``config.timeout`` for the request; otherwise they fail at once,
     nothing sent, as when the slot lies past the deadline (``FetchTimeoutError.retry_in``).
 
-    For callers that wait and call again on such a failure (:func:`webgrip.batch.fetch_many`):
+    For callers that wait and call again on such a failure (:func:`webgrip.bulk.batch.fetch_many`):
     when more of them want a host than its queue of slots within ``timeout`` holds, every slot
     still free is at the far end of that queue, and a request booked there would get the last
     moments of its call to be sent, answered and converted.

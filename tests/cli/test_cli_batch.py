@@ -159,7 +159,8 @@ def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
 def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypatch, capsys):
     """--ray leaves the URLs the politeness store kept from being fetched for the next run:
     the run is not complete, and the exit status says so (as in one process)."""
-    from webgrip import batch_parquet, cli
+    from webgrip import cli
+    from webgrip.bulk import parquet as batch_parquet
 
     summaries = iter(
         [
@@ -181,7 +182,7 @@ def test_stdout_holds_only_the_summary_whatever_ray_prints(tmp_path, monkeypatch
     Python and from C++): with --ray they go to stderr, and stdout stays one JSON document."""
     import os
 
-    from webgrip import batch_parquet
+    from webgrip.bulk import parquet as batch_parquet
     from webgrip.cli import main
 
     def noisy_run(

@@ -146,7 +146,7 @@ def test_every_malformed_message_gets_an_error_and_the_server_goes_on(client, li
 
 
 def test_oversized_messages_are_discarded_unread_and_answered(client):
-    from webgrip._mcp_wire import MAX_MESSAGE_BYTES
+    from webgrip.tools.mcp_wire import MAX_MESSAGE_BYTES
 
     url = "http://127.0.0.1/" + "a" * (MAX_MESSAGE_BYTES + 10)
     client.send(

@@ -1,6 +1,6 @@
 """The MCP server over streamable HTTP (issue #36), driven by the official SDK's HTTP client.
 
-The server (:class:`webgrip.mcp_http.HttpServer`) runs in a thread on ``127.0.0.1``, port 0;
+The server (:class:`webgrip.tools.mcp_http.HttpServer`) runs in a thread on ``127.0.0.1``, port 0;
 a real ``ClientSession`` over ``streamable_http_client`` lists the tools and calls them against
 loopback servers, and raw HTTP requests probe the guards: the bearer token (``401``), the
 ``Host`` check against DNS rebinding (``421``), the body cap (``413``), and calls cancelled when
@@ -24,9 +24,10 @@ import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip
 import pytest
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
-from webgrip import Tools, mcp_http
+from webgrip import Tools
 from webgrip.mcp_http import MAX_BODY_BYTES, TOKEN_ENV, HttpServer
 from webgrip.schemas import tool_schemas
+from webgrip.tools import mcp_http
 
 anyio = pytest.importorskip("anyio")
 from mcp.client.session import ClientSession  # noqa: E402

@@ -24,6 +24,7 @@ NEVER_ON_IMPORT = (
     "webgrip.search",
     "mcp",
     "webgrip.mcp",
+    "webgrip.tools.mcp",
     "webgrip.cli",
     "webgrip.aio",
     "concurrent.futures",
@@ -34,9 +35,14 @@ NEVER_ON_IMPORT = (
     "webgrip.ray",
     "webgrip.politeness",
     "webgrip.batch_parquet",
+    "webgrip.bulk.ray",
+    "webgrip.bulk.rows",
+    "webgrip.bulk.politeness",
+    "webgrip.bulk.parquet",
     # the GAIA integration: only `from webgrip.gaia import ...`
     "gaia",
     "webgrip.gaia",
+    "webgrip.tools.gaia",
 )
 
 

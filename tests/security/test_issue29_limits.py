@@ -19,9 +19,9 @@ import stat
 import pytest
 from helpers.loopback import RawServer, http_response, loopback_config
 from webgrip import Config, Tools, WebClient
-from webgrip._mcp_wire import head_id
 from webgrip.cache import DB_FILENAME, normalise_url
 from webgrip.downloads import MAX_NEW_FOLDERS
+from webgrip.tools.mcp_wire import head_id
 
 
 def html(body: str, *, title: str = "", cookies: tuple[str, ...] = ()) -> bytes:

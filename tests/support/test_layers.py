@@ -9,8 +9,10 @@ Parses every module of ``python/webgrip`` with :mod:`ast` (nothing is imported).
   ``TYPE_CHECKING`` blocks, so a late import cannot hide an upward dependency.
 
 As usual for such checks, importing ``pkg.mod`` is not counted as importing ``pkg`` itself.
-The layer table of ``docs/architecture.md`` (Python package) must list every module in its
-layer: :func:`test_the_docs_table_lists_every_module_in_its_layer`.
+The layer table of ``docs/architecture.md`` (Python package) is generated from :data:`LAYERS`,
+:data:`JOBS` and :data:`KEPT` (``python tests/support/test_layers.py --table`` prints it,
+``--write`` puts it in place), and :func:`test_the_docs_table_is_the_generated_one` fails when
+the page shows anything else.
 """
 
 from __future__ import annotations
@@ -23,6 +25,46 @@ ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 
 _FOUNDATIONS, _VALUES, _CONFIG, _INTERFACE, _FEATURES, _FACADE, _TOOLS, _ENTRY = range(8)
 
+#: Each layer's name and job, as the table in docs/architecture.md shows them.
+JOBS: dict[int, tuple[str, str]] = {
+    _FOUNDATIONS: (
+        "foundations",
+        "self-contained helpers: exceptions, URL hygiene, retry timing, rate limit (per process, "
+        "or shared through Redis), logging and stats, the expiring LRU, the MCP wire format",
+    ),
+    _VALUES: (
+        "values",
+        "what the API returns (`Response`, `Page`, `Download`), the wording that describes it, "
+        "and what is read from a body (passages found in a page, HTML and PDF views, bot checks)",
+    ),
+    _CONFIG: (
+        "configuration",
+        "`Config`; the TOML reader and the blocked-port defaults it shares with `config`; "
+        "checking proxy settings and reading environment proxies",
+    ),
+    _INTERFACE: (
+        "interface",
+        "`Sender`, the protocol the features send through (`config`, `check_url`, `send`)",
+    ),
+    _FEATURES: (
+        "features",
+        "content conversion, frames read in place (through a `load` callable), safe file "
+        "placement, the page cache, robots.txt, batches, search providers; each takes a `Sender` "
+        "(or, for `bulk/batch`, anything with `fetch`), never the client",
+    ),
+    _FACADE: (
+        "facade",
+        "`WebClient`: the policy-checked core, rate limit, retries, robots, caches; implements "
+        "`Sender`",
+    ),
+    _TOOLS: (
+        "tools",
+        "agent tools returning strings, their schemas, async wrappers; bulk fetching on Ray and "
+        "into Parquet ([batch.md](batch.md))",
+    ),
+    _ENTRY: ("entry points", "the public face and the integrations"),
+}
+
 #: Every module's layer, lowest first. A module may import its own layer and those below.
 LAYERS: dict[str, int] = {
     # 0: self-contained helpers (and the native core).
@@ -31,14 +73,14 @@ LAYERS: dict[str, int] = {
     "webgrip._jsonsafe": _FOUNDATIONS,
     "webgrip._cancel": _FOUNDATIONS,
     "webgrip._progress": _FOUNDATIONS,
-    "webgrip._mcp_wire": _FOUNDATIONS,
     "webgrip.errors": _FOUNDATIONS,
     "webgrip.hygiene": _FOUNDATIONS,
     "webgrip.retry": _FOUNDATIONS,
     "webgrip.ratelimit": _FOUNDATIONS,
-    "webgrip.politeness": _FOUNDATIONS,
     "webgrip.observe": _FOUNDATIONS,
     "webgrip.expiring": _FOUNDATIONS,
+    "webgrip.bulk.politeness": _FOUNDATIONS,
+    "webgrip.tools.mcp_wire": _FOUNDATIONS,
     # 1: the values the API returns, and the wording that describes them.
     "webgrip.response": _VALUES,
     "webgrip.page": _VALUES,
@@ -60,8 +102,9 @@ LAYERS: dict[str, int] = {
     "webgrip.downloads": _FEATURES,
     "webgrip.cache": _FEATURES,
     "webgrip.robots": _FEATURES,
-    "webgrip.batch": _FEATURES,
     "webgrip.render": _FEATURES,
+    "webgrip.bulk": _FEATURES,
+    "webgrip.bulk.batch": _FEATURES,
     "webgrip.search": _FEATURES,
     "webgrip.search._html": _FEATURES,
     "webgrip.search._http": _FEATURES,
@@ -75,22 +118,40 @@ LAYERS: dict[str, int] = {
     "webgrip.search.tavily": _FEATURES,
     # 5: the facade.
     "webgrip.client": _FACADE,
-    # 6: agent tools and the async wrappers.
+    # 6: agent tools, the async wrappers, bulk fetching on Ray and into Parquet.
     "webgrip.tools": _TOOLS,
-    "webgrip.research": _TOOLS,
-    "webgrip.schemas": _TOOLS,
+    "webgrip.tools.toolbox": _TOOLS,
+    "webgrip.tools.research": _TOOLS,
+    "webgrip.tools.schemas": _TOOLS,
     "webgrip.aio": _TOOLS,
-    "webgrip.ray": _TOOLS,
-    "webgrip.batch_parquet": _TOOLS,
+    "webgrip.bulk.rows": _TOOLS,
+    "webgrip.bulk.ray": _TOOLS,
+    "webgrip.bulk.parquet": _TOOLS,
     # 7: entry points and the package's public face.
     "webgrip": _ENTRY,
     "webgrip.__main__": _ENTRY,
     "webgrip.cli": _ENTRY,
-    "webgrip.mcp": _ENTRY,
-    "webgrip.mcp_http": _ENTRY,
-    "webgrip.langchain": _ENTRY,
-    "webgrip.gaia": _ENTRY,
+    "webgrip.tools.mcp": _ENTRY,
+    "webgrip.tools.mcp_http": _ENTRY,
+    "webgrip.tools.langchain": _ENTRY,
+    "webgrip.tools.gaia": _ENTRY,
 }
+
+#: Import paths kept from before the subpackages: each module re-exports the public names of
+#: the module it names, imports nothing else, and sits in that module's layer.
+KEPT: dict[str, str] = {
+    "webgrip.batch": "webgrip.bulk.batch",
+    "webgrip.batch_parquet": "webgrip.bulk.parquet",
+    "webgrip.politeness": "webgrip.bulk.politeness",
+    "webgrip.ray": "webgrip.bulk.ray",
+    "webgrip.schemas": "webgrip.tools.schemas",
+    "webgrip.research": "webgrip.tools.research",
+    "webgrip.mcp": "webgrip.tools.mcp",
+    "webgrip.mcp_http": "webgrip.tools.mcp_http",
+    "webgrip.langchain": "webgrip.tools.langchain",
+    "webgrip.gaia": "webgrip.tools.gaia",
+}
+LAYERS.update({old: LAYERS[new] for old, new in KEPT.items()})
 
 
 def _module_name(path: Path) -> str:
@@ -234,38 +295,94 @@ def test_no_module_imports_a_higher_layer():
     assert upward == []
 
 
+def test_no_circle_in_bulk_even_through_late_imports():
+    """The two bulk engines share their rows through ``bulk.rows``: ``bulk.parquet`` imports
+    ``bulk.ray`` (inside the function that runs on Ray), never the other way round."""
+    _, every = _graph()
+    assert [c for c in _cycles(every) if any(m.startswith("webgrip.bulk") for m in c)] == []
+
+
 def test_the_checker_sees_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def _docs_layers() -> dict[int, set[str]]:
-    """The modules of each layer as docs/architecture.md's table names them: rows
-    ``| N name | `mod`, ... | job |``; ``search/*`` is the search package, ``webgrip`` the
-    package itself (``__init__`` only explains it)."""
-    layers: dict[int, set[str]] = {}
-    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or not cells[0][:1].isdigit():
-            continue
-        names: set[str] = set()
-        for token in cells[1].split("`")[1::2]:
-            if token == "search/*":
-                names |= {
-                    m for m in LAYERS if m == "webgrip.search" or m.startswith("webgrip.search.")
-                }
-            elif token == "webgrip":
-                names.add("webgrip")
-            elif token != "__init__":
-                names.add(f"webgrip.{token}")
-        layers[int(cells[0].split()[0])] = names
-    return layers
+def _shown(module: str) -> str:
+    """A module as the table names it: its path under ``webgrip/`` without ``.py``."""
+    if module == "webgrip":
+        return "`webgrip` (`__init__`)"
+    if module == "webgrip._core":
+        return "`_core` (Rust)"
+    rest = module.removeprefix("webgrip.").replace(".", "/")
+    return f"`{rest}/__init__`" if (PACKAGE / rest / "__init__.py").is_file() else f"`{rest}`"
 
 
-def test_the_docs_table_lists_every_module_in_its_layer():
-    documented = _docs_layers()
-    assert sorted(documented) == list(range(8))
-    expected: dict[int, set[str]] = {}
+def layer_table() -> str:
+    """The layer table of docs/architecture.md (Python package), made from :data:`LAYERS`,
+    :data:`JOBS` and :data:`KEPT`: each layer's modules in :data:`LAYERS` order, a subpackage
+    whose modules all share one layer as ``name/*``; then the kept import paths."""
+    packages: dict[str, set[int]] = {}
     for module, layer in LAYERS.items():
-        expected.setdefault(layer, set()).add(module)
-    for layer in range(8):
-        assert sorted(documented[layer]) == sorted(expected[layer]), f"layer {layer}"
+        parts = module.split(".")
+        if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()):
+            packages.setdefault(parts[1], set()).add(layer)
+    whole = {name for name, layers in packages.items() if len(layers) == 1}
+    rows = ["| Layer | Modules | Job |", "|---|---|---|"]
+    for layer, (name, job) in JOBS.items():
+        shown: list[str] = []
+        for module, at in LAYERS.items():
+            parts = module.split(".")
+            if at != layer or module in KEPT:
+                continue
+            cell = f"`{parts[1]}/*`" if len(parts) > 1 and parts[1] in whole else _shown(module)
+            if cell not in shown:
+                shown.append(cell)
+        rows.append(f"| {layer} {name} | {', '.join(shown)} | {job} |")
+    rows += ["", "| Kept import path | Re-exports |", "|---|---|"]
+    rows += [f"| `{old}` | `{new}` |" for old, new in KEPT.items()]
+    return "\n".join(rows) + "\n"
+
+
+def test_the_docs_table_is_the_generated_one():
+    """docs/architecture.md shows :func:`layer_table`'s output as it is; after changing
+    :data:`LAYERS`, :data:`JOBS` or :data:`KEPT`, ``python tests/support/test_layers.py
+    --write`` puts the new table in place."""
+    assert layer_table() in ARCHITECTURE.read_text(encoding="utf-8")
+
+
+def test_the_table_names_every_layer_once():
+    table = layer_table()
+    assert sorted(JOBS) == list(range(8))
+    for module in LAYERS:
+        if module not in KEPT and not module.startswith("webgrip.search"):
+            assert _shown(module) in table, module
+
+
+def test_a_kept_path_only_re_exports():
+    _, every = _graph()
+    for old, new in KEPT.items():
+        assert every[old] == {new} | ({"webgrip.bulk.rows"} if old.endswith("parquet") else set())
+        assert LAYERS[old] == LAYERS[new]
+
+
+def _write() -> None:
+    """Replace the table in docs/architecture.md (from its ``| Layer |`` header to the end of
+    the kept-path table) with :func:`layer_table`."""
+    lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("| Layer | Modules |"))
+    kept = next(i for i, line in enumerate(lines) if line.startswith("| Kept import path |"))
+    last = kept
+    while last < len(lines) and lines[last].startswith("|"):
+        last += 1
+    lines[first:last] = [layer_table()]
+    ARCHITECTURE.write_text("".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--table"]:
+        sys.stdout.write(layer_table())
+    elif sys.argv[1:] == ["--write"]:
+        _write()
+    else:
+        sys.exit("usage: python tests/support/test_layers.py --table | --write")

@@ -9,7 +9,7 @@ import webgrip
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webgrip import Config, Tools
-from webgrip import tools as tools_module
+from webgrip.tools import toolbox as tools_module
 
 # Nothing may leave the machine: only a domain that cannot exist is allowed, so every URL is
 # refused before any DNS lookup or connection.
@@ -95,7 +95,7 @@ def test_import_builds_no_client():
     import sys
 
     code = (
-        "import webgrip, webgrip.tools as t, webgrip.client as c; "
+        "import webgrip, webgrip.tools.toolbox as t, webgrip.client as c; "
         "assert t._default is None; print('ok')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

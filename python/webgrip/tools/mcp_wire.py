@@ -10,7 +10,7 @@ line of any length into memory. :class:`Wire` is handed to the SDK's ``stdio_ser
   one, else ``null`` — and only valid messages reach the SDK;
 - a line longer than :data:`MAX_MESSAGE_BYTES` is discarded as it streams in (never held
   whole) and answered with ``-32600``, with the request's ``id`` when its first
-  :data:`_HEAD_BYTES` show a top-level ``"id"`` and ``"method"`` (:func:`head_id`), else
+  :data:`HEAD_BYTES` show a top-level ``"id"`` and ``"method"`` (:func:`head_id`), else
   ``null``;
 - stdin is read by a daemon thread, so a read blocked on a silent client never keeps the
   process alive; a client that stops reading (broken pipe) ends the session as EOF does.
@@ -43,7 +43,7 @@ INVALID_REQUEST = -32600
 _CHUNK = 64 * 1024
 #: How much of an oversized line is kept to find its id: clients write ``jsonrpc``, ``id``
 #: and ``method`` before ``params``, so they come in the first few dozen bytes.
-_HEAD_BYTES = 4096
+HEAD_BYTES = 4096
 _TOKEN = re.compile(r'["{}\[\],:]')
 
 
@@ -268,7 +268,7 @@ class Wire:
         ``max_bytes`` of one; hand each to the event loop."""
         buffered = bytearray()
         skipped = 0  # length so far of an oversized line being discarded
-        head = b""  # its first _HEAD_BYTES, where its id is looked for
+        head = b""  # its first HEAD_BYTES, where its id is looked for
         while True:
             try:
                 chunk = os.read(self._fd_in, _CHUNK)
@@ -283,7 +283,7 @@ class Wire:
                 else:
                     buffered += head
                     if len(buffered) > self.max_bytes:
-                        head = bytes(buffered[:_HEAD_BYTES])
+                        head = bytes(buffered[:HEAD_BYTES])
                         skipped, buffered = len(buffered), bytearray()
                 if newline:
                     item = ("oversized", (skipped, head)) if skipped else ("line", bytes(buffered))

@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 from typing import Any, Literal
 
-from .client import WebClient
-from .config import Config
-from .messages import error_message, human_size, shown_url
-from .page import EXTRACT_MODES, Download, Page
+from ..client import WebClient
+from ..config import Config
+from ..messages import error_message, human_size, shown_url
+from ..page import EXTRACT_MODES, Download, Page
 
 # Research, the schema builders (inspect, json) and the search formatting are imported by
 # the methods that use them, so ``import webgrip`` does not pay for them.
@@ -148,7 +148,7 @@ class Tools:
     @classmethod
     def _render_found(cls, page: Page, phrase: str, start: int, length: int) -> str:
         """The passages around ``phrase`` (:mod:`webgrip.find`), each headed by its offset."""
-        from .find import find_passages
+        from ..find import find_passages
 
         total = page.length
         found = find_passages(page.content, phrase, length, start)
@@ -184,7 +184,7 @@ class Tools:
 
     @staticmethod
     def _render_page(page: Page, start: int, length: int) -> str:
-        from .fetching import slice_text
+        from ..fetching import slice_text
 
         total = page.length
         if total and start >= total:
@@ -231,7 +231,7 @@ class Tools:
         if not text:
             raise ValueError("query is empty; say what to search for")
         count = min(MAX_RESULTS, max(MIN_RESULTS, _as_int(num_results, "num_results")))
-        from .search import format_results
+        from ..search import format_results
 
         results = self.client.search(text, num_results=count)
         return format_results(results, text)
@@ -325,7 +325,7 @@ class Tools:
     ) -> list[dict[str, Any]]:
         """The three tools' definitions for ``"openai"``, ``"openai-responses"``,
         ``"anthropic"`` or ``"mcp"``; ``strict`` for OpenAI's strict mode (see
-        :func:`webgrip.schemas.tool_schemas`)."""
+        :func:`webgrip.tools.schemas.tool_schemas`)."""
         from .schemas import tool_schemas
 
         return tool_schemas(self, format, strict=strict)
