@@ -3,7 +3,7 @@
 The code map is the page a new contributor reads first; issue 32 found it three crates and a
 dozen modules behind. A Rust source file counts as named when its file name appears in a code
 span of the page (`lexer.rs`), or, for a file in a module folder, the folder does
-(`builder/`). The Python modules' map is checked by ``tests/support/test_layers.py``.
+(`builder/`). The Python modules' map is checked by ``tests/package/test_layers.py``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Parses every module of ``python/webgrip`` with :mod:`ast` (nothing is imported).
 
 As usual for such checks, importing ``pkg.mod`` is not counted as importing ``pkg`` itself.
 The layer table of ``docs/architecture.md`` (Python package) is generated from :data:`LAYERS`,
-:data:`JOBS` and :data:`KEPT` (``python tests/support/test_layers.py --table`` prints it,
+:data:`JOBS` and :data:`KEPT` (``python tests/package/test_layers.py --table`` prints it,
 ``--write`` puts it in place), and :func:`test_the_docs_table_is_the_generated_one` fails when
 the page shows anything else.
 """
@@ -344,7 +344,7 @@ def layer_table() -> str:
 
 def test_the_docs_table_is_the_generated_one():
     """docs/architecture.md shows :func:`layer_table`'s output as it is; after changing
-    :data:`LAYERS`, :data:`JOBS` or :data:`KEPT`, ``python tests/support/test_layers.py
+    :data:`LAYERS`, :data:`JOBS` or :data:`KEPT`, ``python tests/package/test_layers.py
     --write`` puts the new table in place."""
     assert layer_table() in ARCHITECTURE.read_text(encoding="utf-8")
 
@@ -385,4 +385,4 @@ if __name__ == "__main__":
     elif sys.argv[1:] == ["--write"]:
         _write()
     else:
-        sys.exit("usage: python tests/support/test_layers.py --table | --write")
+        sys.exit("usage: python tests/package/test_layers.py --table | --write")
