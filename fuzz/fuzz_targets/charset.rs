@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use webgrip_extract::charset;
+use webgrip_extract::internals::charset;
+use webgrip_extract::{decode_body, decode_body_borrowed};
 use webgrip_fuzz::split_line;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,10 +15,10 @@ fuzz_target!(|data: &[u8]| {
     let content_type = (!header.is_empty()).then_some(&*header);
     let (encoding, skip) = charset::choose(body, content_type);
     assert!(skip <= body.len(), "BOM longer than the body");
-    let (text, name) = charset::decode_borrowed(body, content_type);
+    let (text, name) = decode_body_borrowed(body, content_type);
     assert_eq!(name, encoding.name());
     // Decoding is total and deterministic: the owned form says the same.
-    let (owned, owned_name) = charset::decode(body, content_type);
+    let (owned, owned_name) = decode_body(body, content_type);
     assert_eq!(owned, text);
     assert_eq!(owned_name, name);
     // A charset parameter is a piece of the header it came from.

@@ -6,7 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use webgrip_extract::{charset, extract_within, Budget, Modes, Options, TrackingRules};
+use webgrip_extract::{
+    decode_body_borrowed, extract_within, Budget, Modes, Options, TrackingRules,
+};
 
 const CONTENT_TYPES: [Option<&str>; 4] = [
     None,
@@ -20,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let content_type = CONTENT_TYPES[usize::from(flags >> 6)];
-    let (html, _encoding) = charset::decode_borrowed(body, content_type);
+    let (html, _encoding) = decode_body_borrowed(body, content_type);
     let modes = Modes {
         markdown: flags & 1 != 0,
         text: flags & 2 != 0,

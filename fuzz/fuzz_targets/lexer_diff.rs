@@ -6,8 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use webgrip_extract::tree::Html;
-use webgrip_extract::{guard, parse, parse_prepared};
+use webgrip_extract::Html;
+use webgrip_extract::internals::guard;
+use webgrip_extract::{parse, parse_prepared};
 
 #[path = "../../rust/extract/tests/support/lexer_dump.rs"]
 mod lexer_dump;

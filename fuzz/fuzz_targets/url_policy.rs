@@ -15,8 +15,9 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use webgrip_fuzz::iana::{self, Expect};
 use webgrip_fuzz::split_line;
-use webgrip_net::policy::{is_localhost_name, Target, TargetHost};
-use webgrip_net::{shown_url, Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};
+use webgrip_net::{
+    is_localhost_name, shown_url, Policy, PolicyConfig, Target, TargetHost, DEFAULT_BLOCKED_PORTS,
+};
 
 fn policy() -> &'static Policy {
     static POLICY: OnceLock<Policy> = OnceLock::new();

@@ -170,7 +170,7 @@ pub struct Dom {
     pub names: Names,
     pub doctypes: Vec<DoctypeData>,
     /// The text of text nodes that had to grow away from the end of [`Dom::text`] (see
-    /// [`Dom::extend_text`]); such a node's `name` is 1 + its index here.
+    /// `Dom::extend_text`); such a node's `name` is 1 + its index here.
     pub grown: Vec<String>,
 }
 
@@ -598,7 +598,7 @@ impl Dom {
         }
     }
 
-    /// `id` and everything under it, preorder; see [`Descendants::skip_subtree`].
+    /// `id` and everything under it, preorder; see `Descendants::skip_subtree`.
     pub fn descendants(&self, id: NodeId) -> Descendants<'_> {
         Descendants {
             dom: self,

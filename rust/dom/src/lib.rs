@@ -1,6 +1,6 @@
 //! webgrip's own HTML parse back end (issue 30, "own the parse"): an arena DOM, the token
 //! types and a WHATWG tree builder that a tokenizer feeds (webgrip-extract's byte lexer; in
-//! development also html5ever's tokenizer, through [`html5ever_driver`]), plus the html5lib
+//! development also html5ever's tokenizer, through `html5ever_driver.rs`), plus the html5lib
 //! dump the conformance runner compares.
 
 // No panics on any input: hostile markup ends in a tree, never an abort.
@@ -9,16 +9,22 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod arena;
-pub mod builder;
+// Private modules, the API re-exported below: rustc then reports what no caller uses.
+mod arena;
+mod builder;
 mod dump;
 #[cfg(any(test, feature = "html5ever"))]
-pub mod html5ever_driver;
-pub mod token;
-pub mod view;
+mod html5ever_driver;
+mod token;
+mod view;
 
 pub use arena::{Attr, Dom, Kind, NodeId, Ns};
 pub use builder::{Limits, QuirksMode, TreeBuilder};
 pub use dump::html5lib_dump;
 pub use token::{Attribute, Doctype, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 pub use view::{Edge, Element, Node, NodeRef};
+
+/// html5ever's tokenizer driving this builder, and this lexer's tokens into html5ever's builder:
+/// the identity tests, the conformance runner and the differential fuzz targets only.
+#[cfg(any(test, feature = "html5ever"))]
+pub use html5ever_driver::{tokenize as tokenize_with_html5ever, ToHtml5ever};

@@ -5,7 +5,7 @@
 //! decode), where html5ever's tokens intern every name into a global atom table and wrap
 //! every run of text in a reference-counted tendril. With these, html5ever is only a
 //! development dependency: the reference of the differential tests and the conformance
-//! runner, driving the builder through [`crate::html5ever_driver`] (feature `html5ever`).
+//! runner, driving the builder through `html5ever_driver.rs` (feature `html5ever`).
 
 use std::borrow::Cow;
 

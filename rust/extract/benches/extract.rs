@@ -7,7 +7,10 @@ use std::hint::black_box;
 use std::io::Read;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use webgrip_extract::{dom, markdown, readable, text, urls, Scope, TrackingRules};
+use webgrip_extract::internals::{dom::attr, urls::Resolver};
+use webgrip_extract::{
+    document_base, render_markdown, render_text, select_main_content, Scope, TrackingRules,
+};
 
 const PAGES: &[(&str, &[u8], &str)] = &[
     (
@@ -83,21 +86,21 @@ fn views(c: &mut Criterion) {
         let mut group = c.benchmark_group(name.as_str());
         group.throughput(Throughput::Bytes(html.len() as u64));
         let doc = webgrip_extract::parse(&html);
-        let base = urls::document_base(&doc, Some(url));
+        let base = document_base(&doc, Some(url));
         let whole = Scope::whole();
         group.bench_function("parse", |b| {
             b.iter(|| webgrip_extract::parse(black_box(&html)))
         });
         group.bench_function("markdown", |b| {
-            b.iter(|| markdown::render(&doc, &whole, base.as_ref()))
+            b.iter(|| render_markdown(&doc, &whole, base.as_ref()))
         });
-        group.bench_function("text", |b| b.iter(|| text::render(&doc, &whole)));
+        group.bench_function("text", |b| b.iter(|| render_text(&doc, &whole)));
         group.bench_function("readable-select", |b| {
-            b.iter(|| readable::select(&doc, Some(url)))
+            b.iter(|| select_main_content(&doc, Some(url)))
         });
-        let scope = readable::select(&doc, Some(url));
+        let scope = select_main_content(&doc, Some(url));
         group.bench_function("readable-markdown", |b| {
-            b.iter(|| markdown::render(&doc, &scope, base.as_ref()))
+            b.iter(|| render_markdown(&doc, &scope, base.as_ref()))
         });
         group.finish();
     }
@@ -108,16 +111,16 @@ fn url_resolution(c: &mut Criterion) {
     let rules = TrackingRules::default();
     for (name, html, url) in pages().into_iter().take(PAGES.len()) {
         let doc = webgrip_extract::parse(&html);
-        let base = urls::document_base(&doc, Some(url));
+        let base = document_base(&doc, Some(url));
         let hrefs: Vec<String> = doc
             .tree
             .all_nodes()
-            .filter_map(|n| dom::attr(n.element()?, "href").map(str::to_string))
+            .filter_map(|n| attr(n.element()?, "href").map(str::to_string))
             .collect();
         group.throughput(Throughput::Elements(hrefs.len() as u64));
         group.bench_with_input(BenchmarkId::new("resolve", &name), &hrefs, |b, hrefs| {
             b.iter(|| {
-                let mut resolver = urls::Resolver::new(base.as_ref());
+                let mut resolver = Resolver::new(base.as_ref());
                 hrefs.iter().filter_map(|h| resolver.resolve(h)).count()
             })
         });
@@ -126,7 +129,7 @@ fn url_resolution(c: &mut Criterion) {
             &hrefs,
             |b, hrefs| {
                 b.iter(|| {
-                    let mut resolver = urls::Resolver::with_tracking(base.as_ref(), Some(&rules));
+                    let mut resolver = Resolver::with_tracking(base.as_ref(), Some(&rules));
                     hrefs.iter().filter_map(|h| resolver.resolve(h)).count()
                 })
             },

@@ -24,7 +24,7 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ns, LocalName, Namespace, QualName};
 use scraper::{Html, HtmlTreeSink, Node};
 use webgrip_dom::{html5lib_dump, Ns, TreeBuilder as OwnBuilder};
-use webgrip_extract::lexer::{self, Pressure};
+use webgrip_extract::internals::lexer::{self, Pressure};
 use webgrip_extract::{parse_prepared, Budget};
 
 #[path = "../tests/support/reference.rs"]
@@ -142,7 +142,7 @@ fn context_name(spec: &str) -> QualName {
     QualName::new(None, ns, LocalName::from(local))
 }
 
-/// Scripting disabled, as `webgrip_extract::document`'s `tree_options` sets it for both
+/// Scripting disabled, as `tree_options` in rust/extract/src/document.rs sets it for both
 /// document parsers (so `<noscript>` content is markup).
 fn tree_options() -> TreeBuilderOpts {
     TreeBuilderOpts {
@@ -178,7 +178,7 @@ fn html5ever_document(data: &str) -> Html {
 }
 
 /// A shipped parse's tree in html5lib's format.
-fn own_dump(doc: &webgrip_extract::tree::Html) -> String {
+fn own_dump(doc: &webgrip_extract::Html) -> String {
     html5lib_dump(&doc.tree, 0)
 }
 

@@ -2,7 +2,10 @@
 //! `cargo run --profile fastbuild -p webgrip-extract --example parse_probe -- <file | gen:KIND:N>`
 use std::time::Instant;
 
-use webgrip_extract::{links, markdown, metadata, tables, text, urls, Scope};
+use webgrip_extract::{
+    document_base, extract_links, extract_metadata, extract_tables, render_markdown, render_text,
+    Scope,
+};
 
 #[path = "../tests/support/reference.rs"]
 mod reference;
@@ -37,12 +40,13 @@ fn main() {
     // PROBE_VIEWS_ONLY=1 skips the reference parses (for profiling the production path).
     if std::env::var_os("PROBE_VIEWS_ONLY").is_none() {
         let mut defused = 0;
-        let t_guard = best(&mut || defused = webgrip_extract::guard::defuse(&html).len());
+        let t_guard =
+            best(&mut || defused = webgrip_extract::internals::guard::defuse(&html).len());
         let t_raw = best(&mut || drop(scraper::Html::parse_document(&html)));
         println!(
             "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
         );
-        let stripped = webgrip_extract::guard::defuse(&html).into_owned();
+        let stripped = webgrip_extract::internals::guard::defuse(&html).into_owned();
         let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
         let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
         let t_c = best(&mut || drop(reference::parse_with_html5ever(&stripped)));
@@ -50,14 +54,14 @@ fn main() {
     }
     let parse = best(&mut || drop(webgrip_extract::parse(&html)));
     let doc = webgrip_extract::parse(&html);
-    let base = urls::document_base(&doc, Some("https://ex.com/"));
+    let base = document_base(&doc, Some("https://ex.com/"));
     let scope = Scope::whole();
     let (mut md, mut tx, mut ln, mut tb) = (String::new(), String::new(), Vec::new(), Vec::new());
-    let t_md = best(&mut || md = markdown::render(&doc, &scope, base.as_ref()));
-    let t_tx = best(&mut || tx = text::render(&doc, &scope));
-    let t_ln = best(&mut || ln = links::extract(&doc, base.as_ref()));
-    let t_tb = best(&mut || tb = tables::extract(&doc));
-    let t_meta = best(&mut || drop(metadata::extract(&doc, base.as_ref())));
+    let t_md = best(&mut || md = render_markdown(&doc, &scope, base.as_ref()));
+    let t_tx = best(&mut || tx = render_text(&doc, &scope));
+    let t_ln = best(&mut || ln = extract_links(&doc, base.as_ref()));
+    let t_tb = best(&mut || tb = extract_tables(&doc));
+    let t_meta = best(&mut || drop(extract_metadata(&doc, base.as_ref())));
     let mb = html.len() as f64 / 1e6;
     let rate = |d: std::time::Duration| mb / (parse + d).as_secs_f64();
     println!(

@@ -2,7 +2,8 @@
 //! (`{"file": ..., "text": ...}`) with a plain text walk, for scoring outside Python.
 use std::io::Write;
 
-use webgrip_extract::tree::{Html, Node, NodeId};
+use webgrip_extract::internals::tree::{Node, NodeId};
+use webgrip_extract::Html;
 
 fn is_block(name: &str) -> bool {
     matches!(
@@ -126,13 +127,13 @@ fn main() {
         if std::env::var_os("PARSE_ONLY").is_some() {
             continue;
         }
-        let scope = webgrip_extract::readable::select(&doc, None);
+        let scope = webgrip_extract::select_main_content(&doc, None);
         let text = if std::env::var_os("OWN_WALK").is_some() {
             let mut text = String::new();
             walk(&doc, &scope, &mut text);
             text
         } else {
-            webgrip_extract::text::render(&doc, &scope)
+            webgrip_extract::render_text(&doc, &scope)
         };
         secs += t0.elapsed().as_secs_f64();
         bytes += html.len();

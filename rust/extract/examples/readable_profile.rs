@@ -1,12 +1,12 @@
 //! Main-content selection alone, over a corpus, for a profiler:
 //! `cargo run --profile fastbuild -p webgrip-extract --example readable_profile -- DIR [STEP] [REPEAT]`
 //! reads every STEP-th `*.html.gz` under DIR (default 1), parses each once, then runs
-//! `readable::select` REPEAT times (default 3) over them and prints ms per page for
+//! `select_main_content` REPEAT times (default 3) over them and prints ms per page for
 //! parsing, whole-page Markdown and the selection.
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use webgrip_extract::{markdown, readable, Scope};
+use webgrip_extract::{render_markdown, select_main_content, Scope};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -42,20 +42,20 @@ fn main() {
     let parse = t.elapsed();
     let t = Instant::now();
     for doc in &docs {
-        std::hint::black_box(markdown::render(doc, &Scope::whole(), None));
+        std::hint::black_box(render_markdown(doc, &Scope::whole(), None));
     }
     let md = t.elapsed();
     let mut select = Duration::MAX;
     for _ in 0..repeat.max(1) {
         let t = Instant::now();
         for doc in &docs {
-            std::hint::black_box(readable::select(doc, Some("https://example.com/")));
+            std::hint::black_box(select_main_content(doc, Some("https://example.com/")));
         }
         select = select.min(t.elapsed());
     }
     let per = |d: Duration| d.as_secs_f64() * 1e3 / docs.len().max(1) as f64;
     println!(
-        "{} pages: parse {:.3} ms, whole-page markdown {:.3} ms, readable::select {:.3} ms per page",
+        "{} pages: parse {:.3} ms, whole-page markdown {:.3} ms, select_main_content {:.3} ms per page",
         docs.len(),
         per(parse),
         per(md),

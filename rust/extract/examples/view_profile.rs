@@ -1,7 +1,7 @@
 //! Parse and render one view of a file, for callgrind or perf on the whole-page path.
 //! `cargo build --profile fastbuild -p webgrip-extract --example view_profile`, then
 //! `valgrind --tool=callgrind target/fastbuild/examples/view_profile FILE markdown|text|parse [N]`
-use webgrip_extract::{markdown, text, urls, Scope};
+use webgrip_extract::{document_base, render_markdown, render_text, Scope};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -14,10 +14,10 @@ fn main() {
         let doc = webgrip_extract::parse(&html);
         total += match view.as_str() {
             "markdown" => {
-                let base = urls::document_base(&doc, Some("https://example.com/"));
-                markdown::render(&doc, &Scope::whole(), base.as_ref()).len()
+                let base = document_base(&doc, Some("https://example.com/"));
+                render_markdown(&doc, &Scope::whole(), base.as_ref()).len()
             }
-            "text" => text::render(&doc, &Scope::whole()).len(),
+            "text" => render_text(&doc, &Scope::whole()).len(),
             _ => doc.tree.len(),
         };
     }

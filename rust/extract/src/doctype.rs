@@ -5,7 +5,7 @@
 //! Each DOCTYPE state ends the token at the first `>`, so the slice up to it holds the token.
 //! The tests compare every DOCTYPE of html5lib-tests, and generated ones, with html5ever 0.40.
 
-pub use webgrip_dom::token::Doctype;
+pub use webgrip_dom::Doctype;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Id {

@@ -60,7 +60,7 @@ pub struct Extracted {
     /// narrowed to it: false when the selection was too short and the whole page says more.
     pub main_content: Option<bool>,
     /// With a frame marker asked for: the page's visible frames, in the order (and with the
-    /// indexes) the text and Markdown views mark them (see [`crate::frames`]).
+    /// indexes) the text and Markdown views mark them (see `frames.rs`).
     pub frames: Option<Vec<Frame>>,
 }
 
@@ -190,7 +190,7 @@ pub fn extract_parsed_with(
 }
 
 /// Parse a document after defusing input that would make tree building quadratic and
-/// stripping what no view reads (see [`guard`]; the [`lexer`] does both while it reads).
+/// stripping what no view reads (see `guard/`; the lexer (`lexer.rs`) does both while it reads).
 /// Everything that parses untrusted HTML should go through this.
 ///
 /// Scripting is off, as in a browser without scripts: `<noscript>` content is markup rather
@@ -210,7 +210,7 @@ pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
     }
 }
 
-/// Parse `html` as it is (no [`guard`] pre-pass), the way [`parse`] does: scripting disabled,
+/// Parse `html` as it is (no `guard/` pre-pass), the way [`parse`] does: scripting disabled,
 /// so `<noscript>` content is markup. Only for input that is already defused (by
 /// [`crate::guard::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
 /// scans quadratic (the open-element and node caps still hold).

@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use memchr::{memchr, memchr3};
-use webgrip_dom::token::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
+use webgrip_dom::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 
 use crate::budget::{Budget, Interrupted};
 use crate::guard::{self, Start, Tracker};
@@ -48,7 +48,7 @@ const BUDGET_EVERY: u32 = 256;
 /// What the tree builder holds, as [`tokenize`]'s probe reports it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pressure {
-    /// Open elements plus active formatting entries (see [`MAX_OPEN`]).
+    /// Open elements plus active formatting entries (see `MAX_OPEN`).
     pub open: usize,
     /// Nodes in the tree so far.
     pub nodes: usize,
@@ -65,7 +65,7 @@ pub enum Outcome {
 /// Tokenize `html` into `sink` (ending with EOF and `sink.end()`); with `guarded`, defuse and
 /// strip as [`guard::defuse`] does, drop start tags that would open more elements while the
 /// tree builder's open elements and active formatting entries (`probe`) are over
-/// [`MAX_OPEN`], and once the tree holds more than `max_nodes` nodes, drop every start tag
+/// `MAX_OPEN`, and once the tree holds more than `max_nodes` nodes, drop every start tag
 /// that is not void or raw text (the rest of the page is kept as text). Why the node cap:
 /// dense markup (`<p><b><p>x` repeated, whose re-opened formatting copies add to its own
 /// tags, or runs of `<br>`) makes a node every two bytes or so, at about 150 bytes a node;

@@ -204,7 +204,7 @@ impl std::fmt::Display for Reason {
 }
 
 /// Why `html` looks like an app shell its scripts build, or `None` (see the module docs).
-/// Linear, over the first [`SCAN_BYTES`] of the input; reads raw bytes (the markup it looks
+/// Linear, over the first `SCAN_BYTES` of the input; reads raw bytes (the markup it looks
 /// for is ASCII in every ASCII-compatible encoding).
 pub fn reason(html: &[u8]) -> Option<Reason> {
     let mut s = Scan::default();

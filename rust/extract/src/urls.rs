@@ -155,7 +155,7 @@ fn plain_absolute(href: &str) -> Option<String> {
     Some(out)
 }
 
-/// [`resolve`] with memory: pages repeat the same `href`/`src` many times (navigation,
+/// `resolve` with memory: pages repeat the same `href`/`src` many times (navigation,
 /// product grids; a third of the references on the benchmark page), and joining costs
 /// thousands of instructions where a lookup costs a hash. With tracking rules, each URL also
 /// loses its tracking parameters here, once per distinct reference.

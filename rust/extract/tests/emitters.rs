@@ -1,16 +1,16 @@
 //! Text and Markdown emitters on small hand-made pages.
 
 use url::Url;
-use webgrip_extract::{markdown, text, urls, Scope};
+use webgrip_extract::{document_base, render_markdown, render_text, Scope};
 
 fn md(html: &str) -> String {
     let doc = webgrip_extract::parse(html);
-    let base = urls::document_base(&doc, Some("https://ex.com/dir/page.html"));
-    markdown::render(&doc, &Scope::whole(), base.as_ref())
+    let base = document_base(&doc, Some("https://ex.com/dir/page.html"));
+    render_markdown(&doc, &Scope::whole(), base.as_ref())
 }
 
 fn txt(html: &str) -> String {
-    text::render(&webgrip_extract::parse(html), &Scope::whole())
+    render_text(&webgrip_extract::parse(html), &Scope::whole())
 }
 
 #[test]
@@ -120,10 +120,10 @@ fn scope_roots_and_skip() {
     scope.roots.push(find("article"));
     scope.skip.insert(find("aside"));
     scope.supplement = Some("Lead.".into());
-    assert_eq!(text::render(&doc, &scope), "Lead.\n\nkeep\n");
+    assert_eq!(render_text(&doc, &scope), "Lead.\n\nkeep\n");
     let base = Url::parse("https://ex.com/").ok();
     assert_eq!(
-        markdown::render(&doc, &scope, base.as_ref()),
+        render_markdown(&doc, &scope, base.as_ref()),
         "Lead.\n\nkeep\n"
     );
 }

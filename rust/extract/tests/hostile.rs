@@ -1,7 +1,7 @@
 //! Hostile inputs: deep nesting, huge unclosed-tag soup, very wide tables, bad bytes.
 //! Each runs on a thread with a small stack to prove no traversal recurses.
 
-use webgrip_extract::{charset, extract, Modes};
+use webgrip_extract::{decode_body, extract, Modes};
 
 const SMALL_STACK: usize = 256 * 1024;
 
@@ -51,8 +51,8 @@ fn hundred_thousand_nested_divs() {
 fn nesting_after_an_ambiguous_cdata_is_still_capped() {
     let n = 100_000;
     let html = format!("<math><mi><p><![CDATA[x>{}<p>deep</p>", "<div>".repeat(n));
-    let prepared = webgrip_extract::guard::defuse(&html);
-    assert!(prepared.matches("<div>").count() <= webgrip_extract::guard::MAX_DEPTH);
+    let prepared = webgrip_extract::internals::guard::defuse(&html);
+    assert!(prepared.matches("<div>").count() <= webgrip_extract::internals::guard::MAX_DEPTH);
     let (_, text) = run_small_stack(html);
     assert!(text.contains("deep"), "{text:?}");
 }
@@ -111,7 +111,7 @@ fn invalid_utf8_bytes_decode_then_extract() {
     let mut bytes = b"<html><meta charset=utf-8><p>ok ".to_vec();
     bytes.extend_from_slice(&[0xff, 0xfe, 0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x82]);
     bytes.extend_from_slice(b" end</p>");
-    let (html, enc) = charset::decode(&bytes, None);
+    let (html, enc) = decode_body(&bytes, None);
     assert_eq!(enc, "UTF-8");
     let (md, text) = run_small_stack(html);
     assert!(text.starts_with("ok ") && text.trim_end().ends_with("end"));
@@ -123,7 +123,7 @@ fn invalid_utf8_bytes_decode_then_extract() {
 fn fuzz_case(input: &[u8]) {
     let (flags, body) = input.split_first().expect("a flag byte");
     assert_eq!(*flags, 0x3f);
-    let (html, _) = charset::decode(body, None);
+    let (html, _) = decode_body(body, None);
     let out = extract(
         &html,
         Some("https://example.com/dir/page.html?q=1#top"),

@@ -13,7 +13,8 @@ mod support;
 use proptest::prelude::*;
 use support::lexer_dump::dump;
 use support::reference::parse_with_html5ever;
-use webgrip_extract::{guard, parse, parse_prepared};
+use webgrip_extract::internals::guard;
+use webgrip_extract::{parse, parse_prepared};
 
 /// Unguarded, the lexer builds html5ever's tree; guarded, the tree html5ever builds from the
 /// pre-pass's output.

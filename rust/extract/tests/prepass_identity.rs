@@ -10,7 +10,8 @@
 mod common;
 
 use proptest::prelude::*;
-use webgrip_extract::{extract_parsed, guard, parse_prepared, Modes};
+use webgrip_extract::internals::guard;
+use webgrip_extract::{extract_parsed, parse_prepared, Modes};
 
 const URL: &str = "https://example.com/dir/page.html";
 

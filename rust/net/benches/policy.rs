@@ -4,8 +4,7 @@ use std::hint::black_box;
 use std::net::IpAddr;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use webgrip_net::policy::url_host;
-use webgrip_net::{Policy, PolicyConfig};
+use webgrip_net::{url_host, Policy, PolicyConfig};
 
 fn policy(c: &mut Criterion) {
     let default = Policy::default();

@@ -50,7 +50,7 @@ pub struct ClientConfig {
     pub headers: Vec<(String, String)>,
     /// Domain -> headers sent to that domain and its subdomains (the longest match wins).
     pub site_headers: Vec<(String, Vec<(String, String)>)>,
-    /// Keep a cookie jar (see [`crate::cookies`]).
+    /// Keep a cookie jar (see [`CookieJar`](crate::CookieJar)).
     pub cookies: bool,
     /// Which upstream proxy each request goes through (none by default). Parsed already,
     /// so that this config's `Debug` cannot show a proxy password.

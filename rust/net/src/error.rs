@@ -84,7 +84,7 @@ impl NetError {
         }
     }
 
-    /// A policy refusal: "Refused <url>: <detail>".
+    /// A policy refusal: `Refused <url>: <detail>`.
     pub fn blocked(url: &str, reason: &str, detail: impl fmt::Display) -> NetError {
         NetError::new(
             ErrorKind::Blocked,

@@ -1,29 +1,32 @@
 //! The guarded network core of webgrip.
 //!
-//! - [`policy`]: which URLs and addresses may be fetched (WHATWG parsing, IANA tables).
-//! - [`resolve`]: one checked lookup per hop; ureq connects only to what it returns.
-//! - [`transport`]: the connector (re-checks addresses, records the peer, adds TLS).
-//! - [`client`]: the agent and the hand-walked redirect loop with one deadline.
-//! - [`headers`] / [`cookies`]: the caller's headers per site and the cookie jar, per hop.
-//! - [`fetch`] / [`download`]: reading the final body, capped after decoding.
-//! - [`proxy`]: the egress proxy a rendering browser goes through, under the same policy.
-//! - [`upstream`] / [`tunnel`]: the user's upstream proxies, asked only for checked addresses.
-pub mod cidr;
-pub mod client;
-pub mod cookies;
+//! - `policy`: which URLs and addresses may be fetched (WHATWG parsing, IANA tables).
+//! - `resolve`: one checked lookup per hop; ureq connects only to what it returns.
+//! - `transport`: the connector (re-checks addresses, records the peer, adds TLS).
+//! - `client`: the agent and the hand-walked redirect loop with one deadline.
+//! - `headers` / `cookies`: the caller's headers per site and the cookie jar, per hop.
+//! - `fetch` / `download`: reading the final body, capped after decoding.
+//! - `proxy`: the egress proxy a rendering browser goes through, under the same policy.
+//! - `upstream` / `tunnel`: the user's upstream proxies, asked only for checked addresses.
+//!
+//! Every module is private and the API is the `pub use` list below (what the binding, the fuzz
+//! targets, the tests and the benches call), so rustc reports an item nobody uses.
+mod cidr;
+mod client;
+mod cookies;
 mod decode;
-pub mod download;
-pub mod error;
-pub mod fetch;
-pub mod headers;
-pub mod iptable;
-pub mod policy;
-pub mod proxy;
-pub mod resolve;
-pub mod tls;
-pub mod transport;
+mod download;
+mod error;
+mod fetch;
+mod headers;
+mod iptable;
+mod policy;
+mod proxy;
+mod resolve;
+mod tls;
+mod transport;
 mod tunnel;
-pub mod upstream;
+mod upstream;
 mod ureq_error;
 
 pub use client::{
@@ -31,8 +34,12 @@ pub use client::{
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
 };
 pub use cookies::{CookieJar, SameSiteRule, StoredCookie};
-pub use download::{DownloadResult, Progress};
+pub use download::{cancelled, DestDir, DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::{Exchange, FetchResponse};
-pub use policy::{Policy, PolicyConfig, DEFAULT_BLOCKED_PORTS};
-pub use proxy::{EgressProxy, ProxyConfig, ProxyStats};
+pub use headers::{checked_headers, every_request_headers, SiteHeaders};
+pub use policy::{
+    is_localhost_name, url_host, Policy, PolicyConfig, Target, TargetHost, DEFAULT_BLOCKED_PORTS,
+};
+pub use proxy::{EgressProxy, ProxyConfig, ProxyStats, PROXY_USER};
+pub use upstream::ProxyRoutes;

@@ -213,7 +213,7 @@ impl EgressProxy {
         }
     }
 
-    /// Stop accepting and end every relay (within [`POLL`]). Idempotent.
+    /// Stop accepting and end every relay (within `POLL`). Idempotent.
     pub fn stop(&mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
         if let Some(h) = self.accept.take() {

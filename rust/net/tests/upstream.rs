@@ -7,8 +7,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use webgrip_net::upstream::ProxyRoutes;
-use webgrip_net::{Client, ClientConfig, ErrorKind, PolicyConfig, RequestSpec};
+use webgrip_net::{Client, ClientConfig, ErrorKind, PolicyConfig, ProxyRoutes, RequestSpec};
 
 /// A SOCKS5 server for one connection: accepts "no authentication", sends the CONNECT
 /// request it got back through `tx`, then answers "connection refused".

@@ -6,22 +6,23 @@
 //! too long cannot be stopped from outside. The parse runs on its own thread; [`extract`]
 //! waits for it only until the deadline (or the cancel flag), then returns
 //! [`PdfError::Interrupted`] and tells the worker to stop at its next page. What that last
-//! page can cost is bounded before the parser runs: the Flate-bomb pre-pass ([`bombs`]), the
-//! nesting pre-pass ([`nesting`]: the parser recurses once per level, and a stack overflow
-//! kills the process), the page-tree walk ([`pages`]: the parser's own walk has no visited
+//! page can cost is bounded before the parser runs: the Flate-bomb pre-pass (`bombs`), the
+//! nesting pre-pass (`nesting`: the parser recurses once per level, and a stack overflow
+//! kills the process), the page-tree walk (`pages`: the parser's own walk has no visited
 //! set), and a per-page scan of the decoded content for nesting and the text it would draw
-//! ([`page_content`]), the Form XObjects it paints included ([`forms`]).
+//! (`page_content`), the Form XObjects it paints included (`forms`).
 
-pub mod bombs;
-pub mod filters;
-pub mod forms;
-pub mod info;
-pub mod layout;
-pub mod lengths;
-pub mod markdown;
-pub mod nesting;
-pub mod pages;
-pub mod reflow;
+// Private modules: the API is this file's items (`extract`, `Mode`, `Limits`, the errors).
+mod bombs;
+mod filters;
+mod forms;
+mod info;
+mod layout;
+mod lengths;
+mod markdown;
+mod nesting;
+mod pages;
+mod reflow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +41,7 @@ pub enum Mode {
     /// Plain text: paragraphs separated by blank lines, pages by a blank line.
     Text,
     /// Markdown: the text's lines with headings from font size and weight, lists, `|`
-    /// tables ([`markdown`]), and a `<!-- page N of M -->` line before every page after the
+    /// tables (`markdown.rs`), and a `<!-- page N of M -->` line before every page after the
     /// first.
     Markdown,
 }
@@ -140,7 +141,7 @@ impl std::error::Error for PdfError {}
 
 /// The worker's stack. The parser recurses once per nesting level of an array or a
 /// dictionary (about 0.5–1 KiB a level); the pre-passes bound a parse's depth at
-/// [`nesting::MAX_BOUND`], and this holds many times that. Only the pages a parse touches are
+/// `nesting::MAX_BOUND`, and this holds many times that. Only the pages a parse touches are
 /// ever committed: the rest is address space.
 pub const WORKER_STACK: usize = 256 * 1024 * 1024;
 
@@ -157,7 +158,7 @@ pub const MAX_PAGE_TEXT_BYTES: usize = 200_000;
 pub const MAX_PAGE_TOKENS: usize = 2_000_000;
 
 /// A page whose broken operations would cost the content parser more than this many token
-/// steps of rereading ([`nesting::Nesting::restart_cost`]; about 5 ns a step optimised, some
+/// steps of rereading (`Nesting::restart_cost`; about 5 ns a step optimised, some
 /// 30 times that in the fuzzing build) is left empty: 160,000 operands with no operator after
 /// them kept a worker busy for 41 s, past any deadline. A failed operation of 4,000 tokens,
 /// or 3,100 openings hidden in one string, stays under it.
@@ -387,7 +388,7 @@ fn read(
 /// safe to hand to the parser: nesting within [`nesting::MAX_BOUND`] from any offset (the
 /// content parser restarts one byte on after an operand it cannot read), and no more text to
 /// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`], no rereading past
-/// [`MAX_PAGE_RESTART_COST`], counting the forms it paints once per painting ([`forms`]).
+/// [`MAX_PAGE_RESTART_COST`], counting the forms it paints once per painting (`forms`).
 /// This covers what the file pre-pass cannot see: encrypted streams, filters it does not
 /// decode, `/Contents` arrays naming one stream many times, and one form painted many times.
 fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<(), &'static str> {

@@ -14,7 +14,7 @@
 //! comment or hex region until it fails or the two lexings meet again, after which they agree
 //! for good (both are the same state machine on the same bytes). So every `[` and `<` inside a
 //! region is counted as a possible opening ("hidden"): a parse from any offset nests at most
-//! [`Nesting::deepest`] + [`Nesting::most_hidden`].
+//! [`Nesting::deepest`] + `Nesting::most_hidden`.
 
 use memchr::memmem;
 
@@ -347,7 +347,9 @@ impl Nesting {
         self.deepest
     }
 
-    /// The most `[` and `<` bytes inside one string, comment or hex region.
+    /// The most `[` and `<` bytes inside one string, comment or hex region (the tests read it;
+    /// the parse reads only its sum with `deepest`).
+    #[cfg(test)]
     pub fn most_hidden(&self) -> usize {
         self.most_hidden
     }

@@ -15,14 +15,12 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use webgrip_extract::links::Link;
-use webgrip_extract::metadata::Metadata;
-use webgrip_extract::tables::Table;
 use webgrip_extract::{
-    challenge, charset, events, shell, Budget, Extracted, Frame, Interrupted, Modes,
+    decode_body_borrowed, events, reduce_images, shell_reason, Budget, Event, Extracted, Frame,
+    Interrupted, Link, Metadata, Modes, Table, CHALLENGE_MAX_TEXT_CHARS, DOMAIN_TRACKING_PARAMS,
+    SHELL_MAX_TEXT_CHARS, TRACKING_PARAMS,
 };
-use webgrip_extract::{tracking, urls};
-use webgrip_net::{policy, Policy, PolicyConfig};
+use webgrip_net::{url_host, Policy, PolicyConfig};
 
 use crate::errors::{self, webgrip_error};
 
@@ -34,10 +32,10 @@ fn decode_body(
     content: &[u8],
     content_type: Option<&str>,
 ) -> (String, &'static str) {
-    py.detach(|| charset::decode(content, content_type))
+    py.detach(|| webgrip_extract::decode_body(content, content_type))
 }
 
-/// Whether a fetched HTML page is a bot check (see `webgrip_extract::challenge`): `None` for
+/// Whether a fetched HTML page is a bot check (see rust/extract/src/challenge.rs): `None` for
 /// a page with more readable text than a challenge page has (most pages), else a dict with
 /// `text_chars`, `forms`, `password_inputs`, and `kind`/`vendor` (`None` when no marker of
 /// a bot check decided it).
@@ -47,7 +45,7 @@ fn scan_challenge<'py>(
     content: &[u8],
     status: u16,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(scan) = py.detach(|| challenge::scan(content, status)) else {
+    let Some(scan) = py.detach(|| webgrip_extract::scan_challenge(content, status)) else {
         return Ok(None);
     };
     let d = PyDict::new(py);
@@ -60,26 +58,26 @@ fn scan_challenge<'py>(
 }
 
 /// Why a fetched HTML page looks like an app shell its scripts build (see
-/// `webgrip_extract::shell`: one linear pass, run by `render="auto"` on every HTML page), or
+/// rust/extract/src/shell.rs: one linear pass, run by `render="auto"` on every HTML page), or
 /// `None`. A panic in the scan (a bug) answers `None`: the static page is then used, as for
 /// any page that is no shell.
 #[pyfunction]
 fn script_shell_reason(py: Python<'_>, html: &[u8]) -> Option<String> {
     py.detach(|| {
-        catch_unwind(|| shell::reason(html).map(|r| r.to_string()))
+        catch_unwind(|| shell_reason(html).map(|r| r.to_string()))
             .ok()
             .flatten()
     })
 }
 
 /// The start tags, end tags and text of an HTML page or fragment, in one linear pass (see
-/// `webgrip_extract::events`), for the result-page tree in `webgrip.search._html`: a list of
+/// rust/extract/src/events.rs), for the result-page tree in `webgrip.search._html`: a list of
 /// `("start", name, [(name, value), ...], self_closing)`, `("end", name)` and
 /// `("text", text)`. Bytes are read as UTF-8 (invalid sequences replaced). A panic in the
 /// pass (a bug) answers an empty list: the page then reads as one without results.
 #[pyfunction]
 fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let guarded = |text: &str| catch_unwind(|| events::events(text)).unwrap_or_default();
+    let guarded = |text: &str| catch_unwind(|| events(text)).unwrap_or_default();
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
         py.detach(|| guarded(&text))
@@ -97,12 +95,12 @@ fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound
     );
     for event in out {
         let item = match event {
-            events::Event::Start(name, attrs, self_closing) => {
+            Event::Start(name, attrs, self_closing) => {
                 let attrs = PyList::new(py, attrs)?;
                 (start, name, attrs, self_closing).into_pyobject(py)?
             }
-            events::Event::End(name) => (end, name).into_pyobject(py)?,
-            events::Event::Text(t) => (text, t).into_pyobject(py)?,
+            Event::End(name) => (end, name).into_pyobject(py)?,
+            Event::Text(t) => (text, t).into_pyobject(py)?,
         };
         list.append(item)?;
     }
@@ -229,7 +227,7 @@ fn extract_document<'py>(
         let mut out = webgrip_extract::extract_within(text, url, wanted, options, &budget)?;
         if refuse_internal_images {
             if let Some(md) = out.markdown.as_mut() {
-                if let Cow::Owned(reduced) = urls::reduce_images(md, refused_image_target) {
+                if let Cow::Owned(reduced) = reduce_images(md, refused_image_target) {
                     *md = reduced;
                 }
             }
@@ -245,7 +243,7 @@ fn extract_document<'py>(
         py.detach(|| guarded(&text))
     } else if let Ok(b) = html.cast::<PyBytes>() {
         let bytes = b.as_bytes();
-        py.detach(|| guarded(&charset::decode_borrowed(bytes, content_type).0))
+        py.detach(|| guarded(&decode_body_borrowed(bytes, content_type).0))
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
@@ -288,9 +286,9 @@ fn refused_image_target(url: &str) -> bool {
             .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
     };
     let host = if url.starts_with("//") {
-        policy::url_host(&format!("http:{url}"))
+        url_host(&format!("http:{url}"))
     } else if starts("http://") || starts("https://") {
-        policy::url_host(url)
+        url_host(url)
     } else {
         return false;
     };
@@ -436,16 +434,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
     m.add_function(wrap_pyfunction!(html_events, m)?)?;
-    m.add("SHELL_MAX_CHARS", shell::MAX_TEXT_CHARS)?;
-    m.add("CHALLENGE_MAX_TEXT_CHARS", challenge::MAX_TEXT_CHARS)?;
+    m.add("SHELL_MAX_CHARS", SHELL_MAX_TEXT_CHARS)?;
+    m.add("CHALLENGE_MAX_TEXT_CHARS", CHALLENGE_MAX_TEXT_CHARS)?;
     m.add_class::<CancelToken>()?;
     m.add_class::<TrackingRules>()?;
-    m.add(
-        "TRACKING_PARAMS",
-        PyTuple::new(m.py(), tracking::TRACKING_PARAMS)?,
-    )?;
+    m.add("TRACKING_PARAMS", PyTuple::new(m.py(), TRACKING_PARAMS)?)?;
     let domains = PyDict::new(m.py());
-    for (domain, rules) in tracking::DOMAIN_TRACKING_PARAMS {
+    for (domain, rules) in DOMAIN_TRACKING_PARAMS {
         domains.set_item(domain, PyTuple::new(m.py(), *rules)?)?;
     }
     m.add("DOMAIN_TRACKING_PARAMS", domains)?;

@@ -12,12 +12,11 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
-use webgrip_net::download::{cancelled, DestDir};
-use webgrip_net::upstream::ProxyRoutes;
 use webgrip_net::{
-    ClientConfig, ErrorKind, Exchange, NetError, Policy, PolicyConfig, RequestSpec, SameSiteRule,
-    StoredCookie, DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MAX_SHOWN_URL_CHARS,
+    cancelled, ClientConfig, DestDir, ErrorKind, Exchange, NetError, Policy, PolicyConfig,
+    ProxyRoutes, RequestSpec, SameSiteRule, StoredCookie, DEFAULT_BLOCKED_PORTS,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+    MAX_SHOWN_URL_CHARS,
 };
 
 use crate::errors::{self, webgrip_error, ErrorClasses};
@@ -441,22 +440,22 @@ fn check_headers(
     credentials: bool,
 ) -> PyResult<()> {
     let checked = if credentials {
-        webgrip_net::headers::checked_headers(&headers, "headers").map(|_| ())
+        webgrip_net::checked_headers(&headers, "headers").map(|_| ())
     } else {
-        webgrip_net::headers::every_request_headers(&headers).map(|_| ())
+        webgrip_net::every_request_headers(&headers).map(|_| ())
     };
     checked.map_err(|e| PyValueError::new_err(e.message))?;
     let table: Vec<_> = site_headers.unwrap_or_default().into_iter().collect();
-    webgrip_net::headers::SiteHeaders::new(&table).map_err(|e| PyValueError::new_err(e.message))?;
+    webgrip_net::SiteHeaders::new(&table).map_err(|e| PyValueError::new_err(e.message))?;
     Ok(())
 }
 
-/// The canonical host of `url` without DNS (see `webgrip_net::policy::url_host`): IP
+/// The canonical host of `url` without DNS (see `webgrip_net::url_host`): IP
 /// literals in any spelling as the address (IPv4-mapped IPv6 as IPv4), names lower-cased
 /// without trailing dots; `None` if the URL does not parse or has no host.
 #[pyfunction]
 fn url_host(url: &str) -> Option<String> {
-    webgrip_net::policy::url_host(url)
+    webgrip_net::url_host(url)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -529,7 +528,7 @@ impl EgressProxy {
     /// The user name to present with the secret.
     #[classattr]
     fn user() -> &'static str {
-        webgrip_net::proxy::PROXY_USER
+        webgrip_net::PROXY_USER
     }
 
     /// What the session did: `requests`, `upstream`, `refused`, `bytes`, `refusals` (the first

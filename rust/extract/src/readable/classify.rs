@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use super::attrs::Attrs;
 use super::flags::*;
 use super::hashing::{fast_map, FastMap};
+use super::vocab::WordSet;
 use super::words::{WordCounts, NEG_ALWAYS, NEG_TOKENS, NEG_TOKENS_ALWAYS, NEG_WORDS};
-use crate::vocab::WordSet;
 
 /// Flags an element has by its tag alone.
 pub(super) fn tag_flags(name: &str) -> Flags {

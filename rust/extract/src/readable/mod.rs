@@ -59,6 +59,7 @@ mod supplement;
 mod tests;
 mod thread;
 mod unclassed_thread;
+mod vocab;
 mod words;
 
 use crate::tree::Html;

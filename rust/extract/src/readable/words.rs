@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::vocab::{Vocab, WordSet};
+use super::vocab::{Vocab, WordSet};
 
 /// Poster-detail panels beside forum posts (a subset of `NEG_ALWAYS`).
 pub(super) const POSTER_WORDS: &[&str] = &[
@@ -213,7 +213,7 @@ pub(super) struct WordCounts {
 }
 
 impl WordCounts {
-    /// One scan of `s` for every vocabulary (see `crate::vocab`).
+    /// One scan of `s` for every vocabulary (see `super::vocab`).
     #[cfg(test)]
     pub(super) fn of(s: &str) -> Self {
         Self::from_counts(&vocabularies().counts(s))
@@ -291,8 +291,8 @@ fn vocabularies() -> &'static Vocab {
 
 #[cfg(test)]
 mod tests {
+    use super::super::vocab::MAX_WORDS;
     use super::*;
-    use crate::vocab::MAX_WORDS;
 
     #[test]
     fn vocabularies_have_no_duplicate_words() {

@@ -6,7 +6,8 @@
 
 use std::fmt::Write;
 
-use webgrip_extract::tree::{Edge, Html, Node};
+use webgrip_extract::internals::tree::{Edge, Node};
+use webgrip_extract::Html;
 
 /// Every node of the tree, one per line, indented by depth (attributes in source order,
 /// each with its namespace).

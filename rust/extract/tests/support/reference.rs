@@ -3,9 +3,9 @@
 //! by path the `lexer_diff` fuzz target). Development only: the shipped module has no
 //! html5ever in it.
 
-use webgrip_dom::html5ever_driver::tokenize;
+use webgrip_dom::tokenize_with_html5ever as tokenize;
 use webgrip_dom::{Limits, TreeBuilder};
-use webgrip_extract::tree::Html;
+use webgrip_extract::Html;
 
 /// `webgrip_extract::parse_prepared` with html5ever's tokenizer in place of the lexer. The
 /// builder applies the caps the unguarded lexer applies there (open elements and formatting

@@ -15,9 +15,9 @@ use ego_tree::NodeId;
 use html5ever::interface::{Tracer, TreeSink};
 use html5ever::tree_builder::{TreeBuilder as Html5everBuilder, TreeBuilderOpts};
 use scraper::{Html, HtmlTreeSink, Node};
-use webgrip_dom::html5ever_driver::ToHtml5ever;
+use webgrip_dom::ToHtml5ever;
 use webgrip_dom::{html5lib_dump, Limits, TreeBuilder};
-use webgrip_extract::lexer::{self, Pressure};
+use webgrip_extract::internals::lexer::{self, Pressure};
 use webgrip_extract::Budget;
 
 /// Whether `html` may reach a construct html5ever 0.40's tree builder gets wrong, where
