@@ -34,15 +34,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+# The throwaway redis-server is the distributed-fetch tests' own (tests/helpers/ray_sites.py),
+# imported the way those tests import it: with tests/ on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from helpers.ray_sites import free_port, redis_server
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "article-bench-dev" / "html"
 HOSTS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_port(host: str, port: int, timeout: float = 20) -> None:
@@ -74,7 +73,7 @@ def _write_pages(folder: Path, limit: int) -> list[str]:
 
 @contextlib.contextmanager
 def nginx(folder: Path) -> Iterator[int]:
-    port = _free_port()
+    port = free_port()
     listens = "\n".join(f"listen {h}:{port};" for h in HOSTS)
     conf = folder / "nginx.conf"
     conf.write_text(f"""
@@ -95,33 +94,6 @@ http {{
     try:
         _wait_port(HOSTS[0], port)
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@contextlib.contextmanager
-def redis(folder: Path) -> Iterator[str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(folder),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        _wait_port("127.0.0.1", port)
-        yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()
         proc.wait(10)
@@ -172,7 +144,7 @@ def main() -> None:
         folder = Path(tmp)
         (folder / "www").mkdir()
         names = _write_pages(folder / "www", 100)
-        with nginx(folder) as port, redis(folder) as redis_url:
+        with nginx(folder) as port, redis_server(folder) as redis_url:
 
             def urls(n: int) -> list[str]:  # distinct URLs, hosts interleaved
                 return [

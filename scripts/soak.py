@@ -6,8 +6,8 @@ loopback server, with descriptors, threads and memory measured before and after.
 
 The server is tests/helpers/chaos_server.py in its own process (resets, broken chunking,
 conflicting lengths, 100k headers, 1 MB header lines, drips, endless bodies, compression bombs,
-redirect loops, HTTP/0.9 and garbage status lines, TLS handshakes that stop halfway). Each call picks a
-behaviour and one of ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page``,
+redirect loops, HTTP/0.9 and garbage status lines, TLS handshakes that stop halfway). Each call
+picks a behaviour and one of ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page``,
 ``Tools.download_file`` (tests/helpers/chaos_soak.py has the details). Exit status 0 when every
 call returned within its deadline + 10% with a result or a typed error (no other exception, no
 panic), no temp file was left behind, and after the run the process holds exactly as many

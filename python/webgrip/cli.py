@@ -88,6 +88,16 @@ def _add_common(parser: argparse.ArgumentParser, *, defaults: bool, verbose: boo
         )
 
 
+def _add_main_content(parser: argparse.ArgumentParser) -> None:
+    """``--main-content``, the same flag on ``fetch`` and ``extract`` (both build a page)."""
+    parser.add_argument(
+        "--main-content",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep only the main content (default: on for markdown/text)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     _add_common(common, defaults=False)
@@ -128,12 +138,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="start at character N (continue a truncated page)",
     )
-    f.add_argument(
-        "--main-content",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep only the main content (default: on for markdown/text)",
-    )
+    _add_main_content(f)
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
     f.add_argument(
         "--render",
@@ -221,12 +226,7 @@ def _parser() -> argparse.ArgumentParser:
         default="markdown",
         help="view to print (default: markdown)",
     )
-    e.add_argument(
-        "--main-content",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep only the main content (default: on for markdown/text)",
-    )
+    _add_main_content(e)
     e.add_argument("--url", metavar="BASE", help="the page's URL, to resolve relative links")
     e.add_argument("--json", action="store_true", help="print the page as a JSON object")
     e.add_argument(

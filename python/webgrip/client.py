@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from . import _cancel, _core
@@ -32,7 +33,7 @@ from .observe import Stats, log_request
 from .page import EXTRACT_MODES, Download, Page
 from .proxies import core_routes, routes_use_proxy
 from .ratelimit import HostLimiter, HostRateLimiter, slot_lead
-from .response import Response, status_error, status_message
+from .response import Response, html_response, status_error, status_message
 from .retry import RETRY_STATUSES, parse_retry_after, retry_wait
 
 # The persistent cache (sqlite3), downloads, robots.txt, batches (concurrent.futures), search
@@ -44,95 +45,37 @@ if TYPE_CHECKING:
     from .cache import PageCache
     from .downloads import Destination
     from .fetching import DocumentCache
-    from .frames import Loader
     from .search import SearchResult
 
-    # What this module uses of the three modules it imports lazily (below). mypy checks each
-    # module against its protocol where the module is cached, so a changed signature there
-    # fails here too.
-    class _FetchingModule(Protocol):
-        @property
-        def DocumentCache(self) -> type[DocumentCache]: ...
-
-        def classify(self, content_type: str | None, body: bytes) -> tuple[str, str | None]: ...
-
-        def build_page(
-            self,
-            response: Response,
-            *,
-            url: str,
-            extract: str = ...,
-            main_content: bool | None = ...,
-            tracking: _core.TrackingRules | None = ...,
-            deadline: float | None = ...,
-        ) -> Page: ...
-
-    class _FramesModule(Protocol):
-        def build_framed_page(
-            self,
-            response: Response,
-            *,
-            url: str,
-            extract: str,
-            main_content: bool | None,
-            tracking: _core.TrackingRules | None,
-            deadline: float,
-            load: Loader,
-            max_frames: int,
-            max_bytes: int,
-        ) -> Page: ...
-
-    class _RenderModule(Protocol):
-        @property
-        def SHELL_MAX_CHARS(self) -> int: ...
-
-        def require_browser(
-            self, config: Config, url: str, *, proxied: bool | None = ...
-        ) -> str: ...
-
-        def render_available(self, config: Config, *, proxied: bool | None = ...) -> str | None: ...
-
-        def script_shell_reason(self, html: bytes) -> str | None: ...
-
-
-_T = TypeVar("_T")
 
 # The page builder and the render module, imported by the first call that needs them and then
 # kept: a function-level ``from .fetching import build_page`` goes through the import machinery
-# (a few microseconds) on every fetch.
-_FETCHING: _FetchingModule | None = None
-_FRAMES: _FramesModule | None = None
-_RENDER: _RenderModule | None = None
+# (a few microseconds) on every fetch. mypy reads the names as the modules themselves, so a
+# changed signature there fails here too, with no copy of it kept here.
+class _LazyModule:
+    """Stands for the module ``name`` of this package until the first attribute read through
+    it: that read imports the module and puts it in this stand-in's place among this module's
+    globals (as ``alias``), so later reads go straight to the module."""
+
+    def __init__(self, name: str, alias: str) -> None:
+        self._name, self._alias = name, alias
+
+    def __getattr__(self, attr: str) -> Any:
+        module = importlib.import_module(f".{self._name}", __package__)
+        globals()[self._alias] = module  # two threads racing both store the same module
+        return getattr(module, attr)
 
 
-def _fetching() -> _FetchingModule:
-    """:mod:`webgrip.fetching`, imported once."""
-    global _FETCHING
-    if _FETCHING is None:
-        from . import fetching
+if TYPE_CHECKING:
+    from . import fetching as _fetching
+    from . import frames as _frames
+    from . import render as _render
+else:
+    _fetching = _LazyModule("fetching", "_fetching")
+    _frames = _LazyModule("frames", "_frames")
+    _render = _LazyModule("render", "_render")  # the first time ``auto`` looks at a page
 
-        _FETCHING = fetching
-    return _FETCHING
-
-
-def _frames() -> _FramesModule:
-    """:mod:`webgrip.frames`, imported once."""
-    global _FRAMES
-    if _FRAMES is None:
-        from . import frames
-
-        _FRAMES = frames
-    return _FRAMES
-
-
-def _render() -> _RenderModule:
-    """:mod:`webgrip.render`, imported once (the first time ``auto`` looks at a page)."""
-    global _RENDER
-    if _RENDER is None:
-        from . import render
-
-        _RENDER = render
-    return _RENDER
+_T = TypeVar("_T")
 
 
 __all__ = ["Response", "WebClient", "check_url"]
@@ -395,7 +338,7 @@ class WebClient:
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
         if mode == "always":  # no browser (or an upstream proxy): refused before any request
-            _render().require_browser(self.config, clean, proxied=self._proxied)
+            _render.require_browser(self.config, clean, proxied=self._proxied)
         # The persistent cache is shared (other clients, other processes): a request that
         # would carry this client's cookies neither reads nor (cache.store) writes it.
         if self._page_cache is None or self._core.has_cookies_for(clean):
@@ -410,7 +353,7 @@ class WebClient:
         # rendered whatever its status or bot check: the browser's answer is the one kept.
         if (
             mode == "always"
-            and _fetching().classify(response.headers.get("content-type"), response.content)[0]
+            and _fetching.classify(response.headers.get("content-type"), response.content)[0]
             == "html"
         ):
             page = self._rendered_page(clean, extract, main_content, deadline, "always")
@@ -447,7 +390,7 @@ class WebClient:
             raise challenge_error(wall, response, url=url)
         if response.status >= 400:
             raise status_error(response)
-        return _fetching().build_page(
+        return _fetching.build_page(
             response,
             url=url,
             extract=extract,
@@ -496,7 +439,7 @@ class WebClient:
         if (
             mode != "auto"
             or wall.kind not in ("challenge", "captcha")
-            or _render().render_available(self.config, proxied=self._proxied) is not None
+            or _render.render_available(self.config, proxied=self._proxied) is not None
         ):
             raise error
         try:
@@ -514,7 +457,7 @@ class WebClient:
         browser here), else ``None``."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
             return None
-        render = _render()
+        render = _render
         # The cheap test first: a page whose text is already long is no shell (the core's
         # scan of the raw HTML and the look for a browser run only on tiny pages).
         if page.extract in ("markdown", "text") and _stripped_longer(
@@ -530,7 +473,7 @@ class WebClient:
         text = (
             page
             if page.extract in ("markdown", "text")
-            else _fetching().build_page(response, url=url, extract="text", deadline=deadline)
+            else _fetching.build_page(response, url=url, extract="text", deadline=deadline)
         )
         if len(text.content.strip()) > render.SHELL_MAX_CHARS:  # the text is already there
             return None
@@ -550,17 +493,7 @@ class WebClient:
         log_request(
             "GET", url, status=result.status, nbytes=len(body), seconds=time.monotonic() - start
         )
-        response = Response(
-            url=result.url,
-            status=result.status,
-            headers={"content-type": "text/html; charset=utf-8"},
-            content=body,
-            content_type="text/html",
-            charset="utf-8",
-            redirects=(),
-            remote_addr="",
-            elapsed=time.monotonic() - start,
-        )
+        response = html_response(result.url, result.status, body, time.monotonic() - start)
         wall = detect(response, url)
         if wall is not None:
             raise challenge_error(wall, response, url=url, rendered=True)
@@ -586,7 +519,7 @@ class WebClient:
                 max_bytes=min(max_bytes, self.config.max_response_bytes),
             )
 
-        return _frames().build_framed_page(
+        return _frames.build_framed_page(
             response,
             url=url,
             extract=extract,
@@ -750,7 +683,7 @@ class WebClient:
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
-                cache = _fetching().DocumentCache(
+                cache = _fetching.DocumentCache(
                     self.config.page_cache_size,
                     self.config.cache_ttl_seconds,
                     self.config.page_cache_bytes,

@@ -11,6 +11,7 @@ The agent-facing tool functions never raise these: they turn them into ``Error: 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 
+@dataclasses.dataclass(eq=False, repr=False)
 class WebgripError(Exception):
     """Base class of every webgrip error.
 
@@ -39,11 +41,19 @@ class WebgripError(Exception):
     ``reason`` a short stable tag for the cause (for example ``"private-address"``).
     """
 
-    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.url = url
-        self.reason = reason
+    # The one constructor of every class here: each subclass that carries more names its
+    # fields (keyword-only, after these) and the dataclass machinery writes its ``__init__``
+    # with exactly that signature, instead of each class restating ``message, url, reason``.
+    message: str
+    _: dataclasses.KW_ONLY
+    url: str | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        # The built-in base's own init with the message (``args``, and the ``OSError`` state
+        # of the classes that also derive from ``TimeoutError``/``ConnectionError``): the
+        # generated ``__init__`` only assigns the fields.
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return self.message
@@ -75,6 +85,7 @@ class BlockedURLError(WebgripError):
     """
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class FetchTimeoutError(WebgripError, TimeoutError):
     """The call's total deadline (or the connect timeout) passed — while waiting, sending,
     receiving or parsing the page — or the host's rate-limit slot would only come after it.
@@ -86,50 +97,25 @@ class FetchTimeoutError(WebgripError, TimeoutError):
     nothing was sent, and it holds the seconds until that slot as seen when failing, so the
     same call made then can succeed (a batch waits and does so)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        url: str | None = None,
-        reason: str | None = None,
-        retry_in: float | None = None,
-    ):
-        super().__init__(message, url=url, reason=reason)
-        self.retry_in = retry_in
+    retry_in: float | None = None
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ResponseTooLargeError(WebgripError):
     """The (decoded) body exceeded the configured cap. ``limit`` is the cap in bytes."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        url: str | None = None,
-        reason: str | None = None,
-        limit: int | None = None,
-    ):
-        super().__init__(message, url=url, reason=reason)
-        self.limit = limit
+    limit: int | None = None
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class HTTPStatusError(WebgripError):
     """The server answered with a 4xx/5xx status. ``status`` holds it, ``response`` the reply."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        url: str | None = None,
-        reason: str | None = None,
-        status: int | None = None,
-        response: object | None = None,
-    ):
-        super().__init__(message, url=url, reason=reason)
-        self.status = status
-        self.response = response
+    status: int | None = None
+    response: object | None = None
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ChallengeError(HTTPStatusError):
     """The site answered with something standing in for the page: a bot check, a CAPTCHA, a
     firewall's block page, a login wall or a cookie-consent interstitial.
@@ -142,22 +128,13 @@ class ChallengeError(HTTPStatusError):
     was loaded in the headless browser. See docs/challenge-pages.md.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        url: str | None = None,
-        reason: str | None = None,
-        status: int | None = None,
-        response: object | None = None,
-        kind: str = "challenge",
-        vendor: str | None = None,
-        rendered: bool = False,
-    ):
-        super().__init__(message, url=url, reason=reason or kind, status=status, response=response)
-        self.kind = kind
-        self.vendor = vendor
-        self.rendered = rendered
+    kind: str = "challenge"
+    vendor: str | None = None
+    rendered: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.reason = self.reason or self.kind
 
 
 class ConnectError(WebgripError, ConnectionError):
@@ -172,6 +149,7 @@ class ProxyError(ConnectError):
     ``scheme://host:port``, never with its credentials."""
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class UnsupportedContentError(WebgripError):
     """The response is not a document that can be shown as text (PDF, image, archive, ...).
 
@@ -179,18 +157,8 @@ class UnsupportedContentError(WebgripError):
     Save such files with ``download`` instead.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        url: str | None = None,
-        reason: str | None = None,
-        content_type: str | None = None,
-        size: int | None = None,
-    ):
-        super().__init__(message, url=url, reason=reason)
-        self.content_type = content_type
-        self.size = size
+    content_type: str | None = None
+    size: int | None = None
 
 
 class DownloadError(WebgripError):

@@ -36,7 +36,7 @@ from .challenge import detect
 from .errors import FetchTimeoutError, ResponseTooLargeError, WebgripError
 from .fetching import build_marked_page, render_links, render_tables, unique_links
 from .page import Page
-from .response import Response
+from .response import Response, html_response
 
 __all__ = ["MAX_LISTED_FRAMES", "build_framed_page", "same_site"]
 
@@ -75,41 +75,10 @@ def build_framed_page(
     """The page of ``response`` (as :func:`webgrip.fetching.build_page` makes it) with its
     frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
     more than ``max_frames`` times, nor for more than ``max_bytes`` in all."""
-    if extract == "html":
-        return build_marked_page(
-            response,
-            url=url,
-            extract=extract,
-            main_content=main_content,
-            tracking=tracking,
-            deadline=deadline,
-        )[0]
-    marker = _new_marker()
-    page, frames = build_marked_page(
-        response,
-        url=url,
-        extract=extract,
-        main_content=main_content,
-        tracking=tracking,
-        deadline=deadline,
-        frame_marker=marker,
-    )
-    if not frames:
-        return page
     reader = _Reader(
-        response.url,
-        extract=extract,
-        main_content=main_content,
-        tracking=tracking,
-        deadline=deadline,
-        load=load,
-        max_frames=max_frames,
-        max_bytes=max_bytes,
+        response.url, extract, main_content, tracking, deadline, load, max_frames, max_bytes
     )
-    parts = [reader.read(frame) for frame in frames]
-    if extract in ("markdown", "text"):
-        return _fill_marks(page, marker, parts)
-    return _merge_data(page, parts)
+    return reader.view(response, url, reader.read)
 
 
 @dataclasses.dataclass
@@ -120,27 +89,44 @@ class _Part:
     link: tuple[str, str, str | None] | None = None  # (url, label, why it was not read)
 
 
+@dataclasses.dataclass
 class _Reader:
     """Reads the frames of one page in document order, keeping the call's caps."""
 
-    def __init__(
-        self,
-        page_url: str,
-        *,
-        extract: str,
-        main_content: bool | None,
-        tracking: _core.TrackingRules | None,
-        deadline: float,
-        load: Loader,
-        max_frames: int,
-        max_bytes: int,
-    ):
-        self.page_url = page_url
-        self.extract, self.main_content, self.tracking = extract, main_content, tracking
-        self.deadline, self.load = deadline, load
-        self.frames_left, self.bytes_left = max_frames, max_bytes
-        self.listed = 0
-        self.seen: dict[str, _Part] = {}  # a frame shown twice is read once
+    page_url: str
+    extract: str
+    main_content: bool | None
+    tracking: _core.TrackingRules | None
+    deadline: float
+    load: Loader
+    frames_left: int  # the call's ``max_frames`` at first
+    bytes_left: int  # the call's ``max_bytes`` at first
+    listed: int = 0
+    # A frame shown twice is read once.
+    seen: dict[str, _Part] = dataclasses.field(default_factory=dict)
+
+    def view(
+        self, response: Response, url: str, part: Callable[[Mapping[str, Any]], _Part]
+    ) -> Page:
+        """The view of ``response`` with each of its frames replaced by what ``part`` makes
+        of it: the page's own frames are read (:meth:`read`), a frame's frames listed."""
+        # The html view is the page as sent: no frame marked, none read (as build_page).
+        marker = None if self.extract == "html" else _new_marker()
+        page, frames = build_marked_page(
+            response,
+            url=url,
+            extract=self.extract,
+            main_content=self.main_content,
+            tracking=self.tracking,
+            deadline=self.deadline,
+            frame_marker=marker,
+        )
+        if marker is None or not frames:
+            return page
+        parts = [part(frame) for frame in frames]
+        if self.extract in ("markdown", "text"):
+            return _fill_marks(page, marker, parts)
+        return _merge_data(page, parts)
 
     def read(self, frame: Mapping[str, Any]) -> _Part:
         if _invisible(frame):
@@ -172,17 +158,7 @@ class _Reader:
         self.frames_left -= 1
         self.bytes_left -= len(body)
         # The inline document's base is the page's URL, as in browsers.
-        doc = Response(
-            url=self.page_url,
-            status=200,
-            headers={"content-type": "text/html; charset=utf-8"},
-            content=body,
-            content_type="text/html",
-            charset="utf-8",
-            redirects=(),
-            remote_addr="",
-            elapsed=0.0,
-        )
+        doc = html_response(self.page_url, 200, body, 0.0)
         try:
             return _Part(page=self._view(doc, self.page_url))
         except WebgripError as exc:
@@ -219,22 +195,7 @@ class _Reader:
 
     def _view(self, response: Response, url: str) -> Page:
         """The frame's own view; its frames are listed, not fetched (depth 1)."""
-        marker = _new_marker()
-        page, frames = build_marked_page(
-            response,
-            url=url,
-            extract=self.extract,
-            main_content=self.main_content,
-            tracking=self.tracking,
-            deadline=self.deadline,
-            frame_marker=marker,
-        )
-        if not frames:
-            return page
-        parts = [self._nested(frame) for frame in frames]
-        if self.extract in ("markdown", "text"):
-            return _fill_marks(page, marker, parts)
-        return _merge_data(page, parts)
+        return self.view(response, url, self._nested)
 
     def _nested(self, frame: Mapping[str, Any]) -> _Part:
         src = frame.get("src")

@@ -24,11 +24,23 @@ from .errors import (
     WebgripError,
 )
 
-__all__ = ["MAX_URL_CHARS", "describe_media_type", "error_message", "human_size", "shown_url"]
+__all__ = [
+    "MAX_TITLE_CHARS",
+    "MAX_URL_CHARS",
+    "describe_media_type",
+    "error_message",
+    "human_size",
+    "short_title",
+    "shown_url",
+]
 
 #: The longest URL quoted in a message (longer ones end with "…"): the core's own cap for its
 #: error messages, so a URL is cut alike on both sides. Exceptions keep the full URL in ``.url``.
 MAX_URL_CHARS: int = _core.MAX_SHOWN_URL_CHARS
+#: The most characters of a page's title the ``Title:`` line shows (a longer one is cut at a
+#: word and ends with "…"): a 5 MB ``<title>`` or PDF ``/Title`` must not carry the answer
+#: past ``max_length``. Never more than a quarter of the call's ``max_length`` either.
+MAX_TITLE_CHARS = 200
 # The userinfo runs to the last "@" of the authority, which ends at "/", "?" or "#" and, in
 # http(s) and the other special schemes, at a backslash too (WHATWG, as the core parses):
 # ``http://host\@other/`` fetches ``host``, and ``@other/`` is path, not userinfo.
@@ -305,3 +317,20 @@ def _download_hint(reason: str | None) -> str:
     if reason in ("symlink", "not-a-directory", "not-a-file"):
         return "Choose another folder or file name."
     return "Check the folder and try again."
+
+
+def short_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
+    """``title`` on one line, at most ``limit`` characters: cut at a word where one falls in
+    the second half, ending with "…". Only a bounded prefix is looked at (linear, whatever the
+    title's size)."""
+    limit = max(1, limit)
+    looked = limit * 4 + 64  # room for runs of whitespace that collapse to one space
+    text = " ".join(title[:looked].split())
+    more = len(title) > looked and not title[looked:].isspace()
+    if len(text) <= limit and not more:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import unquote_to_bytes, urlsplit
-
-if TYPE_CHECKING:
-    from .config import Config
 
 __all__ = [
     "PROXY_SCHEMES",
@@ -49,6 +46,20 @@ _ENV_NO = ("no_proxy", "NO_PROXY")
 #: process must carry to route as this one does (:mod:`webgrip.bulk.ray` ships them to its
 #: workers).
 PROXY_VARIABLES = (*_ENV_HTTP, *_ENV_HTTPS, *_ENV_ALL, *_ENV_NO)
+
+
+class ProxySettings(Protocol):
+    """What routing reads of a :class:`~webgrip.config.Config`: its three proxy settings.
+    Named here rather than importing ``Config``, which imports this module for its checks."""
+
+    @property
+    def proxy(self) -> str | None: ...
+
+    @property
+    def proxy_for(self) -> Mapping[str, str]: ...
+
+    @property
+    def trust_env_proxy(self) -> bool: ...
 
 
 def redact(url: str) -> str:
@@ -206,7 +217,7 @@ def _no_proxy(environ: Mapping[str, str]) -> tuple[bool, list[str]]:
     return False, entries
 
 
-def core_routes(config: Config, environ: Mapping[str, str]) -> dict[str, Any]:
+def core_routes(config: ProxySettings, environ: Mapping[str, str]) -> dict[str, Any]:
     """The ``http_proxy``, ``https_proxy`` and ``proxy_for`` arguments of ``_core.Client``.
 
     ``config.proxy`` serves both schemes and, when set, the environment is not read. Else,
@@ -237,6 +248,6 @@ def routes_use_proxy(routes: dict[str, Any]) -> bool:
     )
 
 
-def in_use(config: Config, environ: Mapping[str, str]) -> bool:
+def in_use(config: ProxySettings, environ: Mapping[str, str]) -> bool:
     """Whether any request of ``config`` may go through an upstream proxy."""
     return routes_use_proxy(core_routes(config, environ))

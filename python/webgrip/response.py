@@ -81,22 +81,7 @@ class Response:
     @classmethod
     def _from_raw(cls, raw: Mapping[str, Any]) -> Response:
         header_list = tuple((k, v) for k, v in raw["headers"])
-        joined: dict[str, str] = {}
-        for k, v in header_list:
-            joined[k] = f"{joined[k]}, {v}" if k in joined else v
-        return cls(
-            url=raw["url"],
-            status=raw["status"],
-            headers=joined,
-            content=raw["content"],
-            content_type=raw["content_type"],
-            charset=raw["charset"],
-            redirects=tuple(raw["redirects"]),
-            remote_addr=raw["remote_addr"],
-            elapsed=raw["elapsed"],
-            header_list=header_list,
-            sent_cookies=bool(raw.get("sent_cookies", False)),
-        )
+        return cls(**_fields(raw, header_list, bool(raw.get("sent_cookies", False))))
 
     @classmethod
     def _from_core(cls, raw: Mapping[str, Any]) -> Response:
@@ -110,25 +95,50 @@ class Response:
         """
         if cls is not Response:  # a subclass may add fields or checks: its own __init__
             return cls._from_raw(raw)
-        header_list = tuple(raw["headers"])
-        joined: dict[str, str] = {}
-        for k, v in header_list:
-            joined[k] = f"{joined[k]}, {v}" if k in joined else v
         self = object.__new__(cls)
-        self.__dict__.update(
-            url=raw["url"],
-            status=raw["status"],
-            headers=joined,
-            content=raw["content"],
-            content_type=raw["content_type"],
-            charset=raw["charset"],
-            redirects=tuple(raw["redirects"]),
-            remote_addr=raw["remote_addr"],
-            elapsed=raw["elapsed"],
-            header_list=header_list,
-            sent_cookies=bool(raw["sent_cookies"]),
-        )
+        self.__dict__.update(_fields(raw, tuple(raw["headers"]), bool(raw["sent_cookies"])))
         return self
+
+
+def _fields(
+    raw: Mapping[str, Any], header_list: tuple[tuple[str, str], ...], sent_cookies: bool
+) -> dict[str, Any]:
+    """The fields of the :class:`Response` of ``raw``, its repeated headers joined with
+    ``", "``: one mapping for both ways of building one (:meth:`Response._from_raw`,
+    :meth:`Response._from_core`), which differ only in how they read the header pairs."""
+    joined: dict[str, str] = {}
+    for k, v in header_list:
+        joined[k] = f"{joined[k]}, {v}" if k in joined else v
+    return {
+        "url": raw["url"],
+        "status": raw["status"],
+        "headers": joined,
+        "content": raw["content"],
+        "content_type": raw["content_type"],
+        "charset": raw["charset"],
+        "redirects": tuple(raw["redirects"]),
+        "remote_addr": raw["remote_addr"],
+        "elapsed": raw["elapsed"],
+        "header_list": header_list,
+        "sent_cookies": sent_cookies,
+    }
+
+
+def html_response(url: str, status: int, body: bytes, elapsed: float) -> Response:
+    """The :class:`Response` of UTF-8 HTML that did not come off the wire as such (a page the
+    browser rendered, a frame's ``srcdoc``): no redirects, no peer address. The client and
+    the frame reader build it alike, so both hand the extractor the same shape."""
+    return Response(
+        url=url,
+        status=status,
+        headers={"content-type": "text/html; charset=utf-8"},
+        content=body,
+        content_type="text/html",
+        charset="utf-8",
+        redirects=(),
+        remote_addr="",
+        elapsed=elapsed,
+    )
 
 
 def status_message(status: int, url: str) -> str:

@@ -25,6 +25,7 @@ NEVER_ON_IMPORT = (
     "mcp",
     "webgrip.mcp",
     "webgrip.tools.mcp",
+    "webgrip.tools.mcp_server",
     "webgrip.cli",
     "webgrip.aio",
     "concurrent.futures",

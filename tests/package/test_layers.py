@@ -132,6 +132,7 @@ LAYERS: dict[str, int] = {
     "webgrip.__main__": _ENTRY,
     "webgrip.cli": _ENTRY,
     "webgrip.tools.mcp": _ENTRY,
+    "webgrip.tools.mcp_server": _ENTRY,
     "webgrip.tools.mcp_http": _ENTRY,
     "webgrip.tools.langchain": _ENTRY,
     "webgrip.tools.gaia": _ENTRY,

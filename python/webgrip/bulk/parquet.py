@@ -303,12 +303,15 @@ def _ends_with_newline(path: Path) -> bool:
         return f.read(1) == b"\n"
 
 
-class JsonlSink:
-    """``rows.jsonl`` of ``folder``: :meth:`add` appends a URL's row at once."""
+class _LinesSink:
+    """What the two sinks writing a JSON-lines file share: the lines already there (the URLs
+    done, the views they hold), and the file opened by the first line added."""
+
+    _NAME: str  # the lines file in ``folder``
 
     def __init__(self, folder: Path, err: TextIO | None = None):
         self.folder = folder
-        self._path = folder / ROWS_NAME
+        self._path = folder / self._NAME
         self._rows = read_lines(self._path, err)
         self._out: _LineFile | None = None
 
@@ -318,31 +321,30 @@ class JsonlSink:
     def extracts(self) -> set[str]:
         return {r["extract"] for r in self._rows if isinstance(r.get("extract"), str)}
 
-    def add(self, url: str, row: dict[str, Any]) -> None:
+    def _write(self, entry: dict[str, Any]) -> None:
         if self._out is None:
             self._out = _LineFile(self._path)
-        self._out.write({"url": url, **{c: row[c] for c in ROW_COLUMNS}})
+        self._out.write(entry)
 
     def close(self) -> None:
         if self._out is not None:
             self._out.close()
 
 
-class MarkdownSink:
+class JsonlSink(_LinesSink):
+    """``rows.jsonl`` of ``folder``: :meth:`add` appends a URL's row at once."""
+
+    _NAME = ROWS_NAME
+
+    def add(self, url: str, row: dict[str, Any]) -> None:
+        self._write({"url": url, **{c: row[c] for c in ROW_COLUMNS}})
+
+
+class MarkdownSink(_LinesSink):
     """A folder of ``.md`` files and their ``index.jsonl``: :meth:`add` writes a page's file
     (temporary name, then renamed) and then its index line; a failure only its line."""
 
-    def __init__(self, folder: Path, err: TextIO | None = None):
-        self.folder = folder
-        self._path = folder / INDEX_NAME
-        self._rows = read_lines(self._path, err)
-        self._out: _LineFile | None = None
-
-    def done_urls(self) -> set[str]:
-        return {r["url"] for r in self._rows}
-
-    def extracts(self) -> set[str]:
-        return {r["extract"] for r in self._rows if isinstance(r.get("extract"), str)}
+    _NAME = INDEX_NAME
 
     def add(self, url: str, row: dict[str, Any]) -> None:
         name = None
@@ -352,15 +354,9 @@ class MarkdownSink:
             with open(temp, "w", encoding="utf-8", newline="\n") as f:
                 f.write(row["content"])
             os.replace(temp, self.folder / name)
-        if self._out is None:
-            self._out = _LineFile(self._path)
         entry = {"url": url, "file": name}
         entry.update((c, row[c]) for c in ROW_COLUMNS if c != "content")
-        self._out.write(entry)
-
-    def close(self) -> None:
-        if self._out is not None:
-            self._out.close()
+        self._write(entry)
 
 
 _Sink = ParquetSink | JsonlSink | MarkdownSink

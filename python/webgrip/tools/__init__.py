@@ -17,15 +17,14 @@ public names.
 
 from __future__ import annotations
 
+from ..messages import MAX_TITLE_CHARS, short_title
 from .toolbox import (
-    MAX_TITLE_CHARS,
     ExtractMode,
     Tools,
     default_tools,
     download_file,
     fetch_page,
     search_web,
-    short_title,
 )
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The MCP server over the SDK's streamable HTTP transport: ``webgrip mcp --http HOST:PORT``.
 
-The same server as over stdio (:func:`webgrip.tools.mcp.build_server`: the same tools, schemas,
-annotations, ``isError`` results, worker threads and cancel tokens), served at
+The same server as over stdio (:func:`webgrip.tools.mcp_server.build_server`: the same tools,
+schemas, annotations, ``isError`` results, worker threads and cancel tokens), served at
 ``http://HOST:PORT/mcp`` by uvicorn:
 
 - **Loopback by default.** :func:`parse_address` reads ``HOST:PORT``, ``[v6]:PORT`` or a
@@ -19,7 +19,7 @@ annotations, ``isError`` results, worker threads and cancel tokens), served at
 - **Cancellation**: a client that ends its session (``DELETE``), or drops the connection of a
   call in flight (:class:`_CancelOnDisconnect`), cancels that call's token; stopping the
   server (Ctrl-C, SIGTERM, :meth:`HttpServer.stop`) cancels every call in flight and waits at
-  most :data:`webgrip.tools.mcp.GRACE_SECONDS` for them.
+  most :data:`webgrip.tools.mcp_server.GRACE_SECONDS` for them.
 
 The SDK, uvicorn and starlette are imported only when a server is built.
 """
@@ -46,7 +46,7 @@ from .mcp_wire import HEAD_BYTES, MAX_MESSAGE_BYTES, head_id
 if TYPE_CHECKING:
     import uvicorn
 
-    from .mcp import Running
+    from .mcp_server import Running
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -295,10 +295,10 @@ class HttpServer:
         token: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        from . import mcp
+        from .mcp_server import GRACE_SECONDS, Running, build_server, load_sdk
         from .toolbox import Tools
 
-        mcp._sdk()  # fail with the install hint before binding anything
+        load_sdk()  # fail with the install hint before binding anything
         try:
             import uvicorn
         except ImportError as exc:
@@ -316,8 +316,8 @@ class HttpServer:
             # Loopback is decided by the address bound, not the name asked for.
             self.token, self.generated = resolve_token(bound_host, token, env)
             self.loopback = is_loopback(bound_host)
-            self.running = mcp.Running()
-            server = mcp.build_server(Tools(config), self.running)
+            self.running = Running()
+            server = build_server(Tools(config), self.running)
             app, self._end_sessions = _app(server, _security(bound_host, self.port))
             asgi: Any = app if self.token is None else _RequireToken(app, self.token)
             settings = uvicorn.Config(
@@ -329,7 +329,7 @@ class HttpServer:
                 proxy_headers=False,
                 server_header=False,
                 ws="none",
-                timeout_graceful_shutdown=int(mcp.GRACE_SECONDS),
+                timeout_graceful_shutdown=int(GRACE_SECONDS),
             )
             self._uvicorn = _server_class()(settings, self.running, self._end_sessions)
         except BaseException:
@@ -349,7 +349,7 @@ class HttpServer:
         """Serve until :meth:`stop`, Ctrl-C or SIGTERM (signals only when called on the main
         thread). Then cancel the calls still running and wait up to the grace period for them;
         returns how many are still running (blocked on the network)."""
-        from .mcp import GRACE_SECONDS
+        from .mcp_server import GRACE_SECONDS
 
         if self._ran:
             raise RuntimeError("an HttpServer runs once")

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from ..bulk.batch import fetch_many
 from ..errors import WebgripError
 from ..fetching import slice_text
-from ..messages import error_message
+from ..messages import error_message, short_title
 from ..page import Page
-from .toolbox import short_title
 
 if TYPE_CHECKING:
     from ..client import WebClient

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ..client import WebClient
 from ..config import Config
-from ..messages import error_message, human_size, shown_url
+from ..messages import MAX_TITLE_CHARS, error_message, human_size, short_title, shown_url
 from ..page import EXTRACT_MODES, Download, Page
 
 # Research, the schema builders (inspect, json) and the search formatting are imported by
@@ -22,10 +22,6 @@ from ..page import EXTRACT_MODES, Download, Page
 __all__ = ["Tools", "default_tools", "download_file", "fetch_page", "search_web"]
 
 MIN_LENGTH, MAX_LENGTH = 100, 20_000
-#: The most characters of a page's title the ``Title:`` line shows (a longer one is cut at a
-#: word and ends with "…"): a 5 MB ``<title>`` or PDF ``/Title`` must not carry the answer
-#: past ``max_length``. Never more than a quarter of the call's ``max_length`` either.
-MAX_TITLE_CHARS = 200
 MIN_RESULTS, MAX_RESULTS = 1, 10
 
 ExtractMode = Literal["markdown", "text", "html", "links", "tables"]
@@ -400,20 +396,3 @@ def download_file(
 fetch_page.__doc__ = Tools.fetch_page.__doc__
 search_web.__doc__ = Tools.search_web.__doc__
 download_file.__doc__ = Tools.download_file.__doc__
-
-
-def short_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:
-    """``title`` on one line, at most ``limit`` characters: cut at a word where one falls in
-    the second half, ending with "…". Only a bounded prefix is looked at (linear, whatever the
-    title's size)."""
-    limit = max(1, limit)
-    looked = limit * 4 + 64  # room for runs of whitespace that collapse to one space
-    text = " ".join(title[:looked].split())
-    more = len(title) > looked and not title[looked:].isspace()
-    if len(text) <= limit and not more:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= limit // 2:
-        cut = cut[:space]
-    return cut.rstrip() + "…"
