@@ -14,6 +14,7 @@
 
 // Private modules: the API is this file's items (`extract`, `Mode`, `Limits`, the errors).
 mod bombs;
+mod cmaps;
 mod filters;
 mod forms;
 mod info;
@@ -309,8 +310,7 @@ fn read(
         }
         match mode {
             Mode::Text => {
-                let page = doc
-                    .extract_chars(i)
+                let page = cmaps::page_chars(&doc, i)
                     .and_then(|chars| match placed(&chars) {
                         Some(glyphs) => Ok(layout::page_text(&glyphs)),
                         None => doc.extract_text_with_options(i, &options),
@@ -423,7 +423,7 @@ fn markdown_page(
     i: usize,
     options: &pdf_oxide::converters::ConversionOptions,
 ) -> Vec<markdown::Line> {
-    match doc.extract_chars(i) {
+    match cmaps::page_chars(doc, i) {
         Ok(chars) => match placed(&chars) {
             Some(glyphs) => markdown::from_layout(layout::page_lines(&glyphs)),
             None => {
@@ -800,6 +800,99 @@ mod tests {
             ],
             "",
         )
+    }
+
+    /// A page showing each `(cmap, ordering, bytes)` in a CID font with no `/ToUnicode` whose
+    /// `/Encoding` is that predefined CMap (not embedded, as Adobe's Asian font packs are).
+    fn cid_page(lines: &[(&str, &str, Vec<u8>)]) -> Vec<u8> {
+        let mut fonts = String::new();
+        let mut content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n".to_vec();
+        let mut objs: Vec<Vec<u8>> = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            Vec::new(),
+            Vec::new(),
+        ];
+        for (i, (cmap, ordering, bytes)) in lines.iter().enumerate() {
+            let n = objs.len() + 1;
+            fonts.push_str(&format!(" /C{i} {n} 0 R"));
+            objs.push(
+                format!(
+                    "<< /Type /Font /Subtype /Type0 /BaseFont /CJK{i} /Encoding /{cmap} \
+                     /DescendantFonts [{} 0 R] >>",
+                    n + 1
+                )
+                .into_bytes(),
+            );
+            objs.push(
+                format!(
+                    "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /CJK{i} /CIDSystemInfo \
+                     << /Registry (Adobe) /Ordering ({ordering}) /Supplement 2 >> /DW 1000 >>"
+                )
+                .into_bytes(),
+            );
+            let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+            content.extend_from_slice(
+                format!("BT /C{i} 12 Tf 72 {} Td <{hex}> Tj ET\n", 700 - 40 * i).as_bytes(),
+            );
+        }
+        objs[2] = format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+             /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\
+             {fonts} >> >> >>"
+        )
+        .into_bytes();
+        objs[3] = stream(&content);
+        pdf_of(&objs, "")
+    }
+
+    #[test]
+    fn legacy_predefined_cmaps_read_as_the_text_drawn() {
+        let bytes = |enc: &'static encoding_rs::Encoding, s: &str| enc.encode(s).0.into_owned();
+        let cases = [
+            (
+                "EUC-H",
+                "Japan1",
+                bytes(encoding_rs::EUC_JP, "Tokyo 東京都 ひらがな"),
+            ),
+            (
+                "90ms-RKSJ-H",
+                "Japan1",
+                bytes(encoding_rs::SHIFT_JIS, "Osaka 大阪 カタカナ"),
+            ),
+            ("B5pc-H", "CNS1", bytes(encoding_rs::BIG5, "Taipei 臺北市")),
+            (
+                "GBK-EUC-H",
+                "GB1",
+                bytes(encoding_rs::GBK, "Beijing 北京市"),
+            ),
+            (
+                "KSCms-UHC-H",
+                "Korea1",
+                bytes(encoding_rs::EUC_KR, "Seoul 서울"),
+            ),
+        ];
+        let pdf = cid_page(&cases);
+        let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+        for want in [
+            "Latin line",
+            "東京都 ひらがな",
+            "大阪 カタカナ",
+            "臺北市",
+            "北京市",
+            "서울",
+        ] {
+            assert!(text.contains(want), "{want:?} not in {text:?}");
+        }
+        // Surrogate pairs under a UTF-16 CMap: one character, not two codes.
+        let utf16: Vec<u8> = "𠮷野家"
+            .encode_utf16()
+            .flat_map(|u| u.to_be_bytes())
+            .collect();
+        let text = read_text(&cid_page(&[("UniJIS-UTF16-H", "Japan1", utf16)]))
+            .map(|d| d.content)
+            .unwrap_or_default();
+        assert!(text.contains("𠮷野家"), "{text:?}");
     }
 
     fn refused(pdf: &[u8]) -> String {
