@@ -45,6 +45,8 @@ use pdf_oxide::layout::TextChar;
 use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;
 
+use crate::forms::is_regular;
+
 /// How a predefined CMap's character codes are cut and read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scheme {
@@ -261,17 +263,17 @@ pub fn transcode(content: &[u8], fonts: &[(String, Scheme)]) -> Option<(Vec<u8>,
             b'/' => {
                 let start = i;
                 i += 1;
-                while i < n && regular(content[i]) {
+                while i < n && is_regular(content[i]) {
                     i += 1;
                 }
                 if first_name.is_none() {
                     first_name = Some((start, i, name(&content[start + 1..i])));
                 }
             }
-            _ if !regular(c) => i += 1,
+            _ if !is_regular(c) => i += 1,
             _ => {
                 let start = i;
-                while i < n && regular(content[i]) {
+                while i < n && is_regular(content[i]) {
                     i += 1;
                 }
                 let word = &content[start..i];
@@ -335,29 +337,6 @@ pub fn transcode(content: &[u8], fonts: &[(String, Scheme)]) -> Option<(Vec<u8>,
     }
     out.extend_from_slice(&content[at..]);
     Some((out, codes))
-}
-
-/// Regular characters (PDF 7.2.3): not white space, not a delimiter.
-fn regular(c: u8) -> bool {
-    !matches!(
-        c,
-        b'\0'
-            | b'\t'
-            | b'\n'
-            | b'\x0C'
-            | b'\r'
-            | b' '
-            | b'('
-            | b')'
-            | b'<'
-            | b'>'
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'/'
-            | b'%'
-    )
 }
 
 /// A name's bytes with `#xx` escapes decoded.

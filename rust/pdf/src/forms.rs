@@ -224,8 +224,9 @@ pub fn do_calls(content: &[u8]) -> HashMap<Vec<u8>, u64> {
     calls
 }
 
-/// Not whitespace and not a PDF delimiter.
-fn is_regular(c: u8) -> bool {
+/// Regular characters (PDF 7.2.3): not whitespace and not a delimiter (also read by
+/// `cmaps.rs`'s content pass).
+pub(crate) fn is_regular(c: u8) -> bool {
     !matches!(
         c,
         b' ' | b'\t'
