@@ -895,6 +895,23 @@ mod tests {
         assert!(text.contains("𠮷野家"), "{text:?}");
     }
 
+    #[test]
+    fn identity_cid_fonts_read_through_their_ordering() {
+        // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
+        // CID → Unicode table (pdf_oxide's); the expected text is pdftotext's for these pages.
+        let cases = [
+            ("Japan1", [0x03, 0x4A, 0x03, 0x4B], "ぁあ"),
+            ("GB1", [0x0F, 0x00, 0x0F, 0x01], "务悟"),
+            ("CNS1", [0x0F, 0x00, 0x0F, 0x01], "裝裡"),
+            ("Korea1", [0x0F, 0x00, 0x0F, 0x01], "光匡"),
+        ];
+        for (ordering, cids, want) in cases {
+            let pdf = cid_page(&[("Identity-H", ordering, cids.to_vec())]);
+            let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+            assert!(text.contains(want), "{ordering}: {want:?} not in {text:?}");
+        }
+    }
+
     fn refused(pdf: &[u8]) -> String {
         match read_text(pdf) {
             Err(PdfError::Malformed(why)) => why,
