@@ -78,6 +78,38 @@ def with_form(page_content: bytes, form_content: bytes) -> bytes:
     )
 
 
+def shared_content(pages: int, content: bytes, *, varied: bool) -> bytes:
+    """``pages`` page objects naming one compressed content stream: alike entry for entry, or
+    each with its own ``/StructParents`` (pages that differ, so none is read as another)."""
+    content_number = 3 + pages
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+        b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+        b">> >> >> %s >>"
+    )
+    kids = b" ".join(b"%d 0 R" % (3 + i) for i in range(pages))
+    return pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+            *(
+                page % (content_number, b"/StructParents %d" % i if varied else b"")
+                for i in range(pages)
+            ),
+            stream(content, compress=True),
+        ]
+    )
+
+
+# Six lines of text (the first two and last two are running lines on pages this alike) after
+# 3.96 MB of path operators.
+SHARED = (
+    b"10 20 m 30 40 l\n" * 248_000
+    + b"BT /F1 12 Tf 72 700 Td 14 TL "
+    + b"".join(b"(Line %d of the page that every page names) '" % n for n in range(1, 7))
+    + b" ET"
+)
+
 DEEP = b"[" * 30_000
 SHAPES = {
     # Nested arrays as a content-stream operand (compressed: 721 bytes did it).
@@ -147,6 +179,12 @@ SHAPES = {
     ),
     # hostile-text-flood.pdf's million strings moved into a form painted once.
     "hostile-form-flood.pdf": with_form(b"/X Do", b"BT /F1 1 Tf " + b"(x) Tj " * 1_000_000 + b"ET"),
+    # Fifty page objects naming one content stream of 3.96 MB (a 16 KB file): each page paid
+    # for reading it again, 50 times (9 s; 26 s in the fuzzing build, past its timeout).
+    # Alike pages are read once (rust/pdf/src/repeats.rs); pages that differ stop at the
+    # document's content budget (`Limits::max_content_bytes`), saying so.
+    "hostile-shared-content.pdf": shared_content(50, SHARED, varied=False),
+    "hostile-shared-content-varied.pdf": shared_content(50, SHARED, varied=True),
 }
 
 

@@ -28,16 +28,18 @@ import json, resource, sys, time, webgrip
 data = open(sys.argv[1], "rb").read()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.monotonic()
+pages_read = None
 try:
-    text = webgrip._core.extract_pdf(data, timeout=float(sys.argv[2]))["content"]
-    outcome = "read"
+    doc = webgrip._core.extract_pdf(data, timeout=float(sys.argv[2]))
+    text, pages_read, outcome = doc["content"], doc["pages_read"], "read"
 except webgrip.WebgripError as exc:
     text, outcome = str(exc), type(exc).__name__
 elapsed = time.monotonic() - start
 cpu = time.process_time()
 time.sleep(1.0)
 after_cpu = time.process_time() - cpu
-print(json.dumps({"outcome": outcome, "text": text[:300], "elapsed": elapsed,
+print(json.dumps({"outcome": outcome, "text": text[:300], "tail": text[-300:],
+                  "pages_read": pages_read, "elapsed": elapsed,
                   "cpu_after": after_cpu,
                   "growth_mib": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
                   / 1024}))
@@ -91,6 +93,20 @@ def test_nesting_is_refused_with_a_reason():
     assert flood["outcome"] == "read" and "Page 1 was not read" in flood["text"], flood
     reread = read_in_child(FIXTURES / "hostile-operands-no-operator.pdf")
     assert reread["outcome"] == "read" and "reread without end" in reread["text"], reread
+
+
+def test_pages_naming_one_content_stream_pay_for_it_within_the_documents_budget():
+    # Fifty alike page objects naming one 3.96 MB stream are read once and shown fifty times.
+    alike = read_in_child(FIXTURES / "hostile-shared-content.pdf")
+    assert alike["outcome"] == "read" and alike["pages_read"] == 50, alike
+    assert "Line 3 of the page that every page names" in alike["tail"], alike
+    # Fifty that differ each pay for it: the reading stops at 64 MiB of content, saying so.
+    varied = read_in_child(FIXTURES / "hostile-shared-content-varied.pdf")
+    assert varied["outcome"] == "read" and varied["pages_read"] == 16, varied
+    assert (
+        "[Only the first 16 of 50 pages were read: together they draw from more than the "
+        "64 MiB of content a document may hold.]" in varied["tail"]
+    ), varied
 
 
 def test_fetch_page_survives_every_hostile_pdf(tmp_path, httpserver):

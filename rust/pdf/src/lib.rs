@@ -24,7 +24,9 @@ mod markdown;
 mod nesting;
 mod pages;
 mod reflow;
+mod repeats;
 
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -60,6 +62,10 @@ pub struct Limits {
     pub max_stream_bytes: usize,
     /// All Flate streams (but images) together may inflate to this much.
     pub max_inflated_bytes: usize,
+    /// The pages read together may read this much decoded content, each page paying for
+    /// the streams it names (pages after are not read; the output says so). Many pages can
+    /// name one stream: 50 pages naming one 4 MB stream of paths (a 17 KB file) took 9 s.
+    pub max_content_bytes: usize,
 }
 
 impl Default for Limits {
@@ -70,6 +76,8 @@ impl Default for Limits {
             max_output_bytes: 64 * 1024 * 1024,
             max_stream_bytes: 64 * 1024 * 1024,
             max_inflated_bytes: 512 * 1024 * 1024,
+            // A dense page of text is 10 to 50 KB of content, a detailed map a few MB.
+            max_content_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -293,20 +301,77 @@ fn read(
         ..Default::default()
     };
     let mut forms = Forms::default();
+    // Pages that are an earlier page again (`repeats`): canonical dictionary → that page.
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut content_read = 0u64;
+    let mut text_drawn = 0u64;
+    // Why the pages past the budget were not read.
+    let mut over_budget: Option<String> = None;
     for i in 0..wanted {
         budget.check().map_err(|_| {
             // The worker's flag is only raised by a caller that stopped waiting.
             PdfError::Interrupted(Interrupted::Deadline)
         })?;
-        // A page the parser cannot read is left empty rather than failing the document; so is
-        // one whose content the parser could not read safely.
-        if let Err(why) = page_content(&doc, i, &mut forms) {
-            skipped.push((i + 1, why));
+        let key = repeats::page_key(&doc, i);
+        if let Some(&earlier) = key.as_ref().and_then(|k| seen.get(k)) {
+            // Read as that page was: its lines, or its note.
+            if let Some(&(_, why)) = skipped.iter().find(|(page, _)| *page == earlier + 1) {
+                skipped.push((i + 1, why));
+            }
             match mode {
-                Mode::Text => pages.push(Vec::new()),
-                Mode::Markdown => md_pages.push(Vec::new()),
+                Mode::Text => {
+                    let lines = pages[earlier].clone();
+                    bytes += lines.iter().map(|l| l.len() + 1).sum::<usize>();
+                    pages.push(lines);
+                }
+                Mode::Markdown => {
+                    let lines = md_pages[earlier].clone();
+                    bytes += lines.iter().map(|l| l.text.len() + 1).sum::<usize>();
+                    md_pages.push(lines);
+                }
+            }
+            if bytes > limits.max_output_bytes {
+                break;
             }
             continue;
+        }
+        if let Some(k) = key {
+            seen.insert(k, i);
+        }
+        // A page the parser cannot read is left empty rather than failing the document; so is
+        // one whose content the parser could not read safely.
+        match page_content(&doc, i, &mut forms) {
+            Err(why) => {
+                skipped.push((i + 1, why));
+                match mode {
+                    Mode::Text => pages.push(Vec::new()),
+                    Mode::Markdown => md_pages.push(Vec::new()),
+                }
+                continue;
+            }
+            Ok(cost) => {
+                // The document's pages together read no more content than the limit (pages
+                // that name the same streams pay for them each time), and draw no more than
+                // twice the text the output may hold: text drawn past that could not be
+                // shown, and the parser's work follows the text it places.
+                content_read = content_read.saturating_add(cost.content as u64);
+                text_drawn = text_drawn.saturating_add(cost.text);
+                if content_read > limits.max_content_bytes as u64 {
+                    over_budget = Some(format!(
+                        "together they draw from more than the {} of content a document may \
+                         hold",
+                        size_text(limits.max_content_bytes)
+                    ));
+                    break;
+                }
+                if text_drawn > 2 * limits.max_output_bytes as u64 {
+                    over_budget = Some(format!(
+                        "together they draw more than twice the {} of text the output may hold",
+                        size_text(limits.max_output_bytes)
+                    ));
+                    break;
+                }
+            }
         }
         match mode {
             Mode::Text => {
@@ -361,7 +426,11 @@ fn read(
     for (page, why) in &skipped {
         content.push_str(&format!("\n\n[Page {page} was not read: {why}.]"));
     }
-    if pages_read < total {
+    if let Some(why) = &over_budget {
+        content.push_str(&format!(
+            "\n\n[Only the first {pages_read} of {total} pages were read: {why}.]"
+        ));
+    } else if pages_read < total {
         content.push_str(&format!(
             "\n\n[Only the first {pages_read} of {total} pages were read.]"
         ));
@@ -391,9 +460,11 @@ fn read(
 /// [`MAX_PAGE_RESTART_COST`], counting the forms it paints once per painting (`forms`).
 /// This covers what the file pre-pass cannot see: encrypted streams, filters it does not
 /// decode, `/Contents` arrays naming one stream many times, and one form painted many times.
-fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<(), &'static str> {
+///
+/// `Ok` carries what the document's budgets count of the page (see [`PageCost`]).
+fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<PageCost, &'static str> {
     let Ok(data) = doc.get_page_content_data(i) else {
-        return Ok(());
+        return Ok(PageCost::default());
     };
     let mut n = nesting::Nesting::new();
     nesting::push_content(&mut n, &data);
@@ -413,7 +484,19 @@ fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<(), &'
     if n.restart_cost().saturating_add(painted.restart) > MAX_PAGE_RESTART_COST {
         return Err("its content is broken in a way the parser would reread without end");
     }
-    Ok(())
+    Ok(PageCost {
+        content: data.len(),
+        text: total(n.string_bytes(), painted.text_bytes),
+    })
+}
+
+/// What one page costs the document's budgets in `read`.
+#[derive(Debug, Default, Clone, Copy)]
+struct PageCost {
+    /// Bytes of its own decoded content (the page scan's and the parser's pass).
+    content: usize,
+    /// String bytes it draws, the forms it paints counted once per painting.
+    text: u64,
 }
 
 /// A Markdown page from our layout (see [`markdown`] for why), or `pdf_oxide`'s own Markdown
@@ -537,6 +620,15 @@ fn resolve(doc: &PdfDocument, obj: &Object) -> Object {
     match obj.as_reference() {
         Some(r) => doc.load_object(r).unwrap_or(Object::Null),
         None => obj.clone(),
+    }
+}
+
+/// A byte count as people read it: whole MiB, else whole KiB, else bytes.
+fn size_text(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
     }
 }
 
@@ -1124,5 +1216,136 @@ mod tests {
         .expect("reads");
         assert!(doc.content.contains("Only page"));
         assert!(!doc.content.contains("<!-- page"), "one page: no marks");
+    }
+
+    /// Pages 3.. of a document whose page objects are `dicts` (each ends a page dictionary
+    /// naming content object 3 + len(dicts) + k for `contents[k]`).
+    fn pages_pdf(dicts: &[(&str, usize)], contents: &[Vec<u8>]) -> Vec<u8> {
+        let first_content = 3 + dicts.len();
+        let kids: Vec<String> = (0..dicts.len()).map(|k| format!("{} 0 R", 3 + k)).collect();
+        let mut objs = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            format!(
+                "<< /Type /Pages /Kids [{}] /Count {} >>",
+                kids.join(" "),
+                dicts.len()
+            )
+            .into_bytes(),
+        ];
+        for (extra, content) in dicts {
+            objs.push(
+                format!(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
+                     /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont \
+                     /Helvetica >> >> >> {extra} >>",
+                    first_content + content
+                )
+                .into_bytes(),
+            );
+        }
+        objs.extend(contents.iter().map(|c| stream(c)));
+        pdf_of(&objs, "")
+    }
+
+    /// A content of about `size` bytes (path operators pad it) drawing `word`.
+    fn padded(word: &str, size: usize) -> Vec<u8> {
+        let mut c = format!("BT /F1 12 Tf 72 700 Td ({word}) Tj ET\n").into_bytes();
+        while c.len() < size {
+            c.extend_from_slice(b"10 10 m 20 20 l S\n");
+        }
+        c
+    }
+
+    #[test]
+    fn a_page_that_is_an_earlier_page_again_is_read_as_it_was_at_no_cost() {
+        // Pages 1 and 4 are two page objects alike entry for entry: the second costs the
+        // content budget nothing, so all four pages fit a budget that holds 40 KB once.
+        let contents = [
+            padded("Alpha", 40_000),
+            padded("Beta", 0),
+            padded("Gamma", 0),
+        ];
+        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("", 0)], &contents);
+        let limits = Limits {
+            max_content_bytes: 50_000,
+            ..Limits::default()
+        };
+        let md = extract(&pdf, Mode::Markdown, None, &limits, &Budget::unlimited())
+            .expect("reads")
+            .content;
+        assert_eq!(md.matches("Alpha").count(), 2, "{md}");
+        assert!(
+            md.contains("<!-- page 4 of 4 -->") && !md.contains("Only the first"),
+            "{md}"
+        );
+        let text = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+        assert_eq!(text.pages_read, 4);
+        assert_eq!(text.content.matches("Alpha").count(), 2, "{}", text.content);
+    }
+
+    #[test]
+    fn pages_past_the_documents_content_budget_are_not_read_and_the_text_says_so() {
+        // The same 40 KB content under a page that differs (its `/Rotate`) is paid again.
+        let contents = [
+            padded("Alpha", 40_000),
+            padded("Beta", 0),
+            padded("Gamma", 0),
+        ];
+        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("/Rotate 0", 0)], &contents);
+        let limits = Limits {
+            max_content_bytes: 50_000,
+            ..Limits::default()
+        };
+        let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+        assert_eq!(doc.pages_read, 3);
+        assert_eq!(doc.content.matches("Alpha").count(), 1, "{}", doc.content);
+        assert!(
+            doc.content.contains(
+                "[Only the first 3 of 4 pages were read: together they draw from more than \
+                 the 48 KiB of content a document may hold.]"
+            ),
+            "{}",
+            doc.content
+        );
+        // With the default limits every page is read.
+        let all = extract(
+            &pdf,
+            Mode::Text,
+            None,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+        .expect("reads");
+        assert_eq!(all.pages_read, 4);
+    }
+
+    #[test]
+    fn pages_drawing_more_text_than_the_output_could_show_are_not_read() {
+        // Each page draws 1,500 spaces (no output) and a word: past twice the 2 KiB the
+        // output may hold, the third page is not read, however little it would show.
+        let page = |word: &str| {
+            format!(
+                "BT /F1 12 Tf 72 700 Td ({}) Tj 0 -20 Td ({word}) Tj ET\n",
+                " ".repeat(1500)
+            )
+            .into_bytes()
+        };
+        let contents = [page("One"), page("Two"), page("Three"), page("Four")];
+        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("", 3)], &contents);
+        let limits = Limits {
+            max_output_bytes: 2048,
+            ..Limits::default()
+        };
+        let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+        assert_eq!(doc.pages_read, 2, "{}", doc.content);
+        assert!(doc.content.contains("One") && !doc.content.contains("Three"));
+        assert!(
+            doc.content.contains(
+                "[Only the first 2 of 4 pages were read: together they draw more than twice \
+                 the 2 KiB of text the output may hold.]"
+            ),
+            "{}",
+            doc.content
+        );
     }
 }
