@@ -1267,20 +1267,27 @@ mod tests {
         c
     }
 
-    #[test]
-    fn a_page_that_is_an_earlier_page_again_is_read_as_it_was_at_no_cost() {
-        // Pages 1 and 4 are two page objects alike entry for entry: the second costs the
-        // content budget nothing, so all four pages fit a budget that holds 40 KB once.
+    /// Four pages, the first and the last naming one 40 KB content drawing "Alpha" (the last
+    /// page's dictionary ends with `fourth`), and limits whose content budget holds it once.
+    fn alpha_twice(fourth: &str) -> (Vec<u8>, Limits) {
         let contents = [
             padded("Alpha", 40_000),
             padded("Beta", 0),
             padded("Gamma", 0),
         ];
-        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("", 0)], &contents);
+        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), (fourth, 0)], &contents);
         let limits = Limits {
             max_content_bytes: 50_000,
             ..Limits::default()
         };
+        (pdf, limits)
+    }
+
+    #[test]
+    fn a_page_that_is_an_earlier_page_again_is_read_as_it_was_at_no_cost() {
+        // Pages 1 and 4 are two page objects alike entry for entry: the second costs the
+        // content budget nothing, so all four pages fit.
+        let (pdf, limits) = alpha_twice("");
         let md = extract(&pdf, Mode::Markdown, None, &limits, &Budget::unlimited())
             .expect("reads")
             .content;
@@ -1297,27 +1304,14 @@ mod tests {
     #[test]
     fn pages_past_the_documents_content_budget_are_not_read_and_the_text_says_so() {
         // The same 40 KB content under a page that differs (its `/Rotate`) is paid again.
-        let contents = [
-            padded("Alpha", 40_000),
-            padded("Beta", 0),
-            padded("Gamma", 0),
-        ];
-        let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("/Rotate 0", 0)], &contents);
-        let limits = Limits {
-            max_content_bytes: 50_000,
-            ..Limits::default()
-        };
+        let (pdf, limits) = alpha_twice("/Rotate 0");
         let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
-        assert_eq!(doc.pages_read, 3);
-        assert_eq!(doc.content.matches("Alpha").count(), 1, "{}", doc.content);
-        assert!(
-            doc.content.contains(
-                "[Only the first 3 of 4 pages were read: together they draw from more than \
-                 the 48 KiB of content a document may hold.]"
-            ),
-            "{}",
-            doc.content
+        assert_stopped(
+            &doc,
+            3,
+            "together they draw from more than the 48 KiB of content a document may hold",
         );
+        assert_eq!(doc.content.matches("Alpha").count(), 1, "{}", doc.content);
         // With the default limits every page is read.
         let all = extract(
             &pdf,
@@ -1348,15 +1342,18 @@ mod tests {
             ..Limits::default()
         };
         let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
-        assert_eq!(doc.pages_read, 2, "{}", doc.content);
-        assert!(doc.content.contains("One") && !doc.content.contains("Three"));
-        assert!(
-            doc.content.contains(
-                "[Only the first 2 of 4 pages were read: together they draw more than twice \
-                 the 2 KiB of text the output may hold.]"
-            ),
-            "{}",
-            doc.content
+        assert_stopped(
+            &doc,
+            2,
+            "together they draw more than twice the 2 KiB of text the output may hold",
         );
+        assert!(doc.content.contains("One") && !doc.content.contains("Three"));
+    }
+
+    /// `doc` read `pages` of its 4 pages and says why the rest were not read.
+    fn assert_stopped(doc: &PdfDocumentText, pages: usize, why: &str) {
+        assert_eq!(doc.pages_read, pages, "{}", doc.content);
+        let note = format!("[Only the first {pages} of 4 pages were read: {why}.]");
+        assert!(doc.content.contains(&note), "{}", doc.content);
     }
 }
