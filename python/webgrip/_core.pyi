@@ -21,6 +21,7 @@ __all__ = [
     "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",
+    "READABLE_FLAG_NAMES",
     "SHELL_MAX_CHARS",
     "TRACKING_PARAMS",
     "CancelToken",
@@ -34,6 +35,7 @@ __all__ = [
     "extract_document",
     "extract_pdf",
     "html_events",
+    "readable_blocks",
     "scan_challenge",
     "script_shell_reason",
     "url_host",
@@ -380,6 +382,27 @@ def html_events(html: str | bytes) -> list[_HtmlEvent]:
     ends inside is dropped, as browsers drop it. Bytes are read as UTF-8. Used by
     ``webgrip.search._html`` to build result-page trees.
     """
+
+def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str, Any]]:
+    """The readable selection's text blocks with their features, one dict per block in
+    document order: development tooling for ``scripts/train_readable.py`` (issue 33), not
+    part of webgrip's API.
+
+    A block is an element the selection treats as a block (``p``, ``li``, ``td``, headings,
+    ``div``, ``nav``, ...) or ``body``, holding the visible text that none of its nested
+    blocks holds, so the blocks partition the page's text. Keys: ``text`` (own text,
+    whitespace collapsed), ``tag``, ``chars`` and ``link_chars`` (own alphanumeric
+    characters, and those inside links), ``words``, ``punct``, ``depth``, ``flags`` and
+    ``ancestor_flags`` (bit k named by ``READABLE_FLAG_NAMES[k]``), ``subtree_chars``,
+    ``subtree_link_chars``, ``subtree_links``, ``subtree_good``, ``parent_chars``,
+    ``level``, ``same_kind_siblings``, ``position`` and ``text_before`` (in [0, 1)),
+    ``article``, ``product``, ``forum`` (what the selection read of the page) and
+    ``in_scope`` (the rules' verdict: the readable text view includes the block). Bytes are
+    decoded as :func:`extract_document` decodes them; runs without the GIL.
+    """
+
+READABLE_FLAG_NAMES: tuple[str, ...]
+"""Names of the bits of :func:`readable_blocks`' ``flags`` and ``ancestor_flags``."""
 
 TRACKING_PARAMS: tuple[str, ...]
 """Query parameters removed on every site (a name, or a prefix ending in ``*``)."""

@@ -50,6 +50,12 @@ pub use links::{extract as extract_links, Link};
 pub use markdown::render as render_markdown;
 pub use metadata::{extract as extract_metadata, Metadata};
 pub use readable::select as select_main_content;
+/// The readable selection's per-block features, for training a block scorer (development
+/// tooling, see `readable::features`).
+#[doc(hidden)]
+pub use readable::{
+    blocks as readable_blocks, Block as ReadableBlock, FLAG_NAMES as READABLE_FLAG_NAMES,
+};
 pub use tables::{extract as extract_tables, Table};
 pub use text::render as render_text;
 pub use urls::{document_base, reduce_images};

@@ -1,5 +1,6 @@
 //! Bindings for HTML extraction (`webgrip_extract`): `decode_body`, `extract_document`,
-//! `scan_challenge`, `script_shell_reason` and `html_events`.
+//! `scan_challenge`, `script_shell_reason`, `html_events`, and the development hook
+//! `readable_blocks`.
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
 //! owned results into Python objects happens attached.
@@ -17,8 +18,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use webgrip_extract::{
     decode_body_borrowed, events, reduce_images, shell_reason, Budget, Event, Extracted, Frame,
-    Interrupted, Link, Metadata, Modes, Table, CHALLENGE_MAX_TEXT_CHARS, DOMAIN_TRACKING_PARAMS,
-    SHELL_MAX_TEXT_CHARS, TRACKING_PARAMS,
+    Interrupted, Link, Metadata, Modes, ReadableBlock, Table, CHALLENGE_MAX_TEXT_CHARS,
+    DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS, TRACKING_PARAMS,
 };
 use webgrip_net::{url_host, Policy, PolicyConfig};
 
@@ -105,6 +106,70 @@ fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound
         list.append(item)?;
     }
     Ok(list)
+}
+
+/// The readable selection's text blocks with their features, one dict per block in document
+/// order (development tooling for `scripts/train_readable.py`, issue 33; see
+/// `webgrip_extract::readable::features`). Bytes are decoded as `extract_document` decodes
+/// them. Parse and selection run without the GIL; a panic (a bug) is the same typed error
+/// `extract_document` raises.
+#[pyfunction]
+#[pyo3(signature = (html, url=None))]
+fn readable_blocks<'py>(
+    py: Python<'py>,
+    html: &Bound<'py, PyAny>,
+    url: Option<&str>,
+) -> PyResult<Bound<'py, PyList>> {
+    let run = |text: &str| {
+        catch_unwind(|| {
+            let doc = webgrip_extract::parse(text);
+            webgrip_extract::readable_blocks(&doc, url)
+        })
+    };
+    let out = if let Ok(s) = html.cast::<PyString>() {
+        let text = s.to_cow()?;
+        py.detach(|| run(&text))
+    } else if let Ok(b) = html.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.detach(|| run(&decode_body_borrowed(bytes, None).0))
+    } else {
+        return Err(PyTypeError::new_err("html must be str or bytes"));
+    };
+    let Ok(blocks) = out else {
+        return Err(parser_failed(py, url));
+    };
+    let list = PyList::empty(py);
+    for b in blocks {
+        list.append(block_dict(py, b)?)?;
+    }
+    Ok(list)
+}
+
+fn block_dict(py: Python<'_>, b: ReadableBlock) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "text"), b.text)?;
+    d.set_item(intern!(py, "tag"), b.tag)?;
+    d.set_item(intern!(py, "chars"), b.chars)?;
+    d.set_item(intern!(py, "link_chars"), b.link_chars)?;
+    d.set_item(intern!(py, "words"), b.words)?;
+    d.set_item(intern!(py, "punct"), b.punct)?;
+    d.set_item(intern!(py, "depth"), b.depth)?;
+    d.set_item(intern!(py, "flags"), b.flags)?;
+    d.set_item(intern!(py, "ancestor_flags"), b.ancestor_flags)?;
+    d.set_item(intern!(py, "subtree_chars"), b.subtree_chars)?;
+    d.set_item(intern!(py, "subtree_link_chars"), b.subtree_link_chars)?;
+    d.set_item(intern!(py, "subtree_links"), b.subtree_links)?;
+    d.set_item(intern!(py, "subtree_good"), b.subtree_good)?;
+    d.set_item(intern!(py, "parent_chars"), b.parent_chars)?;
+    d.set_item(intern!(py, "level"), b.level)?;
+    d.set_item(intern!(py, "same_kind_siblings"), b.same_kind_siblings)?;
+    d.set_item(intern!(py, "position"), b.position)?;
+    d.set_item(intern!(py, "text_before"), b.text_before)?;
+    d.set_item(intern!(py, "article"), b.article)?;
+    d.set_item(intern!(py, "product"), b.product)?;
+    d.set_item(intern!(py, "forum"), b.forum)?;
+    d.set_item(intern!(py, "in_scope"), b.in_scope)?;
+    Ok(d)
 }
 
 /// A flag another thread raises to stop an extraction (an asyncio task that was cancelled
@@ -434,6 +499,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
     m.add_function(wrap_pyfunction!(html_events, m)?)?;
+    m.add_function(wrap_pyfunction!(readable_blocks, m)?)?;
+    m.add(
+        "READABLE_FLAG_NAMES",
+        PyTuple::new(m.py(), READABLE_FLAG_NAMES)?,
+    )?;
     m.add("SHELL_MAX_CHARS", SHELL_MAX_TEXT_CHARS)?;
     m.add("CHALLENGE_MAX_TEXT_CHARS", CHALLENGE_MAX_TEXT_CHARS)?;
     m.add_class::<CancelToken>()?;

@@ -25,6 +25,12 @@ impl Flags {
     pub(super) const fn is_empty(self) -> bool {
         self.0 == 0
     }
+
+    /// The bits, in the order of the `F_*` constants below (bit k is `FLAG_NAMES[k]` of
+    /// `features`): what the block features hand to a learner.
+    pub(super) const fn bits(self) -> u64 {
+        self.0
+    }
 }
 
 impl BitOr for Flags {

@@ -41,13 +41,16 @@
 //! fallback, `prune`, `boilerplate` and `edit_links` drop what does not belong inside it,
 //! `thread` tells an article over its comment thread from a forum's opening post,
 //! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
-//! adds JSON-LD text (read by `crate::jsonld`).
+//! adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished table and scope
+//! back as one row of features per text block, for training a block scorer (development
+//! tooling; the selection itself does not read it).
 
 mod attrs;
 mod boilerplate;
 mod chrome;
 mod classify;
 mod edit_links;
+mod features;
 mod flags;
 mod hashing;
 mod outline;
@@ -66,6 +69,7 @@ use crate::tree::Html;
 
 use crate::Scope;
 use chrome::opens_with_admonition;
+pub use features::{blocks, Block, FLAG_NAMES};
 use flags::*;
 use outline::{url_host, Table};
 use page_kind::ProductSignal;
@@ -113,6 +117,21 @@ pub fn selectable(doc: &Html) -> bool {
 
 /// Choose the part of `doc` that is the page's main content.
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {
+    select_with_table(doc, url).scope
+}
+
+/// What [`select`] decided, with the outline table as the selection left it (flags after
+/// the chrome and thread decisions) and the page-level facts it read: the block features
+/// (`features`) are read from these, so they describe the very selection `select` returns.
+struct Selection {
+    scope: Scope,
+    table: Table,
+    /// The page's comment thread is its content (forum, Q&A), see `select_with_table`.
+    forum: bool,
+}
+
+/// [`select`], keeping the table and the page-level facts (see [`Selection`]).
+fn select_with_table(doc: &Html, url: Option<&str>) -> Selection {
     let mut t = Table::build(doc, url.and_then(url_host));
     let body = t.body();
     let (ld_text, ld_kinds) = json_ld(doc);
@@ -121,9 +140,14 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
         // front-ends serve an empty shell). What the page says about itself in its markup
         // (JSON-LD body, meta description) is then the only content a reader without
         // scripts gets, and it beats an empty answer.
-        return Scope {
+        let scope = Scope {
             supplement: shell_summary(doc, ld_text.as_deref()),
             ..Scope::whole()
+        };
+        return Selection {
+            scope,
+            table: t,
+            forum: false,
         };
     }
     // A product page: the shop platform's body class or `og:type` says so, or product
@@ -229,5 +253,9 @@ pub fn select(doc: &Html, url: Option<&str>) -> Scope {
         scope.supplement = shell_summary(doc, ld_text.as_deref())
             .filter(|s| s.chars().filter(|c| c.is_alphanumeric()).count() > 2 * shown as usize);
     }
-    scope
+    Selection {
+        scope,
+        table: t,
+        forum,
+    }
 }

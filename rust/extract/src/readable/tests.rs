@@ -212,3 +212,74 @@ fn boilerplate_heading_must_lead_or_be_short() {
     assert!(out.contains("Writers adapt."), "{out}");
     assert!(!out.contains("best stories every morning"), "{out}");
 }
+
+#[test]
+fn blocks_partition_the_text_and_carry_the_verdict() {
+    let html = format!(
+        r#"<html><body>
+        <nav><ul><li><a href="/a">Politics</a></li><li><a href="/b">Business</a></li></ul></nav>
+        <main><article><h1>Budget approved</h1><p>{PROSE}</p>
+        <p>Second paragraph: <a href="/more">a link</a> inside. {PROSE}</p>
+        <div>Loose text <p>nested paragraph</p> after</div></article></main>
+        <footer>Copyright 2025 Example News.</footer>
+        </body></html>"#
+    );
+    let doc = crate::document::parse(&html);
+    let blocks = blocks(&doc, Some("https://example.com/news/budget"));
+    let find = |needle: &str| {
+        blocks
+            .iter()
+            .find(|b| b.text.contains(needle))
+            .unwrap_or_else(|| panic!("no block holds {needle:?}: {blocks:#?}"))
+    };
+    let chrome = (F_CHROME_TAG | F_CHROME_CLASS | F_NAVLIKE | F_ROLE_CHROME).bits();
+    let nav = find("Politics");
+    assert_eq!(nav.tag, "li");
+    assert!((nav.flags | nav.ancestor_flags) & chrome != 0, "{nav:?}");
+    assert_eq!(nav.link_chars, nav.chars, "{nav:?}");
+    assert!(!nav.in_scope, "{nav:?}");
+    assert!(!find("Copyright").in_scope);
+    let heading = find("Budget approved");
+    assert_eq!((heading.tag.as_str(), heading.level), ("h1", 1));
+    assert!(heading.in_scope);
+    let second = find("Second paragraph");
+    assert!(second.in_scope && second.tag == "p", "{second:?}");
+    assert_eq!(second.link_chars, "alink".len() as u32);
+    assert!(second
+        .text
+        .starts_with("Second paragraph: a link inside. The committee"));
+    // The div's own text is what its nested paragraph does not hold, and the words either
+    // side of the paragraph stay apart.
+    assert_eq!(find("Loose text").text, "Loose text after");
+    assert_eq!(find("nested paragraph").text, "nested paragraph");
+    // A partition: no text twice, and the blocks' text is the page's visible text.
+    let body_text: u32 = blocks.iter().map(|b| b.chars).sum();
+    let table = Table::build(&doc, None);
+    assert_eq!(body_text, table.items[table.body() as usize].text);
+    let mut texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    assert_eq!(texts.len(), blocks.len(), "{blocks:#?}");
+    // Document order, positions and the page-level facts.
+    assert!(blocks.windows(2).all(|w| w[0].position < w[1].position));
+    assert!(blocks
+        .windows(2)
+        .all(|w| w[0].text_before <= w[1].text_before));
+    assert_eq!(blocks[0].position, 0.0);
+    assert!(blocks.iter().all(|b| !b.forum));
+}
+
+#[test]
+fn blocks_agree_with_the_selection_text() {
+    // What `in_scope` keeps is what the text view of the same selection shows.
+    let html = format!(
+        r#"<html><body><div class="sidebar"><p>Subscribe to our newsletter today</p></div>
+        <div class="content"><h2>Budget approved</h2><p>{PROSE}</p><p>{PROSE}</p></div>
+        <div class="comments"><p>Great article, thanks for writing it!</p></div></body></html>"#
+    );
+    let doc = crate::document::parse(&html);
+    let shown = readable(&html);
+    for b in blocks(&doc, None) {
+        assert_eq!(shown.contains(&b.text), b.in_scope, "{b:?} vs {shown}");
+    }
+}

@@ -1,0 +1,342 @@
+//! Per-block features of the readable selection, for training a block scorer (issue 33).
+//!
+//! [`blocks`] runs the very selection `select` runs and reads its outline table and scope back
+//! as one row per *text block*. Blocks partition the page's visible text without counting any
+//! of it twice: every text node belongs to its nearest enclosing element that the outline marks
+//! as a block (`F_BLOCK`: p, li, td, headings, div, section, nav, ...) or to `body` (or, for
+//! text outside `body`, to the document), and a block's *own* text is the text it holds outside
+//! its nested blocks. Blocks with no alphanumeric character of their own are left out. Text the
+//! outline never counts (scripts, styles, templates: `F_INVISIBLE`) belongs to no block; text of
+//! hidden elements does (their flags say they are hidden), since accordion panels are content.
+//!
+//! `in_scope` is the rules' verdict: whether the text view of `select`'s scope would walk into
+//! the block, i.e. the block lies in the subtree of one of the scope's roots (the whole document
+//! when there are none) with no element on the way down, itself included, that the scope skips
+//! or the emitters drop (`dom::is_dropped`, the outline's `F_DROPPED`). Text the selection adds
+//! from JSON-LD (`Scope::supplement`) is no block, and `document`'s fallback to the whole page
+//! for a tiny selection (`MIN_MAIN_CONTENT_CHARS`) happens after `select`, so neither shows here.
+//!
+//! Nothing in the selection reads this module: it is development tooling, exposed to Python as
+//! `webgrip._core.readable_blocks` for `scripts/train_readable.py`.
+
+use std::collections::HashMap;
+
+use crate::dom::{flow, Flow};
+use crate::scope::NodeSet;
+use crate::tree::{Edge, Html, Node};
+use crate::Scope;
+
+use super::flags::*;
+use super::outline::Table;
+use super::{select_with_table, selectable, Selection, NONE};
+
+/// The names of the flag bits in [`Block::flags`] and [`Block::ancestor_flags`], bit k at
+/// index k (the `F_*` constants of `flags`).
+pub const FLAG_NAMES: [&str; 42] = [
+    "invisible",
+    "chrome_tag",
+    "chrome_class",
+    "hidden",
+    "comments",
+    "link",
+    "heading",
+    "para",
+    "main_hint",
+    "positive",
+    "code",
+    "article",
+    "block",
+    "header",
+    "body",
+    "control",
+    "struct",
+    "dropped",
+    "classed",
+    "navlike",
+    "form",
+    "review",
+    "review_drop",
+    "strong",
+    "collapsible",
+    "collapsed",
+    "caption",
+    "internal",
+    "role_chrome",
+    "write",
+    "cell",
+    "sidebar",
+    "token_neg",
+    "hide_class",
+    "disclaimer",
+    "price",
+    "poster",
+    "username",
+    "list",
+    "fragment",
+    "live",
+    "introduced",
+];
+
+// The last flag is the last name: a flag added to `flags` without a name here fails to build.
+const _: () = assert!(F_INTRODUCED.bits() == 1 << (FLAG_NAMES.len() - 1));
+
+/// One text block of a page and its features (see the module documentation for what a block
+/// is). Text amounts are alphanumeric characters, as everywhere in the outline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The block's own text, whitespace collapsed (roughly what the text view shows of it).
+    pub text: String,
+    /// Tag name (`#document` for text outside `body`).
+    pub tag: String,
+    /// Own text (alphanumeric characters) ...
+    pub chars: u32,
+    /// ... of which inside links.
+    pub link_chars: u32,
+    /// Whitespace-separated words of the own text that hold an alphanumeric character.
+    pub words: u32,
+    /// Sentence punctuation in the own text.
+    pub punct: u32,
+    /// Ancestors in the outline (the document is depth 0).
+    pub depth: u32,
+    /// The block's flags as the selection left them (bits named by [`FLAG_NAMES`]).
+    pub flags: u64,
+    /// The OR of its ancestors' flags (inside a nav, a comment thread, a sidebar, ...).
+    pub ancestor_flags: u64,
+    /// The whole subtree's text, its link text and its number of links.
+    pub subtree_chars: u32,
+    pub subtree_link_chars: u32,
+    pub subtree_links: u32,
+    /// Subtree text outside chrome, as the selection last accumulated it.
+    pub subtree_good: u32,
+    /// The parent's subtree text (0 for the document).
+    pub parent_chars: u32,
+    /// Heading level 1-6, 0 otherwise.
+    pub level: u8,
+    /// Siblings (itself included) of the same tag and class signature: listing items, posts.
+    pub same_kind_siblings: u32,
+    /// Its index among the page's blocks over their number, in [0, 1).
+    pub position: f32,
+    /// Share of the page's block text before it, in [0, 1).
+    pub text_before: f32,
+    /// Page-level facts `select` read: the page declares an article, is a shop page, or its
+    /// comment thread is its content (forum, Q&A).
+    pub article: bool,
+    pub product: bool,
+    pub forum: bool,
+    /// The rules' verdict: the selection's text view includes the block.
+    pub in_scope: bool,
+}
+
+/// A block's own text and counts while the walk fills them.
+#[derive(Default)]
+struct Own {
+    text: String,
+    chars: u32,
+    link_chars: u32,
+}
+
+/// An element the walk is inside.
+struct Frame {
+    /// The block its text belongs to (itself if it is one).
+    owner: usize,
+    invisible: bool,
+    in_link: bool,
+}
+
+/// The text blocks of `doc` with their features, in document order (see the module
+/// documentation). Empty for a tree past the outline's cap (`selectable`), which gets no
+/// selection either.
+pub fn blocks(doc: &Html, url: Option<&str>) -> Vec<Block> {
+    if !selectable(doc) {
+        return Vec::new();
+    }
+    let Selection {
+        scope,
+        table,
+        forum,
+    } = select_with_table(doc, url);
+    let Some((own, tags)) = own_texts(doc, &table) else {
+        return Vec::new();
+    };
+    let items = &table.items;
+    let emitted = emitted(&table, &scope);
+    let n = items.len();
+    // Pre-order: a parent's row is final before its children read it.
+    let mut ancestors = vec![Flags::EMPTY; n];
+    let mut depth = vec![0u32; n];
+    for i in 0..n {
+        let p = items[i].parent;
+        if p != NONE && (p as usize) < i {
+            let p = p as usize;
+            ancestors[i] = ancestors[p] | items[p].flags;
+            depth[i] = depth[p] + 1;
+        }
+    }
+    let mut kinds: HashMap<(u32, u64), u32> = HashMap::new();
+    for it in items {
+        *kinds.entry((it.parent, it.sig)).or_default() += 1;
+    }
+    let chosen: Vec<usize> = (0..n).filter(|&i| own[i].chars > 0).collect();
+    let total: u64 = chosen.iter().map(|&i| u64::from(own[i].chars)).sum();
+    let count = chosen.len();
+    let mut before = 0u64;
+    let mut out = Vec::with_capacity(count);
+    for (k, &i) in chosen.iter().enumerate() {
+        let (it, o) = (&items[i], &own[i]);
+        let text = o.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let words = text
+            .split(' ')
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .count() as u32;
+        let punct = text.chars().filter(|&c| is_punct(c)).count() as u32;
+        let parent_chars = match it.parent {
+            NONE => 0,
+            p => items.get(p as usize).map_or(0, |p| p.text),
+        };
+        out.push(Block {
+            tag: tags[i].to_string(),
+            chars: o.chars,
+            link_chars: o.link_chars,
+            words,
+            punct,
+            depth: depth[i],
+            flags: it.flags.bits(),
+            ancestor_flags: ancestors[i].bits(),
+            subtree_chars: it.text,
+            subtree_link_chars: it.link,
+            subtree_links: it.links,
+            subtree_good: it.good,
+            parent_chars,
+            level: it.level,
+            same_kind_siblings: kinds.get(&(it.parent, it.sig)).copied().unwrap_or(1),
+            position: k as f32 / count as f32,
+            text_before: if total == 0 {
+                0.0
+            } else {
+                before as f32 / total as f32
+            },
+            article: table.article,
+            product: table.product,
+            forum,
+            in_scope: emitted[i],
+            text,
+        });
+        before += u64::from(o.chars);
+    }
+    out
+}
+
+/// Sentence punctuation, as the outline counts it (`outline::is_punct`).
+fn is_punct(ch: char) -> bool {
+    matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
+}
+
+/// Each outline item's own block text, and its tag name. The walk is `Table::build`'s (the
+/// same pre-order over elements, the document and template fragments), so the k-th element it
+/// opens is item k; a mismatch (which would be a bug) answers `None` rather than wrong rows.
+fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>)> {
+    let items = &table.items;
+    let mut own: Vec<Own> = (0..items.len()).map(|_| Own::default()).collect();
+    let mut tags: Vec<&str> = vec!["#document"; items.len()];
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut next = 0usize;
+    for edge in doc.tree.root().traverse() {
+        match edge {
+            Edge::Open(node) => {
+                let name = match node.value() {
+                    Node::Element(el) => Some(el.name()),
+                    Node::Document | Node::Fragment => None,
+                    Node::Text(text) => {
+                        if let Some(top) = stack.last() {
+                            if !top.invisible {
+                                add_text(&mut own[top.owner], text, top.in_link);
+                            }
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let idx = next;
+                next += 1;
+                let it = items.get(idx).filter(|it| it.id == node.id())?;
+                if let Some(name) = name {
+                    tags[idx] = name;
+                }
+                let top = stack.last();
+                let block = it.flags.has_any(F_BLOCK | F_BODY);
+                let frame = Frame {
+                    owner: match top {
+                        Some(t) if !block => t.owner,
+                        _ => idx,
+                    },
+                    invisible: top.is_some_and(|t| t.invisible) || it.flags.has_any(F_INVISIBLE),
+                    in_link: top.is_some_and(|t| t.in_link) || it.flags.has_any(F_LINK),
+                };
+                // A line break or a block boundary separates words the text view shows apart
+                // ("one<br>two", "A<div>B</div>C"): the enclosing block's text gets a space.
+                if let (Some(t), Some(name)) = (top, name) {
+                    if name == "br" || flow(name) != Flow::Inline {
+                        own[t.owner].text.push(' ');
+                    }
+                }
+                stack.push(frame);
+            }
+            Edge::Close(node) => {
+                let name = match node.value() {
+                    Node::Element(el) => Some(el.name()),
+                    Node::Document | Node::Fragment => None,
+                    _ => continue,
+                };
+                stack.pop();
+                if let (Some(t), Some(name)) = (stack.last(), name) {
+                    if flow(name) != Flow::Inline {
+                        own[t.owner].text.push(' ');
+                    }
+                }
+            }
+        }
+    }
+    Some((own, tags))
+}
+
+fn add_text(own: &mut Own, text: &str, in_link: bool) {
+    let alnum = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
+    own.text.push_str(text);
+    own.chars += alnum;
+    if in_link {
+        own.link_chars += alnum;
+    }
+}
+
+/// Per outline item: whether the text view of `scope` walks into it (see the module
+/// documentation). One sweep over each root's subtree.
+fn emitted(table: &Table, scope: &Scope) -> Vec<bool> {
+    let items = &table.items;
+    let mut out = vec![false; items.len()];
+    let roots: Vec<usize> = if scope.roots.is_empty() {
+        if items.is_empty() {
+            Vec::new()
+        } else {
+            vec![0]
+        }
+    } else {
+        let wanted: NodeSet = scope.roots.iter().copied().collect();
+        (0..items.len())
+            .filter(|&i| wanted.contains(&items[i].id))
+            .collect()
+    };
+    let mut blocked = vec![false; items.len()];
+    for r in roots {
+        let end = (items[r].end as usize).clamp(r + 1, items.len());
+        for i in r..end {
+            let it = &items[i];
+            let from_above = i != r && {
+                let p = it.parent as usize;
+                p >= r && p < i && blocked[p]
+            };
+            blocked[i] = from_above || it.flags.has_any(F_DROPPED) || scope.skips(it.id);
+            out[i] |= !blocked[i];
+        }
+    }
+    out
+}

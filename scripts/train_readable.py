@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Train and evaluate a readable-mode block scorer, out of fold (issue 33, stage 1).
+
+Reads the development corpora (``../shared/corpus``: WCXB dev and the article dev set, loaded
+and scored exactly as ``benches/quality.py`` does), splits every page into the readable
+selection's text blocks with their features (``webgrip._core.readable_blocks``), labels each
+block from the page's ground truth, and trains scikit-learn's HistGradientBoostingClassifier
+over pages grouped into 5 folds (``GroupKFold``, group = page): every page is scored by a
+model that never saw it. Its size (``max_iter`` x ``max_leaf_nodes``) is chosen from a small
+grid by the same folds' mean page F1; the figures reported are those folds' predictions for
+the chosen size (the choice among a handful of sizes is the one thing the folds tune).
+
+Each block weighs its word count in training (``--weight tokens``, the default): the page
+metric counts tokens, not blocks.
+
+Label: a block is main content when at least ``--label-overlap`` (0.5) of its lowercase
+``\\w+`` tokens occur in the ground truth's token bag (multiset overlap: a token counts at
+most as often as the ground truth has it). The model's page text is the concatenation, in
+document order, of the blocks it scores at least 0.5.
+
+Compared, per WCXB page type, overall, and on the articles (each corpus with its own metric):
+- ``rules``: ``extract_document(..., main_content=True)["text"]``, today's readable text;
+- ``rules-blocks``: the blocks the rules keep (``in_scope``), joined as the model's are (how
+  faithfully the blocks stand for the selection);
+- ``model``: the blocks the model keeps.
+Block accuracy is against the labels, for the rules' ``in_scope`` and for the model.
+
+Development tooling only: it ships no model and changes no default. Needs the ``train``
+extra (scikit-learn, numpy)::
+
+    python scripts/train_readable.py                # everything (a few minutes)
+    python scripts/train_readable.py --sample 200   # a quick look on fewer pages
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.model_selection import GroupKFold
+from threadpoolctl import threadpool_limits
+from webgrip import _core
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benches"))
+import quality as q  # noqa: E402  (benches/quality.py: the corpora's loaders and metrics)
+
+SEED = 33
+# Model sizes tried: leaves per tree, and the number of boosting rounds, read from one fit of
+# the largest per leaf count (`staged_predict_proba`).
+LEAVES = (15, 63)
+ROUNDS = (50, 100, 200)
+NUMERIC = [
+    "chars",
+    "link_chars",
+    "words",
+    "punct",
+    "depth",
+    "subtree_chars",
+    "subtree_link_chars",
+    "subtree_links",
+    "subtree_good",
+    "parent_chars",
+    "level",
+    "same_kind_siblings",
+    "position",
+    "text_before",
+    "article",
+    "product",
+    "forum",
+    "in_scope",
+]
+# Derived per block: ratios the trees would otherwise have to approximate with many splits,
+# and two page-level facts (how much text the page has, how much of it the rules keep).
+DERIVED = [
+    "link_share",
+    "punct_per_word",
+    "chars_per_word",
+    "page_share",
+    "log_page_chars",
+    "rules_share",
+]
+FLAGS = list(_core.READABLE_FLAG_NAMES)
+TAGS = [
+    "p",
+    "div",
+    "li",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "span",
+    "a",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "body",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "figcaption",
+    "form",
+    "table",
+    "ul",
+    "ol",
+    "tr",
+    "figure",
+    "summary",
+    "address",
+]
+COLUMNS = [
+    *NUMERIC,
+    *DERIVED,
+    *(f"flag_{f}" for f in FLAGS),
+    *(f"anc_{f}" for f in FLAGS),
+    "tag",
+]
+
+
+@dataclass
+class PageData:
+    corpus: str  # "wcxb" or "articles"
+    page: q.Page
+    blocks: list[dict[str, Any]]
+    labels: np.ndarray
+    rules_text: str
+
+
+def tokens(text: str) -> Counter[str]:
+    return Counter(q.WORD.findall(text.lower()))
+
+
+def label_blocks(blocks: list[dict[str, Any]], ref: str, share: float) -> np.ndarray:
+    """1 where at least ``share`` of the block's tokens are in the ground truth's bag."""
+    ref_bag = tokens(ref)
+    out = np.zeros(len(blocks), dtype=np.int8)
+    for i, b in enumerate(blocks):
+        bag = tokens(b["text"])
+        n = sum(bag.values())
+        if n and sum((bag & ref_bag).values()) >= share * n:
+            out[i] = 1
+    return out
+
+
+def features(blocks: list[dict[str, Any]]) -> np.ndarray:
+    page_chars = sum(b["chars"] for b in blocks) or 1
+    kept = sum(b["chars"] for b in blocks if b["in_scope"])
+    tag_code = {t: i for i, t in enumerate(TAGS)}
+    rows = np.zeros((len(blocks), len(COLUMNS)), dtype=np.float32)
+    for i, b in enumerate(blocks):
+        row = [float(b[k]) for k in NUMERIC]
+        chars, words = b["chars"], max(b["words"], 1)
+        row += [
+            b["link_chars"] / chars if chars else 0.0,
+            b["punct"] / words,
+            chars / words,
+            chars / page_chars,
+            float(np.log1p(page_chars)),
+            kept / page_chars,
+        ]
+        row += [float(b["flags"] >> k & 1) for k in range(len(FLAGS))]
+        row += [float(b["ancestor_flags"] >> k & 1) for k in range(len(FLAGS))]
+        row.append(float(tag_code.get(b["tag"], len(TAGS))))
+        rows[i] = row
+    return rows
+
+
+def load(corpus: Path, sample: int | None, share: float) -> list[PageData]:
+    rules = q.ours_text()
+    out = []
+    sets = [
+        ("wcxb", q.load_wcxb(corpus / "wcxb-dev", sample, "all")),
+        ("articles", q.load_articles(corpus / "article-bench-dev", sample, "all")),
+    ]
+    for name, pages in sets:
+        for page in pages:
+            blocks = [
+                b for b in _core.readable_blocks(page.html, page.url) if q.WORD.search(b["text"])
+            ]
+            out.append(
+                PageData(
+                    corpus=name,
+                    page=page,
+                    blocks=blocks,
+                    labels=label_blocks(blocks, page.ref, share),
+                    rules_text=rules(page),
+                )
+            )
+    return out
+
+
+def joined(blocks: list[dict[str, Any]], keep: np.ndarray) -> str:
+    return "\n".join(b["text"] for b, k in zip(blocks, keep, strict=True) if k)
+
+
+def page_f1(data: PageData, text: str) -> float:
+    return q.wcxb_page(text, data.page.ref)[2]
+
+
+def summarize(data: list[PageData], texts: list[str]) -> dict[str, float]:
+    """Mean page F1 per WCXB page type and overall (WCXB metric), and the article set's F1
+    (its own metric)."""
+    by_type: dict[str, list[float]] = defaultdict(list)
+    art = q.Scores("articles")
+    for d, text in zip(data, texts, strict=True):
+        if d.corpus == "wcxb":
+            f = q.score_wcxb(d.page, text)["f"]
+            by_type[d.page.page_type].append(f)
+            by_type["wcxb overall"].append(f)
+        else:
+            art.pages.append(q.score_article(d.page, text))
+    out = {k: q.mean(v) for k, v in sorted(by_type.items())}
+    if art.pages:
+        out["articles"] = q.article_summary(art)["f"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=q.DEFAULT_CORPUS)
+    ap.add_argument("--sample", type=int, default=None, help="pages per corpus (default: all)")
+    ap.add_argument("--label-overlap", type=float, default=0.5)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--weight", choices=("tokens", "none"), default="tokens")
+    ap.add_argument("--threads", type=int, default=1, help="OpenMP threads per fit")
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    data = load(args.corpus, args.sample, args.label_overlap)
+    x = np.concatenate([features(d.blocks) for d in data if d.blocks])
+    y = np.concatenate([d.labels for d in data if d.blocks])
+    groups = np.concatenate([np.full(len(d.blocks), i) for i, d in enumerate(data) if d.blocks])
+    spans = np.cumsum([0] + [len(d.blocks) for d in data])
+    n_wcxb = sum(d.corpus == "wcxb" for d in data)
+    print(
+        f"{len(data)} pages ({n_wcxb} WCXB, {len(data) - n_wcxb} articles), {len(y)} blocks, "
+        f"{y.mean():.3f} positive, {x.shape[1]} features; "
+        f"loaded in {time.perf_counter() - t0:.1f} s",
+        flush=True,
+    )
+
+    # The page metric counts tokens, so a block weighs its tokens: a 200-word paragraph
+    # misjudged costs what 200 one-word menu items do ("none": every block alike).
+    words = np.concatenate([[float(b["words"]) for b in d.blocks] for d in data if d.blocks])
+    weight = np.maximum(words, 1.0) if args.weight == "tokens" else np.ones(len(y))
+    folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
+    categorical = [c == "tag" for c in COLUMNS]
+
+    def out_of_fold(leaves: int) -> dict[int, np.ndarray]:
+        """Each round count's out-of-fold probabilities, from one fit per fold."""
+        prob = {r: np.zeros(len(y)) for r in ROUNDS}
+        for train, test in folds:
+            model = HistGradientBoostingClassifier(
+                max_iter=max(ROUNDS),
+                max_leaf_nodes=leaves,
+                learning_rate=0.1,
+                early_stopping=False,
+                categorical_features=categorical,
+                random_state=SEED,
+            )
+            model.fit(x[train], y[train], sample_weight=weight[train])
+            for rounds, p in enumerate(model.staged_predict_proba(x[test]), start=1):
+                if rounds in prob:
+                    prob[rounds][test] = p[:, 1]
+        return prob
+
+    def page_texts(keep: np.ndarray) -> list[str]:
+        return [joined(d.blocks, keep[spans[i] : spans[i + 1]]) for i, d in enumerate(data)]
+
+    best: tuple[float, tuple[int, int], np.ndarray] | None = None
+    print("\nsize (max_iter, max_leaf_nodes): out-of-fold mean page F1 (WCXB metric), all pages")
+    for leaves in LEAVES:
+        t1 = time.perf_counter()
+        # One thread: OpenMP's spinning threads slow the fit several times over on a machine
+        # whose cores are busy with other work.
+        with threadpool_limits(args.threads):
+            probs = out_of_fold(leaves)
+        for rounds, prob in probs.items():
+            texts = page_texts(prob >= 0.5)
+            score = q.mean(page_f1(d, t) for d, t in zip(data, texts, strict=True))
+            print(f"  ({rounds}, {leaves}): {score:.4f}", flush=True)
+            if best is None or score > best[0]:
+                best = (score, (rounds, leaves), prob)
+        print(f"  ({time.perf_counter() - t1:.0f} s for {leaves} leaves)", flush=True)
+    assert best is not None
+    _, size, prob = best
+    keep = prob >= 0.5
+    in_scope = np.array([b["in_scope"] for d in data for b in d.blocks], dtype=bool)
+
+    results = {
+        "rules": summarize(data, [d.rules_text for d in data]),
+        "rules-blocks": summarize(data, page_texts(in_scope)),
+        "model": summarize(data, page_texts(keep)),
+    }
+    counts: Counter[str] = Counter()
+    for d in data:
+        counts["wcxb overall" if d.corpus == "wcxb" else "articles"] += 1
+        if d.corpus == "wcxb":
+            counts[d.page.page_type] += 1
+
+    print(f"\nchosen size: max_iter={size[0]}, max_leaf_nodes={size[1]}")
+    print(
+        f"block accuracy: rules (in_scope) {np.mean(in_scope == y):.3f}, "
+        f"model (out of fold) {np.mean(keep == y):.3f}; weighted by words: rules "
+        f"{np.average(in_scope == y, weights=words + 1):.3f}, "
+        f"model {np.average(keep == y, weights=words + 1):.3f}"
+    )
+    print("\nout-of-fold page F1 (WCXB: token-bag F1 mean; articles: shingle F1 of means)")
+    names = list(results)
+    print(f"{'':<16}{'pages':>6}" + "".join(f"{n:>14}" for n in names))
+    keys = [k for k in results["rules"] if k not in ("wcxb overall", "articles")]
+    for k in [*keys, "wcxb overall", "articles"]:
+        if k not in results["rules"]:
+            continue
+        print(f"{k:<16}{counts[k]:>6}" + "".join(f"{results[n][k]:>14.3f}" for n in names))
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
