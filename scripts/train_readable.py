@@ -13,16 +13,26 @@ the chosen size (the choice among a handful of sizes is the one thing the folds 
 Each block weighs its word count in training (``--weight tokens``, the default): the page
 metric counts tokens, not blocks.
 
-Label: a block is main content when at least ``--label-overlap`` (0.5) of its lowercase
-``\\w+`` tokens occur in the ground truth's token bag (multiset overlap: a token counts at
-most as often as the ground truth has it). The model's page text is the concatenation, in
-document order, of the blocks it scores at least 0.5.
+Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
+- ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
+  in the ground truth's set of 3-grams, so its words must come in the ground truth's order; a
+  block of one or two tokens must occur whole as a contiguous run of the ground truth;
+- ``bag`` (stage 1's first labels): when at least half of its tokens occur in the ground
+  truth's token bag (multiset overlap: a token counts at most as often as the ground truth
+  has it), which also passes boilerplate made of common words.
+The model's page text is the concatenation, in document order, of the blocks it scores at
+least 0.5.
 
 Compared, per WCXB page type, overall, and on the articles (each corpus with its own metric):
 - ``rules``: ``extract_document(..., main_content=True)["text"]``, today's readable text;
 - ``rules-blocks``: the blocks the rules keep (``in_scope``), joined as the model's are (how
   faithfully the blocks stand for the selection);
-- ``model``: the blocks the model keeps.
+- ``labels``: the blocks labelled main content (what a perfect block scorer would score);
+- ``model``: the blocks the model keeps;
+- ``corrected``: the rules corrected by the model: the in-scope blocks, minus those the model
+  scores below a low threshold, plus out-of-scope blocks it scores above a high one. The pair
+  is chosen per fold from a small grid (``LOW`` x ``HIGH``) by mean page F1 on the other folds'
+  pages, from their out-of-fold scores: a fold's pages never take part in choosing its pair.
 Block accuracy is against the labels, for the rules' ``in_scope`` and for the model.
 
 Development tooling only: it ships no model and changes no default. Needs the ``train``
@@ -53,6 +63,11 @@ sys.path.insert(0, str(REPO / "benches"))
 import quality as q  # noqa: E402  (benches/quality.py: the corpora's loaders and metrics)
 
 SEED = 33
+NGRAM = 3  # ``--labels ngram``: n of the token n-grams matched against the ground truth
+# Thresholds tried by ``rules-corrected``: drop an in-scope block the model scores below LOW,
+# add an out-of-scope block it scores above HIGH (0 and 1.01: never).
+LOW = (0.0, 0.05, 0.1, 0.2, 0.3)
+HIGH = (0.7, 0.8, 0.9, 0.95, 1.01)
 # Model sizes tried: leaves per tree, and the number of boosting rounds, read from one fit of
 # the largest per leaf count (`staged_predict_proba`).
 LEAVES = (15, 63)
@@ -146,7 +161,7 @@ def tokens(text: str) -> Counter[str]:
     return Counter(q.WORD.findall(text.lower()))
 
 
-def label_blocks(blocks: list[dict[str, Any]], ref: str, share: float) -> np.ndarray:
+def label_blocks_bag(blocks: list[dict[str, Any]], ref: str, share: float) -> np.ndarray:
     """1 where at least ``share`` of the block's tokens are in the ground truth's bag."""
     ref_bag = tokens(ref)
     out = np.zeros(len(blocks), dtype=np.int8)
@@ -154,6 +169,30 @@ def label_blocks(blocks: list[dict[str, Any]], ref: str, share: float) -> np.nda
         bag = tokens(b["text"])
         n = sum(bag.values())
         if n and sum((bag & ref_bag).values()) >= share * n:
+            out[i] = 1
+    return out
+
+
+def label_blocks_ngram(
+    blocks: list[dict[str, Any]], ref: str, share: float, n: int = NGRAM
+) -> np.ndarray:
+    """1 where at least ``share`` of the block's token ``n``-grams occur, in that order, in
+    the ground truth; a block shorter than ``n`` tokens must occur whole as a contiguous run
+    of the ground truth."""
+    ref_toks = q.WORD.findall(ref.lower())
+    grams: set[tuple[str, ...]] = set()
+    for k in range(1, n + 1):
+        grams.update(tuple(ref_toks[i : i + k]) for i in range(len(ref_toks) - k + 1))
+    out = np.zeros(len(blocks), dtype=np.int8)
+    for i, b in enumerate(blocks):
+        toks = q.WORD.findall(b["text"].lower())
+        if not toks:
+            continue
+        if len(toks) < n:
+            out[i] = tuple(toks) in grams
+            continue
+        own = [tuple(toks[j : j + n]) for j in range(len(toks) - n + 1)]
+        if sum(g in grams for g in own) >= share * len(own):
             out[i] = 1
     return out
 
@@ -181,7 +220,8 @@ def features(blocks: list[dict[str, Any]]) -> np.ndarray:
     return rows
 
 
-def load(corpus: Path, sample: int | None, share: float) -> list[PageData]:
+def load(corpus: Path, sample: int | None, share: float, labels: str) -> list[PageData]:
+    label_blocks = label_blocks_ngram if labels == "ngram" else label_blocks_bag
     rules = q.ours_text()
     out = []
     sets = [
@@ -235,6 +275,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=q.DEFAULT_CORPUS)
     ap.add_argument("--sample", type=int, default=None, help="pages per corpus (default: all)")
+    ap.add_argument(
+        "--labels",
+        choices=("ngram", "bag"),
+        default="ngram",
+        help=f"ngram: share of the block's {NGRAM}-grams in the ground truth's (in order); "
+        "bag: share of its tokens in the ground truth's token bag (stage 1's first labels)",
+    )
     ap.add_argument("--label-overlap", type=float, default=0.5)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--weight", choices=("tokens", "none"), default="tokens")
@@ -242,14 +289,15 @@ def main() -> None:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    data = load(args.corpus, args.sample, args.label_overlap)
+    data = load(args.corpus, args.sample, args.label_overlap, args.labels)
     x = np.concatenate([features(d.blocks) for d in data if d.blocks])
     y = np.concatenate([d.labels for d in data if d.blocks])
     groups = np.concatenate([np.full(len(d.blocks), i) for i, d in enumerate(data) if d.blocks])
     spans = np.cumsum([0] + [len(d.blocks) for d in data])
     n_wcxb = sum(d.corpus == "wcxb" for d in data)
     print(
-        f"{len(data)} pages ({n_wcxb} WCXB, {len(data) - n_wcxb} articles), {len(y)} blocks, "
+        f"labels {args.labels}: {len(data)} pages ({n_wcxb} WCXB, "
+        f"{len(data) - n_wcxb} articles), {len(y)} blocks, "
         f"{y.mean():.3f} positive, {x.shape[1]} features; "
         f"loaded in {time.perf_counter() - t0:.1f} s",
         flush=True,
@@ -303,10 +351,36 @@ def main() -> None:
     keep = prob >= 0.5
     in_scope = np.array([b["in_scope"] for d in data for b in d.blocks], dtype=bool)
 
+    # Rules corrected: the rules' in-scope blocks, minus those the model scores below `low`,
+    # plus out-of-scope blocks it scores above `high`. The pair is chosen per fold from the
+    # grid by mean page F1 on the other folds' pages (their out-of-fold scores): the pages a
+    # fold is scored on never take part in choosing its thresholds.
+    page_fold = np.zeros(len(data), dtype=int)
+    for k, (_, test) in enumerate(folds):
+        page_fold[np.unique(groups[test])] = k
+    grid = [(lo, hi) for lo in LOW for hi in HIGH]
+    grid_f1 = {}
+    for lo, hi in grid:
+        kept = np.where(in_scope, prob >= lo, prob > hi)
+        texts = page_texts(kept)
+        grid_f1[lo, hi] = np.array([page_f1(d, t) for d, t in zip(data, texts, strict=True)])
+    corrected = np.zeros(len(y), dtype=bool)
+    chosen = []
+    for k in range(len(folds)):
+        others = page_fold != k
+        lo, hi = max(grid, key=lambda g: grid_f1[g][others].mean())
+        chosen.append((lo, hi))
+        for i in np.flatnonzero(page_fold == k):
+            s_, e_ = spans[i], spans[i + 1]
+            corrected[s_:e_] = np.where(in_scope[s_:e_], prob[s_:e_] >= lo, prob[s_:e_] > hi)
+    labelled = y.astype(bool)
+
     results = {
         "rules": summarize(data, [d.rules_text for d in data]),
         "rules-blocks": summarize(data, page_texts(in_scope)),
+        "labels": summarize(data, page_texts(labelled)),
         "model": summarize(data, page_texts(keep)),
+        "corrected": summarize(data, page_texts(corrected)),
     }
     counts: Counter[str] = Counter()
     for d in data:
@@ -317,10 +391,12 @@ def main() -> None:
     print(f"\nchosen size: max_iter={size[0]}, max_leaf_nodes={size[1]}")
     print(
         f"block accuracy: rules (in_scope) {np.mean(in_scope == y):.3f}, "
-        f"model (out of fold) {np.mean(keep == y):.3f}; weighted by words: rules "
-        f"{np.average(in_scope == y, weights=words + 1):.3f}, "
-        f"model {np.average(keep == y, weights=words + 1):.3f}"
+        f"model (out of fold) {np.mean(keep == y):.3f}, corrected {np.mean(corrected == y):.3f}; "
+        f"weighted by words: rules {np.average(in_scope == y, weights=words + 1):.3f}, "
+        f"model {np.average(keep == y, weights=words + 1):.3f}, "
+        f"corrected {np.average(corrected == y, weights=words + 1):.3f}"
     )
+    print("rules-corrected thresholds (low, high) per fold: " + ", ".join(map(str, chosen)))
     print("\nout-of-fold page F1 (WCXB: token-bag F1 mean; articles: shingle F1 of means)")
     names = list(results)
     print(f"{'':<16}{'pages':>6}" + "".join(f"{n:>14}" for n in names))
