@@ -29,7 +29,8 @@
 //! through the font's `/W`: the widths stay what pdf_oxide used before (the code read as a CID),
 //! so ASCII in such a font can still stand wider than drawn. Not handled: `CNS1-H`/`CNS2-H`/
 //! `CNS-EUC-H` (CNS 11643, which encoding_rs has no table for), `GBT-*` (traditional forms at
-//! GB 2312 positions), the one-byte CMaps (`Hankaku`, `Roman`, …), a font reached only inside
+//! GB 2312 positions), the one-byte `Hiragana`, `Katakana` and `WP-Symbol` (Adobe's own
+//! layouts; `Hankaku` and `Roman` are JIS X 0201 and read), a font reached only inside
 //! a Form XObject, and a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code
 //! width; none seen in the corpora).
 //!
@@ -72,12 +73,20 @@ pub enum Scheme {
     GbGl,
     /// `KSC-H`: KS X 1001 in GL.
     KscGl,
+    /// `Hankaku`, `Roman`: Adobe-Japan1's one-byte CMaps, JIS X 0201 (roman 20–7E, half-width
+    /// katakana A1–DF), which are Shift_JIS's one-byte codes.
+    JisOneByte,
 }
 
 impl Scheme {
     /// The scheme of a predefined CMap name, `None` for Identity, the UTF-8 maps (pdf_oxide
     /// cuts those itself) and what is not handled (see the module notes).
     pub fn of(cmap: &str) -> Option<Scheme> {
+        // The one-byte CMaps carry no writing-mode suffix. `Hiragana` and `Katakana` put kana
+        // at positions of Adobe's own, which no national encoding shares: not handled.
+        if matches!(cmap, "Hankaku" | "Roman") {
+            return Some(Scheme::JisOneByte);
+        }
         let base = cmap
             .strip_suffix("-H")
             .or_else(|| cmap.strip_suffix("-V"))
@@ -142,6 +151,7 @@ impl Scheme {
                 _ => 1,
             },
             Scheme::JisGl | Scheme::GbGl | Scheme::KscGl => 2,
+            Scheme::JisOneByte => 1,
         };
         want.min(bytes.len())
     }
@@ -183,6 +193,10 @@ impl Scheme {
             Scheme::JisGl => gl(encoding_rs::EUC_JP),
             Scheme::GbGl => gl(encoding_rs::GBK),
             Scheme::KscGl => gl(encoding_rs::EUC_KR),
+            Scheme::JisOneByte => match code {
+                [0x20..=0x7E | 0xA1..=0xDF] => legacy(encoding_rs::SHIFT_JIS, code),
+                _ => None,
+            },
         }
     }
 }
@@ -702,7 +716,10 @@ mod tests {
             ("CNS1-H", None),
             ("GBT-EUC-H", None),
             ("WinAnsiEncoding", None),
-            ("Roman", None),
+            ("Roman", Some(Scheme::JisOneByte)),
+            ("Hankaku", Some(Scheme::JisOneByte)),
+            ("Hiragana", None),
+            ("Roman-H", None),
         ] {
             assert_eq!(Scheme::of(name), want, "{name}");
         }
@@ -734,6 +751,17 @@ mod tests {
             read(Scheme::ShiftJis, &encode(encoding_rs::SHIFT_JIS, text)),
             text
         );
+    }
+
+    #[test]
+    fn one_byte_cmaps_read_each_byte_as_jis_x_0201() {
+        // Roman and half-width katakana, one byte each, never paired up.
+        let text = "Osaka ｵｵｻｶ";
+        let bytes = encode(encoding_rs::SHIFT_JIS, text);
+        assert_eq!(bytes.len(), text.chars().count());
+        assert_eq!(read(Scheme::JisOneByte, &bytes), text);
+        // A byte outside JIS X 0201 is an unknown code, and the next byte is read on its own.
+        assert_eq!(read(Scheme::JisOneByte, &[0x81, 0x41]), "\u{FFFD}A");
     }
 
     #[test]

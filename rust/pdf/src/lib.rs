@@ -974,6 +974,12 @@ mod tests {
                 "Korea1",
                 bytes(encoding_rs::EUC_KR, "Seoul 서울"),
             ),
+            // One byte per code: an odd count of bytes read in pairs would lose the last.
+            (
+                "Hankaku",
+                "Japan1",
+                bytes(encoding_rs::SHIFT_JIS, "Kobe ｺｳﾍﾞ"),
+            ),
         ];
         let pdf = cid_page(&cases);
         let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
@@ -984,6 +990,7 @@ mod tests {
             "臺北市",
             "北京市",
             "서울",
+            "Kobe ｺｳﾍﾞ",
         ] {
             assert!(text.contains(want), "{want:?} not in {text:?}");
         }
