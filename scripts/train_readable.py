@@ -11,7 +11,16 @@ grid by the same folds' mean page F1; the figures reported are those folds' pred
 the chosen size (the choice among a handful of sizes is the one thing the folds tune).
 
 Each block weighs its word count in training (``--weight tokens``, the default): the page
-metric counts tokens, not blocks.
+metric counts tokens, not blocks; ``--weight page`` divides that by the page's words (times the
+mean page's), so every page weighs alike, as in the mean page F1.
+
+Features (``--features``): ``base`` (the default) is the block's own numbers, flags and tag,
+its ancestors' flags and the page's facts; ``context`` adds its neighbours' (the blocks two
+before and two after: the rules' verdict, size, link share, relative depth; and a window of
+five either side: the share of its text the rules keep, its link share, its size); ``text``
+adds page-text columns (how often the block's text recurs on the page, its share of the first
+heading's words, its distance from that heading and from the nearest block the rules keep,
+its digits). Stage 2 tried both; neither moved the figures (docs/benchmarks.md).
 
 Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
 - ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
@@ -49,6 +58,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -139,9 +149,32 @@ TAGS = [
     "summary",
     "address",
 ]
+# Context: the neighbouring blocks in document order (offsets), and a window either side
+# summed by characters: a paragraph among kept paragraphs reads differently from one alone in
+# a footer.
+OFFSETS = (-2, -1, 1, 2)
+WINDOW = 5
+CONTEXT = [
+    *(f"{name}_{d:+d}" for d in OFFSETS for name in ("scope", "log_chars", "links", "depth")),
+    "window_scope",
+    "window_links",
+    "window_log_chars",
+]
+# Page text: how often the block's text recurs on the page (menus and footers repeat, items of
+# a listing do not), how much it shares with the page's first heading, where it stands from
+# that heading, how far it is from the nearest block the rules keep, and its share of digits.
+PAGE_TEXT = [
+    "log_repeats",
+    "heading_share",
+    "from_heading",
+    "log_to_scope",
+    "digit_share",
+]
 COLUMNS = [
     *NUMERIC,
     *DERIVED,
+    *CONTEXT,
+    *PAGE_TEXT,
     *(f"flag_{f}" for f in FLAGS),
     *(f"anc_{f}" for f in FLAGS),
     "tag",
@@ -197,6 +230,58 @@ def label_blocks_ngram(
     return out
 
 
+def context(blocks: list[dict[str, Any]], i: int) -> list[float]:
+    """The CONTEXT columns of block ``i``: each neighbour's verdict, size, link share and
+    depth relative to the block (zeros past the page's ends), then the window's in-scope and
+    link shares of its characters and its size."""
+    b = blocks[i]
+    row: list[float] = []
+    for d in OFFSETS:
+        j = i + d
+        if 0 <= j < len(blocks):
+            n = blocks[j]
+            row += [
+                float(n["in_scope"]) * 2 - 1,
+                float(np.log1p(n["chars"])),
+                n["link_chars"] / n["chars"] if n["chars"] else 0.0,
+                float(n["depth"] - b["depth"]),
+            ]
+        else:
+            row += [0.0, 0.0, 0.0, 0.0]
+    near = blocks[max(0, i - WINDOW) : i + WINDOW + 1]
+    chars = sum(n["chars"] for n in near) or 1
+    row += [
+        sum(n["chars"] for n in near if n["in_scope"]) / chars,
+        sum(n["link_chars"] for n in near) / chars,
+        float(np.log1p(chars)),
+    ]
+    return row
+
+
+def page_text(blocks: list[dict[str, Any]]) -> np.ndarray:
+    """The PAGE_TEXT columns of every block of a page."""
+    n = len(blocks)
+    texts = [" ".join(b["text"].lower().split()) for b in blocks]
+    repeats = Counter(texts)
+    heading = next((i for i, b in enumerate(blocks) if b["tag"] == "h1"), None)
+    head_words = set(tokens(blocks[heading]["text"])) if heading is not None else set()
+    scope = [i for i, b in enumerate(blocks) if b["in_scope"]]
+    out = np.zeros((n, len(PAGE_TEXT)), dtype=np.float32)
+    k = 0
+    for i, (b, t) in enumerate(zip(blocks, texts, strict=True)):
+        words = tokens(b["text"])
+        while k + 1 < len(scope) and abs(scope[k + 1] - i) <= abs(scope[k] - i):
+            k += 1
+        out[i] = [
+            np.log1p(repeats[t] - 1),
+            sum(w in head_words for w in words) / max(1, len(head_words)) if head_words else -1,
+            (i - heading) / n if heading is not None else -2,
+            np.log1p(abs(scope[k] - i)) if scope else -1,
+            sum(c.isdigit() for c in t) / max(1, len(t)),
+        ]
+    return out
+
+
 def features(blocks: list[dict[str, Any]]) -> np.ndarray:
     page_chars = sum(b["chars"] for b in blocks) or 1
     kept = sum(b["chars"] for b in blocks if b["in_scope"])
@@ -213,10 +298,15 @@ def features(blocks: list[dict[str, Any]]) -> np.ndarray:
             float(np.log1p(page_chars)),
             kept / page_chars,
         ]
+        row += context(blocks, i)
+        row += [0.0] * len(PAGE_TEXT)  # filled below, page by page
         row += [float(b["flags"] >> k & 1) for k in range(len(FLAGS))]
         row += [float(b["ancestor_flags"] >> k & 1) for k in range(len(FLAGS))]
         row.append(float(tag_code.get(b["tag"], len(TAGS))))
         rows[i] = row
+    if blocks:
+        at = len(NUMERIC) + len(DERIVED) + len(CONTEXT)
+        rows[:, at : at + len(PAGE_TEXT)] = page_text(blocks)
     return rows
 
 
@@ -282,21 +372,31 @@ def main() -> None:
         help=f"ngram: share of the block's {NGRAM}-grams in the ground truth's (in order); "
         "bag: share of its tokens in the ground truth's token bag (stage 1's first labels)",
     )
+    ap.add_argument(
+        "--features",
+        choices=("base", "context", "text"),
+        default="base",
+        help="base: the block's own, its ancestors' and its page's; context: and its "
+        "neighbours'; text: and the page-text columns (stage 2's trials, neither of which "
+        "moved the figures)",
+    )
     ap.add_argument("--label-overlap", type=float, default=0.5)
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--weight", choices=("tokens", "none"), default="tokens")
+    ap.add_argument("--weight", choices=("tokens", "page", "none"), default="tokens")
     ap.add_argument("--threads", type=int, default=1, help="OpenMP threads per fit")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
     data = load(args.corpus, args.sample, args.label_overlap, args.labels)
-    x = np.concatenate([features(d.blocks) for d in data if d.blocks])
+    dropped = {"base": {*CONTEXT, *PAGE_TEXT}, "context": set(PAGE_TEXT), "text": set()}
+    used = [c not in dropped[args.features] for c in COLUMNS]
+    x = np.concatenate([features(d.blocks) for d in data if d.blocks])[:, used]
     y = np.concatenate([d.labels for d in data if d.blocks])
     groups = np.concatenate([np.full(len(d.blocks), i) for i, d in enumerate(data) if d.blocks])
     spans = np.cumsum([0] + [len(d.blocks) for d in data])
     n_wcxb = sum(d.corpus == "wcxb" for d in data)
     print(
-        f"labels {args.labels}: {len(data)} pages ({n_wcxb} WCXB, "
+        f"labels {args.labels}, features {args.features}: {len(data)} pages ({n_wcxb} WCXB, "
         f"{len(data) - n_wcxb} articles), {len(y)} blocks, "
         f"{y.mean():.3f} positive, {x.shape[1]} features; "
         f"loaded in {time.perf_counter() - t0:.1f} s",
@@ -306,9 +406,17 @@ def main() -> None:
     # The page metric counts tokens, so a block weighs its tokens: a 200-word paragraph
     # misjudged costs what 200 one-word menu items do ("none": every block alike).
     words = np.concatenate([[float(b["words"]) for b in d.blocks] for d in data if d.blocks])
-    weight = np.maximum(words, 1.0) if args.weight == "tokens" else np.ones(len(y))
+    # "page": a block weighs its share of its page's tokens, so every page weighs alike, as
+    # every page does in the mean page F1.
+    weight = np.maximum(words, 1.0) if args.weight != "none" else np.ones(len(y))
+    if args.weight == "page":
+        # Scaled by the mean page's tokens, so a leaf's summed weight stays where the fit's
+        # minimum hessian expects it.
+        scale = weight.sum() / max(1, sum(1 for d in data if d.blocks))
+        for s_, e_ in pairwise(spans):
+            weight[s_:e_] *= scale / (weight[s_:e_].sum() or 1.0)
     folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
-    categorical = [c == "tag" for c in COLUMNS]
+    categorical = [c == "tag" for c, u in zip(COLUMNS, used, strict=True) if u]
 
     def out_of_fold(leaves: int) -> dict[int, np.ndarray]:
         """Each round count's out-of-fold probabilities, from one fit per fold."""
