@@ -20,7 +20,9 @@ before and two after: the rules' verdict, size, link share, relative depth; and 
 five either side: the share of its text the rules keep, its link share, its size); ``text``
 adds page-text columns (how often the block's text recurs on the page, its share of the first
 heading's words, its distance from that heading and from the nearest block the rules keep,
-its digits). Stage 2 tried both; neither moved the figures (docs/benchmarks.md).
+its digits). ``--stack`` refits the chosen size over the features and the first model's
+out-of-fold scores of the page's blocks. Stage 2 tried all three and page weights; none moved
+the figures (docs/benchmarks.md).
 
 Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
 - ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
@@ -282,6 +284,32 @@ def page_text(blocks: list[dict[str, Any]]) -> np.ndarray:
     return out
 
 
+def stack_columns(prob: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """``--stack``'s columns for one page's blocks from their first-stage scores: the block's
+    own, the two before and after (-1 past the page's ends), a window of five either side and
+    the page, each averaged by characters, the page's highest score and the block's rank."""
+    n = len(prob)
+    out = np.full((n, 9), -1.0, dtype=np.float32)
+    if n == 0:
+        return out
+    w = chars + 1.0
+    page = float(np.average(prob, weights=w))
+    order = np.argsort(-prob, kind="stable")
+    rank = np.empty(n)
+    rank[order] = np.arange(n) / n
+    for i in range(n):
+        out[i, 0] = prob[i]
+        for k, d in enumerate((-2, -1, 1, 2)):
+            if 0 <= i + d < n:
+                out[i, 1 + k] = prob[i + d]
+        lo, hi = max(0, i - WINDOW), i + WINDOW + 1
+        out[i, 5] = np.average(prob[lo:hi], weights=w[lo:hi])
+        out[i, 6] = page
+        out[i, 7] = prob.max()
+        out[i, 8] = rank[i]
+    return out
+
+
 def features(blocks: list[dict[str, Any]]) -> np.ndarray:
     page_chars = sum(b["chars"] for b in blocks) or 1
     kept = sum(b["chars"] for b in blocks if b["in_scope"])
@@ -380,6 +408,11 @@ def main() -> None:
         "neighbours'; text: and the page-text columns (stage 2's trials, neither of which "
         "moved the figures)",
     )
+    ap.add_argument(
+        "--stack",
+        action="store_true",
+        help="refit over the features and the first model's out-of-fold scores of the page",
+    )
     ap.add_argument("--label-overlap", type=float, default=0.5)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--weight", choices=("tokens", "page", "none"), default="tokens")
@@ -415,10 +448,13 @@ def main() -> None:
         scale = weight.sum() / max(1, sum(1 for d in data if d.blocks))
         for s_, e_ in pairwise(spans):
             weight[s_:e_] *= scale / (weight[s_:e_].sum() or 1.0)
+    x_chars = np.concatenate([[float(b["chars"]) for b in d.blocks] for d in data if d.blocks])
     folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
     categorical = [c == "tag" for c, u in zip(COLUMNS, used, strict=True) if u]
 
-    def out_of_fold(leaves: int) -> dict[int, np.ndarray]:
+    def out_of_fold(
+        leaves: int, x: np.ndarray = x, categorical: list[bool] = categorical
+    ) -> dict[int, np.ndarray]:
         """Each round count's out-of-fold probabilities, from one fit per fold."""
         prob = {r: np.zeros(len(y)) for r in ROUNDS}
         for train, test in folds:
@@ -456,6 +492,20 @@ def main() -> None:
         print(f"  ({time.perf_counter() - t1:.0f} s for {leaves} leaves)", flush=True)
     assert best is not None
     _, size, prob = best
+    first_stage = prob
+    if args.stack:
+        # Stacked: the same size refitted over the features and the first stage's out-of-fold
+        # scores of the page's blocks (the block's own, its neighbours', the page's), so a
+        # block is judged with how its page was judged.
+        stacked = np.concatenate(
+            [stack_columns(prob[s_:e_], x_chars[s_:e_]) for s_, e_ in pairwise(spans)]
+        )
+        with threadpool_limits(args.threads):
+            prob = out_of_fold(
+                size[1],
+                np.hstack([x, stacked]),
+                categorical + [False] * stacked.shape[1],
+            )[size[0]]
     keep = prob >= 0.5
     in_scope = np.array([b["in_scope"] for d in data for b in d.blocks], dtype=bool)
 
@@ -487,6 +537,7 @@ def main() -> None:
         "rules": summarize(data, [d.rules_text for d in data]),
         "rules-blocks": summarize(data, page_texts(in_scope)),
         "labels": summarize(data, page_texts(labelled)),
+        **({"stage 1": summarize(data, page_texts(first_stage >= 0.5))} if args.stack else {}),
         "model": summarize(data, page_texts(keep)),
         "corrected": summarize(data, page_texts(corrected)),
     }
