@@ -72,12 +72,14 @@ def test_fetch_page_of_misnested_tags_returns_within_the_deadline(raw_server, si
 
 
 def test_parse_past_the_deadline_is_a_timeout_error(raw_server):
-    # A page that takes a few seconds to convert (lists nested to the depth cap, a slow
-    # shape for every view) against a deadline far shorter than that.
-    body = ("<html><body>" + "<em><li>x</em><ul>" * (8 * MiB // 18) + "</body></html>").encode()
+    # A page that takes seconds to convert against a deadline far shorter than that, and far
+    # longer than its download. Blocks nested to the depth cap are the slowest shape per byte
+    # for every view; 8 MiB of them now converts in 0.3-0.6 s, which a 0.5 s deadline can
+    # miss, so the page is 32 MiB (2-3 s), still downloaded in well under 0.1 s on loopback.
+    body = ("<html><body>" + "<div><p>x y z</p>" * (32 * MiB // 17) + "</body></html>").encode()
     server = raw_server(reply(200, body, {"Content-Type": "text/html"}))
     timeout = 0.5
-    with WebClient(loopback_config(timeout=timeout, max_response_bytes=9 * MiB)) as client:
+    with WebClient(loopback_config(timeout=timeout, max_response_bytes=33 * MiB)) as client:
         start = time.monotonic()
         with pytest.raises(errors.FetchTimeoutError) as info:
             client.fetch(server.url("/"), extract="text")
@@ -87,7 +89,7 @@ def test_parse_past_the_deadline_is_a_timeout_error(raw_server):
     assert "deadline" in str(info.value)
     assert elapsed < timeout * 1.1 + 2.0, elapsed
     # The agent's answer says what happened.
-    out = Tools(loopback_config(timeout=timeout, max_response_bytes=9 * MiB)).fetch_page(
+    out = Tools(loopback_config(timeout=timeout, max_response_bytes=33 * MiB)).fetch_page(
         server.url("/"), extract="text"
     )
     assert out.startswith("Error: Timed out after 0.5 s converting"), out
