@@ -172,15 +172,15 @@ PAGE_TEXT = [
     "log_to_scope",
     "digit_share",
 ]
-COLUMNS = [
+BASE = [
     *NUMERIC,
     *DERIVED,
-    *CONTEXT,
-    *PAGE_TEXT,
     *(f"flag_{f}" for f in FLAGS),
     *(f"anc_{f}" for f in FLAGS),
     "tag",
 ]
+# ``--features``: the column groups after BASE.
+EXTRA = {"base": [], "context": CONTEXT, "text": [*CONTEXT, *PAGE_TEXT]}
 
 
 @dataclass
@@ -310,11 +310,12 @@ def stack_columns(prob: np.ndarray, chars: np.ndarray) -> np.ndarray:
     return out
 
 
-def features(blocks: list[dict[str, Any]]) -> np.ndarray:
+def features(blocks: list[dict[str, Any]], kind: str) -> np.ndarray:
+    """One row per block: the BASE columns, then ``EXTRA[kind]``'s."""
     page_chars = sum(b["chars"] for b in blocks) or 1
     kept = sum(b["chars"] for b in blocks if b["in_scope"])
     tag_code = {t: i for i, t in enumerate(TAGS)}
-    rows = np.zeros((len(blocks), len(COLUMNS)), dtype=np.float32)
+    rows = np.zeros((len(blocks), len(BASE)), dtype=np.float32)
     for i, b in enumerate(blocks):
         row = [float(b[k]) for k in NUMERIC]
         chars, words = b["chars"], max(b["words"], 1)
@@ -326,16 +327,16 @@ def features(blocks: list[dict[str, Any]]) -> np.ndarray:
             float(np.log1p(page_chars)),
             kept / page_chars,
         ]
-        row += context(blocks, i)
-        row += [0.0] * len(PAGE_TEXT)  # filled below, page by page
         row += [float(b["flags"] >> k & 1) for k in range(len(FLAGS))]
         row += [float(b["ancestor_flags"] >> k & 1) for k in range(len(FLAGS))]
         row.append(float(tag_code.get(b["tag"], len(TAGS))))
         rows[i] = row
-    if blocks:
-        at = len(NUMERIC) + len(DERIVED) + len(CONTEXT)
-        rows[:, at : at + len(PAGE_TEXT)] = page_text(blocks)
-    return rows
+    parts = [rows]
+    if kind in ("context", "text"):
+        parts.append(np.array([context(blocks, i) for i in range(len(blocks))], np.float32))
+    if kind == "text":
+        parts.append(page_text(blocks))
+    return np.hstack(parts)
 
 
 def load(corpus: Path, sample: int | None, share: float, labels: str) -> list[PageData]:
@@ -421,9 +422,8 @@ def main() -> None:
 
     t0 = time.perf_counter()
     data = load(args.corpus, args.sample, args.label_overlap, args.labels)
-    dropped = {"base": {*CONTEXT, *PAGE_TEXT}, "context": set(PAGE_TEXT), "text": set()}
-    used = [c not in dropped[args.features] for c in COLUMNS]
-    x = np.concatenate([features(d.blocks) for d in data if d.blocks])[:, used]
+    columns = [*BASE, *EXTRA[args.features]]
+    x = np.concatenate([features(d.blocks, args.features) for d in data if d.blocks])
     y = np.concatenate([d.labels for d in data if d.blocks])
     groups = np.concatenate([np.full(len(d.blocks), i) for i, d in enumerate(data) if d.blocks])
     spans = np.cumsum([0] + [len(d.blocks) for d in data])
@@ -450,7 +450,7 @@ def main() -> None:
             weight[s_:e_] *= scale / (weight[s_:e_].sum() or 1.0)
     x_chars = np.concatenate([[float(b["chars"]) for b in d.blocks] for d in data if d.blocks])
     folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
-    categorical = [c == "tag" for c, u in zip(COLUMNS, used, strict=True) if u]
+    categorical = [c == "tag" for c in columns]
 
     def out_of_fold(
         leaves: int, x: np.ndarray = x, categorical: list[bool] = categorical
