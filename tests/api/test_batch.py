@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers.loopback import loopback_config
+from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
-from webgrip.batch import fetch_many
+from webgrip.batch import fetch_each, fetch_many
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, HTTPStatusError, WebgripError
 from webgrip.page import Page
@@ -286,3 +286,57 @@ def test_a_retry_that_loses_its_slot_keeps_the_answer_it_had(site):
         [row] = fetch_many(client, [site.url("/busy")], max_host_wait=5)
     assert isinstance(row, HTTPStatusError) and row.status == 503
     assert len(site.hits("/busy")) == 2  # once per fetch: the batch did not send it again
+
+
+def test_the_results_keep_coming_after_a_signal_handler_outlasts_the_poll(site):
+    """A signal handler slower than ``poll`` (Ctrl-C in `webgrip batch` under load) must not
+    stall the iteration until a request in flight ends. CPython's C SimpleQueue.get(timeout)
+    resumes such a wait with a negative timeout, which means for ever: `webgrip batch` then
+    exited only when the hung request timed out."""
+    import signal
+    import threading
+
+    released = threading.Event()
+    site.route("/hang", lambda req: (released.wait(30), Reply(200, b"late"))[1])
+    handled: list[int] = []
+
+    def slow_handler(signum, frame):
+        threading.Event().wait(0.2)  # outlasts the 0.05 s poll the wait was started with
+        handled.append(signum)
+
+    def signal_main_thread() -> None:
+        for n in range(1, 4):
+            # Each signal once the main thread is back in the queue's wait, where it spends
+            # nearly all its time between ticks: one landing there is enough to stall it.
+            threading.Event().wait(0.02)
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
+            wait_until(lambda n=n: len(handled) >= n, timeout=10)
+
+    previous = signal.signal(signal.SIGUSR1, slow_handler)
+    safety = threading.Timer(20, released.set)  # ends the hang whatever happens
+    safety.start()
+    sender = threading.Thread(target=signal_main_thread)
+    started, ticks_after = False, 0
+    try:
+        with WebClient(loopback_config(timeout=25)) as client:
+            results = fetch_each(client, [site.url("/hang")], poll=0.05)
+            try:
+                for item in results:
+                    assert item is None, "the hung request answered: the ticks had stopped"
+                    if not started and site.hits("/hang"):
+                        sender.start()
+                        started = True
+                    if len(handled) == 3:
+                        ticks_after += 1
+                        if ticks_after == 3:
+                            break
+            finally:
+                still_hung = not released.is_set()
+                released.set()
+                results.close()
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+        safety.cancel()
+        if started:
+            sender.join()
+    assert still_hung and ticks_after == 3
