@@ -42,6 +42,11 @@ Compared, per WCXB page type, overall, and on the articles (each corpus with its
 - ``model``: the blocks the model keeps;
 - ``F1-decoded``: per page, the blocks that maximise its expected token F1 under the model's
   scores (:func:`f1_decode`) instead of those scored 0.5 or more;
+- ``gated`` (with ``--gate``): per page, the rules' text or the model's, as a page-level
+  classifier (:func:`gate_columns`) trained on the other folds' pages chooses;
+- ``CRF`` (with ``--crf``): the blocks whose marginal is 0.5 or more under a linear-chain CRF
+  over each page's blocks in order (:func:`crf_items`: the model's out-of-fold scores, the
+  rules' verdicts, sizes and tags, two blocks either side), trained on the other folds' pages;
 - ``corrected``: the rules corrected by the model: the in-scope blocks, minus those the model
   scores below a low threshold, plus out-of-scope blocks it scores above a high one. The pair
   is chosen per fold from a small grid (``LOW`` x ``HIGH``) by mean page F1 on the other folds'
@@ -49,7 +54,7 @@ Compared, per WCXB page type, overall, and on the articles (each corpus with its
 Block accuracy is against the labels, for the rules' ``in_scope`` and for the model.
 
 Development tooling only: it ships no model and changes no default. Needs the ``train``
-extra (scikit-learn, numpy)::
+extra (scikit-learn, numpy; python-crfsuite for ``--crf``)::
 
     python scripts/train_readable.py                # everything (a few minutes)
     python scripts/train_readable.py --sample 200   # a quick look on fewer pages
@@ -389,6 +394,98 @@ def f1_decode(prob: np.ndarray, words: np.ndarray) -> np.ndarray:
     return keep
 
 
+def crf_items(blocks: list[dict[str, Any]], prob: np.ndarray) -> list[dict[str, float]]:
+    """A page's blocks as a linear-chain CRF's items: each block's first-stage score (as is
+    and in tenths), the rules' verdict, its size, and the same for the two blocks either side,
+    so the chain's transitions judge the page's blocks together."""
+    items = []
+    n = len(blocks)
+    for i, b in enumerate(blocks):
+        p = float(prob[i])
+        item = {
+            "bias": 1.0,
+            "p": p,
+            f"p{min(int(p * 10), 9)}": 1.0,
+            "rules": float(b["in_scope"]),
+            "rules*p": p * b["in_scope"],
+            "words": float(np.log1p(b["words"])),
+            f"tag={b['tag']}": 1.0,
+        }
+        for d in (-2, -1, 1, 2):
+            j = i + d
+            if 0 <= j < n:
+                item[f"{d}:p"] = float(prob[j])
+                item[f"{d}:rules"] = float(blocks[j]["in_scope"])
+            else:
+                item[f"{d}:edge"] = 1.0
+        items.append(item)
+    return items
+
+
+def crf_out_of_fold(
+    data: list[PageData], prob: np.ndarray, spans: np.ndarray, page_fold: np.ndarray
+) -> np.ndarray:
+    """Each block's marginal probability of being main content under a linear-chain CRF
+    (python-crfsuite, L-BFGS with L1 and L2) trained on the other folds' pages."""
+    import tempfile
+
+    import pycrfsuite
+
+    items = [crf_items(d.blocks, prob[spans[i] : spans[i + 1]]) for i, d in enumerate(data)]
+    labels = [[str(int(v)) for v in d.labels] for d in data]
+    out = np.zeros(len(prob))
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(int(page_fold.max()) + 1):
+            trainer = pycrfsuite.Trainer(verbose=False)
+            for i in np.flatnonzero(page_fold != k):
+                if items[i]:
+                    trainer.append(items[i], labels[i])
+            trainer.set_params({"c1": 0.1, "c2": 0.01, "max_iterations": 150})
+            path = f"{tmp}/fold{k}.crfsuite"
+            trainer.train(path)
+            tagger = pycrfsuite.Tagger()
+            tagger.open(path)
+            for i in np.flatnonzero(page_fold == k):
+                if not items[i]:
+                    continue
+                tagger.set(items[i])
+                out[spans[i] : spans[i + 1]] = [
+                    tagger.marginal("1", t) if "1" in tagger.labels() else 0.0
+                    for t in range(len(items[i]))
+                ]
+            tagger.close()
+    return out
+
+
+def gate_columns(blocks: list[dict[str, Any]], prob: np.ndarray) -> list[float]:
+    """A page's facts for choosing between the rules' text and the model's: its size, what
+    each keeps, where they disagree and how sure the model is on either side."""
+    chars = np.array([float(b["chars"]) for b in blocks]) if blocks else np.zeros(0)
+    total = float(chars.sum()) or 1.0
+    rules = np.array([bool(b["in_scope"]) for b in blocks], dtype=bool)
+    model = prob >= 0.5
+
+    def share(mask: np.ndarray) -> float:
+        return float(chars[mask].sum()) / total
+
+    def mean_prob(mask: np.ndarray) -> float:
+        weight = float(chars[mask].sum())
+        return float((prob[mask] * chars[mask]).sum()) / weight if weight else -1.0
+
+    return [
+        float(np.log1p(len(blocks))),
+        float(np.log1p(total)),
+        share(rules),
+        share(model),
+        share(model & ~rules),
+        share(rules & ~model),
+        mean_prob(rules),
+        mean_prob(~rules),
+        float(prob.max()) if len(prob) else 0.0,
+        float(np.mean(prob >= 0.9)) if len(prob) else 0.0,
+    ]
+
+
 def joined(blocks: list[dict[str, Any]], keep: np.ndarray) -> str:
     return "\n".join(b["text"] for b, k in zip(blocks, keep, strict=True) if k)
 
@@ -438,6 +535,18 @@ def main() -> None:
         "--stack",
         action="store_true",
         help="refit over the features and the first model's out-of-fold scores of the page",
+    )
+    ap.add_argument(
+        "--crf",
+        action="store_true",
+        help="also score the page's blocks together: a linear-chain CRF over the model's "
+        "out-of-fold scores and the rules' verdicts (needs python-crfsuite)",
+    )
+    ap.add_argument(
+        "--gate",
+        action="store_true",
+        help="also choose per page between the rules' text and the model's, by a page-level "
+        "model trained on the other folds' pages",
     )
     ap.add_argument("--label-overlap", type=float, default=0.5)
     ap.add_argument("--folds", type=int, default=5)
@@ -559,6 +668,36 @@ def main() -> None:
             s_, e_ = spans[i], spans[i + 1]
             corrected[s_:e_] = np.where(in_scope[s_:e_], prob[s_:e_] >= lo, prob[s_:e_] > hi)
     labelled = y.astype(bool)
+    crf = crf_out_of_fold(data, prob, spans, page_fold) if args.crf else None
+    gated: list[str] | None = None
+    if args.gate:
+        # Per page, the rules' own text or the model's blocks, whichever a page-level model
+        # trained on the other folds' pages expects to score higher (each training page
+        # weighing what choosing wrongly costs it).
+        model_texts = page_texts(keep)
+        f_rules = np.array([page_f1(d, d.rules_text) for d in data])
+        f_model = np.array([page_f1(d, t) for d, t in zip(data, model_texts, strict=True)])
+        pages = np.array(
+            [gate_columns(d.blocks, prob[spans[i] : spans[i + 1]]) for i, d in enumerate(data)]
+        )
+        better = f_model > f_rules
+        cost = np.abs(f_model - f_rules) + 1e-3
+        use_model = np.zeros(len(data), dtype=bool)
+        for k in range(len(folds)):
+            train_pages, test_pages = page_fold != k, page_fold == k
+            gate = HistGradientBoostingClassifier(
+                max_iter=100, max_leaf_nodes=7, learning_rate=0.05, random_state=SEED
+            )
+            gate.fit(pages[train_pages], better[train_pages], sample_weight=cost[train_pages])
+            use_model[test_pages] = gate.predict_proba(pages[test_pages])[:, 1] >= 0.5
+        gated = [
+            m if u else d.rules_text for d, m, u in zip(data, model_texts, use_model, strict=True)
+        ]
+        print(
+            f"gate: the model's text on {use_model.mean():.3f} of the pages "
+            f"(better on {better.mean():.3f}; the best of the two per page would score "
+            f"{np.maximum(f_rules, f_model).mean():.3f} on the token metric)"
+        )
 
     results = {
         "rules": summarize(data, [d.rules_text for d in data]),
@@ -568,6 +707,8 @@ def main() -> None:
         "model": summarize(data, page_texts(keep)),
         "F1-decoded": summarize(data, page_texts(f1_kept)),
         "corrected": summarize(data, page_texts(corrected)),
+        **({"CRF": summarize(data, page_texts(crf >= 0.5))} if crf is not None else {}),
+        **({"gated": summarize(data, gated)} if gated is not None else {}),
     }
     counts: Counter[str] = Counter()
     for d in data:
