@@ -445,14 +445,13 @@ def crf_out_of_fold(
             trainer.train(path)
             tagger = pycrfsuite.Tagger()
             tagger.open(path)
-            for i in np.flatnonzero(page_fold == k):
-                if not items[i]:
-                    continue
-                tagger.set(items[i])
-                out[spans[i] : spans[i + 1]] = [
-                    tagger.marginal("1", t) if "1" in tagger.labels() else 0.0
-                    for t in range(len(items[i]))
-                ]
+            if "1" in tagger.labels():  # else no training page had content: every score 0
+                for i in np.flatnonzero(page_fold == k):
+                    if items[i]:
+                        tagger.set(items[i])
+                        out[spans[i] : spans[i + 1]] = [
+                            tagger.marginal("1", t) for t in range(len(items[i]))
+                        ]
             tagger.close()
     return out
 
@@ -460,7 +459,7 @@ def crf_out_of_fold(
 def gate_columns(blocks: list[dict[str, Any]], prob: np.ndarray) -> list[float]:
     """A page's facts for choosing between the rules' text and the model's: its size, what
     each keeps, where they disagree and how sure the model is on either side."""
-    chars = np.array([float(b["chars"]) for b in blocks]) if blocks else np.zeros(0)
+    chars = np.array([float(b["chars"]) for b in blocks], dtype=float)
     total = float(chars.sum()) or 1.0
     rules = np.array([bool(b["in_scope"]) for b in blocks], dtype=bool)
     model = prob >= 0.5
@@ -484,6 +483,39 @@ def gate_columns(blocks: list[dict[str, Any]], prob: np.ndarray) -> list[float]:
         float(prob.max()) if len(prob) else 0.0,
         float(np.mean(prob >= 0.9)) if len(prob) else 0.0,
     ]
+
+
+def gate_out_of_fold(
+    data: list[PageData],
+    prob: np.ndarray,
+    spans: np.ndarray,
+    page_fold: np.ndarray,
+    model_texts: list[str],
+) -> list[str]:
+    """Per page, the rules' own text or the model's, whichever a page-level classifier
+    trained on the other folds' pages expects to score higher (each training page weighing
+    what choosing wrongly costs it)."""
+    f_rules = np.array([page_f1(d, d.rules_text) for d in data])
+    f_model = np.array([page_f1(d, t) for d, t in zip(data, model_texts, strict=True)])
+    pages = np.array(
+        [gate_columns(d.blocks, prob[spans[i] : spans[i + 1]]) for i, d in enumerate(data)]
+    )
+    better = f_model > f_rules
+    cost = np.abs(f_model - f_rules) + 1e-3
+    use_model = np.zeros(len(data), dtype=bool)
+    for k in range(int(page_fold.max()) + 1):
+        train, test = page_fold != k, page_fold == k
+        gate = HistGradientBoostingClassifier(
+            max_iter=100, max_leaf_nodes=7, learning_rate=0.05, random_state=SEED
+        )
+        gate.fit(pages[train], better[train], sample_weight=cost[train])
+        use_model[test] = gate.predict_proba(pages[test])[:, 1] >= 0.5
+    print(
+        f"gate: the model's text on {use_model.mean():.3f} of the pages "
+        f"(better on {better.mean():.3f}; the best of the two per page would score "
+        f"{np.maximum(f_rules, f_model).mean():.3f} on the token metric)"
+    )
+    return [m if u else d.rules_text for d, m, u in zip(data, model_texts, use_model, strict=True)]
 
 
 def joined(blocks: list[dict[str, Any]], keep: np.ndarray) -> str:
@@ -669,42 +701,15 @@ def main() -> None:
             corrected[s_:e_] = np.where(in_scope[s_:e_], prob[s_:e_] >= lo, prob[s_:e_] > hi)
     labelled = y.astype(bool)
     crf = crf_out_of_fold(data, prob, spans, page_fold) if args.crf else None
-    gated: list[str] | None = None
-    if args.gate:
-        # Per page, the rules' own text or the model's blocks, whichever a page-level model
-        # trained on the other folds' pages expects to score higher (each training page
-        # weighing what choosing wrongly costs it).
-        model_texts = page_texts(keep)
-        f_rules = np.array([page_f1(d, d.rules_text) for d in data])
-        f_model = np.array([page_f1(d, t) for d, t in zip(data, model_texts, strict=True)])
-        pages = np.array(
-            [gate_columns(d.blocks, prob[spans[i] : spans[i + 1]]) for i, d in enumerate(data)]
-        )
-        better = f_model > f_rules
-        cost = np.abs(f_model - f_rules) + 1e-3
-        use_model = np.zeros(len(data), dtype=bool)
-        for k in range(len(folds)):
-            train_pages, test_pages = page_fold != k, page_fold == k
-            gate = HistGradientBoostingClassifier(
-                max_iter=100, max_leaf_nodes=7, learning_rate=0.05, random_state=SEED
-            )
-            gate.fit(pages[train_pages], better[train_pages], sample_weight=cost[train_pages])
-            use_model[test_pages] = gate.predict_proba(pages[test_pages])[:, 1] >= 0.5
-        gated = [
-            m if u else d.rules_text for d, m, u in zip(data, model_texts, use_model, strict=True)
-        ]
-        print(
-            f"gate: the model's text on {use_model.mean():.3f} of the pages "
-            f"(better on {better.mean():.3f}; the best of the two per page would score "
-            f"{np.maximum(f_rules, f_model).mean():.3f} on the token metric)"
-        )
+    model_texts = page_texts(keep)
+    gated = gate_out_of_fold(data, prob, spans, page_fold, model_texts) if args.gate else None
 
     results = {
         "rules": summarize(data, [d.rules_text for d in data]),
         "rules-blocks": summarize(data, page_texts(in_scope)),
         "labels": summarize(data, page_texts(labelled)),
         **({"stage 1": summarize(data, page_texts(first_stage >= 0.5))} if args.stack else {}),
-        "model": summarize(data, page_texts(keep)),
+        "model": summarize(data, model_texts),
         "F1-decoded": summarize(data, page_texts(f1_kept)),
         "corrected": summarize(data, page_texts(corrected)),
         **({"CRF": summarize(data, page_texts(crf >= 0.5))} if crf is not None else {}),

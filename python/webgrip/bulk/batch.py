@@ -188,10 +188,10 @@ def fetch_each(
     todo = list(urls)
     stop = stop if stop is not None else threading.Event()
     token = cancel if cancel is not None else CancelToken()
-    # queue.Queue, not SimpleQueue: on CPython before 3.13, a signal handler that runs during
-    # SimpleQueue.get(timeout=...) and returns after that timeout has passed leaves the call
-    # waiting with a negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip
-    # batch` then waited for a request in flight to time out). Queue's wait recomputes it.
+    # queue.Queue, not SimpleQueue: CPython's C SimpleQueue.get(timeout=...) (3.11 here), when
+    # a signal handler that ran during its wait returns after the timeout has passed, waits on
+    # with a negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip batch`
+    # then waited for a request in flight to time out). Queue's lock wait checks for that.
     results: queue.Queue[tuple[int, Page | WebgripError | None] | int] = queue.Queue()
     lock = threading.Lock()
     upcoming = iter(range(len(todo)))
