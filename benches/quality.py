@@ -174,14 +174,19 @@ def load_articles(root: Path, sample: int | None, split: str) -> list[Page]:
 Extractor = Callable[[Page], str]
 
 
-def ours_text(main_content: bool = True) -> Extractor:
+def ours_text(main_content: bool = True, readable_model: bool = False) -> Extractor:
     """Readable text; with ``main_content=False`` the page's whole visible text, the floor a
-    selector must beat."""
+    selector must beat; with ``readable_model=True`` the learned block scorer after the
+    rules."""
     from webgrip import _core
 
     def run(page: Page) -> str:
         out = _core.extract_document(
-            page.html, url=page.url, modes=["text"], main_content=main_content
+            page.html,
+            url=page.url,
+            modes=["text"],
+            main_content=main_content,
+            readable_model=readable_model,
         )
         return out["text"] or ""
 

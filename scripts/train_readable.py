@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train and evaluate a readable-mode block scorer, out of fold (issue 33, stage 1).
+"""Train and evaluate a readable-mode block scorer, out of fold, and export the core's (issue 33).
 
 Reads the development corpora (``../shared/corpus``: WCXB dev and the article dev set, loaded
 and scored exactly as ``benches/quality.py`` does), splits every page into the readable
@@ -22,7 +22,9 @@ adds page-text columns (how often the block's text recurs on the page, its share
 heading's words, its distance from that heading and from the nearest block the rules keep,
 its digits). ``--stack`` refits the chosen size over the features and the first model's
 out-of-fold scores of the page's blocks. Stage 2 tried all three and page weights; none moved
-the figures (docs/benchmarks.md).
+the figures (docs/benchmarks.md). ``core`` is the core's own rows (``_core.readable_features``):
+what the shipped scorer reads, every block kept so the rows line up; ``--train-on in-scope``
+fits on the blocks the rules keep only, the ones the shipped scorer judges.
 
 Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
 - ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
@@ -47,17 +49,25 @@ Compared, per WCXB page type, overall, and on the articles (each corpus with its
 - ``CRF`` (with ``--crf``): the blocks whose marginal is 0.5 or more under a linear-chain CRF
   over each page's blocks in order (:func:`crf_items`: the model's out-of-fold scores, the
   rules' verdicts, sizes and tags, two blocks either side), trained on the other folds' pages;
+- ``shipped`` (with ``--features core``): the core's own readable text with each page's blocks
+  judged by their out-of-fold scores (:func:`core_text`: the in-scope blocks scored below a
+  threshold leave, as ``readable_model=True`` does), the threshold chosen per fold from
+  ``SHIP_LOW`` on the other folds' pages;
 - ``corrected``: the rules corrected by the model: the in-scope blocks, minus those the model
   scores below a low threshold, plus out-of-scope blocks it scores above a high one. The pair
   is chosen per fold from a small grid (``LOW`` x ``HIGH``) by mean page F1 on the other folds'
   pages, from their out-of-fold scores: a fold's pages never take part in choosing its pair.
 Block accuracy is against the labels, for the rules' ``in_scope`` and for the model.
 
-Development tooling only: it ships no model and changes no default. Needs the ``train``
-extra (scikit-learn, numpy; python-crfsuite for ``--crf``)::
+``--export DIR`` (with ``core``) fits the chosen size on every page and writes the model the
+core ships (``DIR/blocks.txt``, compiled in; opt-in with ``readable_model=True``) and
+``DIR/parity.txt``, rows with scikit-learn's probabilities that a Rust test scores the same.
+Needs the ``train`` extra (scikit-learn, numpy; python-crfsuite for ``--crf``)::
 
     python scripts/train_readable.py                # everything (a few minutes)
     python scripts/train_readable.py --sample 200   # a quick look on fewer pages
+    python scripts/train_readable.py --features core --size 50,15 --train-on in-scope \\
+        --export rust/extract/src/readable/model    # the shipped model
 """
 
 from __future__ import annotations
@@ -87,6 +97,9 @@ NGRAM = 3  # ``--labels ngram``: n of the token n-grams matched against the grou
 # add an out-of-scope block it scores above HIGH (0 and 1.01: never).
 LOW = (0.0, 0.05, 0.1, 0.2, 0.3)
 HIGH = (0.7, 0.8, 0.9, 0.95, 1.01)
+# Thresholds tried for the shipped scorer (``core`` features), which only drops in-scope
+# blocks scored below one of them, measured on the core's own text (see ``shipped`` below).
+SHIP_LOW = (0.05, 0.1, 0.15, 0.2, 0.3)
 # Model sizes tried: leaves per tree, and the number of boosting rounds, read from one fit of
 # the largest per leaf count (`staged_predict_proba`).
 LEAVES = (15, 63)
@@ -187,7 +200,10 @@ BASE = [
     "tag",
 ]
 # ``--features``: the column groups after BASE.
-EXTRA = {"base": [], "context": CONTEXT, "text": [*CONTEXT, *PAGE_TEXT]}
+EXTRA = {"base": [], "context": CONTEXT, "text": [*CONTEXT, *PAGE_TEXT], "core": []}
+# ``--features core``: the core's own rows (``_core.readable_features``), what the shipped
+# scorer reads; the same columns as BASE with the tag a plain number rather than a category.
+CORE = list(_core.READABLE_FEATURE_NAMES)
 
 
 @dataclass
@@ -197,6 +213,8 @@ class PageData:
     blocks: list[dict[str, Any]]
     labels: np.ndarray
     rules_text: str
+    # ``--features core``: the core's feature rows of ``blocks``.
+    rows: np.ndarray | None = None
 
 
 def tokens(text: str) -> Counter[str]:
@@ -346,9 +364,13 @@ def features(blocks: list[dict[str, Any]], kind: str) -> np.ndarray:
     return np.hstack(parts)
 
 
-def load(corpus: Path, sample: int | None, share: float, labels: str) -> list[PageData]:
+def load(
+    corpus: Path, sample: int | None, share: float, labels: str, core: bool = False
+) -> list[PageData]:
+    """The corpora's pages with their blocks and labels; with ``core``, every block the core
+    scores (none left out, so its rows line up) and the core's feature rows."""
     label_blocks = label_blocks_ngram if labels == "ngram" else label_blocks_bag
-    rules = q.ours_text()
+    rules = q.ours_text(readable_model=False)
     out = []
     sets = [
         ("wcxb", q.load_wcxb(corpus / "wcxb-dev", sample, "all")),
@@ -356,9 +378,13 @@ def load(corpus: Path, sample: int | None, share: float, labels: str) -> list[Pa
     ]
     for name, pages in sets:
         for page in pages:
-            blocks = [
-                b for b in _core.readable_blocks(page.html, page.url) if q.WORD.search(b["text"])
-            ]
+            blocks = _core.readable_blocks(page.html, page.url)
+            rows = None
+            if core:
+                raw = _core.readable_features(page.html, page.url)
+                rows = np.frombuffer(raw, dtype="<f4").reshape(len(blocks), len(CORE))
+            else:
+                blocks = [b for b in blocks if q.WORD.search(b["text"])]
             out.append(
                 PageData(
                     corpus=name,
@@ -366,6 +392,7 @@ def load(corpus: Path, sample: int | None, share: float, labels: str) -> list[Pa
                     blocks=blocks,
                     labels=label_blocks(blocks, page.ref, share),
                     rules_text=rules(page),
+                    rows=rows,
                 )
             )
     return out
@@ -518,6 +545,92 @@ def gate_out_of_fold(
     return [m if u else d.rules_text for d, m, u in zip(data, model_texts, use_model, strict=True)]
 
 
+def core_text(page: q.Page, scores: np.ndarray, low: float) -> str:
+    """The core's readable text of ``page`` with its blocks judged by ``scores`` (one per
+    block, in order): the in-scope blocks scored below ``low`` leave the selection, as the
+    shipped scorer's do, and everything after (JSON-LD supplement, fallback) runs as shipped."""
+    out = _core.extract_document(
+        page.html,
+        url=page.url,
+        modes=["text"],
+        main_content=True,
+        readable_scores=([float(v) for v in scores], low),
+    )
+    return out["text"] or ""
+
+
+def shipped_out_of_fold(
+    data: list[PageData], prob: np.ndarray, spans: np.ndarray, page_fold: np.ndarray
+) -> tuple[list[str], list[float], float]:
+    """The shipped scorer out of fold, through the core's own path: each page's text with its
+    blocks' out-of-fold scores (:func:`core_text`) at the threshold from ``SHIP_LOW`` that
+    scores best on the other folds' pages. Also the thresholds chosen per fold and the one
+    best over every page (what ``--export`` ships)."""
+    texts: dict[float, list[str]] = {}
+    f1: dict[float, np.ndarray] = {}
+    for low in SHIP_LOW:
+        texts[low] = [
+            core_text(d.page, prob[spans[i] : spans[i + 1]], low) for i, d in enumerate(data)
+        ]
+        f1[low] = np.array([page_f1(d, t) for d, t in zip(data, texts[low], strict=True)])
+    out = [""] * len(data)
+    chosen = []
+    for k in range(int(page_fold.max()) + 1):
+        others = page_fold != k
+        low = max(SHIP_LOW, key=lambda v: f1[v][others].mean())
+        chosen.append(low)
+        for i in np.flatnonzero(page_fold == k):
+            out[i] = texts[low][i]
+    return out, chosen, max(SHIP_LOW, key=lambda v: f1[v].mean())
+
+
+def export(
+    folder: Path,
+    x: np.ndarray,
+    y: np.ndarray,
+    weight: np.ndarray,
+    size: tuple[int, int],
+    low: float,
+) -> None:
+    """Fit ``size`` on every page and write the core's model file (``blocks.txt``: a header,
+    then each tree's nodes in scikit-learn's order, ``leaf VALUE`` or ``split FEATURE
+    THRESHOLD MISSING_LEFT LEFT RIGHT``) and ``parity.txt``: 64 rows spread over the data with
+    scikit-learn's probability for each, which the core's test scores to the same."""
+    model = HistGradientBoostingClassifier(
+        max_iter=size[0],
+        max_leaf_nodes=size[1],
+        learning_rate=0.1,
+        early_stopping=False,
+        random_state=SEED,
+    )
+    model.fit(x, y, sample_weight=weight)
+    lines = [
+        "webgrip block model 1",
+        f"features {x.shape[1]}",
+        f"low {low!r}",
+        f"base {float(np.ravel(model._baseline_prediction)[0])!r}",
+        f"trees {len(model._predictors)}",
+    ]
+    for (tree,) in model._predictors:
+        lines.append(f"tree {len(tree.nodes)}")
+        for node in tree.nodes:
+            if node["is_leaf"]:
+                lines.append(f"leaf {float(node['value'])!r}")
+            else:
+                lines.append(
+                    f"split {int(node['feature_idx'])} {float(node['num_threshold'])!r} "
+                    f"{int(node['missing_go_to_left'])} {int(node['left'])} {int(node['right'])}"
+                )
+    (folder / "blocks.txt").write_text("\n".join(lines) + "\n")
+    pick = np.linspace(0, len(x) - 1, 64).astype(int)
+    expected = model.predict_proba(x[pick])[:, 1]
+    rows = [
+        " ".join([repr(float(p)), *(repr(float(v)) for v in x[i])])
+        for p, i in zip(expected, pick, strict=True)
+    ]
+    (folder / "parity.txt").write_text("\n".join(rows) + "\n")
+
+
 def joined(blocks: list[dict[str, Any]], keep: np.ndarray) -> str:
     return "\n".join(b["text"] for b, k in zip(blocks, keep, strict=True) if k)
 
@@ -557,7 +670,7 @@ def main() -> None:
     )
     ap.add_argument(
         "--features",
-        choices=("base", "context", "text"),
+        choices=("base", "context", "text", "core"),
         default="base",
         help="base: the block's own, its ancestors' and its page's; context: and its "
         "neighbours'; text: and the page-text columns (stage 2's trials, neither of which "
@@ -580,6 +693,23 @@ def main() -> None:
         help="also choose per page between the rules' text and the model's, by a page-level "
         "model trained on the other folds' pages",
     )
+    ap.add_argument(
+        "--size",
+        help="ROUNDS,LEAVES: train this size instead of choosing one from the grid",
+    )
+    ap.add_argument(
+        "--export",
+        type=Path,
+        help="with --features core: fit the chosen size on every page and write the model the "
+        "core ships (rust/extract/src/readable/model/blocks.txt) and its parity fixture",
+    )
+    ap.add_argument(
+        "--train-on",
+        choices=("all", "in-scope"),
+        default="all",
+        help="in-scope: fit on the blocks the rules keep only, the ones the shipped scorer "
+        "judges (it only drops)",
+    )
     ap.add_argument("--label-overlap", type=float, default=0.5)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--weight", choices=("tokens", "page", "none"), default="tokens")
@@ -587,9 +717,18 @@ def main() -> None:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    data = load(args.corpus, args.sample, args.label_overlap, args.labels)
-    columns = [*BASE, *EXTRA[args.features]]
-    x = np.concatenate([features(d.blocks, args.features) for d in data if d.blocks])
+    core = args.features == "core"
+    if args.export and not core:
+        ap.error("--export needs --features core: the core scores its own rows")
+    data = load(args.corpus, args.sample, args.label_overlap, args.labels, core)
+    columns = CORE if core else [*BASE, *EXTRA[args.features]]
+    x = np.concatenate(
+        [
+            d.rows if d.rows is not None else features(d.blocks, args.features)
+            for d in data
+            if d.blocks
+        ]
+    )
     y = np.concatenate([d.labels for d in data if d.blocks])
     groups = np.concatenate([np.full(len(d.blocks), i) for i, d in enumerate(data) if d.blocks])
     spans = np.cumsum([0] + [len(d.blocks) for d in data])
@@ -616,22 +755,32 @@ def main() -> None:
             weight[s_:e_] *= scale / (weight[s_:e_].sum() or 1.0)
     x_chars = np.concatenate([[float(b["chars"]) for b in d.blocks] for d in data if d.blocks])
     folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
-    categorical = [c == "tag" for c in columns]
+    rounds_grid, leaves_grid = ROUNDS, LEAVES
+    if args.size:
+        r_, l_ = (int(v) for v in args.size.split(","))
+        rounds_grid, leaves_grid = (r_,), (l_,)
+    # The core's trees split the tag's number as any other (no category sets to evaluate).
+    categorical = [c == "tag" and not core for c in columns]
+
+    in_scope = np.array([b["in_scope"] for d in data for b in d.blocks], dtype=bool)
+    # The rows a model is fitted on: every block, or those the shipped scorer judges.
+    fitted = in_scope if args.train_on == "in-scope" else np.ones(len(y), dtype=bool)
 
     def out_of_fold(
         leaves: int, x: np.ndarray = x, categorical: list[bool] = categorical
     ) -> dict[int, np.ndarray]:
         """Each round count's out-of-fold probabilities, from one fit per fold."""
-        prob = {r: np.zeros(len(y)) for r in ROUNDS}
+        prob = {r: np.zeros(len(y)) for r in rounds_grid}
         for train, test in folds:
             model = HistGradientBoostingClassifier(
-                max_iter=max(ROUNDS),
+                max_iter=max(rounds_grid),
                 max_leaf_nodes=leaves,
                 learning_rate=0.1,
                 early_stopping=False,
                 categorical_features=categorical,
                 random_state=SEED,
             )
+            train = train[fitted[train]]
             model.fit(x[train], y[train], sample_weight=weight[train])
             for rounds, p in enumerate(model.staged_predict_proba(x[test]), start=1):
                 if rounds in prob:
@@ -643,7 +792,7 @@ def main() -> None:
 
     best: tuple[float, tuple[int, int], np.ndarray] | None = None
     print("\nsize (max_iter, max_leaf_nodes): out-of-fold mean page F1 (WCXB metric), all pages")
-    for leaves in LEAVES:
+    for leaves in leaves_grid:
         t1 = time.perf_counter()
         # One thread: OpenMP's spinning threads slow the fit several times over on a machine
         # whose cores are busy with other work.
@@ -673,7 +822,6 @@ def main() -> None:
                 categorical + [False] * stacked.shape[1],
             )[size[0]]
     keep = prob >= 0.5
-    in_scope = np.array([b["in_scope"] for d in data for b in d.blocks], dtype=bool)
     # Each page's blocks chosen for its expected F1 rather than by a fixed threshold.
     f1_kept = np.concatenate([f1_decode(prob[s_:e_], words[s_:e_]) for s_, e_ in pairwise(spans)])
 
@@ -704,8 +852,11 @@ def main() -> None:
     model_texts = page_texts(keep)
     gated = gate_out_of_fold(data, prob, spans, page_fold, model_texts) if args.gate else None
 
+    shipped = shipped_out_of_fold(data, prob, spans, page_fold) if core else None
+
     results = {
         "rules": summarize(data, [d.rules_text for d in data]),
+        **({"shipped": summarize(data, shipped[0])} if shipped is not None else {}),
         "rules-blocks": summarize(data, page_texts(in_scope)),
         "labels": summarize(data, page_texts(labelled)),
         **({"stage 1": summarize(data, page_texts(first_stage >= 0.5))} if args.stack else {}),
@@ -737,7 +888,17 @@ def main() -> None:
     for k in [*keys, "wcxb overall", "articles"]:
         if k not in results["rules"]:
             continue
-        print(f"{k:<16}{counts[k]:>6}" + "".join(f"{results[n][k]:>14.3f}" for n in names))
+        print(f"{k:<16}{counts[k]:>6}" + "".join(f"{results[n][k]:>14.4f}" for n in names))
+    if shipped is not None:
+        print(
+            "shipped thresholds per fold: "
+            + ", ".join(map(str, shipped[1]))
+            + f"; over every page: {shipped[2]}"
+        )
+    if args.export and shipped is not None:
+        with threadpool_limits(args.threads):
+            export(args.export, x[fitted], y[fitted], weight[fitted], size, shipped[2])
+        print(f"wrote {args.export / 'blocks.txt'} and {args.export / 'parity.txt'}")
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 

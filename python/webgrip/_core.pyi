@@ -21,6 +21,7 @@ __all__ = [
     "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",
+    "READABLE_FEATURE_NAMES",
     "READABLE_FLAG_NAMES",
     "SHELL_MAX_CHARS",
     "TRACKING_PARAMS",
@@ -36,6 +37,7 @@ __all__ = [
     "extract_pdf",
     "html_events",
     "readable_blocks",
+    "readable_features",
     "scan_challenge",
     "script_shell_reason",
     "url_host",
@@ -269,6 +271,8 @@ def extract_document(
     tracking: TrackingRules | None = None,
     refuse_internal_images: bool = False,
     frame_marker: str | None = None,
+    readable_model: bool = False,
+    readable_scores: tuple[Sequence[float], float] | None = None,
 ) -> dict[str, Any]:
     """Parse once and build the requested views, within ``timeout`` seconds.
 
@@ -298,6 +302,13 @@ def extract_document(
       page when that is longer, decided on the same parse (then ``False``); so does a page
       whose tree holds more than 1,048,576 nodes (no real page does; it bounds the memory
       of the selection on hostile markup).
+
+    With ``main_content``, the rules choose the selection; ``readable_model=True`` lets the
+    shipped block scorer then take out the in-scope blocks it judges boilerplate.
+    ``readable_scores`` (development tooling for
+    ``scripts/train_readable.py``) is ``(scores, low)``: one score per block of
+    :func:`readable_blocks` in its order, used instead of the shipped model's, and the
+    threshold below which an in-scope block leaves (ignored when the counts differ).
     - ``frames``: with a non-empty ``frame_marker``, the page's visible ``<iframe>`` and
       ``<frame>`` elements in document order (at most 256; those in hidden subtrees left out),
       ``list[{"tag", "src", "srcdoc", "title", "name", "width", "height"}]`` (``src``
@@ -397,9 +408,18 @@ def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str,
     ``subtree_link_chars``, ``subtree_links``, ``subtree_good``, ``parent_chars``,
     ``level``, ``same_kind_siblings``, ``position`` and ``text_before`` (in [0, 1)),
     ``article``, ``product``, ``forum`` (what the selection read of the page) and
-    ``in_scope`` (the rules' verdict: the readable text view includes the block). Bytes are
-    decoded as :func:`extract_document` decodes them; runs without the GIL.
+    ``in_scope`` (the rules' verdict: the readable text view includes the block), and
+    ``score``: the shipped block scorer's probability that the block is main content. Bytes
+    are decoded as :func:`extract_document` decodes them; runs without the GIL.
     """
+
+def readable_features(html: str | bytes, url: str | None = None) -> bytes:
+    """The block scorer's feature rows of :func:`readable_blocks`' blocks, as little-endian
+    ``float32`` with ``len(READABLE_FEATURE_NAMES)`` columns per row (development tooling:
+    the training script learns from the very numbers the core scores)."""
+
+READABLE_FEATURE_NAMES: tuple[str, ...]
+"""The columns of :func:`readable_features`' rows."""
 
 READABLE_FLAG_NAMES: tuple[str, ...]
 """Names of the bits of :func:`readable_blocks`' ``flags`` and ``ancestor_flags``."""

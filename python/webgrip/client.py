@@ -397,6 +397,7 @@ class WebClient:
             main_content=main_content,
             tracking=self._tracking,
             deadline=deadline,
+            readable_model=self.config.readable_model,
         )
 
     def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
@@ -529,6 +530,7 @@ class WebClient:
             load=load,
             max_frames=self.config.max_frames,
             max_bytes=self.config.max_response_bytes,
+            readable_model=self.config.readable_model,
         )
 
     def search(self, query: str, **options: Any) -> list[SearchResult]:

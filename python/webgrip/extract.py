@@ -21,13 +21,16 @@ def extract(
     url: str | None = None,
     mode: str = "markdown",
     main_content: bool = False,
+    readable_model: bool = False,
 ) -> Any:
     """Extract one view of an HTML page.
 
     ``html`` may be ``str`` or ``bytes`` (bytes are decoded by BOM, ``<meta charset>`` or
     detection). ``url`` is the page's address: relative links and images are made absolute
     against ``<base href>`` and then this URL. ``main_content=True`` narrows ``markdown`` and
-    ``text`` to the page's main content (links, tables and metadata always cover the page).
+    ``text`` to the page's main content (links, tables and metadata always cover the page);
+    with ``readable_model=True`` a learned block scorer then takes out of the rules'
+    selection the blocks it judges boilerplate (opt-in: docs/benchmarks.md has its figures).
 
     ``mode`` selects the result:
 
@@ -52,5 +55,7 @@ def extract(
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
     if not isinstance(html, (str, bytes)):
         raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
-    doc = _core.extract_document(html, url=url, modes=(mode,), main_content=main_content)
+    doc = _core.extract_document(
+        html, url=url, modes=(mode,), main_content=main_content, readable_model=readable_model
+    )
     return doc[mode]

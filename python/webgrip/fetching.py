@@ -145,6 +145,7 @@ def build_page(
     main_content: bool | None = None,
     tracking: _core.TrackingRules | None = None,
     deadline: float | None = None,
+    readable_model: bool = False,
 ) -> Page:
     """Convert a successful response into a :class:`Page` showing the ``extract`` view.
 
@@ -155,6 +156,8 @@ def build_page(
     In ``links`` and ``markdown`` modes the core removes tracking parameters from every link
     as it resolves it: ``tracking`` (see :func:`webgrip.hygiene.tracking_rules`, a client
     compiles its ``Config.tracking_params`` once), else the built-in rules.
+    ``readable_model=True`` lets the learned block scorer take out of the readable selection
+    the blocks it judges boilerplate (``Config.readable_model``).
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
@@ -165,6 +168,7 @@ def build_page(
         main_content=main_content,
         tracking=tracking,
         deadline=deadline,
+        readable_model=readable_model,
     )[0]
 
 
@@ -177,6 +181,7 @@ def build_marked_page(
     tracking: _core.TrackingRules | None = None,
     deadline: float | None = None,
     frame_marker: str | None = None,
+    readable_model: bool = False,
 ) -> tuple[Page, list[dict[str, Any]]]:
     """:func:`build_page` that also lists an HTML page's frames, each marked in the
     ``markdown``/``text`` view as ``{frame_marker}{index}{frame_marker}`` where it stands
@@ -234,6 +239,7 @@ def build_marked_page(
         tracking=tracking or tracking_rules(),
         deadline=deadline,
         frame_marker=frame_marker,
+        readable_model=readable_model,
     )
 
 
@@ -297,6 +303,7 @@ def _html_page(
     tracking: _core.TrackingRules,
     deadline: float | None,
     frame_marker: str | None,
+    readable_model: bool,
 ) -> tuple[Page, list[dict[str, Any]]]:
     main = extract in ("markdown", "text") if main_content is None else bool(main_content)
     ct_header = response.headers.get("content-type")
@@ -317,6 +324,7 @@ def _html_page(
             tracking=tracking,
             refuse_internal_images="markdown" in modes,
             frame_marker=frame_marker,
+            readable_model=readable_model,
         )
 
     data: tuple[dict[str, Any], ...] | None = None

@@ -71,12 +71,21 @@ def build_framed_page(
     load: Loader,
     max_frames: int,
     max_bytes: int,
+    readable_model: bool = False,
 ) -> Page:
     """The page of ``response`` (as :func:`webgrip.fetching.build_page` makes it) with its
     frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
     more than ``max_frames`` times, nor for more than ``max_bytes`` in all."""
     reader = _Reader(
-        response.url, extract, main_content, tracking, deadline, load, max_frames, max_bytes
+        response.url,
+        extract,
+        main_content,
+        tracking,
+        deadline,
+        load,
+        max_frames,
+        max_bytes,
+        readable_model=readable_model,
     )
     return reader.view(response, url, reader.read)
 
@@ -102,6 +111,7 @@ class _Reader:
     frames_left: int  # the call's ``max_frames`` at first
     bytes_left: int  # the call's ``max_bytes`` at first
     listed: int = 0
+    readable_model: bool = False  # the learned block scorer judges the readable selection
     # A frame shown twice is read once.
     seen: dict[str, _Part] = dataclasses.field(default_factory=dict)
 
@@ -120,6 +130,7 @@ class _Reader:
             tracking=self.tracking,
             deadline=self.deadline,
             frame_marker=marker,
+            readable_model=self.readable_model,
         )
         if marker is None or not frames:
             return page

@@ -1,6 +1,8 @@
 """The readable (main-content) rule cases in ``rust/extract/tests/readable/``, through the
 Python API: each ``<case>.html`` extracted with ``main_content=True`` must hold the ``+``
-phrases of ``<case>.expect`` and none of its ``-`` phrases (format: the README.md there).
+phrases of ``<case>.expect`` and none of its ``-`` phrases (format: the README.md there), with
+the rules alone (the default) and with the learned block scorer after them
+(``readable_model=True``).
 ``cargo test`` runs the same cases through the Rust API (``tests/readable_cases.rs``)."""
 
 from __future__ import annotations
@@ -60,13 +62,16 @@ def test_every_page_has_its_expectations():
     assert expects
 
 
+@pytest.mark.parametrize("readable_model", [False, True], ids=["rules", "block-scorer"])
 @pytest.mark.parametrize("case", sorted(p.stem for p in CASES.glob("*.expect")))
-def test_readable_case(case):
+def test_readable_case(case, readable_model):
     # Bytes as they are (read_text would translate line ends), as the Rust test reads them.
     html = (CASES / f"{case}.html").read_bytes().decode("utf-8")
     expect = parse_expect((CASES / f"{case}.expect").read_text(encoding="utf-8"))
     modes = VIEWS[expect.view or "text"]
-    out = _core.extract_document(html, url=expect.url, modes=modes, main_content=True)
+    out = _core.extract_document(
+        html, url=expect.url, modes=modes, main_content=True, readable_model=readable_model
+    )
     failures = [
         f"{mode} view {'lacks' if must else 'holds'} {phrase!r}"
         for mode in modes

@@ -10,6 +10,7 @@ use crate::emit::{self, Flavor, FrameMarks};
 use crate::frames::{self, Frame};
 use crate::links::{self, Link};
 use crate::metadata::{self, Metadata};
+use crate::readable::Scorer as ReadableScorer;
 use crate::scope::Scope;
 use crate::tables::{self, Table};
 use crate::tracking::TrackingRules;
@@ -87,6 +88,10 @@ pub struct Options<'a> {
     /// as `{marker}{index}{marker}` (a paragraph of its own), for the caller to fill in.
     /// Pick a marker no page can guess (a random one per call).
     pub frame_marker: Option<&'a str>,
+    /// What judges the readable selection after the rules chose it: nothing by default
+    /// (`ReadableScorer::Rules`), or the learned block scorer (`ReadableScorer::Model`).
+    /// Read only with `main_content`.
+    pub readable: ReadableScorer<'a>,
 }
 
 /// [`extract`] within `budget`: parsing and every view stop once it is spent, and the
@@ -120,6 +125,7 @@ pub fn extract_parsed(
         main_content,
         tracking: None,
         frame_marker: None,
+        readable: ReadableScorer::Rules,
     };
     extract_parsed_with(doc, url, modes, options)
 }
@@ -135,6 +141,7 @@ pub fn extract_parsed_with(
         main_content,
         tracking,
         frame_marker,
+        readable,
     } = options;
     let base = urls::document_base(doc, url);
     let found = frame_marker.map(|_| frames::find(doc, base.as_ref(), tracking));
@@ -146,7 +153,7 @@ pub fn extract_parsed_with(
     // A tree past the readable outline's cap is shown whole (see `readable::selectable`).
     let narrowed = asked && readable::selectable(doc);
     let scope = if narrowed {
-        readable::select(doc, url)
+        readable::select_with(doc, url, readable)
     } else {
         Scope::whole()
     };
@@ -318,6 +325,7 @@ mod tests {
             main_content: true,
             tracking: None,
             frame_marker: None,
+            readable: ReadableScorer::Rules,
         };
         let modes = Modes {
             text: true,
@@ -354,6 +362,7 @@ mod tests {
             main_content: true,
             tracking: None,
             frame_marker: None,
+            readable: ReadableScorer::Rules,
         };
         let html = repeat("<p>x</p>", 100_000);
         let past = Budget {

@@ -49,12 +49,18 @@ pub use webgrip_budget::{Budget, Interrupted};
 pub use links::{extract as extract_links, Link};
 pub use markdown::render as render_markdown;
 pub use metadata::{extract as extract_metadata, Metadata};
-pub use readable::select as select_main_content;
 /// The readable selection's per-block features, for training a block scorer (development
 /// tooling, see `readable::features`).
 #[doc(hidden)]
 pub use readable::{
-    blocks as readable_blocks, Block as ReadableBlock, FLAG_NAMES as READABLE_FLAG_NAMES,
+    blocks as readable_blocks, builtin_model as readable_builtin_model,
+    feature_names as readable_feature_names, feature_rows as readable_feature_rows,
+    Block as ReadableBlock, Model as ReadableModel, FEATURES as READABLE_FEATURES,
+    FLAG_NAMES as READABLE_FLAG_NAMES,
+};
+pub use readable::{
+    select as select_main_content, select_with as select_main_content_with,
+    Scorer as ReadableScorer,
 };
 pub use tables::{extract as extract_tables, Table};
 pub use text::render as render_text;

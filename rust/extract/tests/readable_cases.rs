@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use webgrip_extract::{extract, Modes};
+use webgrip_extract::{extract_parsed_with, parse, Modes, Options, ReadableScorer};
 
 /// One `.expect` file.
 struct Expect {
@@ -87,15 +87,20 @@ fn parse_expect(source: &str) -> Result<Expect, String> {
     })
 }
 
-/// Every way `case` fails, or nothing when it holds.
-fn run_case(html: &str, expect: &Expect) -> Vec<String> {
+/// Every way `case` fails with `scorer` judging the rules' blocks, or nothing when it holds.
+fn run_case(html: &str, expect: &Expect, scorer: ReadableScorer<'_>) -> Vec<String> {
     let mut failures = Vec::new();
     let modes = Modes {
         markdown: expect.markdown,
         text: expect.text,
         ..Modes::default()
     };
-    let out = extract(html, expect.url.as_deref(), modes, true);
+    let options = Options {
+        main_content: true,
+        readable: scorer,
+        ..Options::default()
+    };
+    let out = extract_parsed_with(&parse(html), expect.url.as_deref(), modes, options);
     let views = [("markdown", out.markdown), ("text", out.text)];
     for (name, view) in views.iter().filter_map(|(n, v)| Some((n, v.as_ref()?))) {
         for (must_appear, phrase) in &expect.phrases {
@@ -134,8 +139,19 @@ fn case_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
+/// The cases hold for the rules alone (the default) ...
 #[test]
-fn readable_cases() {
+fn readable_cases_rules_alone() {
+    check_cases(ReadableScorer::Rules);
+}
+
+/// ... and with the learned block scorer after them (`readable_model=True`).
+#[test]
+fn readable_cases_with_the_block_scorer() {
+    check_cases(ReadableScorer::Model);
+}
+
+fn check_cases(scorer: ReadableScorer<'_>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readable");
     let expects = case_files(&dir, "expect");
     let mut report = String::new();
@@ -152,7 +168,7 @@ fn readable_cases() {
         let html = std::fs::read_to_string(path.with_extension("html"));
         let expect = std::fs::read_to_string(path).map_err(|e| e.to_string());
         let failures = match (html, expect.and_then(|s| parse_expect(&s))) {
-            (Ok(html), Ok(expect)) => run_case(&html, &expect),
+            (Ok(html), Ok(expect)) => run_case(&html, &expect, scorer),
             (Err(e), _) => vec![format!("reading the .html: {e}")],
             (_, Err(e)) => vec![format!("in the .expect, {e}")],
         };
@@ -166,7 +182,7 @@ fn readable_cases() {
     }
     assert!(
         failed == 0,
-        "{failed} failures among {} readable cases:\n{report}",
+        "{failed} failures among {} readable cases ({scorer:?}):\n{report}",
         expects.len()
     );
     assert!(!expects.is_empty(), "no cases in {}", dir.display());

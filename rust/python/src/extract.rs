@@ -18,8 +18,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use webgrip_extract::{
     decode_body_borrowed, events, reduce_images, shell_reason, Budget, Event, Extracted, Frame,
-    Interrupted, Link, Metadata, Modes, ReadableBlock, Table, CHALLENGE_MAX_TEXT_CHARS,
-    DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS, TRACKING_PARAMS,
+    Interrupted, Link, Metadata, Modes, ReadableBlock, ReadableScorer, Table,
+    CHALLENGE_MAX_TEXT_CHARS, DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS,
+    TRACKING_PARAMS,
 };
 use webgrip_net::{url_host, Policy, PolicyConfig};
 
@@ -123,7 +124,12 @@ fn readable_blocks<'py>(
     let run = |text: &str| {
         catch_unwind(|| {
             let doc = webgrip_extract::parse(text);
-            webgrip_extract::readable_blocks(&doc, url)
+            let blocks = webgrip_extract::readable_blocks(&doc, url);
+            let scores = match webgrip_extract::readable_builtin_model() {
+                Some(model) => model.scores(&blocks),
+                None => vec![f32::NAN; blocks.len()],
+            };
+            (blocks, scores)
         })
     };
     let out = if let Ok(s) = html.cast::<PyString>() {
@@ -135,14 +141,54 @@ fn readable_blocks<'py>(
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
-    let Ok(blocks) = out else {
+    let Ok((blocks, scores)) = out else {
         return Err(parser_failed(py, url));
     };
     let list = PyList::empty(py);
-    for b in blocks {
-        list.append(block_dict(py, b)?)?;
+    for (b, score) in blocks.into_iter().zip(scores) {
+        let d = block_dict(py, b)?;
+        d.set_item(intern!(py, "score"), score)?;
+        list.append(d)?;
     }
     Ok(list)
+}
+
+/// The block scorer's feature rows of `readable_blocks(html, url)`'s blocks, as little-endian
+/// `float32`, `READABLE_FEATURE_NAMES` columns per row (development tooling for
+/// `scripts/train_readable.py`: the model is trained on the very numbers the core scores).
+#[pyfunction]
+#[pyo3(signature = (html, url=None))]
+fn readable_features<'py>(
+    py: Python<'py>,
+    html: &Bound<'py, PyAny>,
+    url: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let run = |text: &str| {
+        catch_unwind(|| {
+            let doc = webgrip_extract::parse(text);
+            let blocks = webgrip_extract::readable_blocks(&doc, url);
+            let mut out = Vec::new();
+            for row in webgrip_extract::readable_feature_rows(&blocks) {
+                for v in row {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            out
+        })
+    };
+    let out = if let Ok(s) = html.cast::<PyString>() {
+        let text = s.to_cow()?;
+        py.detach(|| run(&text))
+    } else if let Ok(b) = html.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.detach(|| run(&decode_body_borrowed(bytes, None).0))
+    } else {
+        return Err(PyTypeError::new_err("html must be str or bytes"));
+    };
+    match out {
+        Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+        Err(_) => Err(parser_failed(py, url)),
+    }
 }
 
 fn block_dict(py: Python<'_>, b: ReadableBlock) -> PyResult<Bound<'_, PyDict>> {
@@ -257,7 +303,7 @@ impl TrackingRules {
 
 /// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false, frame_marker=None))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false, frame_marker=None, readable_model=false, readable_scores=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,
@@ -271,6 +317,8 @@ fn extract_document<'py>(
     tracking: Option<&Bound<'py, TrackingRules>>,
     refuse_internal_images: bool,
     frame_marker: Option<&str>,
+    readable_model: bool,
+    readable_scores: Option<(Vec<f32>, f32)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut wanted = Modes::default();
     for m in &modes {
@@ -286,6 +334,11 @@ fn extract_document<'py>(
         main_content,
         tracking: rules.as_deref(),
         frame_marker: frame_marker.filter(|m| !m.is_empty()),
+        readable: match (&readable_scores, readable_model) {
+            (Some((scores, low)), _) => ReadableScorer::Given { scores, low: *low },
+            (None, true) => ReadableScorer::Model,
+            (None, false) => ReadableScorer::Rules,
+        },
     };
     let run = |text: &str| {
         let _turn = crate::alloc::Extraction::begin(&budget)?;
@@ -500,6 +553,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
     m.add_function(wrap_pyfunction!(html_events, m)?)?;
     m.add_function(wrap_pyfunction!(readable_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(readable_features, m)?)?;
+    m.add(
+        "READABLE_FEATURE_NAMES",
+        PyTuple::new(m.py(), webgrip_extract::readable_feature_names())?,
+    )?;
     m.add(
         "READABLE_FLAG_NAMES",
         PyTuple::new(m.py(), READABLE_FLAG_NAMES)?,

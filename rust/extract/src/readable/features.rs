@@ -16,10 +16,9 @@
 //! from JSON-LD (`Scope::supplement`) is no block, and `document`'s fallback to the whole page
 //! for a tiny selection (`MIN_MAIN_CONTENT_CHARS`) happens after `select`, so neither shows here.
 //!
-//! Nothing in the selection reads this module: it is development tooling, exposed to Python as
-//! `webgrip._core.readable_blocks` for `scripts/train_readable.py`.
-
-use std::collections::HashMap;
+//! The learned block scorer (`scorer`, opt-in) reads these blocks inside the selection
+//! (`blocks_of`, without their text); exposed to Python as `webgrip._core.readable_blocks` and
+//! `readable_features` for `scripts/train_readable.py`, which trains it.
 
 use crate::dom::{flow, Flow};
 use crate::scope::NodeSet;
@@ -27,8 +26,9 @@ use crate::tree::{Edge, Html, Node};
 use crate::Scope;
 
 use super::flags::*;
+use super::hashing::fast_map;
 use super::outline::Table;
-use super::{select_with_table, selectable, Selection, NONE};
+use super::{select_with_table, selectable, Scorer, Selection, NONE};
 
 /// The names of the flag bits in [`Block::flags`] and [`Block::ancestor_flags`], bit k at
 /// index k (the `F_*` constants of `flags`).
@@ -125,14 +125,37 @@ pub struct Block {
     pub forum: bool,
     /// The rules' verdict: the selection's text view includes the block.
     pub in_scope: bool,
+    /// Its index in the selection's outline table (where the block scorer's verdict goes).
+    pub(super) item: u32,
+    /// The scorer's number for its tag (`scorer::tag_code`; `tag` is left empty on the
+    /// scorer's own path).
+    pub(super) tag_code: u8,
 }
 
 /// A block's own text and counts while the walk fills them.
 #[derive(Default)]
 struct Own {
+    /// Kept only when asked for (`keep_text`).
     text: String,
     chars: u32,
     link_chars: u32,
+    /// Words ended so far (whitespace-separated runs holding an alphanumeric character) ...
+    words: u32,
+    /// ... and whether the run being read holds one (a word across text nodes,
+    /// "bold<b>er</b>", is one word, as in the joined text).
+    word_alnum: bool,
+    punct: u32,
+}
+
+impl Own {
+    /// Whitespace: the word being read, if any, ends.
+    fn space(&mut self, keep_text: bool) {
+        self.words += u32::from(self.word_alnum);
+        self.word_alnum = false;
+        if keep_text {
+            self.text.push(' ');
+        }
+    }
 }
 
 /// An element the walk is inside.
@@ -154,12 +177,25 @@ pub fn blocks(doc: &Html, url: Option<&str>) -> Vec<Block> {
         scope,
         table,
         forum,
-    } = select_with_table(doc, url);
-    let Some((own, tags)) = own_texts(doc, &table) else {
+    } = select_with_table(doc, url, Scorer::Rules);
+    blocks_of(doc, &table, &scope, forum, true)
+}
+
+/// The text blocks of `doc` as the selection's `table` and `scope` left them (see
+/// [`blocks`]); what the block scorer reads inside `select`, which needs neither `text` nor
+/// `tag` (left empty without `keep_text`: the counts and the tag's number are the same).
+pub(super) fn blocks_of(
+    doc: &Html,
+    table: &Table,
+    scope: &Scope,
+    forum: bool,
+    keep_text: bool,
+) -> Vec<Block> {
+    let Some((own, tags)) = own_texts(doc, table, keep_text) else {
         return Vec::new();
     };
     let items = &table.items;
-    let emitted = emitted(&table, &scope);
+    let emitted = emitted(table, scope);
     let n = items.len();
     // Pre-order: a parent's row is final before its children read it.
     let mut ancestors = vec![Flags::EMPTY; n];
@@ -172,7 +208,7 @@ pub fn blocks(doc: &Html, url: Option<&str>) -> Vec<Block> {
             depth[i] = depth[p] + 1;
         }
     }
-    let mut kinds: HashMap<(u32, u64), u32> = HashMap::new();
+    let mut kinds = fast_map::<(u32, u64), u32>(n);
     for it in items {
         *kinds.entry((it.parent, it.sig)).or_default() += 1;
     }
@@ -183,18 +219,23 @@ pub fn blocks(doc: &Html, url: Option<&str>) -> Vec<Block> {
     let mut out = Vec::with_capacity(count);
     for (k, &i) in chosen.iter().enumerate() {
         let (it, o) = (&items[i], &own[i]);
-        let text = o.text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let words = text
-            .split(' ')
-            .filter(|w| w.chars().any(char::is_alphanumeric))
-            .count() as u32;
-        let punct = text.chars().filter(|&c| is_punct(c)).count() as u32;
+        let text = if keep_text {
+            o.text.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            String::new()
+        };
+        let (words, punct) = (o.words + u32::from(o.word_alnum), o.punct);
         let parent_chars = match it.parent {
             NONE => 0,
             p => items.get(p as usize).map_or(0, |p| p.text),
         };
         out.push(Block {
-            tag: tags[i].to_string(),
+            tag: if keep_text {
+                tags[i].to_string()
+            } else {
+                String::new()
+            },
+            tag_code: super::scorer::tag_code(tags[i]),
             chars: o.chars,
             link_chars: o.link_chars,
             words,
@@ -219,6 +260,7 @@ pub fn blocks(doc: &Html, url: Option<&str>) -> Vec<Block> {
             product: table.product,
             forum,
             in_scope: emitted[i],
+            item: i as u32,
             text,
         });
         before += u64::from(o.chars);
@@ -234,7 +276,11 @@ fn is_punct(ch: char) -> bool {
 /// Each outline item's own block text, and its tag name. The walk is `Table::build`'s (the
 /// same pre-order over elements, the document and template fragments), so the k-th element it
 /// opens is item k; a mismatch (which would be a bug) answers `None` rather than wrong rows.
-fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>)> {
+fn own_texts<'a>(
+    doc: &'a Html,
+    table: &Table,
+    keep_text: bool,
+) -> Option<(Vec<Own>, Vec<&'a str>)> {
     let items = &table.items;
     let mut own: Vec<Own> = (0..items.len()).map(|_| Own::default()).collect();
     let mut tags: Vec<&str> = vec!["#document"; items.len()];
@@ -249,7 +295,7 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                     Node::Text(text) => {
                         if let Some(top) = stack.last() {
                             if !top.invisible {
-                                add_text(&mut own[top.owner], text, top.in_link);
+                                add_text(&mut own[top.owner], text, top.in_link, keep_text);
                             }
                         }
                         continue;
@@ -276,7 +322,7 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                 // ("one<br>two", "A<div>B</div>C"): the enclosing block's text gets a space.
                 if let (Some(t), Some(name)) = (top, name) {
                     if name == "br" || flow(name) != Flow::Inline {
-                        own[t.owner].text.push(' ');
+                        own[t.owner].space(keep_text);
                     }
                 }
                 stack.push(frame);
@@ -290,7 +336,7 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                 stack.pop();
                 if let (Some(t), Some(name)) = (stack.last(), name) {
                     if flow(name) != Flow::Inline {
-                        own[t.owner].text.push(' ');
+                        own[t.owner].space(keep_text);
                     }
                 }
             }
@@ -299,9 +345,37 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
     Some((own, tags))
 }
 
-fn add_text(own: &mut Own, text: &str, in_link: bool) {
-    let alnum = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
-    own.text.push_str(text);
+fn add_text(own: &mut Own, text: &str, in_link: bool, keep_text: bool) {
+    let mut alnum = 0u32;
+    // One pass per character; most text is ASCII, whose classes a byte answers (the same
+    // answers `char`'s methods give: whitespace is space and \t to \r).
+    let mut step = |space: bool, letter: bool, punct: bool| {
+        if space {
+            own.words += u32::from(own.word_alnum);
+            own.word_alnum = false;
+        } else if letter {
+            alnum += 1;
+            own.word_alnum = true;
+        } else if punct {
+            own.punct += 1;
+        }
+    };
+    if text.is_ascii() {
+        for &b in text.as_bytes() {
+            step(
+                matches!(b, b' ' | b'\t'..=b'\r'),
+                b.is_ascii_alphanumeric(),
+                matches!(b, b'.' | b',' | b';' | b'?' | b'!'),
+            );
+        }
+    } else {
+        for c in text.chars() {
+            step(c.is_whitespace(), c.is_alphanumeric(), is_punct(c));
+        }
+    }
+    if keep_text {
+        own.text.push_str(text);
+    }
     own.chars += alnum;
     if in_link {
         own.link_chars += alnum;

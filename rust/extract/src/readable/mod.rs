@@ -42,8 +42,9 @@
 //! `thread` tells an article over its comment thread from a forum's opening post,
 //! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
 //! adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished table and scope
-//! back as one row of features per text block, for training a block scorer (development
-//! tooling; the selection itself does not read it).
+//! back as one row of features per text block, and `scorer` (opt-in: `Scorer::Model`,
+//! `readable_model=True`) scores the in-scope ones with a learned model and takes out those
+//! it judges boilerplate.
 
 mod attrs;
 mod boilerplate;
@@ -57,6 +58,7 @@ mod outline;
 mod page_kind;
 mod prune;
 mod root;
+mod scorer;
 mod supplement;
 #[cfg(test)]
 mod tests;
@@ -64,6 +66,8 @@ mod thread;
 mod unclassed_thread;
 mod vocab;
 mod words;
+
+use std::borrow::Cow;
 
 use crate::tree::Html;
 
@@ -73,6 +77,7 @@ pub use features::{blocks, Block, FLAG_NAMES};
 use flags::*;
 use outline::{url_host, Table};
 use page_kind::ProductSignal;
+pub use scorer::{builtin as builtin_model, feature_names, rows as feature_rows, Model, FEATURES};
 use supplement::{json_ld, shell_summary, supplement};
 
 /// No index: the parent of the document root in the outline table.
@@ -115,9 +120,31 @@ pub fn selectable(doc: &Html) -> bool {
     doc.tree.len() <= MAX_OUTLINE_NODES
 }
 
-/// Choose the part of `doc` that is the page's main content.
+/// Choose the part of `doc` that is the page's main content (the rules alone:
+/// [`Scorer::Rules`]).
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {
-    select_with_table(doc, url).scope
+    select_with(doc, url, Scorer::Rules)
+}
+
+/// [`select`] with the block scorer of your choice.
+pub fn select_with(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Scope {
+    select_with_table(doc, url, scorer).scope
+}
+
+/// What judges the rules' selection block by block after the rules chose it (`scorer`).
+/// The rules alone are the default: out of fold the shipped model moves no figure and costs
+/// time (docs/benchmarks.md, "A learned block scorer"), so it is opt-in (`readable_model`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Scorer<'a> {
+    /// The selection as the rules chose it (the default).
+    #[default]
+    Rules,
+    /// The shipped model takes out the in-scope blocks it scores low (`readable_model=True`).
+    Model,
+    /// Scores computed elsewhere, one per block of [`blocks`] in its order, with the
+    /// threshold below which a block leaves: how the training script measures a model out
+    /// of fold through this very path. Ignored when the count differs from the page's blocks.
+    Given { scores: &'a [f32], low: f32 },
 }
 
 /// What [`select`] decided, with the outline table as the selection left it (flags after
@@ -131,7 +158,7 @@ struct Selection {
 }
 
 /// [`select`], keeping the table and the page-level facts (see [`Selection`]).
-fn select_with_table(doc: &Html, url: Option<&str>) -> Selection {
+fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selection {
     let mut t = Table::build(doc, url.and_then(url_host));
     let body = t.body();
     let (ld_text, ld_kinds) = json_ld(doc);
@@ -245,6 +272,16 @@ fn select_with_table(doc: &Html, url: Option<&str>) -> Selection {
         t.comment_text = comments;
     }
     let mut scope = t.choose(doc, body);
+    if scorer != Scorer::Rules {
+        let blocks = features::blocks_of(doc, &t, &scope, forum, false);
+        let judged = match scorer {
+            Scorer::Given { scores, low } => Some((Cow::Borrowed(scores), low)),
+            _ => scorer::builtin().map(|m| (Cow::Owned(m.in_scope_scores(&blocks)), m.low)),
+        };
+        if let Some((scores, low)) = judged {
+            scorer::drop_low(&t, &mut scope, &blocks, &scores, low);
+        }
+    }
     scope.supplement = supplement(doc, &t, &scope, ld_text.as_deref());
     // A shell with a line or two of furniture (site name, a donate link) around where the
     // script would render the page: the page's own summary says more than that.

@@ -1,0 +1,576 @@
+//! The learned block scorer (issue 33): gradient-boosted trees over each text block's features
+//! that take out of the rules' selection the blocks they judge boilerplate. Opt-in
+//! (`Scorer::Model`, `readable_model=True`): out of fold it moves no headline figure and costs
+//! time (docs/benchmarks.md, "A learned block scorer").
+//!
+//! The rules choose the scope as before; the scorer then reads the selection's text blocks
+//! (`features::blocks_of`: the block's own numbers, flags and tag, its ancestors' flags, its
+//! page's facts and the rules' own verdict, [`feature_names`]) and scores the in-scope ones. A
+//! block scored below the model's threshold leaves the selection with its subtree, unless that
+//! subtree holds an in-scope block the scorer keeps (a wrapper's stray line does not take the
+//! article under it along). The scorer only takes away: that is a set of skips in the scope
+//! the emitters already honour, where adding a block the rules left out would mean building
+//! the scope anew around it.
+//!
+//! The model is data (`model/blocks.txt`, written by `scripts/train_readable.py --export`),
+//! read on the first call that needs it and kept for the process; a model that does not parse
+//! or does not fit the features is no model, and the rules stand alone (a test guards the
+//! shipped one, and another that the core scores its rows as scikit-learn does). Scoring a
+//! block is one walk down each tree: no new dependency.
+
+use std::sync::OnceLock;
+
+use crate::Scope;
+
+use super::features::{Block, FLAG_NAMES};
+use super::flags::F_BODY;
+use super::outline::Table;
+use super::NONE;
+
+/// The shipped model (see the module documentation).
+const BUILTIN: &str = include_str!("model/blocks.txt");
+
+/// First line of a model file: its format and version.
+const MAGIC: &str = "webgrip block model 1";
+
+/// The flag bits each of a block's two flag words gives a column.
+const FLAG_NAMES_LEN: usize = FLAG_NAMES.len();
+
+/// Tag names the `tag` feature numbers (index in this list; any other tag is its length).
+const TAGS: [&str; 34] = [
+    "p",
+    "div",
+    "li",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "span",
+    "a",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "body",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "figcaption",
+    "form",
+    "table",
+    "ul",
+    "ol",
+    "tr",
+    "figure",
+    "summary",
+    "address",
+];
+
+/// The block's numbers as they are, then ratios the trees would otherwise approximate with
+/// many splits and two page-level facts, then the flag bits, then the tag.
+const NUMERIC: [&str; 18] = [
+    "chars",
+    "link_chars",
+    "words",
+    "punct",
+    "depth",
+    "subtree_chars",
+    "subtree_link_chars",
+    "subtree_links",
+    "subtree_good",
+    "parent_chars",
+    "level",
+    "same_kind_siblings",
+    "position",
+    "text_before",
+    "article",
+    "product",
+    "forum",
+    "in_scope",
+];
+const DERIVED: [&str; 6] = [
+    "link_share",
+    "punct_per_word",
+    "chars_per_word",
+    "page_share",
+    "log_page_chars",
+    "rules_share",
+];
+
+/// Columns of a block's feature row.
+pub const FEATURES: usize = NUMERIC.len() + DERIVED.len() + 2 * FLAG_NAMES_LEN + 1;
+
+/// The columns' names, in row order: [`NUMERIC`], [`DERIVED`], `flag_*` and `anc_*` (the
+/// block's flags and its ancestors', named by `features::FLAG_NAMES`), `tag`.
+pub fn feature_names() -> Vec<String> {
+    let flags = FLAG_NAMES;
+    let mut out: Vec<String> = NUMERIC
+        .iter()
+        .chain(&DERIVED)
+        .map(|s| s.to_string())
+        .collect();
+    out.extend(flags.iter().map(|f| format!("flag_{f}")));
+    out.extend(flags.iter().map(|f| format!("anc_{f}")));
+    out.push("tag".to_string());
+    out
+}
+
+/// The `tag` feature: the tag's index in [`TAGS`], or its length for any other tag.
+pub(super) fn tag_code(tag: &str) -> u8 {
+    TAGS.iter().position(|t| *t == tag).unwrap_or(TAGS.len()) as u8
+}
+
+/// One feature row per block, in the order of [`feature_names`]. Ratios are computed in
+/// `f64` and stored as `f32`, as the training script stores them.
+pub fn rows(blocks: &[Block]) -> Vec<[f32; FEATURES]> {
+    let page = Page::of(blocks);
+    blocks.iter().map(|b| page.row(b)).collect()
+}
+
+/// What a block's row reads of its page: the text of all its blocks, and of those in scope.
+struct Page {
+    chars: f64,
+    kept: f64,
+}
+
+impl Page {
+    fn of(blocks: &[Block]) -> Page {
+        let chars = blocks
+            .iter()
+            .map(|b| u64::from(b.chars))
+            .sum::<u64>()
+            .max(1) as f64;
+        let kept = blocks
+            .iter()
+            .filter(|b| b.in_scope)
+            .map(|b| u64::from(b.chars))
+            .sum::<u64>() as f64;
+        Page { chars, kept }
+    }
+
+    fn row(&self, b: &Block) -> [f32; FEATURES] {
+        let flag = |bits: u64, k: usize| (bits >> k & 1) as f32;
+        let mut row = [0f32; FEATURES];
+        let chars = f64::from(b.chars);
+        let words = f64::from(b.words.max(1));
+        let numeric = [
+            chars,
+            f64::from(b.link_chars),
+            f64::from(b.words),
+            f64::from(b.punct),
+            f64::from(b.depth),
+            f64::from(b.subtree_chars),
+            f64::from(b.subtree_link_chars),
+            f64::from(b.subtree_links),
+            f64::from(b.subtree_good),
+            f64::from(b.parent_chars),
+            f64::from(b.level),
+            f64::from(b.same_kind_siblings),
+            f64::from(b.position),
+            f64::from(b.text_before),
+            f64::from(u8::from(b.article)),
+            f64::from(u8::from(b.product)),
+            f64::from(u8::from(b.forum)),
+            f64::from(u8::from(b.in_scope)),
+        ];
+        let derived = [
+            if b.chars > 0 {
+                f64::from(b.link_chars) / chars
+            } else {
+                0.0
+            },
+            f64::from(b.punct) / words,
+            chars / words,
+            chars / self.chars,
+            self.chars.ln_1p(),
+            self.kept / self.chars,
+        ];
+        for (slot, v) in row.iter_mut().zip(numeric.iter().chain(&derived)) {
+            *slot = *v as f32;
+        }
+        let at = NUMERIC.len() + DERIVED.len();
+        for k in 0..FLAG_NAMES_LEN {
+            row[at + k] = flag(b.flags, k);
+            row[at + FLAG_NAMES_LEN + k] = flag(b.ancestor_flags, k);
+        }
+        row[FEATURES - 1] = f32::from(b.tag_code);
+        row
+    }
+}
+
+/// A node of a regression tree: a leaf's value, or a split on one feature.
+#[derive(Debug, Clone, Copy)]
+enum Node {
+    Leaf(f64),
+    Split {
+        feature: u16,
+        /// Values at or below it go left (scikit-learn's numeric split).
+        threshold: f64,
+        /// A missing value (NaN, which no feature is) goes left.
+        missing_left: bool,
+        /// Node indexes in the model's flat node list.
+        left: u32,
+        right: u32,
+    },
+}
+
+/// Gradient-boosted trees over [`rows`] and the threshold under which a block leaves the
+/// selection (chosen by the training script out of fold).
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Raw score every tree's leaf adds to (the log-odds of the training labels' base rate).
+    base: f64,
+    /// Probability below which an in-scope block is dropped.
+    pub low: f32,
+    nodes: Vec<Node>,
+    /// Each tree's root in `nodes`.
+    roots: Vec<u32>,
+}
+
+impl Model {
+    /// Read a model file (see `scripts/train_readable.py --export` for the format); `None`
+    /// when it is malformed, has another feature count or a node points outside its tree.
+    pub fn parse(text: &str) -> Option<Model> {
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        if lines.next()? != MAGIC {
+            return None;
+        }
+        let features: usize = field(&mut lines, "features")?.parse().ok()?;
+        if features != FEATURES {
+            return None;
+        }
+        let low: f32 = field(&mut lines, "low")?.parse().ok()?;
+        let base: f64 = field(&mut lines, "base")?.parse().ok()?;
+        let trees: usize = field(&mut lines, "trees")?.parse().ok()?;
+        let mut model = Model {
+            base,
+            low,
+            nodes: Vec::new(),
+            roots: Vec::with_capacity(trees),
+        };
+        for _ in 0..trees {
+            let count: u32 = field(&mut lines, "tree")?.parse().ok()?;
+            let start = model.nodes.len() as u32;
+            model.roots.push(start);
+            for _ in 0..count {
+                let line = lines.next()?;
+                let mut parts = line.split(' ');
+                let node = match parts.next()? {
+                    "leaf" => Node::Leaf(parts.next()?.parse().ok()?),
+                    "split" => {
+                        let feature: u16 = parts.next()?.parse().ok()?;
+                        let threshold: f64 = parts.next()?.parse().ok()?;
+                        let missing_left = parts.next()? == "1";
+                        let left: u32 = parts.next()?.parse().ok()?;
+                        let right: u32 = parts.next()?.parse().ok()?;
+                        // Children come after their parent, inside this tree: every walk
+                        // moves forward and ends.
+                        let here = model.nodes.len() as u32 - start;
+                        if usize::from(feature) >= FEATURES
+                            || left <= here
+                            || right <= here
+                            || left >= count
+                            || right >= count
+                        {
+                            return None;
+                        }
+                        Node::Split {
+                            feature,
+                            threshold,
+                            missing_left,
+                            left: start + left,
+                            right: start + right,
+                        }
+                    }
+                    _ => return None,
+                };
+                if parts.next().is_some() {
+                    return None;
+                }
+                model.nodes.push(node);
+            }
+        }
+        if lines.next().is_some() {
+            return None;
+        }
+        Some(model)
+    }
+
+    /// The probability that the block of `row` is main content.
+    pub fn score(&self, row: &[f32; FEATURES]) -> f32 {
+        let mut raw = self.base;
+        for &root in &self.roots {
+            let mut at = root as usize;
+            loop {
+                match self.nodes[at] {
+                    Node::Leaf(value) => {
+                        raw += value;
+                        break;
+                    }
+                    Node::Split {
+                        feature,
+                        threshold,
+                        missing_left,
+                        left,
+                        right,
+                    } => {
+                        let x = f64::from(row[usize::from(feature)]);
+                        let go_left = if x.is_nan() {
+                            missing_left
+                        } else {
+                            x <= threshold
+                        };
+                        at = if go_left { left } else { right } as usize;
+                    }
+                }
+            }
+        }
+        (1.0 / (1.0 + (-raw).exp())) as f32
+    }
+
+    /// [`Model::score`] of every block.
+    pub fn scores(&self, blocks: &[Block]) -> Vec<f32> {
+        rows(blocks).iter().map(|r| self.score(r)).collect()
+    }
+
+    /// [`Model::score`] of the in-scope blocks, the only ones [`drop_low`] reads (1 for the
+    /// others): the selection's own path.
+    pub(super) fn in_scope_scores(&self, blocks: &[Block]) -> Vec<f32> {
+        let page = Page::of(blocks);
+        blocks
+            .iter()
+            .map(|b| {
+                if b.in_scope {
+                    self.score(&page.row(b))
+                } else {
+                    1.0
+                }
+            })
+            .collect()
+    }
+}
+
+/// The value of a `name value` line of a model file.
+fn field<'a>(lines: &mut impl Iterator<Item = &'a str>, name: &str) -> Option<&'a str> {
+    lines.next()?.strip_prefix(name)?.strip_prefix(' ')
+}
+
+/// The shipped model, read once per process (`None` if it does not parse: see the module
+/// documentation).
+pub fn builtin() -> Option<&'static Model> {
+    static MODEL: OnceLock<Option<Model>> = OnceLock::new();
+    MODEL.get_or_init(|| Model::parse(BUILTIN)).as_ref()
+}
+
+/// Take out of `scope` the in-scope blocks scored below `low` whose subtree holds no in-scope
+/// block scored at or above it (`scores` in the order of `blocks`; nothing happens when the
+/// counts differ). `body` and the document stay: an empty selection is the fallback's
+/// business, not the scorer's.
+pub(super) fn drop_low(
+    table: &Table,
+    scope: &mut Scope,
+    blocks: &[Block],
+    scores: &[f32],
+    low: f32,
+) {
+    if blocks.len() != scores.len() {
+        return;
+    }
+    let items = &table.items;
+    let n = items.len();
+    let mut low_block = vec![false; n];
+    let mut kept_below = vec![false; n];
+    for (b, &s) in blocks.iter().zip(scores) {
+        let i = b.item as usize;
+        if !b.in_scope || i >= n {
+            continue;
+        }
+        if s < low {
+            low_block[i] = true;
+        } else {
+            kept_below[i] = true;
+        }
+    }
+    // Pre-order: a parent's index is below its children's, so one backward sweep carries
+    // "holds a kept block" up the whole tree.
+    for i in (0..n).rev() {
+        let p = items[i].parent;
+        if kept_below[i] && p != NONE && (p as usize) < i {
+            kept_below[p as usize] = true;
+        }
+    }
+    for i in 0..n {
+        let it = &items[i];
+        if low_block[i] && !kept_below[i] && it.parent != NONE && !it.flags.has_any(F_BODY) {
+            scope.skip.insert(it.id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::readable::{select_with, Scorer};
+
+    /// 64 feature rows spread over the training data, each after scikit-learn's probability
+    /// for it under the shipped model (written by `scripts/train_readable.py --export`).
+    const PARITY: &str = include_str!("model/parity.txt");
+
+    #[test]
+    fn the_shipped_model_parses_and_fits_the_features() {
+        let model = builtin().expect("model/blocks.txt parses");
+        assert!(!model.roots.is_empty());
+        assert!(model.low > 0.0 && model.low < 0.5, "{}", model.low);
+        assert_eq!(feature_names().len(), FEATURES);
+    }
+
+    #[test]
+    fn the_core_scores_what_scikit_learn_scores() {
+        let model = builtin().expect("model/blocks.txt parses");
+        let mut seen = 0;
+        for line in PARITY.lines().filter(|l| !l.trim().is_empty()) {
+            let values: Vec<f64> = line.split(' ').map(|v| v.parse().unwrap()).collect();
+            assert_eq!(values.len(), FEATURES + 1, "{line}");
+            let mut row = [0f32; FEATURES];
+            for (slot, v) in row.iter_mut().zip(&values[1..]) {
+                *slot = *v as f32;
+            }
+            let got = f64::from(model.score(&row));
+            assert!(
+                (got - values[0]).abs() < 1e-5,
+                "{got} against {}",
+                values[0]
+            );
+            seen += 1;
+        }
+        assert_eq!(seen, 64);
+    }
+
+    fn tree(nodes: &str) -> String {
+        format!("webgrip block model 1\nfeatures {FEATURES}\nlow 0.2\nbase 0.5\ntrees 1\n{nodes}")
+    }
+
+    #[test]
+    fn a_model_file_is_read_exactly() {
+        // One split on `chars`: up to 10 characters scores low.
+        let good = tree("tree 3\nsplit 0 10.0 1 1 2\nleaf -3.0\nleaf 2.0\n");
+        let model = Model::parse(&good).expect("parses");
+        let mut row = [0f32; FEATURES];
+        row[0] = 10.0;
+        assert!(model.score(&row) < 0.1);
+        row[0] = 10.5;
+        assert!(model.score(&row) > 0.9);
+        row[0] = f32::NAN;
+        assert!(model.score(&row) < 0.1, "NaN goes where missing_left says");
+        // Everything that would make a walk loop, leave its tree or misread a column.
+        for bad in [
+            good.replace("webgrip block model 1", "webgrip block model 2"),
+            good.replace(&format!("features {FEATURES}"), "features 3"),
+            tree("tree 3\nsplit 0 10.0 1 0 2\nleaf -3.0\nleaf 2.0\n"),
+            tree("tree 3\nsplit 0 10.0 1 1 3\nleaf -3.0\nleaf 2.0\n"),
+            tree(&format!(
+                "tree 3\nsplit {FEATURES} 10.0 1 1 2\nleaf -3.0\nleaf 2.0\n"
+            )),
+            tree("tree 3\nsplit 0 10.0 1 1 2\nleaf -3.0\n"),
+            tree("tree 2\nleaf 1.0 2.0\nleaf 2.0\n"),
+            format!("{good}leaf 1.0\n"),
+        ] {
+            assert!(Model::parse(&bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_scorer_reads_the_rows_training_reads() {
+        // Words split across inline elements and line breaks, punctuation, links, a tag
+        // outside the scorer's list: the scorer's walk keeps no text yet counts the same.
+        let html = "<html><body><nav><a href=/>Home</a> <a href=/b>Blog</a></nav><main>\
+            <h1>Bold<b>er</b> title</h1><p>One, two; three.<br>Four <i>fi</i>ve <a href=/x>six \
+            seven</a>!</p><dl><dt>Term</dt><dd>Its meaning, said twice, said well.</dd></dl>\
+            <custom-tag>Loose words here</custom-tag></main><footer>(c) 2026</footer></body></html>";
+        let doc = crate::document::parse(html);
+        let training = super::super::blocks(&doc, None);
+        let chosen = crate::readable::select_with_table(&doc, None, Scorer::Rules);
+        let scoring = super::super::features::blocks_of(
+            &doc,
+            &chosen.table,
+            &chosen.scope,
+            chosen.forum,
+            false,
+        );
+        assert!(training.len() > 5, "{training:?}");
+        assert!(scoring
+            .iter()
+            .all(|b| b.text.is_empty() && b.tag.is_empty()));
+        assert_eq!(rows(&training), rows(&scoring));
+        let title = training
+            .iter()
+            .find(|b| b.text.starts_with("Bold"))
+            .unwrap();
+        assert_eq!((title.text.as_str(), title.words), ("Bolder title", 2));
+        let para = training.iter().find(|b| b.text.starts_with("One")).unwrap();
+        assert_eq!((para.words, para.punct), (7, 4), "{}", para.text);
+    }
+
+    const PROSE: &str = "The committee met on Tuesday to discuss the budget for the coming \
+        year, and after a long debate it agreed to fund the new library and the park.";
+
+    fn scored_text(html: &str, score: impl Fn(&Block) -> f32) -> String {
+        let doc = crate::document::parse(html);
+        let blocks = super::super::blocks(&doc, None);
+        let scores: Vec<f32> = blocks.iter().map(score).collect();
+        let scope = select_with(
+            &doc,
+            None,
+            Scorer::Given {
+                scores: &scores,
+                low: 0.2,
+            },
+        );
+        crate::text::render(&doc, &scope)
+    }
+
+    #[test]
+    fn a_low_scored_block_leaves_but_not_the_kept_blocks_under_it() {
+        let html = format!(
+            "<html><body><main><div class=wrap>Share this story<p>{PROSE}</p>\
+             <p>Second: {PROSE}</p><p>Sign up for our newsletter today</p></div></main>\
+             </body></html>"
+        );
+        let rules = scored_text(&html, |_| 0.9);
+        assert!(
+            rules.contains("newsletter") && rules.contains("Share this"),
+            "{rules}"
+        );
+        // The newsletter line and the wrapper's own line score low; the paragraphs do not.
+        let judged = scored_text(&html, |b| {
+            if b.text.contains("committee") {
+                0.9
+            } else {
+                0.1
+            }
+        });
+        assert!(!judged.contains("newsletter"), "{judged}");
+        assert!(judged.contains("Second: The committee"), "{judged}");
+        // The wrapper holds kept paragraphs, so its own line stays with them.
+        assert!(judged.contains("Share this"), "{judged}");
+        // Scores that do not fit the page's blocks change nothing.
+        let doc = crate::document::parse(&html);
+        let scope = select_with(
+            &doc,
+            None,
+            Scorer::Given {
+                scores: &[0.0],
+                low: 0.2,
+            },
+        );
+        assert_eq!(crate::text::render(&doc, &scope), rules);
+    }
+}
