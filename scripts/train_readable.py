@@ -135,42 +135,8 @@ DERIVED = [
     "rules_share",
 ]
 FLAGS = list(_core.READABLE_FLAG_NAMES)
-TAGS = [
-    "p",
-    "div",
-    "li",
-    "td",
-    "th",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "span",
-    "a",
-    "section",
-    "article",
-    "main",
-    "header",
-    "footer",
-    "nav",
-    "aside",
-    "body",
-    "blockquote",
-    "pre",
-    "dd",
-    "dt",
-    "figcaption",
-    "form",
-    "table",
-    "ul",
-    "ol",
-    "tr",
-    "figure",
-    "summary",
-    "address",
-]
+# The tags the ``tag`` column numbers, as the core numbers them (index; any other: the length).
+TAGS = list(_core.READABLE_TAGS)
 # Context: the neighbouring blocks in document order (offsets), and a window either side
 # summed by characters: a paragraph among kept paragraphs reads differently from one alone in
 # a footer.

@@ -23,6 +23,7 @@ __all__ = [
     "MIN_MAIN_CONTENT_CHARS",
     "READABLE_FEATURE_NAMES",
     "READABLE_FLAG_NAMES",
+    "READABLE_TAGS",
     "SHELL_MAX_CHARS",
     "TRACKING_PARAMS",
     "CancelToken",
@@ -420,6 +421,8 @@ def readable_features(html: str | bytes, url: str | None = None) -> bytes:
 
 READABLE_FEATURE_NAMES: tuple[str, ...]
 """The columns of :func:`readable_features`' rows."""
+READABLE_TAGS: tuple[str, ...]
+"""The tags the ``tag`` feature numbers: a tag's index here, any other tag this length."""
 
 READABLE_FLAG_NAMES: tuple[str, ...]
 """Names of the bits of :func:`readable_blocks`' ``flags`` and ``ancestor_flags``."""

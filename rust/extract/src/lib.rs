@@ -56,7 +56,7 @@ pub use readable::{
     blocks as readable_blocks, builtin_model as readable_builtin_model,
     feature_names as readable_feature_names, feature_rows as readable_feature_rows,
     Block as ReadableBlock, Model as ReadableModel, FEATURES as READABLE_FEATURES,
-    FLAG_NAMES as READABLE_FLAG_NAMES,
+    FLAG_NAMES as READABLE_FLAG_NAMES, TAGS as READABLE_TAGS,
 };
 pub use readable::{
     select as select_main_content, select_with as select_main_content_with,

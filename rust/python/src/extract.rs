@@ -121,29 +121,16 @@ fn readable_blocks<'py>(
     html: &Bound<'py, PyAny>,
     url: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let run = |text: &str| {
-        catch_unwind(|| {
-            let doc = webgrip_extract::parse(text);
-            let blocks = webgrip_extract::readable_blocks(&doc, url);
-            let scores = match webgrip_extract::readable_builtin_model() {
-                Some(model) => model.scores(&blocks),
+    let (blocks, scores) =
+        with_blocks(
+            py,
+            html,
+            url,
+            |blocks| match webgrip_extract::readable_builtin_model() {
+                Some(model) => model.scores(blocks),
                 None => vec![f32::NAN; blocks.len()],
-            };
-            (blocks, scores)
-        })
-    };
-    let out = if let Ok(s) = html.cast::<PyString>() {
-        let text = s.to_cow()?;
-        py.detach(|| run(&text))
-    } else if let Ok(b) = html.cast::<PyBytes>() {
-        let bytes = b.as_bytes();
-        py.detach(|| run(&decode_body_borrowed(bytes, None).0))
-    } else {
-        return Err(PyTypeError::new_err("html must be str or bytes"));
-    };
-    let Ok((blocks, scores)) = out else {
-        return Err(parser_failed(py, url));
-    };
+            },
+        )?;
     let list = PyList::empty(py);
     for (b, score) in blocks.into_iter().zip(scores) {
         let d = block_dict(py, b)?;
@@ -163,18 +150,34 @@ fn readable_features<'py>(
     html: &Bound<'py, PyAny>,
     url: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let (_, bytes) = with_blocks(py, html, url, |blocks| {
+        let mut out = Vec::new();
+        for row in webgrip_extract::readable_feature_rows(blocks) {
+            for v in row {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    })?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Decode `html` (str, or bytes as `extract_document` decodes them), parse it and read its
+/// readable blocks, then `then` of them, all without the GIL; a panic (a bug) is the same
+/// typed error `extract_document` raises.
+fn with_blocks<T: Send>(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<&str>,
+    then: impl Fn(&[ReadableBlock]) -> T + Sync,
+) -> PyResult<(Vec<ReadableBlock>, T)> {
     let run = |text: &str| {
-        catch_unwind(|| {
+        catch_unwind(AssertUnwindSafe(|| {
             let doc = webgrip_extract::parse(text);
             let blocks = webgrip_extract::readable_blocks(&doc, url);
-            let mut out = Vec::new();
-            for row in webgrip_extract::readable_feature_rows(&blocks) {
-                for v in row {
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            }
-            out
-        })
+            let derived = then(&blocks);
+            (blocks, derived)
+        }))
     };
     let out = if let Ok(s) = html.cast::<PyString>() {
         let text = s.to_cow()?;
@@ -185,10 +188,7 @@ fn readable_features<'py>(
     } else {
         return Err(PyTypeError::new_err("html must be str or bytes"));
     };
-    match out {
-        Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
-        Err(_) => Err(parser_failed(py, url)),
-    }
+    out.map_err(|_| parser_failed(py, url))
 }
 
 fn block_dict(py: Python<'_>, b: ReadableBlock) -> PyResult<Bound<'_, PyDict>> {
@@ -557,6 +557,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "READABLE_FEATURE_NAMES",
         PyTuple::new(m.py(), webgrip_extract::readable_feature_names())?,
+    )?;
+    m.add(
+        "READABLE_TAGS",
+        PyTuple::new(m.py(), webgrip_extract::READABLE_TAGS)?,
     )?;
     m.add(
         "READABLE_FLAG_NAMES",

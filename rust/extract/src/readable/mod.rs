@@ -77,7 +77,9 @@ pub use features::{blocks, Block, FLAG_NAMES};
 use flags::*;
 use outline::{url_host, Table};
 use page_kind::ProductSignal;
-pub use scorer::{builtin as builtin_model, feature_names, rows as feature_rows, Model, FEATURES};
+pub use scorer::{
+    builtin as builtin_model, feature_names, rows as feature_rows, Model, FEATURES, TAGS,
+};
 use supplement::{json_ld, shell_summary, supplement};
 
 /// No index: the parent of the document root in the outline table.

@@ -37,7 +37,7 @@ const MAGIC: &str = "webgrip block model 1";
 const FLAG_NAMES_LEN: usize = FLAG_NAMES.len();
 
 /// Tag names the `tag` feature numbers (index in this list; any other tag is its length).
-const TAGS: [&str; 34] = [
+pub const TAGS: [&str; 34] = [
     "p",
     "div",
     "li",
