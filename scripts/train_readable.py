@@ -104,36 +104,13 @@ SHIP_LOW = (0.05, 0.1, 0.15, 0.2, 0.3)
 # the largest per leaf count (`staged_predict_proba`).
 LEAVES = (15, 63)
 ROUNDS = (50, 100, 200)
-NUMERIC = [
-    "chars",
-    "link_chars",
-    "words",
-    "punct",
-    "depth",
-    "subtree_chars",
-    "subtree_link_chars",
-    "subtree_links",
-    "subtree_good",
-    "parent_chars",
-    "level",
-    "same_kind_siblings",
-    "position",
-    "text_before",
-    "article",
-    "product",
-    "forum",
-    "in_scope",
-]
-# Derived per block: ratios the trees would otherwise have to approximate with many splits,
-# and two page-level facts (how much text the page has, how much of it the rules keep).
-DERIVED = [
-    "link_share",
-    "punct_per_word",
-    "chars_per_word",
-    "page_share",
-    "log_page_chars",
-    "rules_share",
-]
+# The core's feature columns (``_core.READABLE_FEATURE_NAMES``), which BASE repeats: the
+# block's numbers (the keys of ``readable_blocks``' dicts), then ratios the trees would
+# otherwise approximate with many splits and two page-level facts (how much text the page
+# has, how much of it the rules keep), then the flag bits and the tag.
+CORE = list(_core.READABLE_FEATURE_NAMES)
+NUMERIC = CORE[: CORE.index("link_share")]
+DERIVED = CORE[CORE.index("link_share") : CORE.index("flag_invisible")]
 FLAGS = list(_core.READABLE_FLAG_NAMES)
 # The tags the ``tag`` column numbers, as the core numbers them (index; any other: the length).
 TAGS = list(_core.READABLE_TAGS)
@@ -167,9 +144,8 @@ BASE = [
 ]
 # ``--features``: the column groups after BASE.
 EXTRA = {"base": [], "context": CONTEXT, "text": [*CONTEXT, *PAGE_TEXT], "core": []}
-# ``--features core``: the core's own rows (``_core.readable_features``), what the shipped
-# scorer reads; the same columns as BASE with the tag a plain number rather than a category.
-CORE = list(_core.READABLE_FEATURE_NAMES)
+# ``--features core`` reads the core's own rows (``_core.readable_features``), what the shipped
+# scorer reads: the same columns as BASE with the tag a plain number rather than a category.
 
 
 @dataclass
