@@ -258,6 +258,10 @@ impl Model {
         };
         for _ in 0..trees {
             let count: u32 = field(&mut lines, "tree")?.parse().ok()?;
+            // A tree without nodes has no root to walk from.
+            if count == 0 {
+                return None;
+            }
             let start = model.nodes.len() as u32;
             model.roots.push(start);
             for _ in 0..count {
@@ -481,6 +485,7 @@ mod tests {
             )),
             tree("tree 3\nsplit 0 10.0 1 1 2\nleaf -3.0\n"),
             tree("tree 2\nleaf 1.0 2.0\nleaf 2.0\n"),
+            tree("tree 0\n"),
             format!("{good}leaf 1.0\n"),
         ] {
             assert!(Model::parse(&bad).is_none(), "{bad}");
