@@ -31,7 +31,10 @@ from webgrip.ray import fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
-INTERVAL = 0.25
+# The budget per host. budget_violations accepts a request delayed by under half of it; on the
+# 2-core CI machine, with Ray's workers and the test's servers on the same cores, a request
+# arrived 0.126 s late against 0.25 s (a gap of 0.124 s), so the interval leaves more room.
+INTERVAL = 0.4
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
 
