@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import pysource
 from markdown_it import MarkdownIt
 from webgrip import _core, extract
 
@@ -393,7 +394,7 @@ def _imports_outside_test_extra() -> list[str]:
     local = {p.stem for p in tests.rglob("*.py")} | packages | {"webgrip", "__future__"}
     bad = []
     for path in sorted(tests.rglob("*.py")):
-        tree = ast.parse(path.read_text("utf-8"))
+        tree = pysource.parse(path.read_text("utf-8"), filename=str(path))
         skipped = {
             node.args[0].value.split(".")[0]
             for node in ast.walk(tree)

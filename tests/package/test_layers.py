@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from helpers import pysource
+
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "webgrip"
 ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 
@@ -230,7 +232,7 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     now: dict[str, set[str]] = {}
     every: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = pysource.parse(path.read_text(encoding="utf-8"), filename=str(path))
         first, deferred = _imports(tree)
         is_package = path.name == "__init__.py"
         now[name] = set().union(*(_targets(n, name, is_package, known) for n in first))
