@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use webgrip_extract::{
-    decode_body_borrowed, extract_within, Budget, Modes, Options, TrackingRules,
+    decode_body_borrowed, extract_within, Budget, Modes, Options, ReadableScorer, TrackingRules,
 };
 
 const CONTENT_TYPES: [Option<&str>; 4] = [
@@ -35,6 +35,13 @@ fuzz_target!(|data: &[u8]| {
         main_content: flags & 32 != 0,
         tracking: Some(&tracking),
         frame_marker: (flags & 64 != 0).then_some("\u{E000}"),
+        // The flag byte has no bit left: inputs of odd length run the learned block scorer
+        // after the rules (`readable_model=True`), the others the rules alone.
+        readable: if body.len() % 2 == 1 {
+            ReadableScorer::Model
+        } else {
+            ReadableScorer::Rules
+        },
     };
     let url = Some("https://example.com/dir/page.html?q=1#top");
     let out = extract_within(&html, url, modes, options, &Budget::unlimited());
