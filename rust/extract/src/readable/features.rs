@@ -16,8 +16,10 @@
 //! from JSON-LD (`Scope::supplement`) is no block, and `document`'s fallback to the whole page
 //! for a tiny selection (`MIN_MAIN_CONTENT_CHARS`) happens after `select`, so neither shows here.
 //!
-//! The learned block scorer (`scorer`, opt-in) reads these blocks inside the selection
-//! (`blocks_of`, without their text); exposed to Python as `webgrip._core.readable_blocks` and
+//! The counts come from the outline table (`Table::build` counts each element's own text,
+//! words and punctuation in its one walk), so the block scorer (`scorer`) reads these blocks
+//! inside the selection (`blocks_of`, without their text) for the cost of a sweep over the
+//! table; only `blocks` walks the tree again, for the blocks' text. Exposed to Python as `webgrip._core.readable_blocks` and
 //! `readable_features` for `scripts/train_readable.py`, which trains it.
 
 use crate::dom::{flow, Flow};
@@ -92,7 +94,8 @@ pub struct Block {
     pub chars: u32,
     /// ... of which inside links.
     pub link_chars: u32,
-    /// Whitespace-separated words of the own text that hold an alphanumeric character.
+    /// Whitespace-separated words of the own text that hold an alphanumeric character, counted
+    /// per text node (a word split by an inline element, "bold<b>er</b>", counts twice).
     pub words: u32,
     /// Sentence punctuation in the own text.
     pub punct: u32,
@@ -132,30 +135,27 @@ pub struct Block {
     pub(super) tag_code: u8,
 }
 
-/// A block's own text and counts while the walk fills them.
+/// A block's own text while the walk fills it (`keep_text` only: the counts come from the
+/// outline, see [`own_counts`]).
 #[derive(Default)]
 struct Own {
-    /// Kept only when asked for (`keep_text`).
     text: String,
-    chars: u32,
-    link_chars: u32,
-    /// Words ended so far (whitespace-separated runs holding an alphanumeric character) ...
-    words: u32,
-    /// ... and whether the run being read holds one (a word across text nodes,
-    /// "bold<b>er</b>", is one word, as in the joined text).
-    word_alnum: bool,
-    punct: u32,
 }
 
 impl Own {
-    /// Whitespace: the word being read, if any, ends.
-    fn space(&mut self, keep_text: bool) {
-        self.words += u32::from(self.word_alnum);
-        self.word_alnum = false;
-        if keep_text {
-            self.text.push(' ');
-        }
+    /// Whitespace: a word boundary in the joined text.
+    fn space(&mut self) {
+        self.text.push(' ');
     }
+}
+
+/// A block's own counts, summed from the outline items whose text it owns.
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    chars: u32,
+    link_chars: u32,
+    words: u32,
+    punct: u32,
 }
 
 /// An element the walk is inside.
@@ -163,7 +163,6 @@ struct Frame {
     /// The block its text belongs to (itself if it is one).
     owner: usize,
     invisible: bool,
-    in_link: bool,
 }
 
 /// The text blocks of `doc` with their features, in document order (see the module
@@ -191,8 +190,14 @@ pub(super) fn blocks_of(
     forum: bool,
     keep_text: bool,
 ) -> Vec<Block> {
-    let Some((own, tags)) = own_texts(doc, table, keep_text) else {
-        return Vec::new();
+    let own = own_counts(table);
+    let texts = if keep_text {
+        match own_texts(doc, table) {
+            Some(texts) => Some(texts),
+            None => return Vec::new(),
+        }
+    } else {
+        None
     };
     let items = &table.items;
     let emitted = emitted(table, scope);
@@ -208,8 +213,9 @@ pub(super) fn blocks_of(
             depth[i] = depth[p] + 1;
         }
     }
+    // Siblings of one kind are blocks when one of them is (the tag is part of the kind).
     let mut kinds = fast_map::<(u32, u64), u32>(n);
-    for it in items {
+    for it in items.iter().filter(|it| it.flags.has_any(F_BLOCK | F_BODY)) {
         *kinds.entry((it.parent, it.sig)).or_default() += 1;
     }
     let chosen: Vec<usize> = (0..n).filter(|&i| own[i].chars > 0).collect();
@@ -219,27 +225,32 @@ pub(super) fn blocks_of(
     let mut out = Vec::with_capacity(count);
     for (k, &i) in chosen.iter().enumerate() {
         let (it, o) = (&items[i], &own[i]);
-        let text = if keep_text {
-            o.text.split_whitespace().collect::<Vec<_>>().join(" ")
-        } else {
-            String::new()
+        let (text, tag) = match &texts {
+            Some((texts, tags)) => (
+                texts[i]
+                    .text
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                tags[i],
+            ),
+            None => (String::new(), tag_name(doc, it.id)),
         };
-        let (words, punct) = (o.words + u32::from(o.word_alnum), o.punct);
         let parent_chars = match it.parent {
             NONE => 0,
             p => items.get(p as usize).map_or(0, |p| p.text),
         };
         out.push(Block {
             tag: if keep_text {
-                tags[i].to_string()
+                tag.to_string()
             } else {
                 String::new()
             },
-            tag_code: super::scorer::tag_code(tags[i]),
+            tag_code: super::scorer::tag_code(tag),
             chars: o.chars,
             link_chars: o.link_chars,
-            words,
-            punct,
+            words: o.words,
+            punct: o.punct,
             depth: depth[i],
             flags: it.flags.bits(),
             ancestor_flags: ancestors[i].bits(),
@@ -268,19 +279,43 @@ pub(super) fn blocks_of(
     out
 }
 
-/// Sentence punctuation, as the outline counts it (`outline::is_punct`).
-fn is_punct(ch: char) -> bool {
-    matches!(ch, '.' | ',' | ';' | '?' | '!' | '。' | '、' | '，')
+/// Per outline item: the counts of the text it owns as a block (zero for an item that is no
+/// block). Every item's own (direct) text, as the outline counted it, goes to its nearest
+/// block: itself, or its parent's block. Pre-order, so a parent's block is known first.
+fn own_counts(table: &Table) -> Vec<Counts> {
+    let items = &table.items;
+    let mut owner = vec![0usize; items.len()];
+    let mut out = vec![Counts::default(); items.len()];
+    for (i, it) in items.iter().enumerate() {
+        let p = it.parent;
+        owner[i] = if it.flags.has_any(F_BLOCK | F_BODY) || p == NONE || p as usize >= i {
+            i
+        } else {
+            owner[p as usize]
+        };
+        let c = &mut out[owner[i]];
+        c.chars += it.own;
+        c.link_chars += it.own_link;
+        c.words += it.own_words;
+        c.punct += it.own_punct;
+    }
+    out
 }
 
-/// Each outline item's own block text, and its tag name. The walk is `Table::build`'s (the
-/// same pre-order over elements, the document and template fragments), so the k-th element it
-/// opens is item k; a mismatch (which would be a bug) answers `None` rather than wrong rows.
-fn own_texts<'a>(
-    doc: &'a Html,
-    table: &Table,
-    keep_text: bool,
-) -> Option<(Vec<Own>, Vec<&'a str>)> {
+/// The tag name of the outline item `id` (`#document` for the document and template
+/// contents).
+fn tag_name(doc: &Html, id: crate::tree::NodeId) -> &str {
+    match doc.tree.get(id).map(|n| n.value()) {
+        Some(Node::Element(el)) => el.name(),
+        _ => "#document",
+    }
+}
+
+/// Each outline item's own block text, and its tag name, for [`blocks`] (the counts come
+/// from the outline). The walk is `Table::build`'s (the same pre-order over elements, the
+/// document and template fragments), so the k-th element it opens is item k; a mismatch
+/// (which would be a bug) answers `None` rather than wrong rows.
+fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>)> {
     let items = &table.items;
     let mut own: Vec<Own> = (0..items.len()).map(|_| Own::default()).collect();
     let mut tags: Vec<&str> = vec!["#document"; items.len()];
@@ -295,7 +330,7 @@ fn own_texts<'a>(
                     Node::Text(text) => {
                         if let Some(top) = stack.last() {
                             if !top.invisible {
-                                add_text(&mut own[top.owner], text, top.in_link, keep_text);
+                                own[top.owner].text.push_str(text);
                             }
                         }
                         continue;
@@ -316,13 +351,12 @@ fn own_texts<'a>(
                         _ => idx,
                     },
                     invisible: top.is_some_and(|t| t.invisible) || it.flags.has_any(F_INVISIBLE),
-                    in_link: top.is_some_and(|t| t.in_link) || it.flags.has_any(F_LINK),
                 };
                 // A line break or a block boundary separates words the text view shows apart
                 // ("one<br>two", "A<div>B</div>C"): the enclosing block's text gets a space.
                 if let (Some(t), Some(name)) = (top, name) {
                     if name == "br" || flow(name) != Flow::Inline {
-                        own[t.owner].space(keep_text);
+                        own[t.owner].space();
                     }
                 }
                 stack.push(frame);
@@ -336,50 +370,13 @@ fn own_texts<'a>(
                 stack.pop();
                 if let (Some(t), Some(name)) = (stack.last(), name) {
                     if flow(name) != Flow::Inline {
-                        own[t.owner].space(keep_text);
+                        own[t.owner].space();
                     }
                 }
             }
         }
     }
     Some((own, tags))
-}
-
-fn add_text(own: &mut Own, text: &str, in_link: bool, keep_text: bool) {
-    let mut alnum = 0u32;
-    // One pass per character; most text is ASCII, whose classes a byte answers (the same
-    // answers `char`'s methods give: whitespace is space and \t to \r).
-    let mut step = |space: bool, letter: bool, punct: bool| {
-        if space {
-            own.words += u32::from(own.word_alnum);
-            own.word_alnum = false;
-        } else if letter {
-            alnum += 1;
-            own.word_alnum = true;
-        } else if punct {
-            own.punct += 1;
-        }
-    };
-    if text.is_ascii() {
-        for &b in text.as_bytes() {
-            step(
-                matches!(b, b' ' | b'\t'..=b'\r'),
-                b.is_ascii_alphanumeric(),
-                matches!(b, b'.' | b',' | b';' | b'?' | b'!'),
-            );
-        }
-    } else {
-        for c in text.chars() {
-            step(c.is_whitespace(), c.is_alphanumeric(), is_punct(c));
-        }
-    }
-    if keep_text {
-        own.text.push_str(text);
-    }
-    own.chars += alnum;
-    if in_link {
-        own.link_chars += alnum;
-    }
 }
 
 /// Per outline item: whether the text view of `scope` walks into it (see the module

@@ -235,6 +235,11 @@ pub(super) struct Item {
     pub(super) own: u32,
     /// ... of which inside links.
     pub(super) own_link: u32,
+    /// Sentence punctuation and words (whitespace-separated runs holding an alphanumeric
+    /// character, counted per text node) of the own text: the block scorer's features
+    /// (`features::blocks_of`), counted here so that it needs no second walk.
+    pub(super) own_punct: u32,
+    pub(super) own_words: u32,
     /// Text of the element's own line of flow: its direct text plus that of inline
     /// descendants (spans, links, emphasis), excluding nested blocks.
     pub(super) line: u32,
@@ -525,6 +530,7 @@ impl<'a> Outliner<'a> {
         let TextCounts {
             alnum,
             punct,
+            words,
             fed,
             hash,
         } = TextCounts::of(text);
@@ -535,6 +541,8 @@ impl<'a> Outliner<'a> {
             it.text += alnum;
             it.own += alnum;
             it.punct += punct;
+            it.own_punct += punct;
+            it.own_words += words;
             it.line += alnum;
             if self.depths.link > 0 {
                 it.link += alnum;
@@ -675,6 +683,8 @@ impl Item {
             wt: 0.0,
             own: 0,
             own_link: 0,
+            own_punct: 0,
+            own_words: 0,
             line: 0,
             level: 0,
             sig: 0,
@@ -757,8 +767,8 @@ fn hash_inv_pow(e: u64) -> u64 {
     pow_with(&HASH_INV_POWS, TEXT_HASH_INV, e)
 }
 
-/// What one text node adds to the outline: its alphanumeric characters and sentence
-/// punctuation, and its lower-cased alphanumerics as a hash.
+/// What one text node adds to the outline: its alphanumeric characters, sentence punctuation
+/// and words, and its lower-cased alphanumerics as a hash.
 ///
 /// The running hash of `Table::build` weighs the k-th character fed since the page began by
 /// `B^k`: a node feeding `c_0 .. c_{n-1}` from position `p` adds `B^p * sum c_j B^j`. The sum
@@ -768,17 +778,20 @@ fn hash_inv_pow(e: u64) -> u64 {
 struct TextCounts {
     alnum: u32,
     punct: u32,
+    /// Whitespace-separated runs holding an alphanumeric character.
+    words: u32,
     /// Characters fed to the hash (a lower-cased letter may be several).
     fed: u64,
     hash: u64,
 }
 
 /// Per byte: its lower case if an ASCII letter or digit (all at least `b'0'`), [`PUNCT`] if
-/// ASCII sentence punctuation (see `is_punct`), [`NON_ASCII`] for a byte of a longer
-/// character, else 0.
+/// ASCII sentence punctuation (see `is_punct`), [`SPACE`] if ASCII whitespace (as
+/// `char::is_whitespace` has it), [`NON_ASCII`] for a byte of a longer character, else 0.
 const BYTE_KIND: [u8; 256] = byte_kinds();
 const PUNCT: u8 = 1;
 const NON_ASCII: u8 = 2;
+const SPACE: u8 = 3;
 
 const fn byte_kinds() -> [u8; 256] {
     let mut out = [0u8; 256];
@@ -791,6 +804,8 @@ const fn byte_kinds() -> [u8; 256] {
             b.to_ascii_lowercase()
         } else if matches!(b, b'.' | b',' | b';' | b'?' | b'!') {
             PUNCT
+        } else if matches!(b, b' ' | b'\t'..=b'\r') {
+            SPACE
         } else {
             0
         };
@@ -802,6 +817,9 @@ const fn byte_kinds() -> [u8; 256] {
 impl TextCounts {
     fn of(text: &str) -> Self {
         let (mut alnum, mut punct, mut hash) = (0u32, 0u32, 0u64);
+        // Words ended so far, and whether the run of non-whitespace being read holds an
+        // alphanumeric character.
+        let (mut words, mut word_alnum) = (0u32, false);
         // Lower-cased characters beyond one per alphanumeric (a letter may lower-case to
         // several): `fed` is `alnum` plus these.
         let mut extra = 0u64;
@@ -811,12 +829,17 @@ impl TextCounts {
             let kind = BYTE_KIND[b as usize];
             if kind >= b'0' {
                 alnum += 1;
+                word_alnum = true;
                 hash = hash
                     .wrapping_mul(TEXT_HASH_INV)
                     .wrapping_add(u64::from(kind));
                 i += 1;
             } else if kind != NON_ASCII {
                 punct += u32::from(kind == PUNCT);
+                if kind == SPACE {
+                    words += u32::from(word_alnum);
+                    word_alnum = false;
+                }
                 i += 1;
             } else {
                 // `i` is on a character boundary: every step moves by whole characters.
@@ -826,6 +849,7 @@ impl TextCounts {
                 i += ch.len_utf8();
                 if ch.is_alphanumeric() {
                     alnum += 1;
+                    word_alnum = true;
                     let mut n = 0u64;
                     for lc in ch.to_lowercase() {
                         n += 1;
@@ -834,12 +858,16 @@ impl TextCounts {
                     extra += n.saturating_sub(1);
                 } else if is_punct(ch) {
                     punct += 1;
+                } else if ch.is_whitespace() {
+                    words += u32::from(word_alnum);
+                    word_alnum = false;
                 }
             }
         }
         TextCounts {
             alnum,
             punct,
+            words: words + u32::from(word_alnum),
             fed: u64::from(alnum) + extra,
             hash,
         }
@@ -941,9 +969,15 @@ mod tests {
             "Stra\u{df}e \u{130}stanbul \u{3002}\u{3001}\u{ff0c} caf\u{e9}.",
             "a",
             "",
+            " -- one\u{a0}two\u{3000}three ... ",
         ] {
             let c = TextCounts::of(text);
             let alnum = text.chars().filter(|c| c.is_alphanumeric()).count() as u32;
+            let words = text
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count() as u32;
+            assert_eq!(c.words, words, "{text:?}");
             let punct = text.chars().filter(|&c| is_punct(c)).count() as u32;
             let lower: Vec<char> = text
                 .chars()
