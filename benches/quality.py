@@ -174,10 +174,10 @@ def load_articles(root: Path, sample: int | None, split: str) -> list[Page]:
 Extractor = Callable[[Page], str]
 
 
-def ours_text(main_content: bool = True, readable_model: bool = False) -> Extractor:
-    """Readable text; with ``main_content=False`` the page's whole visible text, the floor a
-    selector must beat; with ``readable_model=True`` the learned block scorer after the
-    rules."""
+def ours_text(main_content: bool = True, readable_model: bool = True) -> Extractor:
+    """Readable text as shipped (the rules, then the learned block scorer); with
+    ``readable_model=False`` the rules alone; with ``main_content=False`` the page's whole
+    visible text, the floor a selector must beat."""
     from webgrip import _core
 
     def run(page: Page) -> str:

@@ -5,8 +5,8 @@
 
 Per page the best of ``--repeat`` runs of ``_core.extract_document`` (bytes in, the fetch
 path's views), summed over all pages and divided by their number: ms per page with
-``main_content=False``, with ``True`` (the rules alone, the default), and with ``True`` and
-``readable_model=True`` (the rules, then the learned block scorer); the main-content
+``main_content=False``, with ``True`` and ``readable_model=False`` (the rules alone), and
+with ``True`` (the rules, then the learned block scorer: the default); the main-content
 selection's cost on top of the whole page, and the scorer's speed relative to the rules
 alone (issue 33's target: at least 0.9). Run two
 builds alternately on a quiet machine; compare ratios from one run, not absolute figures

@@ -60,7 +60,7 @@ Compared, per WCXB page type, overall, and on the articles (each corpus with its
 Block accuracy is against the labels, for the rules' ``in_scope`` and for the model.
 
 ``--export DIR`` (with ``core``) fits the chosen size on every page and writes the model the
-core ships (``DIR/blocks.txt``, compiled in; opt-in with ``readable_model=True``) and
+core ships (``DIR/blocks.txt``, compiled in; the default, ``readable_model=False`` turns it off) and
 ``DIR/parity.txt``, rows with scikit-learn's probabilities that a Rust test scores the same.
 Needs the ``train`` extra (scikit-learn, numpy; python-crfsuite for ``--crf``)::
 

@@ -272,7 +272,7 @@ def extract_document(
     tracking: TrackingRules | None = None,
     refuse_internal_images: bool = False,
     frame_marker: str | None = None,
-    readable_model: bool = False,
+    readable_model: bool = True,
     readable_scores: tuple[Sequence[float], float] | None = None,
 ) -> dict[str, Any]:
     """Parse once and build the requested views, within ``timeout`` seconds.
@@ -304,8 +304,9 @@ def extract_document(
       whose tree holds more than 1,048,576 nodes (no real page does; it bounds the memory
       of the selection on hostile markup).
 
-    With ``main_content``, the rules choose the selection; ``readable_model=True`` lets the
-    shipped block scorer then take out the in-scope blocks it judges boilerplate.
+    With ``main_content``, the rules choose the selection and the shipped block scorer then
+    takes out the in-scope blocks it judges boilerplate (``readable_model=False``: the rules
+    alone).
     ``readable_scores`` (development tooling for
     ``scripts/train_readable.py``) is ``(scores, low)``: one score per block of
     :func:`readable_blocks` in its order, used instead of the shipped model's, and the

@@ -129,10 +129,10 @@ class Config:
     max_download_bytes: int = 100 * 1024 * 1024
     tracking_params: tuple[str, ...] = ()
     """Extra query parameters to strip, on top of the built-in list (``*`` suffix = prefix)."""
-    readable_model: bool = False
+    readable_model: bool = True
     """Readable mode's learned block scorer: after the rules choose a page's main content, it
-    takes out the blocks it judges boilerplate. Off by default: out of fold it moves no
-    figure and costs time (docs/benchmarks.md, "A learned block scorer")."""
+    takes out the blocks it judges boilerplate (docs/benchmarks.md, "A learned block
+    scorer"). ``False`` keeps the rules' selection as it is."""
     page_cache_size: int = 32
     """Converted documents kept in memory for paging with ``start_index``."""
     page_cache_bytes: int = 64 * 1024 * 1024

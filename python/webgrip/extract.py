@@ -21,16 +21,16 @@ def extract(
     url: str | None = None,
     mode: str = "markdown",
     main_content: bool = False,
-    readable_model: bool = False,
+    readable_model: bool = True,
 ) -> Any:
     """Extract one view of an HTML page.
 
     ``html`` may be ``str`` or ``bytes`` (bytes are decoded by BOM, ``<meta charset>`` or
     detection). ``url`` is the page's address: relative links and images are made absolute
     against ``<base href>`` and then this URL. ``main_content=True`` narrows ``markdown`` and
-    ``text`` to the page's main content (links, tables and metadata always cover the page);
-    with ``readable_model=True`` a learned block scorer then takes out of the rules'
-    selection the blocks it judges boilerplate (opt-in: docs/benchmarks.md has its figures).
+    ``text`` to the page's main content (links, tables and metadata always cover the page):
+    rules choose it, then a learned block scorer takes out the blocks it judges boilerplate
+    (``readable_model=False``: the rules alone; docs/benchmarks.md has both's figures).
 
     ``mode`` selects the result:
 

@@ -145,7 +145,7 @@ def build_page(
     main_content: bool | None = None,
     tracking: _core.TrackingRules | None = None,
     deadline: float | None = None,
-    readable_model: bool = False,
+    readable_model: bool = True,
 ) -> Page:
     """Convert a successful response into a :class:`Page` showing the ``extract`` view.
 
@@ -156,8 +156,9 @@ def build_page(
     In ``links`` and ``markdown`` modes the core removes tracking parameters from every link
     as it resolves it: ``tracking`` (see :func:`webgrip.hygiene.tracking_rules`, a client
     compiles its ``Config.tracking_params`` once), else the built-in rules.
-    ``readable_model=True`` lets the learned block scorer take out of the readable selection
-    the blocks it judges boilerplate (``Config.readable_model``).
+    ``readable_model`` (``Config.readable_model``, on by default) lets the learned block
+    scorer take out of the readable selection the blocks it judges boilerplate; ``False``
+    keeps the rules' selection as it is.
     Raises :class:`~webgrip.errors.UnsupportedContentError` for binary bodies, and for
     ``links``/``tables`` on anything but HTML.
     """
@@ -181,7 +182,7 @@ def build_marked_page(
     tracking: _core.TrackingRules | None = None,
     deadline: float | None = None,
     frame_marker: str | None = None,
-    readable_model: bool = False,
+    readable_model: bool = True,
 ) -> tuple[Page, list[dict[str, Any]]]:
     """:func:`build_page` that also lists an HTML page's frames, each marked in the
     ``markdown``/``text`` view as ``{frame_marker}{index}{frame_marker}`` where it stands

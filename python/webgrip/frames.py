@@ -71,7 +71,7 @@ def build_framed_page(
     load: Loader,
     max_frames: int,
     max_bytes: int,
-    readable_model: bool = False,
+    readable_model: bool = True,
 ) -> Page:
     """The page of ``response`` (as :func:`webgrip.fetching.build_page` makes it) with its
     frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
@@ -111,7 +111,7 @@ class _Reader:
     frames_left: int  # the call's ``max_frames`` at first
     bytes_left: int  # the call's ``max_bytes`` at first
     listed: int = 0
-    readable_model: bool = False  # the learned block scorer judges the readable selection
+    readable_model: bool = True  # the learned block scorer judges the readable selection
     # A frame shown twice is read once.
     seen: dict[str, _Part] = dataclasses.field(default_factory=dict)
 

@@ -88,9 +88,9 @@ pub struct Options<'a> {
     /// as `{marker}{index}{marker}` (a paragraph of its own), for the caller to fill in.
     /// Pick a marker no page can guess (a random one per call).
     pub frame_marker: Option<&'a str>,
-    /// What judges the readable selection after the rules chose it: nothing by default
-    /// (`ReadableScorer::Rules`), or the learned block scorer (`ReadableScorer::Model`).
-    /// Read only with `main_content`.
+    /// What judges the readable selection after the rules chose it: the learned block scorer
+    /// (`ReadableScorer::Model`, the default), or nothing (`ReadableScorer::Rules`). Read only
+    /// with `main_content`.
     pub readable: ReadableScorer<'a>,
 }
 
@@ -125,7 +125,7 @@ pub fn extract_parsed(
         main_content,
         tracking: None,
         frame_marker: None,
-        readable: ReadableScorer::Rules,
+        readable: ReadableScorer::default(),
     };
     extract_parsed_with(doc, url, modes, options)
 }

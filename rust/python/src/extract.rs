@@ -303,7 +303,7 @@ impl TrackingRules {
 
 /// Parse once and build the requested views plus metadata, within `timeout` seconds.
 #[pyfunction]
-#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false, frame_marker=None, readable_model=false, readable_scores=None))]
+#[pyo3(signature = (html, *, url=None, modes=vec!["markdown".to_string()], main_content=false, content_type=None, timeout=None, cancel=None, tracking=None, refuse_internal_images=false, frame_marker=None, readable_model=true, readable_scores=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_document<'py>(
     py: Python<'py>,

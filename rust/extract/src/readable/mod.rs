@@ -42,9 +42,9 @@
 //! `thread` tells an article over its comment thread from a forum's opening post,
 //! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
 //! adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished table and scope
-//! back as one row of features per text block, and `scorer` (opt-in: `Scorer::Model`,
-//! `readable_model=True`) scores the in-scope ones with a learned model and takes out those
-//! it judges boilerplate.
+//! back as one row of features per text block, and `scorer` (the default `Scorer::Model`;
+//! `readable_model=False` turns it off) scores the in-scope ones with a learned model and
+//! takes out those it judges boilerplate.
 
 mod attrs;
 mod boilerplate;
@@ -122,10 +122,10 @@ pub fn selectable(doc: &Html) -> bool {
     doc.tree.len() <= MAX_OUTLINE_NODES
 }
 
-/// Choose the part of `doc` that is the page's main content (the rules alone:
-/// [`Scorer::Rules`]).
+/// Choose the part of `doc` that is the page's main content (the rules, then the learned
+/// block scorer: [`Scorer::Model`], the default).
 pub fn select(doc: &Html, url: Option<&str>) -> Scope {
-    select_with(doc, url, Scorer::Rules)
+    select_with(doc, url, Scorer::default())
 }
 
 /// [`select`] with the block scorer of your choice.
@@ -134,14 +134,14 @@ pub fn select_with(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Scope {
 }
 
 /// What judges the rules' selection block by block after the rules chose it (`scorer`).
-/// The rules alone are the default: out of fold the shipped model moves no figure and costs
-/// time (docs/benchmarks.md, "A learned block scorer"), so it is opt-in (`readable_model`).
+/// The shipped model is the default (issue 33); `Rules` keeps the selection as the rules
+/// chose it (`readable_model=False`), for comparison and for callers who want no model.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub enum Scorer<'a> {
-    /// The selection as the rules chose it (the default).
-    #[default]
+    /// The selection as the rules chose it (`readable_model=False`).
     Rules,
-    /// The shipped model takes out the in-scope blocks it scores low (`readable_model=True`).
+    /// The shipped model takes out the in-scope blocks it scores low (the default).
+    #[default]
     Model,
     /// Scores computed elsewhere, one per block of [`blocks`] in its order, with the
     /// threshold below which a block leaves: how the training script measures a model out

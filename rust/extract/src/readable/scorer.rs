@@ -212,8 +212,10 @@ enum Node {
     Leaf(f64),
     Split {
         feature: u16,
-        /// Values at or below it go left (scikit-learn's numeric split).
-        threshold: f64,
+        /// Values at or below it go left (scikit-learn's numeric split): the largest `f32` at
+        /// or below the model's `f64` threshold, which sends every `f32` feature value the
+        /// same way and saves a conversion per node.
+        threshold: f32,
         /// A missing value (NaN, which no feature is) goes left.
         missing_left: bool,
         /// Node indexes in the model's flat node list.
@@ -271,7 +273,7 @@ impl Model {
                     "leaf" => Node::Leaf(parts.next()?.parse().ok()?),
                     "split" => {
                         let feature: u16 = parts.next()?.parse().ok()?;
-                        let threshold: f64 = parts.next()?.parse().ok()?;
+                        let threshold = f32_at_or_below(parts.next()?.parse().ok()?);
                         let missing_left = parts.next()? == "1";
                         let left: u32 = parts.next()?.parse().ok()?;
                         let right: u32 = parts.next()?.parse().ok()?;
@@ -326,7 +328,7 @@ impl Model {
                         left,
                         right,
                     } => {
-                        let x = f64::from(row[usize::from(feature)]);
+                        let x = row[usize::from(feature)];
                         let go_left = if x.is_nan() {
                             missing_left
                         } else {
@@ -359,6 +361,17 @@ impl Model {
                 }
             })
             .collect()
+    }
+}
+
+/// The largest `f32` at or below `t`: for every `f32` x, `x <= t` exactly when
+/// `x <= f32_at_or_below(t)` (NaN stays NaN: no value is at or below it either way).
+fn f32_at_or_below(t: f64) -> f32 {
+    let near = t as f32;
+    if f64::from(near) > t {
+        near.next_down()
+    } else {
+        near
     }
 }
 
@@ -434,6 +447,31 @@ mod tests {
         assert!(!model.roots.is_empty());
         assert!(model.low > 0.0 && model.low < 0.5, "{}", model.low);
         assert_eq!(feature_names().len(), FEATURES);
+    }
+
+    #[test]
+    fn an_f32_threshold_splits_as_the_f64_one() {
+        for t in [
+            0.5,
+            0.1,
+            1.0 / 3.0,
+            -2.75,
+            1e-9,
+            123456.789,
+            16_777_217.0,
+            f64::MAX,
+            0.0,
+        ] {
+            let t32 = f32_at_or_below(t);
+            assert!(f64::from(t32) <= t, "{t}");
+            // Every f32 near the threshold goes the same way under both.
+            let mut x = t32.next_down().next_down();
+            for _ in 0..5 {
+                assert_eq!(f64::from(x) <= t, x <= t32, "{t} {x}");
+                x = x.next_up();
+            }
+        }
+        assert!(f32_at_or_below(f64::NAN).is_nan());
     }
 
     #[test]
