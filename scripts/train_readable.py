@@ -51,8 +51,11 @@ Compared, per WCXB page type, overall, and on the articles (each corpus with its
   rules' verdicts, sizes and tags, two blocks either side), trained on the other folds' pages;
 - ``shipped`` (with ``--features core``): the core's own readable text with each page's blocks
   judged by their out-of-fold scores (:func:`core_text`: the in-scope blocks scored below a
-  threshold leave, as ``readable_model=True`` does), the threshold chosen per fold from
-  ``SHIP_LOW`` on the other folds' pages;
+  threshold leave, as the default ``readable_model=True`` does), the threshold chosen per
+  fold from ``SHIP_LOW`` on the other folds' pages;
+- ``labels, drop`` (with ``--features core``): the same path with the labels as the scores:
+  what a scorer that only drops would reach if it judged every in-scope block as the labels
+  do (its ceiling);
 - ``corrected``: the rules corrected by the model: the in-scope blocks, minus those the model
   scores below a low threshold, plus out-of-scope blocks it scores above a high one. The pair
   is chosen per fold from a small grid (``LOW`` x ``HIGH``) by mean page F1 on the other folds'
@@ -795,10 +798,14 @@ def main() -> None:
     gated = gate_out_of_fold(data, prob, spans, page_fold, model_texts) if args.gate else None
 
     shipped = shipped_out_of_fold(data, prob, spans, page_fold) if core else None
+    # The ceiling of a scorer that only drops: the labels' own verdicts on the in-scope
+    # blocks, through the core's path (a label of 0 falls below any threshold).
+    drop_ceiling = [core_text(d.page, d.labels.astype(float), 0.5) for d in data] if core else None
 
     results = {
         "rules": summarize(data, [d.rules_text for d in data]),
         **({"shipped": summarize(data, shipped[0])} if shipped is not None else {}),
+        **({"labels, drop": summarize(data, drop_ceiling)} if drop_ceiling is not None else {}),
         "rules-blocks": summarize(data, page_texts(in_scope)),
         "labels": summarize(data, page_texts(labelled)),
         **({"stage 1": summarize(data, page_texts(first_stage >= 0.5))} if args.stack else {}),

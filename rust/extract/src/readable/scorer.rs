@@ -1,7 +1,7 @@
 //! The learned block scorer (issue 33): gradient-boosted trees over each text block's features
-//! that take out of the rules' selection the blocks they judge boilerplate. Opt-in
-//! (`Scorer::Model`, `readable_model=True`): out of fold it moves no headline figure and costs
-//! time (docs/benchmarks.md, "A learned block scorer").
+//! that take out of the rules' selection the blocks they judge boilerplate. The default
+//! (`Scorer::Model`; `readable_model=False` keeps the rules alone); its figures, out of fold,
+//! and its cost are in docs/benchmarks.md, "A learned block scorer".
 //!
 //! The rules choose the scope as before; the scorer then reads the selection's text blocks
 //! (`features::blocks_of`: the block's own numbers, flags and tag, its ancestors' flags, its
