@@ -19,8 +19,9 @@
 //! The counts come from the outline table (`Table::build` counts each element's own text,
 //! words and punctuation in its one walk), so the block scorer (`scorer`) reads these blocks
 //! inside the selection (`blocks_of`, without their text) for the cost of a sweep over the
-//! table; only `blocks` walks the tree again, for the blocks' text. Exposed to Python as `webgrip._core.readable_blocks` and
-//! `readable_features` for `scripts/train_readable.py`, which trains it.
+//! table; only `blocks` walks the tree again, for the blocks' text. Exposed to Python as
+//! `webgrip._core.readable_blocks` and `readable_features` for `scripts/train_readable.py`,
+//! which trains the scorer.
 
 use crate::dom::{flow, Flow};
 use crate::scope::NodeSet;
