@@ -136,20 +136,6 @@ pub struct Block {
     pub(super) tag_code: u8,
 }
 
-/// A block's own text while the walk fills it (`keep_text` only: the counts come from the
-/// outline, see [`own_counts`]).
-#[derive(Default)]
-struct Own {
-    text: String,
-}
-
-impl Own {
-    /// Whitespace: a word boundary in the joined text.
-    fn space(&mut self) {
-        self.text.push(' ');
-    }
-}
-
 /// A block's own counts, summed from the outline items whose text it owns.
 #[derive(Default, Clone, Copy)]
 struct Counts {
@@ -226,17 +212,11 @@ pub(super) fn blocks_of(
     let mut out = Vec::with_capacity(count);
     for (k, &i) in chosen.iter().enumerate() {
         let (it, o) = (&items[i], &own[i]);
-        let (text, tag) = match &texts {
-            Some((texts, tags)) => (
-                texts[i]
-                    .text
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                tags[i],
-            ),
-            None => (String::new(), tag_name(doc, it.id)),
+        let text = match &texts {
+            Some(texts) => texts[i].split_whitespace().collect::<Vec<_>>().join(" "),
+            None => String::new(),
         };
+        let tag = tag_name(doc, it.id);
         let parent_chars = match it.parent {
             NONE => 0,
             p => items.get(p as usize).map_or(0, |p| p.text),
@@ -312,14 +292,13 @@ fn tag_name(doc: &Html, id: crate::tree::NodeId) -> &str {
     }
 }
 
-/// Each outline item's own block text, and its tag name, for [`blocks`] (the counts come
-/// from the outline). The walk is `Table::build`'s (the same pre-order over elements, the
-/// document and template fragments), so the k-th element it opens is item k; a mismatch
-/// (which would be a bug) answers `None` rather than wrong rows.
-fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>)> {
+/// Each outline item's own block text, for [`blocks`] (the counts come from the outline).
+/// The walk is `Table::build`'s (the same pre-order over elements, the document and template
+/// fragments), so the k-th element it opens is item k; a mismatch (which would be a bug)
+/// answers `None` rather than wrong rows.
+fn own_texts(doc: &Html, table: &Table) -> Option<Vec<String>> {
     let items = &table.items;
-    let mut own: Vec<Own> = (0..items.len()).map(|_| Own::default()).collect();
-    let mut tags: Vec<&str> = vec!["#document"; items.len()];
+    let mut own = vec![String::new(); items.len()];
     let mut stack: Vec<Frame> = Vec::new();
     let mut next = 0usize;
     for edge in doc.tree.root().traverse() {
@@ -331,7 +310,7 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                     Node::Text(text) => {
                         if let Some(top) = stack.last() {
                             if !top.invisible {
-                                own[top.owner].text.push_str(text);
+                                own[top.owner].push_str(text);
                             }
                         }
                         continue;
@@ -341,9 +320,6 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                 let idx = next;
                 next += 1;
                 let it = items.get(idx).filter(|it| it.id == node.id())?;
-                if let Some(name) = name {
-                    tags[idx] = name;
-                }
                 let top = stack.last();
                 let block = it.flags.has_any(F_BLOCK | F_BODY);
                 let frame = Frame {
@@ -357,7 +333,7 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                 // ("one<br>two", "A<div>B</div>C"): the enclosing block's text gets a space.
                 if let (Some(t), Some(name)) = (top, name) {
                     if name == "br" || flow(name) != Flow::Inline {
-                        own[t.owner].space();
+                        own[t.owner].push(' ');
                     }
                 }
                 stack.push(frame);
@@ -371,13 +347,13 @@ fn own_texts<'a>(doc: &'a Html, table: &Table) -> Option<(Vec<Own>, Vec<&'a str>
                 stack.pop();
                 if let (Some(t), Some(name)) = (stack.last(), name) {
                     if flow(name) != Flow::Inline {
-                        own[t.owner].space();
+                        own[t.owner].push(' ');
                     }
                 }
             }
         }
     }
-    Some((own, tags))
+    Some(own)
 }
 
 /// Per outline item: whether the text view of `scope` walks into it (see the module
