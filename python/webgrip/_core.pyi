@@ -41,6 +41,7 @@ __all__ = [
     "readable_features",
     "scan_challenge",
     "script_shell_reason",
+    "site_of",
     "url_host",
 ]
 
@@ -251,6 +252,11 @@ def check_headers(
     """Check ``headers`` and ``site_headers`` as ``Client(...)`` would: ValueError for a
     refused name (``Host``, ``Content-Length``, hop-by-hop, ...), a credential in ``headers``
     (allowed with ``credentials``: a call's own headers) or an invalid value (never shown)."""
+
+def site_of(host: str) -> str:
+    """The site of ``host``: its registrable domain under the Public Suffix List
+    (``docs.example.co.uk`` gives ``example.co.uk``), or the host itself for an IP address, a
+    single label or a public suffix; lower-cased, without a trailing dot."""
 
 def url_host(url: str) -> str | None:
     """The host ``url`` names, as the core parses it, in canonical form (no DNS).

@@ -83,6 +83,8 @@ LAYERS: dict[str, int] = {
     "webgrip.expiring": _FOUNDATIONS,
     "webgrip.bulk.politeness": _FOUNDATIONS,
     "webgrip.tools.mcp_wire": _FOUNDATIONS,
+    "webgrip.sites.urls": _FOUNDATIONS,
+    "webgrip.sites.scope": _FOUNDATIONS,
     # 1: the values the API returns, and the wording that describes them.
     "webgrip.response": _VALUES,
     "webgrip.page": _VALUES,
@@ -118,6 +120,7 @@ LAYERS: dict[str, int] = {
     "webgrip.search.google": _FEATURES,
     "webgrip.search.searxng": _FEATURES,
     "webgrip.search.tavily": _FEATURES,
+    "webgrip.sites": _FEATURES,
     # 5: the facade.
     "webgrip.client": _FACADE,
     # 6: agent tools, the async wrappers, bulk fetching on Ray and into Parquet.

@@ -33,7 +33,7 @@ pub use client::{
     Client, ClientConfig, RequestSpec, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
 };
-pub use cookies::{CookieJar, SameSiteRule, StoredCookie};
+pub use cookies::{site_of, CookieJar, SameSiteRule, StoredCookie};
 pub use download::{cancelled, DestDir, DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::{Exchange, FetchResponse};

@@ -1,4 +1,5 @@
-//! Bindings for the guarded network core (`webgrip_net`): `Client` and `check_ip`.
+//! Bindings for the guarded network core (`webgrip_net`): `Client`, `check_ip`, `url_host`
+//! and `site_of`.
 //!
 //! All network work runs with the GIL released; results are converted to Python objects
 //! after re-attaching. Errors become `webgrip.errors` classes (see `to_pyerr`).
@@ -458,6 +459,15 @@ fn url_host(url: &str) -> Option<String> {
     webgrip_net::url_host(url)
 }
 
+/// The site of `host`: its registrable domain under the Public Suffix List
+/// (`docs.example.co.uk` -> `example.co.uk`), the host itself for an IP address, a single
+/// label or a public suffix; lower-cased, without a trailing dot. The same answer the
+/// cookie jar uses for "same site".
+#[pyfunction]
+fn site_of(host: &str) -> String {
+    webgrip_net::site_of(host)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The core's defaults and limits, which `webgrip.config` and `webgrip.messages` take
     // from here rather than repeat (a security list kept twice drifts silently).
@@ -477,6 +487,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EgressProxy>()?;
     m.add_function(wrap_pyfunction!(check_ip, m)?)?;
     m.add_function(wrap_pyfunction!(url_host, m)?)?;
+    m.add_function(wrap_pyfunction!(site_of, m)?)?;
     m.add_function(wrap_pyfunction!(check_headers, m)?)?;
     Ok(())
 }

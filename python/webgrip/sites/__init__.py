@@ -1,0 +1,42 @@
+"""Sites, not only pages: the URLs of a site, their one spelling, and which belong to it.
+
+- :mod:`~webgrip.sites.urls`: :func:`canonical`, the spelling pages are deduplicated on, and
+  :func:`is_http`;
+- :mod:`~webgrip.sites.scope`: :class:`SiteScope`, which URLs belong to the site.
+
+Names load on first use (as in :mod:`webgrip`): importing one module of this package, which
+the client does, must not import the others, some of which sit above the client.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["SiteScope", "canonical", "is_http"]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .scope import SiteScope
+    from .urls import canonical, is_http
+
+#: Where each public name lives.
+_LAZY = {
+    "SiteScope": "scope",
+    "canonical": "urls",
+    "is_http": "urls",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'webgrip.sites' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
