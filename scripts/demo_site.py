@@ -19,6 +19,11 @@ Pages:
   /slow            an article sent after five seconds (for cancelling)
   /html/, /lite/   DuckDuckGo stand-ins: an ad and two results for "webgrip agent tools", the
                    engine's no-results page for anything else
+  /robots.txt      disallows /drafts/, names the sitemap index
+  /sitemap_index.xml  a sitemap index: /sitemaps/pages.xml (a sitemap) and /sitemaps/more.xml
+                   (an index naming /sitemaps/blog.xml.gz, a gzip-compressed sitemap)
+  /llms.txt        the site's llms.txt: titles and notes for its pages
+  /blog/first, /blog/second   two short posts the blog sitemap lists
 """
 
 from __future__ import annotations
@@ -73,6 +78,53 @@ DOCS = (
     "<main><h1>Documentation</h1><p>The three tools, their arguments and their answers."
     "</p></main></body></html>"
 )
+
+POST = (
+    '<!doctype html><html lang="en"><head><title>{title}</title>'
+    '<meta name="description" content="{about}"></head><body><main><article>'
+    "<h1>{title}</h1><p>{about} A short post of the demo blog.</p></article></main>"
+    "</body></html>"
+)
+POSTS = {
+    "/blog/first": ("First post", "Why agents need a guard on the web."),
+    "/blog/second": ("Second post", "Reading a whole site with one map."),
+}
+
+ROBOTS = "User-agent: *\nDisallow: /drafts/\n\nSitemap: {origin}/sitemap_index.xml\n"
+SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+#: (path, what it holds): the index, a sitemap beside a nested index, and the gzip sitemap.
+SITEMAPS = {
+    "/sitemap_index.xml": ("sitemapindex", ["/sitemaps/pages.xml", "/sitemaps/more.xml"]),
+    "/sitemaps/pages.xml": ("urlset", ["/article", "/docs?utm_source=sitemap", "/drafts/plan"]),
+    "/sitemaps/more.xml": ("sitemapindex", ["/sitemaps/blog.xml.gz"]),
+    "/sitemaps/blog.xml.gz": ("urlset", ["/blog/first", "/blog/second"]),
+}
+LLMS_TXT = """# webgrip demo
+
+> The demo site of webgrip's documentation.
+
+## Docs
+
+- [Getting started](/article): install webgrip and give an agent the web
+- [Documentation](/docs): the three tools and their answers
+
+## Optional
+
+- [A long page](/long): forty paragraphs, for paging
+"""
+
+
+def _sitemap(origin: str, path: str) -> bytes:
+    """The XML of one of :data:`SITEMAPS` (gzip-compressed for a ``.gz`` path)."""
+    import gzip
+
+    kind, paths = SITEMAPS[path]
+    item = "sitemap" if kind == "sitemapindex" else "url"
+    entries = "".join(f"<{item}><loc>{html.escape(origin + p)}</loc></{item}>" for p in paths)
+    xml = f'<?xml version="1.0" encoding="UTF-8"?><{kind} {SITEMAP_NS}>{entries}</{kind}>'
+    data = xml.encode()
+    return gzip.compress(data, mtime=0) if path.endswith(".gz") else data
+
 
 Q3_CSV = b"quarter,units\nQ3,1234\n"
 #: The smallest PNG there is: one transparent pixel.
@@ -194,6 +246,17 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
             elif path == "/slow":
                 time.sleep(5)
                 self._send(200, ARTICLE.encode(), "text/html; charset=utf-8")
+            elif path == "/robots.txt":
+                self._send(200, ROBOTS.format(origin=site.origin).encode(), "text/plain")
+            elif path in SITEMAPS:
+                media = "application/gzip" if path.endswith(".gz") else "application/xml"
+                self._send(200, _sitemap(site.origin, path), media)
+            elif path == "/llms.txt":
+                self._send(200, LLMS_TXT.encode(), "text/markdown; charset=utf-8")
+            elif path in POSTS:
+                title, about = POSTS[path]
+                page = POST.format(title=title, about=about).encode()
+                self._send(200, page, "text/html; charset=utf-8")
             elif path in ("/html/", "/lite/"):
                 q = (query.get("q") or [""])[0]
                 page = _results_page(site.origin, q).encode()

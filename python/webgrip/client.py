@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .downloads import Destination
     from .fetching import DocumentCache
     from .search import SearchResult
+    from .sites.mapping import SiteMap
 
 
 # The page builder and the render module, imported by the first call that needs them and then
@@ -115,6 +116,26 @@ def check_url(url: str, config: Config | None = None) -> str:
     (reason ``timeout``).
     """
     return _core_client(config or Config()).check_url(url)
+
+
+def map_site(
+    url: str,
+    *,
+    limit: int = 5000,
+    config: Config | None = None,
+    subdomains: bool = False,
+    respect_robots: bool = True,
+    timeout: float | None = None,
+) -> SiteMap:
+    """:meth:`WebClient.map_site` on a client made for this call from ``config``."""
+    with WebClient(config) as client:
+        return client.map_site(
+            url,
+            limit=limit,
+            subdomains=subdomains,
+            respect_robots=respect_robots,
+            timeout=timeout,
+        )
 
 
 def _rate_key(url: str) -> str:
@@ -804,6 +825,48 @@ class WebClient:
         from .bulk.batch import fetch_many
 
         return fetch_many(self, urls, **options)
+
+    # -- sites -------------------------------------------------------------------------------
+    def map_site(
+        self,
+        url: str,
+        *,
+        limit: int = 5000,
+        subdomains: bool = False,
+        respect_robots: bool = True,
+        timeout: float | None = None,
+        use_cache: bool = False,
+    ) -> SiteMap:
+        """The URLs of the site ``url`` is on, from its sitemaps, llms.txt and the start
+        page's links, each once in canonical form, at most ``limit``; see
+        :func:`webgrip.sites.mapping.map_site` (``subdomains``, ``respect_robots``,
+        ``timeout`` for the whole map, default 60 s) and docs/crawl.md. Every map is kept in
+        memory for ``config.cache_ttl_seconds`` (the last 8); ``use_cache=True`` answers from
+        there when the same map was made (the ``map_site`` tool pages through one map so)."""
+        from .expiring import ExpiringLRU
+        from .sites.mapping import map_site
+
+        key = (url.strip(), limit, subdomains, respect_robots)
+        with self._lock:
+            maps: ExpiringLRU[tuple[str, int, bool, bool], SiteMap] | None = self.__dict__.get(
+                "_site_maps"
+            )
+            if maps is None:
+                maps = self.__dict__["_site_maps"] = ExpiringLRU(8)
+            cached = maps.get(key) if use_cache else None
+        if cached is not None:
+            return cached
+        site = map_site(
+            self,
+            url,
+            limit=limit,
+            subdomains=subdomains,
+            respect_robots=respect_robots,
+            timeout=timeout,
+        )
+        with self._lock:
+            maps.put(key, site, self.config.cache_ttl_seconds)
+        return site
 
     def cookies(self) -> list[dict[str, Any]]:
         """The cookie jar's unexpired cookies, as dicts (``name``, ``value``, ``domain``,
