@@ -1,4 +1,5 @@
-"""An MCP server offering ``fetch_page``, ``search_web`` and ``download_file`` over stdio
+"""An MCP server offering ``fetch_page``, ``search_web`` and ``download_file`` (and, asked
+for, ``map_site`` and ``research``) over stdio
 (or streamable HTTP: :func:`serve_http`, :mod:`webgrip.tools.mcp_http`).
 
 Run it with ``webgrip mcp`` or ``python -m webgrip.mcp``; configure it like everything else
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..config import Config
@@ -53,15 +55,17 @@ async def serve_stdio(tools: Any, running: Running | None = None) -> None:
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve(config: Config | None = None) -> None:
-    """Run the stdio MCP server with ``config`` (default: file + environment). Blocks."""
+def serve(config: Config | None = None, *, tool_names: Sequence[str] | None = None) -> None:
+    """Run the stdio MCP server with ``config`` (default: file + environment) offering
+    ``tool_names`` (default: the three default tools; see :class:`~webgrip.tools.Tools`).
+    Blocks."""
     import anyio
 
     load_sdk()  # fail with the install hint before doing anything else
     if config is None:
         load = getattr(Config, "load", None)
         config = load() if load is not None else Config.from_env()
-    tools = Tools(config)
+    tools = Tools(config, tool_names=tool_names)
     running = Running()
     anyio.run(serve_stdio, tools, running)
     left = running.stop(GRACE_SECONDS)
@@ -78,13 +82,18 @@ def serve(config: Config | None = None) -> None:
 
 
 def serve_http(
-    host: str, port: int, *, config: Config | None = None, token: str | None = None
+    host: str,
+    port: int,
+    *,
+    config: Config | None = None,
+    token: str | None = None,
+    tool_names: Sequence[str] | None = None,
 ) -> None:
     """Run the MCP server over streamable HTTP at ``http://host:port/mcp`` until Ctrl-C or
     SIGTERM (``webgrip mcp --http HOST:PORT``); see :mod:`webgrip.tools.mcp_http`. Blocks."""
     from .mcp_http import serve_http as run
 
-    run(host, port, config=config, token=token)
+    run(host, port, config=config, token=token, tool_names=tool_names)
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ import re
 import reprlib
 import types
 import typing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -34,8 +34,10 @@ from .. import _jsonsafe
 __all__ = [
     "DEFAULT_TOOLS",
     "FORMATS",
+    "OPTIONAL_TOOLS",
     "ToolSpec",
     "call_tool",
+    "check_tool_names",
     "describe",
     "register",
     "register_async",
@@ -46,6 +48,8 @@ __all__ = [
 
 #: The tools an agent gets by default, in the order they are listed.
 DEFAULT_TOOLS: tuple[str, ...] = ("fetch_page", "search_web", "download_file")
+#: The tools offered only when asked for (``Tools(tool_names=...)``, or ``names=`` here).
+OPTIONAL_TOOLS: tuple[str, ...] = ("research", "map_site")
 FORMATS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "mcp")
 #: The formats that take ``strict``, and whether they are strict when it is not given.
 _STRICT_DEFAULT: dict[str, bool] = {"openai": False, "openai-responses": True}
@@ -67,6 +71,7 @@ _MCP_ANNOTATIONS: dict[str, dict[str, Any]] = {
         "readOnlyHint": True,
         "openWorldHint": True,
     },
+    "map_site": {"title": "List a site's pages", "readOnlyHint": True, "openWorldHint": True},
 }
 
 _SECTION = re.compile(
@@ -253,9 +258,40 @@ def describe(func: Callable[..., Any], name: str | None = None) -> ToolSpec:
     return ToolSpec(name=name, description=description, parameters=parameters, func=func)
 
 
+def check_tool_names(names: Sequence[str] | None) -> tuple[str, ...]:
+    """``names`` as a tuple of known tools without repeats (:data:`DEFAULT_TOOLS` for
+    ``None``); ``ValueError`` for an unknown or empty choice."""
+    if names is None:
+        return DEFAULT_TOOLS
+    if isinstance(names, str):
+        raise ValueError(f"tool_names must be a sequence of tool names, not the string {names!r}")
+    chosen = tuple(dict.fromkeys(names))
+    known = DEFAULT_TOOLS + OPTIONAL_TOOLS
+    unknown = [n for n in chosen if n not in known]
+    if unknown or not chosen:
+        raise ValueError(
+            f"unknown tool name(s) {unknown!r}; choose among {', '.join(known)}"
+            if unknown
+            else "tool_names is empty; name at least one tool"
+        )
+    return chosen
+
+
+def _names(tools: Any, names: tuple[str, ...] | None) -> tuple[str, ...]:
+    """``names`` if given, else the tools' own choice (``Tools.tool_names``), else the
+    default three."""
+    if names:
+        return names
+    own = getattr(tools, "tool_names", None)
+    if isinstance(own, tuple) and own and all(isinstance(n, str) for n in own):
+        return own
+    return DEFAULT_TOOLS
+
+
 def tool_specs(tools: Any, names: tuple[str, ...] | None = None) -> list[ToolSpec]:
-    """The :class:`ToolSpec` of each tool method of ``tools`` (default: :data:`DEFAULT_TOOLS`)."""
-    return [describe(getattr(tools, n), n) for n in (names or DEFAULT_TOOLS)]
+    """The :class:`ToolSpec` of each tool method of ``tools``: ``names``, else
+    ``tools.tool_names`` (see :class:`~webgrip.tools.Tools`), else :data:`DEFAULT_TOOLS`."""
+    return [describe(getattr(tools, n), n) for n in _names(tools, names)]
 
 
 def tool_schemas(
@@ -551,7 +587,7 @@ def register(
     name, docstring, signature without ``self`` and resolved annotations, which is what
     decorators that introspect functions (GAIA's ``@tool``, LangChain's ``@tool``) expect.
     """
-    return [decorator(_plain_function(getattr(tools, n), n)) for n in (names or DEFAULT_TOOLS)]
+    return [decorator(_plain_function(getattr(tools, n), n)) for n in _names(tools, names)]
 
 
 def register_async(
@@ -567,7 +603,7 @@ def register_async(
     tools, so a framework reads exactly what :func:`register` gives it); ``run(name, *args,
     **kwargs)`` is the coroutine that does the work, e.g. :class:`webgrip.aio.AsyncTools`'s.
     """
-    return [decorator(_async_function(getattr(tools, n), n, run)) for n in (names or DEFAULT_TOOLS)]
+    return [decorator(_async_function(getattr(tools, n), n, run)) for n in _names(tools, names)]
 
 
 def _async_function(

@@ -1,4 +1,5 @@
-"""The three agent tools: ``fetch_page``, ``search_web`` and ``download_file``.
+"""The agent tools: ``fetch_page``, ``search_web`` and ``download_file`` (the default three),
+and the opt-in ``research`` and ``map_site``.
 
 :class:`Tools` wraps a :class:`~webgrip.client.WebClient`; its methods take plain arguments,
 return compact text for a language model, and never raise: every failure is a string starting
@@ -9,12 +10,16 @@ shared default :class:`Tools` built from the environment on first use.
 from __future__ import annotations
 
 import threading
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..client import WebClient
 from ..config import Config
 from ..messages import MAX_TITLE_CHARS, error_message, human_size, short_title, shown_url
 from ..page import EXTRACT_MODES, Download, Page
+
+if TYPE_CHECKING:
+    from ..sites.mapping import SiteMap
 
 # Research, the schema builders (inspect, json) and the search formatting are imported by
 # the methods that use them, so ``import webgrip`` does not pay for them.
@@ -23,6 +28,14 @@ __all__ = ["Tools", "default_tools", "download_file", "fetch_page", "search_web"
 
 MIN_LENGTH, MAX_LENGTH = 100, 20_000
 MIN_RESULTS, MAX_RESULTS = 1, 10
+#: Pages a ``map_site`` answer lists at most (a model pages through them).
+MAP_LIMIT = 1000
+_MAP_SOURCES = {
+    "start": "the page itself",
+    "sitemap": "sitemaps",
+    "llms.txt": "llms.txt",
+    "links": "the page's links",
+}
 
 ExtractMode = Literal["markdown", "text", "html", "links", "tables"]
 
@@ -63,7 +76,20 @@ class Tools:
     Pass ``client`` to reuse an existing :class:`~webgrip.client.WebClient` (its config wins).
     """
 
-    def __init__(self, config: Config | None = None, *, client: WebClient | None = None):
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        client: WebClient | None = None,
+        tool_names: Sequence[str] | None = None,
+    ):
+        """``tool_names`` are the tools offered to a model (by :meth:`schemas`, :meth:`call`,
+        :meth:`register` and the MCP server): the three default ones unless given, e.g.
+        ``(*DEFAULT_TOOLS, "map_site")`` to add the opt-in ``map_site`` (``research`` is the
+        other opt-in tool)."""
+        from .schemas import check_tool_names
+
+        self.tool_names: tuple[str, ...] = check_tool_names(tool_names)
         if client is not None:
             self.client = client
             self.config = client.config
@@ -290,6 +316,86 @@ class Tools:
         lines.append(f"SHA-256: {d.sha256}")
         return "\n".join(lines)
 
+    # -- map_site (opt-in) ----------------------------------------------------------------------
+    def map_site(self, url: str, max_length: int = 5000, start_index: int = 0) -> str:
+        """List the pages of a website: their URLs, with titles where the site gives them.
+
+        Reads the site's sitemaps, its llms.txt and the links of the page at url, without
+        fetching the pages themselves, so you can choose which ones to read with fetch_page.
+        Only pages of the same site are listed, at most 1000. A long list comes in parts: call
+        again with the start_index its answer ends with.
+
+        Args:
+            url: The full http(s) address of the site or one of its pages, e.g.
+                https://example.com/docs/.
+            max_length: The most characters to return in this call, between 100 and 20000.
+            start_index: The entry to start the list at (0 is the first); use the value given
+                at the end of a truncated answer to read the next part.
+
+        Returns:
+            A header (the site, how many pages were found and where) and one line per page,
+            or a line starting with "Error:" that says what went wrong and what to do next.
+        """
+        try:
+            return self._map_site(url, max_length, start_index)
+        except Exception as exc:
+            return error_message(exc, url=url, action="mapping", timeout=self.config.timeout)
+
+    def _map_site(self, url: Any, max_length: Any, start_index: Any) -> str:
+        url = _as_str(url, "url")
+        length = min(MAX_LENGTH, max(MIN_LENGTH, _as_int(max_length, "max_length")))
+        start = _as_int(start_index, "start_index")
+        if start < 0:
+            raise ValueError("start_index must be 0 or more")
+        # Paging through a list maps the site once: later parts come from the client's cache.
+        site = self.client.map_site(url, limit=MAP_LIMIT, use_cache=True)
+        return self._render_map(site, start, length)
+
+    @staticmethod
+    def _render_map(site: SiteMap, start: int, length: int) -> str:
+        total = len(site)
+        counts = {source: 0 for source in ("start", "sitemap", "llms.txt", "links")}
+        for mapped in site:
+            counts[mapped.source] = counts.get(mapped.source, 0) + 1
+        found = ", ".join(f"{n} from {_MAP_SOURCES[source]}" for source, n in counts.items() if n)
+        header = [f"Site: {shown_url(site.start_url)}"]
+        if not total:
+            header.append("No pages were found: no sitemap, no llms.txt, and no links to pages")
+            header.append("of the same site on this page.")
+        elif start >= total:
+            shown = str(start) if start < 10**18 else "(a huge number)"
+            return (
+                f"Error: start_index={shown} is past the end of the list of "
+                f"{shown_url(site.start_url)} ({total} pages). The whole list has been read; "
+                "start_index=0 starts again."
+            )
+        else:
+            header.append(f"Pages found: {total} ({found})")
+        if site.skipped:
+            first_url, first_reason = site.skipped[0]
+            header.append(
+                f"Not read or left out: {len(site.skipped)} (e.g. {shown_url(first_url)}: "
+                f"{short_title(first_reason, 160)})"
+            )
+        lines: list[str] = []
+        # The header, the "Showing entries" line and the truncation note count too.
+        used = sum(len(h) + 1 for h in header) + 120
+        end = start
+        for mapped in site.urls[start:]:
+            title = short_title(mapped.title, MAX_TITLE_CHARS) if mapped.title else ""
+            line = f"- {mapped.url}" + (f" — {title}" if title else "")
+            if lines and used + len(line) + 1 > length:
+                break
+            lines.append(line)
+            used += len(line) + 1
+            end += 1
+        if total:
+            header.append(f"Showing entries {start + 1}–{end} of {total}")
+        out = "\n".join(header) + ("\n\n" + "\n".join(lines) if lines else "")
+        if end < total:
+            out += f"\n\n[Truncated: call map_site with start_index={end} to continue]"
+        return out
+
     # -- research and framework integration (see webgrip.research, webgrip.schemas) ----------
     def research(
         self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000
@@ -319,7 +425,7 @@ class Tools:
     def schemas(
         self, format: str = "openai", *, strict: bool | None = None
     ) -> list[dict[str, Any]]:
-        """The three tools' definitions for ``"openai"``, ``"openai-responses"``,
+        """The tools' definitions (:attr:`tool_names`) for ``"openai"``, ``"openai-responses"``,
         ``"anthropic"`` or ``"mcp"``; ``strict`` for OpenAI's strict mode (see
         :func:`webgrip.tools.schemas.tool_schemas`)."""
         from .schemas import tool_schemas
