@@ -356,7 +356,10 @@ def _description(page: Page) -> str:
     described = page.metadata.get("description")
     if isinstance(described, str) and described.strip():
         return " ".join(described.split())
-    text = " ".join(page.content.split()[:60])
+    text = " ".join(page.content.split()[:80])
+    title = " ".join((page.title or "").split())
+    if title and text.startswith(title):  # the page's heading repeats its title
+        text = text[len(title) :].lstrip()
     end = text.find(". ")
     return text[: end + 1] if 0 < end < 200 else text[:200]
 
