@@ -6,9 +6,11 @@ and the character offset of each, so ``start_index`` reads on from exactly there
 phrase does not occur as written, the paragraphs sharing most of its words are returned
 instead, saying so.
 
-Every pass here is linear in the page: ``str.lower`` and ``str.find`` (the phrase is at most
-:data:`MAX_FIND_CHARS` long), one split into paragraphs and words; no regular expression
-touches the page.
+Every pass here is linear in the page: the case folding (a few ``str`` methods), ``str.find``
+(the phrase is at most :data:`MAX_FIND_CHARS` long), one split into paragraphs and words; no
+regular expression touches the page. The case folding maps each character to one character,
+whatever it is (``İ``, a final sigma), so offsets into the folded page are offsets into the
+page, and a phrase copied from the page always finds itself.
 """
 
 from __future__ import annotations
@@ -102,13 +104,40 @@ class Passages:
     next_start: int | None
 
 
-def _lowered(content: str) -> str:
-    """``content`` lower-cased with its offsets kept: ``str.lower`` changes the length of a
-    few characters (``İ`` becomes two); then those few keep their case."""
-    lowered = content.lower()
-    if len(lowered) == len(content):
-        return lowered
-    return "".join(c if len(low := c.lower()) != 1 else low for c in content)
+#: The characters whose ``str.lower`` is longer than one character, each with its simple
+#: (one-character) lower case from the Unicode database. Python's full mapping lengthens only
+#: ``İ`` (to ``i`` and a combining dot); the test suite checks this table against every code
+#: point, so a Python whose Unicode adds another one fails there rather than here.
+_LENGTHENING = {"\u0130": "i"}
+#: Lower-case forms that depend on where the character stands: capital sigma lowers to ``ς``
+#: at the end of a word and to ``σ`` elsewhere, so a phrase cut from the page could lower
+#: differently alone. Both fold to ``σ``.
+_CONTEXTUAL = {"\u03c2": "\u03c3"}
+#: Characters lowered at a time (see :func:`_fold_case`).
+_FOLD_SLICE = 1 << 18
+
+
+def _fold_case(text: str) -> str:
+    """``text`` lower-cased one character for one: the same length, ``_fold_case(t)[i]``
+    depending on ``t[i]`` alone, so offsets carry over and a phrase cut from a page folds to
+    what the page folds to at that place. Each pass is one ``str`` method over the text (a
+    few in all), never a loop in Python, whatever the characters."""
+    for wide, simple in _LENGTHENING.items():
+        if wide in text:
+            text = text.replace(wide, simple)
+    # CPython lowers a non-ASCII string through a scratch buffer of 12 bytes per character:
+    # lowered in slices, a long page costs a slice's scratch, not twelve times its own size.
+    # Cutting anywhere is safe: the only mapping that looks at neighbours is folded below.
+    if len(text) > _FOLD_SLICE and not text.isascii():
+        text = "".join(
+            text[at : at + _FOLD_SLICE].lower() for at in range(0, len(text), _FOLD_SLICE)
+        )
+    else:
+        text = text.lower()
+    for contextual, plain in _CONTEXTUAL.items():
+        if contextual in text:
+            text = text.replace(contextual, plain)
+    return text
 
 
 def _widen(content: str, start: int, end: int, width: int) -> tuple[int, int]:
@@ -139,8 +168,8 @@ def find_passages(content: str, phrase: str, budget: int, start: int = 0) -> Pas
         raise ValueError("find must hold a word or phrase to look for")
     if len(phrase) > MAX_FIND_CHARS:
         raise ValueError(f"find must be at most {MAX_FIND_CHARS} characters (a few words)")
-    lowered = _lowered(content)
-    needle = phrase.lower()
+    lowered = _fold_case(content)
+    needle = _fold_case(phrase)
     hits = []
     at = lowered.find(needle, start)
     while at != -1:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import signal
 import subprocess
@@ -365,3 +366,66 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
         assert json.loads(rerun.stdout) == {"listed": 10, "skipped": 4, "fetched": 6, "failed": 0}
         assert [len(site.hits(f"/fast{i}")) for i in range(4)] == [1, 1, 1, 1]
     assert sorted(read_rows(out, fmt)) == sorted(fast + slow_urls)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_links_planted_in_the_output_folder_are_never_written_through(tmp_path, fmt):
+    # Someone else who can write to the folder plants links at every name a batch writes
+    # (the old predictable temporary names and the final ones), aimed at the user's files.
+    with SiteServer() as site:
+        url = site.route("/p", page(article("Planted")))
+        listed = tmp_path / "urls.txt"
+        listed.write_text(url + "\n")
+        out = tmp_path / "out"
+        out.mkdir()
+        victims = tmp_path / "home"
+        victims.mkdir()
+        name = markdown_name(url)
+        planted = {
+            "markdown": [name, f".{name}.tmp"],
+            "parquet": ["planted.parquet"],
+            "jsonl": [],
+        }[fmt]
+        for n, link in enumerate(planted):
+            (victims / f"v{n}").write_text("precious\n")
+            (out / link).symlink_to(victims / f"v{n}")
+        result = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        assert result.returncode == 0, result.stderr
+        assert [(victims / f"v{n}").read_text() for n in range(len(planted))] == [
+            "precious\n"
+        ] * len(planted)
+        if fmt == "markdown":  # the link at the final name was replaced by the page
+            assert not (out / name).is_symlink()
+            assert (out / name).read_text(encoding="utf-8").startswith("# Planted")
+        for left in [p for p in out.iterdir() if p.is_symlink()]:
+            left.unlink()  # (the planted Parquet link is no Parquet file to read)
+        assert read_rows(out, fmt)[url]["title"] == "Planted"
+        assert not list(out.glob(".*"))  # no temporary file left
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "markdown"])
+@pytest.mark.parametrize("target", ["a file", "a missing file", "a fifo"])
+def test_a_lines_file_that_is_a_link_or_a_pipe_is_refused(tmp_path, fmt, target):
+    lines = "rows.jsonl" if fmt == "jsonl" else "index.jsonl"
+    with SiteServer() as site:
+        url = site.route("/p", page(article("Planted")))
+        listed = tmp_path / "urls.txt"
+        listed.write_text(url + "\n")
+        out = tmp_path / "out"
+        out.mkdir()
+        victim = tmp_path / "victim.txt"
+        if target == "a fifo":
+            os.mkfifo(out / lines)
+        else:
+            if target == "a file":
+                victim.write_text("precious\n")
+            (out / lines).symlink_to(victim)
+        result = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        assert result.returncode == 2, result.stderr
+        what = "not a regular file" if target == "a fifo" else "a symbolic link"
+        assert result.stderr.startswith(f"webgrip: {out / lines} is {what}: a batch writes")
+        assert site.hits("/p") == []
+    if target == "a file":
+        assert victim.read_text() == "precious\n"
+    else:
+        assert not victim.exists()

@@ -7,10 +7,10 @@ from email.utils import formatdate
 from pathlib import Path
 
 import pytest
-from helpers.loopback import loopback_config
+from helpers.loopback import RawServer, loopback_config, reply
 from webgrip import HTTPStatusError, Tools
 from webgrip.client import WebClient
-from webgrip.retry import backoff_delay, parse_retry_after, retry_wait
+from webgrip.retry import MAX_RETRY_AFTER, backoff_delay, parse_retry_after, retry_wait
 from werkzeug import Response
 
 
@@ -75,6 +75,34 @@ def test_retry_after_beyond_deadline_gives_up(tmp_path, httpserver):
     assert answer.startswith("Error: HTTP 429 Too Many Requests for ")
     assert "wait before retrying" in answer
     assert handler.hits == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "9" * 4301,  # past Python's int conversion limit: a plain ValueError escaped
+        "1" + "0" * 40,
+        "²",  # a digit to str.isdigit, not to int()
+        "Sun, 06 Nov 99999 08:49:37 GMT",
+        "Sun, 06 Nov 1994 08:49:37 GMT" * 200,
+    ],
+)
+def test_a_hostile_retry_after_still_reports_the_status(tmp_path, value):
+    server = RawServer(reply(429, b"later", {"Retry-After": value}))
+    with server, WebClient(loopback_config(tmp_path, timeout=3, max_retries=2)) as client:
+        with pytest.raises(HTTPStatusError) as info:
+            client.fetch(server.url("/r"))
+        assert info.value.status == 429
+        answer = Tools(loopback_config(tmp_path, timeout=3)).fetch_page(server.url("/r"))
+        assert answer.startswith("Error: HTTP 429 Too Many Requests for ")
+
+
+def test_parse_retry_after_caps_what_the_server_asks():
+    assert parse_retry_after("9" * 4301) == MAX_RETRY_AFTER
+    assert parse_retry_after("86400") == MAX_RETRY_AFTER
+    assert parse_retry_after("0" * 50 + "7") == 7.0
+    assert parse_retry_after(formatdate(time.time() + 10**7, usegmt=True)) == MAX_RETRY_AFTER
+    assert parse_retry_after("١٢") is None  # Arabic-Indic digits are not delta-seconds
 
 
 def test_retries_bounded_by_max_retries(tmp_path, httpserver):

@@ -32,7 +32,9 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import signal
+import stat
 import threading
 import time
 import unicodedata
@@ -152,12 +154,71 @@ def rows_table(urls: list[str], rows: list[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pydict(columns, schema=PARQUET_SCHEMA)
 
 
+# -- writing into a folder others may write to too ------------------------------------------
+# The output folder may be shared (a team's folder, /tmp): whoever can write there can plant a
+# symbolic link where a batch is about to write, pointing at a file of the user running it. So
+# no output is ever opened through a link. A new file goes to a temporary name nobody can guess,
+# created exclusively (O_EXCL, O_NOFOLLOW), and is renamed over its final name: a link planted
+# there is replaced, not followed. The lines files, appended to across runs, are opened with
+# O_NOFOLLOW and must be regular files; anything else is refused.
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as a lines file must not block
+
+
+def _refusal(path: Path, what: str) -> ValueError:
+    return ValueError(
+        f"{path} is {what}: a batch writes its output files itself and never through a link "
+        "or into a device or pipe. Remove it, or use another folder"
+    )
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A descriptor of ``path`` opened with ``flags``, never through a symbolic link, and only
+    if it is a regular file (:class:`ValueError` otherwise; ``FileNotFoundError`` passes)."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | _NONBLOCK, 0o644)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        if os.path.islink(path):  # ELOOP on Linux, EMLINK on FreeBSD
+            raise _refusal(path, "a symbolic link") from None
+        if os.path.lexists(path) and not os.path.isfile(path):  # e.g. a FIFO without reader
+            raise _refusal(path, "not a regular file") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _refusal(path, "not a regular file")
+    return fd
+
+
+@contextmanager
+def _new_file(folder: Path, name: str) -> Iterator[int]:
+    """A descriptor of a new file of ``folder`` that becomes ``name`` once the block ends
+    without an error (renamed over whatever ``name`` was, a link included); it is removed
+    otherwise. Its temporary name starts with a dot and ends in ``.tmp``: never read as
+    output."""
+    while True:
+        temp = folder / f".{name}.{secrets.token_hex(8)}.tmp"
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        except FileExistsError:  # 64 random bits taken: someone is guessing; draw again
+            continue
+        break
+    try:
+        yield fd
+        os.replace(temp, folder / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
 def _write_atomically(table: pa.Table, folder: Path) -> Path:
     """``table`` as a new Parquet file of ``folder``, visible only once complete."""
     name = f"part-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:12]}.parquet"
-    temp = folder / f".{name}.tmp"  # not *.parquet: never read as output
-    pq.write_table(table, temp)
-    os.replace(temp, folder / name)
+    with _new_file(folder, name) as fd, os.fdopen(fd, "wb") as f:
+        pq.write_table(table, f)
     return folder / name
 
 
@@ -219,9 +280,9 @@ def folder_formats(folder: Path) -> set[str]:
     found = set()
     if any(folder.glob("*.parquet")):
         found.add("parquet")
-    if (folder / ROWS_NAME).exists():
+    if os.path.lexists(folder / ROWS_NAME):  # a link there too: the sink then refuses it
         found.add("jsonl")
-    if (folder / INDEX_NAME).exists():
+    if os.path.lexists(folder / INDEX_NAME):
         found.add("markdown")
     return found
 
@@ -248,25 +309,27 @@ def markdown_name(url: str) -> str:
 
 def read_lines(path: Path, err: TextIO | None = None) -> list[dict[str, Any]]:
     """The rows of a JSON-lines file written by a batch; lines that are not a row with a
-    ``url`` (a line torn by a crash) are reported on ``err`` and left out."""
+    ``url`` (a line torn by a crash) are reported on ``err`` and left out. A link or
+    anything but a regular file there is refused (:class:`ValueError`)."""
     rows: list[dict[str, Any]] = []
     bad = 0
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    bad += 1
-                    continue
-                if isinstance(row, dict) and isinstance(row.get("url"), str):
-                    rows.append(row)
-                else:
-                    bad += 1
+        fd = _open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return []
+    with open(fd, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError:
+                bad += 1
+                continue
+            if isinstance(row, dict) and isinstance(row.get("url"), str):
+                rows.append(row)
+            else:
+                bad += 1
     if bad and err is not None:
         err.write(
             f"webgrip: ignoring {bad} unreadable line{'s' if bad > 1 else ''} of "
@@ -276,11 +339,14 @@ def read_lines(path: Path, err: TextIO | None = None) -> list[dict[str, Any]]:
 
 
 class _LineFile:
-    """A JSON-lines file opened for appending, each line flushed once written."""
+    """A JSON-lines file opened for appending (never through a link: :func:`_open_regular`),
+    each line flushed once written."""
 
     def __init__(self, path: Path):
-        torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
-        self._file = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        fd = _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        size = os.fstat(fd).st_size
+        torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+        self._file = open(fd, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
         if torn:  # a line cut by a crash: end it, so the next line stays readable
             self._file.write("\n")
 
@@ -295,12 +361,6 @@ class _LineFile:
         with contextlib.suppress(OSError):
             os.fsync(self._file.fileno())
         self._file.close()
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with open(path, "rb") as f:
-        f.seek(-1, os.SEEK_END)
-        return f.read(1) == b"\n"
 
 
 class _LinesSink:
@@ -350,10 +410,11 @@ class MarkdownSink(_LinesSink):
         name = None
         if row["error"] is None and row["content"] is not None:
             name = markdown_name(url)
-            temp = self.folder / f".{name}.tmp"  # not *.md: never taken for a page
-            with open(temp, "w", encoding="utf-8", newline="\n") as f:
+            with (
+                _new_file(self.folder, name) as fd,
+                open(fd, "w", encoding="utf-8", newline="\n") as f,
+            ):
                 f.write(row["content"])
-            os.replace(temp, self.folder / name)
         entry = {"url": url, "file": name}
         entry.update((c, row[c]) for c in ROW_COLUMNS if c != "content")
         self._write(entry)
@@ -412,8 +473,9 @@ def run_batch(
 
     Raises :class:`StoreUnavailableError` when, running here, the politeness store did not
     answer: what was fetched until then is written; :class:`ValueError` when ``out_dir``
-    holds rows of another ``extract`` view or another format, or for ``markdown`` with Ray
-    or with another view than ``markdown``.
+    holds rows of another ``extract`` view or another format, when its lines file is a
+    symbolic link or not a regular file (output is never written through a link), or for
+    ``markdown`` with Ray or with another view than ``markdown``.
     """
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")

@@ -24,12 +24,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import WebgripError
+from ..retry import MAX_RETRY_AFTER
 
 __all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "shown_store"]
 
 #: The longest a ``Retry-After`` may hold a host for the cluster: a server asking for more is
 #: held an hour, then asked again.
-MAX_HOLD_SECONDS = 3600.0
+MAX_HOLD_SECONDS = MAX_RETRY_AFTER
 
 # Times in integer microseconds of the Redis clock (exact in Lua's doubles until year 2255).
 # Every script starts from the clock and the host's next free time (KEYS[1]: the host's key).
