@@ -222,3 +222,15 @@ def test_the_scope_names_the_registrable_domain():
     assert SiteScope("http://127.0.0.1:8765/").site == "127.0.0.1"
     with pytest.raises(webgrip.InvalidURLError):
         SiteScope("mailto:someone@example.com")
+
+
+def test_a_home_page_served_for_every_path_is_no_sitemap():
+    with SiteServer() as site:
+        o = site.url("")
+        home = page("<title>Home</title><a href='/a'>A</a>")
+        for path in ("/", "/sitemap.xml", "/llms.txt", "/llms-full.txt", "/robots.txt"):
+            site.route(path, home)
+        found = webgrip.map_site(o + "/", config=loopback_config())
+        assert [(m.url, m.source) for m in found] == [(f"{o}/", "start"), (f"{o}/a", "links")]
+        assert found.skipped == []
+        assert found.sitemaps == []

@@ -270,8 +270,8 @@ def read_sitemaps(
     """Read the sitemaps ``roots`` and the indexes below them, breadth first, until ``limit``
     page URLs are found, every file is read, or ``deadline`` (a :func:`time.monotonic` time).
 
-    ``guessed`` are roots tried by convention (``/sitemap.xml``): a 404 there is not
-    reported. ``follow(child, index)`` decides whether an index's entry ``child`` is read
+    ``guessed`` are roots tried by convention (``/sitemap.xml``): a 404 or an HTML page
+    there is no sitemap, and not reported. ``follow(child, index)`` decides whether an index's entry ``child`` is read
     (default: any http(s) URL); every fetch goes through ``sender`` (the guard), each file
     read at most once.
     """
@@ -305,6 +305,8 @@ def read_sitemaps(
             if not (url in guessed and response.status in (404, 410)):
                 result.skipped.append((url, f"HTTP {response.status}"))
             continue
+        if url in guessed and "html" in (response.content_type or ""):
+            continue  # a site answering every path with a page: no sitemap there
         result.sitemaps.append(url)
         parsed = parse_sitemap(response.content, max_urls=MAX_URLS_PER_SITEMAP)
         if parsed.problem:
