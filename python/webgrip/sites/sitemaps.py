@@ -271,9 +271,9 @@ def read_sitemaps(
     page URLs are found, every file is read, or ``deadline`` (a :func:`time.monotonic` time).
 
     ``guessed`` are roots tried by convention (``/sitemap.xml``): a 404 or an HTML page
-    there is no sitemap, and not reported. ``follow(child, index)`` decides whether an index's entry ``child`` is read
-    (default: any http(s) URL); every fetch goes through ``sender`` (the guard), each file
-    read at most once.
+    there is no sitemap, and not reported. ``follow(child, index)`` decides whether an
+    index's entry ``child`` is read (default: any http(s) URL); every fetch goes through
+    ``sender`` (the guard), each file read at most once.
     """
     result = SitemapRead()
     queue: deque[tuple[str, int]] = deque((url, 0) for url in roots)
