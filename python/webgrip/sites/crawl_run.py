@@ -1,0 +1,189 @@
+"""``webgrip crawl``: a site crawled into a folder, with ``webgrip batch``'s conventions.
+
+The rows are those of a batch (``url`` plus :data:`webgrip.bulk.batch.ROW_COLUMNS`), written
+by the same sinks: one ``rows.jsonl`` (the default), a ``.md`` file per page with an
+``index.jsonl``, or Parquet files (needs pyarrow, ``webgrip[ray]``). The crawl's frontier is
+kept beside them (:data:`STATE_NAME`, SQLite), so running the same command again goes on
+where the last run stopped: the URLs of the rows already written are not requested again,
+and only the requests in flight when it stopped are made a second time.
+
+Ctrl-C stops leasing URLs, cancels the conversions in flight after a short grace, writes the
+rows finished and returns with ``"interrupted": true`` (the command exits 130); a second
+Ctrl-C raises ``KeyboardInterrupt`` at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from .._cancel import CancelToken
+from .._progress import CrawlProgress
+from ..config import Config
+from .crawl import DEFAULT_MAX_DEPTH, DEFAULT_MAX_PER_PATTERN, Crawler
+
+__all__ = ["CRAWL_FORMATS", "STATE_NAME", "run_crawl"]
+
+#: The output formats of ``webgrip crawl`` (the first is the default).
+CRAWL_FORMATS = ("jsonl", "markdown", "parquet")
+#: The frontier's file in the output folder.
+STATE_NAME = ".webgrip-crawl.sqlite3"
+#: After Ctrl-C, how long the pages finishing meanwhile are still taken.
+_GRACE_SECONDS = 0.5
+
+
+def run_crawl(
+    url: str,
+    out_dir: str | os.PathLike[str],
+    *,
+    max_pages: int,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    subdomains: bool = False,
+    sitemap: bool = True,
+    respect_robots: bool = True,
+    extract: str = "markdown",
+    format: str = "jsonl",
+    concurrency: int = 8,
+    max_per_pattern: int = DEFAULT_MAX_PER_PATTERN,
+    redis_url: str | None = None,
+    config: Config | None = None,
+    err: TextIO | None = None,
+    progress: bool | None = None,
+) -> dict[str, Any]:
+    """Crawl the site of ``url`` into ``out_dir`` (see the module's notes and
+    :func:`webgrip.sites.crawl.crawl` for the options).
+
+    Returns the summary: ``pages`` (rows written this run), ``failed`` (rows with an
+    error), ``skipped`` (rows an earlier run wrote), ``duplicates``, ``robots`` (URLs left
+    out by robots.txt), ``seeds``, ``queued`` (URLs still queued: past the cap or depth),
+    and ``"interrupted": True`` after Ctrl-C. Raises :class:`ValueError` when ``out_dir``
+    holds another crawl, another format or another view, and
+    :class:`~webgrip.errors.InvalidURLError` for a start URL that is not http(s).
+    """
+    from ..bulk.parquet import _SINKS, _check_format, _check_same_view, _sigint_sets
+
+    if format not in CRAWL_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(CRAWL_FORMATS)}; got {format!r}")
+    if format == "markdown" and extract != "markdown":
+        raise ValueError(
+            f"--format markdown writes .md files, but --extract {extract} asks for another "
+            "view. Use --format jsonl or parquet for it, or leave out --extract"
+        )
+    config = config or Config()
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    _check_format(folder, format)
+    sink = _SINKS[format](folder, err)
+    _check_same_view(folder, extract, sink.extracts())
+    done = sink.done_urls()
+    client = None
+    if redis_url:
+        from ..bulk.politeness import RedisHostLimiter
+        from ..bulk.rows import STORE_SOCKET_TIMEOUT
+        from ..client import WebClient
+
+        limiter = RedisHostLimiter(
+            redis_url,
+            config.rate_limit_seconds,
+            socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout),
+        )
+        client = WebClient(config.replace(respect_robots_txt=respect_robots), limiter=limiter)
+    crawler = Crawler(
+        url,
+        max_pages=max_pages,
+        max_depth=max_depth,
+        include=include,
+        exclude=exclude,
+        subdomains=subdomains,
+        sitemap=sitemap,
+        extract=extract,
+        respect_robots=respect_robots,
+        concurrency=concurrency,
+        max_per_pattern=max_per_pattern,
+        state=folder / STATE_NAME,
+        config=config,
+        client=client,
+    )
+    summary: dict[str, Any] = {"pages": 0, "failed": 0, "skipped": len(done)}
+    stop, interrupt, token = threading.Event(), threading.Event(), CancelToken()
+    grace_until: float | None = None
+    tty = _isatty(err) if progress is None else progress
+    meter = CrawlProgress(err, max_pages, tty=tty) if err is not None else None
+    try:
+        crawler.mark_done(done)
+        left = crawler.frontier.pages_left()
+        _say(
+            err,
+            f"crawling {crawler.start_url} into {folder}: {len(done)} pages already "
+            f"there, up to {left} more",
+        )
+        with _sigint_sets(interrupt):
+            results = crawler.run(stop=stop, cancel=token)
+            try:
+                for item in results:
+                    if interrupt.is_set() and grace_until is None:
+                        stop.set()
+                        token.cancel()
+                        grace_until = time.monotonic() + _GRACE_SECONDS
+                    if item is not None:
+                        sink.add(item.url, item.row(extract))
+                        failed = item.error is not None
+                        summary["pages"] += 1
+                        summary["failed"] += failed
+                        if meter is not None:
+                            meter.update(done=1, failed=failed)
+                    if meter is not None:
+                        meter.queued = crawler.frontier.counts()["queued"]
+                        meter.update()
+                    if grace_until is not None and time.monotonic() >= grace_until:
+                        break
+            finally:
+                results.close()
+    except KeyboardInterrupt:  # a second Ctrl-C
+        stop.set()
+        token.cancel()
+        interrupt.set()
+    finally:
+        sink.close()
+        if meter is not None:
+            meter.finish(" (interrupted)" if interrupt.is_set() else "")
+        counts = crawler.summary()
+        crawler.close()
+        if client is not None:
+            client.close()
+    for key in ("duplicates", "robots", "seeds", "queued"):
+        summary[key] = counts[key]
+    for source, why in crawler.skipped_sources:
+        _say(err, f"skipped {source}: {why}")
+    if interrupt.is_set():
+        summary["interrupted"] = True
+        _say(
+            err,
+            f"interrupted: {summary['pages']} pages written ({summary['failed']} with an "
+            "error); run the same command again to go on",
+        )
+    else:
+        _say(
+            err,
+            f"done: {summary['pages']} pages ({summary['failed']} with an error), "
+            f"{summary['queued']} URLs left queued (past --max-pages or --max-depth)",
+        )
+    return summary
+
+
+def _isatty(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _say(err: TextIO | None, line: str) -> None:
+    if err is not None:
+        err.write(f"webgrip: {line}\n")
+        err.flush()
