@@ -306,7 +306,8 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="serve over HTTP instead of stdio (127.0.0.1:8765, [::1]:8765 or a bare "
         "port on 127.0.0.1); off loopback a bearer token is required: "
-        "$WEBGRIP_MCP_TOKEN, else one is generated and printed",
+        "$WEBGRIP_MCP_TOKEN (at least 22 characters), else one is generated and printed; "
+        "browsers may call from the origins in $WEBGRIP_MCP_ORIGINS",
     )
     for command, cmd_parser in (
         ("fetch", f),

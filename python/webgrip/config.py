@@ -246,6 +246,9 @@ _OTHER_ENV_NAMES: frozenset[str] = frozenset(
         "WEBGRIP_CONFIG",
         "WEBGRIP_PROFILE",
         "WEBGRIP_CORPUS",
+        # Read by `webgrip mcp --http` (webgrip.tools.mcp_http), not by Config.
+        "WEBGRIP_MCP_TOKEN",
+        "WEBGRIP_MCP_ORIGINS",
     }
 )
 

@@ -7,27 +7,37 @@ itself.
 from __future__ import annotations
 
 from .tools.mcp_http import (
+    BODY_SECONDS,
     MAX_BODY_BYTES,
     MAX_SESSIONS,
+    MIN_TOKEN_CHARS,
+    ORIGINS_ENV,
     PATH,
     SESSION_IDLE_SECONDS,
+    STOP_SECONDS,
     TOKEN_ENV,
     HttpServer,
     is_loopback,
     parse_address,
+    parse_origins,
     resolve_token,
     serve_http,
 )
 
 __all__ = [
+    "BODY_SECONDS",
     "MAX_BODY_BYTES",
     "MAX_SESSIONS",
+    "MIN_TOKEN_CHARS",
+    "ORIGINS_ENV",
     "PATH",
     "SESSION_IDLE_SECONDS",
+    "STOP_SECONDS",
     "TOKEN_ENV",
     "HttpServer",
     "is_loopback",
     "parse_address",
+    "parse_origins",
     "resolve_token",
     "serve_http",
 ]

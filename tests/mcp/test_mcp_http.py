@@ -162,10 +162,11 @@ def test_a_configured_token_is_required_and_compared(tmp_path):
 
 
 def test_the_token_variable_is_used_on_loopback(tmp_path):
-    with serving(tmp_path, env={TOKEN_ENV: "from-the-env"}) as server:
-        assert server.token == "from-the-env" and not server.generated
+    token = "from-the-env-" + "x" * 20
+    with serving(tmp_path, env={TOKEN_ENV: token}) as server:
+        assert server.token == token and not server.generated
         assert _initialize(server)[0] == 401
-        assert _initialize(server, Authorization="Bearer from-the-env")[0] == 200
+        assert _initialize(server, Authorization=f"Bearer {token}")[0] == 200
 
 
 def test_loopback_needs_no_token(tmp_path):
@@ -180,16 +181,18 @@ def test_off_loopback_a_token_is_generated_unless_one_is_set(host):
     second, _ = mcp_http.resolve_token(host, env={})
     assert generated and first and second and first != second
     assert len(first) >= 40  # secrets.token_urlsafe(32)
-    assert mcp_http.resolve_token(host, env={TOKEN_ENV: "set-token"}) == ("set-token", False)
+    set_token, given = "set-" + "s" * 20, "given-" + "g" * 20
+    assert mcp_http.resolve_token(host, env={TOKEN_ENV: set_token}) == (set_token, False)
     assert mcp_http.resolve_token(host, env={TOKEN_ENV: ""})[1] is True  # empty: unset
-    assert mcp_http.resolve_token(host, "given", env={TOKEN_ENV: "set"}) == ("given", False)
+    assert mcp_http.resolve_token(host, given, env={TOKEN_ENV: set_token}) == (given, False)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"])
 def test_on_loopback_a_token_is_optional(host):
     assert mcp_http.is_loopback(host)
     assert mcp_http.resolve_token(host, env={}) == (None, False)
-    assert mcp_http.resolve_token(host, env={TOKEN_ENV: "t"}) == ("t", False)
+    token = "t" * 32
+    assert mcp_http.resolve_token(host, env={TOKEN_ENV: token}) == (token, False)
 
 
 @pytest.mark.parametrize("bad", ["has space", "new\nline", 'quote"', "ünicode"])

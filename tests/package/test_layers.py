@@ -139,6 +139,8 @@ LAYERS: dict[str, int] = {
     "webgrip.tools.mcp": _ENTRY,
     "webgrip.tools.mcp_server": _ENTRY,
     "webgrip.tools.mcp_http": _ENTRY,
+    "webgrip.tools.mcp_connections": _ENTRY,
+    "webgrip.tools.mcp_sessions": _ENTRY,
     "webgrip.tools.langchain": _ENTRY,
     "webgrip.tools.gaia": _ENTRY,
 }

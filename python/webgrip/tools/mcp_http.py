@@ -9,23 +9,35 @@ schemas, annotations, ``isError`` results, worker threads and cancel tokens), se
 - **A bearer token off loopback.** Bound anywhere else, every request needs
   ``Authorization: Bearer <token>`` (else ``401``): the token comes from ``$WEBGRIP_MCP_TOKEN``
   or, unset, is generated and printed to stderr once at start (:func:`resolve_token`). On
-  loopback the variable is honoured when set.
-- **DNS-rebinding protection on loopback**: the SDK's transport security refuses a ``Host``
-  other than the loopback names with the bound port (``421``) and a browser ``Origin`` other
-  than a loopback one (``403``).
-- **A body cap**: a request body over :data:`MAX_BODY_BYTES` (the stdio wire's 4 MiB message
-  cap) is refused with ``413`` — from its ``Content-Length`` before anything is read, else as
-  soon as the bytes streamed in pass the cap.
+  loopback the variable is honoured when set. A token shorter than :data:`MIN_TOKEN_CHARS`
+  (128 bits) is refused at start.
+- **``Origin`` checked on every bind** (the MCP transport's rule against DNS rebinding): a
+  browser request whose ``Origin`` is not the server's own address, a loopback page reaching a
+  loopback connection, or one listed in ``$WEBGRIP_MCP_ORIGINS`` is refused (``403``). On a
+  loopback bind the SDK's transport security also refuses a ``Host`` other than the loopback
+  names with the bound port (``421``).
+- **Bounded reads**: a request head must arrive within
+  :data:`webgrip.tools.mcp_connections.HEAD_SECONDS` and its body within :data:`BODY_SECONDS`
+  (``408``); a body over :data:`MAX_BODY_BYTES` (the stdio wire's 4 MiB message cap) is refused
+  with ``413`` — from its ``Content-Length`` before anything is read, else as soon as the bytes
+  streamed in pass the cap.
+- **Bounded connections and sessions**: at most
+  :func:`webgrip.tools.mcp_connections.connection_cap` connections, the unauthenticated ones
+  shed first (:mod:`webgrip.tools.mcp_connections`); sessions capped per client, the least
+  recently used idle one ended to make room rather than a new client refused
+  (:mod:`webgrip.tools.mcp_sessions`).
 - **Cancellation**: a client that ends its session (``DELETE``), or drops the connection of a
   call in flight (:class:`_CancelOnDisconnect`), cancels that call's token; stopping the
   server (Ctrl-C, SIGTERM, :meth:`HttpServer.stop`) cancels every call in flight and waits at
-  most :data:`webgrip.tools.mcp_server.GRACE_SECONDS` for them.
+  most :data:`webgrip.tools.mcp_server.GRACE_SECONDS` for them; after a signal the process
+  leaves at most :data:`STOP_SECONDS` later whatever is still running.
 
 The SDK, uvicorn and starlette are imported only when a server is built.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import ipaddress
@@ -37,10 +49,13 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..config import Config
+from .mcp_connections import Gate, connection_cap, guarded_protocol, quiet_accept_errors
+from .mcp_sessions import MAX_SESSIONS, SESSION_IDLE_SECONDS, SessionTable
 from .mcp_wire import HEAD_BYTES, MAX_MESSAGE_BYTES, head_id
 
 if TYPE_CHECKING:
@@ -49,28 +64,42 @@ if TYPE_CHECKING:
     from .mcp_server import Running
 
 __all__ = [
+    "BODY_SECONDS",
     "MAX_BODY_BYTES",
+    "MAX_SESSIONS",
+    "MIN_TOKEN_CHARS",
+    "ORIGINS_ENV",
     "PATH",
+    "SESSION_IDLE_SECONDS",
+    "STOP_SECONDS",
     "TOKEN_ENV",
     "HttpServer",
     "is_loopback",
     "parse_address",
+    "parse_origins",
     "resolve_token",
     "serve_http",
 ]
 
 #: The environment variable holding the bearer token.
 TOKEN_ENV = "WEBGRIP_MCP_TOKEN"
+#: The environment variable listing more origins a browser may call from (``https://a.example,
+#: http://b.example:8080``).
+ORIGINS_ENV = "WEBGRIP_MCP_ORIGINS"
 #: Where the MCP endpoint is served.
 PATH = "/mcp"
 #: The largest request body accepted: the stdio wire's message cap.
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
-#: Open sessions at once; one more is refused with ``503`` until one ends or expires.
-MAX_SESSIONS = 100
-#: A session with no request in flight for this long is closed (its id then answers ``404``).
-SESSION_IDLE_SECONDS = 30 * 60.0
+#: How long a request body may take to arrive once its head has (then ``408``).
+BODY_SECONDS = 30.0
+#: The shortest token accepted: 128 bits in base64url (``secrets.token_urlsafe(16)``).
+MIN_TOKEN_CHARS = 22
+#: How long after Ctrl-C or SIGTERM the process leaves, whatever is still running: the
+#: graceful shutdown and the calls' grace period fit in it.
+STOP_SECONDS = 15.0
 #: What a token may contain: RFC 6750's ``b64token`` (``secrets.token_urlsafe`` fits).
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+_TOKEN_HINT = 'make one with: python -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -117,19 +146,58 @@ def resolve_token(
 
     ``token`` when given, else ``$WEBGRIP_MCP_TOKEN`` when set and not empty; else, off
     loopback, a new random one (``generated`` is then true: print it, once), and on loopback
-    none. Raises ``ValueError`` for a token that cannot travel in a header."""
+    none. Raises ``ValueError`` for a token that cannot travel in a header or is shorter than
+    :data:`MIN_TOKEN_CHARS`."""
     if token is None:
         token = (os.environ if env is None else env).get(TOKEN_ENV) or None
     if token is not None:
         if not _TOKEN_SHAPE.fullmatch(token):
             raise ValueError(
                 f"the MCP token (${TOKEN_ENV}) must be letters, digits and "
-                "-._~+/ (then = padding), with no spaces"
+                f"-._~+/ (then = padding), with no spaces; {_TOKEN_HINT}"
+            )
+        if len(token) < MIN_TOKEN_CHARS:
+            raise ValueError(
+                f"the MCP token (${TOKEN_ENV}) has {len(token)} characters; at least "
+                f"{MIN_TOKEN_CHARS} (128 bits) are needed so that it cannot be guessed; "
+                f"{_TOKEN_HINT}"
             )
         return token, False
     if is_loopback(host):
         return None, False
     return secrets.token_urlsafe(32), True
+
+
+def parse_origins(text: str | Iterable[str]) -> frozenset[str]:
+    """The origins in ``text`` (separated by commas or spaces) or an iterable of them, each
+    ``http(s)://host[:port]``, in the lowercase form browsers send. Raises ``ValueError`` for
+    anything else."""
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    origins = set()
+    for item in items:
+        origin = item.strip().lower().rstrip("/")
+        try:
+            parts = urlsplit(origin)
+            port = parts.port
+        except ValueError:
+            parts, port = None, None
+        if (
+            parts is None
+            or parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+            or parts.username is not None
+        ):
+            raise ValueError(
+                f"{item!r} is not an origin; write scheme://host[:port], "
+                "e.g. https://app.example.com"
+            )
+        host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+        default = {"http": 80, "https": 443}[parts.scheme]
+        origins.add(f"{parts.scheme}://{host}" + ("" if port in (None, default) else f":{port}"))
+    return frozenset(origins)
 
 
 def _reply(status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> Any:
@@ -152,6 +220,16 @@ def _reply(status: int, text: str, headers: list[tuple[bytes, bytes]] | None = N
     return send_reply
 
 
+def _bearer_matches(headers: Sequence[tuple[bytes, bytes]], expected: bytes) -> bool:
+    """Whether ``headers`` (lowercased names) hold one ``Authorization: Bearer <expected>``,
+    compared in constant time."""
+    values = [v for k, v in headers if k == b"authorization"]
+    if len(values) != 1:
+        return False
+    scheme, _, given = values[0].strip().partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), expected)
+
+
 class _RequireToken:
     """ASGI middleware: ``401`` for an HTTP request without ``Authorization: Bearer <token>``
     (compared in constant time), before its body is read."""
@@ -161,7 +239,7 @@ class _RequireToken:
         self.expected = token.encode("ascii")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not self._authorized(scope):
+        if scope["type"] == "http" and not _bearer_matches(scope["headers"], self.expected):
             reply = _reply(
                 401,
                 "Unauthorized: send Authorization: Bearer <token>\n",
@@ -171,12 +249,99 @@ class _RequireToken:
             return
         await self.app(scope, receive, send)
 
-    def _authorized(self, scope: dict[str, Any]) -> bool:
-        values = [v for k, v in scope["headers"] if k == b"authorization"]
-        if len(values) != 1:
+
+class _CheckOrigin:
+    """ASGI middleware: ``403`` for a request whose ``Origin`` (sent by browsers) is not
+    allowed: the MCP transport's rule against DNS rebinding, on every bind.
+
+    Allowed: no ``Origin`` (not a browser); one of ``allowed``; a loopback page reaching the
+    server through a loopback address (any port: a local tool's page); the server's own
+    address and port, as the connection reached it. A page on any other name — the name a
+    rebinding attack uses — is refused."""
+
+    def __init__(self, app: Any, port: int, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.port = port
+        self.allowed = allowed
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            origins = [v for k, v in scope["headers"] if k == b"origin"]
+            if origins and not self._allowed(origins, scope):
+                reply = _reply(403, "Forbidden: this Origin may not call the MCP server\n")
+                await reply(send)
+                return
+        await self.app(scope, receive, send)
+
+    def _allowed(self, origins: list[bytes], scope: dict[str, Any]) -> bool:
+        if len(origins) != 1:
             return False
-        scheme, _, given = values[0].strip().partition(b" ")
-        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self.expected)
+        try:
+            (origin,) = parse_origins(origins[0].decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            return False  # "null" (a sandboxed page or a file), or not an origin at all
+        if origin in self.allowed:
+            return True
+        parts = urlsplit(origin)
+        host = parts.hostname or ""
+        local = str((scope.get("server") or ("",))[0])
+        if is_loopback(host) and is_loopback(local):
+            return True
+        port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+        return port == self.port and _same_address(host, local)
+
+
+def _same_address(a: str, b: str) -> bool:
+    try:
+        return ipaddress.ip_address(a.strip("[]")) == ipaddress.ip_address(b.strip("[]"))
+    except ValueError:
+        return False
+
+
+class _ReadBody:
+    """ASGI middleware: the request body read whole before the app sees it — within
+    :data:`BODY_SECONDS` of the head (else ``408``) and up to :data:`MAX_BODY_BYTES` (else
+    ``413``, from ``Content-Length`` before a byte is read when it says so) — then handed on
+    in one piece. Both refusals close the connection."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.seconds = BODY_SECONDS
+        self.limit = MAX_BODY_BYTES
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        import anyio
+
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        closing = [(b"connection", b"close")]
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            await _reply(413, "Request body too large\n", closing)(send)
+            return
+        body = bytearray()
+        with anyio.move_on_after(self.seconds) as timer:
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client left before its body was whole: nothing to serve
+                body += message.get("body", b"")
+                if len(body) > self.limit:
+                    await _reply(413, "Request body too large\n", closing)(send)
+                    return
+                if not message.get("more_body", False):
+                    break
+        if timer.cancelled_caught:
+            text = f"Request Timeout: the body did not arrive within {self.seconds:g} s\n"
+            await _reply(408, text, closing)(send)
+            return
+        pending = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+
+        async def replay() -> Any:
+            return pending.pop(0) if pending else await receive()
+
+        await self.app(scope, replay, send)
 
 
 class _CancelOnDisconnect:
@@ -250,8 +415,9 @@ class _CancelOnDisconnect:
         await self.app(dict(scope, headers=headers), receive, send)
 
 
-def _security(host: str, port: int) -> Any:
-    """The SDK's transport security: ``Host`` and ``Origin`` checked on a loopback bind."""
+def _security(host: str, port: int, allowed: frozenset[str]) -> Any:
+    """The SDK's transport security: ``Host`` and ``Origin`` checked on a loopback bind (the
+    origins :class:`_CheckOrigin` lets through, so that the two agree)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     if not is_loopback(host):
@@ -262,6 +428,7 @@ def _security(host: str, port: int) -> Any:
     hosts = [f"{n}:{port}" for n in names] + (names if port == 80 else [])
     origins = [f"{scheme}://{n}:*" for scheme in ("http", "https") for n in names]
     origins += [f"{scheme}://{n}" for scheme in ("http", "https") for n in names]
+    origins += sorted(allowed)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
@@ -278,7 +445,9 @@ class HttpServer:
 
     ``token`` and ``$WEBGRIP_MCP_TOKEN`` as in :func:`resolve_token` (``env`` replaces
     ``os.environ`` there); :attr:`token` is the one required, :attr:`generated` whether it
-    was made up here. For a test::
+    was made up here. ``origins`` (default: ``$WEBGRIP_MCP_ORIGINS``, see
+    :func:`parse_origins`) are the pages on other names a browser may call from;
+    :attr:`gate` holds the open connections. For a test::
 
         server = HttpServer("127.0.0.1", 0, config=config)
         thread = threading.Thread(target=server.run); thread.start()
@@ -294,6 +463,8 @@ class HttpServer:
         config: Config | None = None,
         token: str | None = None,
         env: Mapping[str, str] | None = None,
+        origins: Iterable[str] | None = None,
+        tool_names: Sequence[str] | None = None,
     ) -> None:
         from .mcp_server import GRACE_SECONDS, Running, build_server, load_sdk
         from .toolbox import Tools
@@ -309,6 +480,9 @@ class HttpServer:
         if config is None:
             load = getattr(Config, "load", None)
             config = load() if load is not None else Config.from_env()
+        if origins is None:
+            origins = parse_origins((os.environ if env is None else env).get(ORIGINS_ENV, ""))
+        allowed = parse_origins(origins)
         self._sock = _bind(host, port)
         try:
             bound_host, self.port = self._sock.getsockname()[:2]
@@ -317,11 +491,20 @@ class HttpServer:
             self.token, self.generated = resolve_token(bound_host, token, env)
             self.loopback = is_loopback(bound_host)
             self.running = Running()
-            server = build_server(Tools(config), self.running)
-            app, self._end_sessions = _app(server, _security(bound_host, self.port))
-            asgi: Any = app if self.token is None else _RequireToken(app, self.token)
+            server = build_server(Tools(config, tool_names=tool_names), self.running)
+            app, self._end_sessions = _app(server, _security(bound_host, self.port, allowed))
+            asgi: Any = _ReadBody(app)
+            if self.token is not None:
+                asgi = _RequireToken(asgi, self.token)
+            asgi = _CheckOrigin(asgi, self.port, allowed)
+            expected = None if self.token is None else self.token.encode("ascii")
+            cap = connection_cap()
+            self.gate = Gate(
+                cap, lambda headers: expected is None or _bearer_matches(headers, expected)
+            )
             settings = uvicorn.Config(
                 asgi,
+                http=guarded_protocol(self.gate),
                 lifespan="on",
                 log_config=None,
                 log_level="warning",
@@ -330,8 +513,15 @@ class HttpServer:
                 server_header=False,
                 ws="none",
                 timeout_graceful_shutdown=int(GRACE_SECONDS),
+                # asyncio accepts up to this many connections at a time before any is
+                # admitted or shed: no more than the cap, so that they fit in the
+                # descriptors left (the cap is a quarter of them at most).
+                backlog=cap,
             )
-            self._uvicorn = _server_class()(settings, self.running, self._end_sessions)
+            self._stop_asked = threading.Event()  # set by a stop signal
+            self._uvicorn = _server_class()(
+                settings, self.running, self._end_sessions, self._stop_asked
+            )
         except BaseException:
             self._sock.close()
             raise
@@ -354,11 +544,26 @@ class HttpServer:
         if self._ran:
             raise RuntimeError("an HttpServer runs once")
         self._ran = True
+        finished = threading.Event()
+        if threading.current_thread() is threading.main_thread():
+            # Started now, not when the signal comes: a process out of resources may not be
+            # able to start a thread then.
+            watchdog = threading.Thread(
+                target=_leave_when_stuck,
+                args=(self._stop_asked, finished),
+                name="webgrip-mcp-stop",
+                daemon=True,
+            )
+            watchdog.start()
         try:
-            self._uvicorn.run(sockets=[self._sock])
+            try:
+                self._uvicorn.run(sockets=[self._sock])
+            finally:
+                self._sock.close()
+            return self.running.stop(GRACE_SECONDS)
         finally:
-            self._sock.close()
-        return self.running.stop(GRACE_SECONDS)
+            finished.set()
+            self._stop_asked.set()  # lets the watchdog end
 
     def stop(self) -> None:
         """Ask :meth:`run` to return (from any thread): no new connections, calls in flight
@@ -370,6 +575,27 @@ class HttpServer:
         """Whether the server has started serving (requests queue in the listening socket
         before that)."""
         return bool(self._uvicorn.started)
+
+
+def _leave_when_stuck(stop_asked: threading.Event, finished: threading.Event) -> None:
+    """Once a stop signal came, give the server :data:`STOP_SECONDS` to finish, then leave the
+    process: stopping must not depend on anything the server is still waiting for."""
+    stop_asked.wait()
+    if finished.wait(STOP_SECONDS):
+        return
+    note = f"webgrip mcp: the server did not stop within {STOP_SECONDS:g} s; leaving anyway\n"
+    # Written from a thread of its own: a stderr nobody reads (a full pipe) must not hold the
+    # exit up.
+    writer = threading.Thread(target=_write_stderr, args=(note,), daemon=True)
+    writer.start()
+    writer.join(1.0)
+    os._exit(0)
+
+
+def _write_stderr(text: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def _app(server: Any, security: Any) -> tuple[Any, Callable[[], None]]:
@@ -388,7 +614,7 @@ def _app(server: Any, security: Any) -> tuple[Any, Callable[[], None]]:
         security_settings=security,
         max_request_body_size=MAX_BODY_BYTES,
         session_idle_timeout=SESSION_IDLE_SECONDS,
-        max_sessions=MAX_SESSIONS,
+        max_sessions=None,  # the SessionTable below caps them, per client
     )
     stops: list[Any] = []  # the event ending the manager's run, once the app has started
 
@@ -416,12 +642,14 @@ def _app(server: Any, security: Any) -> tuple[Any, Callable[[], None]]:
             finally:
                 done.set()
 
-    endpoint = _CancelOnDisconnect(StreamableHTTPASGIApp(manager))
+    endpoint = SessionTable(_CancelOnDisconnect(StreamableHTTPASGIApp(manager)))
     app = Starlette(routes=[Route(PATH, endpoint=endpoint)], lifespan=lifespan)
     return app, end_sessions
 
 
-def _server_class() -> Callable[[uvicorn.Config, Running, Callable[[], None]], uvicorn.Server]:
+def _server_class() -> Callable[
+    [uvicorn.Config, Running, Callable[[], None], threading.Event], uvicorn.Server
+]:
     import uvicorn  # imported already by the caller, which gives the install hint without it
 
     class _Uvicorn(uvicorn.Server):
@@ -429,11 +657,16 @@ def _server_class() -> Callable[[uvicorn.Config, Running, Callable[[], None]], u
         the signal that stopped it."""
 
         def __init__(
-            self, settings: uvicorn.Config, running: Running, end_sessions: Callable[[], None]
+            self,
+            settings: uvicorn.Config,
+            running: Running,
+            end_sessions: Callable[[], None],
+            stop_asked: threading.Event,
         ) -> None:
             super().__init__(settings)
             self._running = running
             self._end_sessions = end_sessions
+            self._stop_asked = stop_asked
 
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
@@ -447,6 +680,7 @@ def _server_class() -> Callable[[uvicorn.Config, Running, Callable[[], None]], u
                 if self.should_exit and sig == signal.SIGINT:
                     self.force_exit = True  # a second Ctrl-C: stop waiting for connections
                 self.should_exit = True
+                self._stop_asked.set()  # the watchdog's clock starts
 
             previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
             try:
@@ -454,6 +688,10 @@ def _server_class() -> Callable[[uvicorn.Config, Running, Callable[[], None]], u
             finally:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            asyncio.get_running_loop().set_exception_handler(quiet_accept_errors(_write_stderr))
+            await super().startup(sockets=sockets)
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             self._running.stop(0)  # cancel the tokens of the calls in flight; no waiting here
@@ -464,15 +702,25 @@ def _server_class() -> Callable[[uvicorn.Config, Running, Callable[[], None]], u
 
 
 def serve_http(
-    host: str, port: int, *, config: Config | None = None, token: str | None = None
+    host: str,
+    port: int,
+    *,
+    config: Config | None = None,
+    token: str | None = None,
+    tool_names: Sequence[str] | None = None,
+    origins: Iterable[str] | None = None,
 ) -> None:
     """Run the MCP server over streamable HTTP at ``http://host:port/mcp`` with ``config``
     (default: file + environment) until Ctrl-C or SIGTERM. Blocks.
 
     Off loopback a bearer token is required: ``token``, else ``$WEBGRIP_MCP_TOKEN``, else a
-    generated one printed to stderr. Raises ``ImportError`` without the ``mcp`` extra,
-    ``ValueError`` for a bad token and ``OSError`` when the address cannot be bound."""
-    server = HttpServer(host, port, config=config, token=token)
+    generated one printed to stderr. ``origins``: the pages on other names a browser may call
+    from (default ``$WEBGRIP_MCP_ORIGINS``). Raises ``ImportError`` without the ``mcp`` extra,
+    ``ValueError`` for a bad token or origin and ``OSError`` when the address cannot be
+    bound."""
+    server = HttpServer(
+        host, port, config=config, token=token, tool_names=tool_names, origins=origins
+    )
     out = sys.stderr
     where = " (every interface)" if host in ("", "0.0.0.0", "::") else ""
     out.write(f"webgrip mcp: serving MCP over streamable HTTP at {server.url}{where}\n")
