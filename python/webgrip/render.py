@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import secrets
 import shutil
@@ -42,8 +43,30 @@ from .errors import (
     RenderError,
     ResponseTooLargeError,
     UnsupportedContentError,
+    WebgripError,
 )
 from .proxies import in_use as proxy_in_use
+
+#: Where the browser's own words go (its command line, its stderr, Playwright's call log):
+#: at ``DEBUG``, never into an error an agent reads.
+logger = logging.getLogger("webgrip.render")
+
+
+class _KilledDriverNoise(logging.Filter):
+    """Drops the one asyncio complaint a killed driver leaves behind. Killing a worker's
+    driver (a render past its deadline, cancelled, or interrupted by Ctrl-C) ends its pipe,
+    and Playwright stores that as an exception on a future nobody awaits; asyncio then
+    prints "Future exception was never retrieved" and the exception when the future is
+    collected, often at exit, after the render's own error has said what happened."""
+
+    MESSAGE = "Connection closed while reading from the driver"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (type(exc) is Exception and str(exc) == self.MESSAGE)
+
+
+logging.getLogger("asyncio").addFilter(_KilledDriverNoise())
 
 __all__ = [
     "HTML_TYPES",
@@ -73,6 +96,11 @@ SETTLED_SECONDS = 0.1
 #: ... or, whatever the network does (a long poll, a stream), once the DOM has not changed
 #: for this long.
 QUIET_SECONDS = 0.5
+#: ... or, whatever the page does (a ticker, an animated carousel, a feed that never stops
+#: growing), once it has loaded for this long: the DOM is read as it is then. Without this
+#: cap such a page held its worker for the whole deadline, and with one worker (2 cores) a
+#: concurrent caller's render waited behind it until its own deadline passed.
+MAX_SETTLE_SECONDS = 5.0
 #: Resource types not loaded unless a screenshot is taken.
 SKIPPED_RESOURCES = frozenset({"image", "font", "media"})
 #: Memory the browser's process tree may use (the sum of its processes' proportional set
@@ -220,6 +248,12 @@ def is_script_shell(html: bytes, selection: str) -> bool:
 #: (Chromium, the driver, Playwright's Python side): on 2 cores one worker did 2.1 light
 #: renders/s and two did 1.7 (benches/render.py, docs/benchmarks.md).
 DEFAULT_RENDER_WORKERS = max(1, min(4, (os.cpu_count() or 1) // 2))
+#: A render running this long is stuck (a page that loads and settles is read within
+#: :data:`MAX_SETTLE_SECONDS` of loading; one blocking its renderer holds its worker until its
+#: deadline): while every worker is on such a render, a queued one gets a spare worker (one
+#: at a time, ending once the queue is empty) instead of waiting for the stuck ones'
+#: deadlines.
+STUCK_SECONDS = MAX_SETTLE_SECONDS + 5.0
 
 
 class _Job:
@@ -234,6 +268,8 @@ class _Job:
         self.abandoned = False
         #: Set when the memory watchdog killed the browser under this job: its error then.
         self.memory_error: RenderError | None = None
+        #: When a worker took it (monotonic; under the pool's lock).
+        self.started: float | None = None
 
 
 class _Worker:
@@ -243,8 +279,11 @@ class _Worker:
     #: Driver starts one at a time: a new driver is found as the process that appeared.
     _starting = threading.Lock()
 
-    def __init__(self, pool: _Pool, executable: str):
+    def __init__(self, pool: _Pool, executable: str, *, spare: bool = False):
         self.pool, self.executable = pool, executable
+        #: Started past the pool's size because every worker was stuck (see
+        #: :data:`STUCK_SECONDS`): ends once it finds the queue empty.
+        self.spare = spare
         self.driver_pid: int | None = None
         self.browser_pids: list[int] = []
         #: Folders the browser and the driver made for it (profile, Playwright's artifacts,
@@ -284,7 +323,11 @@ class _Worker:
                 try:
                     if browser is None or not browser.is_connected():
                         self._remove_folders()  # of a browser killed for its memory
-                        browser, self.profiles = _launch(pw, self.executable)
+                        browser = None
+                        try:
+                            browser, self.profiles = _launch(pw, self.executable)
+                        except Exception as exc:
+                            raise _start_error(self.executable, exc) from None
                         self._note_processes()
                     job.result = job.work(browser)
                 except BaseException as exc:  # handed to the waiting caller
@@ -294,8 +337,14 @@ class _Worker:
                         job.result, job.error = None, job.memory_error
                     pool.finished(self, job)
         except BaseException as exc:  # the driver did not start: fail this worker's job
+            logger.debug("the Playwright driver did not start: %s", exc)
             pool.failed(
-                self, RenderError(f"cannot start the browser driver: {exc}", reason="browser")
+                self,
+                RenderError(
+                    f"cannot start the browser driver ({_first_line(exc)}); reinstall the "
+                    "render extra (pip install 'webgrip[render]')",
+                    reason="no-browser",
+                ),
             )
         finally:
             stopped.set()
@@ -408,6 +457,8 @@ class _Pool:
         # stuck in a call that has none (an evaluate in a renderer a page keeps busy).
         limit = deadline + KILL_GRACE_SECONDS
         while not job.done.wait(min(0.05, max(0.0, limit - time.monotonic()))):
+            if job.worker is None:
+                self._staff(job, executable)
             cancelled = cancel is not None and cancel.cancelled
             if cancelled or time.monotonic() >= limit:
                 self._give_up(job)
@@ -420,8 +471,35 @@ class _Pool:
                     reason="timeout",
                 )
         if job.error is not None:
-            raise job.error
+            raise _typed(job.error)
         return job.result
+
+    def _staff(self, job: _Job, executable: str) -> None:
+        """Start a worker for ``job``, still queued, if none will take it soon: one replacing
+        a worker killed meanwhile (its render's deadline passed), or a spare while every
+        worker is on a stuck render (:data:`STUCK_SECONDS`)."""
+        with self.lock:
+            if job.worker is not None or job.abandoned or self._executable != executable:
+                return
+            live = [w for w in self._workers if w.thread.is_alive() and not w.retired]
+            now = time.monotonic()
+            if len(live) < self.size:
+                spare = False
+                if sum(w.idle for w in live) >= len(self._queue):
+                    return
+            elif any(w.spare for w in live) or not all(
+                w.current is not None
+                and w.current.started is not None
+                and now - w.current.started >= STUCK_SECONDS
+                for w in live
+            ):
+                return
+            else:
+                spare = True
+            worker = _Worker(self, executable, spare=spare)
+            self._workers = [*live, worker]
+            worker.thread.start()
+            self._wake.notify()
 
     def _give_up(self, job: _Job) -> None:
         with self.lock:
@@ -443,7 +521,11 @@ class _Pool:
                     job = self._queue.pop(0)
                     if not job.abandoned:
                         job.worker, worker.current = worker, job
+                        job.started = time.monotonic()
                         return job
+                if worker.spare:  # its one render done (or taken by another): it ends
+                    worker.retired = True
+                    return None
                 self._wake.wait()
 
     def finished(self, worker: _Worker, job: _Job) -> None:
@@ -574,6 +656,39 @@ def _launch(pw: Any, executable: str) -> tuple[Any, list[str]]:
     return browser, [private, *sorted(_playwright_folders(tmp) - before)]
 
 
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """The first line of ``exc``'s message, cut at ``limit`` characters: Playwright's messages
+    go on with the browser's command line, its stderr and a call log (4 KB and more)."""
+    line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
+
+
+def _start_error(executable: str, exc: Exception) -> RenderError:
+    """The error for a browser that would not start (a wrong binary, missing libraries, a
+    crash at launch): what happened in one line and what to do, the rest in the debug log."""
+    logger.debug("the browser %s did not start: %s", executable, exc)
+    text = str(exc)
+    at = text.rfind("exitCode=")
+    code = text[at + len("exitCode=") :].split(",", 1)[0].strip() if at >= 0 else ""
+    how = f"it exited at once with status {code}" if code.lstrip("-").isdigit() else "it failed"
+    return RenderError(
+        f"the browser {executable} did not start ({how}); install Chromium (e.g. apt-get "
+        "install chromium) or set browser_executable (WEBGRIP_BROWSER_EXECUTABLE) to a "
+        "working one",
+        reason="no-browser",
+    )
+
+
+def _typed(error: BaseException) -> BaseException:
+    """``error`` as the caller sees it: a webgrip error (or a control exception) unchanged,
+    anything else (a Playwright error no code path above expected) a short
+    :class:`RenderError`, its full text in the debug log."""
+    if isinstance(error, WebgripError) or not isinstance(error, Exception):
+        return error
+    logger.debug("the render failed: %r", error)
+    return RenderError(f"the browser failed: {_first_line(error)}", reason="browser")
+
+
 def _drivers() -> list[int]:
     """This process's Playwright driver children (their command line says ``run-driver``)."""
     out = []
@@ -680,14 +795,19 @@ def render(
         work_deadline = deadline - min(CLEANUP_SECONDS, 0.1 * max(0.0, left))
         return _render_in(browser, core, config, url, work_deadline, screenshot, full_page)
 
-    # The pool's jobs hold any work's result (Any): this one's is work's RenderResult.
-    result: RenderResult = _POOL.run(
-        executable,
-        work,
-        deadline,
-        _cancel.current(),
-        size=config.render_workers or DEFAULT_RENDER_WORKERS,
-    )
+    try:
+        # The pool's jobs hold any work's result (Any): this one's is work's RenderResult.
+        result: RenderResult = _POOL.run(
+            executable,
+            work,
+            deadline,
+            _cancel.current(),
+            size=config.render_workers or DEFAULT_RENDER_WORKERS,
+        )
+    except WebgripError as exc:
+        if exc.url is None:  # the pool's own errors (the browser did not start) name no page
+            exc.url = url
+        raise
     return result
 
 
@@ -868,14 +988,13 @@ def _render_in(
             # Checked before the shot: a PDF's viewer or a JSON <pre> would photograph as a
             # blank or meaningless PNG that looks like success.
             _check_html(url, nav.documents[-1] if nav.documents else response)
-        # Leave part of the budget for reading the DOM when the page never settles.
-        html = _settled_content(
-            page,
-            inflight,
+        # Leave part of the budget for reading the DOM when the page never settles, and take
+        # the DOM as it is once MAX_SETTLE_SECONDS have passed since it loaded.
+        settle_by = min(
             deadline - min(1.0, 0.2 * (deadline - time.monotonic())),
-            config.max_response_bytes,
-            url,
+            time.monotonic() + MAX_SETTLE_SECONDS,
         )
+        html = _settled_content(page, inflight, settle_by, config.max_response_bytes, url)
         nav.check(url, proxy.stats())
         shot = _screenshot(page, full_page, deadline) if screenshot else None
         documents = nav.documents
@@ -1008,7 +1127,7 @@ class _InFlight:
 def _settle(page: Any, inflight: _InFlight, deadline: float) -> None:
     """Wait until the page has settled: loaded, nothing of its own in flight and the DOM
     still for :data:`SETTLED_SECONDS`; or the DOM still for :data:`QUIET_SECONDS` whatever
-    the network does; or the deadline."""
+    the network does; or ``deadline`` (at most :data:`MAX_SETTLE_SECONDS` after loading)."""
     from playwright.sync_api import Error as PlaywrightError
 
     while time.monotonic() + 0.05 < deadline:
