@@ -56,6 +56,7 @@ __all__ = [
     "extract_pdf",
     "fetch_page",
     "is_script_shell",
+    "map_site",
     "search_web",
 ]
 
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .aio import AsyncTools, AsyncWebClient
-    from .client import WebClient, check_url
+    from .client import WebClient, check_url, map_site
     from .config import Config
     from .page import Download, Page
     from .pdf import extract_pdf
@@ -122,6 +123,7 @@ _LAZY = {
     "download_file": "tools",
     "extract_pdf": "pdf",
     "fetch_page": "tools",
+    "map_site": "client",
     "search_web": "tools",
 }
 

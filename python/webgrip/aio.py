@@ -21,9 +21,9 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._cancel import CancelToken, cancel_scope
 from .client import WebClient
@@ -33,6 +33,9 @@ from .page import Download, Page
 from .response import Response
 from .tools.schemas import register_async
 from .tools.toolbox import Tools
+
+if TYPE_CHECKING:
+    from .sites.mapping import SiteMap
 
 __all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
 
@@ -185,6 +188,11 @@ class AsyncWebClient:
             lambda guard: _GuardedClient(self.client, guard).download(url, **kwargs)
         )
 
+    async def map_site(self, url: str, **kwargs: Any) -> SiteMap:
+        """See :meth:`WebClient.map_site` (``limit``, ``subdomains``, ``respect_robots``,
+        ``timeout``)."""
+        return await self._run(self.client.map_site, url, **kwargs)
+
     async def fetch_many(
         self,
         urls: Iterable[str],
@@ -263,9 +271,11 @@ class AsyncTools:
         *,
         client: WebClient | None = None,
         max_workers: int = DEFAULT_MAX_WORKERS,
+        tool_names: Sequence[str] | None = None,
     ):
         self._tools_class = Tools
-        self.tools = Tools(config, client=client)
+        self.tools = Tools(config, client=client, tool_names=tool_names)
+        self.tool_names = self.tools.tool_names
         self.config = self.tools.config
         self.client = AsyncWebClient(client=self.tools.client, max_workers=max_workers)
         self.client._owns_client = client is None
@@ -276,7 +286,10 @@ class AsyncTools:
         def work(guard: _Abandonable) -> str:
             # _GuardedClient is no WebClient subclass: a view that passes every other
             # attribute through to the shared client (__getattr__).
-            tools = self._tools_class(client=_GuardedClient(self.tools.client, guard))  # type: ignore[arg-type]
+            tools = self._tools_class(
+                client=_GuardedClient(self.tools.client, guard),  # type: ignore[arg-type]
+                tool_names=self.tool_names,
+            )
             answer: str = getattr(tools, name)(*args, **kwargs)  # every tool answers a string
             return answer
 
@@ -309,6 +322,10 @@ class AsyncTools:
         If the awaiting task is cancelled, no file is left once the worker has ended.
         """
         return await self._call("download_file", url, save_to, filename, overwrite)
+
+    async def map_site(self, url: str, max_length: int = 5000, start_index: int = 0) -> str:
+        """See :meth:`Tools.map_site <webgrip.tools.Tools.map_site>`."""
+        return await self._call("map_site", url, max_length, start_index)
 
     async def research(
         self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000

@@ -29,6 +29,8 @@ __all__ = ["RobotsCache", "RobotsRules"]
 
 #: robots.txt bodies beyond this are cut (RFC 9309 asks crawlers to read at least 500 KiB).
 MAX_ROBOTS_BYTES = 512 * 1024
+#: ``Sitemap:`` lines kept from one robots.txt.
+MAX_SITEMAP_LINES = 1000
 #: Seconds an "unreachable" answer is remembered (shorter than a real robots.txt).
 ERROR_TTL = 60.0
 
@@ -42,6 +44,9 @@ class RobotsRules:
     disallow_all: bool = False
     why: str = ""
     """For ``disallow_all``: why the file could not be used (e.g. ``HTTP 503``)."""
+    sitemaps: list[str] = field(default_factory=list)
+    """The ``Sitemap:`` lines' URLs in file order (they belong to no group), at most
+    :data:`MAX_SITEMAP_LINES`; site maps read them (:mod:`webgrip.sites.sitemaps`)."""
 
     @classmethod
     def parse(cls, text: str) -> RobotsRules:
@@ -49,6 +54,7 @@ class RobotsRules:
         groups: list[tuple[list[str], list[tuple[bool, str]]]] = []
         agents: list[str] = []
         rules: list[tuple[bool, str]] = []
+        sitemaps: list[str] = []
         for line in text.splitlines():
             line = line.split("#", 1)[0].strip()
             key, sep, value = line.partition(":")
@@ -64,9 +70,11 @@ class RobotsRules:
                 if key == "disallow" and not value:
                     continue  # "Disallow:" with no path allows everything
                 rules.append((key == "allow", value))
+            elif key == "sitemap" and value and len(sitemaps) < MAX_SITEMAP_LINES:
+                sitemaps.append(value)
         if agents:
             groups.append((agents, rules))
-        return cls(groups=groups)
+        return cls(groups=groups, sitemaps=sitemaps)
 
     def rules_for(self, token: str) -> list[tuple[bool, str]]:
         """The merged rules of every group naming ``token``, else of the ``*`` groups."""
