@@ -1,4 +1,5 @@
-"""The ``webgrip`` command line: fetch, search, download, extract, check, batch, mcp.
+"""The ``webgrip`` command line: fetch, search, download, extract, check, batch, map, llms-txt,
+mcp.
 
 Exit status: 0 success, 1 the fetch/search/download failed or the page had nothing to print (for
 ``check``: no verdict could be reached, e.g. the name does not resolve), 2 usage or
@@ -292,6 +293,57 @@ def _parser() -> argparse.ArgumentParser:
         help="threads here (default 8), or Ray actors with --ray",
     )
 
+    mp = sub.add_parser(
+        "map",
+        parents=[common],
+        help="list a site's pages (sitemaps, llms.txt, links)",
+        description="List the pages of the site URL is on, one URL a line: from "
+        "robots.txt's Sitemap lines and /sitemap.xml (indexes, gzip and text "
+        "sitemaps), /llms.txt and /llms-full.txt, and URL's same-site links. Each "
+        "page once (tracking parameters, fragments and host spellings removed); "
+        "paths robots.txt disallows are left out unless --ignore-robots. Nothing "
+        "listed is fetched. Files refused or cut (entity or gzip bombs, too large, "
+        "too deep) are said on stderr. Exit 1 if no page was found. See docs/crawl.md.",
+    )
+    mp.add_argument("url", metavar="URL", help="the site (any of its pages)")
+    mp.add_argument(
+        "--limit",
+        type=_positive_int,
+        default=5000,
+        metavar="N",
+        help="list at most N pages (default 5000)",
+    )
+    mp.add_argument(
+        "--subdomains",
+        action="store_true",
+        help="also list pages on other hosts of the same registrable domain",
+    )
+    mp.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object a line: url, title (where known), source",
+    )
+    _add_request_flags(mp, "map")
+
+    lt = sub.add_parser(
+        "llms-txt",
+        parents=[common],
+        help="write an llms.txt for a site",
+        description="Write an llms.txt (llmstxt.org) for the site URL is on to "
+        "stdout: the site's map (as webgrip map makes it), then up to --limit of its "
+        "pages fetched for their titles and one-line descriptions, grouped in "
+        "sections by their path's first segment. See docs/crawl.md.",
+    )
+    lt.add_argument("url", metavar="URL", help="the site (its home page is best)")
+    lt.add_argument(
+        "--limit",
+        type=_positive_int,
+        default=50,
+        metavar="N",
+        help="pages to fetch and list at most (default 50)",
+    )
+    _add_request_flags(lt, "llms-txt")
+
     m = sub.add_parser(
         "mcp",
         parents=[common],
@@ -308,6 +360,14 @@ def _parser() -> argparse.ArgumentParser:
         "port on 127.0.0.1); off loopback a bearer token is required: "
         "$WEBGRIP_MCP_TOKEN (at least 22 characters), else one is generated and printed; "
         "browsers may call from the origins in $WEBGRIP_MCP_ORIGINS",
+    )
+    m.add_argument(
+        "--tool",
+        action="append",
+        choices=("map_site", "research"),
+        default=None,
+        metavar="NAME",
+        help="also offer this opt-in tool (repeatable): map_site, research",
     )
     for command, cmd_parser in (
         ("fetch", f),
@@ -406,6 +466,8 @@ _REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
     "batch": _ALL_REQUEST_FLAGS,
     "search": ("timeout", "header", "user_agent", "proxy", "allow"),
     "check": ("allow",),
+    "map": _ALL_REQUEST_FLAGS,
+    "llms-txt": _ALL_REQUEST_FLAGS,
 }
 #: The flag that sets each Config field, and what to do when its value is refused.
 _FLAG_OF = {
@@ -432,8 +494,9 @@ def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
     which = _REQUEST_FLAGS[command]
     group = parser.add_argument_group(
         "request options",
-        "Override the config file and WEBGRIP_* variables. fetch, download and batch take "
-        "all of them; search all but --robots/--ignore-robots; check only --allow.",
+        "Override the config file and WEBGRIP_* variables. fetch, download, batch, map and "
+        "llms-txt take all of them; search all but --robots/--ignore-robots; check only "
+        "--allow.",
     )
     if "timeout" in which:
         group.add_argument(
@@ -956,9 +1019,51 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+#: Refused or unread files shown on stderr by ``map`` (the rest are counted).
+_SHOWN_SKIPPED = 20
+
+
+def _cmd_map(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    with WebClient(_load_config(args)) as client:
+        site = client.map_site(
+            args.url,
+            limit=args.limit,
+            subdomains=args.subdomains,
+            respect_robots=args.robots is not False,
+        )
+    for mapped in site:
+        if args.json:
+            out.write(json.dumps(mapped.to_dict(), ensure_ascii=False) + "\n")
+        else:
+            out.write(mapped.url + "\n")
+    for url, reason in site.skipped[:_SHOWN_SKIPPED]:
+        err.write(f"webgrip: skipped {url}: {reason}\n")
+    if len(site.skipped) > _SHOWN_SKIPPED:
+        err.write(f"webgrip: ... and {len(site.skipped) - _SHOWN_SKIPPED} more skipped\n")
+    if not len(site):
+        err.write("webgrip: no pages found (no sitemap, no llms.txt, no same-site links)\n")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _cmd_llms_txt(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .sites.mapping import llms_txt_for_site
+
+    with WebClient(_load_config(args)) as client:
+        text = llms_txt_for_site(
+            client, args.url, limit=args.limit, respect_robots=args.robots is not False
+        )
+    out.write(text)
+    return EXIT_OK
+
+
 def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .tools.schemas import DEFAULT_TOOLS
+
+    # The default three, and the opt-in tools asked for with --tool.
+    names = (*DEFAULT_TOOLS, *(args.tool or ())) if args.tool else None
     if args.http is None:
-        serve(_load_config(args))
+        serve(_load_config(args), tool_names=names)
         return EXIT_OK
     from .tools.mcp_http import parse_address
 
@@ -972,7 +1077,7 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     config = _load_config(args)
     try:
-        serve_http(host, port, config=config)
+        serve_http(host, port, config=config, tool_names=names)
     except ImportError as exc:  # the mcp extra (and its uvicorn) is missing
         err.write(f"webgrip: {exc}\n")
         return EXIT_USAGE
@@ -1046,6 +1151,8 @@ _COMMANDS = {
     "check": _cmd_check,
     "mcp": _cmd_mcp,
     "batch": _cmd_batch,
+    "map": _cmd_map,
+    "llms-txt": _cmd_llms_txt,
 }
 
 

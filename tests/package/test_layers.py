@@ -93,6 +93,7 @@ LAYERS: dict[str, int] = {
     "webgrip.extract": _VALUES,
     "webgrip.pdf": _VALUES,
     "webgrip.challenge": _VALUES,
+    "webgrip.sites.llmstxt": _VALUES,
     # 2: configuration.
     "webgrip.blocked_ports": _CONFIG,
     "webgrip.config_file": _CONFIG,
@@ -121,6 +122,8 @@ LAYERS: dict[str, int] = {
     "webgrip.search.searxng": _FEATURES,
     "webgrip.search.tavily": _FEATURES,
     "webgrip.sites": _FEATURES,
+    "webgrip.sites.sitemaps": _FEATURES,
+    "webgrip.sites.mapping": _FEATURES,
     # 5: the facade.
     "webgrip.client": _FACADE,
     # 6: agent tools, the async wrappers, bulk fetching on Ray and into Parquet.
