@@ -25,10 +25,13 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO, TypeVar
 
+from ._cancel import run_interruptibly
 from ._progress import ProgressBar
 from ._version import __version__
 from .client import WebClient
@@ -41,7 +44,7 @@ from .errors import (
     WebgripError,
 )
 from .fetching import build_page, slice_text
-from .page import Page
+from .page import Download, Page
 from .pdf import is_pdf
 from .response import Response
 from .tools.mcp import serve, serve_http
@@ -783,6 +786,49 @@ def _print_json(obj: Any, out: TextIO) -> None:
     out.write("\n")
 
 
+# -- Ctrl-C -------------------------------------------------------------------------------
+_T = TypeVar("_T")
+
+
+def _interruptible(work: Callable[[], _T], on_interrupt: Callable[[], None] | None = None) -> _T:
+    """``work()`` stopped at once by Ctrl-C: it runs on a thread under a cancel token while
+    this one waits (:func:`webgrip._cancel.run_interruptibly`), so a server that accepts and
+    never answers cannot hold the command until the deadline. On Ctrl-C the token is
+    cancelled, ``on_interrupt`` cleans up, and ``KeyboardInterrupt`` goes on to :func:`main`
+    (exit 130); from then on a second Ctrl-C ends the process at once, whatever is left."""
+    try:
+        return run_interruptibly(work)
+    except KeyboardInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, _exit_at_once)
+        if on_interrupt is not None:
+            on_interrupt()
+        raise
+
+
+def _exit_at_once(signum: int, frame: object) -> None:
+    os._exit(130)
+
+
+def _remove_partial_downloads() -> None:
+    """Remove the temp files of the downloads this process has open (Linux ``/proc``). The
+    core removes its temp file when a download fails, but an interrupted download may still
+    be blocked on the network when the process exits, and its ``.webgrip-*.part`` would stay
+    until a later download into that folder swept it."""
+    from .downloads import TEMP_NAME
+
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:  # no /proc: the next download into the folder sweeps the file
+        return
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            path = os.readlink(f"/proc/self/fd/{fd}")
+            # A removed file reads as "... (deleted)", which the name pattern does not match.
+            if os.path.isabs(path) and TEMP_NAME.fullmatch(os.path.basename(path)):
+                os.unlink(path)
+
+
 # -- commands -----------------------------------------------------------------------------
 def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.screenshot:
@@ -792,39 +838,11 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return EXIT_USAGE
     extract = args.extract or "markdown"
     start = args.start_index or 0
-    with WebClient(_load_config(args)) as client:
-        if args.screenshot:
-            png = client.screenshot(args.url, full_page=args.full_page)
-            try:
-                with open(args.screenshot, "wb") as f:
-                    f.write(png)
-            except OSError as exc:  # e.g. the folder went away during the render
-                err.write(
-                    f"webgrip: cannot save the screenshot to {args.screenshot}: "
-                    f"{exc.strerror or exc}. Choose another path\n"
-                )
-                return EXIT_USAGE
-            err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
-            return EXIT_OK
-        mode = args.render
-        if mode == "always":
-            from .render import PROXY_REFUSED, render_available
-
-            # The only refusal decided before any request that the static page answers as
-            # well: --render is a preference here, not a demand for a browser, so the page
-            # is printed (and the exit status is the static fetch's) with a note saying so.
-            # A missing browser still fails: installing one is the fix.
-            why = render_available(client.config, proxied=client._proxied)
-            if why == PROXY_REFUSED:
-                err.write(f"webgrip: not rendered: {why}; the static page follows\n")
-                mode = "never"
-        page = client.fetch(
-            args.url,
-            extract=extract,
-            main_content=args.main_content,
-            render=mode,
-            headers=_call_headers(args),
-        )
+    config = _load_config(args)
+    got = _interruptible(lambda: _fetch_or_screenshot(args, config, extract, err))
+    if isinstance(got, int):  # the screenshot's exit status
+        return got
+    page = got
     total = page.length
     if _is_empty(page.content):
         # Nothing to print: said on stderr, and a failure for scripts (the JSON still shows
@@ -861,6 +879,45 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _fetch_or_screenshot(
+    args: argparse.Namespace, config: Config, extract: str, err: TextIO
+) -> Page | int:
+    """The page ``fetch`` prints, or with ``--screenshot`` the PNG saved and the exit status."""
+    with WebClient(config) as client:
+        if args.screenshot:
+            png = client.screenshot(args.url, full_page=args.full_page)
+            try:
+                with open(args.screenshot, "wb") as f:
+                    f.write(png)
+            except OSError as exc:  # e.g. the folder went away during the render
+                err.write(
+                    f"webgrip: cannot save the screenshot to {args.screenshot}: "
+                    f"{exc.strerror or exc}. Choose another path\n"
+                )
+                return EXIT_USAGE
+            err.write(f"webgrip: saved a {len(png)}-byte PNG to {args.screenshot}\n")
+            return EXIT_OK
+        mode = args.render
+        if mode == "always":
+            from .render import PROXY_REFUSED, render_available
+
+            # The only refusal decided before any request that the static page answers as
+            # well: --render is a preference here, not a demand for a browser, so the page
+            # is printed (and the exit status is the static fetch's) with a note saying so.
+            # A missing browser still fails: installing one is the fix.
+            why = render_available(client.config, proxied=client._proxied)
+            if why == PROXY_REFUSED:
+                err.write(f"webgrip: not rendered: {why}; the static page follows\n")
+                mode = "never"
+        return client.fetch(
+            args.url,
+            extract=extract,
+            main_content=args.main_content,
+            render=mode,
+            headers=_call_headers(args),
+        )
+
+
 def _cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     overrides = {"search_provider": args.provider} if args.provider else {}
     with WebClient(_load_config(args, **overrides)) as client:
@@ -880,10 +937,12 @@ def _cmd_search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    config = _load_config(args)
     bar = ProgressBar(err) if _isatty(err) else None
-    try:
-        with WebClient(_load_config(args)) as client:
-            result = client.download(
+
+    def download() -> Download:
+        with WebClient(config) as client:
+            return client.download(
                 args.url,
                 save_to=args.output_dir,
                 filename=args.name,
@@ -891,6 +950,9 @@ def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 progress=bar,
                 headers=_call_headers(args),
             )
+
+    try:
+        result = _interruptible(download, on_interrupt=_remove_partial_downloads)
     finally:
         if bar is not None:
             bar.finish()
