@@ -81,6 +81,20 @@ def redis_server(folder: Path) -> Iterator[str]:
             proc.wait(10)
 
 
+#: Pages of the crawl tests' tree: ``/tree/<n>`` links to its two children below this.
+TREE_SIZE = 40
+
+
+def tree_links(path: str) -> str:
+    """The links of ``/tree/<n>``: to ``/tree/<2n+1>`` and ``/tree/<2n+2>`` while they are
+    under :data:`TREE_SIZE` (every page of the tree is reachable from ``/tree/0``)."""
+    head, _, n = path.rpartition("/")
+    if head != "/tree" or not n.isdigit():
+        return ""
+    children = [c for c in (2 * int(n) + 1, 2 * int(n) + 2) if c < TREE_SIZE]
+    return "".join(f'<a href="/tree/{c}">child {c}</a>' for c in children)
+
+
 class Site:
     """An HTTP site on ``address`` (any 127.x.y.z) serving a small HTML page per path, titled
     with the path, and recording every request's path and arrival (monotonic) time.
@@ -120,7 +134,7 @@ class Site:
                 body = (
                     f"<html><head><title>page {self.path}</title></head><body><main>"
                     f"<h1>{self.path}</h1><p>Served from {site.address} for the "
-                    f"distributed fetch tests.</p></main></body></html>"
+                    f"distributed fetch tests.</p>{tree_links(self.path)}</main></body></html>"
                 ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -41,7 +41,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from .. import _core
@@ -63,6 +63,7 @@ __all__ = [
     "DEFAULT_MAX_PER_PATTERN",
     "CrawlResult",
     "Crawler",
+    "FrontierStore",
     "crawl",
 ]
 
@@ -72,6 +73,27 @@ DEFAULT_MAX_DEPTH = 3
 DEFAULT_MAX_PER_PATTERN = 1000
 #: Sitemap and llms.txt URLs taken as seeds, at most (each is one row of the frontier).
 MAX_SEEDS = 100_000
+
+
+class FrontierStore(Protocol):
+    """What a crawl needs of its frontier: :class:`~webgrip.sites.frontier.Frontier` (SQLite,
+    one process) or :class:`~webgrip.sites.redis_frontier.RedisFrontier` (a cluster)."""
+
+    path: Any
+
+    def add(self, items: Iterable[tuple[str, str, int, str, str]]) -> int: ...
+    def see(self, keys: Iterable[str], *, source: str = ...) -> None: ...
+    def claim(self, key: str) -> bool: ...
+    def lease(self) -> Lease | None: ...
+    def finish(self, lease: Lease) -> None: ...
+    def release(self, lease: Lease) -> None: ...
+    def mark_fetched(self, keys: Iterable[str]) -> None: ...
+    def first_content(self, digest: bytes) -> bool: ...
+    def counts(self) -> dict[str, int]: ...
+    def pages_left(self) -> int: ...
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -124,6 +146,7 @@ class Crawler:
         state: str | os.PathLike[str] | None = None,
         config: Config | None = None,
         client: WebClient | None = None,
+        frontier: FrontierStore | None = None,
     ):
         if max_pages < 1:
             raise ValueError("max_pages must be at least 1")
@@ -159,10 +182,12 @@ class Crawler:
         self._closed = False
         self._stat_lock = threading.Lock()
         self._temp: tempfile.TemporaryDirectory[str] | None = None
-        if state is None:
-            self._temp = tempfile.TemporaryDirectory(prefix="webgrip-crawl-")
-            state = Path(self._temp.name) / "frontier.sqlite3"
-        self.frontier = Frontier(state, max_pages=max_pages, max_per_pattern=max_per_pattern)
+        if frontier is None:
+            if state is None:
+                self._temp = tempfile.TemporaryDirectory(prefix="webgrip-crawl-")
+                state = Path(self._temp.name) / "frontier.sqlite3"
+            frontier = Frontier(state, max_pages=max_pages, max_per_pattern=max_per_pattern)
+        self.frontier: FrontierStore = frontier
         self._check_same_crawl()
         self.stats: dict[str, int] = {
             "pages": 0,
@@ -180,6 +205,7 @@ class Crawler:
         stop: threading.Event | None = None,
         cancel: CancelToken | None = None,
         poll: float = 0.1,
+        finish: bool = True,
     ) -> Iterator[CrawlResult | None]:
         """Yield each page's result as it finishes, and ``None`` every ``poll`` seconds
         between results (so a caller can draw progress and notice a stop).
@@ -188,11 +214,13 @@ class Crawler:
         Cancelling ``cancel`` also stops their conversions: a page that came back
         cancelled is not a result (its URL stays leased, and is queued again by the next
         run on the same ``state``). A result is recorded as fetched when the caller asks
-        for the next one, so a row the caller had not written is fetched again next time.
+        for the next one, so a row the caller had not written is fetched again next time;
+        with ``finish=False`` the caller records it (``frontier.finish``) itself, once its
+        row is safe (a Ray worker hands rows to the driver, which writes them first).
         """
         stop = stop if stop is not None else threading.Event()
         token = cancel if cancel is not None else CancelToken()
-        self._seed()
+        self.seed()
         results: queue.Queue[CrawlResult | int] = queue.Queue()
         turn = threading.Condition()
         busy = [0]  # leases being worked on
@@ -253,7 +281,7 @@ class Crawler:
                     continue
                 self._count(item)
                 yield item
-                if item.lease is not None:  # the caller has it: fetched for good
+                if finish and item.lease is not None:  # the caller has it: fetched for good
                     self.frontier.finish(item.lease)
         finally:
             stop.set()
@@ -383,6 +411,15 @@ class Crawler:
             return True  # robots.txt could not be read: the fetch itself decides and reports
         return True
 
+    def start_crawl_delay(self) -> float | None:
+        """The start site's robots.txt ``Crawl-delay`` for us, if it sets one."""
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.start_url))
+        try:
+            rules = self._robots.rules(origin, time.monotonic() + self.config.timeout)
+        except WebgripError:
+            return None
+        return rules.crawl_delay(self._robots.token)
+
     def _honour_crawl_delay(self, url: str) -> None:
         """Give the limiter the host's ``Crawl-delay`` once (robots.txt is cached)."""
         if not self.respect_robots:
@@ -402,7 +439,9 @@ class Crawler:
             set_interval(host, delay)
 
     # -- seeds and bookkeeping ----------------------------------------------------------
-    def _seed(self) -> None:
+    def seed(self) -> None:
+        """Queue the start page and (with ``sitemap``) the site's sitemap and llms.txt URLs,
+        once per frontier (a resumed crawl is not seeded again)."""
         if self.frontier.get_meta("seeded") == "1":
             return
         self.frontier.add([(self.start_url, self.start_url, 0, "start", "")])

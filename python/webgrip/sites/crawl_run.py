@@ -24,6 +24,7 @@ from .._cancel import CancelToken
 from .._progress import CrawlProgress
 from ..config import Config
 from .crawl import DEFAULT_MAX_DEPTH, DEFAULT_MAX_PER_PATTERN, Crawler
+from .redis_frontier import DEFAULT_LEASE_SECONDS
 
 __all__ = ["CRAWL_FORMATS", "STATE_NAME", "run_crawl"]
 
@@ -51,6 +52,9 @@ def run_crawl(
     concurrency: int = 8,
     max_per_pattern: int = DEFAULT_MAX_PER_PATTERN,
     redis_url: str | None = None,
+    ray_address: str | None = None,
+    workers: int | None = None,
+    lease_seconds: float = DEFAULT_LEASE_SECONDS,
     config: Config | None = None,
     err: TextIO | None = None,
     progress: bool | None = None,
@@ -64,8 +68,13 @@ def run_crawl(
     and ``"interrupted": True`` after Ctrl-C. Raises :class:`ValueError` when ``out_dir``
     holds another crawl, another format or another view, and
     :class:`~webgrip.errors.InvalidURLError` for a start URL that is not http(s).
+
+    ``ray_address`` crawls on that Ray cluster (:mod:`webgrip.sites.crawl_ray`): ``workers``
+    actors (default one a node, each running ``concurrency`` requests) share the frontier
+    and the per-host budget in the Redis at ``redis_url`` (required with Ray); a lost
+    worker's URLs are queued again once its leases (``lease_seconds``) expire.
     """
-    from ..bulk.parquet import _SINKS, _check_format, _check_same_view, _sigint_sets
+    from ..bulk.parquet import _SINKS, _check_format, _check_same_view
 
     if format not in CRAWL_FORMATS:
         raise ValueError(f"format must be one of {', '.join(CRAWL_FORMATS)}; got {format!r}")
@@ -73,6 +82,11 @@ def run_crawl(
         raise ValueError(
             f"--format markdown writes .md files, but --extract {extract} asks for another "
             "view. Use --format jsonl or parquet for it, or leave out --extract"
+        )
+    if ray_address and not redis_url:
+        raise ValueError(
+            "--ray needs --redis URL: the crawl's frontier and the per-host budget are "
+            "shared there by every worker (start one: redis-server)"
         )
     config = config or Config()
     folder = Path(out_dir)
@@ -93,8 +107,7 @@ def run_crawl(
             socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout),
         )
         client = WebClient(config.replace(respect_robots_txt=respect_robots), limiter=limiter)
-    crawler = Crawler(
-        url,
+    options: dict[str, Any] = dict(
         max_pages=max_pages,
         max_depth=max_depth,
         include=include,
@@ -105,13 +118,29 @@ def run_crawl(
         respect_robots=respect_robots,
         concurrency=concurrency,
         max_per_pattern=max_per_pattern,
+    )
+    frontier = None
+    if ray_address:
+        from .crawl_ray import crawl_name
+        from .redis_frontier import RedisFrontier
+
+        frontier = RedisFrontier(
+            redis_url or "",
+            crawl_name(url, str(folder.resolve())),
+            max_pages=max_pages,
+            max_per_pattern=max_per_pattern,
+            lease_seconds=lease_seconds,
+        )
+    crawler = Crawler(
+        url,
+        **options,
         state=folder / STATE_NAME,
         config=config,
         client=client,
+        frontier=frontier,
     )
     summary: dict[str, Any] = {"pages": 0, "failed": 0, "skipped": len(done)}
-    stop, interrupt, token = threading.Event(), threading.Event(), CancelToken()
-    grace_until: float | None = None
+    interrupt = threading.Event()
     tty = _isatty(err) if progress is None else progress
     meter = CrawlProgress(err, max_pages, tty=tty) if err is not None else None
     try:
@@ -122,6 +151,49 @@ def run_crawl(
             f"crawling {crawler.start_url} into {folder}: {len(done)} pages already "
             f"there, up to {left} more",
         )
+        if ray_address:
+            from .crawl_ray import run_on_ray
+
+            def counted(row: dict[str, Any]) -> None:
+                if meter is not None:
+                    meter.update(done=1, failed=row["error"] is not None)
+
+            run_on_ray(
+                crawler,
+                sink,
+                address=ray_address,
+                redis_url=redis_url or "",
+                options=options,
+                config=_polite_config(crawler, config),
+                workers=workers,
+                err=err,
+                summary=summary,
+                on_row=counted,
+            )
+        else:
+            _crawl_here(crawler, sink, extract, meter, summary, interrupt)
+    except KeyboardInterrupt:  # a second Ctrl-C, or one while on Ray
+        interrupt.set()
+    except BaseException:
+        _close(crawler, client, sink)
+        raise
+    return _finish(summary, crawler, client, sink, meter, interrupt, err)
+
+
+def _crawl_here(
+    crawler: Crawler,
+    sink: Any,
+    extract: str,
+    meter: CrawlProgress | None,
+    summary: dict[str, Any],
+    interrupt: threading.Event,
+) -> None:
+    """The crawl on this process's threads; the first Ctrl-C stops it (see the module)."""
+    from ..bulk.parquet import _sigint_sets
+
+    stop, token = threading.Event(), CancelToken()
+    grace_until: float | None = None
+    try:
         with _sigint_sets(interrupt):
             results = crawler.run(stop=stop, cancel=token)
             try:
@@ -144,18 +216,47 @@ def run_crawl(
                         break
             finally:
                 results.close()
-    except KeyboardInterrupt:  # a second Ctrl-C
+    finally:
         stop.set()
         token.cancel()
-        interrupt.set()
-    finally:
+
+
+def _close(crawler: Crawler, client: Any, sink: Any) -> None:
+    try:
         sink.close()
-        if meter is not None:
-            meter.finish(" (interrupted)" if interrupt.is_set() else "")
-        counts = crawler.summary()
+    finally:
         crawler.close()
         if client is not None:
             client.close()
+
+
+def _polite_config(crawler: Crawler, config: Config) -> Config:
+    """``config`` with ``rate_limit_seconds`` raised to the start site's ``Crawl-delay``:
+    on a cluster the shared budget has one interval per crawl, so the site's own delay is
+    honoured by raising it."""
+    if not crawler.respect_robots:
+        return config
+    delay = crawler.start_crawl_delay()
+    if delay is None or delay <= config.rate_limit_seconds:
+        return config
+    return config.replace(rate_limit_seconds=delay)
+
+
+def _finish(
+    summary: dict[str, Any],
+    crawler: Crawler,
+    client: Any,
+    sink: Any,
+    meter: CrawlProgress | None,
+    interrupt: threading.Event,
+    err: TextIO | None,
+) -> dict[str, Any]:
+    try:
+        if meter is not None:
+            meter.finish(" (interrupted)" if interrupt.is_set() else "")
+        counts = crawler.summary()
+    finally:
+        _close(crawler, client, sink)
     for key in ("duplicates", "robots", "seeds", "queued"):
         summary[key] = counts[key]
     for source, why in crawler.skipped_sources:
