@@ -11,6 +11,8 @@
 use flate2::{Decompress, FlushDecompress, Status};
 use memchr::memmem;
 
+use crate::crypt::Decryptor;
+
 /// Why the pre-pass refused a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bomb {
@@ -20,8 +22,15 @@ pub enum Bomb {
     Total(usize),
 }
 
-/// Check the Flate and run-length streams of `data` against the two limits.
-pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bomb> {
+/// Check the Flate and run-length streams of `data` against the two limits. With `crypt`
+/// (an encrypted file), each stream counts for the larger of what it expands to as it is and
+/// decrypted: the parser decrypts most streams, but reads some as they are.
+pub fn check(
+    data: &[u8],
+    max_stream: usize,
+    max_total: usize,
+    crypt: Option<&Decryptor>,
+) -> Result<(), Bomb> {
     let mut total = 0usize;
     let mut scratch = vec![0u8; 64 * 1024];
     for stream in streams(data) {
@@ -29,15 +38,13 @@ pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bom
             continue;
         }
         let cap = max_stream.saturating_add(1);
-        let out = if names_flate(stream.dict) {
-            inflated_size(stream.body, cap, &mut scratch, |_| {})
-        } else if names_run_length(stream.dict) {
-            // Run length expands 64:1 at most, but the parser's decoder took 0.9 GiB for a
-            // 4 MiB stream: what it would produce is counted here without producing it.
-            run_length(stream.body, cap, &mut scratch, |_| {})
-        } else {
+        if !names_flate(stream.dict) && !names_run_length(stream.dict) {
             continue;
-        };
+        }
+        let mut out = expanded(stream.dict, stream.body, cap, &mut scratch);
+        for plain in crypt.map(|c| c.stream(&stream)).unwrap_or_default() {
+            out = out.max(expanded(stream.dict, &plain, cap, &mut scratch));
+        }
         if out > max_stream {
             return Err(Bomb::Stream(max_stream));
         }
@@ -49,6 +56,19 @@ pub fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bom
     Ok(())
 }
 
+/// Bytes a Flate or run-length `body` expands to, counting up to `cap`.
+fn expanded(dict: &[u8], body: &[u8], cap: usize, scratch: &mut [u8]) -> usize {
+    if names_flate(dict) {
+        inflated_size(body, cap, scratch, |_| {})
+    } else if names_run_length(dict) {
+        // Run length expands 64:1 at most, but the parser's decoder took 0.9 GiB for a
+        // 4 MiB stream: what it would produce is counted here without producing it.
+        run_length(body, cap, scratch, |_| {})
+    } else {
+        0
+    }
+}
+
 /// One `stream` … `endstream` of a file: its dictionary and its raw bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct RawStream<'a> {
@@ -58,6 +78,9 @@ pub struct RawStream<'a> {
     pub start: usize,
     /// The bytes up to the next `endstream` (or the end of the file).
     pub body: &'a [u8],
+    /// The object number and generation of the `N G obj` header before the dictionary (the
+    /// key an encrypted stream is decrypted with; see `crypt`).
+    pub id: Option<(u32, u16)>,
 }
 
 /// Every stream of `data` in order, each found once: the search resumes after the body's
@@ -84,6 +107,7 @@ pub fn streams(data: &[u8]) -> impl Iterator<Item = RawStream<'_>> {
             dict: dictionary_before(data, kw),
             start,
             body: &data[start..end],
+            id: object_id_before(data, kw),
         });
     })
 }
@@ -177,6 +201,27 @@ pub fn dictionary_before(data: &[u8], kw: usize) -> &[u8] {
     &window[start..]
 }
 
+/// The `N G` of the `N G obj` header the dictionary before `stream` at `kw` belongs to (the
+/// same 4 KiB window as [`dictionary_before`]).
+fn object_id_before(data: &[u8], kw: usize) -> Option<(u32, u16)> {
+    let from = kw.saturating_sub(4096);
+    let obj = from + memmem::rfind(&data[from..kw], b"obj")?;
+    let mut at = obj;
+    let number = |at: &mut usize| -> Option<u64> {
+        while *at > 0 && matches!(data[*at - 1], b' ' | b'\t' | b'\r' | b'\n' | 0x0C | 0) {
+            *at -= 1;
+        }
+        let end = *at;
+        while *at > 0 && data[*at - 1].is_ascii_digit() && end - *at < 10 {
+            *at -= 1;
+        }
+        std::str::from_utf8(&data[*at..end]).ok()?.parse().ok()
+    };
+    let gen = number(&mut at)?;
+    let id = number(&mut at)?;
+    Some((u32::try_from(id).ok()?, u16::try_from(gen).ok()?))
+}
+
 /// Bytes `input` inflates to (zlib header expected, raw deflate tried otherwise), counting
 /// up to `cap`; each piece of output goes to `sink`, then is discarded.
 pub fn inflated_size(
@@ -214,6 +259,11 @@ mod tests {
     use super::*;
     use flate2::{write::ZlibEncoder, Compression};
     use std::io::Write;
+
+    /// The pass over an unencrypted file.
+    fn check(data: &[u8], max_stream: usize, max_total: usize) -> Result<(), Bomb> {
+        super::check(data, max_stream, max_total, None)
+    }
 
     fn object(dict: &str, body: &[u8]) -> Vec<u8> {
         let mut out =

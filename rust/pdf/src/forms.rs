@@ -12,15 +12,15 @@
 //! everything the parser would read for it.
 //!
 //! Over-counting on purpose: the extractor skips a form painted twice under the same matrix,
-//! and this count does not. Encrypted documents' forms are not charged (their streams can only
-//! be decoded by the parser's own decryption, which is not public); the worker thread's
-//! deadline still bounds their time.
+//! and this count does not. An encrypted document's forms are decrypted with the key the
+//! parser uses (`crypt`) and charged alike.
 
 use std::collections::HashMap;
 
 use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
 
+use crate::crypt::Decryptor;
 use crate::nesting::{self, Nesting};
 
 /// How deep forms painting forms are followed (pdf_oxide stops at 10).
@@ -64,19 +64,26 @@ pub struct Forms {
 
 impl Forms {
     /// What the forms page `i` paints (`content`: its decoded content, as the page scan read
-    /// it) add to the page's own cost.
-    pub fn charge(&mut self, doc: &PdfDocument, i: usize, content: &[u8]) -> Cost {
+    /// it) add to the page's own cost; `crypt` decrypts an encrypted document's forms.
+    pub fn charge(
+        &mut self,
+        doc: &PdfDocument,
+        crypt: Option<&Decryptor>,
+        i: usize,
+        content: &[u8],
+    ) -> Cost {
         let Ok(page) = doc.get_page(i) else {
             return Cost::default();
         };
         let resources = page.as_dict().and_then(|d| d.get("Resources")).cloned();
-        self.painted(doc, resources.as_ref(), content, 0)
+        self.painted(doc, crypt, resources.as_ref(), content, 0)
     }
 
     /// The cost of the forms `content` paints through `resources`' `/XObject` entries.
     fn painted(
         &mut self,
         doc: &PdfDocument,
+        crypt: Option<&Decryptor>,
         resources: Option<&Object>,
         content: &[u8],
         depth: usize,
@@ -96,7 +103,7 @@ impl Forms {
             let Some(&form) = xobjects.get(name.as_slice()) else {
                 continue;
             };
-            let cost = self.form_cost(doc, form, depth);
+            let cost = self.form_cost(doc, crypt, form, depth);
             total.add_times(cost, times);
         }
         total
@@ -104,7 +111,13 @@ impl Forms {
 
     /// One form's own cost plus that of the forms it paints (memoised; a form reached again
     /// while it is being costed, a loop, counts as empty).
-    fn form_cost(&mut self, doc: &PdfDocument, form: ObjectRef, depth: usize) -> Cost {
+    fn form_cost(
+        &mut self,
+        doc: &PdfDocument,
+        crypt: Option<&Decryptor>,
+        form: ObjectRef,
+        depth: usize,
+    ) -> Cost {
         if let Some(&cost) = self.costed.get(&form) {
             return cost;
         }
@@ -119,14 +132,20 @@ impl Forms {
             return Cost::default();
         }
         let resources = dict.get("Resources").cloned();
-        let Ok(data) = object.decode_stream_data() else {
+        // The parser decrypts every stream of an encrypted document but object and
+        // cross-reference streams (which a form is not).
+        let decoded = match crypt {
+            Some(c) => c.decode(&object, form),
+            None => object.decode_stream_data().ok(),
+        };
+        let Some(data) = decoded else {
             return Cost::default();
         };
         let mut n = Nesting::new();
         nesting::push_content(&mut n, &data);
         n.finish();
         let mut cost = Cost::of(&n);
-        let inner = self.painted(doc, resources.as_ref(), &data, depth + 1);
+        let inner = self.painted(doc, crypt, resources.as_ref(), &data, depth + 1);
         cost.add_times(inner, 1);
         self.costed.insert(form, cost);
         cost

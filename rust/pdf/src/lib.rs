@@ -15,6 +15,7 @@
 // Private modules: the API is this file's items (`extract`, `Mode`, `Limits`, the errors).
 mod bombs;
 mod cmaps;
+mod crypt;
 mod filters;
 mod forms;
 mod info;
@@ -243,33 +244,23 @@ fn read(
 ) -> Result<PdfDocumentText, PdfError> {
     filters::inline_indirect(&mut data);
     lengths::fix_short_lengths(&mut data);
-    bombs::check(&data, limits.max_stream_bytes, limits.max_inflated_bytes).map_err(|b| {
-        PdfError::Malformed(match b {
-            bombs::Bomb::Stream(n) => {
-                format!("a compressed stream expands past the {} MiB limit", n >> 20)
-            }
-            bombs::Bomb::Total(n) => {
-                format!(
-                    "its compressed streams expand past the {} MiB limit",
-                    n >> 20
-                )
-            }
-        })
-    })?;
-    nesting::check_file(&data, limits.max_stream_bytes).map_err(|refused| {
-        PdfError::Malformed(match refused {
-            nesting::TooDeep::Depth(n) => format!(
-                "its arrays or dictionaries nest {n} deep (the limit is {})",
-                nesting::MAX_BOUND
-            ),
-            nesting::TooDeep::Wide(n) => format!(
-                "one of its arrays or dictionaries holds {n} items (the limit is {})",
-                nesting::MAX_NESTED_TOKENS
-            ),
-        })
-    })?;
+    // The file as it is first: the encryption dictionary is read through the parser's
+    // object reader, which the nesting pass makes safe.
+    prepass(&data, limits, None)?;
+    // Encrypted: the same passes over the streams decrypted as the parser will decrypt them,
+    // before the parser reads any of them; what cannot be decrypted is not read at all.
+    let crypt = crypt::Decryptor::open(&data, password).map_err(|l| locked(l, password))?;
+    if crypt.is_some() {
+        prepass(&data, limits, crypt.as_ref())?;
+    }
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
     open_encrypted(&doc, password)?;
+    match &crypt {
+        Some(c) => c.check_parser_agrees(&doc),
+        None if doc.is_encrypted() => Err(crypt::unmetered()),
+        None => Ok(()),
+    }
+    .map_err(|l| locked(l, password))?;
     pages::check(&doc, budget).map_err(|bad| match bad {
         pages::BadTree::Interrupted => PdfError::Interrupted(Interrupted::Deadline),
         pages::BadTree::Repeated => {
@@ -351,7 +342,7 @@ fn read(
         }
         // A page the parser cannot read is left empty rather than failing the document; so is
         // one whose content the parser could not read safely.
-        match page_content(&doc, i, &mut forms) {
+        match page_content(&doc, crypt.as_ref(), i, &mut forms) {
             Err(why) => {
                 skipped.push((i + 1, why));
                 match mode {
@@ -464,6 +455,52 @@ fn read(
     })
 }
 
+/// The bomb and nesting pre-passes over the file, its streams decrypted with `crypt`.
+fn prepass(data: &[u8], limits: &Limits, crypt: Option<&crypt::Decryptor>) -> Result<(), PdfError> {
+    bombs::check(
+        data,
+        limits.max_stream_bytes,
+        limits.max_inflated_bytes,
+        crypt,
+    )
+    .map_err(|b| {
+        PdfError::Malformed(match b {
+            bombs::Bomb::Stream(n) => {
+                format!("a compressed stream expands past the {} MiB limit", n >> 20)
+            }
+            bombs::Bomb::Total(n) => {
+                format!(
+                    "its compressed streams expand past the {} MiB limit",
+                    n >> 20
+                )
+            }
+        })
+    })?;
+    nesting::check_file(data, limits.max_stream_bytes, crypt).map_err(|refused| {
+        PdfError::Malformed(match refused {
+            nesting::TooDeep::Depth(n, limit) => {
+                format!("its arrays or dictionaries nest {n} deep (the limit is {limit})")
+            }
+            nesting::TooDeep::Wide(n) => format!(
+                "one of its arrays or dictionaries holds {n} items (the limit is {})",
+                nesting::MAX_NESTED_TOKENS
+            ),
+        })
+    })
+}
+
+/// An encrypted file the pre-passes cannot open, as the caller's error.
+fn locked(why: crypt::Locked, password: Option<&str>) -> PdfError {
+    match why {
+        crypt::Locked::Password => PdfError::PasswordProtected {
+            password_given: password.is_some(),
+        },
+        crypt::Locked::Unsupported(how) => PdfError::Malformed(format!(
+            "it is encrypted in a way webgrip cannot check: {how}"
+        )),
+    }
+}
+
 /// Whether page `i`'s decoded content (all its streams, joined as the parser joins them) is
 /// safe to hand to the parser: nesting within [`nesting::MAX_BOUND`] from any offset (the
 /// content parser restarts one byte on after an operand it cannot read), and no more text to
@@ -473,7 +510,12 @@ fn read(
 /// decode, `/Contents` arrays naming one stream many times, and one form painted many times.
 ///
 /// `Ok` carries what the document's budgets count of the page (see [`PageCost`]).
-fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<PageCost, &'static str> {
+fn page_content(
+    doc: &PdfDocument,
+    crypt: Option<&crypt::Decryptor>,
+    i: usize,
+    forms: &mut Forms,
+) -> Result<PageCost, &'static str> {
     let Ok(data) = doc.get_page_content_data(i) else {
         return Ok(PageCost::default());
     };
@@ -484,7 +526,7 @@ fn page_content(doc: &PdfDocument, i: usize, forms: &mut Forms) -> Result<PageCo
         return Err("its content nests arrays or dictionaries too deep or too wide");
     }
     // The forms it paints count as its own content, once per painting (see `forms`).
-    let painted = forms.charge(doc, i, &data);
+    let painted = forms.charge(doc, crypt, i, &data);
     let total = |own: usize, forms: u64| (own as u64).saturating_add(forms);
     if total(n.string_bytes(), painted.text_bytes) > MAX_PAGE_TEXT_BYTES as u64 {
         return Err("it draws more text than a page can hold");
@@ -644,7 +686,7 @@ fn size_text(n: usize) -> String {
 }
 
 /// A parser error as one short line.
-fn short(e: &impl std::fmt::Display) -> String {
+pub(crate) fn short(e: &impl std::fmt::Display) -> String {
     let s = e.to_string();
     let line = s.lines().next().unwrap_or("").trim();
     line.chars().take(200).collect()
@@ -1079,6 +1121,112 @@ mod tests {
     }
 
     #[test]
+    fn a_parse_as_deep_as_the_prepasses_let_through_fits_the_worker_stack() {
+        // The parser's object reader recurses once per level: nesting at the bound the
+        // pre-passes allow from any offset must parse on the worker's stack, in whatever
+        // stream (encrypted or not) it was found.
+        let depth = nesting::MAX_BOUND;
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let parsed = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn(move || pdf_oxide::parser::parse_object(deep.as_bytes()).is_ok())
+            .expect("a thread")
+            .join();
+        assert_eq!(parsed.ok(), Some(true));
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = format!(
+            "{}/../../tests/fixtures/pdf/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn encrypted_documents_are_metered_like_plain_ones() {
+        // Nesting in an RC4-40 form and in an RC4-40 object stream (these killed the process).
+        for name in [
+            "hostile-encrypted-nested-form.pdf",
+            "hostile-encrypted-nested-objstm.pdf",
+            "hostile-encrypted-nested-100k.pdf",
+        ] {
+            let why = refused(&fixture(name));
+            assert!(
+                why.contains("nest") && why.contains("the limit is 1000)"),
+                "{name}: {why}"
+            );
+        }
+        let why = refused(&fixture("hostile-encrypted-bomb.pdf"));
+        assert!(why.contains("expands past the 64 MiB limit"), "{why}");
+        // A form painted 599 times is charged to its page.
+        let doc = read_text(&fixture("hostile-encrypted-form-repeat.pdf")).expect("reads");
+        assert!(
+            doc.content
+                .contains("[Page 1 was not read: it draws more text"),
+            "{}",
+            &doc.content[..200.min(doc.content.len())]
+        );
+    }
+
+    #[test]
+    fn benign_encrypted_documents_still_read() {
+        for name in [
+            "encrypted-rc4-128.pdf",
+            "encrypted-aes-128.pdf",
+            "encrypted-aes-256.pdf",
+            "encrypted-empty-password.pdf",
+        ] {
+            let doc = read_text(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                !doc.no_text && doc.content.len() > 20,
+                "{name}: {}",
+                doc.content
+            );
+        }
+        let doc = read_text(&fixture("encrypted-aes-256.pdf")).expect("reads");
+        assert!(
+            doc.content.contains("An encrypted document that reads"),
+            "{}",
+            doc.content
+        );
+        let doc = read_text(&fixture("encrypted-objstm-rc4-40.pdf")).expect("reads");
+        assert!(doc.content.contains("Page text"), "{}", doc.content);
+        let with = |p| {
+            extract(
+                &fixture("rc4-40-user-baz.pdf"),
+                Mode::Text,
+                p,
+                &Limits::default(),
+                &Budget::unlimited(),
+            )
+        };
+        assert_eq!(
+            with(None).err(),
+            Some(PdfError::PasswordProtected {
+                password_given: false
+            })
+        );
+        assert!(with(Some("baz")).is_ok());
+    }
+
+    #[test]
+    fn the_nesting_refusal_quotes_the_limit_that_applied() {
+        let between_tokens = one_page(
+            stream(format!("BT {} ET", "[".repeat(3_000)).as_bytes()),
+            "",
+        );
+        let why = refused(&between_tokens);
+        assert!(why.contains("nest 3000 deep (the limit is 1000)"), "{why}");
+        let hidden = one_page(
+            stream(format!("BT ({} ET", "[".repeat(12_000)).as_bytes()),
+            "",
+        );
+        let why = refused(&hidden);
+        assert!(why.contains("deep (the limit is 10000)"), "{why}");
+    }
+
+    #[test]
     fn a_page_tree_that_loops_is_refused_quickly() {
         let looped = pdf_of(
             &[
@@ -1171,7 +1319,7 @@ mod tests {
         let mut own = nesting::Nesting::new();
         nesting::push_content(&mut own, form);
         own.finish();
-        let charged = Forms::default().charge(&parsed, 0, &content);
+        let charged = Forms::default().charge(&parsed, None, 0, &content);
         assert_eq!(charged.tokens, 2 * own.tokens() as u64);
         assert_eq!(charged.text_bytes, 2 * own.string_bytes() as u64);
     }

@@ -19,6 +19,7 @@
 use memchr::memmem;
 
 use crate::bombs;
+use crate::crypt::Decryptor;
 
 /// Nesting between tokens past this is refused: no real document comes near (pdf_oxide's own
 /// documentation names 100 as its limit, which it does not enforce).
@@ -55,16 +56,20 @@ pub const HIDDEN_STEP_WEIGHT: u64 = 4;
 /// Why one scan was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TooDeep {
-    /// Nesting (from any offset) this deep.
-    Depth(usize),
+    /// Nesting this deep, past this limit: [`MAX_DEPTH`] between tokens, or [`MAX_BOUND`]
+    /// from any offset.
+    Depth(usize, usize),
     /// An array or a dictionary of this many tokens.
     Wide(usize),
 }
 
 /// Whether one scan stays inside the limits.
 pub fn within(n: &Nesting) -> Result<(), TooDeep> {
-    if n.deepest() > MAX_DEPTH || n.bound() > MAX_BOUND {
-        return Err(TooDeep::Depth(n.bound()));
+    if n.deepest() > MAX_DEPTH {
+        return Err(TooDeep::Depth(n.deepest(), MAX_DEPTH));
+    }
+    if n.bound() > MAX_BOUND {
+        return Err(TooDeep::Depth(n.bound(), MAX_BOUND));
     }
     if n.most_nested_tokens() > MAX_NESTED_TOKENS {
         return Err(TooDeep::Wide(n.most_nested_tokens()));
@@ -75,8 +80,13 @@ pub fn within(n: &Nesting) -> Result<(), TooDeep> {
 /// Check every place of `data` the parser reads objects from: the file's own syntax (stream
 /// bodies skipped), a parse that could start after an `obj` hidden in a stream body, and every
 /// decoded stream that holds syntax (contents, forms, object streams; not images or font
-/// programs). `max_stream` bounds what one stream is decoded to here.
-pub fn check_file(data: &[u8], max_stream: usize) -> Result<(), TooDeep> {
+/// programs), as it is and, with `crypt` (an encrypted file), decrypted. `max_stream` bounds
+/// what one stream is decoded to here.
+pub fn check_file(
+    data: &[u8],
+    max_stream: usize,
+    crypt: Option<&Decryptor>,
+) -> Result<(), TooDeep> {
     let mut raw = Nesting::new();
     let mut decoded = Nesting::new();
     let mut scratch = vec![0u8; 64 * 1024];
@@ -93,6 +103,15 @@ pub fn check_file(data: &[u8], max_stream: usize) -> Result<(), TooDeep> {
         decoded.restart();
         decode_into(stream, max_stream, &mut scratch, &mut decoded);
         within(&decoded)?;
+        for plain in crypt.map(|c| c.stream(&stream)).unwrap_or_default() {
+            decoded.restart();
+            let plain_stream = bombs::RawStream {
+                body: &plain,
+                ..stream
+            };
+            decode_into(plain_stream, max_stream, &mut scratch, &mut decoded);
+            within(&decoded)?;
+        }
     }
     raw.push(&data[from.min(data.len())..]);
     within(&raw)
