@@ -292,6 +292,11 @@ def test_an_origin_list_that_is_not_origins_is_refused(bad):
         mcp_http.parse_origins(bad)
 
 
+def test_a_bad_origins_variable_is_named_at_start():
+    with pytest.raises(ValueError, match=ORIGINS_ENV):
+        HttpServer("127.0.0.1", 0, config=loopback_config(), env={ORIGINS_ENV: "app.example"})
+
+
 def test_parse_origins_reads_what_browsers_send():
     assert mcp_http.parse_origins("HTTPS://App.Example:443/, http://[::1]:8080 http://a:80") == {
         "https://app.example",

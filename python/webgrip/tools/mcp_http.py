@@ -481,7 +481,11 @@ class HttpServer:
             load = getattr(Config, "load", None)
             config = load() if load is not None else Config.from_env()
         if origins is None:
-            origins = parse_origins((os.environ if env is None else env).get(ORIGINS_ENV, ""))
+            listed = (os.environ if env is None else env).get(ORIGINS_ENV, "")
+            try:
+                origins = parse_origins(listed)
+            except ValueError as exc:
+                raise ValueError(f"${ORIGINS_ENV}: {exc}") from None
         allowed = parse_origins(origins)
         self._sock = _bind(host, port)
         try:
