@@ -184,7 +184,7 @@ from scrapy.linkextractors import LinkExtractor
 base, pages, markdown, out = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
 if markdown:
     from markdownify import markdownify
-extractor = LinkExtractor(allow_domains=["127.0.0.1"])
+extractor = LinkExtractor()  # every link of the generated site is on it
 count = [0]
 
 class Site(scrapy.Spider):

@@ -51,6 +51,7 @@ __all__ = [
     "WebgripError",
     "__version__",
     "check_url",
+    "crawl",
     "download_file",
     "extract",
     "extract_pdf",
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from .page import Download, Page
     from .pdf import extract_pdf
     from .response import Response
+    from .sites.crawl import crawl
     from .tools import Tools, download_file, fetch_page, search_web
 
 
@@ -120,6 +122,7 @@ _LAZY = {
     "Tools": "tools",
     "WebClient": "client",
     "check_url": "client",
+    "crawl": "sites.crawl",
     "download_file": "tools",
     "extract_pdf": "pdf",
     "fetch_page": "tools",

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["BatchProgress", "ProgressBar", "format_bytes", "format_duration"]
+__all__ = ["BatchProgress", "CrawlProgress", "ProgressBar", "format_bytes", "format_duration"]
 
 
 def format_bytes(n: float) -> str:
@@ -183,3 +183,22 @@ class BatchProgress:
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+
+class CrawlProgress(BatchProgress):
+    """A crawl's pages: done (failed among them) out of its cap, URLs still queued, rate."""
+
+    queued = 0
+
+    def render(self, now: float | None = None) -> str:
+        now = self._clock() if now is None else now
+        elapsed = max(now - self._start, 1e-9)
+        parts = [
+            f"{self.done} pages (cap {self.total})",
+            f"{self.failed} failed",
+            f"{self.queued} queued",
+        ]
+        if self.waiting:
+            parts.append(f"{self.waiting} waiting for a host")
+        parts.append(f"{self.done / elapsed:.1f} pages/s")
+        return "webgrip: " + ", ".join(parts)

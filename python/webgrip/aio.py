@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +35,7 @@ from .tools.schemas import register_async
 from .tools.toolbox import Tools
 
 if TYPE_CHECKING:
+    from .sites.crawl import CrawlResult
     from .sites.mapping import SiteMap
 
 __all__ = ["AsyncTools", "AsyncWebClient", "DownloadAbandoned"]
@@ -192,6 +193,64 @@ class AsyncWebClient:
         """See :meth:`WebClient.map_site` (``limit``, ``subdomains``, ``respect_robots``,
         ``timeout``)."""
         return await self._run(self.client.map_site, url, **kwargs)
+
+    async def crawl(self, url: str, **options: Any) -> AsyncIterator[CrawlResult]:
+        """Crawl the site of ``url`` with this client, yielding each page's
+        :class:`~webgrip.sites.crawl.CrawlResult` as it finishes (the options of
+        :func:`webgrip.crawl`: ``max_pages`` is required).
+
+        The crawl runs on its own threads; leaving the loop (``break``, an exception, the
+        task cancelled) stops it: no further URL is leased and the conversions in flight are
+        cancelled.
+
+        >>> async for result in client.crawl(url, max_pages=50):  # doctest: +SKIP
+        ...     print(result.url)
+        """
+        from .sites.crawl import Crawler
+
+        crawler = await self._run(lambda: Crawler(url, client=self.client, **options))
+        loop = asyncio.get_running_loop()
+        found: asyncio.Queue[CrawlResult | BaseException | None] = asyncio.Queue(maxsize=16)
+        # ``stop`` ends the crawl (the crawl sets it too when it is done); ``left``: the
+        # consumer is gone, so nothing is handed over any more.
+        stop, left, token = threading.Event(), threading.Event(), CancelToken()
+
+        def hand_over(item: CrawlResult | BaseException | None) -> None:
+            if left.is_set():  # nobody to hand it to
+                return
+            put = found.put(item)
+            try:
+                future = asyncio.run_coroutine_threadsafe(put, loop)
+            except RuntimeError:  # the event loop is closed
+                put.close()
+                return
+            while not left.is_set():  # a consumer gone away must not hold this thread
+                with contextlib.suppress(TimeoutError):
+                    future.result(timeout=0.1)
+                    return
+            future.cancel()
+
+        def pump() -> None:
+            try:
+                for item in crawler.run(stop=stop, cancel=token):
+                    if item is not None:
+                        hand_over(item)
+                hand_over(None)
+            except BaseException as exc:  # handed to the awaiting task, raised there
+                hand_over(exc)
+            finally:
+                crawler.close()
+
+        threading.Thread(target=pump, name="webgrip-async-crawl", daemon=True).start()
+        try:
+            while (item := await found.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            left.set()
+            stop.set()
+            token.cancel()
 
     async def fetch_many(
         self,

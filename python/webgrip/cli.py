@@ -1,5 +1,5 @@
-"""The ``webgrip`` command line: fetch, search, download, extract, check, batch, map, llms-txt,
-mcp.
+"""The ``webgrip`` command line: fetch, search, download, extract, check, batch, crawl, map,
+llms-txt, mcp.
 
 Exit status: 0 success, 1 the fetch/search/download failed or the page had nothing to print (for
 ``check``: no verdict could be reached, e.g. the name does not resolve), 2 usage or
@@ -296,6 +296,96 @@ def _parser() -> argparse.ArgumentParser:
         help="threads here (default 8), or Ray actors with --ray",
     )
 
+    cr = sub.add_parser(
+        "crawl",
+        parents=[common],
+        help="crawl a site into a folder (resumable)",
+        description="Crawl the site of URL into DIR: the start page, the site's "
+        "sitemaps and llms.txt, then same-site links up to --max-depth hops, never "
+        "more than --max-pages page requests. One row per page (webgrip batch's "
+        "rows), failures as rows with an error. robots.txt and its Crawl-delay are "
+        "obeyed unless --ignore-robots. Progress goes to stderr, the summary to "
+        "stdout. Ctrl-C writes the rows finished and exits 130; running the same "
+        "command again goes on where it stopped. See docs/crawl.md.",
+    )
+    cr.add_argument("url", metavar="URL", help="the start page")
+    cr.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    cr.add_argument(
+        "--max-pages",
+        type=_positive_int,
+        required=True,
+        metavar="N",
+        help="page requests at most (the cap holds whatever the concurrency)",
+    )
+    cr.add_argument(
+        "--max-depth",
+        type=_non_negative_int,
+        default=3,
+        metavar="D",
+        help="link hops from the start page (default 3; sitemap URLs are at 1)",
+    )
+    cr.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only queue paths matching this glob, e.g. '/docs/*'; repeatable",
+    )
+    cr.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="never queue paths matching this glob; repeatable",
+    )
+    cr.add_argument("--subdomains", action="store_true", help="follow the site's subdomains too")
+    cr.add_argument(
+        "--no-sitemap",
+        dest="sitemap",
+        action="store_false",
+        help="do not seed from robots.txt Sitemap: lines, /sitemap.xml and /llms.txt",
+    )
+    cr.add_argument(
+        "--format",
+        choices=("jsonl", "markdown", "parquet"),
+        default="jsonl",
+        help="one rows.jsonl (default), a .md file per page with an index.jsonl, "
+        "or parquet files (needs pyarrow)",
+    )
+    cr.add_argument(
+        "--extract",
+        choices=_EXTRACT_MODES,
+        default="markdown",
+        help="view to store as content (default: markdown); links come from the same parse",
+    )
+    cr.add_argument(
+        "--concurrency",
+        type=_positive_int,
+        default=8,
+        metavar="N",
+        help="requests in flight (default 8)",
+    )
+    cr.add_argument(
+        "--max-per-pattern",
+        type=_positive_int,
+        default=1000,
+        metavar="N",
+        help="URLs queued per path pattern, digits and query values ignored "
+        "(default 1000; bounds calendars and facets)",
+    )
+    cr.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share the per-host rate limit through this Redis (redis://...); with "
+        "--ray, the crawl's frontier too",
+    )
+    cr.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="crawl on this Ray cluster (auto, HEAD:6379, or local), one worker a node "
+        "sharing the frontier in --redis (required); see docs/crawl.md",
+    )
+
     mp = sub.add_parser(
         "map",
         parents=[common],
@@ -378,6 +468,7 @@ def _parser() -> argparse.ArgumentParser:
         ("download", d),
         ("check", c),
         ("batch", b),
+        ("crawl", cr),
     ):
         _add_request_flags(cmd_parser, command)
     p.set_defaults(_commands={"fetch": f, "extract": e})
@@ -445,6 +536,16 @@ def _screenshot_target_error(path: str) -> str | None:
     return None
 
 
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -467,6 +568,7 @@ _REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
     "fetch": _ALL_REQUEST_FLAGS,
     "download": _ALL_REQUEST_FLAGS,
     "batch": _ALL_REQUEST_FLAGS,
+    "crawl": _ALL_REQUEST_FLAGS,
     "search": ("timeout", "header", "user_agent", "proxy", "allow"),
     "check": ("allow",),
     "map": _ALL_REQUEST_FLAGS,
@@ -1039,9 +1141,9 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _encrypted_pdf_page(body: bytes, base: str, mode: str, password: str) -> Page:
     """``extract --password``: the page :func:`build_page` makes of a PDF, opened with the
     password (the core reads it; build_page has no password)."""
-    from . import _core
+    from . import _pdfpool
 
-    doc = _core.extract_pdf(body, mode=mode, password=password, url=base)
+    doc = _pdfpool.extract_pdf(body, mode=mode, password=password, url=base)
     metadata = dict(doc["metadata"])
     return Page(
         url=base,
@@ -1205,6 +1307,49 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_FAILURE if summary.get("left") else EXIT_OK
 
 
+def _cmd_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .sites.crawl_run import run_crawl
+
+    try:
+        with _stdout_to_stderr(args.ray is not None):
+            summary = _run_crawl(args, err, run_crawl)
+    except ModuleNotFoundError as exc:
+        err.write(
+            f"webgrip: --format parquet, --redis and --ray need the ray extra "
+            f"(pip install 'webgrip[ray]'): {exc}\n"
+        )
+        return EXIT_USAGE
+    except OSError as exc:  # the folder not writable
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_FAILURE
+    _print_json(summary, out)
+    return 130 if summary.get("interrupted") else EXIT_OK
+
+
+def _run_crawl(args: argparse.Namespace, err: TextIO, run_crawl: Any) -> dict[str, Any]:
+    summary: dict[str, Any] = run_crawl(
+        args.url,
+        args.out,
+        max_pages=args.max_pages,
+        max_depth=args.max_depth,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
+        subdomains=args.subdomains,
+        sitemap=args.sitemap,
+        # Crawls obey robots.txt unless --ignore-robots, whatever the config says.
+        respect_robots=args.robots is not False,
+        extract=args.extract,
+        format=args.format,
+        concurrency=args.concurrency,
+        max_per_pattern=args.max_per_pattern,
+        redis_url=args.redis,
+        ray_address=args.ray,
+        config=_load_config(args),
+        err=err,
+    )
+    return summary
+
+
 _COMMANDS = {
     "fetch": _cmd_fetch,
     "search": _cmd_search,
@@ -1215,6 +1360,7 @@ _COMMANDS = {
     "batch": _cmd_batch,
     "map": _cmd_map,
     "llms-txt": _cmd_llms_txt,
+    "crawl": _cmd_crawl,
 }
 
 

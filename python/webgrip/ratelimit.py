@@ -41,13 +41,25 @@ class HostRateLimiter:
     def __init__(self, interval: float, *, max_hosts: int = 4096):
         self.interval = max(0.0, float(interval))
         self._next: OrderedDict[str, float] = OrderedDict()
+        # Hosts with an interval of their own (a crawl's robots.txt Crawl-delay).
+        self._intervals: dict[str, float] = {}
         self._lock = threading.Lock()
         self._max_hosts = max_hosts
 
+    def set_interval(self, host: str, seconds: float) -> None:
+        """Space requests to ``host`` at least ``seconds`` apart (never less than
+        :attr:`interval`): how a crawl honours a site's robots.txt ``Crawl-delay``."""
+        with self._lock:
+            self._intervals[_key(host)] = max(0.0, float(seconds))
+
+    def _interval(self, host: str) -> float:
+        return max(self.interval, self._intervals.get(host, 0.0))
+
     def next_slot(self, host: str) -> float:
         """The monotonic time ``host`` may next be contacted (nothing is booked)."""
+        host = _key(host)
         with self._lock:
-            return self._next.get(_key(host), 0.0) if self.interval > 0 else 0.0
+            return self._next.get(host, 0.0) if self._interval(host) > 0 else 0.0
 
     @overload
     def reserve(self, host: str) -> float: ...
@@ -60,15 +72,16 @@ class HostRateLimiter:
         With a ``deadline`` (a monotonic time), return ``None`` and book nothing when the
         slot would start at or after it.
         """
-        if self.interval <= 0:
-            return 0.0
         host = _key(host)
         with self._lock:
+            interval = self._interval(host)
+            if interval <= 0:
+                return 0.0
             now = time.monotonic()
             slot = max(now, self._next.get(host, now))
             if deadline is not None and slot >= deadline:
                 return None
-            self._next[host] = slot + self.interval
+            self._next[host] = slot + interval
             self._next.move_to_end(host)
             while len(self._next) > self._max_hosts:
                 self._next.popitem(last=False)

@@ -44,6 +44,8 @@ class RobotsRules:
     disallow_all: bool = False
     why: str = ""
     """For ``disallow_all``: why the file could not be used (e.g. ``HTTP 503``)."""
+    delays: list[tuple[list[str], float]] = field(default_factory=list)
+    """``Crawl-delay`` lines (not in RFC 9309, honoured by crawls): (user agents, seconds)."""
     sitemaps: list[str] = field(default_factory=list)
     """The ``Sitemap:`` lines' URLs in file order (they belong to no group), at most
     :data:`MAX_SITEMAP_LINES`; site maps read them (:mod:`webgrip.sites.sitemaps`)."""
@@ -52,9 +54,10 @@ class RobotsRules:
     def parse(cls, text: str) -> RobotsRules:
         """Parse a robots.txt body. Unknown lines are ignored."""
         groups: list[tuple[list[str], list[tuple[bool, str]]]] = []
+        delays: list[tuple[list[str], float]] = []
+        sitemaps: list[str] = []
         agents: list[str] = []
         rules: list[tuple[bool, str]] = []
-        sitemaps: list[str] = []
         for line in text.splitlines():
             line = line.split("#", 1)[0].strip()
             key, sep, value = line.partition(":")
@@ -70,11 +73,24 @@ class RobotsRules:
                 if key == "disallow" and not value:
                     continue  # "Disallow:" with no path allows everything
                 rules.append((key == "allow", value))
+            elif key == "crawl-delay" and agents:
+                seconds = _seconds(value)
+                if seconds is not None:
+                    delays.append((agents, seconds))
             elif key == "sitemap" and value and len(sitemaps) < MAX_SITEMAP_LINES:
                 sitemaps.append(value)
         if agents:
             groups.append((agents, rules))
-        return cls(groups=groups, sitemaps=sitemaps)
+        return cls(groups=groups, delays=delays, sitemaps=sitemaps)
+
+    def crawl_delay(self, token: str) -> float | None:
+        """The ``Crawl-delay`` for ``token`` (its own group's, else the ``*`` group's) in
+        seconds, at most :data:`MAX_CRAWL_DELAY`; ``None`` when the file sets none."""
+        token = token.lower()
+        own = [d for agents, d in self.delays if token in agents]
+        if not own:
+            own = [d for agents, d in self.delays if "*" in agents]
+        return min(max(own), MAX_CRAWL_DELAY) if own else None
 
     def rules_for(self, token: str) -> list[tuple[bool, str]]:
         """The merged rules of every group naming ``token``, else of the ``*`` groups."""
@@ -103,6 +119,23 @@ class RobotsRules:
                 if best is None or score > best:
                     best = score
         return True if best is None else best[1]
+
+
+#: The longest ``Crawl-delay`` honoured (seconds): a site asking for more is still crawled,
+#: one page a minute.
+MAX_CRAWL_DELAY = 60.0
+
+
+def _seconds(value: str) -> float | None:
+    """A ``Crawl-delay`` value (``10``, ``0.5``) as seconds; ``None`` when it is not a
+    finite number >= 0. Read by hand: ``float()`` of a site's 4,000-digit string is fine,
+    but ``nan`` and ``inf`` are not delays."""
+    text = value.strip()[:32]
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if 0.0 <= seconds < float("inf") else None
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
