@@ -159,6 +159,7 @@ def test_when_every_connection_is_busy_a_new_one_is_answered_503(monkeypatch):
         finally:
             for sock in busy:
                 sock.close()
+        assert wait_until(lambda: len(server.gate) == 0, 30)
         assert Client(server.port).initialize() == 200  # room again once they left
 
 
