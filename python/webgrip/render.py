@@ -656,6 +656,10 @@ def _launch(pw: Any, executable: str) -> tuple[Any, list[str]]:
     return browser, [private, *sorted(_playwright_folders(tmp) - before)]
 
 
+#: What Playwright says when the browser (or its page) went away under a call.
+_CLOSED = "Target page, context or browser has been closed"
+
+
 def _first_line(exc: BaseException, limit: int = 160) -> str:
     """The first line of ``exc``'s message, cut at ``limit`` characters: Playwright's messages
     go on with the browser's command line, its stderr and a call log (4 KB and more)."""
@@ -1012,8 +1016,15 @@ def _render_in(
             raise FetchTimeoutError(
                 f"the render of {url} ran out of time", url=url, reason="timeout"
             ) from None
+        logger.debug("the render of %s failed: %s", url, exc)
+        if _CLOSED in _first_line(exc):  # Playwright's TargetClosedError, not exported
+            raise RenderError(
+                f"the browser closed during the render of {url} (it crashed or was stopped)",
+                url=url,
+                reason="browser",
+            ) from None
         raise RenderError(
-            f"the browser failed on {url}: {str(exc).splitlines()[0]}", url=url, reason="browser"
+            f"the browser failed on {url}: {_first_line(exc)}", url=url, reason="browser"
         ) from None
     finally:
         if context is not None:

@@ -157,3 +157,40 @@ def test_a_render_stuck_on_a_blocked_renderer_does_not_starve_another(site):
 
     got = asyncio.run(main())
     assert got.rendered and DATA["paragraphs"][0] in got.content
+
+
+#: A script shell (its app root empty in the HTML) whose script never stops changing it.
+TICKING_APP = """<!doctype html><html><head><title>Ticking app</title></head><body>
+<div id="app"></div><script>setInterval(() => {
+  document.getElementById('app').textContent = 'Now: ' + performance.now(); }, 20);</script>
+</body></html>"""
+
+
+@needs_browser
+@pytest.mark.parametrize("mode", ["auto", "always"])
+def test_a_browser_that_dies_mid_render(site, mode):
+    """The browser is killed while it renders a page: ``auto`` keeps the static page,
+    ``always`` raises a one-line RenderError; the next render starts a new browser."""
+    import os
+    import signal
+
+    from helpers.render import browser_processes
+
+    site.route("/ticking-app", page(TICKING_APP))
+    config = loopback_config(page_cache_size=0, timeout=30, render=mode)
+    with WebClient(config) as client, ThreadPoolExecutor(1) as pool:
+        client.fetch(site.url("/"), render="always")  # a browser in the pool
+        call = pool.submit(client.fetch, site.url("/ticking-app"))
+        # The static request, then the browser's.
+        assert wait_until(lambda: len(site.hits("/ticking-app")) >= 2, timeout=20)
+        for pid in browser_processes():
+            os.kill(pid, signal.SIGKILL)
+        if mode == "auto":
+            got = call.result()
+            assert not got.rendered and got.title == "Ticking app"
+        else:
+            with pytest.raises(WebgripError) as exc:
+                call.result()
+            assert isinstance(exc.value, RenderError), repr(exc.value)
+            assert exc.value.reason == "browser" and "\n" not in str(exc.value)
+        assert client.fetch(site.url("/"), render="always").rendered
