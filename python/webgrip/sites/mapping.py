@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, overload
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..errors import WebgripError
 from ..page import Page
@@ -241,7 +241,10 @@ def _seed(
     result = collector.result
     origin = _origin(canonical(start_url))
     start_rules = robots.rules(origin)
-    listed = list(start_rules.sitemaps) if start_rules is not None else []
+    # RFC 9309 wants absolute URLs; a relative one is read against the site, as crawlers do.
+    listed = (
+        [urljoin(origin + "/", u) for u in start_rules.sitemaps] if start_rules is not None else []
+    )
     guessed = origin + "/sitemap.xml"
     roots = listed + ([guessed] if robots.allows(guessed) else [])
 
