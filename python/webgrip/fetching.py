@@ -6,7 +6,8 @@
 - JSON is pretty-printed (up to :data:`MAX_PRETTY_JSON_BYTES`, larger JSON as sent);
   ``text/*``, CSV, XML, YAML and friends pass through as text.
 - PDFs (by Content-Type or the ``%PDF-`` magic) are read by the Rust core into text or
-  Markdown (see :mod:`webgrip.pdf`); the page's metadata holds the document's and ``pages``.
+  Markdown, in a worker process (see :mod:`webgrip.pdf`, :mod:`webgrip._pdfpool`); the
+  page's metadata holds the document's and ``pages``.
 - Images, archives and other binary bodies raise
   :class:`~webgrip.errors.UnsupportedContentError` (save those with a download instead).
 """
@@ -21,7 +22,7 @@ import time
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import _cancel, _core, _jsonsafe
+from . import _cancel, _core, _jsonsafe, _pdfpool
 from .errors import UnsupportedContentError
 from .expiring import ExpiringLRU
 from .hygiene import tracking_rules
@@ -246,7 +247,8 @@ def build_marked_page(
 
 def _pdf_page(response: Response, *, url: str, extract: str, deadline: float | None) -> Page:
     left = None if deadline is None else deadline - time.monotonic()
-    doc = _core.extract_pdf(
+    # In a worker process: a PDF that crashes the reader fails this call, not the host.
+    doc = _pdfpool.extract_pdf(
         response.content, mode=extract, url=response.url, timeout=left, cancel=_cancel.current()
     )
     metadata = dict(doc["metadata"])

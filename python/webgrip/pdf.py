@@ -1,14 +1,16 @@
 """Read PDFs: text or Markdown in reading order, and the document's metadata.
 
-The Rust core parses the PDF (``pdf_oxide``) with the GIL released and enforces every limit
-itself: input size, decompressed stream size, nesting depth, page count and the deadline.
+The Rust core parses the PDF (``pdf_oxide``) and enforces every limit itself: input size,
+decompressed stream size, nesting depth, page count and the deadline. It runs in a worker
+process (:mod:`webgrip._pdfpool`) under memory and CPU limits, so a PDF that crashes or
+exhausts the reader fails its own call and nothing else.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _core
+from . import _cancel, _pdfpool
 
 __all__ = ["PDF_MODES", "extract_pdf", "is_pdf"]
 
@@ -36,9 +38,14 @@ def extract_pdf(data: bytes, *, mode: str = "text", password: str | None = None)
     Encrypted PDFs open with ``password`` or else the empty user password. A PDF without a
     text layer (scanned pages) gives a one-line note saying so instead of empty text.
 
+    The document is read in a separate process (started on the first PDF and reused), so a
+    PDF that crashes the reader or exhausts its memory or CPU limit raises for this call
+    alone. A cancel token set by the caller (:mod:`webgrip._cancel`) stops the read.
+
     Raises :class:`~webgrip.errors.UnsupportedContentError` with ``reason``
-    ``"password-protected"`` or ``"malformed-pdf"``, and
-    :class:`~webgrip.errors.ResponseTooLargeError` past the core's size cap.
+    ``"password-protected"`` or ``"malformed-pdf"`` (also when the reader stopped on the
+    document), :class:`~webgrip.errors.ResponseTooLargeError` past the core's size cap and
+    :class:`~webgrip.errors.FetchTimeoutError` (``reason`` ``"cancelled"``) when cancelled.
     """
     if mode not in PDF_MODES:
         raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(PDF_MODES)}")
@@ -46,7 +53,11 @@ def extract_pdf(data: bytes, *, mode: str = "text", password: str | None = None)
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     view = "text" if mode == "metadata" else mode
     # Metadata alone still reads the pages' text: the first page is enough for the count.
-    doc = _core.extract_pdf(
-        bytes(data), mode=view, password=password, max_pages=1 if mode == "metadata" else None
+    doc = _pdfpool.extract_pdf(
+        bytes(data),
+        mode=view,
+        password=password,
+        cancel=_cancel.current(),
+        max_pages=1 if mode == "metadata" else None,
     )
     return dict(doc["metadata"]) if mode == "metadata" else doc["content"]

@@ -32,7 +32,8 @@ JOBS: dict[int, tuple[str, str]] = {
     _FOUNDATIONS: (
         "foundations",
         "self-contained helpers: exceptions, URL hygiene, retry timing, rate limit (per process, "
-        "or shared through Redis), logging and stats, the expiring LRU, the MCP wire format",
+        "or shared through Redis), logging and stats, the expiring LRU, the MCP wire format, "
+        "the pool of PDF reader processes",
     ),
     _VALUES: (
         "values",
@@ -74,6 +75,7 @@ LAYERS: dict[str, int] = {
     "webgrip._version": _FOUNDATIONS,
     "webgrip._jsonsafe": _FOUNDATIONS,
     "webgrip._cancel": _FOUNDATIONS,
+    "webgrip._pdfpool": _FOUNDATIONS,
     "webgrip._progress": _FOUNDATIONS,
     "webgrip.errors": _FOUNDATIONS,
     "webgrip.hygiene": _FOUNDATIONS,
