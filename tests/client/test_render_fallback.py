@@ -194,3 +194,25 @@ def test_a_browser_that_dies_mid_render(site, mode):
             assert isinstance(exc.value, RenderError), repr(exc.value)
             assert exc.value.reason == "browser" and "\n" not in str(exc.value)
         assert client.fetch(site.url("/"), render="always").rendered
+
+
+@needs_browser
+def test_a_render_waiting_behind_a_killed_worker_gets_a_new_one(site):
+    """One worker, stuck on a page blocking its renderer until its 5 s deadline, is killed
+    then; the render queued behind it (30 s deadline) gets a new worker rather than waiting,
+    with none, for its own deadline."""
+    site.route("/blocks", page(BLOCKS_ITS_RENDERER))
+    stuck_config = loopback_config(render_workers=1, timeout=5, page_cache_size=0)
+    config = loopback_config(render_workers=1, timeout=30, page_cache_size=0)
+    with (
+        WebClient(stuck_config) as stuck,
+        WebClient(config) as client,
+        ThreadPoolExecutor(1) as pool,
+    ):
+        client.fetch(site.url("/"), render="always")  # the worker's browser is up
+        blocked = pool.submit(stuck.fetch, site.url("/blocks"), render="always")
+        assert wait_until(lambda: len(site.hits("/blocks")) >= 2, timeout=20)
+        got = client.fetch(site.url("/"), render="always")
+        with pytest.raises(WebgripError):
+            blocked.result()
+    assert got.rendered and DATA["paragraphs"][0] in got.content
