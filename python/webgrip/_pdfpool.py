@@ -106,12 +106,13 @@ def extract_pdf(
     timeout: float | None = None,
     cancel: _core.CancelToken | None = None,
     max_pages: int | None = None,
-    memory_bytes: int = DEFAULT_MEMORY_BYTES,
+    memory_bytes: int | None = None,
 ) -> dict[str, Any]:
     """:func:`webgrip._core.extract_pdf` in a worker process: the same arguments, result and
     exceptions, plus :class:`~webgrip.errors.UnsupportedContentError` (``"malformed-pdf"``)
     when the reader dies on the document (crash, memory or CPU limit). ``memory_bytes`` is
-    what the read may allocate beyond the worker and the document (see the module).
+    what the read may allocate beyond the worker and the document (see the module); by
+    default :data:`DEFAULT_MEMORY_BYTES`, read at each call.
     """
     started = time.monotonic()
     deadline = None if timeout is None else started + max(0.0, timeout)
@@ -120,7 +121,7 @@ def extract_pdf(
         "password": password,
         "url": url,
         "max_pages": max_pages,
-        "memory": max(0, int(memory_bytes)),
+        "memory": max(0, int(DEFAULT_MEMORY_BYTES if memory_bytes is None else memory_bytes)),
     }
     return _POOL.run(bytes(data), header, deadline, cancel, url, timeout)
 

@@ -18,10 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers.loopback import wait_until
+from helpers.loopback import loopback_config, wait_until
 from webgrip import (
     FetchTimeoutError,
     ResponseTooLargeError,
+    Tools,
     UnsupportedContentError,
     _cancel,
     _core,
@@ -147,6 +148,23 @@ def test_a_reader_out_of_memory_fails_its_call_alone_and_the_next_call_reads(ear
     assert "PDF reader process stopped on this document" in str(info.value)
     assert "final office flow" in extract_pdf(fixture("ligatures.pdf"))
     assert "Roomy page" in _pdfpool.extract_pdf(ROOMY)["content"]
+
+
+def test_the_agent_gets_an_error_line_and_its_next_fetch_reads(tmp_path, httpserver, monkeypatch):
+    """Through the tool: a PDF that exhausts its reader (the allowance made tiny while it is
+    read) answers with an ``Error:`` line saying so, and the agent's next PDF reads."""
+    httpserver.expect_request("/roomy.pdf").respond_with_data(ROOMY, content_type="application/pdf")
+    httpserver.expect_request("/doc.pdf").respond_with_data(
+        fixture("ligatures.pdf"), content_type="application/pdf"
+    )
+    tools = Tools(loopback_config(tmp_path))
+    _no_readers()
+    monkeypatch.setattr(_pdfpool, "DEFAULT_MEMORY_BYTES", 4 << 20)
+    answer = tools.fetch_page(httpserver.url_for("/roomy.pdf"), extract="text")
+    assert answer.startswith("Error:"), answer
+    assert "is a PDF that cannot be read" in answer and "PDF reader process stopped" in answer
+    monkeypatch.undo()
+    assert "final office flow" in tools.fetch_page(httpserver.url_for("/doc.pdf"), extract="text")
 
 
 @linux_only
