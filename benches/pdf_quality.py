@@ -165,10 +165,23 @@ def load_tools(names: list[str]) -> dict[str, Callable[[bytes, Path], str]]:
 
 
 def cpu_seconds() -> float:
-    """CPU time so far of this process (every thread: webgrip reads in a worker thread) and
-    of its finished children (pdftotext runs as one)."""
+    """CPU time so far of this process (every thread), of its finished children (pdftotext
+    runs as one) and of webgrip's live PDF reader processes (it reads in those)."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)  # microseconds, unlike os.times
-    return time.process_time() + children.ru_utime + children.ru_stime
+    return time.process_time() + children.ru_utime + children.ru_stime + _readers_cpu()
+
+
+def _readers_cpu() -> float:
+    """CPU seconds of webgrip's live PDF reader processes (Linux ``/proc``; 0 elsewhere)."""
+    pool = sys.modules.get("webgrip._pdfpool")
+    total = 0.0
+    for pid in pool.worker_pids() if pool else ():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile: its time is in RUSAGE_CHILDREN once reaped
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def bench_dev(corpus: Path, names: list[str], sample: int | None, repeat: int) -> None:
@@ -236,7 +249,11 @@ def one_file(tool: str, path: str) -> None:
         text = run(data, Path(path))
     except Exception as exc:  # a clean refusal (encrypted, broken) is not a crash
         error = f"{type(exc).__name__}: {str(exc)[:120]}"
-    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    pool = sys.modules.get("webgrip._pdfpool")
+    if pool is not None:  # webgrip read it in a reader process: reaped, its peak is a child's
+        pool.stop_workers()
+    whose = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    rss_kb = max(resource.getrusage(who).ru_maxrss for who in whose)
     print(json.dumps({"text": text, "error": error, "rss_kb": rss_kb}))
 
 
