@@ -594,7 +594,7 @@ def _serve() -> None:
     _no_core_files()
     from . import _core
 
-    base = _address_space()  # 0 where it cannot be read: no address-space cap then
+    capped = _address_space() > 0  # where the size cannot be read, no address-space cap
     while True:
         head = requests.read(_HEAD.size)
         if len(head) < _HEAD.size:
@@ -604,7 +604,7 @@ def _serve() -> None:
         data = requests.read(data_len)
         if len(data) < data_len:
             return
-        reply = _answer(_core, data, header, _address_space() if base else 0)
+        reply = _answer(_core, data, header, _address_space() if capped else 0)
         del data
         body = json.dumps(reply, ensure_ascii=False).encode()
         _write_all(answers, _SIZE.pack(len(body)) + body)
