@@ -448,26 +448,9 @@ def _validate(c: Config) -> None:
     def bad(key: str, why: str) -> ValueError:
         return ValueError(f"invalid value for {key!r}: {why}")
 
-    if c.timeout <= 0:
-        raise bad("timeout", "must be > 0 seconds")
-    if c.connect_timeout <= 0:
-        raise bad("connect_timeout", "must be > 0 seconds")
+    _validate_numbers(c)
     if not 0 <= c.max_redirects <= 30:
         raise bad("max_redirects", "must be between 0 and 30")
-    if c.max_response_bytes <= 0:
-        raise bad("max_response_bytes", "must be > 0")
-    if c.max_download_bytes <= 0:
-        raise bad("max_download_bytes", "must be > 0")
-    if c.rate_limit_seconds < 0:
-        raise bad("rate_limit_seconds", "must be >= 0")
-    if c.max_retries < 0:
-        raise bad("max_retries", "must be >= 0")
-    if c.page_cache_size < 0:
-        raise bad("page_cache_size", "must be >= 0")
-    if c.page_cache_bytes < 0:
-        raise bad("page_cache_bytes", "must be >= 0")
-    if c.cache_ttl_seconds < 0:
-        raise bad("cache_ttl_seconds", "must be >= 0")
     if not 0 <= c.max_frames <= 32:
         raise bad("max_frames", "must be between 0 and 32")
     if not 0 <= c.render_workers <= 16:
@@ -509,9 +492,103 @@ def _validate(c: Config) -> None:
     for key in ("allow_networks", "deny_networks"):
         for net in getattr(c, key):
             try:
+                if not isinstance(net, str):
+                    raise TypeError(net)
                 ipaddress.ip_network(net, strict=False)
-            except ValueError:
+            except (ValueError, TypeError):
                 raise bad(key, f"{net!r} is not a CIDR network") from None
+    for net in c.allow_networks:
+        problem = _allow_network_problem(net)
+        if problem:
+            raise bad("allow_networks", problem)
+
+
+def _allow_network_problem(text: str) -> str | None:
+    """Why an ``allow_networks`` entry is refused although it parses, or ``None``; the same
+    rules as the core's policy (rust/net/src/policy.rs), checked here to name the setting.
+
+    An entry opens addresses, so it must say exactly which: host bits set are refused
+    (``127.0.0.1/0`` would open all of IPv4), and an IPv6 entry never opens IPv4 addresses
+    (``::/0`` opens none), so the IPv4-mapped form (``::ffff:0:0/96``) is refused with its
+    IPv4 spelling named, instead of opening what its superset does not.
+    """
+    import ipaddress
+
+    network = ipaddress.ip_network(text, strict=False)
+    address = ipaddress.ip_address(text.split("/", 1)[0])
+    if address != network.network_address:
+        return (
+            f"{text!r} has host bits set: did you mean {address}/{address.max_prefixlen} "
+            f"(that one address) or {network} (the whole network)?"
+        )
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
+        v4 = network.network_address.ipv4_mapped
+        if v4 is not None:
+            return (
+                f"{text!r} is written as IPv4-mapped IPv6; an IPv6 network never opens IPv4 "
+                f"addresses. Write it as IPv4: {v4}/{network.prefixlen - 96}"
+            )
+    return None
+
+
+_DAY = 86_400.0
+_YEAR = 365 * _DAY
+_TIB = 1 << 40
+
+#: The numeric settings and their ranges: (kind, lowest, whether the lowest itself is
+#: allowed, highest, the highest in words). Every value must also be finite and of its kind:
+#: ``1e19`` seconds once passed here and made every call abort in the core, where adding it
+#: to the clock overflows. The highest values are far past any real use: a day for a call or
+#: a host's interval, a year for the cache, a tebibyte for a body or a download.
+_NUMBER_RANGES: dict[str, tuple[str, float, bool, float, str | None]] = {
+    "timeout": ("seconds", 0, False, _DAY, "a day"),
+    "connect_timeout": ("seconds", 0, False, _DAY, "a day"),
+    "rate_limit_seconds": ("seconds", 0, True, _DAY, "a day"),
+    "cache_ttl_seconds": ("seconds", 0, True, _YEAR, "a year"),
+    "max_response_bytes": ("int", 0, False, _TIB, "1 TiB"),
+    "max_download_bytes": ("int", 0, False, _TIB, "1 TiB"),
+    "page_cache_bytes": ("int", 0, True, _TIB, "1 TiB"),
+    "max_retries": ("int", 0, True, 100, None),
+    "page_cache_size": ("int", 0, True, 100_000, None),
+}
+#: Whole numbers whose range :func:`_validate` checks with a message of its own.
+_WHOLE_NUMBERS = ("max_redirects", "max_frames", "render_workers")
+
+
+def _validate_numbers(c: Config) -> None:
+    """Each numeric setting a number of its kind, finite, and within :data:`_NUMBER_RANGES`
+    (the messages of the lower bounds are the ones documented: ``must be > 0 seconds``)."""
+    import math
+
+    def bad(key: str, why: str) -> ValueError:
+        return ValueError(f"invalid value for {key!r}: {why}")
+
+    for key in _WHOLE_NUMBERS:
+        value = getattr(c, key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad(key, f"expected a whole number, got {type(value).__name__}")
+    for key, (kind, low, low_ok, high, words) in _NUMBER_RANGES.items():
+        value = getattr(c, key)
+        unit = " seconds" if kind == "seconds" else ""
+        allowed = (int, float) if kind == "seconds" else (int,)
+        if isinstance(value, bool) or not isinstance(value, allowed):
+            form = "a number of seconds" if kind == "seconds" else "a whole number"
+            raise bad(key, f"expected {form}, got {type(value).__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise bad(key, f"must be a finite number{unit and ' of seconds'}, not {value}")
+        if value < low or (value == low and not low_ok):
+            raise bad(key, f"must be {'>=' if low_ok else '>'} {low:g}{unit}")
+        if value > high:
+            # A whole number may have thousands of digits: echo it only while readable.
+            shown = (
+                f"{value:g}"
+                if isinstance(value, float)
+                else str(value)
+                if value < 10**15
+                else "more"
+            )
+            limit = f"{int(high)}{unit}" + (f" ({words})" if words else "")
+            raise bad(key, f"must be at most {limit}, not {shown}")
 
 
 def _validate_headers(c: Config) -> None:

@@ -572,9 +572,14 @@ def test_deny_beats_allow_for_the_same_range():
     assert check_url("http://127.0.0.1/", cfg) == "http://127.0.0.1/"
 
 
-def test_mapped_form_allow_means_the_ipv4_network():
-    cfg = Config(allow_networks=("::ffff:127.0.0.0/104",))
+def test_mapped_form_allow_is_refused_naming_the_ipv4_network():
+    # An IPv6 entry never opens IPv4 (::/0 opens none of it), so its mapped subset may not
+    # either: written that way it is refused, with the IPv4 spelling to use instead.
+    with pytest.raises(ValueError, match=r"Write it as IPv4: 127\.0\.0\.0/8"):
+        Config(allow_networks=("::ffff:127.0.0.0/104",))
+    cfg = Config(allow_networks=("127.0.0.0/8",))
     assert check_url("http://127.0.0.1/", cfg) == "http://127.0.0.1/"
+    assert check_url("http://[::ffff:127.0.0.1]/", cfg) == "http://[::ffff:7f00:1]/"
 
 
 # =========================================================================================

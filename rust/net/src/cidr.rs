@@ -101,24 +101,51 @@ impl std::error::Error for CidrParseError {}
 impl FromStr for Cidr {
     type Err = CidrParseError;
 
-    /// `a.b.c.d/n`, `v6/n`, or a bare address (a single-host network).
+    /// `a.b.c.d/n`, `v6/n`, or a bare address (a single-host network). Bits of the address
+    /// past the prefix are dropped (`10.1.2.3/8` is `10.0.0.0/8`); [`Cidr::parse_exact`]
+    /// refuses them instead.
     fn from_str(s: &str) -> Result<Cidr, CidrParseError> {
-        let err = || CidrParseError(s.to_string());
-        let s_trim = s.trim();
-        let (addr, prefix) = match s_trim.split_once('/') {
-            Some((a, p)) => {
-                let prefix: u8 = p.parse().map_err(|_| err())?;
-                (a, Some(prefix))
-            }
-            None => (s_trim, None),
-        };
-        let addr: IpAddr = addr
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse()
-            .map_err(|_| err())?;
-        let prefix = prefix.unwrap_or(if addr.is_ipv4() { 32 } else { 128 });
-        Cidr::new(addr, prefix).ok_or_else(err)
+        let (addr, prefix) = parts(s)?;
+        Cidr::new(addr, prefix).ok_or_else(|| CidrParseError(s.to_string()))
+    }
+}
+
+/// The address and prefix length written in `s` (a bare address: the whole width).
+fn parts(s: &str) -> Result<(IpAddr, u8), CidrParseError> {
+    let err = || CidrParseError(s.to_string());
+    let s_trim = s.trim();
+    let (addr, prefix) = match s_trim.split_once('/') {
+        Some((a, p)) => {
+            let prefix: u8 = p.parse().map_err(|_| err())?;
+            (a, Some(prefix))
+        }
+        None => (s_trim, None),
+    };
+    let addr: IpAddr = addr
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .map_err(|_| err())?;
+    Ok((addr, prefix.unwrap_or(bits(addr).1)))
+}
+
+impl Cidr {
+    /// Parse like [`FromStr`], but refuse a network whose address has bits set past its
+    /// prefix: `127.0.0.1/0` is `0.0.0.0/0`, every IPv4 address, which is rarely what was
+    /// meant when opening a range. The message names both readings.
+    pub fn parse_exact(s: &str) -> Result<Cidr, String> {
+        let (addr, prefix) = parts(s).map_err(|e| e.to_string())?;
+        let net =
+            Cidr::new(addr, prefix).ok_or_else(|| CidrParseError(s.to_string()).to_string())?;
+        if net.addr != addr {
+            return Err(format!(
+                "{:?} has host bits set: did you mean {addr}/{} (that one address) or {net} \
+                 (the whole network)?",
+                s.trim(),
+                bits(addr).1
+            ));
+        }
+        Ok(net)
     }
 }
 
@@ -155,6 +182,33 @@ mod tests {
         ] {
             assert!(bad.parse::<Cidr>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn parse_exact_refuses_host_bits() {
+        let err = Cidr::parse_exact("127.0.0.1/0").expect_err("host bits");
+        assert_eq!(
+            err,
+            "\"127.0.0.1/0\" has host bits set: did you mean 127.0.0.1/32 (that one address) \
+             or 0.0.0.0/0 (the whole network)?"
+        );
+        assert!(Cidr::parse_exact("fd00::1/8")
+            .expect_err("host bits")
+            .contains("fd00::1/128"));
+        for good in [
+            "127.0.0.0/8",
+            "127.0.0.1",
+            "0.0.0.0/0",
+            "::/0",
+            "fd00::/8",
+            "::1",
+        ] {
+            let c = Cidr::parse_exact(good).expect(good);
+            assert_eq!(c, good.parse::<Cidr>().expect(good));
+        }
+        assert!(Cidr::parse_exact("nonsense")
+            .expect_err("not a network")
+            .contains("is not a CIDR network"));
     }
 
     #[test]

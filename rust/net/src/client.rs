@@ -30,6 +30,17 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Cap on a decoded body by default: 10 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 10 * 1024 * 1024;
+/// The longest timeout a client uses: a week. Longer ones (a config's `1e19`) are cut to it,
+/// because adding a duration to the clock panics once the sum leaves the platform's range:
+/// ureq and the deadline below add the timeouts to `Instant::now()`.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// `start + d`, with `d` cut to [`MAX_TIMEOUT`]: never panics, whatever `d`.
+pub fn deadline_after(start: Instant, d: Duration) -> Instant {
+    // A week always fits; should it not (a clock near its end), the deadline is `start`:
+    // the call times out rather than the process aborting.
+    start.checked_add(d.min(MAX_TIMEOUT)).unwrap_or(start)
+}
 
 /// Everything a [`Client`] is built from.
 #[derive(Clone, Debug)]
@@ -190,8 +201,8 @@ impl Client {
             .user_agent(cfg.user_agent.as_str())
             // What `decode.rs` can undo (ureq, built without its decoders, would send none).
             .accept_encoding(crate::decode::ACCEPT_ENCODING)
-            .timeout_global(Some(cfg.timeout))
-            .timeout_connect(Some(cfg.connect_timeout))
+            .timeout_global(Some(cfg.timeout.min(MAX_TIMEOUT)))
+            .timeout_connect(Some(cfg.connect_timeout.min(MAX_TIMEOUT)))
             .tls_config(tls_config(cfg.ca_bundle.as_deref())?)
             .build();
         let agent = Agent::with_parts(
@@ -203,8 +214,8 @@ impl Client {
             agent,
             lookup,
             max_redirects: cfg.max_redirects,
-            timeout: cfg.timeout,
-            connect_timeout: cfg.connect_timeout,
+            timeout: cfg.timeout.min(MAX_TIMEOUT),
+            connect_timeout: cfg.connect_timeout.min(MAX_TIMEOUT),
             max_response_bytes: cfg.max_response_bytes,
             headers: every_request_headers(&cfg.headers)?,
             site_headers: SiteHeaders::new(&cfg.site_headers)?,
@@ -331,7 +342,7 @@ impl Client {
     /// credentials are adjusted, and all hops share one deadline.
     pub(crate) fn open(&self, spec: &RequestSpec) -> Result<Opened, NetError> {
         let started = Instant::now();
-        let deadline = started + spec.timeout.unwrap_or(self.timeout);
+        let deadline = deadline_after(started, spec.timeout.unwrap_or(self.timeout));
         let max_redirects = spec.max_redirects.unwrap_or(self.max_redirects);
         let mut method = match &spec.method {
             Some(m) => Method::from_bytes(m.to_ascii_uppercase().as_bytes())

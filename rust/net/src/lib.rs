@@ -30,8 +30,8 @@ mod upstream;
 mod ureq_error;
 
 pub use client::{
-    Client, ClientConfig, RequestSpec, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS,
-    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+    deadline_after, Client, ClientConfig, RequestSpec, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MAX_TIMEOUT,
 };
 pub use cookies::{site_of, CookieJar, SameSiteRule, StoredCookie};
 pub use download::{cancelled, DestDir, DownloadResult, Progress};

@@ -224,6 +224,32 @@ fn parse_networks(list: &[String], what: &str) -> Result<Vec<Cidr>, NetError> {
         .collect()
 }
 
+/// `allow_networks`, stricter than `deny_networks` because each entry opens addresses:
+/// - host bits set are refused (`127.0.0.1/0` would silently open all of IPv4), naming the
+///   two networks that may have been meant;
+/// - an IPv6 entry never opens IPv4 addresses. [`Policy::check_ip`] judges an IPv4-mapped
+///   address as its IPv4 host, so `::/0` opens no IPv4 address; an entry written in the mapped
+///   form (`::ffff:0:0/96`, inside the range `::/0` covers) opening all of IPv4 would be the
+///   opposite answer for a smaller range. It is refused with its IPv4 spelling named: an IPv4
+///   opening is written in IPv4.
+fn parse_allow_networks(list: &[String]) -> Result<Vec<Cidr>, NetError> {
+    let refuse = |msg: String| NetError::invalid_input(format!("allow_networks: {msg}"));
+    list.iter()
+        .map(|s| {
+            let net = Cidr::parse_exact(s).map_err(refuse)?;
+            let mapped = canonical_cidr(net);
+            if mapped != net {
+                return Err(refuse(format!(
+                    "{:?} is written as IPv4-mapped IPv6; an IPv6 network never opens IPv4 \
+                     addresses. Write it as IPv4: {mapped}",
+                    s.trim()
+                )));
+            }
+            Ok(net)
+        })
+        .collect()
+}
+
 fn parse_domains(list: &[String], what: &str) -> Result<Vec<String>, NetError> {
     list.iter()
         .map(|s| normalize_host(s).map_err(|e| NetError::invalid_input(format!("{what}: {e}"))))
@@ -246,7 +272,7 @@ impl Policy {
             .filter_map(|ip| Cidr::new(ip, if ip.is_ipv4() { 32 } else { 128 }))
             .collect();
         Ok(Policy {
-            allow_networks: parse_networks(&cfg.allow_networks, "allow_networks")?,
+            allow_networks: parse_allow_networks(&cfg.allow_networks)?,
             deny_networks: parse_networks(&cfg.deny_networks, "deny_networks")?,
             allowed_domains: parse_domains(&cfg.allowed_domains, "allowed_domains")?,
             blocked_domains,
@@ -265,7 +291,8 @@ impl Policy {
     /// IPv4 host stays denied whichever IPv6 spelling reaches it. `allow_networks` only
     /// match the address itself (IPv4-mapped counts as the IPv4 host): opening
     /// `127.0.0.0/8` opens `::ffff:127.0.0.1` (the same socket peer) but not
-    /// `64:ff9b::7f00:1` or `2002:7f00:1::`, which the table keeps judging.
+    /// `64:ff9b::7f00:1` or `2002:7f00:1::`, which the table keeps judging; an IPv6 entry
+    /// (`::/0` included) opens no IPv4 address, mapped or not.
     pub fn check_ip(&self, ip: IpAddr) -> Result<(), IpRefusal> {
         let embedded = match ip {
             IpAddr::V6(v6) => iptable::embedded_ipv4s(v6),

@@ -318,6 +318,65 @@ fn allow_and_deny_networks() {
     .is_err());
 }
 
+fn allow_error(allow: &str) -> String {
+    Policy::new(&PolicyConfig {
+        allow_networks: vec![allow.into()],
+        ..PolicyConfig::default()
+    })
+    .map(|_| ())
+    .expect_err(allow)
+    .message
+}
+
+#[test]
+fn an_allow_entry_with_host_bits_set_is_refused() {
+    // `127.0.0.1/0` was read as 0.0.0.0/0 and opened every IPv4 address, without a word.
+    assert_eq!(
+        allow_error("127.0.0.1/0"),
+        "allow_networks: \"127.0.0.1/0\" has host bits set: did you mean 127.0.0.1/32 (that \
+         one address) or 0.0.0.0/0 (the whole network)?"
+    );
+    assert!(
+        allow_error("10.1.2.3/8").contains("10.1.2.3/32")
+            && allow_error("10.1.2.3/8").contains("10.0.0.0/8")
+    );
+    assert!(allow_error("fd00::1/8").contains("fd00::/8"));
+    // A deny entry is widened instead: refusing more than written stays on the safe side.
+    let p = with(|c| c.deny_networks = vec!["8.8.8.8/24".into()]);
+    assert_eq!(ip_verdict(&p, "8.8.8.1"), "denied-network");
+}
+
+#[test]
+fn an_ipv6_allow_entry_never_opens_ipv4() {
+    // `::/0` opened no IPv4 address while its subset `::ffff:0:0/96` opened all of them.
+    let p = with(|c| c.allow_networks = vec!["::/0".into()]);
+    for v4 in [
+        "127.0.0.1",
+        "::ffff:127.0.0.1",
+        "10.0.0.1",
+        "::ffff:10.0.0.1",
+    ] {
+        assert_ne!(ip_verdict(&p, v4), "ok", "{v4}");
+    }
+    assert_eq!(ip_verdict(&p, "::1"), "ok");
+    assert_eq!(ip_verdict(&p, "fd00::1"), "ok");
+    for mapped in ["::ffff:0:0/96", "::ffff:127.0.0.0/104", "::ffff:127.0.0.1"] {
+        let e = allow_error(mapped);
+        assert!(
+            e.contains("IPv4-mapped") && e.contains("Write it as IPv4"),
+            "{e}"
+        );
+    }
+    assert!(allow_error("::ffff:0:0/96").ends_with("Write it as IPv4: 0.0.0.0/0"));
+    assert!(allow_error("::ffff:127.0.0.0/104").ends_with("Write it as IPv4: 127.0.0.0/8"));
+    // The IPv4 spelling opens the IPv4 host under both of its spellings.
+    let p = with(|c| c.allow_networks = vec!["127.0.0.0/8".into()]);
+    assert_eq!(ip_verdict(&p, "::ffff:127.0.0.1"), "ok");
+    // Denying in the mapped form still means the IPv4 network.
+    let p = with(|c| c.deny_networks = vec!["::ffff:8.8.8.0/120".into()]);
+    assert_eq!(ip_verdict(&p, "8.8.8.8"), "denied-network");
+}
+
 #[test]
 fn messages_name_the_url_and_the_rule() {
     let e = policy().check_url("http://10.0.0.5/").expect_err("refused");
@@ -416,7 +475,7 @@ fn deny_networks_also_refuse_embedded_ipv4_forms() {
 }
 
 #[test]
-fn mapped_networks_in_lists_mean_their_ipv4_network() {
+fn mapped_networks_in_deny_lists_mean_their_ipv4_network() {
     let p = with(|c| {
         c.allow_networks = vec!["10.0.0.0/8".into()];
         c.deny_networks = vec!["::ffff:10.0.0.0/120".into()];
@@ -424,8 +483,7 @@ fn mapped_networks_in_lists_mean_their_ipv4_network() {
     assert_eq!(ip_verdict(&p, "10.0.0.7"), "denied-network");
     assert_eq!(ip_verdict(&p, "::ffff:10.0.0.7"), "denied-network");
     assert_eq!(ip_verdict(&p, "10.0.1.7"), "ok");
-    let p = with(|c| c.allow_networks = vec!["::ffff:127.0.0.0/104".into()]);
-    assert_eq!(ip_verdict(&p, "127.0.0.1"), "ok");
+    // In allow_networks the mapped form is refused: an_ipv6_allow_entry_never_opens_ipv4.
 }
 
 #[test]

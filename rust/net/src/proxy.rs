@@ -171,7 +171,7 @@ impl EgressProxy {
         let expected_auth = base64(format!("{PROXY_USER}:{}", cfg.secret).as_bytes());
         let shared = Arc::new(Shared {
             lookup,
-            deadline: Instant::now() + cfg.timeout,
+            deadline: crate::client::deadline_after(Instant::now(), cfg.timeout),
             cfg,
             expected_auth,
             stop: AtomicBool::new(false),

@@ -149,3 +149,31 @@ fn cap_boundary_is_exact() {
     assert_eq!(e.kind, ErrorKind::TooLarge);
     assert_eq!(e.limit, Some(999));
 }
+
+#[test]
+fn a_timeout_past_the_clocks_range_is_cut_not_a_panic() {
+    // `Instant::now() + 1e19 s` panics ("overflow when adding duration to instant"): a config
+    // that asked for it killed the process on its first call. The client cuts it to a week.
+    let addr = serve(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".to_vec());
+    let huge = Duration::from_secs(u64::MAX);
+    let client = Client::new(ClientConfig {
+        policy: PolicyConfig {
+            allow_networks: vec!["127.0.0.1/32".into()],
+            ..PolicyConfig::default()
+        },
+        timeout: huge,
+        connect_timeout: huge,
+        ..ClientConfig::default()
+    })
+    .expect("valid config");
+    let r = client
+        .request(&get(format!("http://{addr}/x")))
+        .expect("answered");
+    assert_eq!(r.content, b"ok");
+    let per_call = RequestSpec {
+        timeout: Some(Duration::from_secs_f64(1e19)),
+        ..get(format!("http://{addr}/y"))
+    };
+    assert_eq!(client.request(&per_call).expect("answered").content, b"ok");
+    assert!(client.connect_timeout() <= webgrip_net::MAX_TIMEOUT);
+}

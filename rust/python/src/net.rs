@@ -88,6 +88,12 @@ fn seconds(name: &str, v: f64) -> PyResult<Duration> {
             "{name} must be a positive number of seconds, not {v}"
         )));
     }
+    if v > webgrip_net::MAX_TIMEOUT.as_secs_f64() {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be at most {} seconds (a week), not {v}",
+            webgrip_net::MAX_TIMEOUT.as_secs()
+        )));
+    }
     Duration::try_from_secs_f64(v)
         .map_err(|_| PyValueError::new_err(format!("{name} is out of range: {v}")))
 }
