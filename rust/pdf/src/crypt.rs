@@ -406,6 +406,29 @@ mod tests {
     }
 
     #[test]
+    fn the_prepasses_see_through_the_encryption_only_decrypted() {
+        // 500,000 nested arrays in an RC4-40 form: noise as it is, refused decrypted.
+        let data = fixture("hostile-encrypted-nested-form.pdf");
+        let crypt = Decryptor::open(&data, None).ok().flatten().expect("opens");
+        assert_eq!(crate::nesting::check_file(&data, 64 << 20, None), Ok(()));
+        assert_eq!(
+            crate::nesting::check_file(&data, 64 << 20, Some(&crypt)),
+            Err(crate::nesting::TooDeep::Depth(
+                500_000,
+                crate::nesting::MAX_DEPTH
+            ))
+        );
+        // An 80 MiB stream of spaces under RC4-40.
+        let data = fixture("hostile-encrypted-bomb.pdf");
+        let crypt = Decryptor::open(&data, None).ok().flatten().expect("opens");
+        assert_eq!(bombs::check(&data, 64 << 20, 512 << 20, None), Ok(()));
+        assert_eq!(
+            bombs::check(&data, 64 << 20, 512 << 20, Some(&crypt)),
+            Err(bombs::Bomb::Stream(64 << 20))
+        );
+    }
+
+    #[test]
     fn an_object_stream_is_decrypted_and_a_cross_reference_stream_is_not() {
         let data = fixture("encrypted-objstm-rc4-40.pdf");
         let crypt = Decryptor::open(&data, None).ok().flatten().expect("opens");
@@ -417,6 +440,19 @@ mod tests {
             .find(|s| s.id.map(|(n, _)| n) == Some(7))
             .expect("the cross-reference stream");
         assert!(crypt.stream(&xref).is_empty());
+    }
+
+    #[test]
+    fn a_stream_filed_under_another_number_is_decrypted_under_both() {
+        let mut data = fixture("hostile-encrypted-nested-objstm.pdf");
+        let at = memmem::find(&data, b"5 0 obj").expect("the object stream");
+        data[at] = b'9';
+        let crypt = Decryptor::open(&data, None).ok().flatten().expect("opens");
+        let objstm = bombs::streams(&data)
+            .find(|s| s.id == Some((9, 0)))
+            .expect("renumbered");
+        assert_eq!(crypt.aliases.get(&objstm.start), Some(&vec![(5, 0)]));
+        assert_eq!(crypt.stream(&objstm).len(), 2);
     }
 
     #[test]

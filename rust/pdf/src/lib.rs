@@ -1157,6 +1157,16 @@ mod tests {
                 "{name}: {why}"
             );
         }
+        // The object stream's header renumbered: the parser decrypts it under the number its
+        // cross-reference table files it as (and only warns about the header).
+        let mut renumbered = fixture("hostile-encrypted-nested-objstm.pdf");
+        let at = renumbered
+            .windows(7)
+            .position(|w| w == b"5 0 obj")
+            .expect("the object stream");
+        renumbered[at] = b'9';
+        let why = refused(&renumbered);
+        assert!(why.contains("nest 1000000 deep"), "{why}");
         let why = refused(&fixture("hostile-encrypted-bomb.pdf"));
         assert!(why.contains("expands past the 64 MiB limit"), "{why}");
         // A form painted 599 times is charged to its page.
