@@ -73,3 +73,92 @@ def test_config_reads_the_switch_from_the_environment() -> None:
     assert Config().readable_model is True
     assert Config.from_env({"WEBGRIP_READABLE_MODEL": "0"}).readable_model is False
     assert Config.from_env({"WEBGRIP_READABLE_MODEL": "true"}).readable_model is True
+
+
+# A long article of plain, varied prose (issue 45, F6): the shipped model once learned where
+# a block sits, and dropped the last 31% of every article of 500 paragraphs or more.
+SUBJECTS = (
+    "The harbour master",
+    "A local baker",
+    "The council",
+    "Our correspondent",
+    "The old ferry",
+    "A group of students",
+    "The river authority",
+    "Her grandmother",
+    "The night train",
+    "A quiet engineer",
+    "The town library",
+    "Several farmers",
+    "The museum curator",
+    "A visiting choir",
+)
+VERBS = (
+    "described",
+    "remembered",
+    "questioned",
+    "repaired",
+    "measured",
+    "photographed",
+    "celebrated",
+    "postponed",
+    "explained",
+    "recorded",
+    "inspected",
+    "defended",
+)
+OBJECTS = (
+    "the flooded meadow behind the mill",
+    "a letter written in the winter of 1923",
+    "the budget for next spring's festival",
+    "the narrow bridge over the canal",
+    "an argument about the price of bread",
+    "the first snowfall of the season",
+    "a map of the abandoned railway",
+    "the lighthouse's broken lamp",
+    "the school's new science laboratory",
+    "a recipe handed down for generations",
+)
+ENDINGS = (
+    "before anyone else arrived.",
+    "with surprising patience.",
+    "while the rain kept falling.",
+    "and nobody seemed to mind.",
+    "although the evidence was thin.",
+    "for the third time that week.",
+    "as the crowd slowly gathered.",
+    "under a sky the colour of slate.",
+)
+
+
+def long_article(paragraphs: int) -> str:
+    """An article of ``paragraphs`` paragraphs of two or three sentences each, every one
+    ending with its own number (``This is paragraph number N.``)."""
+
+    def sentence(k: int) -> str:
+        return (
+            f"{SUBJECTS[k % len(SUBJECTS)]} {VERBS[k * 7 % len(VERBS)]} "
+            f"{OBJECTS[k * 3 % len(OBJECTS)]} {ENDINGS[k * 5 % len(ENDINGS)]}"
+        )
+
+    body = "".join(
+        f"<p>{' '.join(sentence(3 * i + j) for j in range(2 + i % 2))} "
+        f"This is paragraph number {i + 1}.</p>"
+        for i in range(paragraphs)
+    )
+    return (
+        "<html><head><title>A long chronicle of the valley</title></head><body>"
+        f"<article><h1>A long chronicle of the valley</h1>{body}</article></body></html>"
+    )
+
+
+@pytest.mark.parametrize("paragraphs", [600, 2000])
+def test_the_scorer_keeps_the_tail_of_a_long_article(paragraphs: int) -> None:
+    html = long_article(paragraphs)
+    rules = webgrip.extract(html, mode="markdown", main_content=True, readable_model=False)
+    scored = webgrip.extract(html, mode="markdown", main_content=True)
+    assert f"This is paragraph number {paragraphs}." in rules
+    # Every paragraph stays, the last one included: nothing leaves for where it sits.
+    assert f"This is paragraph number {paragraphs}." in scored
+    assert f"This is paragraph number {paragraphs // 2}." in scored
+    assert len(scored) >= 0.98 * len(rules), (len(scored), len(rules))
