@@ -10,7 +10,8 @@
 //! nesting pre-pass (`nesting`: the parser recurses once per level, and a stack overflow
 //! kills the process), the page-tree walk (`pages`: the parser's own walk has no visited
 //! set), and a per-page scan of the decoded content for nesting and the text it would draw
-//! (`page_content`), the Form XObjects it paints included (`forms`).
+//! (`page_content`), the Form XObjects it paints included (`forms`). An encrypted file's
+//! streams go through the same passes decrypted (`crypt`), or the file is not read.
 
 // Private modules: the API is this file's items (`extract`, `Mode`, `Limits`, the errors).
 mod bombs;
@@ -246,14 +247,25 @@ fn read(
     lengths::fix_short_lengths(&mut data);
     // The file as it is first: the encryption dictionary is read through the parser's
     // object reader, which the nesting pass makes safe.
+    // Between passes the worker stops if its caller has stopped waiting: each pass over a
+    // large file takes a while, and nobody is left to use it.
+    let stopped = || {
+        budget
+            .check()
+            .map_err(|_| PdfError::Interrupted(Interrupted::Deadline))
+    };
     prepass(&data, limits, None)?;
+    stopped()?;
     // Encrypted: the same passes over the streams decrypted as the parser will decrypt them,
     // before the parser reads any of them; what cannot be decrypted is not read at all.
     let crypt = crypt::Decryptor::open(&data, password).map_err(|l| locked(l, password))?;
     if crypt.is_some() {
+        stopped()?;
         prepass(&data, limits, crypt.as_ref())?;
     }
+    stopped()?;
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
+    stopped()?;
     open_encrypted(&doc, password)?;
     match &crypt {
         Some(c) => c.check_parser_agrees(&doc),
@@ -506,8 +518,8 @@ fn locked(why: crypt::Locked, password: Option<&str>) -> PdfError {
 /// content parser restarts one byte on after an operand it cannot read), and no more text to
 /// draw than [`MAX_PAGE_TEXT_BYTES`], no more tokens than [`MAX_PAGE_TOKENS`], no rereading past
 /// [`MAX_PAGE_RESTART_COST`], counting the forms it paints once per painting (`forms`).
-/// This covers what the file pre-pass cannot see: encrypted streams, filters it does not
-/// decode, `/Contents` arrays naming one stream many times, and one form painted many times.
+/// This covers what the file pre-pass cannot see: filters it does not decode, `/Contents`
+/// arrays naming one stream many times, and one form painted many times.
 ///
 /// `Ok` carries what the document's budgets count of the page (see [`PageCost`]).
 fn page_content(
