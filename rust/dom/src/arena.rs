@@ -12,6 +12,10 @@ pub type NodeId = u32;
 /// "No node" in the link fields; `u32::MAX` so that a real index never collides with it.
 pub const NONE: u32 = u32::MAX;
 
+/// The name of an unused slot in [`Dom::attrs`]: room a merged element's attributes grow
+/// into (see [`Dom::add_missing_attrs`]). No interned name reaches it.
+pub const FREE_ATTR: u32 = u32::MAX;
+
 /// What a node is.
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -165,6 +169,8 @@ impl Names {
 #[derive(Debug)]
 pub struct Dom {
     pub nodes: Vec<Node>,
+    /// Every element's attributes, each a range of this vector; between ranges it may hold
+    /// unused slots ([`FREE_ATTR`]).
     pub attrs: Vec<Attr>,
     pub text: String,
     pub names: Names,
@@ -553,41 +559,90 @@ impl Dom {
     }
 
     /// Add to element `id` the attributes it does not have yet (a second `<html>` or
-    /// `<body>` tag), up to `max` in all. Attribute ranges are contiguous, so the merged set
-    /// is written anew at the end of the shared vector; `max` bounds that copy (one
-    /// attribute per `<body>` tag, repeated, would otherwise copy a growing set each time).
+    /// `<body>` tag), up to `max` in all.
+    ///
+    /// In place: attribute ranges are contiguous, so a set that cannot grow where it is
+    /// moves once to the end of the shared vector with as much room again behind it (up to
+    /// `max`), marked [`FREE_ATTR`], and later merges fill that room. Why: writing the
+    /// merged set anew for every tag made one attribute per repeated `<body>`/`<html>` tag
+    /// copy a growing set each time, quadratic in the page (issue 45, F1); with the room
+    /// doubling, each attribute is copied a bounded number of times whatever `max` is. The
+    /// names already there are compared one by one: `max` bounds that scan.
     pub fn add_missing_attrs<'a>(
         &mut self,
         id: NodeId,
         attrs: impl IntoIterator<Item = (&'a str, &'a str)>,
         max: usize,
     ) {
-        let mut merged: Vec<Attr> = self.attrs(id).to_vec();
-        let before = merged.len();
+        let n = &self.nodes[id as usize];
+        if n.kind != Kind::Element {
+            return;
+        }
+        let (mut a, mut b) = (n.a as usize, n.b as usize);
         for (name, value) in attrs {
-            if merged.len() >= max {
+            if b - a >= max {
                 break;
             }
             let name = self.names.intern(name);
-            if merged.iter().any(|a| a.ns == Ns::None && a.name == name) {
+            if self.attrs[a..b]
+                .iter()
+                .any(|x| x.ns == Ns::None && x.name == name)
+            {
                 continue;
             }
+            if !self.room_at(b) {
+                let Some(at) = self.move_attrs(a, b, max) else {
+                    break;
+                };
+                (a, b) = (at, at + (b - a));
+            }
             let (start, end) = self.push_str(value);
-            merged.push(Attr {
+            let attr = Attr {
                 name,
                 start,
                 end,
                 ns: Ns::None,
-            });
+            };
+            if b == self.attrs.len() {
+                self.attrs.push(attr);
+            } else {
+                self.attrs[b] = attr;
+            }
+            b += 1;
+            let n = &mut self.nodes[id as usize];
+            n.a = Self::offset(a);
+            n.b = Self::offset(b);
         }
-        if merged.len() == before || !Self::fits(self.attrs.len(), merged.len()) {
-            return;
+    }
+
+    /// Whether an attribute range ending at `b` can take one more where it is: at the end
+    /// of the vector, or before room left by [`Dom::move_attrs`].
+    fn room_at(&self, b: usize) -> bool {
+        match self.attrs.get(b) {
+            None => Self::fits(b, 1),
+            Some(next) => next.name == FREE_ATTR,
         }
-        let a = Self::offset(self.attrs.len());
-        self.attrs.extend(merged);
-        let n = &mut self.nodes[id as usize];
-        n.a = a;
-        n.b = Self::offset(self.attrs.len());
+    }
+
+    /// Copy the attribute range `a..b` to the end of the vector followed by as many free
+    /// slots (at least one, and no more than `max` in all); where it starts now. `None`
+    /// when the `u32` offsets would run out.
+    fn move_attrs(&mut self, a: usize, b: usize, max: usize) -> Option<usize> {
+        let len = b - a;
+        let room = (2 * len).max(4).min(max).max(len + 1);
+        let at = self.attrs.len();
+        if !Self::fits(at, room) {
+            return None;
+        }
+        self.attrs.extend_from_within(a..b);
+        let free = Attr {
+            name: FREE_ATTR,
+            start: 0,
+            end: 0,
+            ns: Ns::None,
+        };
+        self.attrs.resize(at + room, free);
+        Some(at)
     }
 
     /// The children of `id`, first to last.
@@ -766,6 +821,58 @@ mod tests {
         dom.add_missing_attrs(body, [("class", "y"), ("id", "z")], usize::MAX);
         assert_eq!(dom.get_attr(body, "class"), Some("x"));
         assert_eq!(dom.get_attr(body, "id"), Some("z"));
+    }
+
+    /// Merges alternating between two elements, each adding one attribute and a new
+    /// element after it (`<body a0><i><html a1><i>...`): each set moves to the end of the
+    /// vector a few times, with room to grow, and is otherwise written in place. Before,
+    /// every merge wrote its whole set anew: 2 x 10,000 merges copied 100 million
+    /// attributes.
+    #[test]
+    fn merged_attributes_grow_in_place() {
+        let (mut dom, [html, body, ..]) = tree();
+        const N: usize = 10_000;
+        let names: Vec<String> = (0..2 * N).map(|i| format!("a{i}")).collect();
+        for pair in names.chunks(2) {
+            dom.add_missing_attrs(body, [(&*pair[0], "v")], usize::MAX);
+            dom.new_element(Ns::Html, "i", [(Ns::None, "k", "v")]);
+            dom.add_missing_attrs(html, [(&*pair[1], "w")], usize::MAX);
+            dom.new_element(Ns::Html, "i", []);
+        }
+        assert_eq!(dom.attrs(body).len(), N + 1);
+        assert_eq!(dom.attrs(html).len(), N);
+        assert_eq!(dom.get_attr(body, "class"), Some("x"));
+        assert_eq!(dom.get_attr(body, &names[2 * N - 2]), Some("v"));
+        assert_eq!(dom.get_attr(html, &names[2 * N - 1]), Some("w"));
+        // Each set and its room at most four times its size, plus one per `<i>`.
+        assert!(dom.attrs.len() < 4 * (2 * N + 1) + N, "{}", dom.attrs.len());
+        // A clone shares its source's range and keeps it when the source grows.
+        let copy = dom.clone_element(body);
+        dom.add_missing_attrs(body, [("late", "1")], usize::MAX);
+        assert_eq!(dom.get_attr(copy, "late"), None);
+        assert_eq!(dom.get_attr(body, "late"), Some("1"));
+        dom.add_missing_attrs(copy, [("own", "2")], usize::MAX);
+        assert_eq!(dom.get_attr(copy, "own"), Some("2"));
+        assert_eq!(dom.get_attr(body, "own"), None);
+        assert_eq!(dom.get_attr(copy, "late"), None);
+    }
+
+    /// Up to `max` in all, a repeated name not added, the first value kept.
+    #[test]
+    fn merged_attributes_stop_at_the_cap() {
+        let (mut dom, [_, body, ..]) = tree();
+        dom.add_missing_attrs(
+            body,
+            [("a", "1"), ("a", "2"), ("class", "y"), ("b", "3")],
+            3,
+        );
+        assert_eq!(dom.attrs(body).len(), 3);
+        assert_eq!(dom.get_attr(body, "a"), Some("1"));
+        assert_eq!(dom.get_attr(body, "class"), Some("x"));
+        let before = dom.attrs.len();
+        dom.add_missing_attrs(body, [("c", "4")], 3);
+        assert_eq!(dom.attrs.len(), before, "a full set is not touched");
+        assert_eq!(dom.get_attr(body, "c"), None);
     }
 
     #[test]

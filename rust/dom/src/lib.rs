@@ -19,7 +19,10 @@ mod token;
 mod view;
 
 pub use arena::{Attr, Dom, Kind, NodeId, Ns};
-pub use builder::{Limits, QuirksMode, TreeBuilder};
+pub use builder::{
+    Limits, QuirksMode, TagClass, TreeBuilder, BYTES_PER_NODE, MAX_ATTRS, MAX_DEPTH, MAX_OPEN,
+    SPARE_NODES,
+};
 pub use dump::html5lib_dump;
 pub use token::{Attribute, Doctype, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 pub use view::{Edge, Element, Node, NodeRef};

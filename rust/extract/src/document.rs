@@ -229,16 +229,26 @@ pub fn parse_prepared(html: &str) -> Html {
 /// that keep tree building linear (with `guarded`: depth and attributes, while it strips
 /// what no view reads; always: open elements and formatting entries over [`lexer::MAX_OPEN`]
 /// as the builder reports them, and the node cap past which the rest of the page is read
-/// flat), so the builder runs without its own ([`Limits::unlimited`]): the same caps
-/// applied twice would count start tags the lexer already dropped and move where the
-/// builder's probes fall. The builder keeps them for other tokenizers (the tests drive it
-/// with html5ever's).
+/// flat), all with webgrip-dom's values ([`Limits::for_input`]). Guarded, the builder keeps
+/// the caps only it can apply ([`Limits::behind_guard`]): the attributes a repeated `<html>` or
+/// `<body>` merges into the first, which add up past any one tag's cap (issue 45, F1: run
+/// uncapped, one attribute per repeated tag grew memory quadratically). The others applied
+/// twice would count start tags the lexer already dropped and move where the builder's
+/// probes fall; the builder keeps them for other tokenizers (the tests drive it with
+/// html5ever's).
 ///
 /// Input past [`lexer::MAX_INPUT`] is cut there (at a character boundary): the arena
 /// addresses text with `u32`, and no response cap comes near it.
 fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
     let html = within_max_input(html);
-    let builder = TreeBuilder::with_limits(Limits::unlimited());
+    // Unguarded (trusted or already defused input, the conformance runner) the builder
+    // builds what the standard says, uncapped: merged attributes still grow in place.
+    let limits = if guarded {
+        Limits::behind_guard()
+    } else {
+        Limits::unlimited()
+    };
+    let builder = TreeBuilder::with_limits(limits);
     // The arena sized up front: growing it by doubling copies it several times and touches
     // twice the memory (page faults dominated large pages). Each `<` makes at most one
     // element and one text node after it, and text is at most the input. Capacity never
@@ -249,21 +259,17 @@ fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
         let (open, nodes) = builder.pressure();
         Pressure { open, nodes }
     };
-    let max_nodes = html.len() / BYTES_PER_NODE + SPARE_NODES;
+    // The node cap: webgrip-dom's `BYTES_PER_NODE` input bytes per tree node a page may use
+    // up before the rest is read flat, plus `SPARE_NODES` for small pages. Why: dense markup
+    // (`<p><b><p>x` makes six nodes per ten bytes, re-opened formatting elements included)
+    // would otherwise turn a 10 MiB page into millions of nodes. The densest of the 1,585
+    // corpus pages uses 14.7 bytes per node (median 64; `examples/node_density.rs`), and a
+    // table of one-character cells (`<td>1</td>`) 5: one node per 4 bytes builds those in
+    // full and bounds the tree at a node per 4 input bytes.
+    let max_nodes = Limits::for_input(html.len()).flat_after;
     let outcome = lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes);
     (Html::built(builder), outcome)
 }
-
-/// Input bytes per tree node a page may use up before it is read flat (see
-/// [`lexer::tokenize`]), plus a floor for small pages; webgrip-dom's [`Limits::for_input`]
-/// holds the same figures for other tokenizers. Why: dense markup (`<p><b><p>x` makes six
-/// nodes per ten bytes, re-opened formatting elements included) would otherwise turn a
-/// 10 MiB page into millions of nodes. The densest of the 1,585 corpus pages uses 14.7
-/// bytes per node (median 64; `examples/node_density.rs`), and a table of one-character
-/// cells (`<td>1</td>`) 5: one node per 4 bytes builds those in full and bounds the tree at
-/// a node per 4 input bytes.
-const BYTES_PER_NODE: usize = 4;
-const SPARE_NODES: usize = 1 << 16;
 
 /// The longest prefix of `html` that is at most [`lexer::MAX_INPUT`] bytes and ends on a
 /// character boundary.
@@ -281,6 +287,7 @@ fn within_max_input(html: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use webgrip_dom::MAX_ATTRS;
 
     fn repeat(unit: &str, times: usize) -> String {
         format!("<html><body>{}</body></html>", unit.repeat(times))
@@ -312,11 +319,69 @@ mod tests {
         let html = repeat("<p><b><p>x", 200_000);
         let doc = parse(&html);
         let nodes = doc.tree.len();
-        let cap = html.len() / BYTES_PER_NODE + SPARE_NODES;
+        let cap = Limits::for_input(html.len()).flat_after;
         // A probe every few start tags lets a few more through.
         assert!(nodes <= cap + 1024, "{nodes} nodes, cap {cap}");
         let text = crate::text::render(&doc, &Scope::whole());
         assert_eq!(text.matches('x').count(), 200_000);
+    }
+
+    /// The first element named `name` and its attribute count.
+    fn attrs_of(doc: &Html, name: &str) -> usize {
+        let dom = &doc.tree;
+        (0..dom.nodes.len() as u32)
+            .find(|&n| dom.is_html(n, name))
+            .map_or(0, |n| dom.attrs(n).len())
+    }
+
+    /// Issue 45, F1: each repeated `<body>`/`<html>` adding one attribute to the first. The
+    /// builder ran uncapped behind the lexer, and each merge wrote the merged set anew: a
+    /// 386 KiB page aborted the process. Now the merged sets stop at the cap, whether the
+    /// attributes are read (`id`-like names kept while stripping) or not (a page that
+    /// mentions a frameset is not stripped, so every attribute reaches the builder).
+    #[test]
+    fn repeated_body_and_html_tags_merge_within_the_cap() {
+        let tags = |n: usize, name: &str| -> String {
+            (0..n)
+                .map(|i| format!("<body/{name}{}><html/{name}{}>", 2 * i, 2 * i + 1))
+                .collect()
+        };
+        for html in [
+            tags(20_000, "a"),
+            format!("<!-- <frameset> -->{}", tags(20_000, "a")),
+        ] {
+            let doc = parse(&html);
+            let body = attrs_of(&doc, "body");
+            let root = attrs_of(&doc, "html");
+            assert!(body <= MAX_ATTRS && root <= MAX_ATTRS, "{body} {root}");
+            assert!(
+                doc.tree.attrs.len() < 4 * 2 * MAX_ATTRS,
+                "{}",
+                doc.tree.attrs.len()
+            );
+        }
+        // Not stripped: the attributes are there, up to the cap.
+        let doc = parse(&format!("<!-- <frameset> -->{}", tags(20_000, "a")));
+        assert_eq!(attrs_of(&doc, "body"), MAX_ATTRS);
+        // Stripped: an attribute no view reads is left out, even right after a `/`.
+        let doc = parse(&tags(20_000, "a"));
+        assert_eq!(attrs_of(&doc, "body"), 0);
+    }
+
+    /// Issue 45, F5: one start tag with a million attributes. All were collected before the
+    /// cap dropped the tag (+440-485 MiB for a 9.5 MiB page); now no more than the cap
+    /// decides on are kept, and the tag is dropped as before, its text kept.
+    #[test]
+    fn a_tag_with_a_million_attributes_is_dropped() {
+        let html = format!(
+            "<p>before<div {}>inside</div><p>after",
+            "a ".repeat(1_000_000)
+        );
+        let doc = parse(&html);
+        assert_eq!(attrs_of(&doc, "div"), 0);
+        let text = crate::text::render(&doc, &Scope::whole());
+        assert!(text.contains("before") && text.contains("inside") && text.contains("after"));
+        assert!(doc.tree.attrs.len() < 16, "{}", doc.tree.attrs.len());
     }
 
     #[test]

@@ -36,8 +36,9 @@ pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
 /// make the adoption agency and the reconstruction of formatting elements leave elements
 /// open that no end tag closes, so the builder's stack grows with the page and every scan of
 /// it (scope checks, the adoption agency) turns tree building quadratic. Browsers bound the
-/// same thing (Blink stops nesting at 512). Real pages stay far below it.
-pub const MAX_OPEN: usize = 512;
+/// same thing (Blink stops nesting at 512). Real pages stay far below it. The value is
+/// webgrip-dom's, whose tree builder applies the same cap to other tokenizers.
+pub use webgrip_dom::MAX_OPEN;
 /// Start tags between two counts of the tree builder's open elements (a count costs one
 /// pass over them), and while above [`MAX_OPEN`].
 const PROBE_EVERY: u32 = 16;
@@ -584,7 +585,8 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         let b = self.b;
         let from = at + 2;
         let name_end = from + guard::tag_name_len(b, from);
-        let tag = guard::scan_tag(b, name_end, &mut self.attrs.borrow_mut())?;
+        // An end tag's attributes are read past, never kept.
+        let tag = guard::scan_tag_keeping(b, name_end, &mut self.attrs.borrow_mut(), 0)?;
         if let Some(t) = &self.tracker {
             let key = guard::name_key(&b[from..name_end]);
             if self.untracked_end.get() == at {
@@ -612,7 +614,14 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         let from = at + 1;
         let name_end = from + guard::tag_name_len(b, from);
         let mut ranges = self.attrs.borrow_mut();
-        let tag = guard::scan_tag(b, name_end, &mut ranges)?;
+        // Guarded, no more than the cap decides on are kept (a tag past it is dropped);
+        // without the guard (trusted input), all.
+        let keep = if self.tracker.is_some() {
+            guard::KEPT_ATTRS
+        } else {
+            usize::MAX
+        };
+        let tag = guard::scan_tag_keeping(b, name_end, &mut ranges, keep)?;
         let (start, strip) = match &self.tracker {
             Some(t) => {
                 let mut t = t.borrow_mut();
@@ -636,7 +645,9 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(ranges.len());
         for a in ranges.iter() {
             let (n0, n1) = a.name;
-            if strip && !guard::attr_is_read(&b[n0..n1]) && !guard::after_slash(b, a) {
+            // An attribute no view reads is left out, wherever it stands (the pre-pass cuts
+            // one right after a `/` with its slashes: see `guard::slash_run`).
+            if strip && !guard::attr_is_read(&b[n0..n1]) {
                 continue;
             }
             let value = match a.value {

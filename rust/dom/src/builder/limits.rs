@@ -1,7 +1,9 @@
 //! The caps that keep tree building linear on hostile input, applied to the tokens before
-//! the insertion modes see them: the same rules, with the same values, as webgrip-extract's
-//! guard (`guard::Tracker`, `MAX_DEPTH`, `MAX_ATTRS`) and its lexer (`lexer::MAX_OPEN`), so
-//! that a page past the caps builds the tree the shipped parse builds from it.
+//! the insertion modes see them: the same rules as webgrip-extract's guard
+//! (`guard::Tracker`) and lexer, so that a page past the caps builds the tree the shipped
+//! parse builds from it. The values live here ([`MAX_DEPTH`], [`MAX_ATTRS`], [`MAX_OPEN`],
+//! [`BYTES_PER_NODE`], [`SPARE_NODES`]) and the element classes in `tag_class.rs`: the guard
+//! and the lexer read both, so tokenizer and builder cannot drift apart.
 //!
 //! Why: the stack of open elements is scanned for many tokens (every `<div>` checks for a
 //! `<p>` in button scope, every end tag walks it), the adoption agency and the
@@ -15,6 +17,8 @@
 //!   is dropped, and so is its matching end tag later. Their text is kept.
 //! * **Attributes** ([`Limits::max_attrs`]): a tag with more is dropped (a non-void one's
 //!   end tag too), as is any attribute a second `<html>`/`<body>` would add past the cap.
+//!   The shipped parse keeps this cap on behind its lexer ([`Limits::behind_guard`]): only
+//!   the builder sees what a merge adds up to.
 //! * **Open elements** ([`Limits::max_open`]): while the builder holds more open elements
 //!   and active formatting entries than this (counted as html5ever's `trace_handles` counts
 //!   them, every 16 start tags, every 4 while over, as the lexer probes), a start tag that
@@ -31,9 +35,25 @@ use std::collections::HashMap;
 
 use crate::token::Tag;
 
+use super::tag_class::TagClass;
 use super::{Builder, Entry, Mode};
 
-/// The builder's caps; [`Limits::default`] holds the shipped guard's values.
+/// Open elements (as the guard models them) before start tags are dropped: deeper than any
+/// real page nests; the tree builder's scans stay cheap below it.
+pub const MAX_DEPTH: usize = 256;
+/// Attributes a tag may carry (more: the tag is dropped), and a merged `<html>` or
+/// `<body>` may collect: real tags carry a few dozen at most.
+pub const MAX_ATTRS: usize = 256;
+/// Open elements plus active formatting entries before start tags that open elements are
+/// dropped (Blink stops nesting at 512; real pages stay far below it).
+pub const MAX_OPEN: usize = 512;
+/// Input bytes per tree node a page may use before the rest is read flat, plus a floor for
+/// small pages ([`Limits::for_input`]; why these figures: webgrip-extract's `document.rs`).
+pub const BYTES_PER_NODE: usize = 4;
+pub const SPARE_NODES: usize = 1 << 16;
+
+/// The builder's caps; [`Limits::default`] holds the shipped guard's values
+/// ([`MAX_DEPTH`], [`MAX_ATTRS`], [`MAX_OPEN`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Open elements (as the guard models them) before start tags are dropped: the guard's
@@ -59,9 +79,9 @@ pub(crate) const ARENA_NODES: usize = u32::MAX as usize - 1;
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_depth: 256,
-            max_attrs: 256,
-            max_open: 512,
+            max_depth: MAX_DEPTH,
+            max_attrs: MAX_ATTRS,
+            max_open: MAX_OPEN,
             flat_after: usize::MAX,
             max_nodes: ARENA_NODES,
         }
@@ -81,6 +101,21 @@ impl Limits {
         }
     }
 
+    /// The caps a tokenizer that applies the others itself leaves to the builder (the
+    /// shipped parse: webgrip-extract's lexer drops tags past the depth, attribute,
+    /// open-element and node caps while it reads): the attributes a second `<html>` or
+    /// `<body>` merges into the first, which only the builder sees add up (issue 45, F1),
+    /// and the arena's node cap. A tag with more than [`MAX_ATTRS`] attributes is dropped
+    /// here too, which such a tokenizer never emits. Depth, open elements and the node cap
+    /// stay with the tokenizer: counted twice they would count start tags it already
+    /// dropped and move where the builder's probes fall.
+    pub fn behind_guard() -> Self {
+        Limits {
+            max_attrs: MAX_ATTRS,
+            ..Limits::unlimited()
+        }
+    }
+
     /// Whether no cap applies but the arena's own ([`Limits::unlimited`]).
     pub fn caps_nothing(&self) -> bool {
         self.max_depth == usize::MAX
@@ -89,11 +124,12 @@ impl Limits {
             && self.flat_after == usize::MAX
     }
 
-    /// The default caps plus the shipped parse's node cap for an input of `len` bytes (4
-    /// bytes a node plus 65,536: webgrip-extract's `document::build`).
+    /// The default caps plus the shipped parse's node cap for an input of `len` bytes
+    /// ([`BYTES_PER_NODE`] bytes a node plus [`SPARE_NODES`]: what webgrip-extract's lexer
+    /// applies).
     pub fn for_input(len: usize) -> Self {
         Limits {
-            flat_after: (len / 4).saturating_add(1 << 16),
+            flat_after: (len / BYTES_PER_NODE).saturating_add(SPARE_NODES),
             ..Limits::default()
         }
     }
@@ -131,129 +167,9 @@ pub(crate) struct Guard {
     flat: bool,
 }
 
-/// What the guard knows of an element from its name (the guard's `names.rs` classes).
-fn is_void(n: &str) -> bool {
-    matches!(
-        n,
-        "area"
-            | "base"
-            | "col"
-            | "input"
-            | "link"
-            | "source"
-            | "track"
-            | "wbr"
-            | "param"
-            | "keygen"
-            | "frame"
-            | "basefont"
-            | "bgsound"
-            | "image"
-            | "br"
-            | "embed"
-            | "hr"
-            | "img"
-            | "meta"
-    )
-}
-
-/// End tag optional: closed by the parser itself, never nested.
-fn closes_itself(n: &str) -> bool {
-    matches!(
-        n,
-        "option"
-            | "optgroup"
-            | "tr"
-            | "td"
-            | "th"
-            | "thead"
-            | "tbody"
-            | "tfoot"
-            | "colgroup"
-            | "caption"
-            | "rb"
-            | "rt"
-            | "rp"
-            | "rtc"
-            | "html"
-            | "p"
-            | "li"
-            | "dt"
-            | "dd"
-            | "head"
-            | "body"
-    )
-}
-
-/// Content read as text up to the end tag (scripting off: `<noscript>` is markup).
-fn is_raw(n: &str) -> bool {
-    matches!(
-        n,
-        "script"
-            | "style"
-            | "textarea"
-            | "title"
-            | "xmp"
-            | "iframe"
-            | "noembed"
-            | "noframes"
-            | "plaintext"
-    )
-}
-
-/// Start tags that leave SVG/MathML content (`font` only with color, face or size).
-fn breaks_out(n: &str) -> bool {
-    matches!(
-        n,
-        "br" | "embed"
-            | "hr"
-            | "img"
-            | "meta"
-            | "p"
-            | "li"
-            | "dt"
-            | "dd"
-            | "head"
-            | "body"
-            | "b"
-            | "big"
-            | "blockquote"
-            | "center"
-            | "code"
-            | "div"
-            | "dl"
-            | "em"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "i"
-            | "listing"
-            | "menu"
-            | "nobr"
-            | "ol"
-            | "pre"
-            | "ruby"
-            | "s"
-            | "small"
-            | "span"
-            | "strong"
-            | "strike"
-            | "sub"
-            | "sup"
-            | "table"
-            | "tt"
-            | "u"
-            | "ul"
-            | "var"
-    )
-}
-
-/// Whether a start tag can leave an element open (the guard's `opens_element`).
-fn opens_element(n: &str) -> bool {
-    !(is_void(n) || closes_itself(n) || is_raw(n))
+/// What the guard knows of an element from its name (`tag_class.rs`, shared with the guard).
+fn class(n: &str) -> TagClass {
+    TagClass::of(n.as_bytes())
 }
 
 fn has_attr(t: &Tag, name: &str) -> bool {
@@ -297,8 +213,8 @@ impl Guard {
     /// A start tag (the guard's `Tracker::start_tag`): whether to keep it.
     fn start(&mut self, t: &Tag, limits: &Limits, crowded: bool) -> bool {
         let name = &*t.name;
-        let flattens = !(is_void(name) || is_raw(name));
-        if (crowded && opens_element(name)) || (self.flat && flattens) {
+        let class = class(name);
+        if (crowded && class.opens_element()) || (self.flat && class.flattens()) {
             // The lexer's `drop_crowded`: a self-closing tag has no end tag to wait for.
             if !t.self_closing {
                 self.drop_tag(&t.name);
@@ -306,14 +222,18 @@ impl Guard {
             return false;
         }
         if t.attrs.len() > limits.max_attrs {
-            if is_void(name) {
+            if class.is_void() {
                 return false;
             }
             return self.drop_tag(&t.name);
         }
+        // The model of open elements serves the depth cap alone.
+        if limits.max_depth == usize::MAX {
+            return true;
+        }
         let mut foreign = self.stack.last().is_some_and(|o| o.foreign);
         if foreign
-            && (breaks_out(name)
+            && (class.breaks_out()
                 || (name == "font"
                     && (has_attr(t, "color") || has_attr(t, "face") || has_attr(t, "size"))))
         {
@@ -342,7 +262,7 @@ impl Guard {
             });
             return true;
         }
-        if is_void(name) || closes_itself(name) || is_raw(name) {
+        if !class.opens_element() {
             return true;
         }
         if self.stack.len() >= limits.max_depth {

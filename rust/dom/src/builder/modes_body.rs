@@ -113,7 +113,7 @@ impl Builder {
         match name {
             "html" => {
                 if let (false, Some(&html)) = (self.open_has("template"), self.open.first()) {
-                    let attrs: Vec<_> = t.attrs.iter().map(|a| (&*a.name, &*a.value)).collect();
+                    let attrs = t.attrs.iter().map(|a| (&*a.name, &*a.value));
                     self.dom
                         .add_missing_attrs(html, attrs, self.limits.max_attrs);
                 }
@@ -128,7 +128,7 @@ impl Builder {
                     return;
                 }
                 self.frameset_ok = false;
-                let attrs: Vec<_> = t.attrs.iter().map(|a| (&*a.name, &*a.value)).collect();
+                let attrs = t.attrs.iter().map(|a| (&*a.name, &*a.value));
                 self.dom
                     .add_missing_attrs(self.open[1], attrs, self.limits.max_attrs);
             }

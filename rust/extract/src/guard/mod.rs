@@ -44,15 +44,18 @@ mod tests;
 mod tracker;
 
 pub(crate) use names::{attr_is_read, flattens, name_key, opens_element};
+#[cfg(test)]
+pub(crate) use scan::scan_guarded;
 pub(crate) use scan::{
-    after_slash, comment_extent, raw_end, scan_tag, scan_tag_with, script_end, tag_name_len, Attr,
+    comment_extent, raw_end, scan_tag, scan_tag_keeping, scan_tag_with, script_end, tag_name_len,
+    Attr, KEPT_ATTRS,
 };
 pub(crate) use tracker::{mentions_frameset, Cdata, Start, Tracker};
 
-/// Deeper than any real page nests; the tree builder's scans stay cheap below it.
-pub const MAX_DEPTH: usize = 256;
-/// Real tags carry a few dozen attributes at most.
-pub const MAX_ATTRS: usize = 256;
+/// Deeper than any real page nests; the tree builder's scans stay cheap below it. Real tags
+/// carry a few dozen attributes at most. The values are webgrip-dom's, whose tree builder
+/// applies the same caps (one set of limits for tokenizer and builder).
+pub use webgrip_dom::{MAX_ATTRS, MAX_DEPTH};
 /// `data:` URLs at least this long are shortened to `data:`.
 pub const LONG_ATTR: usize = 64;
 

@@ -1,5 +1,7 @@
 //! What the pre-pass needs to know about an element from its name alone.
 
+use webgrip_dom::TagClass;
+
 pub(crate) type Name = [u8; 16];
 
 pub(crate) fn name_key(name: &[u8]) -> Name {
@@ -25,58 +27,34 @@ pub(super) fn is_any(n: &Name, names: &[&str]) -> bool {
     names.iter().any(|v| is(n, v))
 }
 
-const VOID: u8 = 1;
-const SELF: u8 = 2;
-const RAW: u8 = 4;
-const SCRIPT: u8 = 8;
-const PLAIN: u8 = 16;
-const BREAK: u8 = 32;
-
-/// What the scanner needs to know about an element name, in one match.
-fn class(n: &Name) -> u8 {
+/// What the scanner needs to know about an element name, in one match: webgrip-dom's table,
+/// which its tree builder's caps read too (one home for both sides of the parse).
+fn class(n: &Name) -> TagClass {
     let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
-    match &n[..len] {
-        b"area" | b"base" | b"col" | b"input" | b"link" | b"source" | b"track" | b"wbr"
-        | b"param" | b"keygen" | b"frame" | b"basefont" | b"bgsound" | b"image" => VOID,
-        b"br" | b"embed" | b"hr" | b"img" | b"meta" => VOID | BREAK,
-        // End tag optional: the parser closes them itself, they don't nest.
-        b"option" | b"optgroup" | b"tr" | b"td" | b"th" | b"thead" | b"tbody" | b"tfoot"
-        | b"colgroup" | b"caption" | b"rb" | b"rt" | b"rp" | b"rtc" | b"html" => SELF,
-        b"p" | b"li" | b"dt" | b"dd" | b"head" | b"body" => SELF | BREAK,
-        b"script" => SCRIPT,
-        b"style" | b"textarea" | b"title" | b"xmp" | b"iframe" | b"noembed" | b"noframes" => RAW,
-        b"plaintext" => PLAIN,
-        // Start tags that leave SVG/MathML content for HTML (`font` only with
-        // color/face/size, handled apart).
-        b"b" | b"big" | b"blockquote" | b"center" | b"code" | b"div" | b"dl" | b"em" | b"h1"
-        | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"i" | b"listing" | b"menu" | b"nobr" | b"ol"
-        | b"pre" | b"ruby" | b"s" | b"small" | b"span" | b"strong" | b"strike" | b"sub"
-        | b"sup" | b"table" | b"tt" | b"u" | b"ul" | b"var" => BREAK,
-        _ => 0,
-    }
+    TagClass::of(&n[..len])
 }
 
 /// Whether a start tag named `n` can leave an element open on the tree builder's stack:
 /// not void, not closed by its next sibling, and not read as raw text up to its end tag
 /// (`<html>`, `<head>` and `<body>` are merged, never nested).
 pub(crate) fn opens_element(n: &Name) -> bool {
-    class(n) & (VOID | SELF | RAW | SCRIPT | PLAIN) == 0
+    class(n).opens_element()
 }
 
 /// Whether a start tag named `n` is dropped once the page is read flat (see
 /// [`crate::lexer::tokenize`]): every tag but void ones and those whose content is raw text
 /// (dropping `<script>` would show its code as text).
 pub(crate) fn flattens(n: &Name) -> bool {
-    class(n) & (VOID | RAW | SCRIPT | PLAIN) == 0
+    class(n).flattens()
 }
 
 pub(super) fn is_void(n: &Name) -> bool {
-    class(n) & VOID != 0
+    class(n).is_void()
 }
 
 /// Elements whose end tag is optional: the parser closes them itself, they don't nest.
 pub(super) fn closes_itself(n: &Name) -> bool {
-    class(n) & SELF != 0
+    class(n).closes_itself()
 }
 
 /// How the tokenizer reads the content of an HTML element (scripting disabled, so
@@ -92,11 +70,11 @@ pub(super) enum Content {
 
 pub(super) fn content_of(n: &Name) -> Content {
     let c = class(n);
-    if c & SCRIPT != 0 {
+    if c.is_script() {
         Content::Script
-    } else if c & RAW != 0 {
+    } else if c.is_rawtext() {
         Content::Raw
-    } else if c & PLAIN != 0 {
+    } else if c.is_plaintext() {
         Content::Plaintext
     } else {
         Content::Markup
@@ -105,7 +83,7 @@ pub(super) fn content_of(n: &Name) -> Content {
 
 /// Start tags that leave SVG/MathML content for HTML (`font` only with color/face/size).
 pub(super) fn breaks_out(n: &Name) -> bool {
-    class(n) & BREAK != 0
+    class(n).breaks_out()
 }
 
 /// Attributes some view reads (`dom`, `emit`, `links`, `metadata`, `readable`, `urls`), or

@@ -6,7 +6,7 @@ use memchr::memchr;
 
 use super::names::{attr_is_read, name_key};
 use super::scan::{
-    after_slash, bogus_end, comment_extent, raw_end, scan_tag, script_end, tag_name_len, Attr,
+    bogus_end, comment_extent, raw_end, scan_guarded, script_end, tag_name_len, Attr,
 };
 use super::tracker::{mentions_frameset, Cdata, Start, Tracker};
 use super::LONG_ATTR;
@@ -52,7 +52,7 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
             Some(b'/') if rest.get(2).is_some_and(u8::is_ascii_alphabetic) => {
                 let name_len = tag_name_len(b, lt + 2);
                 let key = name_key(&b[lt + 2..lt + 2 + name_len]);
-                let Some(tag) = scan_tag(b, lt + 2 + name_len, &mut attrs) else {
+                let Some(tag) = scan_guarded(b, lt + 2 + name_len, &mut attrs) else {
                     break;
                 };
                 if t.end_tag(key) {
@@ -74,7 +74,7 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                 let name_len = tag_name_len(b, lt + 1);
                 let name = &b[lt + 1..lt + 1 + name_len];
                 let key = name_key(name);
-                let Some(tag) = scan_tag(b, lt + 1 + name_len, &mut attrs) else {
+                let Some(tag) = scan_guarded(b, lt + 1 + name_len, &mut attrs) else {
                     break;
                 };
                 i = tag.end;
@@ -121,7 +121,7 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                         // Step over the end tag too: it closes this svg, nothing we track.
                         i = end;
                         if end < b.len() {
-                            match scan_tag(b, end + 2 + tag_name_len(b, end + 2), &mut attrs) {
+                            match scan_guarded(b, end + 2 + tag_name_len(b, end + 2), &mut attrs) {
                                 Some(tag) => i = tag.end,
                                 None => break,
                             }
@@ -165,6 +165,20 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where the cut of an unread attribute starts: at its name, or, for one written right
+/// after a `/` (`<a/x>`), at the first of the slashes before it. Why: cutting the name
+/// alone would leave `<a/>`, self-closing (which matters in SVG/MathML); a `/` not followed
+/// by `>` is no more than a space to the tokenizer, so `<a/x>` and `<a>` are one tag. The
+/// attribute used to be kept instead, so that a page could carry any attribute into the
+/// tree, one per repeated `<body/x>` (issue 45, F1); the lexer now leaves it out too.
+fn slash_run(b: &[u8], a: &Attr) -> usize {
+    let mut from = a.name.0;
+    while from > 0 && b[from - 1] == b'/' {
+        from -= 1;
+    }
+    from
+}
+
 /// Step over the end tag at `at` that closes a raw text section (`</script>`, `</title>`),
 /// keeping it: it must not stand for the end tag of an earlier dropped start tag of the same
 /// name ([`Tracker::end_raw`], as the lexer does). `Some(at)` at the end of the input (the
@@ -174,20 +188,19 @@ fn closing_raw(b: &[u8], at: usize, t: &mut Tracker, attrs: &mut Vec<Attr>) -> O
         return Some(at);
     }
     let name_len = tag_name_len(b, at + 2);
-    let tag = scan_tag(b, at + 2 + name_len, attrs)?;
+    let tag = scan_guarded(b, at + 2 + name_len, attrs)?;
     t.end_raw(name_key(&b[at + 2..at + 2 + name_len]));
     Some(tag.end)
 }
 
-/// Remove attributes no view reads (name, `=` and value; the whitespace before stays), and
-/// shorten long `data:` URLs in those some view does (to `data:`, which every view treats the
-/// same as the full URL).
+/// Remove attributes no view reads (name, `=` and value; the whitespace before stays, and
+/// so do the slashes before one that follows them: [`slash_run`]), and shorten long
+/// `data:` URLs in those some view does (to `data:`, which every view treats the same as
+/// the full URL).
 fn strip_attrs(b: &[u8], attrs: &[Attr], cuts: &mut Vec<Cut>) {
     for a in attrs {
         if !attr_is_read(&b[a.name.0..a.name.1]) {
-            if !after_slash(b, a) {
-                cuts.push((a.name.0, a.end));
-            }
+            cuts.push((slash_run(b, a), a.end));
             continue;
         }
         if let Some((s, e, true)) = a.value {

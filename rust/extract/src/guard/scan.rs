@@ -3,6 +3,8 @@
 
 use memchr::{memchr, memchr2};
 
+use super::MAX_ATTRS;
+
 pub(super) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
@@ -23,11 +25,37 @@ pub(crate) struct Tag {
     pub self_closing: bool,
 }
 
+/// Attributes a scan keeps of one tag: one past [`MAX_ATTRS`] tells the guard the tag is
+/// over the cap (it is then dropped whatever follows); the rest are read, to find where the
+/// tag ends, but not kept. Why: one tag with millions of attributes had them all collected
+/// before the cap dropped it, hundreds of MiB for a 10 MiB page (issue 45, F5).
+pub(crate) const KEPT_ATTRS: usize = MAX_ATTRS + 1;
+
 /// Scan a tag's attributes from just after its name, following the tokenizer's attribute
-/// states. `None` if the input ends inside the tag (the tokenizer then drops the tag).
+/// states, into `attrs`. `None` if the input ends inside the tag (the tokenizer then drops
+/// the tag).
 pub(crate) fn scan_tag(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+    scan_tag_keeping(b, i, attrs, usize::MAX)
+}
+
+/// [`scan_tag`] for the guard: the first [`KEPT_ATTRS`] attributes, all it decides on.
+pub(crate) fn scan_guarded(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+    scan_tag_keeping(b, i, attrs, KEPT_ATTRS)
+}
+
+/// [`scan_tag`] keeping the first `keep` attributes (0: none, for an end tag).
+pub(crate) fn scan_tag_keeping(
+    b: &[u8],
+    i: usize,
+    attrs: &mut Vec<Attr>,
+    keep: usize,
+) -> Option<Tag> {
     attrs.clear();
-    scan_tag_with(b, i, |a| attrs.push(a))
+    scan_tag_with(b, i, |a| {
+        if attrs.len() < keep {
+            attrs.push(a);
+        }
+    })
 }
 
 /// [`scan_tag`], handing each attribute to `on_attr` as it ends instead of keeping them (what
@@ -293,10 +321,4 @@ pub(crate) fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
 /// A bogus comment (`<!x`, `<?x`, `</0`) or DOCTYPE: ends after the next `>`.
 pub(super) fn bogus_end(b: &[u8], from: usize) -> usize {
     memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
-}
-
-/// Whether an attribute directly follows a `/` (`<a/x>`): removing it would make the tag
-/// self-closing, which matters in SVG/MathML, so it stays.
-pub(crate) fn after_slash(b: &[u8], a: &Attr) -> bool {
-    a.name.0 > 0 && b[a.name.0 - 1] == b'/'
 }

@@ -3,7 +3,7 @@
 use memchr::memchr;
 
 use super::names::{breaks_out, is, is_any, name_key, Name};
-use super::scan::{bogus_end, comment_extent, scan_tag, tag_name_len, Attr};
+use super::scan::{bogus_end, comment_extent, scan_guarded, tag_name_len, Attr};
 
 /// From just after an `<svg ...>` start tag in HTML content: the `<` of the end tag that
 /// closes it (or the end of input), if its content is plain SVG whose removal cannot change
@@ -23,7 +23,7 @@ pub(super) fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option
                 if n > 16 || is(&key, "br") || is(&key, "p") {
                     return None;
                 }
-                let tag = scan_tag(b, lt + 2 + n, attrs)?;
+                let tag = scan_guarded(b, lt + 2 + n, attrs)?;
                 // The tree builder pops to the nearest open element of that name; past the root it
                 // would reach HTML elements and act on them.
                 let at = stack.iter().rposition(|k| *k == key)?;
@@ -47,7 +47,7 @@ pub(super) fn svg_extent(b: &[u8], from: usize, attrs: &mut Vec<Attr>) -> Option
                 if n > 16 || breaks_out(&key) || is(&key, "font") {
                     return None;
                 }
-                let tag = scan_tag(b, lt + 1 + n, attrs)?;
+                let tag = scan_guarded(b, lt + 1 + n, attrs)?;
                 if !tag.self_closing {
                     if is(&key, "title") || is(&key, "desc") {
                         text_only = true;

@@ -244,6 +244,39 @@ fn unread_attributes_removed() {
     assert_eq!(strip(page), page);
 }
 
+/// An unread attribute right after a `/` goes with its slashes: `<a/x>` and `<a>` are one
+/// tag, where `<a/>` is self-closing. Kept instead, it let a page carry any attribute into
+/// the tree, one per repeated `<body/x>` (issue 45, F1).
+#[test]
+fn unread_attributes_after_a_slash_removed_with_it() {
+    assert_eq!(
+        strip("<body/a1><html//a2/>x<a b/c d='1'/e>"),
+        "<body><html/>x<a  >"
+    );
+    // Read ones stay, slashes and all; a `/` inside an unquoted value is the value's.
+    assert_eq!(strip("<a/href=x/y/>"), "<a/href=x/y/>");
+    assert_eq!(strip("<a href=x/y>"), "<a href=x/y>");
+}
+
+/// Issue 45, F5: a tag's attributes are read to its end, but no more than one past the cap
+/// are kept (a tag past it is dropped whatever the rest say).
+#[test]
+fn a_scan_keeps_one_attribute_past_the_cap() {
+    let tag = format!("<div {}>after", "a ".repeat(100_000));
+    let b = tag.as_bytes();
+    let mut attrs = Vec::new();
+    let scanned = scan_guarded(b, 4, &mut attrs).expect("a tag");
+    assert_eq!(&tag[scanned.end..], "after");
+    assert_eq!(attrs.len(), KEPT_ATTRS);
+    assert_eq!(KEPT_ATTRS, MAX_ATTRS + 1);
+    let scanned = scan_tag_keeping(b, 4, &mut attrs, 0).expect("a tag");
+    assert_eq!(&tag[scanned.end..], "after");
+    assert!(attrs.is_empty());
+    let _ = scan_tag(b, 4, &mut attrs);
+    assert_eq!(attrs.len(), 100_000);
+    assert_eq!(defuse(&tag), "after");
+}
+
 #[test]
 fn never_panics_on_odd_input() {
     let cases = [
