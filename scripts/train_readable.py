@@ -506,11 +506,11 @@ def core_text(page: q.Page, scores: np.ndarray, low: float) -> str:
 
 def shipped_out_of_fold(
     data: list[PageData], prob: np.ndarray, spans: np.ndarray, page_fold: np.ndarray
-) -> tuple[list[str], list[float], float]:
+) -> tuple[list[str], list[float], float, dict[float, list[str]]]:
     """The shipped scorer out of fold, through the core's own path: each page's text with its
     blocks' out-of-fold scores (:func:`core_text`) at the threshold from ``SHIP_LOW`` that
-    scores best on the other folds' pages. Also the thresholds chosen per fold and the one
-    best over every page (what ``--export`` ships)."""
+    scores best on the other folds' pages. Also the thresholds chosen per fold, the one best
+    over every page (what ``--export`` ships) and the texts at each threshold in every fold."""
     texts: dict[float, list[str]] = {}
     f1: dict[float, np.ndarray] = {}
     for low in SHIP_LOW:
@@ -526,7 +526,7 @@ def shipped_out_of_fold(
         chosen.append(low)
         for i in np.flatnonzero(page_fold == k):
             out[i] = texts[low][i]
-    return out, chosen, max(SHIP_LOW, key=lambda v: f1[v].mean())
+    return out, chosen, max(SHIP_LOW, key=lambda v: f1[v].mean()), texts
 
 
 def export(
@@ -844,6 +844,12 @@ def main() -> None:
             + ", ".join(map(str, shipped[1]))
             + f"; over every page: {shipped[2]}"
         )
+        for low in SHIP_LOW:
+            at = summarize(data, shipped[3][low])
+            print(
+                f"  shipped at {low} in every fold: WCXB {at['wcxb overall']:.4f}, "
+                f"articles {at.get('articles', float('nan')):.4f}"
+            )
     if args.export and shipped is not None:
         with threadpool_limits(args.threads):
             export(args.export, x[fitted], y[fitted], weight[fitted], size, shipped[2])

@@ -120,7 +120,9 @@ pub struct Block {
     pub same_kind_siblings: u32,
     /// Its index among the page's blocks over their number, in [0, 1).
     pub position: f32,
-    /// Share of the page's block text before it, in [0, 1).
+    /// Share of the page's block text before it, in [0, 1). Neither this nor `position` is
+    /// a column of the block scorer, which judges a block by what it is, not where it sits
+    /// (`scorer::NUMERIC`).
     pub text_before: f32,
     /// Page-level facts `select` read: the page declares an article, is a shop page, or its
     /// comment thread is its content (forum, Q&A).
