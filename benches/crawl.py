@@ -23,7 +23,7 @@ crawled, pages/s and the ratio to Scrapy's links-only row measured in the same r
 
 The memory part crawls a site whose every page links to 2,000 new URLs, with ``max_pages``
 60, so about 100,000 URLs wait in the frontier when it stops; it reports the child process's
-peak RSS (``ru_maxrss``).
+peak RSS (``VmHWM``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ import json
 import multiprocessing as mp
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -238,12 +237,19 @@ def run_scrapy(base: str, pages: int, markdown: bool, out: str, core: int | None
     return (count, seconds), None
 
 
+def _status_kib(field: str) -> int:
+    """A ``/proc/self/status`` figure in KiB (``VmHWM``: the peak RSS of this process; not
+    ``ru_maxrss``, which a forked child inherits from its parent)."""
+    with open("/proc/self/status") as f:
+        return int(f.read().split(field + ":")[1].split()[0])
+
+
 def peak_rss_child(base: str, fanout: int, q: mp.Queue) -> None:
     from webgrip import Config
     from webgrip.sites.crawl import Crawler
 
     config = Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0, timeout=60)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = _status_kib("VmRSS")
     with Crawler(
         base + "/q/0",
         max_pages=60,
@@ -256,7 +262,7 @@ def peak_rss_child(base: str, fanout: int, q: mp.Queue) -> None:
         for _ in crawler:
             pass
         queued = crawler.frontier.counts()["queued"]
-    q.put((queued, before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    q.put((queued, before, _status_kib("VmHWM")))
 
 
 def _in_child(target, *args):

@@ -536,16 +536,6 @@ def _screenshot_target_error(path: str) -> str | None:
     return None
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:

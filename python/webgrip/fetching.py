@@ -19,7 +19,9 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from . import _cancel, _core, _jsonsafe, _pdfpool
@@ -41,6 +43,7 @@ __all__ = [
     "build_page",
     "classify",
     "describe_media_type",
+    "page_links",
     "page_size",
     "render_links",
     "render_tables",
@@ -331,11 +334,15 @@ def _html_page(
         )
 
     data: tuple[dict[str, Any], ...] | None = None
+    # A crawl (webgrip.sites.crawl) reads each page's links beside the view it keeps: asked
+    # in the same parse, they cost no second pass over the page.
+    sink = _LINKS_SINK.get()
+    also = ("links",) if sink is not None and extract != "links" else ()
     if extract == "html":
-        doc = parse(("metadata",), False)
+        doc = parse(("metadata", *also), False)
         content, main = response.text, False
     elif extract in ("markdown", "text"):
-        doc = parse((extract, "metadata"), main)
+        doc = parse((extract, "metadata", *also), main)
         content = doc.get(extract) or ""
         main = bool(doc.get("main_content"))
     elif extract == "links":
@@ -344,7 +351,7 @@ def _html_page(
         data = tuple(links)
         content = render_links(links)
     else:  # tables
-        doc = parse(("tables", "metadata"), main)
+        doc = parse(("tables", "metadata", *also), main)
         # The row dicts are the core's fresh objects: kept, not copied (memory on huge tables).
         tables = [
             {
@@ -356,6 +363,8 @@ def _html_page(
         ]
         data = tuple(tables)
         content = render_tables(tables)
+    if sink is not None:
+        sink.extend(data if extract == "links" and data is not None else doc.get("links") or ())
     metadata = dict(doc.get("metadata") or {})
     return Page(
         url=url,
@@ -369,6 +378,25 @@ def _html_page(
         data=data,
         main_content=main,
     ), list(doc.get("frames") or [])
+
+
+#: Where :func:`page_links` collects the links of the HTML pages converted in its block.
+_LINKS_SINK: ContextVar[list[Mapping[str, Any]] | None] = ContextVar(
+    "webgrip_page_links", default=None
+)
+
+
+@contextmanager
+def page_links() -> Iterator[list[Mapping[str, Any]]]:
+    """Collect the links (``{url, text, rel}``, resolved, tracking parameters removed) of
+    every HTML page converted in this ``with`` block (this thread or task), whatever its
+    view: a crawler keeps a page's Markdown and follows its links from one parse."""
+    found: list[Mapping[str, Any]] = []
+    token = _LINKS_SINK.set(found)
+    try:
+        yield found
+    finally:
+        _LINKS_SINK.reset(token)
 
 
 def unique_links(links: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ JOBS: dict[int, tuple[str, str]] = {
         "foundations",
         "self-contained helpers: exceptions, URL hygiene, retry timing, rate limit (per process, "
         "or shared through Redis), logging and stats, the expiring LRU, the MCP wire format, "
-        "the pool of PDF reader processes",
+        "the pool of PDF reader processes; a crawl's frontier (SQLite here, Redis on a cluster)",
     ),
     _VALUES: (
         "values",
@@ -63,7 +63,8 @@ JOBS: dict[int, tuple[str, str]] = {
     _TOOLS: (
         "tools",
         "agent tools returning strings, their schemas, async wrappers; bulk fetching on Ray and "
-        "into Parquet ([batch.md](batch.md))",
+        "into Parquet ([batch.md](batch.md)); crawling a site, here or on Ray "
+        "([crawl.md](crawl.md))",
     ),
     _ENTRY: ("entry points", "the public face and the integrations"),
 }
@@ -87,6 +88,8 @@ LAYERS: dict[str, int] = {
     "webgrip.tools.mcp_wire": _FOUNDATIONS,
     "webgrip.sites.urls": _FOUNDATIONS,
     "webgrip.sites.scope": _FOUNDATIONS,
+    "webgrip.sites.frontier": _FOUNDATIONS,
+    "webgrip.sites.redis_frontier": _FOUNDATIONS,
     # 1: the values the API returns, and the wording that describes them.
     "webgrip.response": _VALUES,
     "webgrip.page": _VALUES,
@@ -137,6 +140,9 @@ LAYERS: dict[str, int] = {
     "webgrip.bulk.rows": _TOOLS,
     "webgrip.bulk.ray": _TOOLS,
     "webgrip.bulk.parquet": _TOOLS,
+    "webgrip.sites.crawl": _TOOLS,
+    "webgrip.sites.crawl_run": _TOOLS,
+    "webgrip.sites.crawl_ray": _TOOLS,
     # 7: entry points and the package's public face.
     "webgrip": _ENTRY,
     "webgrip.__main__": _ENTRY,

@@ -24,9 +24,12 @@ HOSTILE = sorted(p.name for p in FIXTURES.glob("hostile-*.pdf"))
 # The child: read the file, then sleep a second and see how much CPU the process spent in it
 # (a worker left spinning spends the whole second).
 CHILD = r"""
-import json, resource, sys, time, webgrip
+import json, sys, time, webgrip
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec (a big parent's size).
+def peak_kib():
+    return int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])
 data = open(sys.argv[1], "rb").read()
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = peak_kib()
 start = time.monotonic()
 pages_read = None
 try:
@@ -41,7 +44,7 @@ after_cpu = time.process_time() - cpu
 print(json.dumps({"outcome": outcome, "text": text[:300], "tail": text[-300:],
                   "pages_read": pages_read, "elapsed": elapsed,
                   "cpu_after": after_cpu,
-                  "growth_mib": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+                  "growth_mib": (peak_kib() - before)
                   / 1024}))
 """
 

@@ -38,7 +38,7 @@ import queue
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -186,7 +186,7 @@ class Crawler:
             if state is None:
                 self._temp = tempfile.TemporaryDirectory(prefix="webgrip-crawl-")
                 state = Path(self._temp.name) / "frontier.sqlite3"
-            frontier = Frontier(state, max_pages=max_pages, max_per_pattern=max_per_pattern)
+            frontier = Frontier(Path(state), max_pages=max_pages, max_per_pattern=max_per_pattern)
         self.frontier: FrontierStore = frontier
         self._check_same_crawl()
         self.stats: dict[str, int] = {
@@ -206,7 +206,7 @@ class Crawler:
         cancel: CancelToken | None = None,
         poll: float = 0.1,
         finish: bool = True,
-    ) -> Iterator[CrawlResult | None]:
+    ) -> Generator[CrawlResult | None, None, None]:
         """Yield each page's result as it finishes, and ``None`` every ``poll`` seconds
         between results (so a caller can draw progress and notice a stop).
 
@@ -446,7 +446,7 @@ class Crawler:
             return
         self.frontier.add([(self.start_url, self.start_url, 0, "start", "")])
         if self.sitemap and self.max_depth >= 1:
-            from .mapping import seed_urls
+            from .mapping import _DISALLOWED, seed_urls
 
             found = seed_urls(
                 self.client,
@@ -456,6 +456,8 @@ class Crawler:
                 respect_robots=self.respect_robots,
             )
             self.skipped_sources.extend(found.skipped)
+            with self._stat_lock:
+                self.stats["robots"] += sum(why == _DISALLOWED for _, why in found.skipped)
             items = []
             for mapped in found.urls:
                 item = self._item(mapped.url, 1, mapped.source)

@@ -121,10 +121,10 @@ def run_on_ray(
     try:
         crawler.seed()
         count = workers or default_pool_size()
-        remote = ray.remote(_CrawlWorker).options(
+        remote: Any = ray.remote(_CrawlWorker).options(
             max_restarts=-1, max_task_retries=0, num_cpus=0.25, scheduling_strategy="SPREAD"
         )
-        actors = [
+        actors: list[Any] = [
             remote.remote(crawler.start_url, options, config, redis_url, frontier)
             for _ in range(count)
         ]
