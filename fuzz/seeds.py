@@ -59,9 +59,25 @@ def small_html() -> list[bytes]:
     )]
 
 
+def attribute_storms() -> list[bytes]:
+    """Issue 45's attribute storms, at sizes a seed may have: repeated ``<body>``/``<html>``
+    tags each adding one attribute (F1: the merged sets grew quadratically; 166 KiB took
+    2.1 GiB, past run.sh's -rss_limit_mb), also with a ``<frameset>`` mention (no attribute
+    stripped), and one tag with tens of thousands of attributes (F5)."""
+    merges = "".join(f"<body/a{i}><html/b{i}>" for i in range(10_000))
+    storm = " ".join(f"a{i}" for i in range(30_000))
+    return [s.encode() for s in (
+        merges + "<p>x",
+        "<!-- <frameset> -->" + merges + "<p>x",
+        "<body a><html b><p><body/c id=1><html//d/><body e f g>",
+        f"<p>a<div {storm}>b</div>c",
+        f"<svg><g {storm[:90_000]}/></svg></div {storm[:90_000]}>",
+    )]
+
+
 def main() -> None:
     shutil.rmtree(OUT, ignore_errors=True)
-    html = pages() + small_html()
+    html = pages() + small_html() + attribute_storms()
     for page in html:
         # html: flag byte 0x3f = every view with main content, no Content-Type.
         put("html", b"\x3f" + page)
