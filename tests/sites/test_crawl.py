@@ -367,3 +367,31 @@ def test_a_gzip_body_is_a_page_not_a_bomb():
     with _site(make) as site:
         results = _crawl(site, max_pages=5)
     assert results[0].ok and "zipped" in results[0].page.content
+
+
+def test_links_to_images_media_and_archives_are_not_pages():
+    def make(path: str) -> Reply | None:
+        if path == "/":
+            links = ["/photo.JPG", "/song.mp3", "/pack.tar.gz", "/paper.pdf", "/notes.txt"]
+            return Reply(body=_html("start", [*links, "/.hidden", "/v1.2/docs"]))
+        if path in ("/paper.pdf", "/notes.txt", "/.hidden", "/v1.2/docs"):
+            return Reply(body=b"plain words of a document", content_type="text/plain")
+        return None
+
+    with _site(make) as site:
+        _crawl(site, max_pages=20)
+        hits = _page_hits(site)
+    assert set(hits) == {"/", "/paper.pdf", "/notes.txt", "/.hidden", "/v1.2/docs"}
+
+
+def test_a_start_page_robots_txt_disallows_is_an_error_row_and_not_requested():
+    def make(path: str) -> Reply | None:
+        if path == "/robots.txt":
+            return Reply(body=b"User-agent: *\nDisallow: /\n", content_type="text/plain")
+        return Reply(body=_html(path, ["/a"]))
+
+    with _site(make) as site:
+        results = _crawl(site, max_pages=5)
+        hits = _page_hits(site)
+    assert hits == Counter()
+    assert [r.error.reason for r in results] == ["robots-txt"]

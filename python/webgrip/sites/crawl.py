@@ -324,6 +324,12 @@ class Crawler:
         it (stopped before its request, or cancelled during it: the lease stays for the
         next run, or is given back)."""
         self._honour_crawl_delay(lease.url)
+        if self.respect_robots and not self._robots_allow(lease.url):
+            # The start page, or a client that does not ask robots.txt itself: said, not sent.
+            error = BlockedURLError(
+                f"robots.txt disallows {lease.url}; not fetched", url=lease.url, reason="robots-txt"
+            )
+            return CrawlResult(lease.url, lease.depth, lease.source, error=error, lease=lease)
         with page_links() as links:
             outcome = _fetch_one(
                 self.client, lease.url, self.extract, None, MAX_HOST_WAIT_SECONDS, stop
@@ -389,7 +395,7 @@ class Crawler:
         out."""
         key = canonical(url)
         parts = urlsplit(key)
-        if not self._wanted(parts.path):
+        if not self._wanted(parts.path) or _not_a_document(parts.path):
             return None
         if self.respect_robots and not self._robots_allow(key):
             with self._stat_lock:
@@ -482,6 +488,23 @@ class Crawler:
             self.stats["pages"] += 1
             self.stats["failed"] += result.error is not None
             self.stats["duplicates"] += result.duplicate
+
+
+#: Links to these are not followed: images, media, archives and programs are no pages to
+#: read, and each would spend one of ``max_pages`` (PDFs and text formats are read).
+_NOT_DOCUMENTS = frozenset({
+    "7z", "apk", "avi", "bin", "bmp", "bz2", "css", "deb", "dmg", "exe", "flac", "flv", "gif",
+    "gz", "ico", "iso", "jar", "jpeg", "jpg", "js", "m4a", "m4v", "mkv", "mov", "mp3", "mp4",
+    "mpeg", "mpg", "msi", "ogg", "otf", "png", "rar", "rpm", "svg", "tar", "tgz", "tif", "tiff",
+    "ttf", "wav", "webm", "webp", "wmv", "woff", "woff2", "xz", "zip",
+})  # fmt: skip
+
+
+def _not_a_document(path: str) -> bool:
+    """Whether ``path`` names a file type :data:`_NOT_DOCUMENTS` lists (by its extension)."""
+    name = path.rpartition("/")[2]
+    stem, dot, ext = name.rpartition(".")
+    return bool(dot and stem) and ext.lower() in _NOT_DOCUMENTS
 
 
 def crawl(
