@@ -67,7 +67,11 @@ def serve(config: Config | None = None, *, tool_names: Sequence[str] | None = No
         config = load() if load is not None else Config.from_env()
     tools = Tools(config, tool_names=tool_names)
     running = Running()
-    anyio.run(serve_stdio, tools, running)
+    try:
+        anyio.run(serve_stdio, tools, running)
+    except KeyboardInterrupt:
+        running.stop(0)  # Ctrl-C: the calls in flight stop with the process
+        raise
     left = running.stop(GRACE_SECONDS)
     if left:
         # Blocked on the network until their deadlines; the process must not wait for them
@@ -96,14 +100,15 @@ def serve_http(
     run(host, port, config=config, token=token, tool_names=tool_names)
 
 
-def main() -> None:
-    """``python -m webgrip.mcp``: :func:`serve`, a refused configuration or a missing ``mcp``
-    package reported on stderr with exit status 2."""
-    try:
-        serve()
-    except (ImportError, ValueError) as exc:
-        sys.stderr.write(f"webgrip mcp: {exc}\n")
-        sys.exit(2)
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m webgrip.mcp [options]``: ``webgrip mcp`` with the same options (``argv``,
+    default the process's arguments): ``--http``, ``--tool``, ``--config``, ``--profile`` and
+    the request options. Exits with its status: a refused option, configuration or a
+    missing ``mcp`` package on one stderr line with 2; Ctrl-C 130 on stdio."""
+    from ..cli import main as cli_main  # the command line builds on this module, not back
+
+    given = sys.argv[1:] if argv is None else list(argv)
+    sys.exit(cli_main(["mcp", *given]))
 
 
 if __name__ == "__main__":

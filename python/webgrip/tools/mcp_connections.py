@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,9 +33,12 @@ __all__ = [
     "HEAD_SECONDS",
     "MAX_CONNECTIONS",
     "Gate",
+    "QuietDisconnects",
+    "client_left",
     "connection_cap",
     "guarded_protocol",
     "quiet_accept_errors",
+    "quiet_disconnect_logs",
 ]
 
 #: How long a connection has to send a complete request head.
@@ -215,3 +219,73 @@ def quiet_accept_errors(
             )
 
     return handle
+
+
+#: The loggers that report a client gone mid-request as an error with a traceback: the SDK's
+#: transport ("Error handling POST request") and uvicorn ("Exception in ASGI application").
+_DISCONNECT_LOGGERS = ("mcp.server.streamable_http", "uvicorn.error")
+_log = logging.getLogger("webgrip.mcp")
+
+
+def client_left(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what it was raised while handling, or every error of a group) is
+    the SDK writing to the stream of a session that is gone: anyio's ``ClosedResourceError``
+    or ``BrokenResourceError``. That happens when a client gives up on a call — it sends
+    ``notifications/cancelled`` and ends its session at once — and is expected."""
+    import anyio
+
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError)):
+            return True
+        group = getattr(exc, "exceptions", None)  # an exception group (3.11+, or anyio's)
+        if isinstance(group, (list, tuple)) and group:
+            return all(client_left(inner) for inner in group)
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+class _DisconnectToDebug(logging.Filter):
+    """Turns a record of a client that left (see :func:`client_left`) into one debug line
+    without the traceback; lets every other record through unchanged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None and client_left(exc):
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.msg, record.args = (
+                "%s: a client left mid-request (%s)",
+                (
+                    record.getMessage(),
+                    type(exc).__name__,
+                ),
+            )
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_disconnect_logs() -> None:
+    """Install, once, the filter that logs a client leaving mid-request as one debug line
+    instead of some 75 lines of tracebacks at error level."""
+    for name in _DISCONNECT_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _DisconnectToDebug) for f in logger.filters):
+            logger.addFilter(_DisconnectToDebug())
+
+
+class QuietDisconnects:
+    """ASGI middleware, outermost: a request that fails only because its client left (see
+    :func:`client_left`) ends with one debug line, not uvicorn's "Exception in ASGI
+    application" traceback; any other error goes on to uvicorn as before."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception as exc:
+            if not client_left(exc):
+                raise
+            _log.debug("webgrip mcp: a client left mid-request (%s)", type(exc).__name__)

@@ -54,7 +54,14 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..config import Config
-from .mcp_connections import Gate, connection_cap, guarded_protocol, quiet_accept_errors
+from .mcp_connections import (
+    Gate,
+    QuietDisconnects,
+    connection_cap,
+    guarded_protocol,
+    quiet_accept_errors,
+    quiet_disconnect_logs,
+)
 from .mcp_sessions import MAX_SESSIONS, SESSION_IDLE_SECONDS, SessionTable
 from .mcp_wire import HEAD_BYTES, MAX_MESSAGE_BYTES, head_id
 
@@ -500,7 +507,8 @@ class HttpServer:
             asgi: Any = _ReadBody(app)
             if self.token is not None:
                 asgi = _RequireToken(asgi, self.token)
-            asgi = _CheckOrigin(asgi, self.port, allowed)
+            asgi = QuietDisconnects(_CheckOrigin(asgi, self.port, allowed))
+            quiet_disconnect_logs()
             expected = None if self.token is None else self.token.encode("ascii")
             cap = connection_cap()
             self.gate = Gate(
