@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._cancel import CancelToken, cancel_scope
+from .citations import LinkStyle
 from .client import WebClient
 from .config import Config
 from .errors import FetchTimeoutError, WebgripError
@@ -167,7 +168,8 @@ class AsyncWebClient:
         return await self._run(self.client.get, url, **kwargs)
 
     async def fetch(self, url: str, **kwargs: Any) -> Page:
-        """See :meth:`WebClient.fetch` (``extract``, ``main_content``, ``use_cache``)."""
+        """See :meth:`WebClient.fetch` (``extract``, ``main_content``, ``use_cache``,
+        ``max_age``, ...)."""
         return await self._run(self.client.fetch, url, **kwargs)
 
     async def screenshot(self, url: str, *, full_page: bool = False) -> bytes:
@@ -361,9 +363,13 @@ class AsyncTools:
         max_length: int = 5000,
         start_index: int = 0,
         find: str | None = None,
+        links: LinkStyle = "inline",
+        max_age: int | None = None,
     ) -> str:
         """See :meth:`Tools.fetch_page <webgrip.tools.Tools.fetch_page>`."""
-        return await self._call("fetch_page", url, extract, max_length, start_index, find)
+        return await self._call(
+            "fetch_page", url, extract, max_length, start_index, find, links, max_age
+        )
 
     async def search_web(self, query: str, num_results: int = 5) -> str:
         """See :meth:`Tools.search_web <webgrip.tools.Tools.search_web>`."""

@@ -273,6 +273,7 @@ class PageCache:
         send: Callable[[Sequence[tuple[str, str]]], Response],
         *,
         usable: Callable[[Response], bool] | None = None,
+        max_age: float | None = None,
     ) -> tuple[Response, str]:
         """Answer a GET of ``url`` from the cache, revalidating or downloading as needed.
 
@@ -281,16 +282,35 @@ class PageCache:
         source: ``"cache"`` (fresh, no request made), ``"revalidated"`` (a ``304`` confirmed
         the stored copy) or ``"network"``. ``usable(stored)``, when given, vets a stored
         entry before it is served or revalidated: one it refuses is deleted and the request
-        goes out as if there were no entry.
+        goes out as if there were no entry. ``max_age`` (seconds) treats an entry stored or
+        revalidated longer ago than that as stale whatever its lifetime: it is revalidated
+        (``0`` always asks the server).
         """
+        response, source, _ = self.get_dated(url, send, usable=usable, max_age=max_age)
+        return response, source
+
+    def get_dated(
+        self,
+        url: str,
+        send: Callable[[Sequence[tuple[str, str]]], Response],
+        *,
+        usable: Callable[[Response], bool] | None = None,
+        max_age: float | None = None,
+    ) -> tuple[Response, str, float]:
+        """:meth:`get`, with when the server sent what it answers (this cache's clock): the
+        time the entry was stored or last revalidated for ``"cache"``, now otherwise."""
         key = self.key(url)
         row = self._load(key)
         now = self._clock()
         if row is not None and usable is not None and not usable(self._to_response(row, now)):
             self._run(lambda c: c.execute("DELETE FROM pages WHERE key = ?", (key,)), write=True)
             row = None
-        if row is not None and now < row["expires_at"]:
-            return self._to_response(row, now), "cache"
+        if (
+            row is not None
+            and now < row["expires_at"]
+            and (max_age is None or (max_age > 0 and now - row["stored_at"] <= max_age))
+        ):
+            return self._to_response(row, now), "cache", float(row["stored_at"])
         validators: list[tuple[str, str]] = []
         if row is not None:
             if row["etag"]:
@@ -300,9 +320,9 @@ class PageCache:
         response = send(validators)
         if response.status == 304 and row is not None:
             self._refresh(key, row, response)
-            return self._to_response(row, now), "revalidated"
+            return self._to_response(row, now), "revalidated", now
         self.store(key, response)
-        return response, "network"
+        return response, "network", now
 
     def store(self, key: str, response: Response) -> None:
         """Store a 200 response under ``key`` unless it says ``no-store``."""
@@ -652,12 +672,17 @@ def fetch_cached(
     url: str,
     deadline: float,
     stats: Stats,
-) -> Response:
+    *,
+    max_age: float | None = None,
+) -> tuple[Response, float | None]:
     """GET ``url`` for :meth:`WebClient.fetch <webgrip.client.WebClient.fetch>` through
     ``cache`` (a plain request when there is none), counting hits in ``stats`` and logging them.
+    Returns the response and, when the stored copy answered without a request, when it was
+    stored or last revalidated (Unix time); ``None`` when the server answered this call.
+    ``max_age``: see :meth:`PageCache.get`.
     """
     if cache is None or not cache.enabled:
-        return sender.send("GET", url, deadline=deadline)
+        return sender.send("GET", url, deadline=deadline), None
     start = time.monotonic()
     # The policy decides before the cache is read: an entry stored by another client (another
     # policy, another process) must never answer for a URL this client may not fetch. The
@@ -687,8 +712,11 @@ def fetch_cached(
         with revalidating(bool(extra)):
             return sender.send("GET", url, deadline=deadline, headers=extra)
 
-    response, source = cache.get(
-        checked if isinstance(checked, str) and checked else url, send, usable=usable
+    response, source, stored_at = cache.get_dated(
+        checked if isinstance(checked, str) and checked else url,
+        send,
+        usable=usable,
+        max_age=max_age,
     )
     if source == "cache":  # no request was made: count and log it here
         stats.record(len(response.content), cached=True)
@@ -702,4 +730,4 @@ def fetch_cached(
         )
     elif source == "revalidated":  # the 304 itself was counted and logged by request()
         stats.record_hit()
-    return response
+    return response, stored_at if source == "cache" else None

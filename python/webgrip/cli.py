@@ -28,6 +28,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -53,6 +54,8 @@ __all__ = ["EXIT_BLOCKED", "EXIT_FAILURE", "EXIT_OK", "EXIT_USAGE", "main"]
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_BLOCKED = 0, 1, 2, 3
 _EXTRACT_MODES = ("markdown", "text", "html", "links", "tables")
+#: Characters of passages ``fetch --find`` prints without ``--max-length`` (the tool's default).
+_FIND_LENGTH = 5000
 # Destination refusals by the download policy are "blocked", like URL refusals.
 _POLICY_REASONS = frozenset({"outside-download-dirs", "symlink"})
 # What an empty view means, said on stderr (the agent tools' wording, with the CLI's options).
@@ -142,7 +145,30 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="start at character N (continue a truncated page)",
     )
+    f.add_argument(
+        "--find",
+        metavar="PHRASE",
+        help="print only the passages around PHRASE (any case), each headed by its "
+        "character offset (read on with --start-index); --max-length bounds them "
+        f"(default {_FIND_LENGTH}). The paragraphs sharing most of its words when it "
+        "does not occur as written",
+    )
     _add_main_content(f)
+    f.add_argument(
+        "--links",
+        choices=("inline", "citations", "none"),
+        default="inline",
+        help="Markdown links as written (inline, the default), as numbered citations with "
+        "the URLs listed after the text (citations), or as their text alone (none)",
+    )
+    f.add_argument(
+        "--max-age",
+        type=_non_negative_int,
+        default=None,
+        metavar="SECONDS",
+        help="with a persistent cache (cache_dir): accept a cached copy at most SECONDS old; "
+        "0 always asks the server (default: the cache's own rules)",
+    )
     f.add_argument("--json", action="store_true", help="print the page as a JSON object")
     f.add_argument(
         "--render",
@@ -214,6 +240,31 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--name", metavar="FILENAME", help="file name to save as")
     d.add_argument("--overwrite", action="store_true", help="replace an existing file")
     d.add_argument("--json", action="store_true", help="print the result as a JSON object")
+    pace = d.add_argument_group(
+        "how long a download may take",
+        "--timeout bounds the wait for the response, not the file: it flows until done "
+        "unless it stalls (curl's --speed-limit/--speed-time) or passes --download-timeout.",
+    )
+    pace.add_argument(
+        "--speed-limit",
+        metavar="BYTES",
+        type=int,
+        help="give up when fewer than BYTES per second arrive over --speed-time "
+        "(config: download_min_speed; default 1024)",
+    )
+    pace.add_argument(
+        "--speed-time",
+        metavar="SECONDS",
+        type=float,
+        help="the window of --speed-limit (config: download_stall_seconds; default 30)",
+    )
+    pace.add_argument(
+        "--download-timeout",
+        metavar="SECONDS",
+        type=float,
+        help="longest the whole download may take, 0 for no limit "
+        "(config: download_timeout; default 3600)",
+    )
 
     e = sub.add_parser(
         "extract",
@@ -443,7 +494,9 @@ def _parser() -> argparse.ArgumentParser:
         help="serve the tools over MCP (stdio or HTTP)",
         description="Run an MCP server offering fetch_page, search_web and "
         "download_file, on stdin/stdout or, with --http, over streamable HTTP "
-        "at http://HOST:PORT/mcp. Needs the 'mcp' extra.",
+        "at http://HOST:PORT/mcp. The request options apply to every call the "
+        "tools make. Ctrl-C stops it (exit 130 on stdio, 0 over HTTP). Needs the 'mcp' "
+        "extra. python -m webgrip.mcp takes the same options.",
     )
     m.add_argument(
         "--http",
@@ -469,9 +522,24 @@ def _parser() -> argparse.ArgumentParser:
         ("check", c),
         ("batch", b),
         ("crawl", cr),
+        ("mcp", m),
     ):
         _add_request_flags(cmd_parser, command)
-    p.set_defaults(_commands={"fetch": f, "extract": e})
+    # Each command's own parser, for the errors found after parsing (its usage is shown).
+    p.set_defaults(
+        _commands={
+            "fetch": f,
+            "search": s,
+            "download": d,
+            "extract": e,
+            "check": c,
+            "batch": b,
+            "crawl": cr,
+            "map": mp,
+            "llms-txt": lt,
+            "mcp": m,
+        }
+    )
     return p
 
 
@@ -486,6 +554,13 @@ def _check_combinations(args: argparse.Namespace) -> None:
     if args.command != "fetch":
         return
     f = commands["fetch"]
+    if args.find is not None:
+        from .find import MAX_FIND_CHARS
+
+        if not args.find.strip():
+            f.error("--find needs a word or phrase to look for. Give one, or leave --find out")
+        if len(" ".join(args.find.split())) > MAX_FIND_CHARS:
+            f.error(f"--find takes at most {MAX_FIND_CHARS} characters (a few words)")
     if args.full_page and not args.screenshot:
         f.error(
             "--full-page only applies to --screenshot. Add --screenshot FILE or leave "
@@ -501,8 +576,10 @@ def _check_combinations(args: argparse.Namespace) -> None:
             ("--extract", args.extract is not None),
             ("--max-length", args.max_length is not None),
             ("--start-index", args.start_index is not None),
+            ("--find", args.find is not None),
             ("--[no-]main-content", args.main_content is not None),
             ("--json", args.json),
+            ("--links", args.links != "inline"),
         )
         if given
     ]
@@ -563,6 +640,7 @@ _REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
     "check": ("allow",),
     "map": _ALL_REQUEST_FLAGS,
     "llms-txt": _ALL_REQUEST_FLAGS,
+    "mcp": _ALL_REQUEST_FLAGS,
 }
 #: The flag that sets each Config field, and what to do when its value is refused.
 _FLAG_OF = {
@@ -575,7 +653,22 @@ _FLAG_OF = {
     ),
     "allow_networks": ("--allow", "Give a network such as 10.0.0.0/8 or 127.0.0.1/32"),
     "respect_robots_txt": ("--robots", "Use --robots or --ignore-robots"),
+    "download_min_speed": ("--speed-limit", "Give a positive number of bytes per second"),
+    "download_stall_seconds": (
+        "--speed-time",
+        "Give a positive number of seconds, at most 1800, e.g. --speed-time 60",
+    ),
+    "download_timeout": (
+        "--download-timeout",
+        "Give a number of seconds, or 0 for no limit",
+    ),
 }
+#: The download flags (``webgrip download`` only) and the Config fields they set.
+_DOWNLOAD_FLAGS = (
+    ("speed_limit", "download_min_speed"),
+    ("speed_time", "download_stall_seconds"),
+    ("download_timeout", "download_timeout"),
+)
 #: Headers the config refuses to send to every site: on fetch and download they go with that
 #: one call instead (its URL's origin only; dropped if a redirect leaves it).
 _CREDENTIAL_HEADERS = frozenset({"authorization", "cookie"})
@@ -589,9 +682,9 @@ def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
     which = _REQUEST_FLAGS[command]
     group = parser.add_argument_group(
         "request options",
-        "Override the config file and WEBGRIP_* variables. fetch, download, batch, map and "
-        "llms-txt take all of them; search all but --robots/--ignore-robots; check only "
-        "--allow.",
+        "Override the config file and WEBGRIP_* variables. fetch, download, batch, crawl, "
+        "map, llms-txt and mcp take all of them; search all but --robots/--ignore-robots; "
+        "check only --allow.",
     )
     if "timeout" in which:
         group.add_argument(
@@ -705,6 +798,7 @@ def _request_settings(args: argparse.Namespace) -> dict[str, Any]:
         ("user_agent", "user_agent"),
         ("proxy", "proxy"),
         ("robots", "respect_robots_txt"),
+        *_DOWNLOAD_FLAGS,
     ):
         if getattr(args, flag, None) is not None:
             settings[key] = getattr(args, flag)
@@ -814,6 +908,13 @@ _CLI_TERMS = (
         "raise max_download_bytes (WEBGRIP_MAX_DOWNLOAD_BYTES)",
     ),
     ("(or omit save_to)", "(or leave out -o)"),
+    ("a lower download_min_speed", "a lower --speed-limit"),
+    ("a longer download_stall_seconds", "a longer --speed-time"),
+    ("slower than download_min_speed", "slower than --speed-limit"),
+    ("Raise download_timeout", "Raise --download-timeout"),
+    ("pass overwrite=true", "pass --overwrite"),
+    ("save the file with download_file", "save the file with webgrip download"),
+    ("without rendering", "without rendering (--no-render)"),
 )
 
 
@@ -829,6 +930,27 @@ def _refused_range(message: str) -> str:
         if "/" in word and word.split("/", 1)[1].isdigit() and ("." in word or ":" in word):
             return word
     return "NETWORK/PREFIX"
+
+
+def _allow_hint(exc: BlockedURLError, command: str) -> str:
+    """How to open the address range a refusal names, with ``command``'s own flag where it
+    takes ``--allow`` (a leading space: it follows a sentence)."""
+    net = _refused_range(str(exc))
+    if "allow" in _REQUEST_FLAGS.get(command, ()):
+        return (
+            " To fetch it on purpose (a local test server, an intranet), open that "
+            f"range: --allow {net} (or WEBGRIP_ALLOW_NETWORKS={net} or "
+            "allow_networks in webgrip.toml; docs/security.md)."
+        )
+    return (
+        " To fetch it on purpose (a local test server, an intranet), open that "
+        f"range: WEBGRIP_ALLOW_NETWORKS={net} (or "
+        "allow_networks in webgrip.toml; docs/security.md)."
+    )
+
+
+#: A download's own limits: the message names their flags, --timeout would not help.
+_DOWNLOAD_LIMITS = frozenset({"stalled", "download-timeout"})
 
 
 def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
@@ -848,20 +970,8 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
     for agent, cli in _CLI_TERMS:
         line = line.replace(agent, cli)
     if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:
-        net = _refused_range(str(exc))
-        if "allow" in _REQUEST_FLAGS.get(args.command, ()):
-            line += (
-                " To fetch it on purpose (a local test server, an intranet), open that "
-                f"range: --allow {net} (or WEBGRIP_ALLOW_NETWORKS={net} or "
-                "allow_networks in webgrip.toml; docs/security.md)."
-            )
-        else:
-            line += (
-                " To fetch it on purpose (a local test server, an intranet), open that "
-                f"range: WEBGRIP_ALLOW_NETWORKS={net} (or "
-                "allow_networks in webgrip.toml; docs/security.md)."
-            )
-    elif isinstance(exc, FetchTimeoutError):
+        line += _allow_hint(exc, args.command)
+    elif isinstance(exc, FetchTimeoutError) and exc.reason not in _DOWNLOAD_LIMITS:
         longer = f"{max(60, 2 * timeout):g}"
         if "timeout" in _REQUEST_FLAGS.get(args.command, ()):
             line += (
@@ -935,23 +1045,33 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if isinstance(got, int):  # the screenshot's exit status
         return got
     page = got
-    total = page.length
-    if _is_empty(page.content):
+    from .citations import cite_links, cited_in, links_listed
+
+    cited = cite_links(page.content, args.links if page.extract == "markdown" else "inline")
+    content = cited.text
+    total = len(content)
+    if page.from_cache and page.fetched_at is not None:
+        age = max(0, int(time.time() - page.fetched_at))
+        err.write(f"webgrip: from the cache, fetched {age} s ago (--max-age 0 fetches it again)\n")
+    if _is_empty(content):
         # Nothing to print: said on stderr, and a failure for scripts (the JSON still shows
         # the empty page).
         if args.json:
             data = page.to_dict()
             data.update(start_index=start, total_length=total, next_start_index=None)
             _print_json(data, out)
-        err.write(f"webgrip: {_NOTHING_FOUND[page.extract]}\n")
+        err.write(f"webgrip: {_nothing_found(page, config)}\n")
         return EXIT_FAILURE
     if start > total:
         err.write(f"webgrip: --start-index {start} is past the end ({total} chars)\n")
         return EXIT_USAGE
+    if args.find is not None:
+        return _print_found(page, content, args, start, out, err)
     if args.max_length:
-        chunk, end = slice_text(page.content, start, args.max_length)
+        chunk, end = slice_text(content, start, args.max_length)
     else:
-        chunk, end = page.content[start:], total
+        chunk, end = content[start:], total
+    listed = links_listed(cited, [(start, end)])  # the URLs this part cites
     if args.json:
         data = page.to_dict()
         data.update(
@@ -960,15 +1080,94 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             total_length=total,
             next_start_index=end if end < total else None,
         )
+        if args.links == "citations":
+            numbers = cited_in(cited, [(start, end)])
+            data["citations"] = {str(n): cited.urls[n - 1] for n in numbers}
         _print_json(data, out)
     else:
         out.write(chunk if chunk.endswith("\n") or not chunk else chunk + "\n")
+        if listed:
+            out.write(f"\n{listed}\n")
         if end < total:
             err.write(
                 f"webgrip: truncated at {end} of {total} characters; "
                 f"continue with --start-index {end}\n"
             )
     return EXIT_OK
+
+
+def _print_found(
+    page: Page, content: str, args: argparse.Namespace, start: int, out: TextIO, err: TextIO
+) -> int:
+    """``fetch --find``: the passages of ``content`` around the phrase, as the agent tool's
+    ``find`` picks them (:func:`webgrip.find.find_passages`), each headed by its offset."""
+    from .find import find_passages
+
+    phrase = " ".join(args.find.split())
+    found = find_passages(content, phrase, args.max_length or _FIND_LENGTH, start)
+    blocks = [f"[at character {p.at}]\n{p.text.strip()}" for p in found.passages]
+    if args.json:
+        data = page.to_dict()
+        data.update(
+            content="\n\n".join(blocks),
+            start_index=start,
+            total_length=len(content),
+            next_start_index=found.next_start,
+            find={
+                "phrase": phrase,
+                "exact": found.exact,
+                "matches": found.total if found.exact else 0,
+                "passages": [{"at": p.at, "text": p.text} for p in found.passages],
+            },
+        )
+        _print_json(data, out)
+    where = f"{len(content)} characters" + (f" from character {start}" if start else "")
+    if not found.passages:
+        err.write(
+            f'webgrip: no match for "{phrase}" in {where}. Try other or fewer words, or '
+            "read the page without --find\n"
+        )
+        return EXIT_FAILURE
+    if not args.json:
+        out.write("\n\n".join(blocks) + "\n")
+    if found.exact:
+        count = "1 match" if found.total == 1 else f"{found.total} matches"
+        err.write(
+            f'webgrip: {count} for "{phrase}" in {where}; {len(found.passages)} '
+            "passage(s) shown\n"
+        )
+    else:
+        err.write(
+            f'webgrip: no exact match for "{phrase}" in {where}; the passages sharing '
+            "most of its words are shown\n"
+        )
+    if found.next_start is not None:
+        err.write(
+            f"webgrip: more matches: add --start-index {found.next_start}; read on from a "
+            "passage with --start-index and its character, without --find\n"
+        )
+    return EXIT_OK
+
+
+def _nothing_found(page: Page, config: Config) -> str:
+    """Why ``fetch`` prints nothing, and what to do: for a page its scripts build
+    (:attr:`Page.script_shell`), that they did not run and how to run them."""
+    if page.script_shell is None or page.extract not in ("markdown", "text"):
+        return _NOTHING_FOUND[page.extract]
+    from .messages import unrun_scripts
+    from .render import PROXY_REFUSED, render_available
+
+    why = render_available(config)
+    clause = unrun_scripts(page.script_shell, why, config.render)
+    if config.render == "never":
+        step = "Pass --render to run them" + ("" if why is None else f" once this is fixed: {why}")
+    elif why is None:
+        step = "Pass --render to see why the render failed"
+    elif why == PROXY_REFUSED:
+        step = "Fetch it without the upstream proxy to render it"
+    else:  # the clause says what to install or set
+        step = "Then fetch it again (such pages are rendered on their own) or pass --render"
+    return f"no readable text: {clause}. {step}"
 
 
 def _fetch_or_screenshot(
@@ -1007,6 +1206,7 @@ def _fetch_or_screenshot(
             main_content=args.main_content,
             render=mode,
             headers=_call_headers(args),
+            max_age=args.max_age,
         )
 
 
@@ -1048,6 +1248,13 @@ def _cmd_download(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         if bar is not None:
             bar.finish()
+    if result.renamed:
+        # The path printed is not the name asked for: say why, on stderr (stdout stays the
+        # path alone, for scripts).
+        err.write(
+            f"webgrip: saved as {result.filename}: {result.preferred_name} exists "
+            "(pass --overwrite to replace it)\n"
+        )
     if args.json:
         _print_json(result.to_dict(), out)
     else:
@@ -1065,6 +1272,18 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as exc:
             err.write(f"webgrip: cannot read {args.file}: {exc.strerror}\n")
             return EXIT_USAGE
+    if not body or body.isspace():  # nothing came: not a page without text
+        if args.file == "-":
+            err.write(
+                "webgrip: stdin was empty, so there is nothing to convert. Pipe an HTML or "
+                "PDF document in (e.g. curl -s URL | webgrip extract -) or give a FILE\n"
+            )
+        else:
+            err.write(
+                f"webgrip: {args.file} is empty, so there is nothing to convert. "
+                "Give an HTML or PDF file\n"
+            )
+        return EXIT_FAILURE
     base = args.url or ""  # without a base URL, relative links stay relative
     # A local document dressed as a response, so it goes through exactly the conversion a
     # fetched page does (no network involved).
@@ -1165,6 +1384,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             normalised = client.check_url(args.url)
         except (BlockedURLError, InvalidURLError) as exc:
             out.write(f"refused: {exc.reason or 'invalid-url'}: {exc}\n")
+            if isinstance(exc, BlockedURLError) and exc.reason in _OPENABLE:
+                # The verdict line stays one parseable line; the way to lift it goes to stderr.
+                hint = _allow_hint(exc, args.command).lstrip()
+                err.write(f"webgrip: {hint[:1].lower()}{hint[1:]}\n")
             return EXIT_BLOCKED
         except WebgripError as exc:  # not a policy verdict: e.g. the name does not resolve
             out.write(f"undecided: {exc.reason or type(exc).__name__}: {exc}\n")
@@ -1217,7 +1440,14 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The default three, and the opt-in tools asked for with --tool.
     names = (*DEFAULT_TOOLS, *(args.tool or ())) if args.tool else None
     if args.http is None:
-        serve(_load_config(args), tool_names=names)
+        config = _load_config(args)
+        if _isatty(sys.stdin):  # a person ran it by hand: say why nothing happens
+            err.write(
+                "webgrip mcp: waiting for an MCP client on stdin (an MCP client starts this "
+                "command itself; see docs/integrations.md). Press Ctrl-C to stop\n"
+            )
+            err.flush()
+        serve(config, tool_names=names)
         return EXIT_OK
     from .tools.mcp_http import parse_address
 
@@ -1235,10 +1465,35 @@ def _cmd_mcp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ImportError as exc:  # the mcp extra (and its uvicorn) is missing
         err.write(f"webgrip: {exc}\n")
         return EXIT_USAGE
-    except (ValueError, OSError) as exc:  # a bad $WEBGRIP_MCP_TOKEN; the address is taken
+    except OSError as exc:
+        err.write(f"webgrip: cannot serve MCP on {args.http}: {_bind_error(exc, port)}\n")
+        return EXIT_USAGE
+    except ValueError as exc:  # a bad $WEBGRIP_MCP_TOKEN or $WEBGRIP_MCP_ORIGINS
         err.write(f"webgrip: cannot serve MCP on {args.http}: {exc}\n")
         return EXIT_USAGE
     return EXIT_OK
+
+
+def _bind_error(exc: OSError, port: int) -> str:
+    """Why the address could not be bound, with the next step."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} is already in use (another server is listening there). Pick "
+            "another port with --http HOST:PORT, or stop the other server"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            "no network interface of this machine has that address. Give one of its own "
+            "addresses, e.g. --http 127.0.0.1:8765"
+        )
+    if exc.errno == errno.EACCES:
+        return (
+            f"not allowed to listen on port {port} (ports below 1024 need privileges). "
+            "Pick a port from 1024 up with --http HOST:PORT"
+        )
+    return f"{exc.strerror or exc}. Pick another address with --http HOST:PORT"
 
 
 @contextlib.contextmanager
@@ -1266,7 +1521,38 @@ def _stdout_to_stderr(active: bool) -> Iterator[None]:
         os.close(saved)
 
 
+def _input_file_error(path: str, what: str) -> str | None:
+    """Why ``path`` cannot be read as ``what``, checked before anything is created."""
+    if not os.path.exists(path):
+        return f"cannot read {what} {path}: there is no such file. Check the path"
+    if os.path.isdir(path):
+        return f"cannot read {what} {path}: it is a folder. Give a text file, one URL a line"
+    if not os.access(path, os.R_OK):
+        return f"cannot read {what} {path}: permission denied. Check the file's permissions"
+    return None
+
+
+def _out_folder_error(path: str) -> str | None:
+    """Why ``--out`` cannot be the output folder (it is created when missing)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return (
+            f"--out {path} is a file, not a folder. Give a folder to write into (it is "
+            "created if missing)"
+        )
+    return None
+
+
+def _os_error_line(exc: OSError) -> str:
+    """An ``OSError`` said without its ``[Errno N]``: what failed, on which path."""
+    where = f" {exc.filename}" if exc.filename else ""
+    return f"cannot use{where}: {exc.strerror or exc}. Check the path and its permissions"
+
+
 def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    problem = _input_file_error(args.urls, "the URL list") or _out_folder_error(args.out)
+    if problem:
+        err.write(f"webgrip: {problem}\n")
+        return EXIT_USAGE
     try:
         from .bulk.parquet import run_batch
     except ModuleNotFoundError as exc:
@@ -1287,8 +1573,8 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 ray_logs=bool(getattr(args, "verbose", False)),
             )
     except OSError as exc:  # the list unreadable, the folder not writable
-        err.write(f"webgrip: {exc}\n")
-        return EXIT_FAILURE
+        err.write(f"webgrip: {_os_error_line(exc)}\n")
+        return EXIT_USAGE
     _print_json(summary, out)
     if summary.get("interrupted"):  # Ctrl-C: what finished is written; a rerun goes on
         return 130
@@ -1300,6 +1586,11 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .sites.crawl_run import run_crawl
 
+    problem = _out_folder_error(args.out)
+    if problem:
+        err.write(f"webgrip: {problem}\n")
+        return EXIT_USAGE
+
     try:
         with _stdout_to_stderr(args.ray is not None):
             summary = _run_crawl(args, err, run_crawl)
@@ -1310,8 +1601,8 @@ def _cmd_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return EXIT_USAGE
     except OSError as exc:  # the folder not writable
-        err.write(f"webgrip: {exc}\n")
-        return EXIT_FAILURE
+        err.write(f"webgrip: {_os_error_line(exc)}\n")
+        return EXIT_USAGE
     _print_json(summary, out)
     return 130 if summary.get("interrupted") else EXIT_OK
 
@@ -1364,8 +1655,17 @@ def _isatty(stream: TextIO) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = _parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    if not given:  # a bare `webgrip`: what it can do, not only that a command is missing
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(given)
+        if unknown:  # said with the command's usage, not the top-level one
+            args._commands[args.command].error(
+                f"unrecognized arguments: {' '.join(unknown)} (webgrip {args.command} "
+                "--help lists the options it takes)"
+            )
         _check_combinations(args)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)

@@ -313,6 +313,7 @@ class WebClient:
         use_cache: bool = False,
         render: str | None = None,
         headers: Mapping[str, str] | None = None,
+        max_age: float | None = None,
     ) -> Page:
         """Fetch ``url`` and convert it to one view (see :data:`webgrip.page.EXTRACT_MODES`).
 
@@ -340,8 +341,19 @@ class WebClient:
         redirect leaves the URL's origin). A call with ``headers`` reads and writes no cache
         (what it gets may depend on them), is never rendered in the browser and reads no
         frames.
+
+        ``max_age`` (seconds) sets how old a cached copy may be to answer: the in-memory page
+        cache is then read even without ``use_cache``, and a copy there or in the persistent
+        cache (``cache_dir``) fetched longer ago than ``max_age`` is fetched again (the
+        persistent one revalidated); ``0`` always asks the server. ``None`` keeps the rules
+        above. ``Page.from_cache`` says whether a cache answered, ``Page.fetched_at`` when
+        the server sent the content.
         """
         call_headers = _call_headers(headers)
+        if max_age is not None:
+            if isinstance(max_age, bool) or not isinstance(max_age, (int, float)) or max_age < 0:
+                raise ValueError(f"max_age must be a number of seconds, 0 or more; got {max_age!r}")
+            use_cache = True
         if extract not in EXTRACT_MODES:
             raise ValueError(f"extract must be one of {', '.join(EXTRACT_MODES)}; got {extract!r}")
         mode = self.config.render if render is None else render
@@ -354,20 +366,37 @@ class WebClient:
         documents = self._documents()
         if use_cache:
             cached = documents.get(key)
-            if cached is not None:
-                return cached
+            if cached is not None and (
+                max_age is None
+                or (
+                    max_age > 0
+                    and cached.fetched_at is not None
+                    and time.time() - cached.fetched_at <= max_age
+                )
+            ):
+                return dataclasses.replace(cached, from_cache=True)
         deadline = time.monotonic() + self.config.timeout
         self._check_robots(clean, deadline)
         if mode == "always":  # no browser (or an upstream proxy): refused before any request
             _render.require_browser(self.config, clean, proxied=self._proxied)
         # The persistent cache is shared (other clients, other processes): a request that
         # would carry this client's cookies neither reads nor (cache.store) writes it.
+        stored_at: float | None = None  # when the persistent cache answered: its copy's time
         if self._page_cache is None or self._core.has_cookies_for(clean):
             response = self.send("GET", clean, deadline=deadline)
         else:  # through the persistent cache
             from .cache import fetch_cached
 
-            response = fetch_cached(self, self._page_cache, clean, deadline, self._stats)
+            response, stored_at = fetch_cached(
+                self, self._page_cache, clean, deadline, self._stats, max_age=max_age
+            )
+
+        def dated(page: Page) -> Page:
+            # A page the browser rendered was fetched now, whatever the static exchange was.
+            if page.rendered or stored_at is None:
+                return dataclasses.replace(page, fetched_at=time.time())
+            return dataclasses.replace(page, fetched_at=stored_at, from_cache=True)
+
         # "always" still asks the static exchange first: only there does the body's type show
         # (a browser turns a PDF into an empty viewer page and JSON into a <pre>), and a
         # PDF, JSON, text or image must read as a static fetch reads it. An HTML answer is
@@ -377,23 +406,30 @@ class WebClient:
             and _fetching.classify(response.headers.get("content-type"), response.content)[0]
             == "html"
         ):
-            page = self._rendered_page(clean, extract, main_content, deadline, "always")
+            page = dated(self._rendered_page(clean, extract, main_content, deadline, "always"))
             documents.put(key, page)
             return page
         wall = detect(response, clean)
         if wall is not None:
             page = self._past_wall(wall, response, clean, extract, main_content, mode, deadline)
+            page = dated(page)
             documents.put(key, page)
             return page
         if response.status >= 400:
             raise status_error(response)
         page = self._page_of(response, clean, extract, main_content, deadline)
-        shell = self._shell_reason(response, page, clean, deadline) if mode == "auto" else None
+        shell = self._shell_reason(response, page, clean, deadline)
         if shell is not None:
-            try:
-                page = self._rendered_page(clean, extract, main_content, deadline, shell)
-            except WebgripError as exc:  # the static page is still an answer
-                self._stats.record_error(exc)
+            page = dataclasses.replace(page, script_shell=shell)  # kept if not rendered
+            if (
+                mode == "auto"
+                and _render.render_available(self.config, proxied=self._proxied) is None
+            ):
+                try:
+                    page = self._rendered_page(clean, extract, main_content, deadline, shell)
+                except WebgripError as exc:  # the static page is still an answer
+                    self._stats.record_error(exc)
+        page = dated(page)
         documents.put(key, page)
         return page
 
@@ -475,8 +511,8 @@ class WebClient:
     def _shell_reason(
         self, response: Response, page: Page, url: str, deadline: float
     ) -> str | None:
-        """Why ``auto`` should render (the core's shell reason: an HTML script shell, and a
-        browser here), else ``None``."""
+        """Why the static page looks built by its scripts (the core's shell reason for an
+        HTML script shell whose text is missing), else ``None``."""
         if page.content_type not in ("text/html", "application/xhtml+xml"):
             return None
         render = _render
@@ -487,10 +523,7 @@ class WebClient:
         ):
             return None
         reason = render.script_shell_reason(response.content)
-        if (
-            reason is None
-            or render.render_available(self.config, proxied=self._proxied) is not None
-        ):
+        if reason is None:
             return None
         text = (
             page
@@ -585,7 +618,13 @@ class WebClient:
         file unless ``overwrite=True`` (otherwise ``name (1).ext``, …). ``save_to`` must be
         inside ``config.download_dirs``; no symlink is followed below the allowed folder.
         Nothing is left behind on failure. ``progress(done, total)`` is called while
-        streaming; ``timeout`` replaces ``config.timeout`` for this call; ``headers`` are
+        streaming. ``timeout`` (default ``config.timeout``) bounds robots.txt, waits and the
+        response head, not the body: it flows until done unless it stalls (fewer than
+        ``config.download_min_speed`` bytes/s over ``config.download_stall_seconds``) or the
+        whole call passes ``config.download_timeout``, both raising
+        :class:`~webgrip.errors.FetchTimeoutError` (reason ``stalled`` or
+        ``download-timeout``). The file gets the permissions a new file gets under the umask
+        (``0644`` under the usual ``022``; ``0600`` while it is written). ``headers`` are
         added to its requests as in :meth:`fetch`. ``on_path(path)`` is called with the path
         the file is about to be given (its name chosen, the body complete, before the name is
         taken): an exception it raises refuses the download, leaves nothing behind and
@@ -600,9 +639,10 @@ class WebClient:
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
             sweep_once(dest)  # temp files of downloads killed earlier (another run)
-            deadline = time.monotonic() + (timeout or self.config.timeout)
+            started = time.monotonic()
+            deadline = started + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
-            raw = self._download(clean, dest, deadline, progress, call_headers)
+            raw = self._download(clean, dest, deadline, progress, call_headers, started)
             try:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
@@ -629,6 +669,7 @@ class WebClient:
             final_url=raw["url"],
             renamed=renamed,
             replaced=replaced,
+            preferred_name=name,
         )
 
     # -- helpers of the operations above ----------------------------------------------------
@@ -737,8 +778,11 @@ class WebClient:
         deadline: float,
         progress: Callable[[int, int | None], None] | None,
         headers: list[tuple[str, str]],
+        started: float,
     ) -> _RawDownload:
-        """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline``."""
+        """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline`` (which
+        bounds each response head; the bodies are bounded by the stall rule and what is left
+        of ``config.download_timeout``, counted from ``started``)."""
         token = _cancel.current()
         if token is not None:  # an MCP request or asyncio task that may be given up on
             progress = _stop_when_cancelled(progress, token, url)
@@ -754,6 +798,9 @@ class WebClient:
                 max_bytes=self.config.max_download_bytes,
                 progress=progress,
                 headers=headers,
+                min_speed=self.config.download_min_speed,
+                stall_seconds=self.config.download_stall_seconds,
+                download_timeout=_download_budget(started, self.config.download_timeout),
             )
 
         try:
@@ -1013,6 +1060,14 @@ def _stripped_longer(text: str, limit: int) -> bool:
     if lead == edge or trail == edge:
         return len(text.strip()) > limit
     return len(text) - lead - trail > limit
+
+
+def _download_budget(started: float, limit: float) -> float | None:
+    """What is left of ``config.download_timeout`` (``0``: no limit, ``None`` to the core) for
+    a download attempt, counted from the call's start (``started``, monotonic)."""
+    if limit == 0:
+        return None
+    return max(0.001, started + limit - time.monotonic())
 
 
 def _remaining(deadline: float) -> float:

@@ -47,6 +47,17 @@ class Page:
     body with scripts"``, ...: :func:`webgrip.render.script_shell_reason`), or the bot check's
     kind (``"challenge"``, ``"captcha"``) when ``auto`` rendered past one; ``None`` for a
     static page."""
+    script_shell: str | None = field(default=None, repr=False)
+    """The core's shell reason when the static page was built by its scripts but they did
+    not run (no browser here, an upstream proxy, ``render="never"``, or the render failed):
+    its text is likely missing. ``None`` otherwise."""
+    fetched_at: float | None = field(default=None, repr=False, compare=False)
+    """When the server sent this content (Unix time): when it was fetched, or when the copy
+    in the persistent cache was stored or last revalidated. ``None`` for a page not fetched
+    (``extract_html`` and the like)."""
+    from_cache: bool = field(default=False, repr=False, compare=False)
+    """Whether this call was answered from a cache (the in-memory page cache or the
+    persistent one) without asking the server; :attr:`fetched_at` says how old it is."""
 
     @property
     def length(self) -> int:
@@ -81,6 +92,9 @@ class Download:
     """True if a file with the preferred name existed, so a ``name (N).ext`` was chosen."""
     replaced: bool = False
     """True if an existing file was overwritten (only with ``overwrite=True``)."""
+    preferred_name: str = ""
+    """The name asked for (or given by the server or the URL); :attr:`filename` differs from
+    it when :attr:`renamed`."""
 
     @property
     def filename(self) -> str:

@@ -95,6 +95,7 @@ LAYERS: dict[str, int] = {
     "webgrip.page": _VALUES,
     "webgrip.messages": _VALUES,
     "webgrip.find": _VALUES,
+    "webgrip.citations": _VALUES,
     "webgrip.extract": _VALUES,
     "webgrip.pdf": _VALUES,
     "webgrip.challenge": _VALUES,

@@ -44,7 +44,15 @@ def test_async_tools_give_the_same_strict_schemas():
 
 def test_strict_keeps_enums_and_bounds_and_makes_optionals_nullable():
     fetch = _params(Tools().schemas("openai-responses")[0])
-    assert fetch["required"] == ["url", "extract", "max_length", "start_index", "find"]
+    assert fetch["required"] == [
+        "url",
+        "extract",
+        "max_length",
+        "start_index",
+        "find",
+        "links",
+        "max_age",
+    ]
     url, extract, max_length = (fetch["properties"][k] for k in ("url", "extract", "max_length"))
     assert url["type"] == "string"  # required stays non-null
     assert extract["anyOf"] == [

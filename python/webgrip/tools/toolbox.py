@@ -9,13 +9,23 @@ shared default :class:`Tools` built from the environment on first use.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..citations import LINK_STYLES, Cited, LinkStyle, cite_links, links_listed
 from ..client import WebClient
 from ..config import Config
-from ..messages import MAX_TITLE_CHARS, error_message, human_size, short_title, shown_url
+from ..messages import (
+    MAX_TITLE_CHARS,
+    error_message,
+    human_size,
+    short_title,
+    shown_url,
+    unrun_scripts,
+)
 from ..page import EXTRACT_MODES, Download, Page
 
 if TYPE_CHECKING:
@@ -59,6 +69,34 @@ def _as_int(value: Any, name: str) -> int:
     if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         return int(value.strip())
     raise ValueError(f"{name} must be a whole number, got {shown_url(value)!r}")
+
+
+#: A cached copy younger than this is not announced unless the call asked for an age.
+_ANNOUNCED_AGE = 60
+
+
+def _announced(page: Page, max_age: int | None) -> Page:
+    """``page``, with ``from_cache`` (which adds the header's ``Cached:`` line) kept only when
+    the copy's age matters: the call passed ``max_age``, or the copy is a minute old or more.
+    The next part of a page just read, or a search of it, comes from the page cache as a
+    matter of course and says nothing about it."""
+    if not page.from_cache or max_age is not None or page.fetched_at is None:
+        return page
+    if time.time() - page.fetched_at >= _ANNOUNCED_AGE:
+        return page
+    return dataclasses.replace(page, from_cache=False)
+
+
+def _age(seconds: float) -> str:
+    """``seconds`` as a model reads an age: "42 s", "5 min", "3 h", "2 days"."""
+    s = max(0, int(seconds))
+    if s < 120:
+        return f"{s} s"
+    if s < 2 * 3600:
+        return f"{s // 60} min"
+    if s < 2 * 86400:
+        return f"{s // 3600} h"
+    return f"{s // 86400} days"
 
 
 def _as_str(value: Any, name: str) -> str:
@@ -105,6 +143,8 @@ class Tools:
         max_length: int = 5000,
         start_index: int = 0,
         find: str | None = None,
+        links: LinkStyle = "inline",
+        max_age: int | None = None,
     ) -> str:
         """Fetch a web page and return its readable content as Markdown.
 
@@ -121,20 +161,41 @@ class Tools:
                 at the end of a truncated answer to read the next part.
             find: A word or phrase: returns only the passages around it, each with its
                 character offset (pass it as start_index to read on from there).
+            links: How links are shown in Markdown: "inline" (default, [text](url)),
+                "citations" (text [1], with the numbered URLs listed after each part) or
+                "none" (the link text only). Citations write each URL once and keep the
+                text free of addresses.
+            max_age: The oldest cached copy to accept, in seconds: 0 fetches the page
+                afresh; default: a page being read in parts comes from the cache.
 
         Returns:
             A header (title, URL, content type, characters shown) and the content, or a line
             starting with "Error:" that says what went wrong and what to do next.
         """
         try:
-            return self._fetch_page(url, extract, max_length, start_index, find)
+            return self._fetch_page(url, extract, max_length, start_index, find, links, max_age)
         except Exception as exc:
             return error_message(exc, url=url, action="fetching", timeout=self.config.timeout)
 
     def _fetch_page(
-        self, url: Any, extract: Any, max_length: Any, start_index: Any, find: Any = None
+        self,
+        url: Any,
+        extract: Any,
+        max_length: Any,
+        start_index: Any,
+        find: Any = None,
+        links: Any = "inline",
+        max_age: Any = None,
     ) -> str:
         url = _as_str(url, "url")
+        style = _as_str(links, "links").strip().lower()
+        if style not in LINK_STYLES:
+            raise ValueError(
+                f"links must be one of {', '.join(LINK_STYLES)}, not {shown_url(links)!r}"
+            )
+        age = None if max_age is None else _as_int(max_age, "max_age")
+        if age is not None and age < 0:
+            raise ValueError("max_age must be 0 or more seconds")
         mode = _as_str(extract, "extract").strip().lower()
         if mode not in EXTRACT_MODES:
             raise ValueError(
@@ -148,10 +209,16 @@ class Tools:
             phrase = _as_str(find, "find")
             if phrase.strip():
                 # A page searched is often searched again: answered from the page cache.
-                page = self.client.fetch(url, extract=mode, use_cache=True)
-                return self._render_found(page, phrase, start, length)
-        page = self.client.fetch(url, extract=mode, use_cache=start > 0)
-        return self._render_page(page, start, length)
+                page = self.client.fetch(url, extract=mode, use_cache=True, max_age=age)
+                return self._render_found(_announced(page, age), phrase, start, length, style)
+        page = self.client.fetch(url, extract=mode, use_cache=start > 0, max_age=age)
+        return self._render_page(_announced(page, age), start, length, style)
+
+    @staticmethod
+    def _cited(page: Page, style: str) -> Cited:
+        """The page's text with its links as ``style`` asks (Markdown only: the other views
+        hold no Markdown links)."""
+        return cite_links(page.content, style if page.extract == "markdown" else "inline")
 
     @staticmethod
     def _header(page: Page, length: int) -> list[str]:
@@ -165,15 +232,23 @@ class Tools:
         pages = page.metadata.get("pages") if page.content_type == "application/pdf" else None
         if pages:
             header.append(f"Pages: {pages}")
+        if page.from_cache and page.fetched_at is not None:
+            header.append(
+                f"Cached: fetched {_age(time.time() - page.fetched_at)} ago "
+                "(pass max_age=0 for a fresh copy)"
+            )
         return header
 
     @classmethod
-    def _render_found(cls, page: Page, phrase: str, start: int, length: int) -> str:
+    def _render_found(
+        cls, page: Page, phrase: str, start: int, length: int, style: str = "inline"
+    ) -> str:
         """The passages around ``phrase`` (:mod:`webgrip.find`), each headed by its offset."""
         from ..find import find_passages
 
-        total = page.length
-        found = find_passages(page.content, phrase, length, start)
+        cited = cls._cited(page, style)
+        total = len(cited.text)
+        found = find_passages(cited.text, phrase, length, start)
         shown = " ".join(phrase.split())
         where = f"{total} characters" + (f" from character {start}" if start else "")
         header = cls._header(page, length)
@@ -193,6 +268,11 @@ class Tools:
                 f'No exact match for "{shown}" in {where}; the passages sharing most of its words:'
             )
         blocks = [f"[at character {p.at}]\n{p.text}" for p in found.passages]
+        if cited.urls:  # the URLs the passages cite, each number once, in order
+            spans = [(p.at, p.at + len(p.text)) for p in found.passages]
+            listed = links_listed(cited, spans)
+            if listed:
+                blocks.append(listed)
         out = "\n".join(header) + "\n\n" + "\n\n".join(blocks)
         if found.next_start is not None:
             out += (
@@ -204,11 +284,11 @@ class Tools:
             "to its character.]"
         )
 
-    @staticmethod
-    def _render_page(page: Page, start: int, length: int) -> str:
+    def _render_page(self, page: Page, start: int, length: int, style: str = "inline") -> str:
         from ..fetching import slice_text
 
-        total = page.length
+        cited = self._cited(page, style)
+        total = len(cited.text)
         if total and start >= total:
             # A model may send thousands of digits: echo the value only while it is readable.
             shown = str(start) if start < 10**18 else "(a huge number)"
@@ -217,15 +297,32 @@ class Tools:
                 f"({total} characters). The whole page has been read; start_index=0 "
                 "starts again."
             )
-        chunk, end = slice_text(page.content, start, length)
+        chunk, end = slice_text(cited.text, start, length)
         header = Tools._header(page, length)
         if total:
             header.append(f"Showing characters {start}–{end} of {total}")
-        body = chunk if total else _EMPTY[page.extract]
+        body = _shown_part(cited.text, chunk, start, end, page.extract) if total else None
+        body = body or self._nothing_shown(page)
         out = "\n".join(header) + "\n\n" + body
+        # The URLs cited in this part, after it, so that each part reads on its own; outside
+        # max_length, which counts the text (one line per URL the part cites).
+        listed = links_listed(cited, [(start, end)])
+        if listed:
+            out += "\n\n" + listed
         if end < total:
             out += f"\n\n[Truncated: call fetch_page with start_index={end} to continue]"
         return out
+
+    def _nothing_shown(self, page: Page) -> str:
+        """The note standing for an empty view: for a page its scripts build, that they did
+        not run and why (:attr:`Page.script_shell <webgrip.page.Page.script_shell>`)."""
+        if page.script_shell is None or page.extract not in ("markdown", "text"):
+            return _EMPTY[page.extract]
+        from ..render import render_available
+
+        why = render_available(self.config, proxied=self.client._proxied)
+        clause = unrun_scripts(page.script_shell, why, self.config.render)
+        return f"(No readable text: {clause}. Try another source for this information.)"
 
     # -- search_web -------------------------------------------------------------------------
     def search_web(self, query: str, num_results: int = 5) -> str:
@@ -306,7 +403,10 @@ class Tools:
     def _render_download(d: Download) -> str:
         lines = [f"Saved {d.final_url}", f"Path: {d.path}"]
         if d.renamed:
-            lines.append("Note: a file with that name already existed, so a new name was used.")
+            lines.append(
+                f"Note: saved as {d.filename} because {d.preferred_name} already exists "
+                "(pass overwrite=true to replace it)."
+            )
         if d.replaced:
             lines.append("Note: an existing file with that name was replaced.")
         readable = human_size(d.size)
@@ -445,6 +545,20 @@ class Tools:
         return register(self, decorator)
 
 
+def _shown_part(text: str, chunk: str, start: int, end: int, extract: str) -> str:
+    """The part ``text[start:end]`` as it is shown: without trailing blank lines (a note may
+    follow), and for Markdown with a code fence cut by the part closed at its end and reopened
+    at the start of the next (:func:`~webgrip.fetching.code_fences`), so each part reads as
+    Markdown on its own. The offsets stay the page's."""
+    shown = chunk.rstrip("\n")
+    if extract != "markdown" or not shown:
+        return shown
+    from ..fetching import code_fences
+
+    reopen, close = code_fences(text, start, end)
+    return reopen + shown + close
+
+
 # -- module-level tools over a shared default ---------------------------------------------
 _default: Tools | None = None
 _default_lock = threading.Lock()
@@ -473,12 +587,14 @@ def fetch_page(
     max_length: int = 5000,
     start_index: int = 0,
     find: str | None = None,
+    links: LinkStyle = "inline",
+    max_age: int | None = None,
 ) -> str:
     try:
         tools = default_tools()
     except Exception as exc:
         return _config_error(exc)
-    return tools.fetch_page(url, extract, max_length, start_index, find)
+    return tools.fetch_page(url, extract, max_length, start_index, find, links, max_age)
 
 
 def search_web(query: str, num_results: int = 5) -> str:
