@@ -11,7 +11,7 @@ which reports its peak memory and the CPU spent after the call returned."""
 from __future__ import annotations
 
 import pytest
-from security.test_hostile_pdfs import FIXTURES, read_in_child
+from helpers.pdf_child import FIXTURES, read_in_child
 
 TIMEOUT = 10.0
 

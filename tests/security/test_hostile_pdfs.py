@@ -8,67 +8,10 @@ are also the fuzz run's seeds for these shapes)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from helpers.loopback import loopback_config
+from helpers.pdf_child import FIXTURES, HOSTILE, read_in_child
 from webgrip import Tools
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pdf"
-HOSTILE = sorted(p.name for p in FIXTURES.glob("hostile-*.pdf"))
-
-# The child: read the file, then sleep a second and see how much CPU the process spent in it
-# (a worker left spinning spends the whole second).
-CHILD = r"""
-import json, sys, time, webgrip
-# VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec (a big parent's size).
-def peak_kib():
-    return int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])
-data = open(sys.argv[1], "rb").read()
-before = peak_kib()
-start = time.monotonic()
-pages_read = None
-try:
-    doc = webgrip._core.extract_pdf(data, timeout=float(sys.argv[2]))
-    text, pages_read, outcome = doc["content"], doc["pages_read"], "read"
-except webgrip.WebgripError as exc:
-    text, outcome = str(exc), type(exc).__name__
-elapsed = time.monotonic() - start
-cpu = time.process_time()
-time.sleep(1.0)
-after_cpu = time.process_time() - cpu
-print(json.dumps({"outcome": outcome, "text": text[:300], "tail": text[-300:],
-                  "pages_read": pages_read, "elapsed": elapsed,
-                  "cpu_after": after_cpu,
-                  "growth_mib": (peak_kib() - before)
-                  / 1024}))
-"""
-
-
-def _child_env() -> dict[str, str]:
-    import webgrip
-
-    parent = str(Path(webgrip.__file__).resolve().parent.parent)
-    path = os.environ.get("PYTHONPATH")
-    return dict(os.environ, PYTHONPATH=parent + (os.pathsep + path if path else ""))
-
-
-def read_in_child(path: Path, timeout: float = 10.0) -> dict:
-    result = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), str(timeout)],
-        capture_output=True,
-        timeout=120,
-        env=_child_env(),
-        check=False,
-    )
-    assert result.returncode == 0, (
-        f"the reader died (exit {result.returncode}): {result.stderr[-1500:]!r}"
-    )
-    return json.loads(result.stdout)
 
 
 def test_every_shape_has_a_fixture():
