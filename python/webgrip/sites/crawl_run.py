@@ -32,6 +32,15 @@ __all__ = ["CRAWL_FORMATS", "STATE_NAME", "run_crawl"]
 CRAWL_FORMATS = ("jsonl", "markdown", "parquet")
 #: The frontier's file in the output folder.
 STATE_NAME = ".webgrip-crawl.sqlite3"
+
+
+def _say(err: TextIO | None, line: str) -> None:
+    """A ``webgrip: ...`` line on ``err`` (as ``webgrip batch`` writes them)."""
+    from ..bulk.parquet import _say as say
+
+    say(err, line)
+
+
 #: After Ctrl-C, how long the pages finishing meanwhile are still taken.
 _GRACE_SECONDS = 0.5
 
@@ -74,7 +83,7 @@ def run_crawl(
     and the per-host budget in the Redis at ``redis_url`` (required with Ray); a lost
     worker's URLs are queued again once its leases (``lease_seconds``) expire.
     """
-    from ..bulk.parquet import _SINKS, _check_format, _check_same_view
+    from ..bulk.parquet import _SINKS, _check_format, _check_same_view, _isatty
 
     if format not in CRAWL_FORMATS:
         raise ValueError(f"format must be one of {', '.join(CRAWL_FORMATS)}; got {format!r}")
@@ -275,16 +284,3 @@ def _finish(
             f"{summary['queued']} URLs left queued (past --max-pages or --max-depth)",
         )
     return summary
-
-
-def _isatty(stream: TextIO | None) -> bool:
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def _say(err: TextIO | None, line: str) -> None:
-    if err is not None:
-        err.write(f"webgrip: {line}\n")
-        err.flush()
