@@ -1133,8 +1133,7 @@ def _print_found(
     if found.exact:
         count = "1 match" if found.total == 1 else f"{found.total} matches"
         err.write(
-            f'webgrip: {count} for "{phrase}" in {where}; {len(found.passages)} '
-            "passage(s) shown\n"
+            f'webgrip: {count} for "{phrase}" in {where}; {len(found.passages)} passage(s) shown\n'
         )
     else:
         err.write(

@@ -105,12 +105,23 @@ def _checked(table: Mapping[str, Any], kinds: Mapping[str, str], where: str) -> 
     for key, value in table.items():
         kind = kinds.get(key)
         if kind is None:
-            raise ValueError(f"unknown setting {key!r} in {where!r}")
+            raise ValueError(f"unknown setting {key!r} in {where!r}{_did_you_mean(key, kinds)}")
         try:
             out[key] = _coerce(key, kind, value)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"invalid value for {key!r} in {where!r}: {exc}") from None
     return out
+
+
+def _did_you_mean(key: str, kinds: Mapping[str, str]) -> str:
+    """What to write instead of an unknown setting: "; did you mean 'timeout'?" for a
+    misspelt name, else where the settings are listed."""
+    import difflib
+
+    close = difflib.get_close_matches(key.lower(), list(kinds), n=1, cutoff=0.75)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return " (docs/configuration.md lists the settings)"
 
 
 #: Keys whose values may hold secrets (proxy passwords, tokens): an error names the type of

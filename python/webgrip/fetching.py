@@ -42,6 +42,7 @@ __all__ = [
     "build_marked_page",
     "build_page",
     "classify",
+    "code_fences",
     "describe_media_type",
     "page_links",
     "page_size",
@@ -461,7 +462,71 @@ def slice_text(text: str, start: int, max_length: int) -> tuple[str, int]:
                 break
     if cut <= 0:
         cut = len(window)
+    cut = _before_trailing_heading(window, cut)
     return window[:cut], start + cut
+
+
+def _before_trailing_heading(window: str, cut: int) -> int:
+    """``cut`` moved back to the start of a Markdown heading the chunk would end with (its
+    section is on the next part, and a heading is read with what follows it); unchanged when
+    the heading is all the chunk holds."""
+    kept = window[:cut].rstrip()
+    line_start = kept.rfind("\n") + 1
+    if line_start <= 0 or not _is_heading(kept[line_start:]):
+        return cut
+    return line_start
+
+
+def _is_heading(line: str) -> bool:
+    """Whether ``line`` is an ATX Markdown heading ("## Title": 1-6 "#", then a space)."""
+    hashes = len(line) - len(line.lstrip("#"))
+    return 1 <= hashes <= 6 and line[hashes : hashes + 1] in (" ", "\t")
+
+
+def code_fences(text: str, start: int, end: int) -> tuple[str, str]:
+    """What makes ``text[start:end]`` of a Markdown page read as Markdown on its own: the
+    opening line of a code fence open at ``start`` (to reopen it before the part) and the
+    fence that closes one left open at ``end`` (to close it after the part); ``""`` where
+    none is needed. The page itself is not changed, so offsets stay those of the page.
+
+    One pass over ``text[:end]`` line by line, skipped when no fence marker occurs there."""
+    if "```" not in text[:end] and "~~~" not in text[:end]:
+        return "", ""
+    fence: tuple[str, int, str] | None = None  # (marker char, run length, opening line)
+    at_start = None  # the fence open at ``start``, once the lines before it are read
+    before_start = True
+    pos = 0
+    while pos < end:
+        if before_start and pos >= start:
+            at_start, before_start = fence, False
+        newline = text.find("\n", pos)
+        line_end = len(text) if newline < 0 else newline
+        line = text[pos:line_end]
+        marker = _fence_marker(line)
+        if marker is not None:
+            char, run, rest = marker
+            if fence is None:
+                if not (char == "`" and "`" in rest):  # an info string holds no backtick
+                    fence = (char, run, line.strip())
+            elif char == fence[0] and run >= fence[1] and not rest.strip():
+                fence = None
+        pos = line_end + 1
+    if before_start:  # ``start`` is inside the last line read
+        at_start = fence
+    reopen = at_start[2] + "\n" if at_start is not None else ""
+    close = "\n" + fence[0] * fence[1] if fence is not None else ""
+    return reopen, close
+
+
+def _fence_marker(line: str) -> tuple[str, int, str] | None:
+    """``(char, run length, rest)`` for a code fence line (up to three spaces, then three or
+    more backticks or tildes), else ``None``."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3 or body[:3] not in ("```", "~~~"):
+        return None
+    char = body[0]
+    run = len(body) - len(body.lstrip(char))
+    return char, run, body[run:]
 
 
 class DocumentCache:

@@ -17,6 +17,8 @@ from .errors import (
     FetchTimeoutError,
     HTTPStatusError,
     InvalidURLError,
+    ProxyError,
+    RenderError,
     ResponseTooLargeError,
     SearchBlockedError,
     SearchError,
@@ -32,6 +34,7 @@ __all__ = [
     "human_size",
     "short_title",
     "shown_url",
+    "unrun_scripts",
 ]
 
 #: The longest URL quoted in a message (longer ones end with "…"): the core's own cap for its
@@ -171,6 +174,9 @@ def error_message(
     msg = _detail(exc)
     if isinstance(exc, BlockedURLError):
         hint = _blocked_hint(exc.reason, msg)
+        meant = _with_scheme(where) if exc.reason == "scheme" else None
+        if meant is not None:  # "example.com:8080/x" reads as the scheme "example.com:"
+            hint = f"A web address starts with its scheme: did you mean {meant}?"
         if exc.reason == "robots-txt":
             return f"Error: {_sentence(msg)} {hint}"
         hop = shown_url(exc.url) if exc.url else where
@@ -178,6 +184,12 @@ def error_message(
     if isinstance(exc, InvalidURLError):
         # After a redirect the bad URL is the Location, which the core puts in ``exc.url``.
         bad = shown_url(exc.url) if exc.url else where
+        meant = _with_scheme(bad)
+        if meant is not None:
+            return (
+                f"Error: Invalid URL {bad!r} — {_sentence(msg)} A web address starts with "
+                f"its scheme: did you mean {meant}?"
+            )
         return (
             f"Error: Invalid URL {bad!r} — {_sentence(msg)} Pass a full web address "
             "such as https://example.com/page."
@@ -187,6 +199,18 @@ def error_message(
             return (
                 f"Error: Timed out after {timeout:g} s converting {where}: the page is "
                 "unusually large or malformed. Try another source."
+            )
+        if exc.reason == "stalled":  # a download's stall rule (docs/configuration.md)
+            return (
+                f"Error: {_sentence(msg)} Nothing was saved. The server stopped sending or "
+                "the link is slower than download_min_speed: try again later, or allow "
+                "slower transfers with a lower download_min_speed or a longer "
+                "download_stall_seconds."
+            )
+        if exc.reason == "download-timeout":
+            return (
+                f"Error: {_sentence(msg)} Nothing was saved. Raise download_timeout (0: no "
+                "limit) or try a faster source."
             )
         return (
             f"Error: Timed out after {timeout:g} s {action} {where}. "
@@ -199,8 +223,11 @@ def error_message(
     if isinstance(exc, UnsupportedContentError):
         if exc.reason == "password-protected":
             return (
-                f"Error: {where} is a password-protected PDF, so its text cannot be read. "
-                "Try another source."
+                f"Error: {where} is a password-protected PDF, so its text cannot be read "
+                "without its password. If you have the password, save the file with "
+                "download_file and open it with `webgrip extract FILE --password PASSWORD` "
+                "(in Python: webgrip.pdf.extract_pdf(data, password=...)); otherwise try "
+                "another source."
             )
         if exc.reason == "malformed-pdf":
             return (
@@ -225,15 +252,29 @@ def error_message(
                 "was saved. Use another source or ask for a higher max_download_bytes."
             )
         return (
-            f"Error: {where} is larger than the{limit} size limit. If it is a file, use "
-            "download_file; otherwise try another source."
+            f"Error: {where} is larger than the{limit} size limit (max_response_bytes, "
+            "WEBGRIP_MAX_RESPONSE_BYTES). If it is a file, use download_file; otherwise "
+            "try another source or raise max_response_bytes."
         )
     if isinstance(exc, ConnectError):
         saved = " Nothing was saved." if action == "downloading" else ""
+        # The core's message repeats what this line says first ("Could not fetch <url>"):
+        # keep only what follows, e.g. "through the proxy P: cannot connect to the proxy".
+        cause = msg.removeprefix("Could not fetch ").removeprefix(where).lstrip(": ")
+        if cause.startswith("Could not fetch ") or not cause:
+            cause = msg
+        if isinstance(exc, ProxyError):
+            return (
+                f"Error: Could not fetch {where} {_sentence(cause)}{saved} Check that the "
+                "proxy (proxy, WEBGRIP_PROXY) is running and reachable, or try again later."
+            )
         return (
-            f"Error: Could not fetch {where} — {_sentence(msg)}{saved} Check the address "
+            f"Error: Could not fetch {where} — {_sentence(cause)}{saved} Check the address "
             "or try again later."
         )
+    if isinstance(exc, RenderError):
+        hint = _render_hint(exc.reason)
+        return f"Error: Could not render {where} — {_sentence(msg)}" + (f" {hint}" if hint else "")
     if isinstance(exc, DownloadError):
         return f"Error: Could not save {where} — {_sentence(msg)} {_download_hint(exc.reason)}"
     if isinstance(exc, SearchBlockedError):
@@ -242,12 +283,8 @@ def error_message(
         cause = msg.split(" Do not retry")[0]
         return f"Error: {_sentence(cause)} {SEARCH_BLOCKED_ADVICE}"
     if isinstance(exc, SearchError):
-        if exc.reason == "not-configured":  # a key or setting missing: waiting will not help
-            return (
-                f"Error: Search failed — {_sentence(msg)} Set it as the message says, or "
-                "choose another search provider."
-            )
-        return f"Error: Search failed — {_sentence(msg)} Try again later or rephrase the query."
+        hint = _search_hint(exc.reason, msg)
+        return f"Error: Search failed — {_sentence(msg)}" + (f" {hint}" if hint else "")
     if isinstance(exc, WebgripError):
         return f"Error: {_sentence(msg)} Try again or use another source."
     if isinstance(exc, (ValueError, TypeError)):
@@ -311,12 +348,82 @@ def _site(url: object) -> str | None:
         return None
 
 
+def _with_scheme(url: str) -> str | None:
+    """``https://example.com/a`` for ``example.com/a`` (a host name without its scheme), else
+    ``None`` (not a bare host: a relative path, words, another scheme)."""
+    if not url or "://" in url or any(ch.isspace() for ch in url) or url.endswith("…"):
+        return None
+    host = url.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if name.startswith("//"):
+        return None
+    labels = name.split(".")
+    dotted = len(labels) > 1 and all(labels)
+    looks_like_host = (
+        (dotted and labels[-1].isalpha())
+        or (len(labels) == 4 and all(label.isdigit() for label in labels))
+        or name == "localhost"
+    )
+    if not looks_like_host or not all(c.isalnum() or c in ".-" for c in name):
+        return None
+    return ("http://" if name == "localhost" else "https://") + url
+
+
+def _search_hint(reason: str | None, detail: str) -> str:
+    """The next step for a failed search: what fits its cause (a setting, the query, the
+    network), "try again later" only where waiting can help."""
+    if reason == "not-configured":  # a key or setting missing: waiting will not help
+        return "Set what the message names, or choose another search provider."
+    if reason == "empty-query":
+        return "Say what to search for."
+    if reason in ("invalid-argument", "query-too-long"):
+        return "Fix the argument and search again."
+    if "refused by the URL policy" in detail:  # the message names the settings to check
+        return ""
+    if reason in ("http-401", "http-403"):
+        return "Check the provider's API key and account, or choose another search provider."
+    if reason == "all-failed":
+        return (
+            "Check the network connection and the search settings (search_provider, "
+            "search_fallbacks, API keys), or try again later."
+        )
+    if reason in ("timeout", "engines-unresponsive") or (reason or "").startswith("http-5"):
+        return "Try again later or choose another search provider."
+    if reason in ("bad-response", "unrecognized-page", "too-large"):
+        return "The provider's answer could not be read; choose another search provider."
+    # What is left is the connection: DNS, refused, reset, TLS, proxy.
+    return (
+        "Check the network connection and the endpoint (search_endpoints), or choose "
+        "another search provider."
+    )
+
+
+def _render_hint(reason: str | None) -> str:
+    """The next step when a page could not be rendered in the browser."""
+    if reason == "no-browser":  # the message says what to install or set: nothing to add
+        return ""
+    if reason == "proxy":
+        return "Fetch the page without rendering, or configure no upstream proxy."
+    return "Try again, or fetch the page without rendering."
+
+
 def _download_hint(reason: str | None) -> str:
     if reason == "outside-download-dirs":
         return "Save inside an allowed download folder (or omit save_to)."
     if reason in ("symlink", "not-a-directory", "not-a-file"):
         return "Choose another folder or file name."
     return "Check the folder and try again."
+
+
+def unrun_scripts(shell: str, why: str | None, render_setting: str) -> str:
+    """Why a page its scripts build shows no text, as a clause: ``shell`` is the core's
+    shell reason (:attr:`Page.script_shell <webgrip.page.Page.script_shell>`), ``why`` what
+    :func:`webgrip.render.render_available` said, ``render_setting`` the config's ``render``."""
+    if render_setting == "never":
+        return f'the page is built by its scripts ({shell}) and rendering is off (render = "never")'
+    if why is None:
+        return f"the page is built by its scripts ({shell}) and the browser failed to render it"
+    return f"the page is built by its scripts ({shell}), which cannot run here: {why}"
 
 
 def short_title(title: str, limit: int = MAX_TITLE_CHARS) -> str:

@@ -196,7 +196,11 @@ def render_available(config: Config, *, proxied: bool | None = None) -> str | No
         # The setting names the browser: pointing at the system's Chromium would be wrong.
         path = os.path.expanduser(config.browser_executable)
         what = "is not executable" if os.path.exists(path) else "does not exist"
-        return f"browser_executable {path!r} is not an executable browser (it {what})"
+        return (
+            f"browser_executable {path!r} is not an executable browser (it {what}); point "
+            "browser_executable (WEBGRIP_BROWSER_EXECUTABLE) at a Chromium or Chrome binary, "
+            "or leave it unset to use the one installed"
+        )
     if browser_executable(config) is None:
         return (
             "no Chromium found (install it, e.g. apt-get install chromium, or set "

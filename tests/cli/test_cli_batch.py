@@ -71,7 +71,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
 
 def test_batch_without_the_list_fails_cleanly(tmp_path):
     result = webgrip("batch", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o"))
-    assert result.returncode == 1
+    assert result.returncode == 2  # a file that cannot be read: a usage error
     assert "missing.txt" in result.stderr and "Traceback" not in result.stderr
 
 

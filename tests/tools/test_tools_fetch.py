@@ -169,15 +169,17 @@ def test_paging_reassembles_exactly_with_one_request(tools, httpserver):
         answer = tools.fetch_page(url, max_length=700, start_index=start)
         calls += 1
         _fields, body = header_and_body(answer)
-        shown = answer.splitlines()[2]
-        m = re.fullmatch(r"Showing characters (\d+)–(\d+) of (\d+)", shown)
+        m = re.search(r"^Showing characters (\d+)–(\d+) of (\d+)$", answer, re.MULTILINE)
         assert m and int(m.group(1)) == start and int(m.group(3)) == len(text)
-        more = re.search(
-            r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$", body
-        )
-        chunk = body[: more.start()] if more else body
+        # The part is the page's text as it is; the note follows after one blank line.
+        chunk = body[: int(m.group(2)) - start]
         assert len(chunk) <= 700
-        assert int(m.group(2)) == start + len(chunk)
+        more = re.fullmatch(
+            r"\n*\[Truncated: call fetch_page with start_index=(\d+) to continue\]",
+            body[len(chunk) :],
+        )
+        assert more or body == chunk
+        assert "\n\n\n" not in answer
         parts.append(chunk)
         if not more:
             break
@@ -205,10 +207,13 @@ def test_paging_html_markdown_once(tools, httpserver):
     while True:
         answer = tools.fetch_page(url, max_length=5000, start_index=start)
         _, body = header_and_body(answer)
-        more = re.search(
-            r"\n\n\[Truncated: call fetch_page with start_index=(\d+) to continue\]$", body
+        end = int(re.search(r"Showing characters \d+–(\d+) of", answer).group(1))
+        pieces.append(body[: end - start])
+        more = re.fullmatch(
+            r"\n*\[Truncated: call fetch_page with start_index=(\d+) to continue\]",
+            body[end - start :],
         )
-        pieces.append(body[: more.start()] if more else body)
+        assert "\n\n\n" not in answer
         if not more:
             break
         start = int(more.group(1))

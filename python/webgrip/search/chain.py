@@ -116,8 +116,10 @@ def _chain_error(failures: list[tuple[str, SearchError]], expired: bool) -> Sear
             reason="blocked",
         )
     tail = " (the search deadline passed)" if expired else ""
+    # None was asked (each lacks its key or instance): a setting is the fix, not waiting.
+    reason = "all-failed" if asked else "not-configured"
     return SearchError(
-        f"Every search provider failed{tail}: {summary}", url=first.url, reason="all-failed"
+        f"Every search provider failed{tail}: {summary}", url=first.url, reason=reason
     )
 
 

@@ -308,9 +308,9 @@ class Tools:
         # max_length, which counts the text (one line per URL the part cites).
         listed = links_listed(cited, [(start, end)])
         if listed:
-            out += "\n\n" + listed
+            out = _then(out, listed)
         if end < total:
-            out += f"\n\n[Truncated: call fetch_page with start_index={end} to continue]"
+            out = _then(out, f"[Truncated: call fetch_page with start_index={end} to continue]")
         return out
 
     def _nothing_shown(self, page: Page) -> str:
@@ -546,17 +546,25 @@ class Tools:
 
 
 def _shown_part(text: str, chunk: str, start: int, end: int, extract: str) -> str:
-    """The part ``text[start:end]`` as it is shown: without trailing blank lines (a note may
-    follow), and for Markdown with a code fence cut by the part closed at its end and reopened
-    at the start of the next (:func:`~webgrip.fetching.code_fences`), so each part reads as
-    Markdown on its own. The offsets stay the page's."""
-    shown = chunk.rstrip("\n")
-    if extract != "markdown" or not shown:
-        return shown
+    """The part ``text[start:end]`` as it is shown: for Markdown, a code fence cut by the
+    part is closed at its end and reopened at the start of the next
+    (:func:`~webgrip.fetching.code_fences`), so each part reads as Markdown on its own. The
+    text in between is the page's, character for character (the offsets count it)."""
+    if extract != "markdown" or not chunk:
+        return chunk
     from ..fetching import code_fences
 
     reopen, close = code_fences(text, start, end)
-    return reopen + shown + close
+    if close and chunk.endswith("\n"):
+        close = close.lstrip("\n")  # the fence goes on its own line, not after a blank one
+    return reopen + chunk + close
+
+
+def _then(text: str, note: str) -> str:
+    """``note`` after ``text`` with one blank line between, however many newlines ``text``
+    ends with (a part cut after a paragraph ends with two): ``text`` is kept as it is."""
+    ending = len(text) - len(text.rstrip("\n"))
+    return text + "\n" * max(0, 2 - ending) + note
 
 
 # -- module-level tools over a shared default ---------------------------------------------
