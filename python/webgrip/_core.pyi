@@ -122,6 +122,7 @@ class Client:
         max_response_bytes: int = ...,  # DEFAULT_MAX_RESPONSE_BYTES
         user_agent: str | None = None,  # None: "webgrip/<version>"
         ca_bundle: str | None = None,
+        tls_trust: str = "webpki",  # or "system"; SSL_CERT_FILE/SSL_CERT_DIR read when set
         allow_http: bool = True,
         allow_https_downgrade: bool = False,
         resolve: Mapping[str, Sequence[str]] | None = None,

@@ -170,6 +170,7 @@ _POLICY_FIELDS = (
     "resolve",
     "max_redirects",
     "ca_bundle",
+    "tls_trust",
     "max_response_bytes",
     # What a client sends: a page fetched with a site's token is never served to a client
     # without it (only a digest of them is in the key).
@@ -182,6 +183,9 @@ def policy_fingerprint(config: Config) -> str:
     """A short digest of ``config``'s URL policy: clients whose policies differ in any way
     get different fingerprints, hence disjoint cache entries."""
     fields = {name: getattr(config, name, None) for name in _POLICY_FIELDS}
+    # The trust store the environment adds (docs/security.md): a page fetched through a
+    # root only this environment trusts is not served to a client that would refuse it.
+    fields["env"] = [os.environ.get(name) or None for name in ("SSL_CERT_FILE", "SSL_CERT_DIR")]
     blob = json.dumps(fields, sort_keys=True, default=repr)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 

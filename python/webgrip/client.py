@@ -95,6 +95,7 @@ def _core_client(config: Config, routes: dict[str, Any] | None = None) -> _core.
         max_response_bytes=config.max_response_bytes,
         user_agent=config.user_agent,
         ca_bundle=config.ca_bundle,
+        tls_trust=config.tls_trust,
         allow_http=config.allow_http,
         allow_https_downgrade=config.allow_https_downgrade,
         resolve={k: list(v) for k, v in config.resolve.items()},

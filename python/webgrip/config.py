@@ -24,6 +24,8 @@ __all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Co
 #: The keys ``Config.search_endpoints`` accepts: one per endpoint a provider calls.
 #: ``Config.render`` and ``WebClient.fetch(render=...)``: when a page runs in the guarded browser.
 RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
+#: The trust stores ``Config.tls_trust`` chooses among.
+TLS_TRUST: tuple[str, ...] = ("webpki", "system")
 
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
     "duckduckgo_html",
@@ -76,7 +78,12 @@ class Config:
     """Cap on the decoded body of a fetched page."""
     user_agent: str = f"webgrip/{_version} (+https://pypi.org/project/webgrip/)"
     ca_bundle: str | None = None
-    """Extra trusted CA certificates (PEM file), added to the built-in roots."""
+    """Extra trusted CA certificates (PEM file), added to the roots ``tls_trust`` chooses."""
+    tls_trust: str = "webpki"
+    """The roots TLS trusts: ``"webpki"`` (Mozilla's, built in: the same everywhere) or
+    ``"system"`` (the operating system's store, where a company installs its proxy's CA).
+    ``SSL_CERT_FILE``/``SSL_CERT_DIR``, when set, add their certificates to ``"webpki"`` and
+    replace the store of ``"system"`` (as OpenSSL reads them). See docs/security.md."""
     rate_limit_seconds: float = 1.0
     """Minimum interval between two requests to the same host; 0 disables."""
     max_retries: int = 2
@@ -406,6 +413,7 @@ _FIELD_KINDS: dict[str, str] = {
     "max_response_bytes": "int",
     "user_agent": "str",
     "ca_bundle": "opt_str",
+    "tls_trust": "str",
     "rate_limit_seconds": "float",
     "max_retries": "int",
     "respect_robots_txt": "bool",
@@ -481,6 +489,8 @@ def _validate(c: Config) -> None:
     if c.proxy is not None:
         check_proxy_url(c.proxy, "proxy")
     check_proxy_for(c.proxy_for)
+    if c.tls_trust not in TLS_TRUST:
+        raise bad("tls_trust", f"{c.tls_trust!r}; choose one of {', '.join(TLS_TRUST)}")
     if c.render not in RENDER_MODES:
         raise bad("render", f"{c.render!r}; choose one of {', '.join(RENDER_MODES)}")
     if c.safe_search not in _SAFE_SEARCH:

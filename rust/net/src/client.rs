@@ -16,7 +16,7 @@ use crate::headers::{
 };
 use crate::policy::{normalize_host, Policy, PolicyConfig, Target};
 use crate::resolve::{GuardedResolver, Lookup};
-use crate::tls::tls_config;
+use crate::tls::{tls_config, TlsTrust};
 use crate::transport::{clear_last_peer, last_peer, GuardedConnector};
 use crate::upstream::ProxyRoutes;
 use crate::ureq_error::from_ureq;
@@ -57,6 +57,8 @@ pub struct ClientConfig {
     pub user_agent: String,
     /// Extra trusted CA certificates (PEM file).
     pub ca_bundle: Option<String>,
+    /// Which roots are trusted before `ca_bundle` (see [`TlsTrust`]).
+    pub tls_trust: TlsTrust,
     /// Sent on every request (below the call's and the site's headers).
     pub headers: Vec<(String, String)>,
     /// Domain -> headers sent to that domain and its subdomains (the longest match wins).
@@ -79,6 +81,7 @@ impl Default for ClientConfig {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             user_agent: concat!("webgrip/", env!("CARGO_PKG_VERSION")).to_string(),
             ca_bundle: None,
+            tls_trust: TlsTrust::WebPki,
             headers: Vec::new(),
             site_headers: Vec::new(),
             cookies: true,
@@ -203,7 +206,7 @@ impl Client {
             .accept_encoding(crate::decode::ACCEPT_ENCODING)
             .timeout_global(Some(cfg.timeout.min(MAX_TIMEOUT)))
             .timeout_connect(Some(cfg.connect_timeout.min(MAX_TIMEOUT)))
-            .tls_config(tls_config(cfg.ca_bundle.as_deref())?)
+            .tls_config(tls_config(cfg.tls_trust, cfg.ca_bundle.as_deref())?)
             .build();
         let agent = Agent::with_parts(
             config,

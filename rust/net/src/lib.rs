@@ -42,4 +42,5 @@ pub use policy::{
     is_localhost_name, url_host, Policy, PolicyConfig, Target, TargetHost, DEFAULT_BLOCKED_PORTS,
 };
 pub use proxy::{EgressProxy, ProxyConfig, ProxyStats, PROXY_USER};
+pub use tls::TlsTrust;
 pub use upstream::ProxyRoutes;

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::{
     cancelled, ClientConfig, DestDir, ErrorKind, Exchange, NetError, Policy, PolicyConfig,
-    ProxyRoutes, RequestSpec, SameSiteRule, StoredCookie, DEFAULT_BLOCKED_PORTS,
+    ProxyRoutes, RequestSpec, SameSiteRule, StoredCookie, TlsTrust, DEFAULT_BLOCKED_PORTS,
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
     MAX_SHOWN_URL_CHARS,
 };
@@ -131,6 +131,7 @@ impl Client {
         max_response_bytes = DEFAULT_MAX_RESPONSE_BYTES,
         user_agent = None,
         ca_bundle = None,
+        tls_trust = "webpki",
         allow_http = true,
         allow_https_downgrade = false,
         resolve = None,
@@ -155,6 +156,7 @@ impl Client {
         max_response_bytes: u64,
         user_agent: Option<String>,
         ca_bundle: Option<String>,
+        tls_trust: &str,
         allow_http: bool,
         allow_https_downgrade: bool,
         resolve: Option<HashMap<String, Vec<String>>>,
@@ -183,6 +185,7 @@ impl Client {
             max_response_bytes,
             user_agent: user_agent.unwrap_or(defaults.user_agent),
             ca_bundle,
+            tls_trust: TlsTrust::parse(tls_trust).map_err(|e| to_pyerr(py, e))?,
             headers,
             site_headers: site_headers.unwrap_or_default().into_iter().collect(),
             cookies,
