@@ -35,6 +35,13 @@ def test_real_client_lists_and_calls_every_tool(tmp_path):
     with SiteServer() as site:
         page_url = site.route("/article", page(article("Protocol")))
         site.route("/report.csv", lambda req: Reply(200, b"x,y\n1,2\n", content_type="text/csv"))
+        links_url = site.route(
+            "/links",
+            page(
+                "<main><p>Read <a href='/a'>one</a>, <a href='/b'>two</a>, "
+                "<a href='/a'>one again</a>.</p></main>"
+            ),
+        )
         site.route(
             "/html/",
             page(
@@ -64,9 +71,12 @@ def test_real_client_lists_and_calls_every_tool(tmp_path):
             blocked = await session.call_tool("fetch_page", {"url": "http://10.0.0.1/"})
             invalid = await session.call_tool("fetch_page", {"url": page_url, "bogus": 1})
             missing = await session.call_tool("fetch_page", {"url": site.url("/nope")})
-            return listed, fetched, found, saved, blocked, invalid, missing
+            cited = await session.call_tool(
+                "fetch_page", {"url": links_url, "links": "citations", "max_age": 0}
+            )
+            return listed, fetched, found, saved, blocked, invalid, missing, cited
 
-        listed, fetched, found, saved, blocked, invalid, missing = anyio.run(
+        listed, fetched, found, saved, blocked, invalid, missing, cited = anyio.run(
             _session_run, env, script
         )
 
@@ -91,6 +101,10 @@ def test_real_client_lists_and_calls_every_tool(tmp_path):
         assert failed.is_error is True
         assert _text(failed).startswith("Error:")
     assert "bogus" in _text(invalid)
+    # links and max_age reach the tool through MCP: markers in the text, the URLs after it.
+    assert cited.is_error is False
+    assert "Read one [1], two [2], one again [1]." in _text(cited)
+    assert f"Links:\n[1] {site.url('/a')}\n[2] {site.url('/b')}" in _text(cited)
 
 
 def test_server_without_sdk_explains_how_to_install(tmp_path):
