@@ -126,6 +126,7 @@ class BatchProgress:
         self._last_time = self._start
         self._last_done = 0
         self._drawn = False
+        self._last_counts: tuple[int, int, int] | None = None  # of the last line written
         self.done = 0
         self.failed = 0
         self.waiting = 0
@@ -168,6 +169,7 @@ class BatchProgress:
     def _draw(self, now: float) -> None:
         self._last_time = now
         self._last_done = self.done
+        self._last_counts = (self.done, self.failed, self.waiting)
         if self.tty:
             self.stream.write("\r" + self.render(now) + "\x1b[K")
         else:
@@ -176,11 +178,12 @@ class BatchProgress:
         self._drawn = True
 
     def finish(self, note: str = "") -> None:
-        """Write the final state (with ``note`` appended) and end the line."""
+        """Write the final state (with ``note`` appended) and end the line. Off a terminal,
+        a last line already showing these counts is not written again."""
         line = self.render() + note
         if self.tty:
             self.stream.write("\r" + line + "\x1b[K\n")
-        else:
+        elif note or self._last_counts != (self.done, self.failed, self.waiting):
             self.stream.write(line + "\n")
         self.stream.flush()
 

@@ -40,6 +40,7 @@ from .config import Config
 from .errors import (
     BlockedURLError,
     FetchTimeoutError,
+    HTTPStatusError,
     InvalidURLError,
     UnsupportedContentError,
     WebgripError,
@@ -262,7 +263,7 @@ def _parser() -> argparse.ArgumentParser:
         "--download-timeout",
         metavar="SECONDS",
         type=float,
-        help="longest the whole download may take, 0 for no limit "
+        help="longest the transfer may take, 0 for no limit "
         "(config: download_timeout; default 3600)",
     )
 
@@ -634,8 +635,8 @@ _ALL_REQUEST_FLAGS = ("timeout", "header", "user_agent", "proxy", "allow", "robo
 _REQUEST_FLAGS: dict[str, tuple[str, ...]] = {
     "fetch": _ALL_REQUEST_FLAGS,
     "download": _ALL_REQUEST_FLAGS,
-    "batch": _ALL_REQUEST_FLAGS,
-    "crawl": _ALL_REQUEST_FLAGS,
+    "batch": (*_ALL_REQUEST_FLAGS, "rate_limit"),
+    "crawl": (*_ALL_REQUEST_FLAGS, "rate_limit"),
     "search": ("timeout", "header", "user_agent", "proxy", "allow"),
     "check": ("allow",),
     "map": _ALL_REQUEST_FLAGS,
@@ -653,6 +654,10 @@ _FLAG_OF = {
     ),
     "allow_networks": ("--allow", "Give a network such as 10.0.0.0/8 or 127.0.0.1/32"),
     "respect_robots_txt": ("--robots", "Use --robots or --ignore-robots"),
+    "rate_limit_seconds": (
+        "--rate-limit",
+        "Give the seconds between two requests to one host, 0 or more, e.g. --rate-limit 0.25",
+    ),
     "download_min_speed": ("--speed-limit", "Give a positive number of bytes per second"),
     "download_stall_seconds": (
         "--speed-time",
@@ -726,6 +731,14 @@ def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
             "127.0.0.0/8 for a local server; repeatable (added to the config's "
             "allow_networks)",
         )
+    if "rate_limit" in which:
+        group.add_argument(
+            "--rate-limit",
+            metavar="SECONDS",
+            help="seconds between two requests to one host (config: rate_limit_seconds; "
+            "default 1): with one host, what sets the pace, whatever --concurrency. "
+            "Lower it only where the site allows",
+        )
     if "robots" in which:
         group.add_argument(
             "--robots",
@@ -794,6 +807,14 @@ def _request_settings(args: argparse.Namespace) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     if getattr(args, "timeout", None) is not None:
         settings["timeout"] = _seconds(args.timeout)
+    if getattr(args, "rate_limit", None) is not None:
+        try:
+            settings["rate_limit_seconds"] = float(args.rate_limit)
+        except ValueError:
+            raise ValueError(
+                f"invalid value for --rate-limit: {args.rate_limit!r} is not a number of "
+                f"seconds. {_FLAG_OF['rate_limit_seconds'][1]}"
+            ) from None
     for flag, key in (
         ("user_agent", "user_agent"),
         ("proxy", "proxy"),
@@ -981,6 +1002,18 @@ def _error_line(exc: WebgripError, args: argparse.Namespace) -> str:
         else:
             line += f" To wait longer, raise the limit: WEBGRIP_TIMEOUT={longer}."
     return line
+
+
+def _error_json(exc: WebgripError, args: argparse.Namespace, line: str) -> dict[str, Any]:
+    """What ``--json`` prints on stdout when the command failed: the URL, the error's kind
+    (a batch row's ``error_kind``: ``timeout``, ``http-404``, ``private-address``...), the
+    message and the HTTP status when there was one."""
+    return {
+        "url": getattr(exc, "url", None) or getattr(args, "url", None),
+        "error_kind": exc.reason or type(exc).__name__,
+        "error": line,
+        "status": exc.status if isinstance(exc, HTTPStatusError) else None,
+    }
 
 
 def _print_json(obj: Any, out: TextIO) -> None:
@@ -1336,7 +1369,10 @@ def _cmd_extract(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise
         return EXIT_FAILURE
     if args.json:
-        _print_json(page.to_dict(), out)
+        data = page.to_dict()
+        # No request was made: no status, and no URL unless --url named one.
+        data.update(url=args.url or None, final_url=args.url or None, status=None)
+        _print_json(data, out)
     if _is_empty(page.content):
         what = _NOTHING_FOUND[page.extract].replace("--extract", "--mode")
         err.write(f"webgrip: {what.replace('on this page', f'in {name}')}\n")
@@ -1553,7 +1589,7 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"webgrip: {problem}\n")
         return EXIT_USAGE
     try:
-        from .bulk.parquet import run_batch
+        from .bulk.parquet import StoreUnavailableError, run_batch
     except ModuleNotFoundError as exc:
         err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
         return EXIT_USAGE
@@ -1574,6 +1610,9 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as exc:  # the list unreadable, the folder not writable
         err.write(f"webgrip: {_os_error_line(exc)}\n")
         return EXIT_USAGE
+    except StoreUnavailableError as exc:  # names the store and what to do itself
+        err.write(f"webgrip: {exc}\n")
+        return EXIT_FAILURE
     _print_json(summary, out)
     if summary.get("interrupted"):  # Ctrl-C: what finished is written; a rerun goes on
         return 130
@@ -1676,7 +1715,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args, out, err)
     except WebgripError as exc:
-        err.write(f"webgrip: {_error_line(exc, args)}\n")
+        line = _error_line(exc, args)
+        if getattr(args, "json", False):
+            with contextlib.suppress(BrokenPipeError):  # `... --json | head`
+                _print_json(_error_json(exc, args, line), out)
+        err.write(f"webgrip: {line}\n")
         return _exit_code(exc)
     except ValueError as exc:  # bad configuration, bad argument value
         err.write(f"webgrip: {exc}\n")

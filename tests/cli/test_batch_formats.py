@@ -28,6 +28,7 @@ from helpers.siteserver import Reply, SiteServer, article, loopback_env, page  #
 from webgrip._progress import BatchProgress  # noqa: E402
 from webgrip.batch import ROW_COLUMNS  # noqa: E402
 from webgrip.batch_parquet import markdown_name  # noqa: E402
+from webgrip.bulk.parquet import front_matter  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -55,9 +56,12 @@ def read_rows(out: Path, fmt: str) -> dict[str, dict]:
         row = json.loads(line)
         if fmt == "markdown":
             assert set(row) == {"url", "file", *ROW_COLUMNS} - {"content"}
-            row["content"] = (
-                None if row["file"] is None else (out / row["file"]).read_text(encoding="utf-8")
-            )
+            row["content"] = None
+            if row["file"] is not None:
+                text = (out / row["file"]).read_text(encoding="utf-8")
+                head = front_matter(row["url"], row)  # the URL and title, then the page
+                assert text.startswith(head) and f'url: "{row["url"]}"' in head, text[:200]
+                row["content"] = text.removeprefix(head)
         else:
             assert set(row) == {"url", *ROW_COLUMNS}
         assert row["url"] not in rows  # one line per URL
@@ -396,7 +400,7 @@ def test_links_planted_in_the_output_folder_are_never_written_through(tmp_path, 
         ] * len(planted)
         if fmt == "markdown":  # the link at the final name was replaced by the page
             assert not (out / name).is_symlink()
-            assert (out / name).read_text(encoding="utf-8").startswith("# Planted")
+            assert "\n---\n\n# Planted" in (out / name).read_text(encoding="utf-8")
         for left in [p for p in out.iterdir() if p.is_symlink()]:
             left.unlink()  # (the planted Parquet link is no Parquet file to read)
         assert read_rows(out, fmt)[url]["title"] == "Planted"

@@ -323,7 +323,7 @@ def test_credential_header_with_the_browser_is_refused(site, capsys):
         (["check", "https://example.com/"], "--header"),
         (["search", "q"], "--robots"),
         (["extract", "-"], "--allow"),
-        (["mcp"], "--proxy"),
+        (["map", "https://example.com/"], "--rate-limit"),  # batch and crawl only
     ],
 )
 def test_commands_without_a_flag_refuse_it(capsys, command, flag):

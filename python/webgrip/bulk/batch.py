@@ -30,6 +30,7 @@ from ..ratelimit import queued_calls
 from .politeness import MAX_HOLD_SECONDS
 
 __all__ = [
+    "EMPTY",
     "MAX_HOST_WAIT_SECONDS",
     "ROW_COLUMNS",
     "PageFetcher",
@@ -43,6 +44,17 @@ __all__ = [
 #: ``Retry-After`` hold (an hour) plus ten minutes of queue. Past it the URL's result is that
 #: ``timeout`` error.
 MAX_HOST_WAIT_SECONDS = MAX_HOLD_SECONDS + 600.0
+
+#: The ``error_kind`` of a page fetched whole whose view holds nothing (:func:`result_row`).
+EMPTY = "empty"
+#: What an empty view means, per view (the agent tools' wording).
+_EMPTY_VIEW = {
+    "markdown": "no readable text was found on this page",
+    "text": "no readable text was found on this page",
+    "html": "the page is empty",
+    "links": "no links were found on this page",
+    "tables": "no tables were found on this page",
+}
 
 #: The columns a fetched URL gains as a table row (:func:`result_row`), besides its ``url``.
 ROW_COLUMNS = (
@@ -246,8 +258,24 @@ def result_row(result: Page | WebgripError, extract: str | None = None) -> dict[
     <webgrip.page.Page.render_reason>`), and leaves ``error_kind``/``error`` ``None``; a failure
     leaves the page columns ``None`` (``status`` kept for an HTTP error) and gives the error's
     ``reason`` (e.g. ``private-address``, ``http-404``, ``timeout``; the class name when it
-    has none) and message.
+    has none) and message. A page whose view is empty (no readable text, no links, no tables)
+    is a failure too, ``error_kind`` :data:`EMPTY`, keeping its ``final_url``, ``status``,
+    ``title`` and ``content_type`` but no ``content``.
     """
+    if isinstance(result, Page) and not (result.content or "").strip():
+        # Nothing to store: a failure row, so that a folder holds no empty files and the
+        # summary counts it; the page's address, status and title stay for a look.
+        return {
+            "final_url": result.final_url,
+            "status": result.status,
+            "title": result.title,
+            "content": None,
+            "content_type": result.content_type,
+            "extract": result.extract,
+            "render_reason": result.render_reason,
+            "error_kind": EMPTY,
+            "error": f"{_EMPTY_VIEW.get(result.extract, _EMPTY_VIEW['html'])} ({result.url})",
+        }
     if isinstance(result, Page):
         return {
             "final_url": result.final_url,

@@ -49,10 +49,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .._cancel import CancelToken
-from .._progress import BatchProgress
+from .._progress import BatchProgress, format_duration
 from ..client import WebClient
 from ..config import Config
 from ..errors import WebgripError
+from ..sites.urls import canonical
 from .batch import ROW_COLUMNS, fetch_each, result_row
 from .rows import PARQUET_SCHEMA, ROW_SCHEMA, STORE_FAILED, STORE_SOCKET_TIMEOUT
 
@@ -68,6 +69,7 @@ __all__ = [
     "StoreUnavailableError",
     "done_urls",
     "folder_formats",
+    "front_matter",
     "markdown_name",
     "read_lines",
     "read_url_list",
@@ -400,9 +402,25 @@ class JsonlSink(_LinesSink):
         self._write({"url": url, **{c: row[c] for c in ROW_COLUMNS}})
 
 
+def front_matter(url: str, row: dict[str, Any]) -> str:
+    """The YAML front matter a ``.md`` file of a batch starts with: ``url`` (as listed),
+    ``final_url`` when a redirect changed it, and ``title`` when the page has one; values in
+    JSON's double-quoted form, which YAML reads as is. What static-site tools, Obsidian and
+    document loaders (LlamaIndex, LangChain) read as the file's metadata; the Markdown
+    follows unchanged."""
+    fields = [("url", url)]
+    if row.get("final_url") and row["final_url"] != url:
+        fields.append(("final_url", row["final_url"]))
+    if row.get("title"):
+        fields.append(("title", row["title"]))
+    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in fields]
+    return "---\n" + "\n".join(lines) + "\n---\n\n"
+
+
 class MarkdownSink(_LinesSink):
     """A folder of ``.md`` files and their ``index.jsonl``: :meth:`add` writes a page's file
-    (temporary name, then renamed) and then its index line; a failure only its line."""
+    (temporary name, then renamed; :func:`front_matter` first) and then its index line; a
+    failure only its line."""
 
     _NAME = INDEX_NAME
 
@@ -414,6 +432,7 @@ class MarkdownSink(_LinesSink):
                 _new_file(self.folder, name) as fd,
                 open(fd, "w", encoding="utf-8", newline="\n") as f,
             ):
+                f.write(front_matter(url, row))
                 f.write(row["content"])
         entry = {"url": url, "file": name}
         entry.update((c, row[c]) for c in ROW_COLUMNS if c != "content")
@@ -493,18 +512,26 @@ def run_batch(
         )
     config = config or Config()
     folder = Path(out_dir)
+    urls = read_url_list(urls_file)  # first: a list that cannot be read creates no folder
     folder.mkdir(parents=True, exist_ok=True)
-    urls = read_url_list(urls_file)
     _check_format(folder, format)
     sink = _SINKS[format](folder, err)
     _check_same_view(folder, extract, sink.extracts())
-    done = sink.done_urls()
-    todo = [u for u in urls if u not in done]
+    urls, duplicates = _one_spelling_each(urls, config.tracking_params)
+    done = {canonical(u, config.tracking_params) for u in sink.done_urls()}
+    todo = [u for u in urls if canonical(u, config.tracking_params) not in done]
     summary = {"listed": len(urls), "skipped": len(urls) - len(todo), "fetched": 0, "failed": 0}
+    if duplicates:  # only then: a list without any keeps the summary's four counts
+        summary["duplicates"] = duplicates
+    again = f" ({duplicates} more spell a URL listed before: left out)" if duplicates else ""
     _say(
         err,
-        f"{len(urls)} URLs listed, {summary['skipped']} already in {folder}, {len(todo)} to fetch",
+        f"{len(urls)} URLs listed{again}, {summary['skipped']} already in {folder}, "
+        f"{len(todo)} to fetch",
     )
+    pace = _host_pace(todo, config.rate_limit_seconds)
+    if pace and not ray_address:
+        _say(err, pace)
     if todo and ray_address:
         _run_on_ray(
             todo,
@@ -536,6 +563,40 @@ def run_batch(
             f"{summary['skipped']} skipped",
         )
     return summary
+
+
+def _one_spelling_each(urls: list[str], tracking: tuple[str, ...]) -> tuple[list[str], int]:
+    """``urls`` with each page once: spellings that differ only in tracking parameters, the
+    fragment, the host's case or a default port (:func:`webgrip.sites.urls.canonical`, the
+    hygiene a fetch applies anyway) keep the first one listed. Also how many were left out."""
+    seen: set[str] = set()
+    kept = []
+    for url in urls:
+        key = canonical(url, tracking)
+        if key not in seen:
+            seen.add(key)
+            kept.append(url)
+    return kept, len(urls) - len(kept)
+
+
+def _host_pace(todo: list[str], interval: float) -> str | None:
+    """A line saying that the per-host interval sets the pace, when it does: some host has
+    enough URLs that spacing them ``interval`` seconds apart takes 2 s or more."""
+    if interval <= 0 or not todo:
+        return None
+    per_host: dict[str, int] = {}
+    for url in todo:
+        host = (urlsplit(url).hostname or "").lower()
+        per_host[host] = per_host.get(host, 0) + 1
+    host, most = max(per_host.items(), key=lambda item: item[1])
+    floor = (most - 1) * interval
+    if floor < 2:
+        return None
+    return (
+        f"{most} URLs on {host}, one request every {interval:g} s per host (rate_limit_seconds): "
+        f"at least {format_duration(floor)}, whatever --concurrency; --rate-limit SECONDS "
+        "changes the interval (ask the site first)"
+    )
 
 
 def _isatty(stream: TextIO | None) -> bool:
@@ -588,6 +649,8 @@ def _run_here(
     limiter = None
     if redis_url:
         from .politeness import RedisHostLimiter
+
+        _check_store(redis_url, config)
 
         limiter = RedisHostLimiter(
             redis_url,
@@ -672,37 +735,47 @@ def _run_on_ray(
     *,
     ray_logs: bool = False,
 ) -> None:
+    import importlib.util
     import logging
 
+    if redis_url:  # before Ray, which takes seconds to start
+        _check_store(redis_url, config)
+    _say(err, f"starting Ray (--ray {address})…")  # importing it alone takes seconds
     import ray
     import ray.data
 
-    from .ray import fetch_dataset
+    from .ray import fetch_dataset, quiet_ray
 
-    started = False
-    if not ray.is_initialized():
-        # "local" is Ray's own word for a new instance here; None would join the cluster
-        # RAY_ADDRESS or the last `ray start` on this machine names.
-        _check_cluster_address(address)
-        try:
-            # Ray's own INFO lines (start-up, Ray Data's plan and stages) only when asked
-            # (`webgrip batch -v`); its progress bars stay.
-            ray.init(
-                address=address,
-                log_to_driver=False,
-                logging_level=logging.INFO if ray_logs else logging.WARNING,
-            )
-        except ConnectionError as exc:
-            # "auto" with no cluster: Ray's own hint names a flag webgrip does not have.
-            raise ValueError(
-                f"no Ray cluster to join at --ray {address} ({str(exc).split('.')[0]}). "
-                "Start one (ray start --head) or give its head's host:6379, or use --ray "
-                "local for a Ray started here"
-            ) from None
-        started = True
-    if not ray_logs:
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
-    try:
+    with contextlib.ExitStack() as running:
+        if not ray.is_initialized():
+            # "local" is Ray's own word for a new instance here; None would join the cluster
+            # RAY_ADDRESS or the last `ray start` on this machine names.
+            _check_cluster_address(address)
+            running.enter_context(quiet_ray(verbose=ray_logs))
+            try:
+                # Ray's own INFO lines (start-up, Ray Data's plan and stages) only when asked
+                # (`webgrip batch -v`); its progress bars stay.
+                ray.init(
+                    address=address,
+                    log_to_driver=False,
+                    logging_level=logging.INFO if ray_logs else logging.WARNING,
+                )
+            except ConnectionError as exc:
+                # "auto" with no cluster: Ray's own hint names a flag webgrip does not have.
+                raise ValueError(
+                    f"no Ray cluster to join at --ray {address} ({str(exc).split('.')[0]}). "
+                    "Start one (ray start --head) or give its head's host:6379, or use --ray "
+                    "local for a Ray started here"
+                ) from None
+            running.callback(ray.shutdown)
+        if not ray_logs:
+            logging.getLogger("ray.data").setLevel(logging.WARNING)
+        bars = (
+            "Ray Data's progress bars follow"
+            if importlib.util.find_spec("tqdm") is not None
+            else "its progress bars need tqdm: pip install tqdm"
+        )
+        _say(err, f"Ray is up; fetching {len(todo)} URLs on it ({bars})")
         ds = ray.data.from_items([{"url": u} for u in todo])
         out = fetch_dataset(
             ds, config=config, extract=extract, politeness=redis_url, concurrency=concurrency
@@ -711,9 +784,6 @@ def _run_on_ray(
         out = out.map_batches(_without_store_failures, batch_format="pyarrow")
         # Ray Data reports its progress on stderr while the files are written.
         out.write_parquet(str(folder))
-    finally:
-        if started:
-            ray.shutdown()
     # What reached the folder this run (files written by other runs meanwhile included).
     written = done_urls(folder)
     fetched = [u for u in todo if u in written]
@@ -727,6 +797,17 @@ def _run_on_ray(
             f"{left} URLs not fetched (the politeness store did not answer) are left "
             "for the next run: run the same command again",
         )
+
+
+def _check_store(redis_url: str, config: Config) -> None:
+    """The politeness store answering a PING, checked before anything starts; a
+    :class:`StoreUnavailableError` naming it and the next step otherwise."""
+    from .politeness import check_store
+
+    try:
+        check_store(redis_url, timeout=min(2.0, config.timeout))
+    except WebgripError as exc:
+        raise StoreUnavailableError(str(exc), reason=STORE_FAILED) from exc.__cause__
 
 
 def _check_cluster_address(address: str | None) -> None:

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from ..errors import WebgripError
 from ..retry import MAX_RETRY_AFTER
 
-__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "shown_store"]
+__all__ = ["MAX_HOLD_SECONDS", "RedisHostLimiter", "check_store", "shown_store"]
 
 #: The longest a ``Retry-After`` may hold a host for the cluster: a server asking for more is
 #: held an hour, then asked again.
@@ -103,6 +103,30 @@ def shown_store(url: str) -> str:
     if ":" in host:  # IPv6, bracketed again
         host = f"[{host}]"
     return f"{parts.scheme}://{host}{f':{port}' if port is not None else ''}{parts.path}"
+
+
+def check_store(url: str, timeout: float = 2.0) -> None:
+    """Make sure the politeness store at ``url`` answers a PING within ``timeout`` seconds,
+    before a run starts anything (Ray takes seconds to start; a store that is down should be
+    said at once). Raises :class:`~webgrip.errors.WebgripError` (reason ``politeness-store``)
+    naming the store (:func:`shown_store`) and the next step."""
+    import redis  # the ray extra; a clear ImportError without it
+
+    shown = shown_store(url)
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        raise WebgripError(
+            f"the shared politeness store ({shown}) did not answer a PING within "
+            f"{timeout:g} s ({exc}); nothing was fetched. Start that Redis or give the "
+            "right --redis URL (redis://HOST:6379/0), then run the same command again; or "
+            "leave out --redis",
+            reason="politeness-store",
+        ) from exc
 
 
 def _micros(seconds: float) -> int:

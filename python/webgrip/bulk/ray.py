@@ -20,7 +20,12 @@ replace the node's in each actor's process, so every worker routes as the driver
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import sys
+import threading
+from collections.abc import Iterator
 
 import pyarrow as pa
 import ray.data
@@ -32,7 +37,7 @@ from ..proxies import PROXY_VARIABLES
 from .batch import fetch_rows
 from .rows import ROW_SCHEMA, STORE_SOCKET_TIMEOUT
 
-__all__ = ["DEFAULT_ACTOR_CPUS", "default_pool_size", "fetch_dataset"]
+__all__ = ["DEFAULT_ACTOR_CPUS", "default_pool_size", "fetch_dataset", "quiet_ray"]
 
 
 # Ray Data's actors default to max_restarts=-1 and max_task_retries=-1: a dead actor (process
@@ -192,3 +197,89 @@ def fetch_dataset(
         compute=compute,
         num_cpus=num_cpus,
     )
+
+
+#: What Ray writes to stderr on every healthy run, hidden by :func:`quiet_ray`: the driver's
+#: core worker says that Ray Data's actors carry their constructor in the object store (Ray
+#: Data's own doing, for every ``map_batches`` with a class).
+_EXPECTED_LINES = (b"has constructor arguments in the object store and max_restarts > 0",)
+#: Loggers whose warnings are expected on every run: a new local cluster's token
+#: authentication, on by default ("Token authentication is enabled for this Ray cluster"), and
+#: Ray Data's progress bars without tqdm ("tqdm is not installed. Progress bars will be
+#: disabled").
+_EXPECTED_LOGGERS = (
+    "ray._private.authentication.authentication_token_setup",
+    "ray.experimental.tqdm_ray",
+)
+
+
+@contextlib.contextmanager
+def quiet_ray(verbose: bool = False) -> Iterator[None]:
+    """While a Ray run lasts (``ray.init`` to ``ray.shutdown``), leave out what Ray says on
+    every successful run, unless ``verbose`` (``batch -v``): the warning that a new local
+    cluster uses token authentication (Ray's default, which stays on), the tqdm notice and
+    the core worker's object-store line. Everything else Ray writes goes through."""
+    if verbose:
+        yield
+        return
+    levels = {name: logging.getLogger(name).level for name in _EXPECTED_LOGGERS}
+    for name in _EXPECTED_LOGGERS:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    try:
+        with _without_lines(_EXPECTED_LINES):
+            yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+@contextlib.contextmanager
+def _without_lines(needles: tuple[bytes, ...]) -> Iterator[None]:
+    """File descriptor 2 through a pipe that drops the lines holding one of ``needles``:
+    Ray's C++ core writes to it directly, past Python's logging. Partial lines (a progress
+    bar redrawn with ``\\r``) pass at once."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        read_end, write_end = os.pipe()
+    except (OSError, ValueError):  # no stderr to filter
+        yield
+        return
+    os.dup2(write_end, 2)
+    os.close(write_end)
+
+    def pump() -> None:
+        pending = b""
+        try:
+            while chunk := os.read(read_end, 65536):
+                pending += chunk
+                cut = max(pending.rfind(b"\n"), pending.rfind(b"\r"))
+                if cut < 0:
+                    continue
+                head, pending = pending[: cut + 1], pending[cut + 1 :]
+                kept = [
+                    line
+                    for line in head.splitlines(keepends=True)
+                    if not any(n in line for n in needles)
+                ]
+                if kept:
+                    os.write(saved, b"".join(kept))
+            if pending:
+                os.write(saved, pending)
+        except OSError:
+            pass
+        finally:
+            os.close(read_end)
+            os.close(saved)
+
+    pumping = threading.Thread(target=pump, name="webgrip-ray-stderr", daemon=True)
+    pumping.start()
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        restored = os.dup(saved)
+        os.dup2(restored, 2)  # the pipe's write end closes here (processes Ray left may hold it)
+        os.close(restored)
+        pumping.join(1.0)
