@@ -37,6 +37,8 @@ impl TlsTrust {
 /// The agent's TLS settings: the roots of `trust`, and `ca_bundle`'s certificates (a private
 /// CA, a test CA) in addition.
 pub fn tls_config(trust: TlsTrust, ca_bundle: Option<&str>) -> Result<TlsConfig, NetError> {
+    // The caller's own file first: its error is the one to fix whatever the environment holds.
+    let extra = ca_bundle.map(bundle).transpose()?;
     let env = env_locations();
     let mut roots: Vec<Certificate<'static>> = match trust {
         // Without anything to add, the built-in set as ureq keeps it (no list to build).
@@ -50,9 +52,7 @@ pub fn tls_config(trust: TlsTrust, ca_bundle: Option<&str>) -> Result<TlsConfig,
         // The native loader reads the environment's locations when set, else the system's.
         roots.extend(native_roots(trust, env.as_ref())?.iter().cloned());
     }
-    if let Some(path) = ca_bundle {
-        roots.extend(bundle(path)?);
-    }
+    roots.extend(extra.into_iter().flatten());
     Ok(TlsConfig::builder()
         .root_certs(RootCerts::Specific(Arc::new(roots)))
         .build())
@@ -144,4 +144,28 @@ fn bundle(path: &str) -> Result<Vec<Certificate<'static>>, NetError> {
         )));
     }
     Ok(extra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_two_stores_are_names_and_none_turns_verification_off() {
+        assert_eq!(TlsTrust::parse("webpki").unwrap(), TlsTrust::WebPki);
+        assert_eq!(TlsTrust::parse("system").unwrap(), TlsTrust::System);
+        for name in ["", "none", "off", "insecure", "WEBPKI", "system "] {
+            let e = TlsTrust::parse(name).unwrap_err();
+            assert!(e.to_string().contains("tls_trust"), "{name:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_bundle_without_certificates_is_refused() {
+        let path = std::env::temp_dir().join(format!("webgrip-empty-{}.pem", std::process::id()));
+        std::fs::write(&path, "no certificate here\n").unwrap();
+        let e = tls_config(TlsTrust::WebPki, path.to_str()).unwrap_err();
+        std::fs::remove_file(&path).ok();
+        assert!(e.to_string().contains("holds no certificate"), "{e}");
+    }
 }
