@@ -15,6 +15,9 @@ __all__ = [
     "CHALLENGE_MAX_TEXT_CHARS",
     "DEFAULT_BLOCKED_PORTS",
     "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_DOWNLOAD_MIN_SPEED",
+    "DEFAULT_DOWNLOAD_STALL_SECONDS",
+    "DEFAULT_DOWNLOAD_TIMEOUT",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
@@ -53,6 +56,9 @@ DEFAULT_MAX_REDIRECTS: int
 DEFAULT_TIMEOUT: float  # seconds, whole call
 DEFAULT_CONNECT_TIMEOUT: float  # seconds
 DEFAULT_MAX_RESPONSE_BYTES: int  # cap on a decoded body
+DEFAULT_DOWNLOAD_MIN_SPEED: int  # bytes/s a download must average over its stall window
+DEFAULT_DOWNLOAD_STALL_SECONDS: float  # the stall window, seconds
+DEFAULT_DOWNLOAD_TIMEOUT: float  # seconds, a download's whole transfer
 MAX_SHOWN_URL_CHARS: int  # longest URL quoted in an error message (then cut with "…")
 
 # The dicts Client.request and Client.download return (plain dicts at runtime: type-only).
@@ -166,8 +172,16 @@ class Client:
         max_bytes: int | None = None,
         progress: Callable[[int, int | None], None] | None = None,
         dir_fd: int | None = None,
+        min_speed: int = ...,  # DEFAULT_DOWNLOAD_MIN_SPEED
+        stall_seconds: float = ...,  # DEFAULT_DOWNLOAD_STALL_SECONDS
+        download_timeout: float | None = ...,  # DEFAULT_DOWNLOAD_TIMEOUT; None: no limit
     ) -> _RawDownload:
         """Stream a 2xx body to a new temp file in ``dest_dir``; nothing is left on failure.
+
+        The response head must come within ``timeout``; the body is bounded by the stall rule
+        (under ``min_speed`` bytes/s over ``stall_seconds``: FetchTimeoutError, reason
+        ``stalled``) and ``download_timeout`` for the whole transfer (reason
+        ``download-timeout``). The finished file has the mode a new file in the folder gets.
 
         A non-2xx final status raises HTTPStatusError (no file). ``progress(done, total)`` is
         called from time to time with the GIL held. With ``dir_fd`` (an open descriptor of the

@@ -7,12 +7,14 @@ event loop keeps running and several calls proceed at once (up to ``max_workers`
 Cancellation. Cancelling the task that awaits a call returns control at once (the
 ``CancelledError`` propagates as usual). The worker thread cannot be interrupted mid-call, so
 it is *abandoned*: it runs on in the background, bounded by the call's own deadline
-(``Config.timeout``), then returns to the pool; no thread is created per call, so abandoned
-calls cannot pile up threads. A page being converted stops within milliseconds (the
-worker's cancel token reaches the core's parser). A download is also stopped early (its
-progress callback raises in the worker, which makes the core delete its temp file) and,
-should it finish anyway, the file it saved is deleted: a cancelled download leaves nothing
-on disk once its worker has ended. :meth:`AsyncWebClient.aclose` waits for abandoned workers to end.
+(``Config.timeout``; a download's body by its stall rule instead, and its progress callback
+runs at least once a second while bytes arrive), then returns to the pool; no thread is
+created per call, so abandoned calls cannot pile up threads. A page being converted stops
+within milliseconds (the worker's cancel token reaches the core's parser). A download is
+also stopped early (its progress callback raises in the worker, which makes the core delete
+its temp file) and, should it finish anyway, the file it saved is deleted: a cancelled
+download leaves nothing on disk once its worker has ended. :meth:`AsyncWebClient.aclose`
+waits for abandoned workers to end.
 """
 
 from __future__ import annotations

@@ -622,7 +622,7 @@ class WebClient:
         streaming. ``timeout`` (default ``config.timeout``) bounds robots.txt, waits and the
         response head, not the body: it flows until done unless it stalls (fewer than
         ``config.download_min_speed`` bytes/s over ``config.download_stall_seconds``) or the
-        whole call passes ``config.download_timeout``, both raising
+        transfer passes ``config.download_timeout``, both raising
         :class:`~webgrip.errors.FetchTimeoutError` (reason ``stalled`` or
         ``download-timeout``). The file gets the permissions a new file gets under the umask
         (``0644`` under the usual ``022``; ``0600`` while it is written). ``headers`` are
@@ -640,10 +640,9 @@ class WebClient:
         self.check_url(clean)  # refuse a forbidden URL before touching the disk
         with open_destination(save_to or "", self.config.download_dirs) as dest:
             sweep_once(dest)  # temp files of downloads killed earlier (another run)
-            started = time.monotonic()
-            deadline = started + (timeout or self.config.timeout)
+            deadline = time.monotonic() + (timeout or self.config.timeout)
             self._check_robots(clean, deadline)
-            raw = self._download(clean, dest, deadline, progress, call_headers, started)
+            raw = self._download(clean, dest, deadline, progress, call_headers)
             try:
                 headers = dict(raw["headers"])
                 _check_complete(raw, headers)
@@ -779,11 +778,10 @@ class WebClient:
         deadline: float,
         progress: Callable[[int, int | None], None] | None,
         headers: list[tuple[str, str]],
-        started: float,
     ) -> _RawDownload:
         """``_core.download`` into ``dest`` with 429/503 retries inside ``deadline`` (which
-        bounds each response head; the bodies are bounded by the stall rule and what is left
-        of ``config.download_timeout``, counted from ``started``)."""
+        bounds each response head; the body is bounded by the stall rule and
+        ``config.download_timeout``)."""
         token = _cancel.current()
         if token is not None:  # an MCP request or asyncio task that may be given up on
             progress = _stop_when_cancelled(progress, token, url)
@@ -801,7 +799,8 @@ class WebClient:
                 headers=headers,
                 min_speed=self.config.download_min_speed,
                 stall_seconds=self.config.download_stall_seconds,
-                download_timeout=_download_budget(started, self.config.download_timeout),
+                # 0 is no limit; the core counts it from sending the request.
+                download_timeout=self.config.download_timeout or None,
             )
 
         try:
@@ -1061,14 +1060,6 @@ def _stripped_longer(text: str, limit: int) -> bool:
     if lead == edge or trail == edge:
         return len(text.strip()) > limit
     return len(text) - lead - trail > limit
-
-
-def _download_budget(started: float, limit: float) -> float | None:
-    """What is left of ``config.download_timeout`` (``0``: no limit, ``None`` to the core) for
-    a download attempt, counted from the call's start (``started``, monotonic)."""
-    if limit == 0:
-        return None
-    return max(0.001, started + limit - time.monotonic())
 
 
 def _remaining(deadline: float) -> float:

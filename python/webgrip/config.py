@@ -134,6 +134,17 @@ class Config:
     searxng_url: str | None = None
     download_dirs: tuple[str, ...] = field(default_factory=_default_download_dirs)
     max_download_bytes: int = 100 * 1024 * 1024
+    download_min_speed: int = _core.DEFAULT_DOWNLOAD_MIN_SPEED
+    """The stall rule of downloads (curl's ``--speed-limit``): a download fails (reason
+    ``stalled``, nothing saved) when fewer than this many bytes per second arrive on average
+    over ``download_stall_seconds``. Downloads have no ``timeout`` on their body: only this
+    rule and ``download_timeout`` end one that keeps flowing."""
+    download_stall_seconds: float = _core.DEFAULT_DOWNLOAD_STALL_SECONDS
+    """The window of the stall rule (curl's ``--speed-time``), at most 1800 s."""
+    download_timeout: float = _core.DEFAULT_DOWNLOAD_TIMEOUT
+    """Longest a download's transfer may take, from sending the request, in seconds (default
+    an hour); ``0``: no limit but the stall rule, as curl and wget. Its response head still
+    comes within ``timeout``."""
     tracking_params: tuple[str, ...] = ()
     """Extra query parameters to strip, on top of the built-in list (``*`` suffix = prefix)."""
     readable_model: bool = True
@@ -260,7 +271,16 @@ _OTHER_ENV_NAMES: frozenset[str] = frozenset(
 )
 
 #: Float settings measured in seconds (named so in the message when a value is no number).
-_SECONDS = frozenset({"timeout", "connect_timeout", "rate_limit_seconds", "cache_ttl_seconds"})
+_SECONDS = frozenset(
+    {
+        "timeout",
+        "connect_timeout",
+        "rate_limit_seconds",
+        "cache_ttl_seconds",
+        "download_stall_seconds",
+        "download_timeout",
+    }
+)
 
 
 def known_env_names() -> frozenset[str]:
@@ -432,6 +452,9 @@ _FIELD_KINDS: dict[str, str] = {
     "searxng_url": "opt_str",
     "download_dirs": "str_tuple",
     "max_download_bytes": "int",
+    "download_min_speed": "int",
+    "download_stall_seconds": "float",
+    "download_timeout": "float",
     "tracking_params": "str_tuple",
     "readable_model": "bool",
     "page_cache_size": "int",
@@ -544,6 +567,7 @@ def _allow_network_problem(text: str) -> str | None:
 _DAY = 86_400.0
 _YEAR = 365 * _DAY
 _TIB = 1 << 40
+_WEEK = 7 * _DAY
 
 #: The numeric settings and their ranges: (kind, lowest, whether the lowest itself is
 #: allowed, highest, the highest in words). Every value must also be finite and of its kind:
@@ -557,6 +581,12 @@ _NUMBER_RANGES: dict[str, tuple[str, float, bool, float, str | None]] = {
     "cache_ttl_seconds": ("seconds", 0, True, _YEAR, "a year"),
     "max_response_bytes": ("int", 0, False, _TIB, "1 TiB"),
     "max_download_bytes": ("int", 0, False, _TIB, "1 TiB"),
+    # A slow download writes at least every stall window (and every 10 s while bytes come):
+    # under an hour, so a live download's temp file is never taken for a killed one's
+    # (downloads.STALE_TEMP_SECONDS). The core cuts any timeout to a week.
+    "download_min_speed": ("int", 0, False, _TIB, "1 TiB"),
+    "download_stall_seconds": ("seconds", 0, False, 1800, "half an hour"),
+    "download_timeout": ("seconds", 0, True, _WEEK, "a week"),
     "page_cache_bytes": ("int", 0, True, _TIB, "1 TiB"),
     "max_retries": ("int", 0, True, 100, None),
     "page_cache_size": ("int", 0, True, 100_000, None),

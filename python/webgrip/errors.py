@@ -90,7 +90,10 @@ class FetchTimeoutError(WebgripError, TimeoutError):
     """The call's total deadline (or the connect timeout) passed — while waiting, sending,
     receiving or parsing the page — or the host's rate-limit slot would only come after it.
     ``reason`` is ``timeout``, or ``cancelled`` when the caller gave up (an asyncio task or
-    MCP request cancelled while its page was being parsed or its file downloaded).
+    MCP request cancelled while its page was being parsed or its file downloaded). A
+    download's body has limits of its own instead of the deadline: ``stalled`` (fewer than
+    ``download_min_speed`` bytes/s over ``download_stall_seconds``) and ``download-timeout``
+    (the whole download past ``download_timeout``).
 
     ``retry_in`` is set (else ``None``) only when the call failed because the host's next
     rate-limit slot (its queue of requests, or a ``Retry-After`` hold) lies past the deadline:

@@ -95,8 +95,10 @@ def test_deadline_removes_the_partial_file(raw_server, core, tmp_path):
             time.sleep(0.1)
 
     server = raw_server(drip)
-    with pytest.raises(FetchTimeoutError):
-        core.download(server.url(), str(tmp_path), timeout=0.8)
+    # The body is bounded by download_timeout (timeout only bounds the response head).
+    with pytest.raises(FetchTimeoutError) as caught:
+        core.download(server.url(), str(tmp_path), timeout=5, download_timeout=0.8)
+    assert caught.value.reason == "download-timeout"
     assert os.listdir(tmp_path) == []
 
 

@@ -129,7 +129,7 @@ def test_existing_file_gets_suffix_and_overwrite_replaces(tools, dl, httpserver)
     url = serve_file(httpserver)
     first = tools.download_file(url)
     assert f"Path: {os.path.realpath(dl / 'report (1).pdf')}" in first
-    assert "already existed" in first
+    assert "saved as report (1).pdf because report.pdf already exists" in first
     tools.download_file(url)
     assert names(dl) == ["report (1).pdf", "report (2).pdf", "report.pdf"]
     assert (dl / "report.pdf").read_bytes() == b"original"

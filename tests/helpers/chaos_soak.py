@@ -184,6 +184,9 @@ class Soak:
             download_dirs=(folder,),
             max_response_bytes=1024 * 1024,
             max_download_bytes=1024 * 1024,
+            # A download's body has no `timeout` of its own: bound it alike (the overrun
+            # check holds every call to `timeout`).
+            download_timeout=timeout,
             max_retries=0,
         )
         self.client = WebClient(config)

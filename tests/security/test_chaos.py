@@ -130,6 +130,9 @@ def apis(chaos, folder):
         download_dirs=(str(folder),),
         max_response_bytes=CAP,
         max_download_bytes=CAP,
+        # A download's body has no `timeout` of its own: bound it alike, so a stalling
+        # behaviour costs one deadline through every entry point.
+        download_timeout=DEADLINE,
         max_retries=0,
     )
     with WebClient(config) as client:

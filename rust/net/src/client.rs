@@ -344,6 +344,19 @@ impl Client {
     /// Walk redirects by hand: every hop is checked like the first URL, methods and
     /// credentials are adjusted, and all hops share one deadline.
     pub(crate) fn open(&self, spec: &RequestSpec) -> Result<Opened, NetError> {
+        self.open_until(spec, None)
+    }
+
+    /// [`Client::open`], with ureq's deadline for each hop (which also bounds reading the
+    /// body) at `body_deadline` instead of the call's: a download's body has limits of its
+    /// own, and its head is held to the call's deadline by an [`IoDeadline`] instead.
+    ///
+    /// [`IoDeadline`]: crate::transport::IoDeadline
+    pub(crate) fn open_until(
+        &self,
+        spec: &RequestSpec,
+        body_deadline: Option<Instant>,
+    ) -> Result<Opened, NetError> {
         let started = Instant::now();
         let deadline = deadline_after(started, spec.timeout.unwrap_or(self.timeout));
         let max_redirects = spec.max_redirects.unwrap_or(self.max_redirects);
@@ -376,7 +389,9 @@ impl Client {
             let (hop, from_jar) = self.hop_headers(&headers, &target.url, ctx);
             sent_cookies |= from_jar;
             clear_last_peer();
-            let sent = self.send(&target.url, &method, &hop, body.as_deref(), remaining);
+            let hop_budget =
+                body_deadline.map_or(remaining, |at| at.saturating_duration_since(Instant::now()));
+            let sent = self.send(&target.url, &method, &hop, body.as_deref(), hop_budget);
             drop(hop);
             let response = match (sent, redirects.last()) {
                 (Ok(r), _) => r,

@@ -17,23 +17,33 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use crate::client::{Client, Opened, RequestSpec};
+use crate::client::{deadline_after, Client, Opened, RequestSpec, MAX_TIMEOUT};
 use crate::decode::{decoded, is_encoded};
 use crate::error::{shown_url, ErrorKind, NetError};
 use crate::fetch::Exchange;
+use crate::pace::{DownloadLimits, Pace};
+use crate::transport::IoDeadline;
 use crate::ureq_error::from_body_io;
 
-/// Progress is reported about this often (bytes).
+/// Progress is reported about this often (bytes)...
 const PROGRESS_EVERY: u64 = 256 * 1024;
+/// ... and at least this often while bytes arrive: a slow download's bar moves, and a
+/// caller who gave up (the callback raises) is heard within a second, not 256 KiB later.
+const PROGRESS_AT_LEAST_EVERY: Duration = Duration::from_secs(1);
 /// Size of one buffer: big enough that syscalls and channel hand-offs are rare, small enough
 /// that the whole ring stays in the CPU caches while it is read into, written out and hashed
 /// (measured on the 2-CPU VM: 128 KiB beat 64 KiB and 256 KiB; 1 MiB doubled the CPU time).
 const CHUNK: usize = 128 * 1024;
 /// Buffers in flight between the reader/writer and the hasher.
 const BUFFERS: usize = 4;
+/// A buffer that has waited this long for more bytes is written as it is: a slow download
+/// keeps its temp file's modification time fresh, so no other process's sweep of stale temp
+/// files (`webgrip.downloads.STALE_TEMP_SECONDS`, an hour) takes it for a killed one's.
+const WRITE_AT_LEAST_EVERY: Duration = Duration::from_secs(10);
 /// Start the kernel's writeback of what was written every this many bytes (Linux), so the
 /// final fsync finds little left to write instead of the whole file.
 const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
@@ -151,7 +161,7 @@ fn random_suffix() -> u64 {
 /// on the held descriptor (libc, as std has no `openat`): a path would be resolved again
 /// and could lead through a symlink planted after the folder was checked.
 #[cfg(unix)]
-fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
+fn open_new(dir: &DestDir, name: &str, mode: u32) -> io::Result<File> {
     let c_name = CString::new(name).map_err(io::Error::other)?;
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     // SAFETY: a valid descriptor, a NUL-terminated name that outlives the call, plain flags.
@@ -160,7 +170,7 @@ fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
             dir.fd.as_raw_fd(),
             c_name.as_ptr(),
             flags,
-            0o600 as libc::c_uint,
+            mode as libc::c_uint,
         )
     };
     if fd < 0 {
@@ -172,7 +182,7 @@ fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
 
 /// Path-based fallback where there are no descriptor-relative calls.
 #[cfg(not(unix))]
-fn open_new(dir: &DestDir, name: &str) -> io::Result<File> {
+fn open_new(dir: &DestDir, name: &str, _mode: u32) -> io::Result<File> {
     OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -195,12 +205,17 @@ fn remove_in(dir: &DestDir, name: &str) -> io::Result<()> {
     std::fs::remove_file(dir.path.join(name))
 }
 
-/// Create `.webgrip-<random>.part` in `dir`, never following or replacing anything.
+/// Create `.webgrip-<random>.part` in `dir` (readable by its owner only: `0600`), never
+/// following or replacing anything.
 fn create_temp(dir: &DestDir) -> io::Result<TempFile<'_>> {
+    create_named(dir, 0o600)
+}
+
+fn create_named(dir: &DestDir, mode: u32) -> io::Result<TempFile<'_>> {
     let mut last = None;
     for _ in 0..16 {
         let name = format!(".webgrip-{:016x}.part", random_suffix());
-        match open_new(dir, &name) {
+        match open_new(dir, &name, mode) {
             Ok(file) => {
                 return Ok(TempFile {
                     dir,
@@ -215,28 +230,73 @@ fn create_temp(dir: &DestDir) -> io::Result<TempFile<'_>> {
     Err(last.unwrap_or_else(|| io::Error::other("cannot create a temp file")))
 }
 
+/// The permission bits a file newly created in `dir` gets (`0666` less the umask, or what
+/// the folder's default ACL gives), measured by creating one: reading the umask would mean
+/// changing it, which races with every other thread creating files.
+#[cfg(unix)]
+fn new_file_mode(dir: &DestDir) -> io::Result<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    let probe = create_named(dir, 0o666)?;
+    let mode = match probe.file.as_ref() {
+        Some(file) => file.metadata()?.permissions().mode() & 0o777,
+        None => 0o600,
+    };
+    drop(probe); // removes it
+    Ok(mode)
+}
+
+/// Give the finished temp file the mode a new file in its folder gets (as curl and wget's
+/// files have), before it is named: while written it stays `0600`. Where no file can be
+/// created any more (the folder removed or made read-only meanwhile) it stays `0600`: naming
+/// it fails next, with the error that says what happened to the folder.
+#[cfg(unix)]
+fn set_final_mode(file: &File, dir: &DestDir) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    match new_file_mode(dir) {
+        Ok(mode) => file.set_permissions(std::fs::Permissions::from_mode(mode)),
+        Err(_) => Ok(()),
+    }
+}
+
+#[cfg(not(unix))]
+fn set_final_mode(_file: &File, _dir: &DestDir) -> io::Result<()> {
+    Ok(())
+}
+
 /// Called with `(bytes so far, total if known)`; an error stops the download.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, Option<u64>) -> Result<(), NetError>;
 
 impl Client {
     /// GET `spec.url` into a new temp file inside `dest`. A non-2xx final status or an
     /// unsupported Content-Encoding is an error and creates no file; any failure removes the
-    /// partial file.
+    /// partial file. The response head must come within the call's timeout (`spec.timeout`,
+    /// else the client's); the body is bounded by `limits` instead (the stall rule and the
+    /// overall limit, counted from the call's start), so a large file that keeps flowing
+    /// finishes. The finished file gets the mode a new file in `dest` gets.
     pub fn download(
         &self,
         spec: &RequestSpec,
         dest: &DestDir,
+        limits: &DownloadLimits,
         progress: Option<Progress<'_>>,
     ) -> Result<DownloadResult, NetError> {
         let cap = spec.max_bytes.unwrap_or(self.max_response_bytes);
         let mut spec = spec.clone();
         spec.method = Some("GET".into());
         spec.body = None;
+        let started = Instant::now();
+        // Every read and write until the head is in ends by the call's timeout; ureq's own
+        // deadline for each hop is the download's overall one, which its body needs.
+        let io = IoDeadline::new(deadline_after(
+            started,
+            spec.timeout.unwrap_or(self.timeout),
+        ));
+        let overall = deadline_after(started, limits.overall.unwrap_or(MAX_TIMEOUT));
         let Opened {
             response,
             url,
             walk,
-        } = self.open(&spec)?;
+        } = self.open_until(&spec, Some(overall))?;
         let shown = url.as_str();
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
@@ -259,8 +319,18 @@ impl Client {
                 format!("cannot create a file in {}: {e}", dest.path.display()),
             )
         })?;
-        let (done, sha256) = pump(&mut reader, &mut temp, cap, total, shown, progress)?;
+        let mut pace = Pace::new(*limits, started, &io, shown, total);
+        let (done, sha256) = pump(
+            &mut reader,
+            &mut temp,
+            cap,
+            total,
+            shown,
+            progress,
+            Some(&mut pace),
+        )?;
         if let Some(file) = temp.file.as_mut() {
+            set_final_mode(file, dest).map_err(io_err)?;
             // Durability: the file only gets its final name once it is on disk.
             file.sync_all().map_err(io_err)?;
         }
@@ -284,6 +354,7 @@ fn pump(
     total: Option<u64>,
     shown: &str,
     progress: Option<Progress<'_>>,
+    mut pace: Option<&mut Pace<'_>>,
 ) -> Result<(u64, String), NetError> {
     let mut progress = progress;
     let (done, sha256) = thread::scope(|scope| -> Result<(u64, String), NetError> {
@@ -304,6 +375,7 @@ fn pump(
             total,
             shown,
             &mut progress,
+            &mut pace,
             &free_rx,
             &full_tx,
         );
@@ -339,7 +411,8 @@ fn hash_chunks(full: Receiver<(Vec<u8>, usize)>, free: SyncSender<Vec<u8>>) -> S
 }
 
 /// Read the body into buffers from `free`, write each to the temp file and pass it on to the
-/// hasher through `full`. Returns the number of bytes; enforces `cap`; reports progress.
+/// hasher through `full`. Returns the number of bytes; enforces `cap` and `pace` (checked
+/// before each read, which it also bounds); reports progress.
 #[allow(clippy::too_many_arguments)]
 fn stream_body(
     reader: &mut impl Read,
@@ -348,6 +421,7 @@ fn stream_body(
     total: Option<u64>,
     shown: &str,
     progress: &mut Option<Progress<'_>>,
+    pace: &mut Option<&mut Pace<'_>>,
     free: &Receiver<Vec<u8>>,
     full: &SyncSender<(Vec<u8>, usize)>,
 ) -> Result<u64, NetError> {
@@ -355,6 +429,7 @@ fn stream_body(
     let hasher_gone = || NetError::download(shown, "io", "the hashing thread stopped");
     let mut done: u64 = 0;
     let mut next_report = PROGRESS_EVERY;
+    let mut last_report = Instant::now();
     let mut eof = false;
     let mut written: u64 = 0;
     let mut flushed: u64 = 0;
@@ -362,7 +437,11 @@ fn stream_body(
         let mut buf = free.recv().map_err(|_| hasher_gone())?;
         // Fill the buffer (or reach the end) before writing: fewer, larger writes.
         let mut len = 0;
+        let filling = Instant::now();
         while len < buf.len() {
+            if let Some(p) = pace.as_deref() {
+                p.arm(done)?;
+            }
             let n = match reader.read(&mut buf[len..]) {
                 Ok(0) => {
                     eof = true;
@@ -370,10 +449,22 @@ fn stream_body(
                 }
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(from_body_io(e, shown)),
+                Err(e) => {
+                    // A timeout after a limit passed is that limit's doing (ureq reports
+                    // it wrapped in an io::Error of kind Other).
+                    let err = from_body_io(e, shown);
+                    let limit = pace
+                        .as_deref()
+                        .filter(|_| err.kind == ErrorKind::Timeout)
+                        .and_then(|p| p.explain(done));
+                    return Err(limit.unwrap_or(err));
+                }
             };
             len += n;
             done += n as u64;
+            if let Some(p) = pace.as_deref_mut() {
+                p.record(done);
+            }
             if done > cap {
                 return Err(NetError::too_large(
                     shown,
@@ -381,11 +472,15 @@ fn stream_body(
                     "the body is larger than the limit",
                 ));
             }
-            if done >= next_report {
+            if done >= next_report || last_report.elapsed() >= PROGRESS_AT_LEAST_EVERY {
                 next_report = done + PROGRESS_EVERY;
+                last_report = Instant::now();
                 if let Some(cb) = progress.as_mut() {
                     cb(done, total)?;
                 }
+            }
+            if filling.elapsed() >= WRITE_AT_LEAST_EVERY {
+                break;
             }
         }
         if len == 0 {
@@ -510,6 +605,7 @@ mod tests {
             total,
             "http://x.test/",
             Some(&mut report),
+            None,
         )
         .unwrap();
         assert_eq!(size, data.len() as u64);
@@ -531,8 +627,16 @@ mod tests {
         let dest = DestDir::open(&dir).unwrap();
         let mut temp = create_temp(&dest).unwrap();
         let mut reader = io::empty();
-        let (size, digest) =
-            pump(&mut reader, &mut temp, 10, None, "http://x.test/", None).unwrap();
+        let (size, digest) = pump(
+            &mut reader,
+            &mut temp,
+            10,
+            None,
+            "http://x.test/",
+            None,
+            None,
+        )
+        .unwrap();
         assert_eq!((size, digest), (0, hex(b"")));
         drop(temp.keep());
         std::fs::remove_dir_all(&dir).unwrap();
@@ -572,6 +676,7 @@ mod tests {
                 None,
                 "http://x.test/",
                 Some(&mut stop),
+                None,
             )
             .unwrap_err();
             let expected = match case {
@@ -607,6 +712,7 @@ mod tests {
             u64::MAX,
             None,
             "http://x.test/",
+            None,
             None,
         )
         .unwrap_err();

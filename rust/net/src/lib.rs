@@ -6,6 +6,7 @@
 //! - `client`: the agent and the hand-walked redirect loop with one deadline.
 //! - `headers` / `cookies`: the caller's headers per site and the cookie jar, per hop.
 //! - `fetch` / `download`: reading the final body, capped after decoding.
+//! - `pace`: a download's stall rule and overall limit, checked as its bytes are read.
 //! - `proxy`: the egress proxy a rendering browser goes through, under the same policy.
 //! - `upstream` / `tunnel`: the user's upstream proxies, asked only for checked addresses.
 //!
@@ -20,6 +21,7 @@ mod error;
 mod fetch;
 mod headers;
 mod iptable;
+mod pace;
 mod policy;
 mod proxy;
 mod resolve;
@@ -38,6 +40,10 @@ pub use download::{cancelled, DestDir, DownloadResult, Progress};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::{Exchange, FetchResponse};
 pub use headers::{checked_headers, every_request_headers, SiteHeaders};
+pub use pace::{
+    DownloadLimits, DEFAULT_DOWNLOAD_MIN_SPEED, DEFAULT_DOWNLOAD_STALL_WINDOW,
+    DEFAULT_DOWNLOAD_TIMEOUT,
+};
 pub use policy::{
     is_localhost_name, url_host, Policy, PolicyConfig, Target, TargetHost, DEFAULT_BLOCKED_PORTS,
 };

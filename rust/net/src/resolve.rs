@@ -268,11 +268,11 @@ impl Resolver for GuardedResolver {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let (host, port) = uri_host(uri).ok_or_else(|| ureq::Error::BadUri(uri.to_string()))?;
-        let budget = if timeout.after.is_not_happening() {
+        let budget = crate::transport::io_bound(if timeout.after.is_not_happening() {
             None
         } else {
             Some(*timeout.after)
-        };
+        });
         let addrs = self
             .0
             .resolve(&uri.to_string(), &host, port, budget)

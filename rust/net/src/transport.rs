@@ -38,6 +38,65 @@ pub fn last_peer() -> Option<SocketAddr> {
     LAST_PEER.with(Cell::get)
 }
 
+thread_local! {
+    static IO_DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// While alive, every DNS lookup, connect, read and write of this thread ends by a moving
+/// deadline, on top of ureq's own timeouts. A download needs it: its response head must come
+/// within the call's `timeout`, but its body is bounded by the stall rule and its own overall
+/// limit, and ureq fixes a request's timeouts when it is sent. ureq is blocking, so the I/O
+/// of a call happens on the thread that made it (as for [`last_peer`]).
+pub(crate) struct IoDeadline {
+    previous: Option<Instant>,
+}
+
+impl IoDeadline {
+    pub(crate) fn new(at: Instant) -> IoDeadline {
+        IoDeadline {
+            previous: IO_DEADLINE.with(|d| d.replace(Some(at))),
+        }
+    }
+
+    /// Move the deadline (earlier or later).
+    pub(crate) fn move_to(&self, at: Instant) {
+        IO_DEADLINE.with(|d| d.set(Some(at)));
+    }
+}
+
+impl Drop for IoDeadline {
+    fn drop(&mut self) {
+        IO_DEADLINE.with(|d| d.set(self.previous));
+    }
+}
+
+/// `budget` cut to what is left before this thread's [`IoDeadline`], if one is set.
+pub(crate) fn io_bound(budget: Option<Duration>) -> Option<Duration> {
+    let Some(at) = IO_DEADLINE.with(Cell::get) else {
+        return budget;
+    };
+    let left = at.saturating_duration_since(Instant::now());
+    Some(budget.map_or(left, |b| b.min(left)))
+}
+
+/// `timeout` with its per-read and per-write limits cut to the [`IoDeadline`]: the transport
+/// doing the I/O applies them (and reports them as `PerRead`/`PerWrite`, which webgrip never
+/// sets otherwise).
+fn io_bounded(mut timeout: NextTimeout) -> NextTimeout {
+    if let Some(left) = io_bound(None) {
+        let left = UDuration::Exact(left);
+        timeout.per_read = Some(match timeout.per_read {
+            Some(p) if p < left => p,
+            _ => left,
+        });
+        timeout.per_write = Some(match timeout.per_write {
+            Some(p) if p < left => p,
+            _ => left,
+        });
+    }
+    timeout
+}
+
 type TcpOut = <TcpConnector as Connector<()>>::Out;
 
 /// A transport (TCP, or a tunnel through a proxy) that knows its peer: the checked address
@@ -55,11 +114,11 @@ impl Transport for PeerTransport {
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), Error> {
         LAST_PEER.with(|p| p.set(Some(self.peer)));
-        self.inner.transmit_output(amount, timeout)
+        self.inner.transmit_output(amount, io_bounded(timeout))
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, Error> {
-        self.inner.await_input(timeout)
+        self.inner.await_input(io_bounded(timeout))
     }
 
     fn is_open(&mut self) -> bool {
@@ -166,7 +225,8 @@ impl Connector<()> for GuardedConnector {
             return Err(Error::HostNotFound);
         }
         let start = Instant::now();
-        let total = (!details.timeout.after.is_not_happening()).then(|| *details.timeout.after);
+        let total =
+            io_bound((!details.timeout.after.is_not_happening()).then(|| *details.timeout.after));
         let routed = if self.routes.is_direct() {
             None
         } else {

@@ -14,10 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
 
 use webgrip_net::{
-    cancelled, ClientConfig, DestDir, ErrorKind, Exchange, NetError, Policy, PolicyConfig,
-    ProxyRoutes, RequestSpec, SameSiteRule, StoredCookie, TlsTrust, DEFAULT_BLOCKED_PORTS,
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
-    MAX_SHOWN_URL_CHARS,
+    cancelled, ClientConfig, DestDir, DownloadLimits, ErrorKind, Exchange, NetError, Policy,
+    PolicyConfig, ProxyRoutes, RequestSpec, SameSiteRule, StoredCookie, TlsTrust,
+    DEFAULT_BLOCKED_PORTS, DEFAULT_CONNECT_TIMEOUT, DEFAULT_DOWNLOAD_MIN_SPEED,
+    DEFAULT_DOWNLOAD_STALL_WINDOW, DEFAULT_DOWNLOAD_TIMEOUT, DEFAULT_MAX_REDIRECTS,
+    DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT, MAX_SHOWN_URL_CHARS,
 };
 
 use crate::errors::{self, webgrip_error, ErrorClasses};
@@ -253,13 +254,21 @@ impl Client {
 
     /// Stream a 2xx body to a new temp file in `dest_dir`; nothing is left on failure.
     ///
+    /// The response head must come within `timeout`; the body is bounded by the stall rule
+    /// (fewer than `min_speed` bytes/s over `stall_seconds` fails, reason `stalled`) and by
+    /// `download_timeout` for the whole transfer (`None`: no limit; reason `download-timeout`).
+    /// The finished file gets the mode a new file in the folder gets (it is `0600` while
+    /// written).
+    ///
     /// With `dir_fd` (an open descriptor of that folder, checked by the caller) the file is
     /// created and removed through the descriptor, so a path component swapped for a symlink
     /// meanwhile cannot redirect it; `dest_dir` then only names the folder in messages and in
     /// `temp_path`. Without it the folder is opened by path when the call starts.
     #[pyo3(signature = (
         url, dest_dir, *, headers = Vec::new(), timeout = None, max_bytes = None, progress = None,
-        dir_fd = None,
+        dir_fd = None, min_speed = DEFAULT_DOWNLOAD_MIN_SPEED,
+        stall_seconds = DEFAULT_DOWNLOAD_STALL_WINDOW.as_secs_f64(),
+        download_timeout = Some(DEFAULT_DOWNLOAD_TIMEOUT.as_secs_f64()),
     ))]
     #[allow(clippy::too_many_arguments)]
     fn download<'py>(
@@ -272,7 +281,15 @@ impl Client {
         max_bytes: Option<u64>,
         progress: Option<Py<PyAny>>,
         dir_fd: Option<i32>,
+        min_speed: u64,
+        stall_seconds: f64,
+        download_timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = DownloadLimits {
+            min_speed,
+            stall_window: seconds("stall_seconds", stall_seconds)?,
+            overall: opt_seconds("download_timeout", download_timeout)?,
+        };
         let spec = RequestSpec {
             url,
             method: Some("GET".into()),
@@ -309,7 +326,7 @@ impl Client {
                     format!("cannot use the folder {}: {e}", dest_dir.display()),
                 )
             })?;
-            inner.download(&spec, &dest, Some(&mut report))
+            inner.download(&spec, &dest, &limits, Some(&mut report))
         });
         let r = match result {
             Ok(r) => r,
@@ -491,6 +508,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         DEFAULT_CONNECT_TIMEOUT.as_secs_f64(),
     )?;
     m.add("DEFAULT_MAX_RESPONSE_BYTES", DEFAULT_MAX_RESPONSE_BYTES)?;
+    m.add("DEFAULT_DOWNLOAD_MIN_SPEED", DEFAULT_DOWNLOAD_MIN_SPEED)?;
+    m.add(
+        "DEFAULT_DOWNLOAD_STALL_SECONDS",
+        DEFAULT_DOWNLOAD_STALL_WINDOW.as_secs_f64(),
+    )?;
+    m.add(
+        "DEFAULT_DOWNLOAD_TIMEOUT",
+        DEFAULT_DOWNLOAD_TIMEOUT.as_secs_f64(),
+    )?;
     m.add("MAX_SHOWN_URL_CHARS", MAX_SHOWN_URL_CHARS)?;
     m.add_class::<Client>()?;
     m.add_class::<EgressProxy>()?;
