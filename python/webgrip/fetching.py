@@ -489,33 +489,61 @@ def code_fences(text: str, start: int, end: int) -> tuple[str, str]:
     fence that closes one left open at ``end`` (to close it after the part); ``""`` where
     none is needed. The page itself is not changed, so offsets stay those of the page.
 
-    One pass over ``text[:end]`` line by line, skipped when no fence marker occurs there."""
-    if "```" not in text[:end] and "~~~" not in text[:end]:
+    Linear in ``text[:end]``: only the lines starting with a fence marker are read (found
+    with ``str.find``), not every line; past :data:`MAX_FENCE_MARKERS` markers (no page
+    a person writes, a page built to slow each call down) nothing is added."""
+    lines = _fence_lines(text, end)
+    if lines is None:
         return "", ""
     fence: tuple[str, int, str] | None = None  # (marker char, run length, opening line)
-    at_start = None  # the fence open at ``start``, once the lines before it are read
-    before_start = True
-    pos = 0
-    while pos < end:
-        if before_start and pos >= start:
-            at_start, before_start = fence, False
-        newline = text.find("\n", pos)
-        line_end = len(text) if newline < 0 else newline
-        line = text[pos:line_end]
+    at_start = None  # the fence open at ``start``: set once the lines before it are read
+    for line_start in lines:
+        if line_start >= start and at_start is None:
+            at_start = (fence,)
+        newline = text.find("\n", line_start)
+        line = text[line_start : len(text) if newline < 0 else newline]
         marker = _fence_marker(line)
-        if marker is not None:
-            char, run, rest = marker
-            if fence is None:
-                if not (char == "`" and "`" in rest):  # an info string holds no backtick
-                    fence = (char, run, line.strip())
-            elif char == fence[0] and run >= fence[1] and not rest.strip():
-                fence = None
-        pos = line_end + 1
-    if before_start:  # ``start`` is inside the last line read
-        at_start = fence
-    reopen = at_start[2] + "\n" if at_start is not None else ""
+        if marker is None:  # pragma: no cover - _fence_lines found a marker there
+            continue
+        char, run, rest = marker
+        if fence is None:
+            if not (char == "`" and "`" in rest):  # an info string holds no backtick
+                fence = (char, run, line.strip())
+        elif char == fence[0] and run >= fence[1] and not rest.strip():
+            fence = None
+    opened = fence if at_start is None else at_start[0]
+    reopen = opened[2] + "\n" if opened is not None else ""
     close = "\n" + fence[0] * fence[1] if fence is not None else ""
     return reopen, close
+
+
+#: The most fence markers (``` or ~~~ anywhere) :func:`code_fences` looks at before giving up.
+MAX_FENCE_MARKERS = 50_000
+
+
+def _fence_lines(text: str, end: int) -> list[int] | None:
+    """The starts of the lines beginning before ``end`` with a fence marker (up to three
+    spaces, then three backticks or tildes), in order; ``None`` past
+    :data:`MAX_FENCE_MARKERS` markers. Each search goes on from the last match, and the line
+    start is looked for back to the previous match only: linear."""
+    starts: set[int] = set()
+    seen = 0
+    limit = end + 6  # a marker on a line that starts before ``end`` may run past it
+    for token in ("```", "~~~"):
+        line_start = looked = 0
+        at = text.find(token, 0, limit)
+        while at >= 0:
+            seen += 1
+            if seen > MAX_FENCE_MARKERS:
+                return None
+            newline = text.rfind("\n", looked, at)
+            if newline >= 0:
+                line_start = newline + 1
+            looked = at
+            if at - line_start <= 3 and line_start < end and not text[line_start:at].strip(" "):
+                starts.add(line_start)
+            at = text.find(token, at + 3, limit)
+    return sorted(starts)
 
 
 def _fence_marker(line: str) -> tuple[str, int, str] | None:

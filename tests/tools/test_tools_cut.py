@@ -10,6 +10,7 @@ import re
 import pytest
 from helpers.loopback import loopback_config
 from helpers.siteserver import SiteServer, page
+from webgrip.fetching import MAX_FENCE_MARKERS, code_fences
 from webgrip.tools import Tools
 
 CODE = "\n".join(f"value_{i} = compute({i})" for i in range(60))
@@ -108,3 +109,21 @@ def test_an_empty_find_is_no_find(site, tools):
         answer = tools.fetch_page(url, max_length=200, find=find)
         assert answer == plain
         assert "\n\n\n" not in answer
+
+
+def test_the_fences_added_are_those_open_at_each_end():
+    text = "a\n```py\ncode\n```\nb\n"
+    assert code_fences(text, 0, len(text)) == ("", "")
+    assert code_fences(text, 0, 10) == ("", "\n```")  # cut inside: closed after the part
+    assert code_fences(text, 9, len(text)) == ("```py\n", "")  # reopened before the next
+    assert code_fences(text, 9, 12) == ("```py\n", "\n```")
+    assert code_fences(text, 9, 15) == ("```py\n", "")  # the closing line begins in the part
+    assert code_fences("~~~~\n```\n~~~~\n", 6, 8) == ("~~~~\n", "\n~~~~")  # ``` inside ~~~~
+
+
+def test_a_page_of_fence_markers_gets_no_fences_added():
+    """Beyond MAX_FENCE_MARKERS the markers are not followed: no page a person writes, and
+    a page built to make every call read them all."""
+    text = "\n```" * (MAX_FENCE_MARKERS + 10)
+    assert code_fences(text, 1000, len(text) - 10) == ("", "")
+    assert code_fences("x" + "\n```" * 11, 5, 40) != ("", "")
