@@ -326,10 +326,10 @@ class Crawler:
         self._honour_crawl_delay(lease.url)
         if self.respect_robots and not self._robots_allow(lease.url):
             # The start page, or a client that does not ask robots.txt itself: said, not sent.
-            error = BlockedURLError(
+            refused = BlockedURLError(
                 f"robots.txt disallows {lease.url}; not fetched", url=lease.url, reason="robots-txt"
             )
-            return CrawlResult(lease.url, lease.depth, lease.source, error=error, lease=lease)
+            return CrawlResult(lease.url, lease.depth, lease.source, error=refused, lease=lease)
         with page_links() as links:
             outcome = _fetch_one(
                 self.client, lease.url, self.extract, None, MAX_HOST_WAIT_SECONDS, stop
