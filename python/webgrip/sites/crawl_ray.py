@@ -21,6 +21,7 @@ import time
 from typing import Any, TextIO
 
 from ..config import Config
+from ..errors import WebgripError
 from .crawl import Crawler
 from .redis_frontier import RedisFrontier
 from .urls import canonical
@@ -29,6 +30,13 @@ __all__ = ["crawl_name", "run_on_ray"]
 
 #: A row as a worker hands it over: the URL's frontier key, the URL and the row.
 _Row = tuple[str, str, dict[str, Any]]
+
+#: A worker that fails this many steps in a row (it dies, or cannot start) is given up on.
+MAX_WORKER_FAILURES = 5
+
+#: How long the driver waits with no worker answering (each answers about every second)
+#: before it gives up on the cluster.
+SILENT_WORKERS_SECONDS = 300.0
 
 #: How long one ``step`` of a worker collects rows before handing them to the driver.
 _STEP_SECONDS = 1.0
@@ -129,18 +137,39 @@ def run_on_ray(
             for _ in range(count)
         ]
         writer = _Writer(frontier, sink, summary, on_row)
+        failures = {id(actor): 0 for actor in actors}
         pending = {actor.step.remote(): actor for actor in actors}
+        answered = time.monotonic()
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
+            if ready:
+                answered = time.monotonic()
+            elif time.monotonic() - answered > SILENT_WORKERS_SECONDS:
+                raise WebgripError(
+                    f"no crawl worker on Ray answered for {SILENT_WORKERS_SECONDS:.0f} s (the "
+                    "cluster has no room for them, or they cannot start): check `ray status`; "
+                    "the rows written so far are kept, and the same command goes on from them",
+                    reason="ray-workers",
+                )
             for ref in ready:
                 actor = pending.pop(ref)
                 try:
                     rows, idle = ray.get(ref)
+                    failures[id(actor)] = 0
                 except ray.exceptions.RayError as exc:
                     # The actor died (Ray restarts it): its leases expire and are queued
-                    # again for the others.
-                    if err is not None:
-                        err.write(f"webgrip: a crawl worker was lost ({type(exc).__name__})\n")
+                    # again for the others. One that keeps dying (it cannot even start) is
+                    # given up on, and a crawl left with none fails saying why.
+                    failures[id(actor)] += 1
+                    _say_lost(err, exc, failures[id(actor)])
+                    if failures[id(actor)] >= MAX_WORKER_FAILURES:
+                        if not pending and not frontier.done():
+                            raise WebgripError(
+                                f"every crawl worker on Ray failed {MAX_WORKER_FAILURES} times in "
+                                f"a row; the last: {_first_line(exc)}",
+                                reason="ray-workers",
+                            ) from exc
+                        continue
                     rows, idle = [], True
                 writer.add(rows)
                 if idle and frontier.done():
@@ -152,6 +181,19 @@ def run_on_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[-1][:500] if text else type(exc).__name__
+
+
+def _say_lost(err: TextIO | None, exc: BaseException, times: int) -> None:
+    if err is not None:
+        err.write(
+            f"webgrip: a crawl worker was lost ({type(exc).__name__}, {times} in a row): "
+            f"{_first_line(exc)}\n"
+        )
 
 
 class _Writer:
