@@ -136,3 +136,28 @@ def test_the_async_client_crawls_and_stops_when_left():
         whole, some = asyncio.run(run(site.url("/")))
     assert len(whole) == 8 and len(set(whole)) == 8
     assert len(some) == 2
+
+
+def test_crawl_needs_no_pyarrow_for_its_line_formats(tmp_path):
+    # A plain `pip install webgrip` has no pyarrow: jsonl and markdown crawls still work, and
+    # Parquet says which extra it needs.
+    script = (
+        "import sys; sys.modules['pyarrow'] = None\n"
+        "from webgrip.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    with _grid_site(6) as site:
+        done = subprocess.run(
+            [sys.executable, "-c", script, "crawl", site.url("/"), "--max-pages", "3",
+             "--out", str(tmp_path / "lines")],
+            capture_output=True, text=True, env=loopback_env(), timeout=120,
+        )  # fmt: skip
+        parquet = subprocess.run(
+            [sys.executable, "-c", script, "crawl", site.url("/"), "--max-pages", "3",
+             "--out", str(tmp_path / "parquet"), "--format", "parquet"],
+            capture_output=True, text=True, env=loopback_env(), timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len((tmp_path / "lines" / "rows.jsonl").read_text().splitlines()) == 3
+    assert parquet.returncode == 2
+    assert "pip install 'webgrip[ray]'" in parquet.stderr

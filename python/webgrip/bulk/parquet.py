@@ -42,11 +42,8 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .._cancel import CancelToken
 from .._progress import BatchProgress, format_duration
@@ -54,8 +51,14 @@ from ..client import WebClient
 from ..config import Config
 from ..errors import WebgripError
 from ..sites.urls import canonical
+from . import rows as _rows
 from .batch import ROW_COLUMNS, fetch_each, result_row
-from .rows import PARQUET_SCHEMA, ROW_SCHEMA, STORE_FAILED, STORE_SOCKET_TIMEOUT
+from .rows import STORE_FAILED, STORE_SOCKET_TIMEOUT
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from .rows import PARQUET_SCHEMA, ROW_SCHEMA
 
 __all__ = [
     "FORMATS",
@@ -103,6 +106,9 @@ def read_url_list(path: str | os.PathLike[str]) -> list[str]:
 def done_urls(folder: Path, err: TextIO | None = None) -> set[str]:
     """The URLs already in ``folder``'s Parquet files. A file that cannot be read (a run
     killed while writing it) is reported and left out: its URLs are fetched again."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     done: set[str] = set()
     for path in sorted(folder.glob("*.parquet")):
         try:
@@ -121,6 +127,9 @@ def done_urls(folder: Path, err: TextIO | None = None) -> set[str]:
 def _parquet_extracts(folder: Path) -> set[str]:
     """The ``extract`` values of ``folder``'s Parquet files. Files from before the
     ``extract`` column (or unreadable ones) do not count."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     found: set[str] = set()
     for path in sorted(folder.glob("*.parquet")):
         try:
@@ -150,10 +159,12 @@ def _check_same_view(folder: Path, extract: str, found: set[str] | None = None) 
 
 def rows_table(urls: list[str], rows: list[dict[str, Any]]) -> pa.Table:
     """``urls`` with their result rows as a table of :data:`PARQUET_SCHEMA`."""
+    import pyarrow as pa
+
     columns = {"url": urls}
-    for field in ROW_SCHEMA:
+    for field in _rows.ROW_SCHEMA:
         columns[field.name] = [row[field.name] for row in rows]
-    return pa.Table.from_pydict(columns, schema=PARQUET_SCHEMA)
+    return pa.Table.from_pydict(columns, schema=_rows.PARQUET_SCHEMA)
 
 
 # -- writing into a folder others may write to too ------------------------------------------
@@ -218,6 +229,8 @@ def _new_file(folder: Path, name: str) -> Iterator[int]:
 
 def _write_atomically(table: pa.Table, folder: Path) -> Path:
     """``table`` as a new Parquet file of ``folder``, visible only once complete."""
+    import pyarrow.parquet as pq
+
     name = f"part-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:12]}.parquet"
     with _new_file(folder, name) as fd, os.fdopen(fd, "wb") as f:
         pq.write_table(table, f)
@@ -841,6 +854,9 @@ def _without_store_failures(batch: pa.Table) -> pa.Table:
 
 
 def _count_errors(folder: Path, urls: set[str]) -> int:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     failed = 0
     for path in folder.glob("*.parquet"):
         try:
@@ -854,3 +870,11 @@ def _count_errors(folder: Path, urls: set[str]) -> int:
             )
         )
     return failed
+
+
+def __getattr__(name: str) -> Any:
+    """``PARQUET_SCHEMA`` and ``ROW_SCHEMA`` (:mod:`webgrip.bulk.rows`), made on first use:
+    importing this module needs no pyarrow (the JSON-lines and Markdown formats)."""
+    if name in ("PARQUET_SCHEMA", "ROW_SCHEMA"):
+        return getattr(_rows, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
