@@ -477,7 +477,7 @@ class Crawler:
         if started is None:
             self.frontier.set_meta("start", self.start_url)
         elif started != self.start_url:
-            self.frontier.close()
+            self.close()
             raise ValueError(
                 f"{self.frontier.path} holds a crawl of {started}, not {self.start_url}: use "
                 "another folder, or the same start URL to finish that crawl"
