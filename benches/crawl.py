@@ -227,7 +227,11 @@ def run_scrapy(base: str, pages: int, markdown: bool, out: str, core: int | None
             import markdownify  # noqa: F401
         except ImportError:
             return None, "markdownify is not installed"
-    cmd = [sys.executable, "-c", _SCRAPY_SPIDER, base, str(pages), "1" if markdown else "0", out]
+    # A file, not ``-c``: Scrapy reads its callbacks' source (inspect.getsource), which a
+    # ``-c`` program has none of ("could not get source code" on every page after the first).
+    spider = Path(out) / "webgrip_bench_spider.py"
+    spider.write_text(_SCRAPY_SPIDER)
+    cmd = [sys.executable, str(spider), base, str(pages), "1" if markdown else "0", out]
     if core is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(core), *cmd]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
