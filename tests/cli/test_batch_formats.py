@@ -24,7 +24,14 @@ pq = pytest.importorskip(
 )
 
 from helpers.loopback import wait_until  # noqa: E402
-from helpers.siteserver import Reply, SiteServer, article, loopback_env, page  # noqa: E402
+from helpers.siteserver import (  # noqa: E402
+    Reply,
+    SiteServer,
+    article,
+    loopback_env,
+    page,
+    run_webgrip,
+)
 from webgrip._progress import BatchProgress  # noqa: E402
 from webgrip.batch import ROW_COLUMNS  # noqa: E402
 from webgrip.batch_parquet import markdown_name  # noqa: E402
@@ -33,16 +40,6 @@ from webgrip.bulk.parquet import front_matter  # noqa: E402
 pytestmark = pytest.mark.ray
 
 FORMATS = ("parquet", "jsonl", "markdown")
-
-
-def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args],
-        capture_output=True,
-        text=True,
-        env=loopback_env(**env),
-        timeout=120,
-    )
 
 
 def read_rows(out: Path, fmt: str) -> dict[str, dict]:
@@ -79,12 +76,12 @@ def test_each_format_writes_the_rows_and_a_rerun_skips_them(tmp_path, fmt):
         listed.write_text(
             "\n".join([good[0], good[1], gone, "http://10.0.0.1/x"]) + "\n", encoding="utf-8"
         )
-        first = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        first = run_webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert first.returncode == 0, first.stderr
         assert json.loads(first.stdout) == {"listed": 4, "skipped": 0, "fetched": 4, "failed": 2}
 
         listed.write_text("\n".join([*good, gone, "http://10.0.0.1/x"]) + "\n", encoding="utf-8")
-        second = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        second = run_webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert second.returncode == 0, second.stderr
         assert json.loads(second.stdout) == {"listed": 5, "skipped": 4, "fetched": 1, "failed": 0}
         assert [len(site.hits(f"/p{i}")) for i in range(3)] == [1, 1, 1]
@@ -114,9 +111,11 @@ def test_another_format_into_a_written_folder_is_refused(tmp_path, first, then):
         listed = tmp_path / "urls.txt"
         listed.write_text(a + "\n")
         out = tmp_path / "out"
-        assert webgrip("batch", str(listed), "--out", str(out), "--format", first).returncode == 0
+        assert (
+            run_webgrip("batch", str(listed), "--out", str(out), "--format", first).returncode == 0
+        )
         listed.write_text(f"{a}\n{b}\n")
-        mixed = webgrip("batch", str(listed), "--out", str(out), "--format", then)
+        mixed = run_webgrip("batch", str(listed), "--out", str(out), "--format", then)
         assert mixed.returncode == 2, mixed.stderr
         assert mixed.stderr.startswith(f"webgrip: {out} holds a --format {first} batch, not {then}")
         assert f"or --format {first} to finish that run" in mixed.stderr
@@ -127,10 +126,12 @@ def test_markdown_is_refused_with_ray_and_with_another_view(tmp_path):
     listed = tmp_path / "urls.txt"
     listed.write_text("http://a.example/\n")
     out = tmp_path / "out"
-    ray = webgrip("batch", str(listed), "--out", str(out), "--format", "markdown", "--ray", "local")
+    ray = run_webgrip(
+        "batch", str(listed), "--out", str(out), "--format", "markdown", "--ray", "local"
+    )
     assert ray.returncode == 2
     assert ray.stderr.startswith("webgrip: --format markdown is written by this process only")
-    text = webgrip(
+    text = run_webgrip(
         "batch", str(listed), "--out", str(out), "--format", "markdown", "--extract", "text"
     )
     assert text.returncode == 2
@@ -192,7 +193,7 @@ def test_markdown_files_of_hostile_urls_stay_in_the_folder(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join(urls) + "\n", encoding="utf-8")
         out = tmp_path / "deep" / "out"
-        result = webgrip("batch", str(listed), "--out", str(out), "--format", "markdown")
+        result = run_webgrip("batch", str(listed), "--out", str(out), "--format", "markdown")
         assert result.returncode == 0, result.stderr
     rows = read_rows(out, "markdown")
     assert sorted(rows) == sorted(urls)
@@ -210,11 +211,14 @@ def test_a_line_torn_by_a_crash_is_reported_and_its_url_fetched_again(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text(a + "\n")
         out = tmp_path / "out"
-        assert webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl").returncode == 0
+        assert (
+            run_webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl").returncode
+            == 0
+        )
         with open(out / "rows.jsonl", "a", encoding="utf-8") as f:
             f.write('{"url": "' + b + '", "final_url": "ht')  # killed mid-line
         listed.write_text(f"{a}\n{b}\n")
-        again = webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl")
+        again = run_webgrip("batch", str(listed), "--out", str(out), "--format", "jsonl")
         assert again.returncode == 0, again.stderr
         assert "ignoring 1 unreadable line of rows.jsonl" in again.stderr
         assert json.loads(again.stdout)["fetched"] == 1
@@ -227,7 +231,9 @@ def test_progress_goes_to_stderr_and_only_the_summary_to_stdout(tmp_path):
         urls = [site.route(f"/p{i}", page(article(f"P{i}"))) for i in range(5)]
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join([*urls, "http://10.0.0.1/"]) + "\n")
-        result = webgrip("batch", str(listed), "--out", str(tmp_path / "out"), "--format", "jsonl")
+        result = run_webgrip(
+            "batch", str(listed), "--out", str(tmp_path / "out"), "--format", "jsonl"
+        )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"listed": 6, "skipped": 0, "fetched": 6, "failed": 1}
     assert result.stdout.count("\n") == 6  # the indented JSON object, nothing else
@@ -365,7 +371,7 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
         assert sorted(read_rows(out, fmt)) == sorted(fast)
 
         released.set()
-        rerun = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        rerun = run_webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert rerun.returncode == 0, rerun.stderr
         assert json.loads(rerun.stdout) == {"listed": 10, "skipped": 4, "fetched": 6, "failed": 0}
         assert [len(site.hits(f"/fast{i}")) for i in range(4)] == [1, 1, 1, 1]
@@ -393,7 +399,7 @@ def test_links_planted_in_the_output_folder_are_never_written_through(tmp_path, 
         for n, link in enumerate(planted):
             (victims / f"v{n}").write_text("precious\n")
             (out / link).symlink_to(victims / f"v{n}")
-        result = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        result = run_webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert result.returncode == 0, result.stderr
         assert [(victims / f"v{n}").read_text() for n in range(len(planted))] == [
             "precious\n"
@@ -424,7 +430,7 @@ def test_a_lines_file_that_is_a_link_or_a_pipe_is_refused(tmp_path, fmt, target)
             if target == "a file":
                 victim.write_text("precious\n")
             (out / lines).symlink_to(victim)
-        result = webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
+        result = run_webgrip("batch", str(listed), "--out", str(out), "--format", fmt)
         assert result.returncode == 2, result.stderr
         what = "not a regular file" if target == "a fifo" else "a symbolic link"
         assert result.stderr.startswith(f"webgrip: {out / lines} is {what}: a batch writes")

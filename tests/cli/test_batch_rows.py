@@ -13,8 +13,6 @@ import io
 import json
 import logging
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -23,22 +21,11 @@ pq = pytest.importorskip(
 )
 
 from helpers.loopback import loopback_config  # noqa: E402
-from helpers.siteserver import Reply, SiteServer, article, loopback_env, page  # noqa: E402
+from helpers.siteserver import Reply, SiteServer, article, page, run_webgrip  # noqa: E402
 from webgrip._progress import BatchProgress  # noqa: E402
 from webgrip.batch_parquet import run_batch  # noqa: E402
 
 pytestmark = pytest.mark.ray
-
-
-def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args],
-        capture_output=True,
-        text=True,
-        env=loopback_env(**env),
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_rows_empty_pages_spellings_and_markdown_front_matter(tmp_path):
@@ -81,7 +68,7 @@ def test_rate_limit_sets_the_interval_and_the_run_says_it_sets_the_pace(tmp_path
         urls = [site.route(f"/r{i}", page(article(f"R{i}"))) for i in range(5)]
         listed = tmp_path / "urls.txt"
         listed.write_text("\n".join(urls) + "\n")
-        result = webgrip(
+        result = run_webgrip(
             "batch", str(listed), "--out", str(tmp_path / "out"), "--rate-limit", "0.5"
         )
     assert result.returncode == 0, result.stderr
@@ -122,7 +109,7 @@ def test_ray_with_its_store_down_fails_before_ray_starts_naming_the_store(tmp_pa
     listed = tmp_path / "urls.txt"
     listed.write_text("http://127.0.0.1:9/a\n")
     store = f"redis://:s3cr3t@127.0.0.1:{free_port()}/0"  # nothing listens
-    result = webgrip(
+    result = run_webgrip(
         "batch", str(listed), "--out", str(tmp_path / "out"), "--ray", "local", "--redis", store
     )
     assert result.returncode == 1, result.stderr

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
@@ -19,19 +17,9 @@ pq = pytest.importorskip(
     "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
 )
 
-from helpers.siteserver import SiteServer, article, loopback_env, page  # noqa: E402
+from helpers.siteserver import SiteServer, article, page, run_webgrip  # noqa: E402
 
 pytestmark = pytest.mark.ray
-
-
-def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args],
-        capture_output=True,
-        text=True,
-        env=loopback_env(**env),
-        timeout=120,
-    )
 
 
 def test_batch_writes_rows_resumes_and_reports(tmp_path):
@@ -40,7 +28,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         listed = tmp_path / "urls.txt"
         out = tmp_path / "out"
         listed.write_text("\n".join([good[0], "", "http://10.0.0.1/x", good[0]]) + "\n")
-        first = webgrip("batch", str(listed), "--out", str(out))
+        first = run_webgrip("batch", str(listed), "--out", str(out))
         assert first.returncode == 0, first.stderr
         assert json.loads(first.stdout) == {"listed": 2, "skipped": 0, "fetched": 2, "failed": 1}
         assert "2/2 done, 1 failed" in first.stderr
@@ -49,11 +37,11 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
         (out / "broken.parquet").write_bytes(b"PAR1 not really")
         listed.write_text("\n".join([*good, "http://10.0.0.1/x"]) + "\n")
         # Another view into the same folder would skip its URLs as done: refused.
-        mixed = webgrip("batch", str(listed), "--out", str(out), "--extract", "text")
+        mixed = run_webgrip("batch", str(listed), "--out", str(out), "--extract", "text")
         assert mixed.returncode == 2, mixed.stderr
         assert "holds rows fetched with --extract markdown, not text" in mixed.stderr
         assert len(site.hits("/a1")) == 0
-        second = webgrip("batch", str(listed), "--out", str(out))
+        second = run_webgrip("batch", str(listed), "--out", str(out))
         assert second.returncode == 0, second.stderr
         assert json.loads(second.stdout) == {"listed": 4, "skipped": 2, "fetched": 2, "failed": 0}
         assert "ignoring unreadable broken.parquet" in second.stderr
@@ -70,7 +58,7 @@ def test_batch_writes_rows_resumes_and_reports(tmp_path):
 
 
 def test_batch_without_the_list_fails_cleanly(tmp_path):
-    result = webgrip("batch", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o"))
+    result = run_webgrip("batch", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o"))
     assert result.returncode == 2  # a file that cannot be read: a usage error
     assert "missing.txt" in result.stderr and "Traceback" not in result.stderr
 
@@ -140,7 +128,7 @@ def test_the_command_exits_non_zero_when_the_store_is_unreachable(tmp_path):
         listed = tmp_path / "urls.txt"
         listed.write_text(site.route("/a", page(article("A"))) + "\n")
         store = f"redis://:s3cr3t-pass@127.0.0.1:{free_port()}/0"  # nothing listens
-        result = webgrip(
+        result = run_webgrip(
             "batch",
             str(listed),
             "--out",

@@ -7,6 +7,8 @@ single-threaded server, many requests are served at once, which the concurrency 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -199,3 +201,16 @@ def loopback_env(**extra: str) -> dict[str, str]:
         del env[k]
     env.update(extra)
     return env
+
+
+def run_webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m webgrip ARGS`` with loopback opened (:func:`loopback_env` plus ``env``), no
+    stdin, its output captured: the command as a person runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "webgrip", *args],
+        capture_output=True,
+        text=True,
+        env=loopback_env(**env),
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers.loopback import loopback_config, wait_until
-from helpers.siteserver import Reply, SiteServer, loopback_env
+from helpers.siteserver import Reply, SiteServer, loopback_env, run_webgrip
 from webgrip import AsyncWebClient
 
 
@@ -48,19 +48,9 @@ def _page_hits(site: SiteServer) -> Counter[str]:
         return Counter(r.path for r in site.requests if r.path.startswith("/p") or r.path == "/")
 
 
-def webgrip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args],
-        capture_output=True,
-        text=True,
-        env=loopback_env(),
-        timeout=120,
-    )
-
-
 def test_crawl_writes_markdown_files_an_index_and_a_summary(tmp_path):
     with _grid_site(12) as site:
-        done = webgrip(
+        done = run_webgrip(
             "crawl", site.url("/"), "--max-pages", "6", "--out", str(tmp_path), "--format",
             "markdown",
         )  # fmt: skip
@@ -76,13 +66,13 @@ def test_crawl_writes_markdown_files_an_index_and_a_summary(tmp_path):
 
 
 def test_crawl_usage_errors_say_what_to_do(tmp_path):
-    missing = webgrip("crawl", "http://127.0.0.1:9/", "--out", str(tmp_path))
+    missing = run_webgrip("crawl", "http://127.0.0.1:9/", "--out", str(tmp_path))
     assert missing.returncode == 2
     assert "--max-pages" in missing.stderr
-    bad = webgrip("crawl", "ftp://example.com/", "--max-pages", "3", "--out", str(tmp_path))
+    bad = run_webgrip("crawl", "ftp://example.com/", "--max-pages", "3", "--out", str(tmp_path))
     assert bad.returncode in (2, 3)
     assert "http" in bad.stderr
-    view = webgrip(
+    view = run_webgrip(
         "crawl", "http://127.0.0.1:9/", "--max-pages", "3", "--out", str(tmp_path / "x"),
         "--format", "markdown", "--extract", "links",
     )  # fmt: skip

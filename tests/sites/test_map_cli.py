@@ -4,22 +4,10 @@ and ``webgrip llms-txt`` (an llms.txt written from the map and the pages' metada
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from helpers.sitemap_sites import ENTITY_BOMB, gz, index, urlset
-from helpers.siteserver import Reply, SiteServer, loopback_env, page
+from helpers.siteserver import Reply, SiteServer, page, run_webgrip
 from webgrip.sites.llmstxt import parse_llms_txt
-
-
-def webgrip(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "webgrip", *args],
-        capture_output=True,
-        text=True,
-        env=loopback_env(**env),
-        timeout=120,
-    )
 
 
 def serve(body: bytes, media: str = "application/xml"):
@@ -65,7 +53,7 @@ def build(site: SiteServer) -> str:
 def test_map_prints_one_url_a_line_and_the_skipped_files_on_stderr():
     with SiteServer() as site:
         o = build(site)
-        done = webgrip("map", o + "/")
+        done = run_webgrip("map", o + "/")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         f"{o}/",
@@ -80,7 +68,7 @@ def test_map_prints_one_url_a_line_and_the_skipped_files_on_stderr():
 def test_map_json_lines_and_flags():
     with SiteServer() as site:
         o = build(site)
-        done = webgrip("map", o + "/", "--json", "--limit", "3", "--ignore-robots")
+        done = run_webgrip("map", o + "/", "--json", "--limit", "3", "--ignore-robots")
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert rows == [
@@ -93,7 +81,7 @@ def test_map_json_lines_and_flags():
 def test_map_of_a_refused_address_exits_3_and_sends_nothing():
     with SiteServer() as site:
         o = build(site)
-        done = webgrip("map", o + "/", WEBGRIP_ALLOW_NETWORKS="")
+        done = run_webgrip("map", o + "/", WEBGRIP_ALLOW_NETWORKS="")
         assert site.requests == []
     assert done.returncode == 3
     assert "--allow 127.0.0.0/8" in done.stderr
@@ -102,7 +90,7 @@ def test_map_of_a_refused_address_exits_3_and_sends_nothing():
 
 def test_map_of_a_site_without_pages_exits_1():
     with SiteServer() as site:
-        done = webgrip("map", site.url("/nothing"))
+        done = run_webgrip("map", site.url("/nothing"))
     assert done.returncode == 1
     assert "no pages found" in done.stderr
 
@@ -110,7 +98,7 @@ def test_map_of_a_site_without_pages_exits_1():
 def test_llms_txt_is_written_from_the_pages():
     with SiteServer() as site:
         o = build(site)
-        done = webgrip("llms-txt", o + "/", "--limit", "10")
+        done = run_webgrip("llms-txt", o + "/", "--limit", "10")
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert text.startswith("# Demo Site\n\n> A site for tests.\n\n")
