@@ -746,7 +746,8 @@ def _add_request_flags(parser: argparse.ArgumentParser, command: str) -> None:
             action="store_const",
             const=True,
             default=None,
-            help="obey the sites' robots.txt (config: respect_robots_txt; default off)",
+            help="obey the sites' robots.txt (config: respect_robots_txt; default off, "
+            "but on for crawl, map and llms-txt)",
         )
         group.add_argument(
             "--ignore-robots",
