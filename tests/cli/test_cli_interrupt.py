@@ -141,4 +141,8 @@ def test_ctrl_c_stops_a_render():
         assert wait_until(lambda: len(site.hits("/ticking")) >= 2, timeout=30)
         code, err = _interrupt(proc)
     assert code == 130, err
-    assert err.strip() == "webgrip: interrupted"
+    # The one line saying so, and none of the driver's complaints about its closed pipe (a
+    # traceback, "Future exception was never retrieved"); on a loaded machine the browser's
+    # own last words may still land on the inherited stderr, so those alone are tolerated.
+    assert "webgrip: interrupted" in err.splitlines(), err
+    assert "Traceback" not in err and "Future exception" not in err, err
