@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import pytest
 
 MISSING = "the ray extra is not installed: pip install 'webgrip[ray]'"
 redis = pytest.importorskip("redis", reason=MISSING)
 
-from helpers.loopback import loopback_config  # noqa: E402
+from helpers.loopback import loopback_config, wait_until  # noqa: E402
 from helpers.ray_sites import TREE_SIZE, SiteProcess, budget_violations, redis_server  # noqa: E402
 from webgrip.sites.redis_frontier import RedisFrontier  # noqa: E402
 
@@ -67,8 +66,10 @@ def test_an_expired_lease_is_queued_again_for_another_worker(redis_url):
         first.add(_items("/only"))
         lease = first.lease()
         assert lease is not None and other.lease() is None
-        time.sleep(0.5)  # the worker holding it is lost: its lease runs out
-        taken = other.lease()
+        # The worker holding it is lost: once its lease runs out, another worker gets it.
+        got: list = []
+        assert wait_until(lambda: got.append(other.lease()) or got[-1] is not None, timeout=10)
+        taken = got[-1]
         assert taken is not None and taken.url == "/only"
         assert other.finish_keys([taken.key]) == 1
         assert first.finish_keys([lease.key]) == 0  # the late one changes nothing
