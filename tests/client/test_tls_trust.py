@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import webgrip
 from webgrip import Config
 
-ROOT = Path(__file__).resolve().parents[2]
+# The webgrip this test imports (installed, or the source tree on PYTHONPATH), for the child.
+_PACKAGE_PARENT = str(Path(webgrip.__file__).resolve().parent.parent)
 
 # One child checks every case in turn: what each client made of the test server.
 _CHILD = """
@@ -38,7 +40,7 @@ except ValueError as exc:
 
 def _run(url: str, trust: str, **env: str) -> dict:
     base = {k: v for k, v in os.environ.items() if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR")}
-    base.update(env, PYTHONPATH=str(ROOT / "python"))
+    base.update(env, PYTHONPATH=_PACKAGE_PARENT)
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, url, trust],
         capture_output=True,

@@ -10,13 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+import webgrip
 from helpers.loopback import loopback_config
 from helpers.openai_strict import tool_problems
 from helpers.siteserver import SiteServer, page
 from webgrip import Tools, WebClient
 from webgrip.citations import cite_links
 
-ROOT = Path(__file__).resolve().parents[2]
+# The webgrip this test imports (installed, or the source tree on PYTHONPATH), for the child.
+PACKAGE_PARENT = str(Path(webgrip.__file__).resolve().parent.parent)
 
 ARTICLE = (
     "<title>Links</title><main><article><h1>Reading list</h1>"
@@ -146,7 +148,11 @@ def test_the_cli_prints_citations_and_takes_max_age(site, tmp_path):
         text=True,
         timeout=60,
         cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        env={
+            "PYTHONPATH": str(Path(webgrip.__file__).resolve().parent.parent),
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+        },
     )
     assert run.returncode == 0, run.stderr
     assert "the guide [1], then the FAQ [2]." in run.stdout

@@ -161,10 +161,8 @@ class Tools:
                 at the end of a truncated answer to read the next part.
             find: A word or phrase: returns only the passages around it, each with its
                 character offset (pass it as start_index to read on from there).
-            links: How links are shown in Markdown: "inline" (default, [text](url)),
-                "citations" (text [1], with the numbered URLs listed after each part) or
-                "none" (the link text only). Citations write each URL once and keep the
-                text free of addresses.
+            links: How links are shown: "inline" (default, [text](url)), "citations"
+                (text [1], each URL listed once after the part) or "none" (link text only).
             max_age: The oldest cached copy to accept, in seconds: 0 fetches the page
                 afresh; default: a page being read in parts comes from the cache.
 
