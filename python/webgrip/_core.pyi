@@ -329,7 +329,7 @@ def extract_document(
     takes out the in-scope blocks it judges boilerplate (``readable_model=False``: the rules
     alone).
     ``readable_scores`` (development tooling for
-    ``scripts/train_readable.py``) is ``(scores, low)``: one score per block of
+    ``training/readable.py``) is ``(scores, low)``: one score per block of
     :func:`readable_blocks` in its order, used instead of the shipped model's, and the
     threshold below which an in-scope block leaves (ignored when the counts differ).
     - ``frames``: with a non-empty ``frame_marker``, the page's visible ``<iframe>`` and
@@ -419,7 +419,7 @@ def html_events(html: str | bytes) -> list[_HtmlEvent]:
 
 def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str, Any]]:
     """The readable selection's text blocks with their features, one dict per block in
-    document order: development tooling for ``scripts/train_readable.py`` (issue 33), not
+    document order: development tooling for ``training/readable.py`` (issue 33), not
     part of webgrip's API.
 
     A block is an element the selection treats as a block (``p``, ``li``, ``td``, headings,

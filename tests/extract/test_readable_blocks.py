@@ -1,5 +1,5 @@
 """``_core.readable_blocks``: the readable selection's per-block features (issue 33), read by
-``scripts/train_readable.py``. Checks that the blocks partition the page's text, carry the
+``training/readable.py``. Checks that the blocks partition the page's text, carry the
 selection's flags and verdict, and agree with the readable text view."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 - ``siteserver``: a threaded loopback web site with routes and recorded requests
 - ``proxy_server``: a recording HTTP CONNECT / SOCKS5 proxy
 - ``chaos_server`` and ``chaos_soak``: the hostile server (one misbehaviour per path) and the
-  soak harness behind ``scripts/soak.py``
+  soak harness behind ``benches/soak.py``
 - ``render``: the headless-browser checks and pages of the render tests
 - ``ray_sites``: redis-server, arrival-logging sites and the process behind a socket, for the
   distributed-fetch tests

@@ -1,7 +1,7 @@
 """A chaos HTTP server on loopback: one misbehaviour per path, plus TLS ports that stall.
 
 Used by the per-behaviour tests (tests/security/test_chaos.py, in-process) and by the soak
-(scripts/soak.py, in its own process so that the client's descriptors, threads and memory
+(benches/soak.py, in its own process so that the client's descriptors, threads and memory
 are measured alone). Raw sockets, one thread per connection: every reply is written by hand
 so that it can be as broken as a real hostile server's.
 

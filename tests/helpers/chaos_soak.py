@@ -10,7 +10,7 @@ or a typed error (a :class:`webgrip.WebgripError` from the library, a string fro
 ``Error: ...`` or a page/download answer). Anything else (another exception, a Rust panic,
 an overrun) is a failure, kept with its details.
 
-Used by ``scripts/soak.py`` (the long run) and ``tests/security/test_chaos_soak.py`` (a short
+Used by ``benches/soak.py`` (the long run) and ``tests/security/test_chaos_soak.py`` (a short
 run in the default suite).
 """
 

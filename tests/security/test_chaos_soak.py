@@ -1,4 +1,4 @@
-"""A short form of the chaos soak (scripts/soak.py): 32 threads, 2000 mixed calls.
+"""A short form of the chaos soak (benches/soak.py): 32 threads, 2000 mixed calls.
 
 It runs in a child interpreter so that descriptors, threads and RSS are the soak's alone
 (this process holds other tests' servers and caches). The long run and its figures are in
@@ -26,7 +26,7 @@ import brotli  # noqa: F401  (the test extra: missing, the test must fail, not s
 import pytest
 import trustme  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "soak.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benches" / "soak.py"
 DEADLINE = 3.0
 
 

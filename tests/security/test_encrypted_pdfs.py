@@ -5,7 +5,7 @@ the streams decrypted, so each shape is refused or read within bounds as its pla
 documents encrypted with each standard handler (RC4-128, AES-128, AES-256) still read.
 
 The files are tests/fixtures/pdf/hostile-encrypted-*.pdf and encrypted-*.pdf, written by
-scripts/make-hostile-pdfs.py; each is read in a child interpreter (see test_hostile_pdfs.py),
+tests/fixtures/pdf/make_hostile.py; each is read in a child interpreter (see test_hostile_pdfs.py),
 which reports its peak memory and the CPU spent after the call returned."""
 
 from __future__ import annotations

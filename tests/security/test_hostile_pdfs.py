@@ -3,7 +3,7 @@ a page tree that looped forever, a page drawing a million glyphs. Each is read i
 interpreter, so a crash fails this test instead of ending the run; the child reports its peak
 memory and the CPU its threads kept spending after the call returned.
 
-The files are tests/fixtures/pdf/hostile-*.pdf, written by scripts/make-hostile-pdfs.py (they
+The files are tests/fixtures/pdf/hostile-*.pdf, written by tests/fixtures/pdf/make_hostile.py (they
 are also the fuzz run's seeds for these shapes)."""
 
 from __future__ import annotations

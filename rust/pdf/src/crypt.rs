@@ -361,7 +361,7 @@ fn is_space(b: u8) -> bool {
 mod tests {
     use super::*;
 
-    /// Encrypted by `scripts/make-hostile-pdfs.py` (its own RC4, MD5 from hashlib, AES from
+    /// Encrypted by `tests/fixtures/pdf/make_hostile.py` (its own RC4, MD5 from hashlib, AES from
     /// `cryptography`; poppler reads them): known answers for the key derivation here.
     fn fixture(name: &str) -> Vec<u8> {
         let path = format!(

@@ -110,7 +110,7 @@ fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound
 }
 
 /// The readable selection's text blocks with their features, one dict per block in document
-/// order (development tooling for `scripts/train_readable.py`, issue 33; see
+/// order (development tooling for `training/readable.py`, issue 33; see
 /// `webgrip_extract::readable::features`). Bytes are decoded as `extract_document` decodes
 /// them. Parse and selection run without the GIL; a panic (a bug) is the same typed error
 /// `extract_document` raises.
@@ -142,7 +142,7 @@ fn readable_blocks<'py>(
 
 /// The block scorer's feature rows of `readable_blocks(html, url)`'s blocks, as little-endian
 /// `float32`, `READABLE_FEATURE_NAMES` columns per row (development tooling for
-/// `scripts/train_readable.py`: the model is trained on the very numbers the core scores).
+/// `training/readable.py`: the model is trained on the very numbers the core scores).
 #[pyfunction]
 #[pyo3(signature = (html, url=None))]
 fn readable_features<'py>(

@@ -20,7 +20,7 @@
 //! words and punctuation in its one walk), so the block scorer (`scorer`) reads these blocks
 //! inside the selection (`blocks_of`, without their text) for the cost of a sweep over the
 //! table; only `blocks` walks the tree again, for the blocks' text. Exposed to Python as
-//! `webgrip._core.readable_blocks` and `readable_features` for `scripts/train_readable.py`,
+//! `webgrip._core.readable_blocks` and `readable_features` for `training/readable.py`,
 //! which trains the scorer.
 
 use crate::dom::{flow, Flow};

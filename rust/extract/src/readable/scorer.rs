@@ -12,7 +12,7 @@
 //! the emitters already honour, where adding a block the rules left out would mean building
 //! the scope anew around it.
 //!
-//! The model is data (`model/blocks.txt`, written by `scripts/train_readable.py --export`),
+//! The model is data (`model/blocks.txt`, written by `training/readable.py --export`),
 //! read on the first call that needs it and kept for the process; a model that does not parse
 //! or does not fit the features is no model, and the rules stand alone (a test guards the
 //! shipped one, and another that the core scores its rows as scikit-learn does). Scoring a
@@ -240,7 +240,7 @@ pub struct Model {
 }
 
 impl Model {
-    /// Read a model file (see `scripts/train_readable.py --export` for the format); `None`
+    /// Read a model file (see `training/readable.py --export` for the format); `None`
     /// when it is malformed, has another feature count or a node points outside its tree.
     pub fn parse(text: &str) -> Option<Model> {
         let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -440,7 +440,7 @@ mod tests {
     use crate::readable::{select_with, Scorer};
 
     /// 64 feature rows spread over the training data, each after scikit-learn's probability
-    /// for it under the shipped model (written by `scripts/train_readable.py --export`).
+    /// for it under the shipped model (written by `training/readable.py --export`).
     const PARITY: &str = include_str!("model/parity.txt");
 
     #[test]

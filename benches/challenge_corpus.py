@@ -1,6 +1,6 @@
 """Run the challenge/wall detector over every corpus page, as served (status 200, no redirect).
 
-    PYTHONPATH=python python scripts/challenge_corpus.py [--repeat 3] [--statuses 200,403]
+    PYTHONPATH=python python benches/challenge_corpus.py [--repeat 3] [--statuses 200,403]
 
 Every page of ``../shared/corpus/{wcxb-dev,article-bench-dev}`` is a real article, listing,
 forum or shop page, so every detection is a false positive: the script prints each hit and

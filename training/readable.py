@@ -67,9 +67,9 @@ core ships (``DIR/blocks.txt``, compiled in; the default, ``readable_model=False
 ``DIR/parity.txt``, rows with scikit-learn's probabilities that a Rust test scores the same.
 Needs the ``train`` extra (scikit-learn, numpy; python-crfsuite for ``--crf``)::
 
-    python scripts/train_readable.py                # everything (a few minutes)
-    python scripts/train_readable.py --sample 200   # a quick look on fewer pages
-    python scripts/train_readable.py --features core --size 50,15 --train-on in-scope \\
+    python training/readable.py                # everything (a few minutes)
+    python training/readable.py --sample 200   # a quick look on fewer pages
+    python training/readable.py --features core --size 50,15 --train-on in-scope \\
         --export rust/extract/src/readable/model    # the shipped model
 """
 
@@ -90,7 +90,7 @@ from sklearn.model_selection import GroupKFold
 from threadpoolctl import threadpool_limits
 from webgrip import _core
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benches"))
 import quality as q  # noqa: E402  (benches/quality.py: the corpora's loaders and metrics)
 

@@ -1,8 +1,8 @@
 """The chaos soak: 32 threads x tens of thousands of fetch/download calls against a hostile
 loopback server, with descriptors, threads and memory measured before and after.
 
-    PYTHONPATH=python python scripts/soak.py                      # 50 000 calls, 32 threads
-    PYTHONPATH=python python scripts/soak.py --calls 2000 --json /tmp/soak.json
+    PYTHONPATH=python python benches/soak.py                      # 50 000 calls, 32 threads
+    PYTHONPATH=python python benches/soak.py --calls 2000 --json /tmp/soak.json
 
 The server is tests/helpers/chaos_server.py in its own process (resets, broken chunking,
 conflicting lengths, 100k headers, 1 MB header lines, drips, endless bodies, compression bombs,

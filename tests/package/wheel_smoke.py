@@ -1,4 +1,4 @@
-"""Exercise an installed webgrip wheel the way a user gets it (run by scripts/wheel-smoke.sh).
+"""Exercise an installed webgrip wheel the way a user gets it (run by scripts/wheel-smoke).
 
 Run with the clean venv's Python, from outside the checkout and with no Rust toolchain on PATH:
 it serves a small page on a loopback http.server and checks that the public API

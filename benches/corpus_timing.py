@@ -1,6 +1,6 @@
 """Time whole-page vs main-content extraction over the corpus pages, in one process.
 
-    PYTHONPATH=python python scripts/corpus_timing.py [--repeat 5] [--cpu]
+    PYTHONPATH=python python benches/corpus_timing.py [--repeat 5] [--cpu]
         [--modes markdown,metadata]
 
 Per page the best of ``--repeat`` runs of ``_core.extract_document`` (bytes in, the fetch

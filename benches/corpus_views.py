@@ -3,15 +3,15 @@
 Run it once per build (each in its own process, with that build's package on PYTHONPATH),
 then compare the two outputs:
 
-    PYTHONPATH=/tmp/basepkg/python python scripts/corpus_views.py > /tmp/old.json
-    PYTHONPATH=python python scripts/corpus_views.py > /tmp/new.json
-    python scripts/corpus_views.py --compare /tmp/old.json /tmp/new.json
+    PYTHONPATH=/tmp/basepkg/python python benches/corpus_views.py > /tmp/old.json
+    PYTHONPATH=python python benches/corpus_views.py > /tmp/new.json
+    python benches/corpus_views.py --compare /tmp/old.json /tmp/new.json
 
 Two families of keys per page:
 
 - ``core:<main>``: ``_core.extract_document`` with all five views, main content on or off
   (the raw core output, before any Python step);
-- ``fetch:<extract>:<main>``: :func:`webgrip.fetching.build_page`, the public fetch path
+- ``fetch:<extract>:<main>``: :func:`webgrip.page_builder.build_page`, the public fetch path
   after the network (tracking parameters stripped, links deduplicated, images refused),
   for every view: the whole :class:`~webgrip.page.Page` (``to_dict``), so the fields
   around the content are compared too.
@@ -56,7 +56,7 @@ def _digest(value: object) -> str:
 
 def hash_page(url: str, raw: bytes) -> dict[str, str]:
     from webgrip import _core
-    from webgrip.fetching import build_page
+    from webgrip.page_builder import build_page
     from webgrip.response import Response
 
     out: dict[str, str] = {}
