@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 from ._version import __version__
 from .errors import (
     BlockedURLError,
@@ -132,6 +130,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    import importlib  # here: ``import webgrip`` itself has no use for it (nor for warnings)
+
     module = _LAZY.get(name)
     if module is None:
         # ``webgrip.client``, ``webgrip.tools``...: submodules stay reachable as attributes,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import dataclasses
+import inspect
 import json
 import os
 import select
@@ -554,7 +554,7 @@ def _rebuilt(error: dict[str, Any], url: str | None) -> Exception:
     if not issubclass(cls, errors.WebgripError):
         return cls(message)
     fields = error.get("fields") or {}
-    known = {f.name for f in dataclasses.fields(cls) if f.name != "message"}
+    known = set(inspect.signature(cls).parameters) - {"message"}  # its keyword fields
     kwargs: dict[str, Any] = {
         k: v for k, v in fields.items() if k in known and isinstance(v, (str, int, float))
     }

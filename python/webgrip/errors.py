@@ -11,9 +11,15 @@ The agent-facing tool functions never raise these: they turn them into ``Error: 
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
-from typing import Any, TypeVar
+# Neither dataclasses nor typing: ``import webgrip`` loads this module (the core resolves its
+# classes on import), and the two with what they pull in (inspect, re, enum, ast) cost more
+# than the rest of the package's import. Type checkers treat any TYPE_CHECKING constant alike.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    _E = TypeVar("_E", bound="WebgripError")
 
 __all__ = [
     "BlockedURLError",
@@ -33,7 +39,6 @@ __all__ = [
 ]
 
 
-@dataclasses.dataclass(eq=False, repr=False)
 class WebgripError(Exception):
     """Base class of every webgrip error.
 
@@ -41,19 +46,16 @@ class WebgripError(Exception):
     ``reason`` a short stable tag for the cause (for example ``"private-address"``).
     """
 
-    # The one constructor of every class here: each subclass that carries more names its
-    # fields (keyword-only, after these) and the dataclass machinery writes its ``__init__``
-    # with exactly that signature, instead of each class restating ``message, url, reason``.
-    message: str
-    _: dataclasses.KW_ONLY
-    url: str | None = None
-    reason: str | None = None
-
-    def __post_init__(self) -> None:
+    # Every class takes ``(message, *, url=None, reason=None)``; the few that carry more add
+    # their fields as keyword-only parameters after these, and each field is an attribute of
+    # the same name (a worker process sends ``vars(exc)`` back, see ``_pdfpool``).
+    def __init__(self, message: str, *, url: str | None = None, reason: str | None = None) -> None:
         # The built-in base's own init with the message (``args``, and the ``OSError`` state
-        # of the classes that also derive from ``TimeoutError``/``ConnectionError``): the
-        # generated ``__init__`` only assigns the fields.
-        super().__init__(self.message)
+        # of the classes that also derive from ``TimeoutError``/``ConnectionError``).
+        super().__init__(message)
+        self.message = message
+        self.url = url
+        self.reason = reason
 
     def __str__(self) -> str:
         return self.message
@@ -61,9 +63,6 @@ class WebgripError(Exception):
     # Keep pickling (multiprocessing, caches) working with kw-only args.
     def __reduce__(self) -> tuple[Callable[..., WebgripError], tuple[object, ...]]:
         return (_rebuild, (type(self), self.message, self.__dict__))
-
-
-_E = TypeVar("_E", bound=WebgripError)
 
 
 def _rebuild(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
@@ -85,7 +84,6 @@ class BlockedURLError(WebgripError):
     """
 
 
-@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class FetchTimeoutError(WebgripError, TimeoutError):
     """The call's total deadline (or the connect timeout) passed — while waiting, sending,
     receiving or parsing the page — or the host's rate-limit slot would only come after it.
@@ -100,25 +98,50 @@ class FetchTimeoutError(WebgripError, TimeoutError):
     nothing was sent, and it holds the seconds until that slot as seen when failing, so the
     same call made then can succeed (a batch waits and does so)."""
 
-    retry_in: float | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        retry_in: float | None = None,
+    ) -> None:
+        super().__init__(message, url=url, reason=reason)
+        self.retry_in = retry_in
 
 
-@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ResponseTooLargeError(WebgripError):
     """The (decoded) body exceeded the configured cap. ``limit`` is the cap in bytes."""
 
-    limit: int | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        limit: int | None = None,
+    ) -> None:
+        super().__init__(message, url=url, reason=reason)
+        self.limit = limit
 
 
-@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class HTTPStatusError(WebgripError):
     """The server answered with a 4xx/5xx status. ``status`` holds it, ``response`` the reply."""
 
-    status: int | None = None
-    response: object | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        status: int | None = None,
+        response: object | None = None,
+    ) -> None:
+        super().__init__(message, url=url, reason=reason)
+        self.status = status
+        self.response = response
 
 
-@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ChallengeError(HTTPStatusError):
     """The site answered with something standing in for the page: a bot check, a CAPTCHA, a
     firewall's block page, a login wall or a cookie-consent interstitial.
@@ -131,13 +154,22 @@ class ChallengeError(HTTPStatusError):
     was loaded in the headless browser. See docs/challenge-pages.md.
     """
 
-    kind: str = "challenge"
-    vendor: str | None = None
-    rendered: bool = False
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.reason = self.reason or self.kind
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        status: int | None = None,
+        response: object | None = None,
+        kind: str = "challenge",
+        vendor: str | None = None,
+        rendered: bool = False,
+    ) -> None:
+        super().__init__(message, url=url, reason=reason or kind, status=status, response=response)
+        self.kind = kind
+        self.vendor = vendor
+        self.rendered = rendered
 
 
 class ConnectError(WebgripError, ConnectionError):
@@ -152,7 +184,6 @@ class ProxyError(ConnectError):
     ``scheme://host:port``, never with its credentials."""
 
 
-@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class UnsupportedContentError(WebgripError):
     """The response is not a document that can be shown as text (PDF, image, archive, ...).
 
@@ -160,8 +191,18 @@ class UnsupportedContentError(WebgripError):
     Save such files with ``download`` instead.
     """
 
-    content_type: str | None = None
-    size: int | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        reason: str | None = None,
+        content_type: str | None = None,
+        size: int | None = None,
+    ) -> None:
+        super().__init__(message, url=url, reason=reason)
+        self.content_type = content_type
+        self.size = size
 
 
 class DownloadError(WebgripError):
