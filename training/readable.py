@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train and evaluate a readable-mode block scorer, out of fold, and export the core's (issue 33).
+"""Train and evaluate a readable-mode block scorer, out of fold, and export the one the core ships.
 
 Reads the development corpora (``../shared/corpus``: WCXB dev and the article dev set, loaded
 and scored exactly as ``benches/quality.py`` does), splits every page into the readable
@@ -21,16 +21,17 @@ five either side: the share of its text the rules keep, its link share, its size
 adds page-text columns (how often the block's text recurs on the page, its share of the first
 heading's words, its distance from that heading and from the nearest block the rules keep,
 its digits). ``--stack`` refits the chosen size over the features and the first model's
-out-of-fold scores of the page's blocks. Stage 2 tried all three and page weights; none moved
-the figures (docs/benchmarks.md). ``core`` is the core's own rows (``_core.readable_features``):
-what the shipped scorer reads, every block kept so the rows line up; ``--train-on in-scope``
-fits on the blocks the rules keep only, the ones the shipped scorer judges.
+out-of-fold scores of the page's blocks. None of these, nor page weights, moved the figures
+above ``base``'s (docs/history/benchmarks.md). ``core`` is the core's own rows
+(``_core.readable_features``): what the shipped scorer reads, every block kept so the rows line
+up; ``--train-on in-scope`` fits on the blocks the rules keep only, the ones the shipped scorer
+judges.
 
 Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
 - ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
   in the ground truth's set of 3-grams, so its words must come in the ground truth's order; a
   block of one or two tokens must occur whole as a contiguous run of the ground truth;
-- ``bag`` (stage 1's first labels): when at least half of its tokens occur in the ground
+- ``bag``: when at least half of its tokens occur in the ground
   truth's token bag (multiset overlap: a token counts at most as often as the ground truth
   has it), which also passes boilerplate made of common words.
 The model's page text is the concatenation, in document order, of the blocks it scores at
@@ -611,15 +612,14 @@ def main() -> None:
         choices=("ngram", "bag"),
         default="ngram",
         help=f"ngram: share of the block's {NGRAM}-grams in the ground truth's (in order); "
-        "bag: share of its tokens in the ground truth's token bag (stage 1's first labels)",
+        "bag: share of its tokens in the ground truth's token bag",
     )
     ap.add_argument(
         "--features",
         choices=("base", "context", "text", "core"),
         default="base",
         help="base: the block's own, its ancestors' and its page's; context: and its "
-        "neighbours'; text: and the page-text columns (stage 2's trials, neither of which "
-        "moved the figures)",
+        "neighbours'; text: and the page-text columns (neither moved the figures)",
     )
     ap.add_argument(
         "--stack",
