@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::io::Read;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use webgrip_extract::internals::{dom::attr, urls::Resolver};
+use webgrip_extract::internals::{element_facts::attr, urls::Resolver};
 use webgrip_extract::{
     document_base, render_markdown, render_text, select_main_content, Scope, TrackingRules,
 };

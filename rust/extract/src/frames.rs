@@ -14,7 +14,7 @@ use crate::tree::{Html, Node};
 use crate::tree::{NodeId, NodeRef};
 use url::Url;
 
-use crate::dom::{self, attr};
+use crate::element_facts::{self, attr};
 use crate::scope::NodeIdHasher;
 use crate::tracking::TrackingRules;
 use crate::urls;
@@ -85,7 +85,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
         }
         let name = el.name();
         if is_frame_tag(name) {
-            if !el.has_attrs() || dom::is_hidden(el) {
+            if !el.has_attrs() || element_facts::is_hidden(el) {
                 return false;
             }
             let tag = if name == "iframe" { "iframe" } else { "frame" };
@@ -108,7 +108,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
             self.frames.push(frame);
             return false;
         }
-        !dom::is_dropped(el)
+        !element_facts::is_dropped(el)
     }
 
     fn close(&mut self, _: NodeRef<'a>) {}

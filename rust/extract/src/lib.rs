@@ -11,7 +11,7 @@ mod challenge;
 mod charset;
 mod doctype;
 mod document;
-mod dom;
+mod element_facts;
 mod emit;
 mod entities;
 mod events;
@@ -81,8 +81,8 @@ pub mod internals {
     pub mod charset {
         pub use crate::charset::{charset_param, choose};
     }
-    pub mod dom {
-        pub use crate::dom::attr;
+    pub mod element_facts {
+        pub use crate::element_facts::attr;
     }
     pub mod guard {
         pub use crate::guard::{defuse, defuse_only, MAX_DEPTH};

@@ -7,7 +7,7 @@ use crate::tree::NodeRef;
 use crate::tree::{Html, Node};
 use url::Url;
 
-use crate::dom::{self, attr};
+use crate::element_facts::{self, attr};
 use crate::plain::inline_text;
 use crate::tracking::TrackingRules;
 use crate::urls;
@@ -83,7 +83,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
             _ => return false,
         };
         let name = el.name();
-        if dom::is_invisible_tag(name) {
+        if element_facts::is_invisible_tag(name) {
             return false;
         }
         if name != "a" && name != "area" {

@@ -8,7 +8,7 @@ use crate::tree::{Html, Node};
 use serde_json::Value;
 use url::Url;
 
-use crate::dom::attr;
+use crate::element_facts::attr;
 use crate::jsonld;
 use crate::plain::inline_text;
 use crate::urls;

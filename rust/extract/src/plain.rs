@@ -3,7 +3,7 @@
 use crate::tree::Node;
 use crate::tree::NodeRef;
 
-use crate::dom;
+use crate::element_facts;
 use crate::walk::{walk, Visitor};
 
 /// Visible text under `node`, whitespace collapsed to single spaces, trimmed. Block
@@ -24,7 +24,7 @@ struct Collect {
 
 impl Collect {
     fn push(&mut self, s: &str) {
-        for (i, word) in s.split(dom::is_collapsible).enumerate() {
+        for (i, word) in s.split(element_facts::is_collapsible).enumerate() {
             if i > 0 {
                 self.space = true;
             }
@@ -48,10 +48,12 @@ impl<'a> Visitor<'a> for Collect {
                 false
             }
             Node::Element(el) => {
-                if dom::is_dropped(el) {
+                if element_facts::is_dropped(el) {
                     return false;
                 }
-                if el.name() == "br" || dom::flow(el.name()) != dom::Flow::Inline {
+                if el.name() == "br"
+                    || element_facts::flow(el.name()) != element_facts::Flow::Inline
+                {
                     self.space = true;
                 }
                 true
@@ -63,7 +65,7 @@ impl<'a> Visitor<'a> for Collect {
 
     fn close(&mut self, node: NodeRef<'a>) {
         if let Some(el) = node.value().as_element() {
-            if dom::flow(el.name()) != dom::Flow::Inline {
+            if element_facts::flow(el.name()) != element_facts::Flow::Inline {
                 self.space = true;
             }
         }

@@ -6,7 +6,7 @@ use crate::tree::Element;
 use crate::tree::NodeRef;
 use crate::tree::{Html, Node};
 
-use crate::dom::{self, attr};
+use crate::element_facts::{self, attr};
 use crate::grid::{self, RawCell, RawRow};
 use crate::plain::inline_text;
 use crate::walk::{walk, Visitor};
@@ -95,7 +95,7 @@ impl<'a> Visitor<'a> for Finder {
     fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Element(el) => {
-                if dom::is_dropped(el) {
+                if element_facts::is_dropped(el) {
                     return false;
                 }
                 if el.name() == "table" && is_data_table(el, node) {

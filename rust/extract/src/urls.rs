@@ -8,7 +8,7 @@ use crate::tree::Html;
 use crate::tree::NodeRef;
 use url::Url;
 
-use crate::dom::attr;
+use crate::element_facts::attr;
 use crate::tracking::TrackingRules;
 
 /// The URL relative references on this page resolve against: the first `<base href>`

@@ -707,5 +707,5 @@ fn copy(mut from: TcpStream, mut to: TcpStream, shared: &Shared) {
 }
 
 #[cfg(test)]
-#[path = "proxy_tests.rs"]
+#[path = "egress_proxy_tests.rs"]
 mod tests;

@@ -7,7 +7,7 @@
 //! - `headers` / `cookies`: the caller's headers per site and the cookie jar, per hop.
 //! - `fetch` / `download`: reading the final body, capped after decoding.
 //! - `pace`: a download's stall rule and overall limit, checked as its bytes are read.
-//! - `proxy`: the egress proxy a rendering browser goes through, under the same policy.
+//! - `egress_proxy`: the egress proxy a rendering browser goes through, under the same policy.
 //! - `upstream` / `tunnel`: the user's upstream proxies, asked only for checked addresses.
 //!
 //! Every module is private and the API is the `pub use` list below (what the binding, the fuzz
@@ -17,13 +17,13 @@ mod client;
 mod cookies;
 mod decode;
 mod download;
+mod egress_proxy;
 mod error;
 mod fetch;
 mod headers;
 mod iptable;
 mod pace;
 mod policy;
-mod proxy;
 mod resolve;
 mod tls;
 mod transport;
@@ -37,6 +37,7 @@ pub use client::{
 };
 pub use cookies::{site_of, CookieJar, SameSiteRule, StoredCookie};
 pub use download::{cancelled, DestDir, DownloadResult, Progress};
+pub use egress_proxy::{EgressProxy, ProxyConfig, ProxyStats, PROXY_USER};
 pub use error::{shown_url, ErrorKind, NetError, MAX_SHOWN_URL_CHARS};
 pub use fetch::{Exchange, FetchResponse};
 pub use headers::{checked_headers, every_request_headers, SiteHeaders};
@@ -47,6 +48,5 @@ pub use pace::{
 pub use policy::{
     is_localhost_name, url_host, Policy, PolicyConfig, Target, TargetHost, DEFAULT_BLOCKED_PORTS,
 };
-pub use proxy::{EgressProxy, ProxyConfig, ProxyStats, PROXY_USER};
 pub use tls::TlsTrust;
 pub use upstream::ProxyRoutes;

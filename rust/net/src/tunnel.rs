@@ -13,8 +13,8 @@ use ureq::unversioned::transport::time::Duration as UDuration;
 use ureq::unversioned::transport::{Buffers, NextTimeout, Transport};
 use ureq::Error;
 
+use crate::egress_proxy::base64;
 use crate::error::{status_label, NetError};
-use crate::proxy::base64;
 use crate::upstream::{ProxyKind, UpstreamProxy};
 
 /// Longest proxy reply head read (the same cap as response headers).

@@ -1,7 +1,7 @@
 //! The user's upstream proxies (an HTTP CONNECT or SOCKS5 proxy that egress must go
 //! through) and which one a host is routed to.
 //!
-//! Not to be confused with [`crate::proxy`], the egress proxy webgrip itself runs for a
+//! Not to be confused with [`crate::egress_proxy`], the egress proxy webgrip itself runs for a
 //! rendering browser. Pinning holds through an upstream proxy because the proxy is only ever
 //! asked to connect to an address webgrip resolved and checked (see [`crate::tunnel`]):
 //! `socks5h://`, which hands the proxy a name to resolve, is refused.

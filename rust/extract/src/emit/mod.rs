@@ -16,7 +16,7 @@ use crate::tree::NodeRef;
 use crate::tree::{Html, Node};
 use url::Url;
 
-use crate::dom::{self, attr, Flow};
+use crate::element_facts::{self, attr, Flow};
 use crate::frames::{self, FrameIndex};
 use crate::grid::{self, RawCell, RawRow};
 use crate::scope::Scope;
@@ -213,7 +213,7 @@ impl<'s> Emitter<'s> {
             "wbr" => return false,
             _ => {}
         }
-        let frame = if let Some(level) = dom::heading_level(name) {
+        let frame = if let Some(level) = element_facts::heading_level(name) {
             self.w.request_break(2);
             let prefixed = self.md && !self.w.is_inline_only();
             if prefixed {
@@ -271,7 +271,7 @@ impl<'s> Emitter<'s> {
                         start: self.w.out.len(),
                     }
                 }
-                _ => match dom::flow(name) {
+                _ => match element_facts::flow(name) {
                     Flow::Inline => Frame::Inline,
                     Flow::Line => {
                         self.w.request_break(1);
@@ -727,7 +727,7 @@ impl<'a> Visitor<'a> for Emitter<'_> {
                         return false;
                     }
                 }
-                if dom::is_dropped(el) {
+                if element_facts::is_dropped(el) {
                     return false;
                 }
                 self.open_element(el, node)

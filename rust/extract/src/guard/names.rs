@@ -86,10 +86,10 @@ pub(super) fn breaks_out(n: &Name) -> bool {
     class(n).breaks_out()
 }
 
-/// Attributes some view reads (`dom`, `emit`, `links`, `metadata`, `readable`, `urls`), or
-/// that change how the tree builder builds the tree. All others are removed before parsing, so a
-/// view that starts reading a new attribute must add it here (the `prepass_identity` test
-/// catches a forgotten one on the corpus).
+/// Attributes some view reads (`element_facts`, `emit`, `links`, `metadata`, `readable`,
+/// `urls`), or that change how the tree builder builds the tree. All others are removed before
+/// parsing, so a view that starts reading a new attribute must add it here (the
+/// `prepass_identity` test catches a forgotten one on the corpus).
 pub(crate) fn attr_is_read(name: &[u8]) -> bool {
     // Lowercased into a stack buffer and matched whole: one length switch and a compare,
     // where a scan of the list with `eq_ignore_ascii_case` cost 3% of parsing (one call per

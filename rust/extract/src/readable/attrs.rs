@@ -2,7 +2,7 @@
 //!
 //! `Table::build` asks every element for a dozen attributes; a lookup per name scanned the
 //! whole list each time. One pass matches each attribute's name against the names wanted
-//! (one `match`) and keeps the first of each, which is what [`crate::dom::html_attr`]
+//! (one `match`) and keeps the first of each, which is what [`crate::element_facts::html_attr`]
 //! answers.
 
 use crate::tree::{Element, Ns};
@@ -28,7 +28,7 @@ pub(super) struct Attrs<'a> {
     /// `hidden` and `popover` are present.
     pub(super) hidden: bool,
     pub(super) popover: bool,
-    /// An attribute in any namespace that [`crate::dom::is_hidden`] reads (`hidden`,
+    /// An attribute in any namespace that [`crate::element_facts::is_hidden`] reads (`hidden`,
     /// `aria-hidden`), or a `style` in a namespace: without one, or a `style` in no namespace
     /// that hides (see [`Attrs::may_hide`]), it answers no.
     pub(super) hiding_attr: bool,
@@ -38,7 +38,7 @@ pub(super) struct Attrs<'a> {
 
 impl<'a> Attrs<'a> {
     /// One pass over `el`'s attributes; each slot holds the first attribute of its name in
-    /// no namespace, as `dom::html_attr` would find it.
+    /// no namespace, as `element_facts::html_attr` would find it.
     pub(super) fn of(el: Element<'a>) -> Self {
         let mut a = Attrs::default();
         for (local, ns, v) in el.attrs_ns() {
@@ -80,7 +80,7 @@ impl<'a> Attrs<'a> {
         a
     }
 
-    /// Whether [`crate::dom::is_hidden`] may answer yes. Its check of the `style` in no
+    /// Whether [`crate::element_facts::is_hidden`] may answer yes. Its check of the `style` in no
     /// namespace (a declaration `display: none` or `visibility: hidden`) implies that the
     /// style with its whitespace removed holds "display:none" or "visibility:hidden"
     /// ([`style_hides`]), so a style without either needs no second look.
@@ -92,7 +92,7 @@ impl<'a> Attrs<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::html_attr;
+    use crate::element_facts::html_attr;
 
     #[test]
     fn one_pass_finds_what_each_lookup_finds() {
@@ -130,7 +130,7 @@ mod tests {
             }
             assert_eq!(a.hidden, html_attr(el, "hidden").is_some());
             assert_eq!(a.popover, html_attr(el, "popover").is_some());
-            if crate::dom::is_hidden(el) {
+            if crate::element_facts::is_hidden(el) {
                 hidden += 1;
                 assert!(a.may_hide());
             }

@@ -6,13 +6,13 @@
 use crate::tree::NodeId;
 use crate::tree::{Html, Node};
 
-use super::chrome::visible_texts;
 use super::flags::*;
+use super::furniture::visible_texts;
 use super::hashing::{fast_map, FastMap};
 use super::outline::Table;
 use super::root::is_table_part;
 use super::NONE;
-use crate::dom::html_attr;
+use crate::element_facts::html_attr;
 use crate::scope::NodeSet;
 
 /// Largest share of the root a product page's shelf of priced tiles may hold (see

@@ -12,7 +12,7 @@
 //! `in_scope` is the rules' verdict: whether the text view of `select`'s scope would walk into
 //! the block, i.e. the block lies in the subtree of one of the scope's roots (the whole document
 //! when there are none) with no element on the way down, itself included, that the scope skips
-//! or the emitters drop (`dom::is_dropped`, the outline's `F_DROPPED`). Text the selection adds
+//! or the emitters drop (`element_facts::is_dropped`, the outline's `F_DROPPED`). Text the selection adds
 //! from JSON-LD (`Scope::supplement`) is no block, and `document`'s fallback to the whole page
 //! for a tiny selection (`MIN_MAIN_CONTENT_CHARS`) happens after `select`, so neither shows here.
 //!
@@ -23,7 +23,7 @@
 //! `webgrip._core.readable_blocks` and `readable_features` for `training/readable.py`,
 //! which trains the scorer.
 
-use crate::dom::{flow, Flow};
+use crate::element_facts::{flow, Flow};
 use crate::scope::NodeSet;
 use crate::tree::{Edge, Html, Node};
 use crate::Scope;

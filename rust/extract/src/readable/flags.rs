@@ -100,7 +100,7 @@ pub(super) const F_BODY: Flags = Flags(1 << 14);
 pub(super) const F_CONTROL: Flags = Flags(1 << 15);
 // Lists and tables: structure whose short lines are content.
 pub(super) const F_STRUCT: Flags = Flags(1 << 16);
-/// Dropped by the emitters whatever the scope says (`dom::is_dropped`): a root must never
+/// Dropped by the emitters whatever the scope says (`element_facts::is_dropped`): a root must never
 /// be one of these, or the whole selection vanishes.
 pub(super) const F_DROPPED: Flags = Flags(1 << 17);
 /// Has a class attribute (its signature names a kind of block, not just a tag).

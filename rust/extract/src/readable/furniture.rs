@@ -1,6 +1,7 @@
-//! Chrome tiers: which marked furniture stays furniture given how much of the page it holds
-//! (`Table::decide_chrome`), repeated content items that only look like chrome, product-page
-//! reviews, and the text left outside chrome (`Table::accumulate_good`).
+//! Page furniture ("chrome": menus, sidebars, footers) in tiers: which marked furniture stays
+//! furniture given how much of the page it holds (`Table::decide_chrome`), repeated content
+//! items that only look like chrome, product-page reviews, and the text left outside chrome
+//! (`Table::accumulate_good`).
 
 use crate::tree::NodeId;
 use crate::tree::{Html, Node};
@@ -308,7 +309,7 @@ const ADMONITIONS: &[&str] = &[
 ];
 
 /// The text under `node` a reader sees: not inside `<style>`, `<script>`, `<svg>` and the
-/// other never-shown elements (`dom::is_invisible_tag`). Their content is stripped before
+/// other never-shown elements (`element_facts::is_invisible_tag`). Their content is stripped before
 /// parsing anyway; judging by it would make the choice depend on that stripping (inline
 /// CSS-in-JS `<style>` blocks made identical tab bars look different).
 pub(super) fn visible_texts(node: crate::tree::NodeRef<'_>) -> impl Iterator<Item = &str> {
@@ -318,7 +319,7 @@ pub(super) fn visible_texts(node: crate::tree::NodeRef<'_>) -> impl Iterator<Ite
             if !d.ancestors().take_while(|a| a.id() != top).any(|a| {
                 a.value()
                     .as_element()
-                    .is_some_and(|e| crate::dom::is_invisible_tag(e.name()))
+                    .is_some_and(|e| crate::element_facts::is_invisible_tag(e.name()))
             }) =>
         {
             Some(t)

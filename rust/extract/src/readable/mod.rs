@@ -37,22 +37,23 @@
 //!
 //! Where each step lives: `outline` builds the table, `classify` (with the class/id
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
-//! it is, `chrome` decides which furniture stays furniture, `root` chooses the root and the
-//! fallback, `prune`, `boilerplate` and `edit_links` drop what does not belong inside it,
-//! `thread` tells an article over its comment thread from a forum's opening post,
-//! `unclassed_thread` finds comment threads that carry no comment class, and `supplement`
-//! adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished table and scope
-//! back as one row of features per text block, and `scorer` (the default `Scorer::Model`;
-//! `readable_model=False` turns it off) scores the in-scope ones with a learned model and
-//! takes out those it judges boilerplate.
+//! it is, `furniture` decides which marked page furniture (chrome) stays furniture, `root`
+//! chooses the root and the fallback, `prune`, `boilerplate` and `edit_links` drop what does
+//! not belong inside it, `comments` tells an article over its comment thread from a forum's
+//! opening post, `unclassed_comments` finds comment threads that carry no comment class, and
+//! `supplement` adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished
+//! table and scope back as one row of features per text block, and `scorer` (the default
+//! `Scorer::Model`; `readable_model=False` turns it off) scores the in-scope ones with a
+//! learned model and takes out those it judges boilerplate.
 
 mod attrs;
 mod boilerplate;
-mod chrome;
 mod classify;
+mod comments;
 mod edit_links;
 mod features;
 mod flags;
+mod furniture;
 mod hashing;
 mod outline;
 mod page_kind;
@@ -62,8 +63,7 @@ mod scorer;
 mod supplement;
 #[cfg(test)]
 mod tests;
-mod thread;
-mod unclassed_thread;
+mod unclassed_comments;
 mod vocab;
 mod words;
 
@@ -72,9 +72,9 @@ use std::borrow::Cow;
 use crate::tree::Html;
 
 use crate::Scope;
-use chrome::opens_with_admonition;
 pub use features::{blocks, Block, FLAG_NAMES};
 use flags::*;
+use furniture::opens_with_admonition;
 use outline::{url_host, Table};
 use page_kind::ProductSignal;
 pub use scorer::{

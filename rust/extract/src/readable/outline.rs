@@ -471,8 +471,10 @@ impl<'a> Outliner<'a> {
                 flags |= F_INTRODUCED;
             }
         }
-        // `dom::is_dropped`, without its attribute scan when no attribute it reads is there.
-        if crate::dom::is_invisible_tag(name) || (attrs.may_hide() && crate::dom::is_hidden(el)) {
+        // `element_facts::is_dropped`, without its attribute scan when no attribute it reads is there.
+        if crate::element_facts::is_invisible_tag(name)
+            || (attrs.may_hide() && crate::element_facts::is_hidden(el))
+        {
             flags |= F_DROPPED;
         }
         if flags.has_any(F_HEADER) && self.depths.semantic == 0 {

@@ -8,7 +8,7 @@ use crate::tree::{Html, Node};
 
 use super::flags::*;
 use super::outline::Table;
-use crate::dom::html_attr;
+use crate::element_facts::html_attr;
 use crate::jsonld;
 use crate::Scope;
 
