@@ -8,11 +8,10 @@ path's views), summed over all pages and divided by their number: ms per page wi
 ``main_content=False``, with ``True`` and ``readable_model=False`` (the rules alone), and
 with ``True`` (the rules, then the learned block scorer: the default); the main-content
 selection's cost on top of the whole page, and the scorer's speed relative to the rules
-alone (issue 33's target: at least 0.9). Run two
-builds alternately on a quiet machine; compare ratios from one run, not absolute figures
-from runs at different times (the machine is shared). ``--cpu`` times the thread's CPU
-(``time.thread_time``) rather than the wall clock, which on a loaded machine mostly measures
-the wait for a core.
+alone (its budget: at least 0.9). Run two builds alternately on a quiet machine; compare
+ratios from one run, not absolute figures from runs at different times (the machine is
+shared). ``--cpu`` times the thread's CPU (``time.thread_time``) rather than the wall clock,
+which on a loaded machine mostly measures the wait for a core.
 """
 
 from __future__ import annotations

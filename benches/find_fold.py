@@ -1,14 +1,15 @@
-"""``fetch_page(find=...)`` on a long page with awkward case mappings (issue 45, F8).
+"""``fetch_page(find=...)`` on a long page with awkward case mappings.
 
     python benches/find_fold.py [--mib 9.4] [--repeat 3]
 
-Searches a page of ``--mib`` MiB of plain English three ways: ASCII only, with one ``İ``
-(whose lower case is two characters: it once made the search rebuild the page character by
-character, 1.7-3.8 s and +700 MiB for 9.4 MiB), and with a Greek sigma in every paragraph
-(lower-cased by context). Prints the best CPU time of ``--repeat`` rounds for each and the
-ratio of the two awkward pages to the ASCII one: every pass is a few ``str`` methods, so the
-ratios stay small (an ASCII page takes CPython's fastest path; the others are wider strings).
-Also prints the peak of Python's allocations during one search of each page.
+Searches a page of ``--mib`` MiB of plain English three ways: ASCII only, with one ``İ`` (whose
+lower case is two characters, so offsets in the lowered page drift from the page's: a search
+that mapped them back character by character took seconds and hundreds of MiB), and with a Greek
+sigma in every paragraph (lower-cased by context). Prints the best CPU time of ``--repeat``
+rounds for each and the ratio of the two awkward pages to the ASCII one: every pass is a few
+``str`` methods, so the ratios stay small (an ASCII page takes CPython's fastest path; the
+others are wider strings). Also prints the peak of Python's allocations during one search of
+each page.
 """
 
 from __future__ import annotations

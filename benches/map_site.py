@@ -16,8 +16,8 @@ wire).
 
 Each map runs in a fresh process (``webgrip.map_site``, no rate limit, a limit above the
 site's size); a row gives the URLs found of those expected, the files skipped, the seconds and
-the process's peak RSS (``VmHWM``). The issue's target: >= 99% found, < 300 MiB with the
-bombs.
+the process's peak RSS (``VmHWM``). The targets: >= 99% found, < 300 MiB with the bombs
+(docs/benchmarks.md, "Site maps").
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Hostile clients against ``webgrip mcp --http`` (issue 45, F4 and F10), run as a process on
-loopback: the figures of docs/reliability.md's "Hostile MCP HTTP client" table. Reported,
-never asserted.
+"""Hostile clients against ``webgrip mcp --http``, run as a process on loopback: the figures
+of docs/reliability.md's "Hostile MCP HTTP client" table. Reported, never asserted.
 
 - ``flood``: N connections that send half a request head (``--shape head``) or a whole head
   and no body (``--shape body``) and hold on, then an authenticated ``initialize`` +

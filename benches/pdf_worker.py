@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What reading PDFs in a worker process costs (issue 45): per document, in-process
+"""What reading PDFs in a worker process costs: per document, in-process
 (``_core.extract_pdf``) against through the pool (``_pdfpool.extract_pdf``), in one run.
 
 Each document of ``../shared/corpus/pdf-dev/pdf`` is read ``--repeat`` times each way,

@@ -1,4 +1,4 @@
-"""Time the DuckDuckGo result parsers on hostile, deeply nested pages (issue #24).
+"""Time the DuckDuckGo result parsers on hostile, deeply nested pages.
 
 Run: ``PYTHONPATH=python python benches/search_parse_hostile.py [--sizes 277K,1400K,10M]
 [--cap 60]``. Each (shape, size, layout) runs in a child process killed after ``--cap``

@@ -1,4 +1,4 @@
-"""``render="auto"``'s decision (issue 31) on the shell fixtures and on the corpus.
+"""``render="auto"``'s decision on the shell fixtures and on the corpus.
 
     python benches/shell_decision.py [--corpus ../shared/corpus] [--repeat 3]
 
