@@ -3,6 +3,7 @@
 
     python scripts/demo_site.py              # serves http://127.0.0.1:8765 until Ctrl-C
     python scripts/demo_site.py --port 0     # any free port (printed)
+    python scripts/demo_site.py --port-like-docs  # 8765, or a free port of as many digits
 
 The examples open loopback on purpose (``allow_networks=("127.0.0.0/8",)``), as the test
 suite does; ``tests/docs/test_examples.py`` runs every example of README.md and docs/ against
@@ -15,7 +16,9 @@ Pages:
   /missing         404
   /to-metadata     a redirect to the cloud metadata address (refused by the policy)
   /files/q3        a CSV whose Content-Disposition names ../../etc/passwd and "Q3 report.csv"
-  /logo.png        a PNG image (not a text document)
+  /logo.png        a PNG image (not a text document): one pixel, 67 bytes
+  /report.pdf      a two-page PDF report
+  /locked.pdf      its first page, encrypted: it opens only with the password "open-sesame"
   /slow            an article sent after five seconds (for cancelling)
   /html/, /lite/   DuckDuckGo stand-ins: an ad and two results for "webgrip agent tools", the
                    engine's no-results page for anything else
@@ -31,6 +34,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import html
+import random
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +43,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 #: The port the docs show.
 DOCS_PORT = 8765
+#: Where a port of the docs' width is looked for when :data:`DOCS_PORT` is taken: four digits,
+#: none of them a port the default policy blocks (9200, 9300), so every character count an
+#: example prints (a page's length, a cut's offset) is what a person sees on :data:`DOCS_PORT`.
+DOCS_WIDTH_PORTS = range(8000, 9000)
 
 ARTICLE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Getting started with webgrip</title>
@@ -133,6 +142,122 @@ PNG = bytes.fromhex(
     "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082"
 )
 
+#: The password of ``/locked.pdf``.
+LOCKED_PDF_PASSWORD = "open-sesame"
+REPORT_PAGES = [
+    [
+        "Quarterly report",
+        "Units sold in the third quarter: 1,234, up from 1,020 in the second.",
+        "Most orders came through the web shop; returns stayed under two percent.",
+    ],
+    [
+        "Outlook",
+        "The fourth quarter adds two products and a second warehouse.",
+        "Figures are unaudited and rounded to the nearest unit.",
+    ],
+]
+#: The 32 bytes a PDF password is padded with (PDF 1.7, 7.6.3.3).
+_PDF_PAD = bytes.fromhex("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a")
+
+
+def _rc4(key: bytes, data: bytes) -> bytes:
+    """RC4, the cipher of the PDF standard security handler's revision 2."""
+    box = list(range(256))
+    j = 0
+    for i in range(256):
+        j = (j + box[i] + key[i % len(key)]) % 256
+        box[i], box[j] = box[j], box[i]
+    out = bytearray()
+    i = j = 0
+    for byte in data:
+        i = (i + 1) % 256
+        j = (j + box[i]) % 256
+        box[i], box[j] = box[j], box[i]
+        out.append(byte ^ box[(box[i] + box[j]) % 256])
+    return bytes(out)
+
+
+def _pdf_string(text: str) -> bytes:
+    return b"(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode() + b")"
+
+
+def _pdf(pages: list[list[str]], title: str, user_password: str | None = None) -> bytes:
+    """A PDF of text pages (Helvetica, a heading and its lines), encrypted with the standard
+    security handler (RC4, 40-bit key, revision 2) when ``user_password`` is given, so it
+    opens only with that password."""
+    import hashlib
+
+    file_id = hashlib.md5(title.encode()).digest()
+    key = None
+    if user_password is not None:
+        padded = (user_password.encode("latin-1") + _PDF_PAD)[:32]
+        # The owner password (which would lift restrictions) is the user's too: no second way in.
+        owner_key = hashlib.md5(padded).digest()[:5]
+        owner = _rc4(owner_key, padded)
+        permissions = (-4).to_bytes(4, "little", signed=True)
+        key = hashlib.md5(padded + owner + permissions + file_id).digest()[:5]
+        user = _rc4(key, _PDF_PAD)
+
+    def sealed(number: int, data: bytes) -> bytes:
+        if key is None:
+            return data
+        object_key = hashlib.md5(key + number.to_bytes(3, "little") + b"\0\0").digest()[:10]
+        return _rc4(object_key, data)
+
+    font = 3 + 2 * len(pages)
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids ["
+        + b" ".join(b"%d 0 R" % (3 + 2 * i) for i in range(len(pages)))
+        + b"] /Count %d >>" % len(pages),
+        font: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        font + 1: b"<< /Title " + _pdf_string(title) + b" >>",
+    }
+    for i, (heading, *lines) in enumerate(pages):
+        page, content = 3 + 2 * i, 4 + 2 * i
+        objects[page] = (
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 %d "
+            b"0 R >> >> /Contents %d 0 R >>" % (font, content)
+        )
+        text = b"BT /F1 18 Tf 72 770 Td " + _pdf_string(heading) + b" Tj /F1 11 Tf"
+        for line in lines:
+            text += b" 0 -24 Td " + _pdf_string(line) + b" Tj"
+        stream = sealed(content, text + b" ET")
+        objects[content] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"
+    if key is not None:  # the title is a string of the info dictionary: sealed as well
+        objects[font + 1] = (
+            b"<< /Title <" + sealed(font + 1, title.encode()).hex().encode() + b"> >>"
+        )
+        objects[font + 2] = (
+            b"<< /Filter /Standard /V 1 /R 2 /Length 40 /P -4 /O <"
+            + owner.hex().encode()
+            + b"> /U <"
+            + user.hex().encode()
+            + b"> >>"
+        )
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offsets[n] for n in sorted(objects))
+    trailer = b"<< /Size %d /Root 1 0 R /Info %d 0 R /ID [<%s> <%s>]" % (
+        len(objects) + 1,
+        font + 1,
+        file_id.hex().encode(),
+        file_id.hex().encode(),
+    )
+    if key is not None:
+        trailer += b" /Encrypt %d 0 R" % (font + 2)
+    out += b"trailer\n" + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+REPORT_PDF = _pdf(REPORT_PAGES, "Quarterly report")
+LOCKED_PDF = _pdf(REPORT_PAGES[:1], "Quarterly report", user_password=LOCKED_PDF_PASSWORD)
+
 #: The results the stand-in search engine knows: (title, path, query string, snippet).
 RESULTS = [
     (
@@ -179,15 +304,37 @@ def _results_page(origin: str, query: str) -> str:
     )
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Quiet when the client went away (a fetch of ``/slow`` that timed out, as the docs
+        show); anything else is a fault of the site, printed as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class DemoSite:
     """``with DemoSite(port=0) as site: site.origin`` — the demo pages on 127.0.0.1."""
 
     def __init__(self, port: int = DOCS_PORT, host: str = "127.0.0.1") -> None:
-        self._server = ThreadingHTTPServer((host, port), _handler_for(self))
-        self._server.daemon_threads = True
+        self._server = _Server((host, port), _handler_for(self))
         self.host, self.port = self._server.server_address[:2]
         self.origin = f"http://{self.host}:{self.port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @classmethod
+    def like_the_docs(cls) -> DemoSite:
+        """The site on :data:`DOCS_PORT` if it is free, else on a free port of as many digits
+        (:data:`DOCS_WIDTH_PORTS`): the docs' outputs, with their origin rewritten to this one,
+        then hold to the character."""
+        others = [p for p in DOCS_WIDTH_PORTS if p != DOCS_PORT]
+        for port in [DOCS_PORT, *random.sample(others, len(others))]:
+            try:
+                return cls(port=port)
+            except OSError:  # in use: the next one
+                continue
+        raise OSError(f"no free port in {DOCS_WIDTH_PORTS} for the demo site")
 
     def __enter__(self) -> DemoSite:
         self._thread.start()
@@ -241,6 +388,10 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
                         "filename*=UTF-8''Q3%20report.csv"
                     },
                 )
+            elif path == "/report.pdf":
+                self._send(200, REPORT_PDF, "application/pdf")
+            elif path == "/locked.pdf":
+                self._send(200, LOCKED_PDF, "application/pdf")
             elif path == "/logo.png":
                 self._send(200, PNG, "image/png")
             elif path == "/slow":
@@ -286,8 +437,13 @@ def _handler_for(site: DemoSite) -> type[BaseHTTPRequestHandler]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=DOCS_PORT, help="port (0: any free one)")
+    parser.add_argument(
+        "--port-like-docs",
+        action="store_true",
+        help=f"{DOCS_PORT}, or a free port of as many digits when it is taken",
+    )
     args = parser.parse_args()
-    site = DemoSite(port=args.port)
+    site = DemoSite.like_the_docs() if args.port_like_docs else DemoSite(port=args.port)
     print(f"serving the demo site on {site.origin} (Ctrl-C stops it)", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         site.serve_forever()

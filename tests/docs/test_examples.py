@@ -1,11 +1,13 @@
 """Every ``>>>`` example in README.md and docs/ runs, and prints what the page says it prints.
 
-The examples' pages come from the demo site (scripts/demo_site.py), started here on a free
-loopback port; the examples' ``http://127.0.0.1:8765`` and their download folder
-``/tmp/wgdemo/dl`` are rewritten to this run's before the examples run and before their
-output is compared. One page is one session (doctest): its examples run in order and share
-names. Each page starts with the README's ``tools`` (loopback opened on purpose, the search
-stand-ins, the download folder) and the names the docs import at their top. A ```toml block
+The examples' pages come from the demo site (scripts/demo_site.py), started here on the docs'
+port 8765, or on a free port of as many digits when that one is taken (so every length and
+offset an example prints is the one a person sees on 8765); the examples'
+``http://127.0.0.1:8765`` and their download folder ``/tmp/wgdemo/dl`` are rewritten to this
+run's before the examples run and before their output is compared. One page is one session
+(doctest): its examples run in order and share names. Each page starts with the README's
+``tools`` (loopback opened on purpose, the search stand-ins, the download folder) and the names
+the docs import at their top. A ```toml block
 whose first line is ``# NAME.toml`` is written to the page's working folder first, so a page
 can show its configuration file and then load it. Output may use ``...`` (doctest's ELLIPSIS)
 for what changes between runs (dates, timings).
@@ -13,7 +15,9 @@ for what changes between runs (dates, timings).
 The pages' shell sessions (```console blocks of ``$ webgrip ...`` lines) run in one bash each,
 compared the same way; the plain ```python programs are all compiled, and those that can run
 here (installed modules, only the demo site's URLs, no mark saying otherwise) run and must print
-what their closing ``# `` comments say.
+what their closing ``# `` comments say. Every other block that shows output (```text,
+```console, an unlabelled fence, a ``>>>`` or ``$`` prompt) must say on the line before it why
+it is not run here (:data:`NOT_RUN`), and the demo site's output never may.
 """
 
 from __future__ import annotations
@@ -63,10 +67,17 @@ COMPILE_ONLY = re.compile(r"<!-- example: compile only, [^>]+ -->\s*$")
 PAGE_COMPILE_ONLY = re.compile(r"^<!-- examples: compile only, [^>]+ -->\s*$", re.MULTILINE)
 
 
+#: Written on the line before a fence, says why a block showing output is not run here:
+#: ``<!-- output: not run here, <why> -->`` (another site's answers, one machine's timings, a
+#: corpus outside the repository). Every other block showing output is run and compared.
+NOT_RUN = re.compile(r"<!-- output: not run here, [^>]+ -->\s*$")
+
+
 def blocks(page: Path) -> list[tuple[str, str, int]]:
     """The page's fenced blocks: (language, text, line number of the text's first line); the
     language of a block marked :data:`COMPILE_ONLY` (or on a page marked
-    :data:`PAGE_COMPILE_ONLY`) ends in ``!compile-only``."""
+    :data:`PAGE_COMPILE_ONLY`) ends in ``!compile-only``, of one marked :data:`NOT_RUN` in
+    ``!not-run``."""
     text = page.read_text(encoding="utf-8")
     whole_page = bool(PAGE_COMPILE_ONLY.search(text))
     found = []
@@ -75,16 +86,20 @@ def blocks(page: Path) -> list[tuple[str, str, int]]:
         before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         marked = whole_page or COMPILE_ONLY.search(before)
         lang = m.group("lang") + ("!compile-only" if marked else "")
+        lang += "!not-run" if NOT_RUN.search(before) else ""
         found.append((lang, m.group("body"), line))
     return found
 
 
+def _is_example(lang: str, body: str) -> bool:
+    return lang.split("!")[0] in ("python", "pycon", "") and bool(
+        re.search(r"^>>> ", body, re.MULTILINE)
+    )
+
+
 def examples(page: Path) -> list[tuple[str, int]]:
-    return [
-        (body, line)
-        for lang, body, line in blocks(page)
-        if lang.split("!")[0] in ("python", "pycon", "") and re.search(r"^>>> ", body, re.MULTILINE)
-    ]
+    """The page's ``>>>`` blocks, run as doctests."""
+    return [(body, line) for lang, body, line in blocks(page) if _is_example(lang, body)]
 
 
 PAGES_WITH_EXAMPLES = [p for p in PAGES if examples(p)]
@@ -92,7 +107,10 @@ PAGES_WITH_EXAMPLES = [p for p in PAGES if examples(p)]
 
 @pytest.fixture(scope="module")
 def site():
-    with _demo_site_module().DemoSite(port=0) as s:
+    """The demo site on the docs' port, or on one as wide: an origin of another length would
+    shift every character count the examples print."""
+    with _demo_site_module().DemoSite.like_the_docs() as s:
+        assert len(s.origin) == len(DOCS_ORIGIN), s.origin
         yield s
 
 
@@ -187,13 +205,13 @@ def _webgrip_logger_restored():
     log.propagate = saved[2]
 
 
+def _is_session(lang: str, body: str) -> bool:
+    return lang.split("!")[0] == "console" and bool(re.search(r"^\$ webgrip", body, re.MULTILINE))
+
+
 def sessions(page: Path) -> list[tuple[str, int]]:
     """The page's shell sessions: ```console blocks of ``$ command`` lines and their output."""
-    return [
-        (body, line)
-        for lang, body, line in blocks(page)
-        if lang.split("!")[0] == "console" and re.search(r"^\$ webgrip", body, re.MULTILINE)
-    ]
+    return [(body, line) for lang, body, line in blocks(page) if _is_session(lang, body)]
 
 
 PAGES_WITH_SESSIONS = [p for p in PAGES if sessions(p)]
@@ -344,3 +362,55 @@ def test_the_runner_catches_a_wrong_output(site, tmp_path):
 def test_every_page_with_examples_is_collected():
     names = {p.name for p in PAGES_WITH_EXAMPLES}
     assert {"README.md", "tools.md", "library.md", "configuration.md"} <= names, names
+
+
+#: Languages of blocks that show what something printed, rather than code or configuration.
+OUTPUT_LANGUAGES = ("", "text", "console", "markdown", "pycon", "output", "shell-session")
+
+
+def unchecked_outputs(page: Path) -> list[str]:
+    """The page's blocks that show output but are neither run here nor marked :data:`NOT_RUN`
+    with a reason; a marked block that is run anyway, or that shows the demo site (whose
+    output can always be run); each as ``page:line: what is wrong``."""
+    problems = []
+    for lang, body, line in blocks(page):
+        where = f"{page.name}:{line}"
+        run = _is_example(lang, body) or _is_session(lang, body)
+        marked = lang.endswith("!not-run")
+        prompts = re.search(r"^(>>> |\$ )", body, re.MULTILINE)
+        shows_output = lang.split("!")[0] in OUTPUT_LANGUAGES or prompts
+        if run and marked:
+            problems.append(f"{where}: marked not run, but it is run: drop the mark")
+        elif marked and "127.0.0.1:8765" in body:
+            problems.append(
+                f"{where}: shows the demo site, so it can run: make it >>> or $ webgrip"
+            )
+        elif shows_output and not run and not marked:
+            problems.append(
+                f"{where}: a ```{lang} block shows output nobody checks: write it as >>> "
+                "examples or a ```console session of $ webgrip commands, or mark it "
+                "<!-- output: not run here, WHY -->"
+            )
+    return problems
+
+
+def test_every_block_showing_output_is_run_or_says_why_not():
+    """What a page shows a command or a call printing is checked on every run, or the page
+    says why it cannot be (and no block of the demo site's may say so)."""
+    problems = [p for page in PAGES for p in unchecked_outputs(page)]
+    assert not problems, "\n".join(problems)
+
+
+def test_an_unchecked_output_block_is_caught(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```text\nError: made up\n```\n\n"
+        "<!-- output: not run here, another site's answer -->\n```text\nError: theirs\n```\n\n"
+        "<!-- output: not run here, no reason to -->\n"
+        "```text\nError: http://127.0.0.1:8765/missing\n```\n\n"
+        "<!-- output: not run here, it is -->\n```python\n>>> print(1)\n1\n```\n\n"
+        "```python\n>>> print(2)\n2\n```\n",
+        encoding="utf-8",
+    )
+    problems = unchecked_outputs(page)
+    assert [p.split(":")[1] for p in problems] == ["2", "12", "17"], problems
