@@ -18,7 +18,7 @@ import argparse
 import time
 import tracemalloc
 
-from webgrip.find import find_passages
+from webgrip.tools.find import find_passages
 
 PARAGRAPH = "The quick brown fox jumps over the lazy dog near the river bank. " * 8
 

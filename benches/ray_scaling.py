@@ -1,4 +1,4 @@
-"""Pages per second of ``webgrip.ray.fetch_dataset`` against the number of Ray workers.
+"""Pages per second of ``webgrip.bulk.ray.fetch_dataset`` against the number of Ray workers.
 
     python benches/ray_scaling.py                      # 1-4 workers, 800 pages, Ray on 2 CPUs
     python benches/ray_scaling.py --pages 2000 --workers 1,2,4,8 --cpus 2
@@ -8,7 +8,7 @@ A local nginx (Debian's; a config of its own in a temp folder, one worker proces
 on four loopback addresses, i.e. four hosts. Three setups, every one in this invocation so the
 figures compare:
 
-- ``threads``: one process, :func:`webgrip.batch.fetch_many` on 8 threads (no Ray);
+- ``threads``: one process, :func:`webgrip.bulk.pool.fetch_many` on 8 threads (no Ray);
 - ``ray N``: ``fetch_dataset`` with N actors (0.5 CPU each, so up to 2x the CPUs fit), no
   rate limit: what the machine can fetch and convert;
 - ``ray N polite``: the same with ``rate_limit_seconds`` = ``--interval`` per host shared
@@ -136,8 +136,8 @@ def main() -> None:
     import ray
     import ray.data
     from webgrip import Config, WebClient
-    from webgrip.batch import fetch_many
-    from webgrip.ray import fetch_dataset
+    from webgrip.bulk.pool import fetch_many
+    from webgrip.bulk.ray import fetch_dataset
 
     workers = [int(w) for w in args.workers.split(",")]
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,12 +28,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._cancel import CancelToken, cancel_scope
-from .citations import LinkStyle
 from .client import WebClient
 from .config import Config
 from .errors import FetchTimeoutError, WebgripError
 from .page import Download, Page
 from .response import Response
+from .tools.citations import LinkStyle
 from .tools.schemas import register_async
 from .tools.toolbox import Tools
 
@@ -266,11 +266,11 @@ class AsyncWebClient:
     ) -> list[Page | WebgripError]:
         """Fetch concurrently, at most ``concurrency`` at a time; results in input order.
 
-        As :func:`webgrip.bulk.batch.fetch_many`: a URL whose host's rate-limit slot lies past the
+        As :func:`webgrip.bulk.pool.fetch_many`: a URL whose host's rate-limit slot lies past the
         call's deadline (nothing sent) waits for it, up to ``max_host_wait`` seconds (default
-        :data:`webgrip.bulk.batch.MAX_HOST_WAIT_SECONDS`), without holding a place of
+        :data:`webgrip.bulk.pool.MAX_HOST_WAIT_SECONDS`), without holding a place of
         ``concurrency`` meanwhile, and books only a slot that leaves half of ``timeout``."""
-        from .bulk.batch import MAX_HOST_WAIT_SECONDS
+        from .bulk.pool import MAX_HOST_WAIT_SECONDS
         from .ratelimit import queued_calls
 
         if concurrency < 1:

@@ -45,8 +45,8 @@ from .errors import (
     UnsupportedContentError,
     WebgripError,
 )
-from .fetching import build_page, slice_text
 from .page import Download, Page
+from .page_builder import build_page, slice_text
 from .pdf import is_pdf
 from .response import Response
 from .tools.mcp import serve, serve_http
@@ -497,7 +497,7 @@ def _parser() -> argparse.ArgumentParser:
         "download_file, on stdin/stdout or, with --http, over streamable HTTP "
         "at http://HOST:PORT/mcp. The request options apply to every call the "
         "tools make. Ctrl-C stops it (exit 130 on stdio, 0 over HTTP). Needs the 'mcp' "
-        "extra. python -m webgrip.mcp takes the same options.",
+        "extra.",
     )
     m.add_argument(
         "--http",
@@ -556,7 +556,7 @@ def _check_combinations(args: argparse.Namespace) -> None:
         return
     f = commands["fetch"]
     if args.find is not None:
-        from .find import MAX_FIND_CHARS
+        from .tools.find import MAX_FIND_CHARS
 
         if not args.find.strip():
             f.error("--find needs a word or phrase to look for. Give one, or leave --find out")
@@ -1079,7 +1079,7 @@ def _cmd_fetch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if isinstance(got, int):  # the screenshot's exit status
         return got
     page = got
-    from .citations import cite_links, cited_in, links_listed
+    from .tools.citations import cite_links, cited_in, links_listed
 
     cited = cite_links(page.content, args.links if page.extract == "markdown" else "inline")
     content = cited.text
@@ -1134,8 +1134,8 @@ def _print_found(
     page: Page, content: str, args: argparse.Namespace, start: int, out: TextIO, err: TextIO
 ) -> int:
     """``fetch --find``: the passages of ``content`` around the phrase, as the agent tool's
-    ``find`` picks them (:func:`webgrip.find.find_passages`), each headed by its offset."""
-    from .find import find_passages
+    ``find`` picks them (:func:`webgrip.tools.find.find_passages`), each headed by its offset."""
+    from .tools.find import find_passages
 
     phrase = " ".join(args.find.split())
     found = find_passages(content, phrase, args.max_length or _FIND_LENGTH, start)
@@ -1590,7 +1590,7 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"webgrip: {problem}\n")
         return EXIT_USAGE
     try:
-        from .bulk.parquet import StoreUnavailableError, run_batch
+        from .bulk.batch_run import StoreUnavailableError, run_batch
     except ModuleNotFoundError as exc:
         err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
         return EXIT_USAGE

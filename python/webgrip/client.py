@@ -44,13 +44,13 @@ if TYPE_CHECKING:
     from ._core import _RawDownload
     from .cache import PageCache
     from .downloads import Destination
-    from .fetching import DocumentCache
+    from .page_builder import DocumentCache
     from .search import SearchResult
     from .sites.mapping import SiteMap
 
 
 # The page builder and the render module, imported by the first call that needs them and then
-# kept: a function-level ``from .fetching import build_page`` goes through the import machinery
+# kept: a function-level ``from .page_builder import build_page`` goes through the import machinery
 # (a few microseconds) on every fetch. mypy reads the names as the modules themselves, so a
 # changed signature there fails here too, with no copy of it kept here.
 class _LazyModule:
@@ -68,11 +68,11 @@ class _LazyModule:
 
 
 if TYPE_CHECKING:
-    from . import fetching as _fetching
     from . import frames as _frames
+    from . import page_builder as _page_builder
     from . import render as _render
 else:
-    _fetching = _LazyModule("fetching", "_fetching")
+    _page_builder = _LazyModule("page_builder", "_page_builder")
     _frames = _LazyModule("frames", "_frames")
     _render = _LazyModule("render", "_render")  # the first time ``auto`` looks at a page
 
@@ -404,7 +404,7 @@ class WebClient:
         # rendered whatever its status or bot check: the browser's answer is the one kept.
         if (
             mode == "always"
-            and _fetching.classify(response.headers.get("content-type"), response.content)[0]
+            and _page_builder.classify(response.headers.get("content-type"), response.content)[0]
             == "html"
         ):
             page = dated(self._rendered_page(clean, extract, main_content, deadline, "always"))
@@ -448,7 +448,7 @@ class WebClient:
             raise challenge_error(wall, response, url=url)
         if response.status >= 400:
             raise status_error(response)
-        return _fetching.build_page(
+        return _page_builder.build_page(
             response,
             url=url,
             extract=extract,
@@ -529,7 +529,7 @@ class WebClient:
         text = (
             page
             if page.extract in ("markdown", "text")
-            else _fetching.build_page(response, url=url, extract="text", deadline=deadline)
+            else _page_builder.build_page(response, url=url, extract="text", deadline=deadline)
         )
         if len(text.content.strip()) > render.SHELL_MAX_CHARS:  # the text is already there
             return None
@@ -679,7 +679,7 @@ class WebClient:
         A slot that would come after the deadline is not booked (so a timed-out call never
         delays the next one) and the call fails at once instead of sleeping in vain. The
         error's ``retry_in`` (the seconds until that slot) marks it as "nothing was sent":
-        a batch queues and calls again (:func:`webgrip.bulk.batch.fetch_many` does) where a
+        a batch queues and calls again (:func:`webgrip.bulk.pool.fetch_many` does) where a
         single call reports it.
         """
         try:
@@ -747,7 +747,7 @@ class WebClient:
         with self._lock:
             cache = self.__dict__.get("_document_cache")
             if cache is None:
-                cache = _fetching.DocumentCache(
+                cache = _page_builder.DocumentCache(
                     self.config.page_cache_size,
                     self.config.cache_ttl_seconds,
                     self.config.page_cache_bytes,
@@ -867,9 +867,9 @@ class WebClient:
 
     # -- batch, observability ---------------------------------------------------------------
     def fetch_many(self, urls: Iterable[str], **options: Any) -> list[Page | WebgripError]:
-        """Fetch ``urls`` concurrently; see :func:`webgrip.bulk.batch.fetch_many` (``extract``,
+        """Fetch ``urls`` concurrently; see :func:`webgrip.bulk.pool.fetch_many` (``extract``,
         ``main_content``, ``concurrency=8``). Results (or errors) come back in input order."""
-        from .bulk.batch import fetch_many
+        from .bulk.pool import fetch_many
 
         return fetch_many(self, urls, **options)
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from . import _core
 from ._version import __version__ as _version
-from .blocked_ports import DEFAULT_BLOCKED_PORTS, with_default_ports
 from .proxies import check_proxy_for, check_proxy_url
 
 __all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Config"]
@@ -26,6 +25,9 @@ __all__ = ["DEFAULT_BLOCKED_PORTS", "RENDER_MODES", "SEARCH_ENDPOINT_NAMES", "Co
 RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
 #: The trust stores ``Config.tls_trust`` chooses among.
 TLS_TRUST: tuple[str, ...] = ("webpki", "system")
+#: Ports of services that must never be reachable from an agent's fetch, even on a public host:
+#: the core's own list (``rust/net/src/policy.rs``), not a copy of it.
+DEFAULT_BLOCKED_PORTS: tuple[int, ...] = _core.DEFAULT_BLOCKED_PORTS
 
 SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
     "duckduckgo_html",
@@ -37,6 +39,14 @@ SEARCH_ENDPOINT_NAMES: tuple[str, ...] = (
 )
 
 _ENV_PREFIX = "WEBGRIP_"
+
+
+def with_default_ports(ports: tuple[int, ...]) -> tuple[int, ...]:
+    """:data:`DEFAULT_BLOCKED_PORTS` followed by the ``ports`` not already in it: the
+    ``+8080`` form of ``blocked_ports``, in the environment and in ``webgrip.toml``."""
+    return DEFAULT_BLOCKED_PORTS + tuple(
+        dict.fromkeys(p for p in ports if p not in DEFAULT_BLOCKED_PORTS)
+    )
 
 
 def _default_download_dirs() -> tuple[str, ...]:

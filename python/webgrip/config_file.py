@@ -28,7 +28,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from .blocked_ports import with_default_ports
+from .config import with_default_ports
 
 __all__ = ["default_paths", "find_config_file", "load_values"]
 

@@ -1,6 +1,6 @@
 """A bounded least-recently-used map whose entries expire: the in-memory caches' one core.
 
-Used by :class:`webgrip.fetching.DocumentCache` (converted pages, with a byte budget on top)
+Used by :class:`webgrip.page_builder.DocumentCache` (converted pages, with a byte budget on top)
 and :class:`webgrip.robots.RobotsCache` (parsed robots.txt files per origin). It takes no
 lock: each owner already holds its own around every call, together with its own bookkeeping.
 """

@@ -34,8 +34,8 @@ from typing import Any
 from . import _core
 from .challenge import detect
 from .errors import FetchTimeoutError, ResponseTooLargeError, WebgripError
-from .fetching import build_marked_page, render_links, render_tables, unique_links
 from .page import Page
+from .page_builder import build_marked_page, render_links, render_tables, unique_links
 from .response import Response, html_response
 
 __all__ = ["MAX_LISTED_FRAMES", "build_framed_page", "same_site"]
@@ -73,7 +73,7 @@ def build_framed_page(
     max_bytes: int,
     readable_model: bool = True,
 ) -> Page:
-    """The page of ``response`` (as :func:`webgrip.fetching.build_page` makes it) with its
+    """The page of ``response`` (as :func:`webgrip.page_builder.build_page` makes it) with its
     frames inlined or listed as the module says. ``load`` is never called past ``deadline``,
     more than ``max_frames`` times, nor for more than ``max_bytes`` in all."""
     reader = _Reader(

@@ -1,4 +1,4 @@
-"""From a response body to readable content: content-type dispatch, paging and a page cache.
+"""From a response to a :class:`~webgrip.page.Page`: content-type dispatch, paging, a page cache.
 
 - HTML goes through the Rust extractor (one parse per view), with the readable main content
   by default for ``markdown``/``text`` and a fallback to the whole page when that is nearly
@@ -43,7 +43,6 @@ __all__ = [
     "build_page",
     "classify",
     "code_fences",
-    "describe_media_type",
     "page_links",
     "page_size",
     "render_links",

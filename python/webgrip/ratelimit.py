@@ -109,7 +109,7 @@ def queued_calls(lead: float = 0.5) -> Iterator[None]:
     it leaves ``lead`` of ``config.timeout`` for the request; otherwise they fail at once,
     nothing sent, as when the slot lies past the deadline (``FetchTimeoutError.retry_in``).
 
-    For callers that wait and call again on such a failure (:func:`webgrip.bulk.batch.fetch_many`):
+    For callers that wait and call again on such a failure (:func:`webgrip.bulk.pool.fetch_many`):
     when more of them want a host than its queue of slots within ``timeout`` holds, every slot
     still free is at the far end of that queue, and a request booked there would get the last
     moments of its call to be sent, answered and converted.

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, all_at_once, article, ddg_results, page
-from webgrip.batch import fetch_each, fetch_many
+from webgrip.bulk.pool import fetch_each, fetch_many
 from webgrip.client import WebClient
 from webgrip.errors import BlockedURLError, HTTPStatusError, WebgripError
 from webgrip.page import Page
-from webgrip.research import share_budget
 from webgrip.tools import Tools
+from webgrip.tools.research import share_budget
 
 
 @pytest.fixture

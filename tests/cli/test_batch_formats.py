@@ -33,9 +33,8 @@ from helpers.siteserver import (  # noqa: E402
     run_webgrip,
 )
 from webgrip._progress import BatchProgress  # noqa: E402
-from webgrip.batch import ROW_COLUMNS  # noqa: E402
-from webgrip.batch_parquet import markdown_name  # noqa: E402
-from webgrip.bulk.parquet import front_matter  # noqa: E402
+from webgrip.bulk.batch_run import front_matter, markdown_name  # noqa: E402
+from webgrip.bulk.pool import ROW_COLUMNS  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -245,7 +244,7 @@ def test_progress_counts_the_urls_waiting_for_their_host(tmp_path):
     """Four threads on one host at 0.4 s a request, 1 s timeout: the host's queue holds
     fewer than four, so some URLs wait for a slot, and the line says so."""
     from helpers.loopback import loopback_config
-    from webgrip.batch_parquet import run_batch
+    from webgrip.bulk.batch_run import run_batch
 
     with SiteServer() as site:
         urls = [site.route(f"/q{i}", page(article(f"Q{i}"))) for i in range(6)]

@@ -23,7 +23,7 @@ pq = pytest.importorskip(
 from helpers.loopback import loopback_config  # noqa: E402
 from helpers.siteserver import Reply, SiteServer, article, page, run_webgrip  # noqa: E402
 from webgrip._progress import BatchProgress  # noqa: E402
-from webgrip.batch_parquet import run_batch  # noqa: E402
+from webgrip.bulk.batch_run import run_batch  # noqa: E402
 
 pytestmark = pytest.mark.ray
 

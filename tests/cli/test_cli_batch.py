@@ -65,7 +65,7 @@ def test_batch_without_the_list_fails_cleanly(tmp_path):
 
 def test_a_list_saved_with_a_bom_loses_no_url(tmp_path):
     """Notepad and PowerShell 5 start a UTF-8 file with U+FEFF: not part of the first URL."""
-    from webgrip.batch_parquet import read_url_list
+    from webgrip.bulk.batch_run import read_url_list
 
     listed = tmp_path / "urls.txt"
     listed.write_bytes(b"\xef\xbb\xbfhttp://a.example/1\r\nhttp://a.example/2\r\n")
@@ -89,7 +89,7 @@ def test_a_store_that_stops_answering_stops_the_run_and_the_next_run_fetches_the
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
     from helpers.loopback import loopback_config
     from helpers.ray_sites import redis_server
-    from webgrip.batch_parquet import StoreUnavailableError, run_batch
+    from webgrip.bulk.batch_run import StoreUnavailableError, run_batch
 
     with SiteServer() as site:
         urls = [site.route(f"/s{i}", page(article(f"Title {i}"))) for i in range(3)]
@@ -148,7 +148,7 @@ def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypa
     """--ray leaves the URLs the politeness store kept from being fetched for the next run:
     the run is not complete, and the exit status says so (as in one process)."""
     from webgrip import cli
-    from webgrip.bulk import parquet as batch_parquet
+    from webgrip.bulk import batch_run
 
     summaries = iter(
         [
@@ -156,7 +156,7 @@ def test_a_run_that_left_urls_for_the_next_one_exits_non_zero(tmp_path, monkeypa
             {"listed": 3, "skipped": 1, "fetched": 2, "failed": 0},
         ]
     )
-    monkeypatch.setattr(batch_parquet, "run_batch", lambda *a, **k: next(summaries))
+    monkeypatch.setattr(batch_run, "run_batch", lambda *a, **k: next(summaries))
     listed = tmp_path / "urls.txt"
     listed.write_text("http://a.example/\n")
     args = ["batch", str(listed), "--out", str(tmp_path / "out")]
@@ -170,7 +170,7 @@ def test_stdout_holds_only_the_summary_whatever_ray_prints(tmp_path, monkeypatch
     Python and from C++): with --ray they go to stderr, and stdout stays one JSON document."""
     import os
 
-    from webgrip.bulk import parquet as batch_parquet
+    from webgrip.bulk import batch_run
     from webgrip.cli import main
 
     def noisy_run(
@@ -180,7 +180,7 @@ def test_stdout_holds_only_the_summary_whatever_ray_prints(tmp_path, monkeypatch
         os.write(1, b"[core_worker.cc:2465] the node died\n")  # the file descriptor itself
         summary["fetched"], summary["failed"] = len(todo), 0
 
-    monkeypatch.setattr(batch_parquet, "_run_on_ray", noisy_run)
+    monkeypatch.setattr(batch_run, "_run_on_ray", noisy_run)
     urls = tmp_path / "urls.txt"
     urls.write_text("https://example.com/a\nhttps://example.com/b\n")
     code = main(["batch", str(urls), "--out", str(tmp_path / "out"), "--ray", "local"])

@@ -1,4 +1,4 @@
-"""The shared per-host budget (webgrip.politeness) against a real redis-server on loopback.
+"""The shared per-host budget (webgrip.bulk.politeness) against a real redis-server on loopback.
 
 Several ``WebClient``s, each with its own ``RedisHostLimiter`` (as separate workers would
 have), fetch from sites on 127.0.0.2 and 127.0.0.3; the sites record when each request
@@ -25,7 +25,7 @@ from helpers.loopback import loopback_config
 from helpers.ray_sites import Site, budget_violations, free_port, redis_server
 from helpers.siteserver import Reply, SiteServer
 from webgrip import Page, WebClient, WebgripError
-from webgrip.politeness import RedisHostLimiter
+from webgrip.bulk.politeness import RedisHostLimiter
 
 pytestmark = pytest.mark.ray
 

@@ -25,7 +25,7 @@ cluster_utils = pytest.importorskip("ray.cluster_utils", reason=MISSING)
 
 from helpers.loopback import loopback_config  # noqa: E402
 from helpers.ray_sites import SiteProcess  # noqa: E402
-from webgrip.ray import default_pool_size, fetch_dataset  # noqa: E402
+from webgrip.bulk.ray import default_pool_size, fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray
 

@@ -26,9 +26,9 @@ if shutil.which("redis-server") is None:
 
 from helpers.loopback import loopback_config  # noqa: E402
 from helpers.ray_sites import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
-from webgrip.batch_parquet import done_urls, run_batch  # noqa: E402
-from webgrip.bulk import parquet as batch_parquet  # noqa: E402
-from webgrip.ray import fetch_dataset  # noqa: E402
+from webgrip.bulk import batch_run  # noqa: E402
+from webgrip.bulk.batch_run import done_urls, run_batch  # noqa: E402
+from webgrip.bulk.ray import fetch_dataset  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -179,7 +179,7 @@ def test_batch_command_leaves_rows_the_store_kept_from_being_fetched_for_the_nex
     written (a rerun would skip it for good); the summary says how many are left for the next
     run. (A store down from the start fails before Ray does, at the driver's PING: skipped
     here, as if the store went down after it; tests/cli/test_batch_rows.py has that case.)"""
-    monkeypatch.setattr(batch_parquet, "_check_store", lambda redis_url, config: None)
+    monkeypatch.setattr(batch_run, "_check_store", lambda redis_url, config: None)
     urls = sites.urls(per_site=2)
     listed = tmp_path / "urls.txt"
     listed.write_text("\n".join(urls) + "\n")

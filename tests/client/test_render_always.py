@@ -222,8 +222,8 @@ def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
     """``render_reason`` is a column of every batch row and Parquet file: the shell's reason
     for the rendered app, null for the static article and for a failure."""
     pq = pytest.importorskip("pyarrow.parquet", reason="the ray extra (pyarrow) writes Parquet")
-    from webgrip.batch import ROW_COLUMNS, fetch_rows
-    from webgrip.batch_parquet import run_batch
+    from webgrip.bulk.batch_run import run_batch
+    from webgrip.bulk.pool import ROW_COLUMNS, fetch_rows
 
     urls = [site.url("/"), site.url("/article"), site.url("/missing")]
     with WebClient(loopback_config()) as client:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from webgrip import _core
-from webgrip.fetching import build_page
 from webgrip.hygiene import tracking_rules
+from webgrip.page_builder import build_page
 from webgrip.response import Response
 
 PAGE = b"""<html><head><title>t</title></head><body><main>

@@ -16,7 +16,7 @@ function calling shares:
 - at most 5,000 properties and 10 levels of object nesting; at most 1,000 enum values; at most
   120,000 characters of property names, definition names, enum and const values.
 
-Written independently of :mod:`webgrip.schemas` (no import from it) so that a mistake in the
+Written independently of :mod:`webgrip.tools.schemas` (no import from it) so that a mistake in the
 generator cannot be mirrored here.
 """
 

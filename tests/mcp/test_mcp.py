@@ -1,6 +1,6 @@
 """The MCP server, driven end to end by the official SDK's stdio client.
 
-``python -m webgrip.mcp`` is started as a subprocess with a loopback configuration in its
+``python -m webgrip mcp`` is started as a subprocess with a loopback configuration in its
 environment; a real ``ClientSession`` lists the tools and calls each against loopback servers.
 """
 
@@ -11,7 +11,7 @@ import sys
 import pytest
 from helpers.siteserver import Reply, SiteServer, article, ddg_results, loopback_env, page
 from webgrip import Tools
-from webgrip.schemas import tool_schemas
+from webgrip.tools.schemas import tool_schemas
 
 pytest.importorskip("mcp")
 anyio = pytest.importorskip("anyio")
@@ -24,7 +24,7 @@ def _text(result) -> str:
 
 
 async def _session_run(env: dict[str, str], script):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "webgrip.mcp"], env=env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "webgrip", "mcp"], env=env)
     with anyio.fail_after(60):
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
@@ -117,7 +117,7 @@ def test_server_without_sdk_explains_how_to_install(tmp_path):
     env = loopback_env()
     env["PYTHONPATH"] = str(tmp_path) + (":" + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     result = subprocess.run(
-        [sys.executable, "-m", "webgrip.mcp"],
+        [sys.executable, "-m", "webgrip", "mcp"],
         env=env,
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""``webgrip mcp`` and ``python -m webgrip.mcp`` as a person and an MCP client start them
+"""``webgrip mcp`` and ``python -m webgrip mcp`` as a person and an MCP client start them
 (issue #47, item 4): the same options on both entries (the request options too), a line on
 stderr when stdin is a terminal, Ctrl-C without a traceback, a port in use named with the next
 step, and a client gone mid-request over HTTP logged as one debug line, not tracebacks.
@@ -18,7 +18,7 @@ import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip
 import pytest
 from helpers.loopback import loopback_config
 from helpers.siteserver import SiteServer, article, loopback_env, page
-from webgrip.mcp_http import HttpServer
+from webgrip.tools.mcp_http import HttpServer
 
 anyio = pytest.importorskip("anyio")
 from mcp.client.session import ClientSession  # noqa: E402
@@ -34,7 +34,7 @@ def _env_without_loopback() -> dict[str, str]:
 def test_python_m_webgrip_mcp_takes_the_request_options_and_the_tools():
     with SiteServer() as site:
         url = site.route("/article", page(article("Options")))
-        args = ["-m", "webgrip.mcp", "--allow", "127.0.0.0/8", "--user-agent", "probe/1.0"]
+        args = ["-m", "webgrip", "mcp", "--allow", "127.0.0.0/8", "--user-agent", "probe/1.0"]
         args += ["--tool", "map_site"]
         params = StdioServerParameters(
             command=sys.executable, args=args, env=_env_without_loopback()
@@ -58,7 +58,7 @@ def test_python_m_webgrip_mcp_http_names_a_port_in_use_and_the_next_step():
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         result = subprocess.run(
-            [sys.executable, "-m", "webgrip.mcp", "--http", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "webgrip", "mcp", "--http", f"127.0.0.1:{port}"],
             env=loopback_env(),
             capture_output=True,
             text=True,
@@ -84,7 +84,7 @@ def _read_line(fd: int) -> str:
 def test_on_a_terminal_stdio_says_it_waits_and_ctrl_c_ends_quietly():
     main, child = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "webgrip.mcp"],
+        [sys.executable, "-m", "webgrip", "mcp"],
         env=loopback_env(),
         stdin=child,
         stdout=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""A hostile MCP client against the real ``python -m webgrip.mcp`` over stdio (issue #16).
+"""A hostile MCP client against the real ``python -m webgrip mcp`` over stdio (issue #16).
 
 The client speaks raw newline-delimited JSON-RPC: malformed and oversized messages, unknown
 tools, bad arguments, hundreds of concurrent calls, and leaving mid-call (stdin closed, or
@@ -35,11 +35,11 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 class RawClient:
-    """``python -m webgrip.mcp`` driven line by line."""
+    """``python -m webgrip mcp`` driven line by line."""
 
     def __init__(self, **env: str):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "webgrip.mcp"],
+            [sys.executable, "-m", "webgrip", "mcp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -319,7 +319,7 @@ def test_client_leaving_while_a_call_is_blocked_does_not_keep_the_server(tmp_pat
 
 def test_client_that_stops_reading_ends_the_session(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "webgrip.mcp"],
+        [sys.executable, "-m", "webgrip", "mcp"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -25,9 +25,9 @@ import pytest
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
 from webgrip import Tools
-from webgrip.mcp_http import MAX_BODY_BYTES, TOKEN_ENV, HttpServer
-from webgrip.schemas import tool_schemas
 from webgrip.tools import mcp_http
+from webgrip.tools.mcp_http import MAX_BODY_BYTES, TOKEN_ENV, HttpServer
+from webgrip.tools.schemas import tool_schemas
 
 anyio = pytest.importorskip("anyio")
 from mcp.client.session import ClientSession  # noqa: E402
@@ -378,7 +378,7 @@ def test_stopping_the_server_cancels_the_calls_in_flight(tmp_path):
 
 
 ENTRIES = {
-    "serve_http": ["-c", "from webgrip.mcp import serve_http; serve_http('127.0.0.1', 0)"],
+    "serve_http": ["-c", "from webgrip.tools.mcp import serve_http; serve_http('127.0.0.1', 0)"],
     "cli": ["-m", "webgrip", "mcp", "--http", "127.0.0.1:0"],
 }
 

@@ -24,8 +24,8 @@ import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip
 import pytest
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import loopback_env
-from webgrip.mcp_http import MIN_TOKEN_CHARS, ORIGINS_ENV, TOKEN_ENV, HttpServer
 from webgrip.tools import mcp_connections, mcp_http, mcp_sessions
+from webgrip.tools.mcp_http import MIN_TOKEN_CHARS, ORIGINS_ENV, TOKEN_ENV, HttpServer
 
 TOKEN = "tok-" + "b2" * 20
 INITIALIZE = {
@@ -348,7 +348,7 @@ def _server_process(script: str, nofile: int | None = None) -> tuple[subprocess.
     return proc, int(first.split(" at ")[-1].split(":")[2].split("/")[0])
 
 
-SERVE = "from webgrip.mcp import serve_http; serve_http('127.0.0.1', 0)"
+SERVE = "from webgrip.tools.mcp import serve_http; serve_http('127.0.0.1', 0)"
 
 
 def test_sigterm_stops_a_server_holding_every_descriptor_it_may_use():

@@ -9,8 +9,8 @@ Parses every module of ``python/webgrip`` with :mod:`ast` (nothing is imported).
   ``TYPE_CHECKING`` blocks, so a late import cannot hide an upward dependency.
 
 As usual for such checks, importing ``pkg.mod`` is not counted as importing ``pkg`` itself.
-The layer table of ``docs/architecture.md`` (Python package) is generated from :data:`LAYERS`,
-:data:`JOBS` and :data:`KEPT` (``python tests/package/test_layers.py --table`` prints it,
+The layer table of ``docs/architecture.md`` (Python package) is generated from :data:`LAYERS`
+and :data:`JOBS` (``python tests/package/test_layers.py --table`` prints it,
 ``--write`` puts it in place), and :func:`test_the_docs_table_is_the_generated_one` fails when
 the page shows anything else.
 """
@@ -42,8 +42,8 @@ JOBS: dict[int, tuple[str, str]] = {
     ),
     _CONFIG: (
         "configuration",
-        "`Config`; the TOML reader and the blocked-port defaults it shares with `config`; "
-        "checking proxy settings and reading environment proxies",
+        "`Config` and the blocked-port defaults; the TOML reader; checking proxy settings and "
+        "reading environment proxies",
     ),
     _INTERFACE: (
         "interface",
@@ -51,9 +51,9 @@ JOBS: dict[int, tuple[str, str]] = {
     ),
     _FEATURES: (
         "features",
-        "content conversion, frames read in place (through a `load` callable), safe file "
+        "a response made a `Page`, frames read in place (through a `load` callable), safe file "
         "placement, the page cache, robots.txt, batches, search providers; each takes a `Sender` "
-        "(or, for `bulk/batch`, anything with `fetch`), never the client",
+        "(or, for `bulk/pool`, anything with `fetch`), never the client",
     ),
     _FACADE: (
         "facade",
@@ -94,28 +94,25 @@ LAYERS: dict[str, int] = {
     "webgrip.response": _VALUES,
     "webgrip.page": _VALUES,
     "webgrip.messages": _VALUES,
-    "webgrip.find": _VALUES,
-    "webgrip.citations": _VALUES,
     "webgrip.extract": _VALUES,
     "webgrip.pdf": _VALUES,
     "webgrip.challenge": _VALUES,
     "webgrip.sites.llmstxt": _VALUES,
     # 2: configuration.
-    "webgrip.blocked_ports": _CONFIG,
     "webgrip.config_file": _CONFIG,
     "webgrip.config": _CONFIG,
     "webgrip.proxies": _CONFIG,
     # 3: the send interface the features take instead of the client.
     "webgrip.sender": _INTERFACE,
     # 4: features, each on the send interface.
-    "webgrip.fetching": _FEATURES,
+    "webgrip.page_builder": _FEATURES,
     "webgrip.frames": _FEATURES,
     "webgrip.downloads": _FEATURES,
     "webgrip.cache": _FEATURES,
     "webgrip.robots": _FEATURES,
     "webgrip.render": _FEATURES,
     "webgrip.bulk": _FEATURES,
-    "webgrip.bulk.batch": _FEATURES,
+    "webgrip.bulk.pool": _FEATURES,
     "webgrip.search": _FEATURES,
     "webgrip.search._html": _FEATURES,
     "webgrip.search._http": _FEATURES,
@@ -137,10 +134,12 @@ LAYERS: dict[str, int] = {
     "webgrip.tools.toolbox": _TOOLS,
     "webgrip.tools.research": _TOOLS,
     "webgrip.tools.schemas": _TOOLS,
+    "webgrip.tools.find": _TOOLS,
+    "webgrip.tools.citations": _TOOLS,
     "webgrip.aio": _TOOLS,
     "webgrip.bulk.rows": _TOOLS,
     "webgrip.bulk.ray": _TOOLS,
-    "webgrip.bulk.parquet": _TOOLS,
+    "webgrip.bulk.batch_run": _TOOLS,
     "webgrip.sites.crawl": _TOOLS,
     "webgrip.sites.crawl_run": _TOOLS,
     "webgrip.sites.crawl_ray": _TOOLS,
@@ -156,22 +155,6 @@ LAYERS: dict[str, int] = {
     "webgrip.tools.langchain": _ENTRY,
     "webgrip.tools.gaia": _ENTRY,
 }
-
-#: Import paths kept from before the subpackages: each module re-exports the public names of
-#: the module it names, imports nothing else, and sits in that module's layer.
-KEPT: dict[str, str] = {
-    "webgrip.batch": "webgrip.bulk.batch",
-    "webgrip.batch_parquet": "webgrip.bulk.parquet",
-    "webgrip.politeness": "webgrip.bulk.politeness",
-    "webgrip.ray": "webgrip.bulk.ray",
-    "webgrip.schemas": "webgrip.tools.schemas",
-    "webgrip.research": "webgrip.tools.research",
-    "webgrip.mcp": "webgrip.tools.mcp",
-    "webgrip.mcp_http": "webgrip.tools.mcp_http",
-    "webgrip.langchain": "webgrip.tools.langchain",
-    "webgrip.gaia": "webgrip.tools.gaia",
-}
-LAYERS.update({old: LAYERS[new] for old, new in KEPT.items()})
 
 
 def _module_name(path: Path) -> str:
@@ -316,7 +299,7 @@ def test_no_module_imports_a_higher_layer():
 
 
 def test_no_circle_in_bulk_even_through_late_imports():
-    """The two bulk engines share their rows through ``bulk.rows``: ``bulk.parquet`` imports
+    """The two bulk engines share their rows through ``bulk.rows``: ``bulk.batch_run`` imports
     ``bulk.ray`` (inside the function that runs on Ray), never the other way round."""
     _, every = _graph()
     assert [c for c in _cycles(every) if any(m.startswith("webgrip.bulk") for m in c)] == []
@@ -337,9 +320,9 @@ def _shown(module: str) -> str:
 
 
 def layer_table() -> str:
-    """The layer table of docs/architecture.md (Python package), made from :data:`LAYERS`,
-    :data:`JOBS` and :data:`KEPT`: each layer's modules in :data:`LAYERS` order, a subpackage
-    whose modules all share one layer as ``name/*``; then the kept import paths."""
+    """The layer table of docs/architecture.md (Python package), made from :data:`LAYERS` and
+    :data:`JOBS`: each layer's modules in :data:`LAYERS` order, a subpackage whose modules all
+    share one layer as ``name/*``."""
     packages: dict[str, set[int]] = {}
     for module, layer in LAYERS.items():
         parts = module.split(".")
@@ -351,20 +334,18 @@ def layer_table() -> str:
         shown: list[str] = []
         for module, at in LAYERS.items():
             parts = module.split(".")
-            if at != layer or module in KEPT:
+            if at != layer:
                 continue
             cell = f"`{parts[1]}/*`" if len(parts) > 1 and parts[1] in whole else _shown(module)
             if cell not in shown:
                 shown.append(cell)
         rows.append(f"| {layer} {name} | {', '.join(shown)} | {job} |")
-    rows += ["", "| Kept import path | Re-exports |", "|---|---|"]
-    rows += [f"| `{old}` | `{new}` |" for old, new in KEPT.items()]
     return "\n".join(rows) + "\n"
 
 
 def test_the_docs_table_is_the_generated_one():
     """docs/architecture.md shows :func:`layer_table`'s output as it is; after changing
-    :data:`LAYERS`, :data:`JOBS` or :data:`KEPT`, ``python tests/package/test_layers.py
+    :data:`LAYERS` or :data:`JOBS`, ``python tests/package/test_layers.py
     --write`` puts the new table in place."""
     assert layer_table() in ARCHITECTURE.read_text(encoding="utf-8")
 
@@ -373,24 +354,16 @@ def test_the_table_names_every_layer_once():
     table = layer_table()
     assert sorted(JOBS) == list(range(8))
     for module in LAYERS:
-        if module not in KEPT and not module.startswith("webgrip.search"):
+        if not module.startswith("webgrip.search"):
             assert _shown(module) in table, module
 
 
-def test_a_kept_path_only_re_exports():
-    _, every = _graph()
-    for old, new in KEPT.items():
-        assert every[old] == {new} | ({"webgrip.bulk.rows"} if old.endswith("parquet") else set())
-        assert LAYERS[old] == LAYERS[new]
-
-
 def _write() -> None:
-    """Replace the table in docs/architecture.md (from its ``| Layer |`` header to the end of
-    the kept-path table) with :func:`layer_table`."""
+    """Replace the table in docs/architecture.md (its ``| Layer |`` header and the rows under
+    it) with :func:`layer_table`."""
     lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines(keepends=True)
     first = next(i for i, line in enumerate(lines) if line.startswith("| Layer | Modules |"))
-    kept = next(i for i, line in enumerate(lines) if line.startswith("| Kept import path |"))
-    last = kept
+    last = first
     while last < len(lines) and lines[last].startswith("|"):
         last += 1
     lines[first:last] = [layer_table()]

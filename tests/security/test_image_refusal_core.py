@@ -1,7 +1,7 @@
 """The core's reduction of images on refused hosts against the Python code it replaced.
 
 ``fetch`` reduces every Markdown image whose target is an internal host to its alt text
-(see test_markdown_images.py for why). That pass moved from ``webgrip.fetching`` (a regular
+(see test_markdown_images.py for why). That pass moved from ``webgrip.page_builder`` (a regular
 expression over the finished Markdown) into the Rust core (``urls::reduce_images``, asked for
 with ``extract_document(..., refuse_internal_images=True)``); the Python code is kept here as
 the reference the core must agree with, byte for byte, on generated pages.
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from webgrip import _core
 
-# -- the reference: webgrip.fetching before the pass moved into the core ----------------------
+# -- the reference: webgrip.page_builder before the pass moved into the core ----------------------
 _MD_IMAGE = re.compile(r"!\[((?:\\.|[^\\\]\n])*)\]\((<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+)\)")
 
 

@@ -14,7 +14,7 @@ from helpers.openai_strict import tool_problems
 from helpers.sitemap_sites import urlset
 from helpers.siteserver import Reply, SiteServer, loopback_env, page
 from webgrip import AsyncTools, Config, Tools
-from webgrip.schemas import DEFAULT_TOOLS, tool_schemas
+from webgrip.tools.schemas import DEFAULT_TOOLS, tool_schemas
 
 WITH_MAP = (*DEFAULT_TOOLS, "map_site")
 

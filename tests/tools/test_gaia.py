@@ -1,4 +1,4 @@
-"""webgrip as a drop-in for AMD GAIA's browser tools (``webgrip.gaia``), run through GAIA itself.
+"""webgrip as a drop-in for AMD GAIA's browser tools (``webgrip.tools.gaia``), run through GAIA.
 
 GAIA (``amd-gaia``, in the ``.[frameworks]`` extra) is an optional test dependency: without it
 these tests skip, naming the package. Every call shape GAIA's own ``BrowserToolsMixin``
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from helpers.loopback import loopback_config
 from helpers.siteserver import Reply, SiteServer, article, ddg_results, page
-from webgrip.gaia import gaia_answer
+from webgrip.tools.gaia import gaia_answer
 
 NAMES = ["fetch_page", "search_web", "download_file"]
 GAIA_MISSING = "amd-gaia is not installed (pip install '.[frameworks]')"
@@ -108,7 +108,7 @@ def site(tmp_path) -> Iterator[Site]:
 def webgrip_agent(site: Site, validator=None, **kwargs):
     """A GAIA agent with webgrip's browser tools (no model server: skip_lemonade)."""
     from gaia.agents.base.agent import Agent
-    from webgrip.gaia import WebgripBrowserToolsMixin
+    from webgrip.tools.gaia import WebgripBrowserToolsMixin
 
     class WebAgent(Agent, WebgripBrowserToolsMixin):
         def __init__(self, **options):
@@ -206,7 +206,7 @@ def test_webgrips_own_tools_registered_with_gaias_decorator_fit_too(registry):
 def test_both_browser_mixins_on_one_agent_are_refused(registry, site):
     from gaia.agents.base.agent import Agent
     from gaia.agents.tools.browser_tools import BrowserToolsMixin
-    from webgrip.gaia import ToolConflictError, WebgripBrowserToolsMixin
+    from webgrip.tools.gaia import ToolConflictError, WebgripBrowserToolsMixin
 
     class Both(Agent, WebgripBrowserToolsMixin, BrowserToolsMixin):
         def _register_tools(self):
@@ -311,7 +311,7 @@ def test_gaias_ui_reads_the_page_title(registry, site):
 # -- search_web: GAIA's rate-limit dict -----------------------------------------------------
 def test_a_refused_search_is_gaias_rate_limited_dict_until_the_streak_limit(registry, site):
     from gaia.agents.base.agent import Agent
-    from webgrip.gaia import SEARCH_UNAVAILABLE_STREAK_LIMIT
+    from webgrip.tools.gaia import SEARCH_UNAVAILABLE_STREAK_LIMIT
 
     agent = webgrip_agent(site)
     site.blocked = True

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from webgrip.fetching import DocumentCache, classify, describe_media_type, slice_text
+from webgrip.messages import describe_media_type
 from webgrip.page import Page
+from webgrip.page_builder import DocumentCache, classify, slice_text
 
 
 @pytest.mark.parametrize(
@@ -95,10 +96,10 @@ def test_document_cache_disabled_and_expiring(monkeypatch):
     off = DocumentCache(0, ttl=10)
     off.put("a", page(1))
     assert off.get("a") is None
-    import webgrip.fetching as fetching
+    import webgrip.page_builder as page_builder
 
     now = [1000.0]
-    monkeypatch.setattr(fetching.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(page_builder.time, "monotonic", lambda: now[0])
     cache = DocumentCache(4, ttl=10)
     cache.put("a", page(1))
     now[0] += 9

@@ -7,7 +7,7 @@ import json
 from typing import Annotated, Literal
 
 import pytest
-from webgrip.schemas import call_tool, describe, register, tool_schemas
+from webgrip.tools.schemas import call_tool, describe, register, tool_schemas
 
 
 class _Between:
@@ -301,7 +301,7 @@ def test_register_hands_plain_functions_to_a_decorator(tools):
 def test_langchain_adapter_keeps_the_schema_and_validation(tools):
     pytest.importorskip("langchain_core")
     from langchain_core.utils.function_calling import convert_to_openai_tool
-    from webgrip.langchain import langchain_tools
+    from webgrip.tools.langchain import langchain_tools
 
     lc = langchain_tools(tools)
     assert [t.name for t in lc] == ["fetch_page", "search_web", "download_file"]

@@ -13,7 +13,7 @@ from helpers.openai_strict import strict_problems, tool_problems
 from helpers.siteserver import SiteServer, article, page
 from webgrip import Tools
 from webgrip.aio import AsyncTools
-from webgrip.schemas import strict_parameters, tool_schemas
+from webgrip.tools.schemas import strict_parameters, tool_schemas
 
 STRICT_FORMATS = [("openai", {"strict": True}), ("openai-responses", {})]
 

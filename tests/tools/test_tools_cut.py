@@ -10,7 +10,7 @@ import re
 import pytest
 from helpers.loopback import loopback_config
 from helpers.siteserver import SiteServer, page
-from webgrip.fetching import MAX_FENCE_MARKERS, code_fences
+from webgrip.page_builder import MAX_FENCE_MARKERS, code_fences
 from webgrip.tools import Tools
 
 CODE = "\n".join(f"value_{i} = compute({i})" for i in range(60))

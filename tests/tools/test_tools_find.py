@@ -10,8 +10,8 @@ from helpers.siteserver import SiteServer, page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from webgrip import Tools
-from webgrip.find import MAX_FIND_CHARS, find_passages
-from webgrip.schemas import tool_schemas
+from webgrip.tools.find import MAX_FIND_CHARS, find_passages
+from webgrip.tools.schemas import tool_schemas
 
 DOC = "\n\n".join(
     [f"Section {n}. The quick brown fox number {n} jumps over the lazy dog." for n in range(60)]

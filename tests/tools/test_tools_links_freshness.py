@@ -15,7 +15,7 @@ from helpers.loopback import loopback_config
 from helpers.openai_strict import tool_problems
 from helpers.siteserver import SiteServer, page
 from webgrip import Tools, WebClient
-from webgrip.citations import cite_links
+from webgrip.tools.citations import cite_links
 
 # The webgrip this test imports (installed, or the source tree on PYTHONPATH), for the child.
 PACKAGE_PARENT = str(Path(webgrip.__file__).resolve().parent.parent)

@@ -1,13 +1,13 @@
 """``webgrip batch``: a file of URLs fetched into a folder of Parquet files, resumably.
 
-Each output row is a URL with the columns of :func:`webgrip.bulk.batch.result_row`
+Each output row is a URL with the columns of :func:`webgrip.bulk.pool.result_row`
 (:data:`PARQUET_SCHEMA`). Before fetching, the ``url`` column of every Parquet file already in
 the folder is read and those URLs are skipped, so a run that stopped half-way is finished by
 running the same command again; every URL of the list ends up in exactly one row. The same
 rows can go to a JSON-lines file or a folder of Markdown files instead
 (``format``: :class:`JsonlSink`, :class:`MarkdownSink`), resumed the same way.
 
-Two engines write the rows: this process (the threads of :func:`webgrip.bulk.batch.fetch_each`,
+Two engines write the rows: this process (the threads of :func:`webgrip.bulk.pool.fetch_each`,
 the rows written as the URLs finish: Parquet files of up to 256 rows, each renamed into place
 only when complete), or a Ray cluster (:func:`webgrip.bulk.ray.fetch_dataset`, Ray Data writing
 Parquet files; the other formats are refused with Ray). Requires pyarrow (``webgrip[ray]``;
@@ -52,7 +52,7 @@ from ..config import Config
 from ..errors import WebgripError
 from ..sites.urls import canonical
 from . import rows as _rows
-from .batch import ROW_COLUMNS, fetch_each, result_row
+from .pool import ROW_COLUMNS, fetch_each, result_row
 from .rows import STORE_FAILED, STORE_SOCKET_TIMEOUT
 
 if TYPE_CHECKING:

@@ -3,8 +3,8 @@
 Each Ray actor holds one :class:`~webgrip.client.WebClient` built from the same
 :class:`~webgrip.config.Config` (pickled to the workers), so the SSRF guard, the size caps and
 the timeouts apply on every worker exactly as on the driver. A batch of rows is fetched by the
-thread pool of :func:`webgrip.bulk.batch.fetch_many`; every row gains the columns of
-:func:`webgrip.bulk.batch.result_row`, and a URL that fails is a row with ``error_kind`` and
+thread pool of :func:`webgrip.bulk.pool.fetch_many`; every row gains the columns of
+:func:`webgrip.bulk.pool.result_row`, and a URL that fails is a row with ``error_kind`` and
 ``error`` set, never a failed job. Actors that die are restarted and their batch is run again
 (Ray's ``max_restarts``/``max_task_retries``): every URL is fetched at least once and appears
 exactly once in the output. See docs/batch.md.
@@ -34,7 +34,7 @@ from ..client import WebClient
 from ..config import Config
 from ..page import EXTRACT_MODES
 from ..proxies import PROXY_VARIABLES
-from .batch import fetch_rows
+from .pool import fetch_rows
 from .rows import ROW_SCHEMA, STORE_SOCKET_TIMEOUT
 
 __all__ = ["DEFAULT_ACTOR_CPUS", "default_pool_size", "fetch_dataset", "quiet_ray"]
@@ -151,7 +151,7 @@ def fetch_dataset(
 
     Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
     ``extract``, ``render_reason``, ``error_kind`` and ``error``
-    (:data:`webgrip.bulk.parquet.ROW_SCHEMA`; columns of those names are replaced).
+    (:data:`webgrip.bulk.batch_run.ROW_SCHEMA`; columns of those names are replaced).
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per

@@ -1,6 +1,6 @@
 """The rows of a bulk run, shared by its two engines: the Arrow schema of a fetched URL's row
 (:data:`ROW_SCHEMA`, and :data:`PARQUET_SCHEMA` for a ``webgrip batch`` output file) and the
-politeness-store failure that no row may record. :mod:`webgrip.bulk.parquet` (this process)
+politeness-store failure that no row may record. :mod:`webgrip.bulk.batch_run` (this process)
 and :mod:`webgrip.bulk.ray` (a Ray cluster) both import it, and neither imports the other at
 module level. The schemas need pyarrow (``webgrip[ray]``) and are built on first use, so the
 JSON-lines and Markdown outputs of ``webgrip batch`` and ``webgrip crawl`` work without it.

@@ -46,12 +46,12 @@ from urllib.parse import urlsplit
 
 from .. import _core
 from .._cancel import CancelToken, cancel_scope
-from ..bulk.batch import MAX_HOST_WAIT_SECONDS, _fetch_one, result_row
+from ..bulk.pool import MAX_HOST_WAIT_SECONDS, _fetch_one, result_row
 from ..client import WebClient
 from ..config import Config
 from ..errors import BlockedURLError, WebgripError
-from ..fetching import page_links
 from ..page import EXTRACT_MODES, Page
+from ..page_builder import page_links
 from ..ratelimit import HostRateLimiter
 from ..robots import RobotsCache
 from .frontier import Frontier, Lease, path_pattern
@@ -119,7 +119,7 @@ class CrawlResult:
         return self.page is not None
 
     def row(self, extract: str | None = None) -> dict[str, Any]:
-        """The result as a row of :data:`webgrip.bulk.batch.ROW_COLUMNS` (what ``webgrip
+        """The result as a row of :data:`webgrip.bulk.pool.ROW_COLUMNS` (what ``webgrip
         batch`` writes), without ``url``."""
         result = self.page if self.page is not None else self.error
         assert result is not None

@@ -116,7 +116,7 @@ def run_on_ray(
     frontier, writing rows into ``sink`` as they come back."""
     import ray
 
-    from ..bulk.parquet import _check_cluster_address
+    from ..bulk.batch_run import _check_cluster_address
     from ..bulk.ray import default_pool_size
 
     frontier = crawler.frontier

@@ -1,6 +1,6 @@
 """``webgrip crawl``: a site crawled into a folder, with ``webgrip batch``'s conventions.
 
-The rows are those of a batch (``url`` plus :data:`webgrip.bulk.batch.ROW_COLUMNS`), written
+The rows are those of a batch (``url`` plus :data:`webgrip.bulk.pool.ROW_COLUMNS`), written
 by the same sinks: one ``rows.jsonl`` (the default), a ``.md`` file per page with an
 ``index.jsonl``, or Parquet files (needs pyarrow, ``webgrip[ray]``). The crawl's frontier is
 kept beside them (:data:`STATE_NAME`, SQLite), so running the same command again goes on
@@ -36,7 +36,7 @@ STATE_NAME = ".webgrip-crawl.sqlite3"
 
 def _say(err: TextIO | None, line: str) -> None:
     """A ``webgrip: ...`` line on ``err`` (as ``webgrip batch`` writes them)."""
-    from ..bulk.parquet import _say as say
+    from ..bulk.batch_run import _say as say
 
     say(err, line)
 
@@ -83,7 +83,7 @@ def run_crawl(
     and the per-host budget in the Redis at ``redis_url`` (required with Ray); a lost
     worker's URLs are queued again once its leases (``lease_seconds``) expire.
     """
-    from ..bulk.parquet import _SINKS, _check_format, _check_same_view, _isatty
+    from ..bulk.batch_run import _SINKS, _check_format, _check_same_view, _isatty
 
     if format not in CRAWL_FORMATS:
         raise ValueError(f"format must be one of {', '.join(CRAWL_FORMATS)}; got {format!r}")
@@ -198,7 +198,7 @@ def _crawl_here(
     interrupt: threading.Event,
 ) -> None:
     """The crawl on this process's threads; the first Ctrl-C stops it (see the module)."""
-    from ..bulk.parquet import _sigint_sets
+    from ..bulk.batch_run import _sigint_sets
 
     stop, token = threading.Event(), CancelToken()
     grace_until: float | None = None

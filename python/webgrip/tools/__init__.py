@@ -6,13 +6,11 @@ reads) and what carries them to agents.
   ``from webgrip.tools import Tools`` works as before.
 - :mod:`.schemas`: the tools' JSON schemas, argument checking and dispatch.
 - :mod:`.research`: search, then read the best results (``Tools.research``).
+- :mod:`.find`, :mod:`.citations`: what ``fetch_page`` does with a page's text for ``find=``
+  (the passages around a phrase) and ``links=`` (links as numbered citations).
 - :mod:`.mcp`, :mod:`.mcp_http`, :mod:`.mcp_wire`: the MCP server (stdio and streamable
   HTTP) and its hardened stdio wire.
 - :mod:`.langchain`, :mod:`.gaia`: the tools for LangChain and for AMD GAIA agents.
-
-``webgrip.schemas``, ``webgrip.research``, ``webgrip.mcp``, ``webgrip.mcp_http``,
-``webgrip.langchain`` and ``webgrip.gaia`` stay as import paths that re-export these modules'
-public names.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
     from gaia.agents.base.agent import Agent
     from webgrip import Config
-    from webgrip.gaia import WebgripBrowserToolsMixin
+    from webgrip.tools.gaia import WebgripBrowserToolsMixin
 
     class MyAgent(Agent, WebgripBrowserToolsMixin):
         def _register_tools(self):
@@ -162,7 +162,7 @@ class WebgripBrowserToolsMixin:
         try:
             from gaia.agents.base.tools import _TOOL_REGISTRY, tool
         except ImportError as exc:
-            raise ImportError("webgrip.gaia needs GAIA: pip install amd-gaia") from exc
+            raise ImportError("webgrip.tools.gaia needs GAIA: pip install amd-gaia") from exc
         try:
             from gaia.agents.tools.browser_tools import BrowserToolsMixin
         except ImportError:  # a GAIA without its own browser tools: nothing to clash with

@@ -1,6 +1,6 @@
 """LangChain adapter (optional extra ``webgrip[langchain]``): the tools as ``StructuredTool``\\ s.
 
-    from webgrip.langchain import langchain_tools
+    from webgrip.tools.langchain import langchain_tools
     agent_tools = langchain_tools()          # or langchain_tools(Tools(config))
 
 Each tool carries exactly the schema of :func:`webgrip.tools.schemas.tool_schemas` (enums, bounds,

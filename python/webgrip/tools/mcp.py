@@ -2,11 +2,11 @@
 for, ``map_site`` and ``research``) over stdio
 (or streamable HTTP: :func:`serve_http`, :mod:`webgrip.tools.mcp_http`).
 
-Run it with ``webgrip mcp`` or ``python -m webgrip.mcp``; configure it like everything else
+Run it with ``webgrip mcp`` or ``python -m webgrip mcp``; configure it like everything else
 (``WEBGRIP_*`` variables, ``$WEBGRIP_CONFIG`` / ``webgrip.toml``, ``$WEBGRIP_PROFILE``). A
 desktop client entry looks like::
 
-    {"mcpServers": {"webgrip": {"command": "python", "args": ["-m", "webgrip.mcp"],
+    {"mcpServers": {"webgrip": {"command": "python", "args": ["-m", "webgrip", "mcp"],
                                 "env": {"WEBGRIP_DOWNLOAD_DIRS": "~/Downloads"}}}}
 
 The tool list (names, descriptions, input schemas, annotations) comes from
@@ -29,15 +29,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..config import Config
-
-# ``GRACE_SECONDS`` and ``Running`` stay importable from here, where they were (``webgrip.mcp``
-# re-exports them from this module).
-from .mcp_server import GRACE_SECONDS as GRACE_SECONDS
-from .mcp_server import Running as Running
-from .mcp_server import build_server, load_sdk
+from .mcp_server import GRACE_SECONDS, Running, build_server, load_sdk
 from .toolbox import Tools
 
-__all__ = ["build_server", "main", "serve", "serve_http", "serve_stdio"]
+__all__ = ["build_server", "serve", "serve_http", "serve_stdio"]
 
 
 async def serve_stdio(tools: Any, running: Running | None = None) -> None:
@@ -98,18 +93,3 @@ def serve_http(
     from .mcp_http import serve_http as run
 
     run(host, port, config=config, token=token, tool_names=tool_names)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m webgrip.mcp [options]``: ``webgrip mcp`` with the same options (``argv``,
-    default the process's arguments): ``--http``, ``--tool``, ``--config``, ``--profile`` and
-    the request options. Exits with its status: a refused option, configuration or a
-    missing ``mcp`` package on one stderr line with 2; Ctrl-C 130 on stdio."""
-    from ..cli import main as cli_main  # the command line builds on this module, not back
-
-    given = sys.argv[1:] if argv is None else list(argv)
-    sys.exit(cli_main(["mcp", *given]))
-
-
-if __name__ == "__main__":
-    main()

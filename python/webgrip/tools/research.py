@@ -1,7 +1,7 @@
 """Search, then read the top results: the search-and-visit step agents otherwise hand-roll.
 
 :func:`research` runs one search, fetches the best few results concurrently (through
-:func:`webgrip.bulk.batch.fetch_many`, so the per-host rate limit and every guard still apply)
+:func:`webgrip.bulk.pool.fetch_many`, so the per-host rate limit and every guard still apply)
 and returns the result list followed by each page's readable content, all within one total
 character budget shared fairly between the pages: a short page leaves its unused share to
 the longer ones.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..bulk.batch import fetch_many
+from ..bulk.pool import fetch_many
 from ..errors import WebgripError
-from ..fetching import slice_text
 from ..messages import error_message, short_title
 from ..page import Page
+from ..page_builder import slice_text
 
 if TYPE_CHECKING:
     from ..client import WebClient

@@ -15,7 +15,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..citations import LINK_STYLES, Cited, LinkStyle, cite_links, links_listed
 from ..client import WebClient
 from ..config import Config
 from ..messages import (
@@ -27,6 +26,7 @@ from ..messages import (
     unrun_scripts,
 )
 from ..page import EXTRACT_MODES, Download, Page
+from .citations import LINK_STYLES, Cited, LinkStyle, cite_links, links_listed
 
 if TYPE_CHECKING:
     from ..sites.mapping import SiteMap
@@ -241,8 +241,8 @@ class Tools:
     def _render_found(
         cls, page: Page, phrase: str, start: int, length: int, style: str = "inline"
     ) -> str:
-        """The passages around ``phrase`` (:mod:`webgrip.find`), each headed by its offset."""
-        from ..find import find_passages
+        """The passages around ``phrase`` (:mod:`webgrip.tools.find`), each headed by its offset."""
+        from .find import find_passages
 
         cited = cls._cited(page, style)
         total = len(cited.text)
@@ -283,7 +283,7 @@ class Tools:
         )
 
     def _render_page(self, page: Page, start: int, length: int, style: str = "inline") -> str:
-        from ..fetching import slice_text
+        from ..page_builder import slice_text
 
         cited = self._cited(page, style)
         total = len(cited.text)
@@ -494,7 +494,7 @@ class Tools:
             out += f"\n\n[Truncated: call map_site with start_index={end} to continue]"
         return out
 
-    # -- research and framework integration (see webgrip.research, webgrip.schemas) ----------
+    # -- research and framework integration (see .research, .schemas) -----------------------
     def research(
         self, query: str, num_results: int = 5, fetch_top: int = 3, max_length: int = 12000
     ) -> str:
@@ -546,11 +546,11 @@ class Tools:
 def _shown_part(text: str, chunk: str, start: int, end: int, extract: str) -> str:
     """The part ``text[start:end]`` as it is shown: for Markdown, a code fence cut by the
     part is closed at its end and reopened at the start of the next
-    (:func:`~webgrip.fetching.code_fences`), so each part reads as Markdown on its own. The
+    (:func:`~webgrip.page_builder.code_fences`), so each part reads as Markdown on its own. The
     text in between is the page's, character for character (the offsets count it)."""
     if extract != "markdown" or not chunk:
         return chunk
-    from ..fetching import code_fences
+    from ..page_builder import code_fences
 
     reopen, close = code_fences(text, start, end)
     if close and chunk.endswith("\n"):
