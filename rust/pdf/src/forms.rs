@@ -21,7 +21,7 @@ use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
 
 use crate::crypt::Decryptor;
-use crate::nesting::{self, Nesting};
+use crate::nesting::{Figures, Scans};
 
 /// How deep forms painting forms are followed (pdf_oxide stops at 10).
 const MAX_FORM_DEPTH: usize = 10;
@@ -35,11 +35,11 @@ pub struct Cost {
 }
 
 impl Cost {
-    fn of(n: &Nesting) -> Cost {
+    fn of(figures: Figures) -> Cost {
         Cost {
-            tokens: n.tokens() as u64,
-            text_bytes: n.string_bytes() as u64,
-            restart: n.restart_cost(),
+            tokens: figures.tokens as u64,
+            text_bytes: figures.string_bytes as u64,
+            restart: figures.restart_cost,
         }
     }
 
@@ -56,13 +56,28 @@ impl Cost {
     }
 }
 
-/// Forms already costed, across the pages of one document (a header form is shared by all).
+/// Forms already costed, across the pages of one document (a header form is shared by all),
+/// and the document's content scans (pages and forms look their bytes up there).
 #[derive(Default)]
 pub struct Forms {
     costed: HashMap<ObjectRef, Cost>,
+    scans: Scans,
 }
 
 impl Forms {
+    /// Forms costed from `scans`, the file pre-pass's scans of the document's streams.
+    pub fn new(scans: Scans) -> Forms {
+        Forms {
+            costed: HashMap::new(),
+            scans,
+        }
+    }
+
+    /// The figures of content `data` (a page's), scanned once per document.
+    pub fn scan(&mut self, data: &[u8]) -> Figures {
+        self.scans.content(data)
+    }
+
     /// What the forms page `i` paints (`content`: its decoded content, as the page scan read
     /// it) add to the page's own cost; `crypt` decrypts an encrypted document's forms.
     pub fn charge(
@@ -90,6 +105,10 @@ impl Forms {
     ) -> Cost {
         let mut total = Cost::default();
         if depth >= MAX_FORM_DEPTH {
+            return total;
+        }
+        // Most content paints no form: one fast search spares the operator pass.
+        if memchr::memmem::find(content, b"Do").is_none() {
             return total;
         }
         let calls = do_calls(content);
@@ -141,10 +160,7 @@ impl Forms {
         let Some(data) = decoded else {
             return Cost::default();
         };
-        let mut n = Nesting::new();
-        nesting::push_content(&mut n, &data);
-        n.finish();
-        let mut cost = Cost::of(&n);
+        let mut cost = Cost::of(self.scans.content(&data));
         let inner = self.painted(doc, crypt, resources.as_ref(), &data, depth + 1);
         cost.add_times(inner, 1);
         self.costed.insert(form, cost);

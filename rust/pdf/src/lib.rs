@@ -254,14 +254,16 @@ fn read(
             .check()
             .map_err(|_| PdfError::Interrupted(Interrupted::Deadline))
     };
-    prepass(&data, limits, None)?;
+    // The pre-pass's scans of content streams, kept for the pages and forms that name them.
+    let mut scans = nesting::Scans::default();
+    prepass(&data, limits, None, &mut scans)?;
     stopped()?;
     // Encrypted: the same passes over the streams decrypted as the parser will decrypt them,
     // before the parser reads any of them; what cannot be decrypted is not read at all.
     let crypt = crypt::Decryptor::open(&data, password).map_err(|l| locked(l, password))?;
     if crypt.is_some() {
         stopped()?;
-        prepass(&data, limits, crypt.as_ref())?;
+        prepass(&data, limits, crypt.as_ref(), &mut scans)?;
     }
     stopped()?;
     let doc = PdfDocument::from_bytes(data).map_err(|e| PdfError::Malformed(short(&e)))?;
@@ -303,7 +305,7 @@ fn read(
         extract_tables: mode == Mode::Markdown,
         ..Default::default()
     };
-    let mut forms = Forms::default();
+    let mut forms = Forms::new(scans);
     // Pages that are an earlier page again (`repeats`): canonical dictionary → that page.
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut content_read = 0u64;
@@ -468,7 +470,12 @@ fn read(
 }
 
 /// The bomb and nesting pre-passes over the file, its streams decrypted with `crypt`.
-fn prepass(data: &[u8], limits: &Limits, crypt: Option<&crypt::Decryptor>) -> Result<(), PdfError> {
+fn prepass(
+    data: &[u8],
+    limits: &Limits,
+    crypt: Option<&crypt::Decryptor>,
+    scans: &mut nesting::Scans,
+) -> Result<(), PdfError> {
     bombs::check(
         data,
         limits.max_stream_bytes,
@@ -488,7 +495,7 @@ fn prepass(data: &[u8], limits: &Limits, crypt: Option<&crypt::Decryptor>) -> Re
             }
         })
     })?;
-    nesting::check_file(data, limits.max_stream_bytes, crypt).map_err(|refused| {
+    nesting::check_file_keeping(data, limits.max_stream_bytes, crypt, scans).map_err(|refused| {
         PdfError::Malformed(match refused {
             nesting::TooDeep::Depth(n, limit) => {
                 format!("its arrays or dictionaries nest {n} deep (the limit is {limit})")
@@ -531,27 +538,26 @@ fn page_content(
     let Ok(data) = doc.get_page_content_data(i) else {
         return Ok(PageCost::default());
     };
-    let mut n = nesting::Nesting::new();
-    nesting::push_content(&mut n, &data);
-    n.finish();
-    if nesting::within(&n).is_err() {
+    // Scanned once per document: the pre-pass's figures when it scanned these very bytes.
+    let own = forms.scan(&data);
+    if !own.within {
         return Err("its content nests arrays or dictionaries too deep or too wide");
     }
     // The forms it paints count as its own content, once per painting (see `forms`).
     let painted = forms.charge(doc, crypt, i, &data);
     let total = |own: usize, forms: u64| (own as u64).saturating_add(forms);
-    if total(n.string_bytes(), painted.text_bytes) > MAX_PAGE_TEXT_BYTES as u64 {
+    if total(own.string_bytes, painted.text_bytes) > MAX_PAGE_TEXT_BYTES as u64 {
         return Err("it draws more text than a page can hold");
     }
-    if total(n.tokens(), painted.tokens) > MAX_PAGE_TOKENS as u64 {
+    if total(own.tokens, painted.tokens) > MAX_PAGE_TOKENS as u64 {
         return Err("it holds more drawing operations than a page can");
     }
-    if n.restart_cost().saturating_add(painted.restart) > MAX_PAGE_RESTART_COST {
+    if own.restart_cost.saturating_add(painted.restart) > MAX_PAGE_RESTART_COST {
         return Err("its content is broken in a way the parser would reread without end");
     }
     Ok(PageCost {
         content: data.len(),
-        text: total(n.string_bytes(), painted.text_bytes),
+        text: total(own.string_bytes, painted.text_bytes),
     })
 }
 

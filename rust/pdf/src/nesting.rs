@@ -16,6 +16,9 @@
 //! region is counted as a possible opening ("hidden"): a parse from any offset nests at most
 //! [`Nesting::deepest`] + `Nesting::most_hidden`.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher, RandomState};
+
 use memchr::memmem;
 
 use crate::bombs;
@@ -77,18 +80,158 @@ pub fn within(n: &Nesting) -> Result<(), TooDeep> {
     Ok(())
 }
 
+/// What the per-page limits read of one content stream's scan ([`push_content`], then
+/// [`Nesting::finish`]): whether it stays within the nesting limits, and its text bytes,
+/// tokens and restart cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Figures {
+    pub within: bool,
+    pub string_bytes: usize,
+    pub tokens: usize,
+    pub restart_cost: u64,
+}
+
+impl Figures {
+    /// The figures of a finished scan.
+    pub fn of(n: &Nesting) -> Figures {
+        Figures {
+            within: within(n).is_ok(),
+            string_bytes: n.string_bytes(),
+            tokens: n.tokens(),
+            restart_cost: n.restart_cost(),
+        }
+    }
+}
+
+/// Streams shorter than this are scanned again rather than kept: rescanning them costs less
+/// than their entry.
+const MIN_KEPT_STREAM: usize = 64;
+/// At most this many scans are kept per document (about 3 MiB of entries): a file of many
+/// tiny streams must not make the memo its own memory bomb.
+const MAX_KEPT_SCANS: usize = 65_536;
+
+/// One document's content scans, keyed by the exact bytes scanned.
+///
+/// Why: the file pre-pass ([`check_file_keeping`]) decodes and scans every stream that holds syntax,
+/// content streams and forms among them, and the page scan (`page_content` in lib.rs, and
+/// `forms`) then scanned each page's and form's decoded content again: 13 % of the CPU of
+/// reading pdf-dev. A page or form now looks its bytes up here, and is scanned only when they
+/// were not seen. The key is a hash under a key drawn at random per document (SipHash, as
+/// `HashMap`'s) and the length, of the very bytes scanned, so a document cannot steer a page
+/// to another stream's figures: a forged cross-reference, an object number used twice, a
+/// `/Length` the parser reads differently or a decoder that recovers otherwise all give other
+/// bytes, which miss and are scanned.
+#[derive(Debug, Default)]
+pub struct Scans {
+    keys: RandomState,
+    kept: HashMap<(u64, usize), Figures>,
+}
+
+impl Scans {
+    /// The figures of content `data`, from an earlier scan of the same bytes or a scan now.
+    pub fn content(&mut self, data: &[u8]) -> Figures {
+        let key = (self.keys.hash_one_bytes(data), data.len());
+        if let Some(&known) = self.kept.get(&key) {
+            return known;
+        }
+        let mut n = Nesting::new();
+        push_content(&mut n, data);
+        n.finish();
+        let figures = Figures::of(&n);
+        self.insert(key, figures);
+        figures
+    }
+
+    /// A scan of one decoded stream, fed in pieces, for [`Scans::keep`].
+    pub fn stream_scan(&self) -> StreamScan {
+        StreamScan {
+            n: Nesting::new(),
+            hasher: self.keys.build_hasher(),
+            len: 0,
+            last: 0,
+            inline_image: false,
+        }
+    }
+
+    /// The stream's nesting limits checked, as the pre-pass always did; its figures kept
+    /// unless it may hold an inline image (whose data [`push_content`] reads otherwise).
+    pub fn keep(&mut self, mut scan: StreamScan) -> Result<(), TooDeep> {
+        within(&scan.n)?;
+        if !scan.inline_image {
+            scan.n.finish();
+            self.insert((scan.hasher.finish(), scan.len), Figures::of(&scan.n));
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, key: (u64, usize), figures: Figures) {
+        if key.1 >= MIN_KEPT_STREAM && self.kept.len() < MAX_KEPT_SCANS {
+            self.kept.insert(key, figures);
+        }
+    }
+}
+
+trait HashBytes {
+    fn hash_one_bytes(&self, data: &[u8]) -> u64;
+}
+
+impl HashBytes for RandomState {
+    /// The hash of `data`'s bytes alone (no length prefix), as [`StreamScan`] builds it piece
+    /// by piece.
+    fn hash_one_bytes(&self, data: &[u8]) -> u64 {
+        let mut h = self.build_hasher();
+        h.write(data);
+        h.finish()
+    }
+}
+
+/// A stream being scanned in pieces: its nesting, the hash and length of its bytes, and
+/// whether `BI` occurs in them (a possible inline image).
+pub struct StreamScan {
+    n: Nesting,
+    hasher: std::hash::DefaultHasher,
+    len: usize,
+    last: u8,
+    inline_image: bool,
+}
+
+impl StreamScan {
+    pub fn push(&mut self, piece: &[u8]) {
+        let Some(&first) = piece.first() else {
+            return;
+        };
+        self.n.push(piece);
+        self.hasher.write(piece);
+        self.len += piece.len();
+        self.inline_image |=
+            (self.last == b'B' && first == b'I') || memmem::find(piece, b"BI").is_some();
+        self.last = piece[piece.len() - 1];
+    }
+}
+
 /// Check every place of `data` the parser reads objects from: the file's own syntax (stream
 /// bodies skipped), a parse that could start after an `obj` hidden in a stream body, and every
 /// decoded stream that holds syntax (contents, forms, object streams; not images or font
 /// programs), as it is and, with `crypt` (an encrypted file), decrypted. `max_stream` bounds
 /// what one stream is decoded to here.
+#[cfg(test)]
 pub fn check_file(
     data: &[u8],
     max_stream: usize,
     crypt: Option<&Decryptor>,
 ) -> Result<(), TooDeep> {
+    check_file_keeping(data, max_stream, crypt, &mut Scans::default())
+}
+
+/// [`check_file`], each decoded stream's figures kept in `scans` by its bytes, so the page or
+/// form that names it later is not scanned again (see [`Scans`]).
+pub fn check_file_keeping(
+    data: &[u8],
+    max_stream: usize,
+    crypt: Option<&Decryptor>,
+    scans: &mut Scans,
+) -> Result<(), TooDeep> {
     let mut raw = Nesting::new();
-    let mut decoded = Nesting::new();
     let mut scratch = vec![0u8; 64 * 1024];
     let mut from = 0;
     for stream in bombs::streams(data) {
@@ -100,17 +243,21 @@ pub fn check_file(
         if !holds_syntax(stream.dict) {
             continue;
         }
-        decoded.restart();
-        decode_into(stream, max_stream, &mut scratch, &mut decoded);
-        within(&decoded)?;
+        let mut decoded = scans.stream_scan();
+        decode_into(stream, max_stream, &mut scratch, &mut |piece| {
+            decoded.push(piece)
+        });
+        scans.keep(decoded)?;
         for plain in crypt.map(|c| c.stream(&stream)).unwrap_or_default() {
-            decoded.restart();
+            let mut decoded = scans.stream_scan();
             let plain_stream = bombs::RawStream {
                 body: &plain,
                 ..stream
             };
-            decode_into(plain_stream, max_stream, &mut scratch, &mut decoded);
-            within(&decoded)?;
+            decode_into(plain_stream, max_stream, &mut scratch, &mut |piece| {
+                decoded.push(piece)
+            });
+            scans.keep(decoded)?;
         }
     }
     raw.push(&data[from.min(data.len())..]);
@@ -155,7 +302,12 @@ fn holds_syntax(dict: &[u8]) -> bool {
 /// Feed the stream's decoded bytes to `n`: Flate alone is inflated in pieces; other text
 /// filters (hex, ASCII85, LZW, run length, or a chain) go through the parser's own decoders,
 /// bounded; an unfiltered stream is its body.
-fn decode_into(stream: bombs::RawStream, max_stream: usize, scratch: &mut [u8], n: &mut Nesting) {
+fn decode_into(
+    stream: bombs::RawStream,
+    max_stream: usize,
+    scratch: &mut [u8],
+    sink: &mut impl FnMut(&[u8]),
+) {
     let filters: Vec<&[u8]> = TEXT_FILTERS
         .iter()
         .copied()
@@ -169,23 +321,23 @@ fn decode_into(stream: bombs::RawStream, max_stream: usize, scratch: &mut [u8], 
         })
         .collect();
     if !stream_has_filter(stream.dict) {
-        n.push(stream.body);
+        sink(stream.body);
         return;
     }
     if filters.is_empty() {
         // A filter the parser may not know: it may read the body as it is.
-        n.push(stream.body);
+        sink(stream.body);
         return;
     }
     if !other_than_flate(&filters) {
-        bombs::inflated_size(stream.body, max_stream, scratch, |piece| n.push(piece));
+        bombs::inflated_size(stream.body, max_stream, scratch, sink);
         return;
     }
     if filters
         .iter()
         .all(|f| *f == b"/RunLengthDecode" || *f == b"/RL")
     {
-        bombs::run_length(stream.body, max_stream, scratch, |piece| n.push(piece));
+        bombs::run_length(stream.body, max_stream, scratch, sink);
         return;
     }
     // A chain, or another filter (LZW, hex, ASCII85): the parser's own decoder, which bounds
@@ -196,7 +348,7 @@ fn decode_into(stream: bombs::RawStream, max_stream: usize, scratch: &mut [u8], 
     }
     let names = ordered_filters(stream.dict);
     if let Ok(out) = pdf_oxide::decoders::decode_stream(stream.body, &names) {
-        n.push(&out[..out.len().min(max_stream)]);
+        sink(&out[..out.len().min(max_stream)]);
     }
 }
 
@@ -841,6 +993,60 @@ mod tests {
         // Spaces in operations that do not fail cost nothing.
         let page = [&b"BT 1 2 "[..], &spaces, b" Td (x) Tj ", &spaces, b"ET"].concat();
         assert_eq!(cost(&page), 0);
+    }
+
+    /// A page's figures from a scan now, as `page_content` always took them.
+    fn page_figures(data: &[u8]) -> Figures {
+        let mut n = Nesting::new();
+        push_content(&mut n, data);
+        n.finish();
+        Figures::of(&n)
+    }
+
+    #[test]
+    fn a_stream_the_prepass_scanned_gives_the_page_its_figures_unscanned() {
+        // Text, a broken operation (restart cost) and trailing operands, fed in odd pieces as
+        // the inflater hands them over.
+        let content =
+            b"BT /F1 12 Tf 72 720 Td (Hello [world]) Tj ] 1 2 3 Td [(a) 1 (b)] TJ ET 4 5 6"
+                .repeat(9);
+        let mut scans = Scans::default();
+        let mut scan = scans.stream_scan();
+        for piece in content.chunks(7) {
+            scan.push(piece);
+        }
+        scans.keep(scan).expect("within the limits");
+        assert_eq!(scans.kept.len(), 1);
+        let expected = page_figures(&content);
+        assert!(expected.restart_cost > 0 && expected.within);
+        assert_eq!(scans.content(&content), expected);
+        // Found, not scanned and kept again.
+        assert_eq!(scans.kept.len(), 1);
+        // Other bytes of the same length are scanned.
+        let mut other = content.clone();
+        other[3] = b'(';
+        assert_eq!(scans.content(&other), page_figures(&other));
+        assert_eq!(scans.kept.len(), 2);
+    }
+
+    #[test]
+    fn a_stream_that_may_hold_an_inline_image_is_scanned_by_its_page() {
+        // The image data holds openings the page scan reads as opaque and the file scan as
+        // syntax: the two disagree, so the file scan's figures are not kept.
+        let content = [
+            &b"BT (x) Tj ET q BI /W 4 /H 4 /F /A85 ID "[..],
+            &b"[[[[<<".repeat(20),
+            b" EI Q",
+        ]
+        .concat();
+        let mut scans = Scans::default();
+        let mut scan = scans.stream_scan();
+        for piece in content.chunks(13) {
+            scan.push(piece);
+        }
+        scans.keep(scan).expect("within the limits");
+        assert!(scans.kept.is_empty());
+        assert_eq!(scans.content(&content), page_figures(&content));
     }
 
     #[test]
