@@ -33,8 +33,8 @@ from helpers.siteserver import (  # noqa: E402
     run_webgrip,
 )
 from webgrip._progress import BatchProgress  # noqa: E402
-from webgrip.bulk.batch_run import front_matter, markdown_name  # noqa: E402
 from webgrip.bulk.pool import ROW_COLUMNS  # noqa: E402
+from webgrip.bulk.sinks import front_matter, markdown_name  # noqa: E402
 
 pytestmark = pytest.mark.ray
 

@@ -27,8 +27,9 @@ if shutil.which("redis-server") is None:
 from helpers.loopback import loopback_config  # noqa: E402
 from helpers.ray_sites import SiteProcess, budget_violations, free_port, redis_server  # noqa: E402
 from webgrip.bulk import batch_run  # noqa: E402
-from webgrip.bulk.batch_run import done_urls, run_batch  # noqa: E402
+from webgrip.bulk.batch_run import run_batch  # noqa: E402
 from webgrip.bulk.ray import fetch_dataset  # noqa: E402
+from webgrip.bulk.sinks import done_urls  # noqa: E402
 
 pytestmark = pytest.mark.ray
 

@@ -139,6 +139,7 @@ LAYERS: dict[str, int] = {
     "webgrip.aio": _TOOLS,
     "webgrip.bulk.rows": _TOOLS,
     "webgrip.bulk.ray": _TOOLS,
+    "webgrip.bulk.sinks": _TOOLS,
     "webgrip.bulk.batch_run": _TOOLS,
     "webgrip.sites.crawl": _TOOLS,
     "webgrip.sites.crawl_run": _TOOLS,

@@ -151,7 +151,7 @@ def fetch_dataset(
 
     Each row gains ``final_url``, ``status``, ``title``, ``content``, ``content_type``,
     ``extract``, ``render_reason``, ``error_kind`` and ``error``
-    (:data:`webgrip.bulk.batch_run.ROW_SCHEMA`; columns of those names are replaced).
+    (:data:`webgrip.bulk.rows.ROW_SCHEMA`; columns of those names are replaced).
     ``extract`` is the view (:data:`webgrip.page.EXTRACT_MODES`); ``config`` (default
     ``Config()``) goes to every worker. ``politeness`` is a Redis URL holding the per-host
     budget (``config.rate_limit_seconds``) for all workers; ``None`` keeps one limiter per

@@ -1,11 +1,11 @@
 """``webgrip crawl``: a site crawled into a folder, with ``webgrip batch``'s conventions.
 
 The rows are those of a batch (``url`` plus :data:`webgrip.bulk.pool.ROW_COLUMNS`), written
-by the same sinks: one ``rows.jsonl`` (the default), a ``.md`` file per page with an
-``index.jsonl``, or Parquet files (needs pyarrow, ``webgrip[ray]``). The crawl's frontier is
-kept beside them (:data:`STATE_NAME`, SQLite), so running the same command again goes on
-where the last run stopped: the URLs of the rows already written are not requested again,
-and only the requests in flight when it stopped are made a second time.
+by the same sinks (:mod:`webgrip.bulk.sinks`): one ``rows.jsonl`` (the default), a ``.md``
+file per page with an ``index.jsonl``, or Parquet files (needs pyarrow, ``webgrip[ray]``).
+The crawl's frontier is kept beside them (:data:`STATE_NAME`, SQLite), so running the same
+command again goes on where the last run stopped: the URLs of the rows already written are
+not requested again, and only the requests in flight when it stopped are made a second time.
 
 Ctrl-C stops leasing URLs, cancels the conversions in flight after a short grace, writes the
 rows finished and returns with ``"interrupted": true`` (the command exits 130); a second
@@ -83,7 +83,8 @@ def run_crawl(
     and the per-host budget in the Redis at ``redis_url`` (required with Ray); a lost
     worker's URLs are queued again once its leases (``lease_seconds``) expire.
     """
-    from ..bulk.batch_run import _SINKS, _check_format, _check_same_view, _isatty
+    from ..bulk.batch_run import _isatty
+    from ..bulk.sinks import SINKS, check_format, check_same_view
 
     if format not in CRAWL_FORMATS:
         raise ValueError(f"format must be one of {', '.join(CRAWL_FORMATS)}; got {format!r}")
@@ -100,9 +101,9 @@ def run_crawl(
     config = config or Config()
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    _check_format(folder, format)
-    sink = _SINKS[format](folder, err)
-    _check_same_view(folder, extract, sink.extracts())
+    check_format(folder, format)
+    sink = SINKS[format](folder, err)
+    check_same_view(folder, extract, sink.extracts())
     done = sink.done_urls()
     client = None
     if redis_url:
