@@ -34,6 +34,7 @@ NEVER_ON_IMPORT = (
     "webgrip.bulk.ray",
     "webgrip.bulk.rows",
     "webgrip.bulk.politeness",
+    "webgrip.bulk.sinks",
     "webgrip.bulk.batch_run",
     # the GAIA integration: only `from webgrip.tools.gaia import ...`
     "gaia",
