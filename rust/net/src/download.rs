@@ -1,25 +1,21 @@
 //! Stream a response body into a new temp file, hashing as it goes; nothing is left behind on
 //! failure. Naming and moving the file into place is the caller's job.
 //!
-//! The body is read in large chunks into a small ring of reused buffers: this thread reads
-//! from the network and writes each chunk to the file, a second (scoped) thread hashes it, so
-//! network, disk and SHA-256 overlap instead of adding up. The buffers travel through bounded
-//! channels, so memory stays at [`BUFFERS`] × [`CHUNK`] whatever the file size.
+//! The body goes through [`pipe`]: read, written and hashed on three threads
+//! sharing a small ring of buffers, so memory stays bounded whatever the file size.
+mod pipe;
+
 use std::collections::hash_map::RandomState;
 #[cfg(unix)]
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 #[cfg(unix)]
 use std::os::unix::io::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::thread;
-use std::time::{Duration, Instant};
-
-use sha2::{Digest, Sha256};
+use std::time::Instant;
 
 use crate::client::{deadline_after, Client, Opened, RequestSpec, MAX_TIMEOUT};
 use crate::decode::{decoded, is_encoded};
@@ -27,26 +23,7 @@ use crate::error::{shown_url, ErrorKind, NetError};
 use crate::fetch::Exchange;
 use crate::pace::{DownloadLimits, Pace};
 use crate::transport::IoDeadline;
-use crate::ureq_error::from_body_io;
-
-/// Progress is reported about this often (bytes)...
-const PROGRESS_EVERY: u64 = 256 * 1024;
-/// ... and at least this often while bytes arrive: a slow download's bar moves, and a
-/// caller who gave up (the callback raises) is heard within a second, not 256 KiB later.
-const PROGRESS_AT_LEAST_EVERY: Duration = Duration::from_secs(1);
-/// Size of one buffer: big enough that syscalls and channel hand-offs are rare, small enough
-/// that the whole ring stays in the CPU caches while it is read into, written out and hashed
-/// (measured on the 2-CPU VM: 128 KiB beat 64 KiB and 256 KiB; 1 MiB doubled the CPU time).
-const CHUNK: usize = 128 * 1024;
-/// Buffers in flight between the reader/writer and the hasher.
-const BUFFERS: usize = 4;
-/// A buffer that has waited this long for more bytes is written as it is: a slow download
-/// keeps its temp file's modification time fresh, so no other process's sweep of stale temp
-/// files (`webgrip.downloads.STALE_TEMP_SECONDS`, an hour) takes it for a killed one's.
-const WRITE_AT_LEAST_EVERY: Duration = Duration::from_secs(10);
-/// Start the kernel's writeback of what was written every this many bytes (Linux), so the
-/// final fsync finds little left to write instead of the whole file.
-const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
+use pipe::pump;
 
 #[derive(Debug, Clone)]
 pub struct DownloadResult {
@@ -320,9 +297,13 @@ impl Client {
             )
         })?;
         let mut pace = Pace::new(*limits, started, &io, shown, total);
+        let file = temp
+            .file
+            .as_mut()
+            .ok_or_else(|| NetError::download(shown, "io", "the temp file is closed"))?;
         let (done, sha256) = pump(
             &mut reader,
-            &mut temp,
+            file,
             cap,
             total,
             shown,
@@ -344,177 +325,6 @@ impl Client {
     }
 }
 
-/// Stream `reader` into `temp` (network read and file write on this thread, SHA-256 on a
-/// scoped second thread fed through bounded channels of reused buffers). Returns the size and
-/// the hex digest; the progress callback gets a last call with the final size.
-fn pump(
-    reader: &mut impl Read,
-    temp: &mut TempFile,
-    cap: u64,
-    total: Option<u64>,
-    shown: &str,
-    progress: Option<Progress<'_>>,
-    mut pace: Option<&mut Pace<'_>>,
-) -> Result<(u64, String), NetError> {
-    let mut progress = progress;
-    let (done, sha256) = thread::scope(|scope| -> Result<(u64, String), NetError> {
-        // Full buffers go to the hasher, empty ones come back: both channels are bounded
-        // and only BUFFERS buffers ever exist.
-        let (full_tx, full_rx) = sync_channel::<(Vec<u8>, usize)>(BUFFERS);
-        let (free_tx, free_rx) = sync_channel::<Vec<u8>>(BUFFERS);
-        for _ in 0..BUFFERS {
-            // Cannot fail: the receiver lives in this scope and the channel has room for
-            // every buffer. Were one lost, the pipeline would just run with fewer.
-            let _ = free_tx.send(vec![0u8; CHUNK]);
-        }
-        let hasher = scope.spawn(move || hash_chunks(full_rx, free_tx));
-        let done = stream_body(
-            reader,
-            temp,
-            cap,
-            total,
-            shown,
-            &mut progress,
-            &mut pace,
-            &free_rx,
-            &full_tx,
-        );
-        // On success and on failure alike: no more chunks, so the hasher finishes (and
-        // the scope joins it before returning).
-        drop(full_tx);
-        let done = done?;
-        let digest = hasher
-            .join()
-            .map_err(|_| NetError::download(shown, "io", "the hashing thread failed"))?;
-        Ok((done, digest))
-    })?;
-    if let Some(cb) = progress.as_mut() {
-        cb(done, total)?;
-    }
-    Ok((done, sha256))
-}
-
-/// The hashing thread: SHA-256 of every chunk, in order; each buffer is handed back for reuse.
-/// Ends when the sender is dropped; returns the lower-case hex digest.
-fn hash_chunks(full: Receiver<(Vec<u8>, usize)>, free: SyncSender<Vec<u8>>) -> String {
-    let mut hasher = Sha256::new();
-    for (buf, len) in full {
-        hasher.update(&buf[..len]);
-        // The reader may have stopped (failure): then nobody needs the buffer back.
-        let _ = free.send(buf);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<String>()
-}
-
-/// Read the body into buffers from `free`, write each to the temp file and pass it on to the
-/// hasher through `full`. Returns the number of bytes; enforces `cap` and `pace` (checked
-/// before each read, which it also bounds); reports progress.
-#[allow(clippy::too_many_arguments)]
-fn stream_body(
-    reader: &mut impl Read,
-    temp: &mut TempFile,
-    cap: u64,
-    total: Option<u64>,
-    shown: &str,
-    progress: &mut Option<Progress<'_>>,
-    pace: &mut Option<&mut Pace<'_>>,
-    free: &Receiver<Vec<u8>>,
-    full: &SyncSender<(Vec<u8>, usize)>,
-) -> Result<u64, NetError> {
-    let io_err = |e: io::Error| NetError::download(shown, "io", e);
-    let hasher_gone = || NetError::download(shown, "io", "the hashing thread stopped");
-    let mut done: u64 = 0;
-    let mut next_report = PROGRESS_EVERY;
-    let mut last_report = Instant::now();
-    let mut eof = false;
-    let mut written: u64 = 0;
-    let mut flushed: u64 = 0;
-    while !eof {
-        let mut buf = free.recv().map_err(|_| hasher_gone())?;
-        // Fill the buffer (or reach the end) before writing: fewer, larger writes.
-        let mut len = 0;
-        let filling = Instant::now();
-        while len < buf.len() {
-            if let Some(p) = pace.as_deref() {
-                p.arm(done)?;
-            }
-            let n = match reader.read(&mut buf[len..]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    // A timeout after a limit passed is that limit's doing (ureq reports
-                    // it wrapped in an io::Error of kind Other).
-                    let err = from_body_io(e, shown);
-                    let limit = pace
-                        .as_deref()
-                        .filter(|_| err.kind == ErrorKind::Timeout)
-                        .and_then(|p| p.explain(done));
-                    return Err(limit.unwrap_or(err));
-                }
-            };
-            len += n;
-            done += n as u64;
-            if let Some(p) = pace.as_deref_mut() {
-                p.record(done);
-            }
-            if done > cap {
-                return Err(NetError::too_large(
-                    shown,
-                    cap,
-                    "the body is larger than the limit",
-                ));
-            }
-            if done >= next_report || last_report.elapsed() >= PROGRESS_AT_LEAST_EVERY {
-                next_report = done + PROGRESS_EVERY;
-                last_report = Instant::now();
-                if let Some(cb) = progress.as_mut() {
-                    cb(done, total)?;
-                }
-            }
-            if filling.elapsed() >= WRITE_AT_LEAST_EVERY {
-                break;
-            }
-        }
-        if len == 0 {
-            break;
-        }
-        if let Some(file) = temp.file.as_mut() {
-            file.write_all(&buf[..len]).map_err(io_err)?;
-            written += len as u64;
-            if written - flushed >= WRITEBACK_EVERY {
-                start_writeback(file, flushed, written - flushed);
-                flushed = written;
-            }
-        }
-        full.send((buf, len)).map_err(|_| hasher_gone())?;
-    }
-    Ok(done)
-}
-
-/// Ask the kernel to start writing `len` bytes at `offset` to disk now, without waiting (a
-/// hint: errors are ignored, the final `sync_all` is what guarantees durability).
-#[cfg(target_os = "linux")]
-fn start_writeback(file: &File, offset: u64, len: u64) {
-    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
-        return;
-    };
-    // SAFETY: a valid open descriptor and plain integers; the call reads no memory of ours.
-    unsafe {
-        libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn start_writeback(_file: &File, _offset: u64, _len: u64) {}
-
 /// The kind used when a progress callback stops a download.
 pub fn cancelled(url: &str, why: &str) -> NetError {
     NetError::new(
@@ -527,7 +337,9 @@ pub fn cancelled(url: &str, why: &str) -> NetError {
 
 #[cfg(test)]
 mod tests {
+    use super::pipe::{BUFFERS, CHUNK};
     use super::*;
+    use sha2::{Digest, Sha256};
     use std::cell::RefCell;
 
     /// Hands out `data` in reads of at most `step` bytes, then optionally fails.
@@ -600,7 +412,7 @@ mod tests {
         let total = Some(data.len() as u64);
         let (size, digest) = pump(
             &mut reader,
-            &mut temp,
+            temp.file.as_mut().unwrap(),
             u64::MAX,
             total,
             "http://x.test/",
@@ -629,7 +441,7 @@ mod tests {
         let mut reader = io::empty();
         let (size, digest) = pump(
             &mut reader,
-            &mut temp,
+            temp.file.as_mut().unwrap(),
             10,
             None,
             "http://x.test/",
@@ -671,7 +483,7 @@ mod tests {
             // Returns (does not hang waiting for the hasher), with the matching error.
             let err = pump(
                 &mut reader,
-                &mut temp,
+                temp.file.as_mut().unwrap(),
                 cap,
                 None,
                 "http://x.test/",
@@ -708,7 +520,7 @@ mod tests {
         };
         let err = pump(
             &mut reader,
-            &mut temp,
+            temp.file.as_mut().unwrap(),
             u64::MAX,
             None,
             "http://x.test/",
