@@ -29,6 +29,7 @@ __all__ = [
     "READABLE_TAGS",
     "SHELL_MAX_CHARS",
     "TRACKING_PARAMS",
+    "VOID_ELEMENTS",
     "CancelToken",
     "Client",
     "EgressProxy",
@@ -453,6 +454,10 @@ TRACKING_PARAMS: tuple[str, ...]
 """Query parameters removed on every site (a name, or a prefix ending in ``*``)."""
 DOMAIN_TRACKING_PARAMS: dict[str, tuple[str, ...]]
 """Parameters removed only on a site and its subdomains (``amazon.*``: every storefront)."""
+
+VOID_ELEMENTS: frozenset[str]
+"""The void elements (no content, no end tag) as the core's HTML parser treats them, lowercase:
+the one list the Rust parse and the Python search parser share."""
 
 @final
 class TrackingRules:

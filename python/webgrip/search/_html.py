@@ -34,31 +34,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from .._core import html_events
+from .._core import VOID_ELEMENTS, html_events
 
 __all__ = ["MAX_DEPTH", "Element", "ParseDeadlineError", "parse_html", "text_of"]
 
 #: Elements nested deeper than this are dropped (their text is kept by the deepest element).
 MAX_DEPTH = 256
 
-_VOID = frozenset(
-    {
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "param",
-        "source",
-        "track",
-        "wbr",
-    }
-)
+# The core's list (one home for the Rust parse and this one).
+_VOID = VOID_ELEMENTS
 _RAW_TEXT = frozenset({"script", "style", "template", "noscript"})
 # Starting the key tag closes an open tag of the first set, unless one of the second set
 # (a scope boundary) is found first on the way up.

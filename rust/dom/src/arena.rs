@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::tag_sets::name_class;
+
 /// Index of a node in [`Dom::nodes`]; the document is node 0.
 pub type NodeId = u32;
 
@@ -88,53 +90,8 @@ pub struct Names {
     ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     names: Vec<Box<str>>,
     /// What the tree builder asks of an HTML element's name in its hottest loops (see
-    /// [`name_class`]), computed once per name instead of comparing strings per node.
+    /// `tag_sets::name_class`), computed once per name instead of comparing strings per node.
     classes: Vec<u8>,
-}
-
-/// In the "special" category (§13.2.4.2) as an HTML element.
-pub const SPECIAL: u8 = 1;
-/// A boundary of the default element scope (and so of the list item and button scopes) as
-/// an HTML element.
-pub const SCOPE_BOUNDARY: u8 = 2;
-/// What list item scope adds to the default boundaries (`ol`, `ul`).
-pub const LIST_SCOPE_BOUNDARY: u8 = 4;
-/// What button scope adds (`button`).
-pub const BUTTON_SCOPE_BOUNDARY: u8 = 8;
-/// A boundary of table scope (`html`, `table`, `template`).
-pub const TABLE_SCOPE_BOUNDARY: u8 = 16;
-
-/// The class bits above of an HTML element named `name`.
-fn name_class(name: &str) -> u8 {
-    let mut class = 0;
-    if crate::builder::is_special_html(name) {
-        class |= SPECIAL;
-    }
-    if matches!(
-        name,
-        "applet"
-            | "caption"
-            | "html"
-            | "table"
-            | "td"
-            | "th"
-            | "marquee"
-            | "object"
-            | "select"
-            | "template"
-    ) {
-        class |= SCOPE_BOUNDARY;
-    }
-    if matches!(name, "ol" | "ul") {
-        class |= LIST_SCOPE_BOUNDARY;
-    }
-    if name == "button" {
-        class |= BUTTON_SCOPE_BOUNDARY;
-    }
-    if matches!(name, "html" | "table" | "template") {
-        class |= TABLE_SCOPE_BOUNDARY;
-    }
-    class
 }
 
 impl Names {
@@ -154,7 +111,8 @@ impl Names {
         &self.names[id as usize]
     }
 
-    /// The class bits ([`SPECIAL`], [`SCOPE_BOUNDARY`], ...) of name `id` as an HTML element.
+    /// The class bits (`tag_sets::SPECIAL`, `tag_sets::SCOPE_BOUNDARY`, ...) of name `id` as an
+    /// HTML element.
     #[inline]
     pub fn class(&self, id: u32) -> u8 {
         self.classes.get(id as usize).copied().unwrap_or(0)

@@ -15,15 +15,16 @@ mod builder;
 mod dump;
 #[cfg(any(test, feature = "html5ever"))]
 mod html5ever_driver;
+mod tag_sets;
 mod token;
 mod view;
 
 pub use arena::{Attr, Dom, Kind, NodeId, Ns};
 pub use builder::{
-    Limits, QuirksMode, TagClass, TreeBuilder, BYTES_PER_NODE, MAX_ATTRS, MAX_DEPTH, MAX_OPEN,
-    SPARE_NODES,
+    Limits, QuirksMode, TreeBuilder, BYTES_PER_NODE, MAX_ATTRS, MAX_DEPTH, MAX_OPEN, SPARE_NODES,
 };
 pub use dump::html5lib_dump;
+pub use tag_sets::{heading_level, TagClass, VOID_ELEMENTS};
 pub use token::{Attribute, Doctype, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 pub use view::{Edge, Element, Node, NodeRef};
 

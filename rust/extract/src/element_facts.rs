@@ -55,21 +55,37 @@ pub fn is_hidden(el: Element<'_>) -> bool {
     })
 }
 
-/// Whether an inline style declares `display: none` or `visibility: hidden`.
-fn style_hides(style: &str) -> bool {
+/// Whether an inline style declares `display: none` or `visibility: hidden`: one of its
+/// declarations (split at `;`, then at the first `:`), property and value trimmed and in any
+/// ASCII case, an `!important` flag allowed. The one rule for every view and for the readable
+/// selection's hidden flag, so both agree on what is hidden; a property name or value with
+/// anything else in it (`content: 'display:none'`, `d isplay:none`) is not these.
+pub(crate) fn style_hides(style: &str) -> bool {
     style.split(';').any(|decl| {
         let Some((prop, value)) = decl.split_once(':') else {
             return false;
         };
         let prop = prop.trim();
-        let value = value.trim();
-        let value = value
-            .strip_suffix("!important")
-            .map_or(value, str::trim_end)
-            .trim();
+        let value = without_important(value.trim());
         (prop.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
             || (prop.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
     })
+}
+
+/// A trimmed declaration value without its `!important` flag (any case, space allowed after
+/// the `!`, as CSS reads it).
+fn without_important(value: &str) -> &str {
+    const FLAG: &str = "important";
+    let Some(cut) = value.len().checked_sub(FLAG.len()) else {
+        return value;
+    };
+    match (value.get(..cut), value.get(cut..)) {
+        (Some(rest), Some(flag)) if flag.eq_ignore_ascii_case(FLAG) => rest
+            .trim_end()
+            .strip_suffix('!')
+            .map_or(value, str::trim_end),
+        _ => value,
+    }
 }
 
 /// Whether an element should not be emitted at all (tag or hiding attributes).
@@ -102,17 +118,6 @@ pub fn flow(name: &str) -> Flow {
     }
 }
 
-/// Heading level of `h1`..`h6`.
-#[inline]
-pub fn heading_level(name: &str) -> Option<usize> {
-    let b = name.as_bytes();
-    if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
-        Some((b[1] - b'0') as usize)
-    } else {
-        None
-    }
-}
-
 /// ASCII whitespace as HTML collapses it, plus no-break space (shown as a plain space).
 #[inline]
 pub fn is_collapsible(c: char) -> bool {
@@ -126,15 +131,23 @@ mod tests {
     #[test]
     fn styles() {
         assert!(style_hides("color:red; display : NONE"));
+        assert!(style_hides("DISPLAY : None;color:red"));
         assert!(style_hides("visibility:hidden !important"));
+        assert!(style_hides("visibility: Hidden!IMPORTANT;"));
+        assert!(style_hides("display:none ! important"));
+        assert!(style_hides(" display :\tnone;"));
         assert!(!style_hides("display:block"));
+        assert!(!style_hides("visibility: visible"));
+        assert!(!style_hides("display:none important"));
+        assert!(!style_hides("display:nonvisibility:hidde"));
+        assert!(!style_hides("display:\u{e9}none"));
+        // Not a declaration of either property: inside another value, a longer name, words
+        // broken by spaces.
         assert!(!style_hides("content: 'display:none'x"));
-    }
-
-    #[test]
-    fn headings() {
-        assert_eq!(heading_level("h3"), Some(3));
-        assert_eq!(heading_level("hr"), None);
-        assert_eq!(heading_level("h7"), None);
+        assert!(!style_hides("-webkit-display:none"));
+        assert!(!style_hides("ddisplay:displaydisplay:none"));
+        assert!(!style_hides("color:red;d i s p l a y\t:\nNONE"));
+        assert!(!style_hides(""));
+        assert!(!style_hides("important"));
     }
 }

@@ -73,6 +73,10 @@ pub use events::{events, Event};
 pub use shell::{reason as shell_reason, MAX_TEXT_CHARS as SHELL_MAX_TEXT_CHARS};
 pub use tracking::{TrackingRules, DOMAIN_TRACKING_PARAMS, TRACKING_PARAMS};
 
+// The void elements, from the parse's one home for element names (for the Python search
+// parser, through the binding).
+pub use webgrip_dom::VOID_ELEMENTS;
+
 /// The parse's inner steps, named one item at a time for the conformance runner, the
 /// differential fuzz targets, the identity tests and the benches. Not part of the API: the
 /// shipped extension uses none of it.

@@ -47,6 +47,7 @@
 //! root holds the text in a sibling (or a placeholder-sized one with scripts) a shell.
 
 use memchr::memchr;
+use webgrip_dom::TagClass;
 
 use crate::guard::{self, Attr};
 
@@ -101,37 +102,6 @@ const NOT_ID_ROOTS: &[&str] = &[
     "h6", "i", "label", "legend", "li", "option", "p", "small", "span", "strong", "td", "th", "tr",
 ];
 
-/// Elements that cannot be an app root whatever their id: void elements hold no children
-/// and raw-text ones no markup (`<link id="app-css">`, `<script id="app-data">`).
-const NOT_ROOTS: &[&str] = &[
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "param",
-    "source",
-    "track",
-    "wbr",
-    "script",
-    "style",
-    "title",
-    "textarea",
-    "noscript",
-    "template",
-    "head",
-    "iframe",
-    "xmp",
-    "noembed",
-    "noframes",
-    "plaintext",
-];
-
 /// Elements that show something without text: a body holding one is not empty.
 const CONTENT_TAGS: &[&str] = &[
     "img",
@@ -159,12 +129,6 @@ const CONTENT_TAGS: &[&str] = &[
 /// that are not "the body's first element" either when they come first in it.
 const HEAD_TAGS: &[&str] = &[
     "html", "head", "title", "meta", "link", "style", "script", "noscript", "base", "template",
-];
-
-/// Elements whose content is text up to their end tag (RCDATA and RAWTEXT), as the
-/// tokenizer reads them with scripting enabled (`<noscript>` is handled apart).
-const RAW_TAGS: &[&str] = &[
-    "title", "textarea", "style", "xmp", "iframe", "noembed", "noframes",
 ];
 
 /// Non-blank bytes an inline script needs to count as a boot script. Why: one-liners such
@@ -278,6 +242,26 @@ fn add_text(have: usize, t: &[u8]) -> usize {
         n += usize::from(!is_blank(c));
     }
     n
+}
+
+/// The classes of an element named `name` in any case ([`TagClass::of`] reads lowercase).
+fn class_of(name: &[u8]) -> TagClass {
+    let mut lower = [0u8; 16];
+    let Some(buf) = lower.get_mut(..name.len()) else {
+        return TagClass::of(b"");
+    };
+    for (to, from) in buf.iter_mut().zip(name) {
+        *to = from.to_ascii_lowercase();
+    }
+    TagClass::of(buf)
+}
+
+/// Elements that cannot be an app root whatever their id: void elements hold no children and
+/// those whose content is text no markup (`<link id="app-css">`, `<script id="app-data">`),
+/// nor do `<noscript>` (text to a browser that runs scripts), `<template>` and `<head>`.
+fn cannot_be_root(name: &[u8]) -> bool {
+    let class = class_of(name);
+    class.is_void() || class.is_text() || is_any(name, &["noscript", "template", "head"])
 }
 
 fn is_any(name: &[u8], names: &[&str]) -> bool {
@@ -463,9 +447,9 @@ impl Scan {
     }
 
     /// Start reading a candidate whose start tag named `name` (a range of `b`) was just
-    /// read. An element that cannot hold children ([`NOT_ROOTS`]) is none.
+    /// read. An element that cannot hold children ([`cannot_be_root`]) is none.
     fn open_candidate(&mut self, b: &[u8], name: (usize, usize), reason: Reason) {
-        if is_any(&b[name.0..name.1], NOT_ROOTS) {
+        if cannot_be_root(&b[name.0..name.1]) {
             return;
         }
         self.candidate = Some(Candidate {
@@ -538,7 +522,9 @@ impl Scan {
         if name.eq_ignore_ascii_case(b"plaintext") {
             return Some(b.len());
         }
-        if is_any(name, RAW_TAGS) {
+        // RCDATA and RAWTEXT: text up to the end tag, as the tokenizer reads them with
+        // scripting on (`<noscript>` is handled above).
+        if class_of(name).is_rawtext() {
             return Some(guard::raw_end(b, tag.end, name, false).0);
         }
         Some(tag.end)

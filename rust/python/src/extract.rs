@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PyList, PyString, PyTuple};
 
 use webgrip_extract::{
     decode_body_borrowed, events, reduce_images, shell_reason, Budget, Event, Extracted, Frame,
     Interrupted, Link, Metadata, Modes, ReadableBlock, ReadableScorer, Table,
     CHALLENGE_MAX_TEXT_CHARS, DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS,
-    TRACKING_PARAMS,
+    TRACKING_PARAMS, VOID_ELEMENTS,
 };
 use webgrip_net::{url_host, Policy, PolicyConfig};
 
@@ -576,6 +576,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         domains.set_item(domain, PyTuple::new(m.py(), *rules)?)?;
     }
     m.add("DOMAIN_TRACKING_PARAMS", domains)?;
+    // The names are ASCII: every one decodes.
+    let void: Vec<&str> = VOID_ELEMENTS
+        .iter()
+        .filter_map(|name| std::str::from_utf8(name).ok())
+        .collect();
+    m.add("VOID_ELEMENTS", PyFrozenSet::new(m.py(), &void)?)?;
     m.add(
         "MIN_MAIN_CONTENT_CHARS",
         webgrip_extract::MIN_MAIN_CONTENT_CHARS,

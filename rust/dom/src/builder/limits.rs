@@ -2,7 +2,7 @@
 //! the insertion modes see them: the same rules as webgrip-extract's guard
 //! (`guard::Tracker`) and lexer, so that a page past the caps builds the tree the shipped
 //! parse builds from it. The values live here ([`MAX_DEPTH`], [`MAX_ATTRS`], [`MAX_OPEN`],
-//! [`BYTES_PER_NODE`], [`SPARE_NODES`]) and the element classes in `tag_class.rs`: the guard
+//! [`BYTES_PER_NODE`], [`SPARE_NODES`]) and the element classes in `tag_sets.rs`: the guard
 //! and the lexer read both, so tokenizer and builder cannot drift apart.
 //!
 //! Why: the stack of open elements is scanned for many tokens (every `<div>` checks for a
@@ -33,9 +33,9 @@
 
 use std::collections::HashMap;
 
+use crate::tag_sets::TagClass;
 use crate::token::Tag;
 
-use super::tag_class::TagClass;
 use super::{Builder, Entry, Mode};
 
 /// Open elements (as the guard models them) before start tags are dropped: deeper than any
@@ -167,7 +167,7 @@ pub(crate) struct Guard {
     flat: bool,
 }
 
-/// What the guard knows of an element from its name (`tag_class.rs`, shared with the guard).
+/// What the guard knows of an element from its name (`tag_sets.rs`, shared with the guard).
 fn class(n: &str) -> TagClass {
     TagClass::of(n.as_bytes())
 }

@@ -16,9 +16,6 @@ mod modes_table;
 mod quirks;
 mod selectedcontent;
 mod stack;
-mod tag_class;
-
-pub(crate) use stack::is_special_html;
 
 use std::cell::RefCell;
 
@@ -29,7 +26,6 @@ use crate::token::{drop_front, Doctype, RawKind, SinkResult, Tag, TagKind, Token
 use crate::arena::{Dom, NodeId, Ns};
 
 pub use limits::{Limits, BYTES_PER_NODE, MAX_ATTRS, MAX_DEPTH, MAX_OPEN, SPARE_NODES};
-pub use tag_class::TagClass;
 
 /// The insertion modes (§13.2.4.1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -5,9 +5,10 @@ use crate::token::RawKind;
 use crate::token::{Tag, TagKind};
 
 use super::foreign::{adjust_foreign_attrs, adjust_mathml_attrs, adjust_svg_attrs};
-use super::stack::{Scope, HEADINGS};
+use super::stack::Scope;
 use super::{is_ws, Builder, Mode, QuirksMode, Tok};
 use crate::arena::Ns;
+use crate::tag_sets::HEADINGS;
 
 /// Block-level start tags that close an open `<p>` and are then plain inserts.
 const BLOCKS: &[&str] = &[

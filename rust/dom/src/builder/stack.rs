@@ -1,10 +1,11 @@
 //! The stack of open elements: the element-in-scope checks (§13.2.4.2), implied end tags,
-//! popping, and the "special" category the in-body rules and the adoption agency use.
+//! popping, and the "special" category the in-body rules and the adoption agency use (the
+//! element sets themselves are in `tag_sets.rs`).
 
 use super::Builder;
-use crate::arena::{
-    Dom, Kind, NodeId, Ns, BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL,
-    TABLE_SCOPE_BOUNDARY,
+use crate::arena::{Dom, Kind, NodeId, Ns};
+use crate::tag_sets::{
+    BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL, TABLE_SCOPE_BOUNDARY,
 };
 
 /// The kinds of scope; each adds its own boundary elements to the default list.
@@ -14,101 +15,6 @@ pub(crate) enum Scope {
     ListItem,
     Button,
     Table,
-}
-
-pub(crate) const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
-
-/// The HTML elements in the "special" category.
-const SPECIAL_HTML: &[&str] = &[
-    "address",
-    "applet",
-    "area",
-    "article",
-    "aside",
-    "base",
-    "basefont",
-    "bgsound",
-    "blockquote",
-    "body",
-    "br",
-    "button",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "details",
-    "dir",
-    "div",
-    "dl",
-    "dt",
-    "embed",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "frame",
-    "frameset",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hgroup",
-    "hr",
-    "html",
-    "iframe",
-    "img",
-    "input",
-    "keygen",
-    "li",
-    "link",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "meta",
-    "nav",
-    "noembed",
-    "noframes",
-    "noscript",
-    "object",
-    "ol",
-    "p",
-    "param",
-    "plaintext",
-    "pre",
-    "script",
-    "search",
-    "section",
-    "select",
-    "source",
-    "style",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "template",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "track",
-    "ul",
-    "wbr",
-    "xmp",
-];
-
-/// Whether an HTML element named `name` is in the "special" category (computed once per
-/// interned name: see `arena::Names::class`).
-pub(crate) fn is_special_html(name: &str) -> bool {
-    SPECIAL_HTML.contains(&name)
 }
 
 impl Builder {

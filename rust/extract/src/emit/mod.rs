@@ -213,12 +213,12 @@ impl<'s> Emitter<'s> {
             "wbr" => return false,
             _ => {}
         }
-        let frame = if let Some(level) = element_facts::heading_level(name) {
+        let frame = if let Some(level) = webgrip_dom::heading_level(name) {
             self.w.request_break(2);
             let prefixed = self.md && !self.w.is_inline_only();
             if prefixed {
                 const MARKERS: [&str; 6] = ["# ", "## ", "### ", "#### ", "##### ", "###### "];
-                let marker = MARKERS[level.clamp(1, 6) - 1];
+                let marker = MARKERS[usize::from(level.clamp(1, 6)) - 1];
                 self.w.push_prefix(Some(Cow::Borrowed(marker)), "");
             }
             self.w.begin_inline_only();

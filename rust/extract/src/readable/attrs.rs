@@ -5,9 +5,8 @@
 //! (one `match`) and keeps the first of each, which is what [`crate::element_facts::html_attr`]
 //! answers.
 
+use crate::element_facts::style_hides;
 use crate::tree::{Element, Ns};
-
-use super::classify::style_hides;
 
 /// The attributes in no namespace that the outline reads (see [`Attrs::of`]).
 #[derive(Default)]
@@ -32,7 +31,8 @@ pub(super) struct Attrs<'a> {
     /// `aria-hidden`), or a `style` in a namespace: without one, or a `style` in no namespace
     /// that hides (see [`Attrs::may_hide`]), it answers no.
     pub(super) hiding_attr: bool,
-    /// The `style` hides the element (see `classify::style_hides`), read once here.
+    /// The `style` hides the element ([`style_hides`], the rule every view applies), read
+    /// once here.
     pub(super) style_hides: bool,
 }
 
@@ -80,10 +80,9 @@ impl<'a> Attrs<'a> {
         a
     }
 
-    /// Whether [`crate::element_facts::is_hidden`] may answer yes. Its check of the `style` in no
-    /// namespace (a declaration `display: none` or `visibility: hidden`) implies that the
-    /// style with its whitespace removed holds "display:none" or "visibility:hidden"
-    /// ([`style_hides`]), so a style without either needs no second look.
+    /// Whether [`crate::element_facts::is_hidden`] may answer yes: a hiding attribute, or the
+    /// `style` in no namespace hides by the same rule ([`style_hides`]), so an element with
+    /// neither needs no second look.
     pub(super) fn may_hide(&self) -> bool {
         self.hiding_attr || self.style_hides
     }

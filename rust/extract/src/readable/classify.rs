@@ -175,33 +175,6 @@ pub(super) fn attr_flags(a: &Attrs<'_>, name: &str) -> (Flags, ClassFacts) {
     (f | class_flags, facts)
 }
 
-/// An inline style with `display: none` or `visibility: hidden` (whitespace anywhere, any
-/// case): whether the style with its whitespace removed and ASCII lower-cased holds
-/// "display:none" or "visibility:hidden", read in one pass without building that string.
-pub(super) fn style_hides(style: &str) -> bool {
-    // Each word's first letter occurs in it once, so a mismatch restarts the match at the
-    // current character (no partial match can be lost).
-    const WORDS: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
-    let mut at = [0usize; 2];
-    for ch in style.chars() {
-        if ch.is_whitespace() {
-            continue;
-        }
-        let c = ch.to_ascii_lowercase();
-        for (word, at) in WORDS.iter().zip(at.iter_mut()) {
-            if c == char::from(word[*at]) {
-                *at += 1;
-                if *at == word.len() {
-                    return true;
-                }
-            } else {
-                *at = usize::from(c == char::from(word[0]));
-            }
-        }
-    }
-    false
-}
-
 /// `S:` followed by hex digits: the id React's streaming server renderer gives a hidden segment
 /// of late-arriving content (`<div hidden id="S:0">`).
 pub(super) fn is_streamed_segment_id(id: &str) -> bool {
@@ -556,18 +529,6 @@ mod tests {
                 .collect();
             assert_eq!(alnum_tokens(s).collect::<Vec<_>>(), split, "{s:?}");
         }
-    }
-
-    #[test]
-    fn inline_styles_that_hide() {
-        assert!(style_hides("DISPLAY : None;color:red"));
-        assert!(style_hides("visibility:\u{a0}hidden"));
-        assert!(!style_hides("display:block"));
-        assert!(!style_hides("visibility: visible"));
-        assert!(style_hides("color:red;d i s p l a y\t:\nNONE"));
-        assert!(style_hides("ddisplay:displaydisplay:none"));
-        assert!(!style_hides("display:nonvisibility:hidde"));
-        assert!(!style_hides("display:\u{e9}none"));
     }
 
     #[test]

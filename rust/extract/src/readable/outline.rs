@@ -509,7 +509,7 @@ impl<'a> Outliner<'a> {
         }
         let mut item = Item::new(node.id(), parent, idx, flags);
         item.links = u32::from(flags.has_any(F_LINK));
-        item.level = heading_level(name);
+        item.level = webgrip_dom::heading_level(name).unwrap_or(0);
         item.sig = signature(name, class_facts.sig);
         self.push(item);
         self.depths.enter(flags);
@@ -899,15 +899,6 @@ fn last_visible_char(text: &str) -> Option<char> {
         None => None,
         Some(&b) if b < 0x80 => Some(b as char),
         Some(_) => text.trim_end().chars().next_back(),
-    }
-}
-
-fn heading_level(name: &str) -> u8 {
-    let b = name.as_bytes();
-    if b.len() == 2 && b[0] == b'h' && (b'1'..=b'6').contains(&b[1]) {
-        b[1] - b'0'
-    } else {
-        0
     }
 }
 
