@@ -705,6 +705,7 @@ impl Nesting {
     }
 
     /// A byte inside a region: an opening the region might hide from this lexing.
+    #[inline]
     fn region_byte(&mut self, b: u8) {
         if !matches!(self.state, State::Comment) {
             self.string_bytes += 1;
@@ -721,6 +722,7 @@ impl Nesting {
         self.state = state;
     }
 
+    #[inline]
     fn byte(&mut self, b: u8) {
         self.op_bytes += 1;
         if !is_space(b) {
@@ -801,10 +803,13 @@ impl Nesting {
         }
     }
 
+    #[inline]
     fn structure_byte(&mut self, b: u8) {
-        let space = is_space(b);
-        let starts = !space && (self.after_space || is_delimiter(b));
-        if space || is_delimiter(b) {
+        let class = CLASS[b as usize];
+        let space = class == SPACE;
+        let delimiter = class == DELIMITER;
+        let starts = !space && (self.after_space || delimiter);
+        if space || delimiter {
             self.end_token();
             self.end_word();
         } else if let Some((bytes, len)) = &mut self.word {
@@ -813,7 +818,7 @@ impl Nesting {
             }
             *len += 1;
         }
-        if !space && !is_delimiter(b) {
+        if class == 0 {
             self.token_len += 1;
         }
         if starts {
@@ -825,7 +830,10 @@ impl Nesting {
                 self.fail();
             }
         }
-        self.after_space = space || is_delimiter(b);
+        self.after_space = class != 0;
+        if !delimiter {
+            return;
+        }
         match b {
             b'[' => self.open(),
             b']' if self.depth == 0 => self.fail(),
@@ -852,15 +860,35 @@ const MAX_PARSER_RETRIES: usize = 1024;
 /// Tokens longer than this are charged their rereading ([`Nesting::end_token`]).
 const LONG_TOKEN: usize = 256;
 
+/// A byte's class for the lexer, looked up once per byte: the scan reads every byte of every
+/// syntax stream, and the tests of the two classes were a fifth of its time.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let spaces = b" \t\r\n\x00\x0C";
+    let mut i = 0;
+    while i < spaces.len() {
+        class[spaces[i] as usize] = SPACE;
+        i += 1;
+    }
+    let delimiters = b"/%()<>[]{}";
+    let mut i = 0;
+    while i < delimiters.len() {
+        class[delimiters[i] as usize] = DELIMITER;
+        i += 1;
+    }
+    class
+};
+
+#[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x00 | 0x0C)
+    CLASS[b as usize] == SPACE
 }
 
+#[inline]
 fn is_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b'/' | b'%' | b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}'
-    )
+    CLASS[b as usize] == DELIMITER
 }
 
 #[cfg(test)]
