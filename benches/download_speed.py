@@ -1,0 +1,279 @@
+"""Download speed against the disk: webgrip, ``curl | tee | sha256sum`` + sync, ``dd`` + fsync.
+
+    python benches/download_speed.py                   # 512 MiB, 5 interleaved rounds
+    python benches/download_speed.py --size 256M --rounds 3 --json out.json
+
+nginx (``/usr/sbin/nginx``, Debian's package) serves a file of random bytes from a temporary
+folder on 127.0.0.1 (a minimal config written next to it: one worker, ``sendfile``, pid and logs
+in that folder, run as the current user). Each round runs, in turn:
+
+- webgrip ``WebClient.download`` in a fresh process (the file streamed to a temp file, SHA-256
+  computed, fsynced, then given its name): the call's wall time, and the process's peak RSS
+  growth during the call (``VmHWM`` reset through ``/proc/self/clear_refs`` just before it);
+- ``curl -s URL | tee FILE | sha256sum`` then ``sync FILE`` (fsync of that file): the same
+  guarantees from the usual shell tools;
+- ``dd if=SOURCE of=FILE bs=1M conv=fsync``: the same bytes copied from the page cache (the
+  served file) to the same folder and fsynced: what the disk takes through the page cache, the
+  reference of the target (webgrip ≥ 0.8× this);
+- ``dd ... bs=4M oflag=direct conv=fsync``: the same with direct I/O, as webgrip writes its
+  full chunks on Linux: the disk's own speed, without the page cache's copy and writeback.
+
+Dirty pages are flushed (``sync``) and the previous round's files removed before each run, so
+no run pays for another's writes. Rates are MiB/s; the ratios are of medians over the rounds of
+this one run (best rounds shown too), so they compare across machines even though the absolute
+rates do not. Files are written to ``--dir`` (default: the system temp folder, which should be
+on the disk being measured, not a tmpfs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pwd
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MIB = 1 << 20
+
+_NGINX_CONF = """\
+daemon off;
+worker_processes 1;
+user {user};
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    client_body_temp_path {dir}/tmp/body;
+    proxy_temp_path {dir}/tmp/proxy;
+    fastcgi_temp_path {dir}/tmp/fastcgi;
+    uwsgi_temp_path {dir}/tmp/uwsgi;
+    scgi_temp_path {dir}/tmp/scgi;
+    types {{ application/octet-stream bin; }}
+    server {{
+        listen 127.0.0.1:{port};
+        root {dir}/www;
+    }}
+}}
+"""
+
+# The webgrip run, in a fresh process: its RSS growth is its own, its import not timed.
+_WEBGRIP_CHILD = r"""
+import json, sys, time
+def status(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field):
+                return int(line.split()[1]) * 1024
+    return 0
+url, folder, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+from webgrip import Config
+from webgrip.client import WebClient
+client = WebClient(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
+                          download_dirs=(folder,), max_download_bytes=size + 1, timeout=600))
+with open("/proc/self/clear_refs", "w") as f:  # VmHWM := VmRSS from here on
+    f.write("5")
+before = status("VmRSS:")
+t0 = time.perf_counter()
+result = client.download(url, save_to=folder)
+wall = time.perf_counter() - t0
+print(json.dumps({"wall": wall, "size": result.size, "sha256": result.sha256,
+                  "path": str(result.path), "rss_growth": status("VmHWM:") - before}))
+"""
+
+
+class Nginx:
+    """nginx serving one file, ``/big.bin``, from a temp folder."""
+
+    def __init__(self, folder: Path, size: int):
+        self.dir = folder
+        www = folder / "www"
+        (folder / "tmp").mkdir()
+        www.mkdir()
+        self.source = www / "big.bin"
+        with open(self.source, "wb") as f:
+            for _ in range(size // MIB):
+                f.write(os.urandom(MIB))
+            f.write(os.urandom(size % MIB))
+        with socket.socket() as s:  # a free port (nginx binds it a moment later)
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        conf = folder / "nginx.conf"
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        conf.write_text(_NGINX_CONF.format(dir=folder, port=self.port, user=user))
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        self.proc = subprocess.Popen(
+            [nginx, "-c", str(conf), "-p", str(folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 10
+        while True:  # wait until it accepts connections
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    self.stop()
+                    raise RuntimeError(f"nginx did not start: {err.strip()}") from None
+                time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}/big.bin"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+def _clear(folder: Path) -> None:
+    """Remove the previous run's files and flush dirty pages to disk."""
+    for leftover in folder.iterdir():
+        leftover.unlink()
+    os.sync()
+
+
+def run_webgrip(url: str, folder: Path, size: int, package_dir: Path | None = None) -> dict:
+    """One download in a fresh process: the webgrip this interpreter imports, or the one in
+    ``package_dir`` (the folder holding a ``webgrip`` package, e.g. an older build's copy)."""
+    env = dict(os.environ)
+    if package_dir is not None:
+        env["PYTHONPATH"] = str(package_dir)
+    out = subprocess.run(
+        [sys.executable, "-c", _WEBGRIP_CHILD, url, str(folder), str(size)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    return json.loads(out.stdout)
+
+
+def run_curl_tee(url: str, folder: Path) -> dict:
+    target = folder / "curl.bin"
+    t0 = time.perf_counter()
+    piped = subprocess.run(
+        f"curl -s {url} | tee {target} | sha256sum",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    subprocess.run(["sync", str(target)], check=True)
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "size": target.stat().st_size, "sha256": piped.stdout.split()[0]}
+
+
+def run_dd(source: Path, folder: Path, *flags: str) -> dict:
+    target = folder / "dd.bin"
+    t0 = time.perf_counter()
+    subprocess.run(
+        ["dd", f"if={source}", f"of={target}", "conv=fsync", *flags],
+        capture_output=True,
+        check=True,
+    )
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "size": target.stat().st_size}
+
+
+def parse_size(text: str) -> int:
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    text = text.strip().upper().removesuffix("IB").removesuffix("B")
+    if text and text[-1] in units:
+        return int(float(text[:-1]) * units[text[-1]])
+    return int(text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=parse_size, default=512 * MIB, help="default 512M")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument("--dir", type=Path, default=None, help="where files are written")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        help="also run the webgrip package in this folder (e.g. an older build's copy)",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args()
+    if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        print("nginx is not installed (apt-get install nginx)")
+        return 1
+    base = Path(tempfile.mkdtemp(prefix="webgrip-dlbench-", dir=args.dir))
+    served, out = base / "served", base / "out"
+    served.mkdir()
+    out.mkdir()
+    nginx = Nginx(served, args.size)
+    names = ["webgrip", *(["compared"] if args.compare else []), "curl_tee", "dd_direct", "dd"]
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    growth: dict[str, list[int]] = {"webgrip": [], "compared": []}
+    try:
+        expected = run_curl_tee(nginx.url, out)["sha256"]  # warm-up and reference digest
+        runs = {
+            "webgrip": lambda: run_webgrip(nginx.url, out, args.size),
+            "compared": lambda: run_webgrip(nginx.url, out, args.size, args.compare),
+            "curl_tee": lambda: run_curl_tee(nginx.url, out),
+            "dd": lambda: run_dd(nginx.source, out, "bs=1M"),
+            "dd_direct": lambda: run_dd(nginx.source, out, "bs=4M", "oflag=direct"),
+        }
+        print(f"{args.size / MIB:.0f} MiB from nginx on 127.0.0.1, files in {out}")
+        if args.compare:
+            print(f"compared: the webgrip in {args.compare}")
+        print(f"\n| round | {' | '.join(names)} (MiB/s) | webgrip ÷ dd | RSS growth |")
+        print("| ---: " * (len(names) + 3) + "|")
+        for i in range(args.rounds):
+            row = []
+            for name in names:
+                _clear(out)
+                r = runs[name]()
+                if name in growth:
+                    if r["size"] != args.size or r["sha256"] != expected:
+                        raise RuntimeError(f"{name} saved something else: {r}")
+                    growth[name].append(r["rss_growth"])
+                rates[name].append(r["size"] / MIB / r["wall"])
+                row.append(f"{rates[name][-1]:.0f}")
+            ratio = rates["webgrip"][-1] / rates["dd"][-1]
+            print(
+                f"| {i + 1} | {' | '.join(row)} | {ratio:.2f}× | "
+                f"{growth['webgrip'][-1] / MIB:.1f} MiB |",
+                flush=True,
+            )
+        _clear(out)
+    finally:
+        nginx.stop()
+        shutil.rmtree(base, ignore_errors=True)
+    med = {name: statistics.median(r) for name, r in rates.items()}
+    best = {name: max(r) for name, r in rates.items()}
+    per_round = {
+        name: statistics.median(a / b for a, b in zip(rates[name], rates["dd"], strict=True))
+        for name in names
+    }
+    print("\nmedian MiB/s: " + ", ".join(f"{name} {med[name]:.0f}" for name in names))
+    for name in names[:-1]:
+        print(
+            f"{name} ÷ dd + fsync: {med[name] / med['dd']:.2f}× (medians), "
+            f"{per_round[name]:.2f}× (median of the rounds' ratios), "
+            f"{best[name] / best['dd']:.2f}× (best rounds)"
+        )
+    print(f"webgrip ÷ curl | tee | sha256sum + sync: {med['webgrip'] / med['curl_tee']:.2f}×")
+    for name, seen in growth.items():
+        if seen:
+            print(f"{name} peak RSS growth: {max(seen) / MIB:.1f} MiB (max over rounds)")
+    if args.json:
+        summary = {"size": args.size, "rates": rates, "median": med, "best": best}
+        args.json.write_text(json.dumps({**summary, "rss_growth": growth}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
