@@ -172,3 +172,17 @@ def test_the_scan_is_linear_on_hostile_shapes():
     for shape in shapes:
         out = cite_links(shape, "citations")
         assert len(out.text) <= len(shape) + 10
+
+
+def test_each_marker_offset_points_at_its_number():
+    # The first page's outer bracket is emptied only when its link closes, after the inner
+    # link's marker: offsets are counted on the final text, not as the markers are written.
+    markdowns = [
+        "[a [b](https://x.example/1) c](https://x.example/2) and [d](https://x.example/1)",
+        "See [x](https://x.example/3), `[y](z)` and [w](<https://x.example/4>).",
+    ]
+    for markdown in markdowns:
+        cited = cite_links(markdown, "citations")
+        assert len(cited.mark_offsets) == len(cited.mark_numbers) >= 2
+        for at, number in zip(cited.mark_offsets, cited.mark_numbers, strict=True):
+            assert cited.text.startswith(f"[{number}]", at), (cited.text, at, number)

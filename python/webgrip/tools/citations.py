@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -34,8 +35,12 @@ class Cited:
     text: str
     urls: tuple[str, ...] = ()
     """Citation ``n`` is ``urls[n - 1]``."""
-    marks: tuple[tuple[int, int], ...] = field(default=(), repr=False)
-    """``(offset in text, number)`` of each marker, in text order."""
+    # Two flat arrays, not a tuple of pairs: a page of 300,000 links would hold 300,000
+    # tuples and twice as many int objects (about 35 MiB, against 5 MiB).
+    mark_offsets: Sequence[int] = field(default=(), repr=False)
+    """The offset in ``text`` of each marker's ``[``, in text order."""
+    mark_numbers: Sequence[int] = field(default=(), repr=False)
+    """The number of each marker, in the same order."""
 
 
 def _fence(line: str) -> str | None:
@@ -114,6 +119,10 @@ def _backtick_closers(line: str) -> dict[int, int]:
 #: The characters the pass stops at; everything between them is copied as it is. One
 #: character class, so searching for the next one cannot backtrack.
 _SPECIAL = re.compile(r"[\\`\[\]]")
+#: Pieces of output gathered before they are joined into one string, once no open bracket
+#: can still change them: a page of 300,000 links would otherwise hold a str object for
+#: every link text and marker until the end.
+_FOLD_PIECES = 4096
 
 
 def cite_links(markdown: str, style: str) -> Cited:
@@ -132,11 +141,33 @@ def cite_links(markdown: str, style: str) -> Cited:
         raise ValueError(f"links must be one of {', '.join(LINK_STYLES)}, not {style!r}")
     if style == "inline" or "](" not in markdown:
         return Cited(markdown)
-    out: list[str] = []
+    done: list[str] = []  # the output so far, joined a batch of pieces at a time
+    out: list[str] = []  # the pieces since: a bracket still open may yet empty one
     numbers: dict[str, int] = {}
-    marked: list[tuple[int, int, int]] = []  # (index in out, number, spaces before the "[")
+    # The index in ``out`` of each marker and its number (arrays: no object per marker);
+    # ``offsets`` gets each marker's place in the text once its batch is joined.
+    marked, marked_numbers, offsets = array("q"), array("q"), array("q")
+    at = 0  # the length of the text in ``done``
+
+    def fold() -> None:
+        """Join ``out`` onto ``done`` (no open bracket may change it any more), counting its
+        markers' offsets: a marker piece is never changed, and its "[" follows the space it
+        may start with."""
+        nonlocal at
+        k = 0
+        for index, piece in enumerate(out):
+            if k < len(marked) and marked[k] == index:
+                offsets.append(at + (1 if piece.startswith(" ") else 0))
+                k += 1
+            at += len(piece)
+        done.append("".join(out))
+        out.clear()
+        del marked[:]
+
     fence: str | None = None
     for line in markdown.splitlines(keepends=True):
+        if len(out) >= _FOLD_PIECES:  # between lines no bracket is open
+            fold()
         if fence is not None:
             out.append(line)
             if (_fence(line) or "").startswith(fence):
@@ -180,32 +211,29 @@ def cite_links(markdown: str, style: str) -> Cited:
                             url = url[1:-1]
                         number = numbers.setdefault(url, len(numbers) + 1)
                         spaced = any(piece.strip() for piece in out[slot + 1 :])
-                        marked.append((len(out), number, 1 if spaced else 0))
+                        marked.append(len(out))
+                        marked_numbers.append(number)
                         out.append(f"{' ' if spaced else ''}[{number}]")
                     copied = nxt = end
                 elif end > 0:  # an image: kept whole, destination and all
                     nxt = end
+            if not stack and len(out) >= _FOLD_PIECES:
+                fold()
             found = _SPECIAL.search(line, nxt) if nxt < n else None
         if copied < n:
             out.append(line[copied:])
-    offsets: list[int] = []
-    at = 0
-    for piece in out:
-        offsets.append(at)
-        at += len(piece)
-    marks = tuple((offsets[index] + spaces, number) for index, number, spaces in marked)
-    return Cited("".join(out), tuple(numbers), marks)
+    fold()
+    return Cited("".join(done), tuple(numbers), offsets, marked_numbers)
 
 
 def cited_in(cited: Cited, spans: Sequence[tuple[int, int]]) -> list[int]:
     """The numbers of the citations whose markers stand in the ``(start, end)`` spans of
     ``cited.text``, each once, in order."""
-    offsets = [at for at, _ in cited.marks]
     shown: set[int] = set()
     for start, end in spans:
-        lo = bisect.bisect_left(offsets, start)
-        hi = bisect.bisect_left(offsets, end)
-        shown.update(number for _, number in cited.marks[lo:hi])
+        lo = bisect.bisect_left(cited.mark_offsets, start)
+        hi = bisect.bisect_left(cited.mark_offsets, end)
+        shown.update(cited.mark_numbers[lo:hi])
     return sorted(shown)
 
 

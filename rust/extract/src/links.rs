@@ -36,37 +36,51 @@ pub fn extract_with(doc: &Html, base: Option<&Url>, tracking: Option<&TrackingRu
         index: HashMap::new(),
     };
     walk(doc.tree.root(), &mut v);
+    // The walk's index (a copy of every URL) goes before the merge builds its own.
+    let Finder { links, .. } = v;
     match tracking {
-        Some(rules) => merge_stripped(v.links, rules),
-        None => v.links,
+        Some(rules) => merge_stripped(links, rules),
+        None => links,
     }
 }
 
 /// Strip after merging by the full URL, not in the resolver: each distinct URL is stripped
 /// once all the same, and the entries (their `rel` in particular) stay those the full URLs
-/// gave, as when Python stripped the finished list.
-fn merge_stripped(links: Vec<Link>, rules: &TrackingRules) -> Vec<Link> {
+/// gave, as when Python stripped the finished list. Merged in place: the entries kept move
+/// to the front of `links` (a second list would double a page of 300,000 links).
+fn merge_stripped(mut links: Vec<Link>, rules: &TrackingRules) -> Vec<Link> {
     let blank = |t: &str| t.chars().all(crate::tracking::is_python_space);
-    let mut out: Vec<Link> = Vec::with_capacity(links.len());
     let mut index: HashMap<String, usize> = HashMap::with_capacity(links.len());
-    for mut link in links {
+    let mut kept = 0;
+    for i in 0..links.len() {
+        let mut link = std::mem::replace(
+            &mut links[i],
+            Link {
+                url: String::new(),
+                text: String::new(),
+                rel: None,
+            },
+        );
         if let Cow::Owned(stripped) = rules.strip(&link.url) {
             link.url = stripped;
         }
         match index.get(&link.url) {
-            Some(&i) => {
-                let first = &mut out[i];
+            Some(&k) => {
+                let first = &mut links[k];
                 if blank(&first.text) && !blank(&link.text) {
                     first.text = link.text;
                 }
             }
             None => {
-                index.insert(link.url.clone(), out.len());
-                out.push(link);
+                // `kept <= i`: the slot is one already emptied (or this link's own).
+                index.insert(link.url.clone(), kept);
+                links[kept] = link;
+                kept += 1;
             }
         }
     }
-    out
+    links.truncate(kept);
+    links
 }
 
 struct Finder<'b> {

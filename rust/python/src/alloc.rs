@@ -62,7 +62,13 @@ pub struct Extraction {
     crowd: usize,
     /// Whether it holds a turn (it does once `begin` returns it).
     running: bool,
+    /// Whether its free pages go back to the system at once (see [`Extraction::release_all`]).
+    force: bool,
 }
+
+/// A result that becomes at least this many Python objects (links, table cells) is built
+/// after a forced collect (see [`Extraction::release_all`]).
+pub const RELEASE_BEFORE_OBJECTS: usize = 50_000;
 
 impl Extraction {
     /// Wait for a turn (at most `cores()` extractions run at once); gives up when `budget`
@@ -71,6 +77,7 @@ impl Extraction {
         let mut turn = Extraction {
             crowd: IN_FLIGHT.fetch_add(1, Ordering::AcqRel) + 1,
             running: false,
+            force: false,
         };
         let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
         while *running >= cores() {
@@ -84,6 +91,17 @@ impl Extraction {
         turn.running = true;
         Ok(turn)
     }
+
+    /// Return the freed pages to the system when this extraction ends, not merely to the
+    /// shared arenas: for a result about to become many Python objects. The tree, freed but
+    /// resident until mimalloc next purges (which only an allocation in the core triggers),
+    /// would otherwise stay under them: the 300,000 link dicts of a 10 MiB page of links
+    /// (about 100 MiB) peaked 100 MiB higher through `fetch_page`. Not done for every large
+    /// input: the next parse faults the pages back, 10-25% of a 1-8 MiB page's parse when
+    /// parses follow one another.
+    pub fn release_all(&mut self) {
+        self.force = true;
+    }
 }
 
 impl Drop for Extraction {
@@ -95,7 +113,7 @@ impl Drop for Extraction {
     /// single-thread extraction speed (the next parse faults it all back). But when more
     /// extractions are in flight than there are cores, the threads' leftovers add up faster
     /// than the delay purges them (peak RSS grows with threads, not work), and the CPU is
-    /// already the bottleneck: then it is forced.
+    /// already the bottleneck: then it is forced. It is forced too when asked (`release_all`).
     fn drop(&mut self) {
         if self.running {
             let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
@@ -108,7 +126,7 @@ impl Drop for Extraction {
         // SAFETY: `mi_collect` takes no pointers; it only moves this thread's empty pages to
         // the shared arenas and (forced) returns free memory to the system, as mimalloc does
         // on its own from time to time.
-        unsafe { mi_collect(crowd > cores()) }
+        unsafe { mi_collect(crowd > cores() || self.force) }
     }
 }
 

@@ -341,8 +341,11 @@ fn extract_document<'py>(
         },
     };
     let run = |text: &str| {
-        let _turn = crate::alloc::Extraction::begin(&budget)?;
+        let mut turn = crate::alloc::Extraction::begin(&budget)?;
         let mut out = webgrip_extract::extract_within(text, url, wanted, options, &budget)?;
+        if python_objects(&out) >= crate::alloc::RELEASE_BEFORE_OBJECTS {
+            turn.release_all();
+        }
         if refuse_internal_images {
             if let Some(md) = out.markdown.as_mut() {
                 if let Cow::Owned(reduced) = reduce_images(md, refused_image_target) {
@@ -372,6 +375,18 @@ fn extract_document<'py>(
         Ok(Err(why)) => Err(interrupted(py, why, url, timeout)),
         Err(_) => Err(parser_failed(py, url)),
     }
+}
+
+/// About how many Python objects `to_dict` will build for `out`'s links and tables.
+fn python_objects(out: &Extracted) -> usize {
+    let links = out.links.as_ref().map_or(0, Vec::len);
+    let cells = out.tables.as_ref().map_or(0, |tables| {
+        tables
+            .iter()
+            .map(|t| t.rows.iter().map(|r| r.len() + 1).sum::<usize>())
+            .sum()
+    });
+    links + cells
 }
 
 /// The error for a page whose parsing panicked.
