@@ -449,7 +449,7 @@ enum State {
 }
 
 /// A byte-at-a-time nesting meter; feed it with [`Nesting::push`] in order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nesting {
     state: State,
     depth: usize,
@@ -661,9 +661,86 @@ impl Nesting {
     }
 
     pub fn push(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.byte(b);
+        let mut i = 0;
+        while i < bytes.len() {
+            // Runs that change nothing but counters are counted whole: the rest of a token
+            // (a number's digits, an operator's or a name's letters) and a region's plain
+            // bytes. Each step below is what `byte` does to every byte of the run.
+            let run = match self.state {
+                State::Structure if !self.after_space => self.token_run(&bytes[i..], true),
+                State::Name => self.token_run(&bytes[i..], false),
+                State::Literal(_) => {
+                    let end = memchr::memchr3(b'\\', b'(', b')', &bytes[i..]);
+                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], true)
+                }
+                State::Comment => {
+                    let end = memchr::memchr2(b'\r', b'\n', &bytes[i..]);
+                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], false)
+                }
+                State::Hex => {
+                    let end = memchr::memchr(b'>', &bytes[i..]);
+                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], true)
+                }
+                _ => 0,
+            };
+            i += run;
+            if let Some(&b) = bytes.get(i) {
+                self.byte(b);
+                i += 1;
+            }
         }
+    }
+
+    /// The regular bytes (neither white space nor a delimiter) at the start of `bytes`,
+    /// inside a token already started: counted, and the first of them kept in the word being
+    /// read when `word`.
+    fn token_run(&mut self, bytes: &[u8], word: bool) -> usize {
+        let run = bytes
+            .iter()
+            .position(|&b| CLASS[b as usize] != 0)
+            .unwrap_or(bytes.len());
+        if run == 0 {
+            return 0;
+        }
+        self.op_bytes += run as u64;
+        self.op_starts += run as u64;
+        self.token_len += run;
+        if word {
+            if let Some((kept, len)) = &mut self.word {
+                for (k, &b) in bytes[..run].iter().enumerate() {
+                    match kept.get_mut(*len + k) {
+                        Some(slot) => *slot = b,
+                        None => break,
+                    }
+                }
+                *len += run;
+            }
+        }
+        run
+    }
+
+    /// A run of a region's bytes that neither end it nor change its state (`strings`: they
+    /// count as string bytes, as in literal and hex strings but not comments).
+    fn region_run(&mut self, run: &[u8], strings: bool) -> usize {
+        if run.is_empty() {
+            return 0;
+        }
+        let (mut spaces, mut opens) = (0usize, 0usize);
+        for &b in run {
+            spaces += usize::from(CLASS[b as usize] == SPACE);
+            opens += usize::from(b == b'[' || b == b'<');
+        }
+        self.op_bytes += run.len() as u64;
+        self.op_starts += (run.len() - spaces) as u64;
+        if strings {
+            self.string_bytes += run.len();
+        }
+        if matches!(self.state, State::Literal(_)) {
+            self.string_len += run.len() as u64;
+        }
+        self.hidden += opens;
+        self.most_hidden = self.most_hidden.max(self.hidden);
+        run.len()
     }
 
     /// Bytes the parser reads as data, not syntax, unless a parse goes astray: every `[` and
@@ -1075,6 +1152,45 @@ mod tests {
         scans.keep(scan).expect("within the limits");
         assert!(scans.kept.is_empty());
         assert_eq!(scans.content(&content), page_figures(&content));
+    }
+
+    #[test]
+    fn runs_counted_whole_leave_the_meter_as_byte_steps_do() {
+        // Content-like bytes drawn from the lexer's alphabet (a fixed generator), fed whole,
+        // in pieces and one byte at a time: every counter and state agrees.
+        let alphabet = b"  \n\r\t%()[]<>{}/\\0123456789.-BTETjfmqQabcdefghijklmnopqrstuvwxyz";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for len in [0usize, 1, 7, 64, 1_000, 20_000] {
+            let input: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let mut stepped = Nesting::new();
+            for &b in &input {
+                stepped.byte(b);
+            }
+            let mut whole = Nesting::new();
+            whole.push(&input);
+            assert_eq!(whole, stepped, "whole, {len} bytes");
+            let mut pieces = Nesting::new();
+            for piece in input.chunks(5) {
+                pieces.push(piece);
+            }
+            assert_eq!(pieces, stepped, "in pieces, {len} bytes");
+        }
+        // Long words and names keep their first bytes only.
+        let mut stepped = Nesting::new();
+        for &b in b"BT /LongFontName 12 Tf operatorword 1 2 3 ET" {
+            stepped.byte(b);
+        }
+        assert_eq!(
+            scan(b"BT /LongFontName 12 Tf operatorword 1 2 3 ET"),
+            stepped
+        );
     }
 
     #[test]
