@@ -148,6 +148,18 @@ LAYERS: dict[str, int] = {
     "webgrip": _ENTRY,
     "webgrip.__main__": _ENTRY,
     "webgrip.cli": _ENTRY,
+    "webgrip.cli.common": _ENTRY,
+    "webgrip.cli.flags": _ENTRY,
+    "webgrip.cli.fetch": _ENTRY,
+    "webgrip.cli.search": _ENTRY,
+    "webgrip.cli.download": _ENTRY,
+    "webgrip.cli.extract": _ENTRY,
+    "webgrip.cli.check": _ENTRY,
+    "webgrip.cli.batch": _ENTRY,
+    "webgrip.cli.crawl": _ENTRY,
+    "webgrip.cli.map": _ENTRY,
+    "webgrip.cli.llms_txt": _ENTRY,
+    "webgrip.cli.mcp": _ENTRY,
     "webgrip.tools.mcp": _ENTRY,
     "webgrip.tools.mcp_server": _ENTRY,
     "webgrip.tools.mcp_http": _ENTRY,
@@ -355,7 +367,9 @@ def test_the_table_names_every_layer_once():
     table = layer_table()
     assert sorted(JOBS) == list(range(8))
     for module in LAYERS:
-        if not module.startswith("webgrip.search"):
+        # A subpackage whose modules share one layer is shown once, as ``name/*``.
+        parts = module.split(".")
+        if len(parts) < 2 or f"`{parts[1]}/*`" not in table:
             assert _shown(module) in table, module
 
 

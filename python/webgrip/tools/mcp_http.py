@@ -118,7 +118,7 @@ def parse_address(text: str) -> tuple[str, int]:
     elif text.startswith("["):
         end = text.find("]")
         if end < 0 or not text.startswith(":", end + 1):
-            raise ValueError(f"expected [IPv6]:PORT, e.g. [::1]:8765, not {text!r}")
+            raise ValueError(f"expected [IPv6]:PORT, e.g. [::1]:8766, not {text!r}")
         host, port_text = text[1:end], text[end + 2 :]
         try:
             ipaddress.IPv6Address(host)
@@ -127,7 +127,7 @@ def parse_address(text: str) -> tuple[str, int]:
     else:
         host, sep, port_text = text.rpartition(":")
         if not sep or not host:
-            raise ValueError(f"expected HOST:PORT, e.g. 127.0.0.1:8765, not {text!r}")
+            raise ValueError(f"expected HOST:PORT, e.g. 127.0.0.1:8766, not {text!r}")
         if ":" in host:
             raise ValueError(f"an IPv6 address goes in brackets: [{host}]:{port_text}")
     if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
