@@ -17,6 +17,7 @@ Usage (from the repository root)::
     python benches/quality.py --split odd     # held-out half (tuning used the even half)
     python benches/quality.py --whole-page --oracle   # per-page best-of-tools ceiling per type
     python benches/quality.py --only articles --repeat 5   # speed: fastest of 5 interleaved passes
+    python benches/quality.py --only wcxb --type documentation --folds 5   # one type, site folds
 
 Scores are reported, never asserted.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import hashlib
 import json
 import random
 import re
@@ -130,9 +132,24 @@ def pick(ids: list[str], sample: int | None, split: str) -> list[str]:
     return ids
 
 
-def load_wcxb(root: Path, sample: int | None, split: str) -> list[Page]:
+def wcxb_type(gt: dict) -> str:
+    return gt.get("_internal", {}).get("page_type", {}).get("primary", "?")
+
+
+def load_wcxb(
+    root: Path, sample: int | None, split: str, page_type: str | None = None
+) -> list[Page]:
+    """The WCXB pages, all or those of one ``page_type`` (chosen before sampling)."""
     gt_dir = root / "ground-truth"
-    ids = pick([p.stem for p in gt_dir.glob("*.json")], sample, split)
+    all_ids = [p.stem for p in gt_dir.glob("*.json")]
+    if page_type:
+        all_ids = [
+            pid
+            for pid in all_ids
+            if wcxb_type(json.loads((gt_dir / f"{pid}.json").read_text(encoding="utf-8")))
+            == page_type
+        ]
+    ids = pick(all_ids, sample, split)
     pages = []
     for pid in ids:
         gt = json.loads((gt_dir / f"{pid}.json").read_text(encoding="utf-8"))
@@ -144,7 +161,7 @@ def load_wcxb(root: Path, sample: int | None, split: str) -> list[Page]:
                 html=html.decode("utf-8", errors="replace"),
                 url=gt.get("url"),
                 ref=g.get("main_content") or "",
-                page_type=gt.get("_internal", {}).get("page_type", {}).get("primary", "?"),
+                page_type=wcxb_type(gt),
                 with_=list(g.get("with") or []),
                 without=list(g.get("without") or []),
             )
@@ -385,6 +402,26 @@ def print_wcxb(results: list[Scores]) -> None:
         print(f"{k:<14}{sums[0][k]['n']:>5}  " + "  ".join(cells))
 
 
+def site_fold(url: str | None, folds: int) -> int:
+    """The fold of a page's site (its host without ``www.``), stable across runs, so that
+    every page of one site falls in one fold and rules tuned on the other folds never saw it."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url or "").hostname or "").removeprefix("www.")
+    return int.from_bytes(hashlib.sha256(host.encode()).digest()[:4], "big") % folds
+
+
+def print_folds(results: list[Scores], pages: list[Page], folds: int) -> None:
+    """Mean F1 per site fold (for out-of-fold reporting: score fold k with rules tuned on
+    the others)."""
+    fold_of = {pg.id: site_fold(pg.url, folds) for pg in pages}
+    print(f"per site fold ({folds} folds by host): n, then mean F1 of each extractor")
+    print(f"{'fold':<6}{'n':>5}  " + "".join(f"{s.name:>14}" for s in results))
+    for k in range(folds):
+        rows = [[pg["f"] for pg in s.pages if fold_of[pg["id"]] == k] for s in results]
+        print(f"{k:<6}{len(rows[0]):>5}  " + "".join(f"{mean(r):>14.3f}" for r in rows))
+
+
 def print_oracle(results: list[Scores]) -> None:
     """Per page type, the mean of each page's best F1 among the extractors run: what choosing
     between them page by page with the answer in hand would score. It bounds what any rule
@@ -440,6 +477,19 @@ def main(argv: list[str] | None = None) -> int:
         help="time N passes of each Python-side extractor, interleaved, and keep the fastest",
     )
     ap.add_argument("--only", choices=["wcxb", "articles"], default=None)
+    ap.add_argument(
+        "--type",
+        dest="page_type",
+        metavar="TYPE",
+        help="WCXB: only pages of this page type (documentation, article, forum, ...)",
+    )
+    ap.add_argument(
+        "--folds",
+        type=int,
+        default=0,
+        metavar="K",
+        help="WCXB: also report mean F1 per fold, pages folded by site (host) into K folds",
+    )
     ap.add_argument("--pred", type=Path, help=argparse.SUPPRESS)  # dev: JSONL predictions
     ap.add_argument("--dump", type=Path, help="write per-page scores (JSON) here")
     args = ap.parse_args(argv)
@@ -461,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
 
     dump: dict = {}
     if args.only in (None, "wcxb"):
-        pages = load_wcxb(args.corpus / "wcxb-dev", args.sample, args.split)
+        pages = load_wcxb(args.corpus / "wcxb-dev", args.sample, args.split, args.page_type)
         results = [run_extractor(n, fn, pages, score_wcxb) for n, fn in extractors]
         retime(extractors, results, pages, args.repeat - 1)
         if args.rust_peers:
@@ -475,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
         print_speed(results)
         if args.oracle:
             print_oracle(results)
+        if args.folds:
+            print_folds(results, pages, args.folds)
         dump["wcxb"] = {s.name: s.pages for s in results}
     if args.only in (None, "articles"):
         pages = load_articles(args.corpus / "article-bench-dev", args.sample, args.split)

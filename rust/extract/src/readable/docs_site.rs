@@ -1,0 +1,201 @@
+//! Documentation sites: the furniture of the generators most docs pages are built with.
+//!
+//! Most documentation is rendered by a handful of generators (Sphinx, MkDocs/Material,
+//! Docusaurus, VitePress, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe), each with
+//! its own fixed class names for the parts around the text: the sidebar, the "on this page"
+//! outline, breadcrumbs, version badges, prev/next links, "edit this page" and "last
+//! updated" rows, the "Source" and "Expand description" controls of an API reference. The
+//! general class vocabulary catches the ones named like furniture ("sidebar", "toc"); these
+//! names (`rightside`, `hideme`, `md-content__button`, `theme-last-updated`) say nothing
+//! to it.
+//!
+//! A generator is recognised from the page's own evidence only, never from its address:
+//! its `<meta name="generator">`, or a class name only it writes (its content container,
+//! its page wrapper). Only then are its furniture names marked as chrome, so a shop that
+//! happens to call a block `rightside` or `pager` keeps it. The general rules decide the
+//! rest (a furniture mark on a block holding most of the page's text is lifted there, as
+//! for every chrome mark).
+
+use crate::tree::Html;
+
+use super::flags::*;
+use super::outline::Table;
+
+/// A documentation generator, as a bit of [`Seen`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u16)]
+enum Generator {
+    Sphinx = 1 << 0,
+    MkDocs = 1 << 1,
+    Docusaurus = 1 << 2,
+    VitePress = 1 << 3,
+    Rustdoc = 1 << 4,
+    Javadoc = 1 << 5,
+    MdBook = 1 << 6,
+    Docsy = 1 << 7,
+    HugoBook = 1 << 8,
+    ReadMe = 1 << 9,
+}
+
+use Generator::*;
+
+/// The generators recognised on a page, as a bit set.
+type Seen = u16;
+
+/// What a class name or id tells about a generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Only this generator writes it: the page was built by it.
+    Mark,
+    /// Its page furniture (chrome when the generator is recognised).
+    Furniture,
+}
+
+/// The generator an element id belongs to and what it is there (exact names).
+fn id_role(id: &str) -> Option<(Generator, Role)> {
+    Some(match id {
+        "main-content" => (Rustdoc, Role::Mark),
+        "toggle-all-docs" => (Rustdoc, Role::Furniture),
+        "mdbook-help-container" => (MdBook, Role::Mark),
+        _ => return None,
+    })
+}
+
+/// The generator a class name belongs to and what it is there. Exact, case-sensitive names,
+/// as the generators write them.
+fn class_role(name: &str) -> Option<(Generator, Role)> {
+    use Role::*;
+    Some(match name {
+        // Sphinx: the basic theme, Read the Docs, PyData, Furo.
+        "sphinxsidebar"
+        | "sphinxsidebarwrapper"
+        | "rst-content"
+        | "wy-nav-content"
+        | "bd-article-container" => (Sphinx, Mark),
+        "rst-footer-buttons"
+        | "wy-breadcrumbs"
+        | "wy-nav-side"
+        | "prev-next-area"
+        | "prev-next-footer"
+        | "bd-sidebar-primary"
+        | "bd-sidebar-secondary"
+        | "bd-header-article"
+        | "edit-this-page"
+        | "view-this-page"
+        | "related-pages"
+        | "toc-drawer"
+        | "sidebar-drawer" => (Sphinx, Furniture),
+        // MkDocs (Material).
+        "md-content" | "md-content__inner" | "md-main__inner" => (MkDocs, Mark),
+        "md-sidebar" | "md-content__button" | "md-source-file" | "md-footer" | "md-header"
+        | "md-tabs" | "md-feedback" | "md-path" => (MkDocs, Furniture),
+        // Docusaurus.
+        "theme-doc-markdown" | "docs-doc-page" | "plugin-docs" => (Docusaurus, Mark),
+        "theme-doc-sidebar-container"
+        | "theme-doc-toc-desktop"
+        | "theme-doc-toc-mobile"
+        | "theme-doc-breadcrumbs"
+        | "theme-doc-footer"
+        | "pagination-nav"
+        | "theme-doc-version-badge"
+        | "theme-doc-version-banner"
+        | "theme-edit-this-page"
+        | "theme-last-updated" => (Docusaurus, Furniture),
+        // VitePress.
+        "vp-doc" | "VPDoc" => (VitePress, Mark),
+        "VPDocFooter" | "VPDocAside" | "VPDocAsideOutline" | "VPSidebar" | "VPLocalNav"
+        | "VPLastUpdated" | "edit-link" | "prev-next" => (VitePress, Furniture),
+        // rustdoc: a method's "Source" link and version, "Expand description".
+        "rustdoc" => (Rustdoc, Mark),
+        "rightside" | "hideme" | "out-of-band" | "rustdoc-breadcrumbs" | "rustdoc-toolbar" => {
+            (Rustdoc, Furniture)
+        }
+        // Javadoc.
+        "contentContainer" | "flex-content" => (Javadoc, Mark),
+        "top-nav" | "sub-nav" | "bottom-nav" | "flex-header" | "legal-copy" | "skip-nav" => {
+            (Javadoc, Furniture)
+        }
+        // mdBook.
+        "sidebar-scrollbox" => (MdBook, Mark),
+        "nav-chapters" | "mobile-nav-chapters" | "nav-wrapper" | "menu-bar" => (MdBook, Furniture),
+        // Hugo: Docsy and Book.
+        "td-content" | "td-main" => (Docsy, Mark),
+        "td-sidebar"
+        | "td-sidebar-toc"
+        | "td-page-meta"
+        | "td-breadcrumbs"
+        | "feedback--title"
+        | "td-page-meta__lastmod" => (Docsy, Furniture),
+        "book-page" => (HugoBook, Mark),
+        "book-menu" | "book-toc" | "book-header" | "book-footer" => (HugoBook, Furniture),
+        // ReadMe.
+        "rm-Article" => (ReadMe, Mark),
+        "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
+        _ => return None,
+    })
+}
+
+/// The generator a `<meta name="generator">` names (its first word, any case: "Sphinx 7.2",
+/// "Docutils 0.19", "mkdocs-1.6.1, mkdocs-material-9.5", "Docusaurus v3", "VitePress v1",
+/// "rustdoc", "javadoc/ClassWriter").
+fn meta_generator(content: &str) -> Option<Generator> {
+    let word: String = content
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    Some(match word.as_str() {
+        "sphinx" | "docutils" => Sphinx,
+        "mkdocs" => MkDocs,
+        "docusaurus" => Docusaurus,
+        "vitepress" => VitePress,
+        "rustdoc" => Rustdoc,
+        "javadoc" => Javadoc,
+        "mdbook" => MdBook,
+        _ => return None,
+    })
+}
+
+impl Table {
+    /// Mark the furniture of every documentation generator the page shows evidence of as
+    /// chrome (see the module documentation). One pass over the table; furniture is marked
+    /// only once its generator is known, so the pass keeps the candidates it met.
+    pub(super) fn mark_docs_furniture(&mut self, doc: &Html) {
+        let mut seen: Seen = 0;
+        let mut candidates: Vec<(u32, Generator)> = Vec::new();
+        for (i, it) in self.items.iter().enumerate() {
+            let Some(el) = doc.tree.get(it.id).and_then(|n| n.value().as_element()) else {
+                continue;
+            };
+            if el.name() == "meta" {
+                if el
+                    .attr("name")
+                    .is_some_and(|n| n.eq_ignore_ascii_case("generator"))
+                {
+                    if let Some(g) = el.attr("content").and_then(meta_generator) {
+                        seen |= g as Seen;
+                    }
+                }
+                continue;
+            }
+            let roles = el
+                .attr("class")
+                .into_iter()
+                .flat_map(str::split_ascii_whitespace)
+                .filter_map(class_role)
+                .chain(el.attr("id").and_then(id_role));
+            for role in roles {
+                match role {
+                    (g, Role::Mark) => seen |= g as Seen,
+                    (g, Role::Furniture) => candidates.push((i as u32, g)),
+                }
+            }
+        }
+        for (i, g) in candidates {
+            if seen & g as Seen != 0 {
+                self.items[i as usize].flags |= F_CHROME_CLASS;
+            }
+        }
+    }
+}
