@@ -32,8 +32,9 @@ const PROGRESS_EVERY: u64 = 256 * 1024;
 /// ... and at least this often while bytes arrive: a slow download's bar moves, and a
 /// caller who gave up (the callback raises) is heard within a second, not 256 KiB later.
 const PROGRESS_AT_LEAST_EVERY: Duration = Duration::from_secs(1);
-/// Size of one buffer: one direct write each, large enough that the disk sees big requests
-/// (on the 2-CPU VM's disk, `dd oflag=direct` reaches page-cache speed from 1 MiB writes).
+/// Bytes allocated for one buffer, one direct write each: large enough that the disk sees big
+/// requests (on the 2-CPU VM's disk, `dd oflag=direct` reaches page-cache speed from 1 MiB
+/// writes), and a size the allocator hands out as is (1 MiB and 4 KiB more took 1.5 MiB).
 pub(crate) const CHUNK: usize = 1024 * 1024;
 /// The first buffer is handed on at this many bytes, and each next one at twice the last, up
 /// to [`CHUNK`]: the start of a body reaches the disk as soon as it would with small buffers
@@ -52,25 +53,34 @@ const WRITE_AT_LEAST_EVERY: Duration = Duration::from_secs(10);
 /// bytes (Linux), so the final fsync finds little left to write instead of the whole file.
 const WRITEBACK_EVERY: u64 = 8 * 1024 * 1024;
 
-/// One reusable buffer of [`CHUNK`] bytes starting at a [`DIRECT_ALIGN`] boundary, and how
-/// many of them hold body bytes.
+/// One reusable buffer: the whole [`DIRECT_ALIGN`] blocks of a [`CHUNK`]-byte allocation from
+/// its first block boundary on, and how many of them hold body bytes.
 pub(crate) struct Chunk {
     mem: Vec<u8>,
     start: usize,
+    capacity: usize,
     len: usize,
 }
 
 impl Chunk {
     fn new() -> Chunk {
-        let mem = vec![0u8; CHUNK + DIRECT_ALIGN];
+        let mem = vec![0u8; CHUNK];
         // Never more than DIRECT_ALIGN; were it unknown, the writes would only be misaligned
         // and so go through the page cache.
         let start = mem.as_ptr().align_offset(DIRECT_ALIGN).min(DIRECT_ALIGN);
-        Chunk { mem, start, len: 0 }
+        // All of it where the allocator aligns large blocks (mimalloc does), else one block
+        // less.
+        let capacity = (CHUNK - start) / DIRECT_ALIGN * DIRECT_ALIGN;
+        Chunk {
+            mem,
+            start,
+            capacity,
+            len: 0,
+        }
     }
 
     fn space(&mut self) -> &mut [u8] {
-        &mut self.mem[self.start..self.start + CHUNK]
+        &mut self.mem[self.start..self.start + self.capacity]
     }
 
     fn data(&self) -> &[u8] {
@@ -322,7 +332,9 @@ fn stream_body(
         // Fill the buffer (or reach the end) before passing it on: fewer, larger writes.
         let mut len = 0;
         let filling = Instant::now();
-        let space = &mut chunk.space()[..fill];
+        let space = chunk.space();
+        let want = fill.min(space.len());
+        let space = &mut space[..want];
         while len < space.len() {
             if let Some(p) = pace.as_deref() {
                 p.arm(done)?;
@@ -368,7 +380,7 @@ fn stream_body(
         if len == 0 {
             break;
         }
-        if len == fill {
+        if len == space.len() {
             fill = (fill * 2).min(CHUNK);
         }
         chunk.len = len;
@@ -394,21 +406,22 @@ mod tests {
             std::process::id(),
             thread::current().id()
         ));
-        let data = body(3 * CHUNK + 777);
+        let mut chunk = Chunk::new();
+        let n = chunk.space().len();
+        let data = body(3 * n + 777);
         let mut file = File::create(&path).unwrap();
         {
             let mut sink = FileSink::new(&mut file);
-            let mut chunk = Chunk::new();
-            for part in data[..2 * CHUNK].chunks(CHUNK) {
+            for part in data[..2 * n].chunks(n) {
                 chunk.space().copy_from_slice(part);
-                chunk.len = CHUNK;
+                chunk.len = n;
                 sink.write(chunk.data()).unwrap();
             }
-            let mut odd = vec![0u8; CHUNK + 1];
-            odd[1..].copy_from_slice(&data[2 * CHUNK..3 * CHUNK]);
+            let mut odd = vec![0u8; n + 1];
+            odd[1..].copy_from_slice(&data[2 * n..3 * n]);
             sink.write(&odd[1..]).unwrap();
             assert!(!sink.direct, "a misaligned write leaves direct I/O");
-            sink.write(&data[3 * CHUNK..]).unwrap();
+            sink.write(&data[3 * n..]).unwrap();
             assert_eq!(sink.written, data.len() as u64);
         }
         file.sync_all().unwrap();
@@ -420,7 +433,8 @@ mod tests {
     #[test]
     fn buffers_start_on_a_block_boundary() {
         let mut chunk = Chunk::new();
-        assert_eq!(chunk.space().len(), CHUNK);
+        let len = chunk.space().len();
+        assert!(len >= CHUNK - DIRECT_ALIGN && len.is_multiple_of(DIRECT_ALIGN));
         assert!((chunk.space().as_ptr() as usize).is_multiple_of(DIRECT_ALIGN));
     }
 }
