@@ -49,23 +49,33 @@ enum Role {
     Mark,
     /// Its page furniture (chrome when the generator is recognised).
     Furniture,
+    /// Its content container: a mark too, and a main-content hint (`F_MAIN_HINT`) once the
+    /// generator is recognised, where the root's descent starts unless it holds too little
+    /// of the page's text.
+    Container,
 }
 
 /// The generator an element id belongs to and what it is there (exact names).
-fn id_role(id: &str) -> Option<(Generator, Role)> {
-    Some(match id {
-        "main-content" => (Rustdoc, Role::Mark),
+fn id_role(id: &str) -> Option<(Seen, Role)> {
+    let (g, role) = match id {
+        "main-content" => (Rustdoc, Role::Container),
         "toggle-all-docs" => (Rustdoc, Role::Furniture),
         "mdbook-help-container" => (MdBook, Role::Mark),
         _ => return None,
-    })
+    };
+    Some((g as Seen, role))
 }
 
 /// The generator a class name belongs to and what it is there. Exact, case-sensitive names,
 /// as the generators write them.
-fn class_role(name: &str) -> Option<(Generator, Role)> {
+fn class_role(name: &str) -> Option<(Seen, Role)> {
     use Role::*;
-    Some(match name {
+    // A heading's permalink ("¶", or "#" in the PyData theme): Sphinx writes it, and so does
+    // the Python-Markdown outline behind MkDocs.
+    if name == "headerlink" {
+        return Some((Sphinx as Seen | MkDocs as Seen, Furniture));
+    }
+    let (g, role) = match name {
         // Sphinx: the basic theme, Read the Docs, PyData, Furo.
         "sphinxsidebar"
         | "sphinxsidebarwrapper"
@@ -86,11 +96,13 @@ fn class_role(name: &str) -> Option<(Generator, Role)> {
         | "toc-drawer"
         | "sidebar-drawer" => (Sphinx, Furniture),
         // MkDocs (Material).
-        "md-content" | "md-content__inner" | "md-main__inner" => (MkDocs, Mark),
+        "md-content" | "md-main__inner" => (MkDocs, Mark),
+        "md-content__inner" => (MkDocs, Container),
         "md-sidebar" | "md-content__button" | "md-source-file" | "md-footer" | "md-header"
         | "md-tabs" | "md-feedback" | "md-path" => (MkDocs, Furniture),
         // Docusaurus.
-        "theme-doc-markdown" | "docs-doc-page" | "plugin-docs" => (Docusaurus, Mark),
+        "docs-doc-page" | "plugin-docs" => (Docusaurus, Mark),
+        "theme-doc-markdown" => (Docusaurus, Container),
         "theme-doc-sidebar-container"
         | "theme-doc-toc-desktop"
         | "theme-doc-toc-mobile"
@@ -102,14 +114,18 @@ fn class_role(name: &str) -> Option<(Generator, Role)> {
         | "theme-edit-this-page"
         | "theme-last-updated" => (Docusaurus, Furniture),
         // VitePress.
-        "vp-doc" | "VPDoc" => (VitePress, Mark),
+        "VPDoc" => (VitePress, Mark),
+        "vp-doc" => (VitePress, Container),
         "VPDocFooter" | "VPDocAside" | "VPDocAsideOutline" | "VPSidebar" | "VPLocalNav"
         | "VPLastUpdated" | "edit-link" | "prev-next" => (VitePress, Furniture),
-        // rustdoc: a method's "Source" link and version, "Expand description".
+        // rustdoc: a method's "Source" link and version, its "§" anchor, "Expand description".
         "rustdoc" => (Rustdoc, Mark),
-        "rightside" | "hideme" | "out-of-band" | "rustdoc-breadcrumbs" | "rustdoc-toolbar" => {
-            (Rustdoc, Furniture)
-        }
+        "rightside"
+        | "anchor"
+        | "hideme"
+        | "out-of-band"
+        | "rustdoc-breadcrumbs"
+        | "rustdoc-toolbar" => (Rustdoc, Furniture),
         // Javadoc.
         "contentContainer" | "flex-content" => (Javadoc, Mark),
         "top-nav" | "sub-nav" | "bottom-nav" | "flex-header" | "legal-copy" | "skip-nav" => {
@@ -119,7 +135,8 @@ fn class_role(name: &str) -> Option<(Generator, Role)> {
         "sidebar-scrollbox" => (MdBook, Mark),
         "nav-chapters" | "mobile-nav-chapters" | "nav-wrapper" | "menu-bar" => (MdBook, Furniture),
         // Hugo: Docsy and Book.
-        "td-content" | "td-main" => (Docsy, Mark),
+        "td-main" => (Docsy, Mark),
+        "td-content" => (Docsy, Container),
         "td-sidebar"
         | "td-sidebar-toc"
         | "td-page-meta"
@@ -129,10 +146,11 @@ fn class_role(name: &str) -> Option<(Generator, Role)> {
         "book-page" => (HugoBook, Mark),
         "book-menu" | "book-toc" | "book-header" | "book-footer" => (HugoBook, Furniture),
         // ReadMe.
-        "rm-Article" => (ReadMe, Mark),
+        "rm-Article" => (ReadMe, Container),
         "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
         _ => return None,
-    })
+    };
+    Some((g as Seen, role))
 }
 
 /// The generator a `<meta name="generator">` names (its first word, any case: "Sphinx 7.2",
@@ -159,11 +177,12 @@ fn meta_generator(content: &str) -> Option<Generator> {
 
 impl Table {
     /// Mark the furniture of every documentation generator the page shows evidence of as
-    /// chrome (see the module documentation). One pass over the table; furniture is marked
+    /// chrome, and its content container as a main-content hint (see the module
+    /// documentation). One pass over the table; furniture is marked
     /// only once its generator is known, so the pass keeps the candidates it met.
     pub(super) fn mark_docs_furniture(&mut self, doc: &Html) {
         let mut seen: Seen = 0;
-        let mut candidates: Vec<(u32, Generator)> = Vec::new();
+        let mut candidates: Vec<(u32, Seen, Flags)> = Vec::new();
         for (i, it) in self.items.iter().enumerate() {
             let Some(el) = doc.tree.get(it.id).and_then(|n| n.value().as_element()) else {
                 continue;
@@ -187,14 +206,18 @@ impl Table {
                 .chain(el.attr("id").and_then(id_role));
             for role in roles {
                 match role {
-                    (g, Role::Mark) => seen |= g as Seen,
-                    (g, Role::Furniture) => candidates.push((i as u32, g)),
+                    (g, Role::Mark) => seen |= g,
+                    (g, Role::Furniture) => candidates.push((i as u32, g, F_CHROME_CLASS)),
+                    (g, Role::Container) => {
+                        seen |= g;
+                        candidates.push((i as u32, g, F_MAIN_HINT));
+                    }
                 }
             }
         }
-        for (i, g) in candidates {
-            if seen & g as Seen != 0 {
-                self.items[i as usize].flags |= F_CHROME_CLASS;
+        for (i, g, flag) in candidates {
+            if seen & g != 0 {
+                self.items[i as usize].flags |= flag;
             }
         }
     }
