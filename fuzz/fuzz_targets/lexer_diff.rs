@@ -1,19 +1,19 @@
 //! Differential: the byte-scanning lexer against html5ever's own tokenizer. Both feed the
-//! same tree builder (webgrip-dom's, the shipped one), so the trees must be identical: unguarded, lexer vs html5ever on the
+//! same tree builder (webgrip-html's, the shipped one), so the trees must be identical: unguarded, lexer vs html5ever on the
 //! input; guarded, lexer (defusing while it reads) vs html5ever on the guard's pre-pass
-//! output (`guard::defuse`). The same oracle as `rust/extract/tests/lexer_identity.rs`,
+//! output (`guard::defuse`). The same oracle as `rust/html/tests/lexer_identity.rs`,
 //! driven by coverage instead of a grammar.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use webgrip_extract::Html;
-use webgrip_extract::internals::guard;
-use webgrip_extract::{parse, parse_prepared};
+use webgrip_html::Html;
+use webgrip_html::defuse;
+use webgrip_html::{parse, parse_prepared};
 
-#[path = "../../rust/extract/tests/support/lexer_dump.rs"]
+#[path = "../../rust/html/tests/support/lexer_dump.rs"]
 mod lexer_dump;
 use lexer_dump::dump;
-#[path = "../../rust/extract/tests/support/reference.rs"]
+#[path = "../../rust/html/tests/support/reference.rs"]
 mod reference;
 use reference::{parse_defused_with_html5ever, parse_with_html5ever};
 
@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         let ours = dump(&parse_prepared(&html));
         assert_eq!(ours, dump(&reference), "unguarded trees differ");
     }
-    let defused = guard::defuse(&html);
+    let defused = defuse(&html);
     let reference = parse_defused_with_html5ever(&defused);
     if under_node_cap(&reference, html.len()) {
         let ours = dump(&parse(&html));

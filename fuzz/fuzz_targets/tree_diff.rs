@@ -1,8 +1,8 @@
-//! Differential: webgrip's own tree builder (`webgrip_dom`, issue 30, the shipped one)
+//! Differential: webgrip's own tree builder (`webgrip_html`, issue 30, the shipped one)
 //! against html5ever's, both fed by the byte lexer. Text → lexer → own builder vs text →
 //! lexer → html5ever's tree builder into scraper's tree (the parse shipped before issue 30,
 //! unguarded); the html5lib `#document` dumps and the quirks modes must be identical. The same oracle as
-//! `rust/extract/tests/own_builder_identity.rs` (whose serialiser this includes), driven by
+//! `rust/html/tests/own_builder_identity.rs` (whose serialiser this includes), driven by
 //! coverage instead of a grammar.
 //!
 //! Skipped, as `tree_dump::html5ever_known_wrong` decides (with the reasons), the inputs that
@@ -27,7 +27,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../rust/extract/tests/support/tree_dump.rs"]
+#[path = "../../rust/html/tests/support/tree_dump.rs"]
 #[allow(dead_code)] // the oracle's other helpers serve the integration tests
 mod tree_dump;
 

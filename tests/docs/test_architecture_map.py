@@ -3,7 +3,7 @@
 The code map is the page a new contributor reads first; issue 32 found it three crates and a
 dozen modules behind. A Rust source file counts as named when its file name appears in a code
 span of the page (`lexer.rs`), or, for a file in a module folder, the folder does
-(`builder/`). The Python modules' map is checked by ``tests/package/test_layers.py``.
+(`tree_builder/`). The Python modules' map is checked by ``tests/package/test_layers.py``.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def test_every_rust_file_the_page_names_exists():
 
 
 def test_the_check_sees_a_module_the_page_leaves_out():
-    sources = [ROOT / "rust" / "extract" / "src" / "lexer.rs"]
-    sources.append(ROOT / "rust" / "dom" / "src" / "builder" / "modes_body.rs")
-    assert _unnamed({"lexer.rs", "builder/"}, sources) == []
-    assert _unnamed({"builder/"}, sources) == ["rust/extract/src/lexer.rs"]
-    assert _unnamed({"lexer.rs"}, sources) == ["rust/dom/src/builder/modes_body.rs"]
+    sources = [ROOT / "rust" / "extract" / "src" / "shell.rs"]
+    sources.append(ROOT / "rust" / "html" / "src" / "tree_builder" / "modes_body.rs")
+    assert _unnamed({"shell.rs", "tree_builder/"}, sources) == []
+    assert _unnamed({"tree_builder/"}, sources) == ["rust/extract/src/shell.rs"]
+    assert _unnamed({"shell.rs"}, sources) == ["rust/html/src/tree_builder/modes_body.rs"]

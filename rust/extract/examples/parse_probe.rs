@@ -7,7 +7,7 @@ use webgrip_extract::{
     Scope,
 };
 
-#[path = "../tests/support/reference.rs"]
+#[path = "../../html/tests/support/reference.rs"]
 mod reference;
 
 fn main() {
@@ -40,13 +40,12 @@ fn main() {
     // PROBE_VIEWS_ONLY=1 skips the reference parses (for profiling the production path).
     if std::env::var_os("PROBE_VIEWS_ONLY").is_none() {
         let mut defused = 0;
-        let t_guard =
-            best(&mut || defused = webgrip_extract::internals::guard::defuse(&html).len());
+        let t_guard = best(&mut || defused = webgrip_html::defuse(&html).len());
         let t_raw = best(&mut || drop(scraper::Html::parse_document(&html)));
         println!(
             "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
         );
-        let stripped = webgrip_extract::internals::guard::defuse(&html).into_owned();
+        let stripped = webgrip_html::defuse(&html).into_owned();
         let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
         let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
         let t_c = best(&mut || drop(reference::parse_with_html5ever(&stripped)));

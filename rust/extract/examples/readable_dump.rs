@@ -2,8 +2,8 @@
 //! (`{"file": ..., "text": ...}`) with a plain text walk, for scoring outside Python.
 use std::io::Write;
 
-use webgrip_extract::internals::tree::{Node, NodeId};
 use webgrip_extract::Html;
+use webgrip_html::{Node, NodeId};
 
 fn is_block(name: &str) -> bool {
     matches!(

@@ -1,10 +1,9 @@
 //! One parse, every requested view.
 
-use webgrip_dom::{Limits, TreeBuilder};
+// The parse is webgrip-html's; named here beside the views built from it.
+pub use webgrip_html::{parse, parse_prepared, parse_within, Html};
 
 use crate::budget::{Budget, Interrupted};
-use crate::lexer::{Outcome, Pressure};
-use crate::tree::Html;
 
 use crate::emit::{self, Flavor, FrameMarks};
 use crate::frames::{self, Frame};
@@ -14,7 +13,7 @@ use crate::readable::Scorer as ReadableScorer;
 use crate::scope::Scope;
 use crate::tables::{self, Table};
 use crate::tracking::TrackingRules;
-use crate::{lexer, readable, urls};
+use crate::{readable, urls};
 
 /// Which views to build.
 #[derive(Debug, Clone, Copy, Default)]
@@ -196,98 +195,10 @@ pub fn extract_parsed_with(
     }
 }
 
-/// Parse a document after defusing input that would make tree building quadratic and
-/// stripping what no view reads (see `guard/`; the lexer (`lexer.rs`) does both while it reads).
-/// Everything that parses untrusted HTML should go through this.
-///
-/// Scripting is off, as in a browser without scripts: `<noscript>` content is markup rather
-/// than raw text. An agent's fetch runs no scripts, and some sites (forum software in
-/// particular) serve their whole content inside `<noscript>` for exactly such readers. The
-/// emitters still drop `noscript` on whole-page views; readable mode may select inside it
-/// when that is where the page's text is.
-pub fn parse(html: &str) -> Html {
-    build(html, true, &Budget::unlimited()).0
-}
-
-/// [`parse`] that gives up once `budget` is spent.
-pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
-    match build(html, true, budget) {
-        (doc, Outcome::Complete) => Ok(doc),
-        (_, Outcome::Interrupted(why)) => Err(why),
-    }
-}
-
-/// Parse `html` as it is (no `guard/` pre-pass), the way [`parse`] does: scripting disabled,
-/// so `<noscript>` content is markup. Only for input that is already defused (by
-/// [`crate::guard::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
-/// scans quadratic (the open-element and node caps still hold).
-pub fn parse_prepared(html: &str) -> Html {
-    build(html, false, &Budget::unlimited()).0
-}
-
-/// Tokens from [`lexer`], the tree from webgrip-dom's builder. The lexer applies the caps
-/// that keep tree building linear (with `guarded`: depth and attributes, while it strips
-/// what no view reads; always: open elements and formatting entries over [`lexer::MAX_OPEN`]
-/// as the builder reports them, and the node cap past which the rest of the page is read
-/// flat), all with webgrip-dom's values ([`Limits::for_input`]). Guarded, the builder keeps
-/// the caps only it can apply ([`Limits::behind_guard`]): the attributes a repeated `<html>` or
-/// `<body>` merges into the first, which add up past any one tag's cap (issue 45, F1: run
-/// uncapped, one attribute per repeated tag grew memory quadratically). The others applied
-/// twice would count start tags the lexer already dropped and move where the builder's
-/// probes fall; the builder keeps them for other tokenizers (the tests drive it with
-/// html5ever's).
-///
-/// Input past [`lexer::MAX_INPUT`] is cut there (at a character boundary): the arena
-/// addresses text with `u32`, and no response cap comes near it.
-fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
-    let html = within_max_input(html);
-    // Unguarded (trusted or already defused input, the conformance runner) the builder
-    // builds what the standard says, uncapped: merged attributes still grow in place.
-    let limits = if guarded {
-        Limits::behind_guard()
-    } else {
-        Limits::unlimited()
-    };
-    let builder = TreeBuilder::with_limits(limits);
-    // The arena sized up front: growing it by doubling copies it several times and touches
-    // twice the memory (page faults dominated large pages). Each `<` makes at most one
-    // element and one text node after it, and text is at most the input. Capacity never
-    // touched costs nothing.
-    let tags = memchr::memchr_iter(b'<', html.as_bytes()).count();
-    builder.reserve(2 * tags + 8, html.len(), tags + 8);
-    let probe = || {
-        let (open, nodes) = builder.pressure();
-        Pressure { open, nodes }
-    };
-    // The node cap: webgrip-dom's `BYTES_PER_NODE` input bytes per tree node a page may use
-    // up before the rest is read flat, plus `SPARE_NODES` for small pages. Why: dense markup
-    // (`<p><b><p>x` makes six nodes per ten bytes, re-opened formatting elements included)
-    // would otherwise turn a 10 MiB page into millions of nodes. The densest of the 1,585
-    // corpus pages uses 14.7 bytes per node (median 64; `examples/node_density.rs`), and a
-    // table of one-character cells (`<td>1</td>`) 5: one node per 4 bytes builds those in
-    // full and bounds the tree at a node per 4 input bytes.
-    let max_nodes = Limits::for_input(html.len()).flat_after;
-    let outcome = lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes);
-    (Html::built(builder), outcome)
-}
-
-/// The longest prefix of `html` that is at most [`lexer::MAX_INPUT`] bytes and ends on a
-/// character boundary.
-fn within_max_input(html: &str) -> &str {
-    if html.len() <= lexer::MAX_INPUT {
-        return html;
-    }
-    let mut end = lexer::MAX_INPUT;
-    while !html.is_char_boundary(end) {
-        end -= 1;
-    }
-    &html[..end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use webgrip_dom::MAX_ATTRS;
+    use webgrip_html::{Limits, MAX_ATTRS, MAX_OPEN};
 
     fn repeat(unit: &str, times: usize) -> String {
         format!("<html><body>{}</body></html>", unit.repeat(times))
@@ -307,7 +218,7 @@ mod tests {
             let html = repeat(unit, 20_000);
             let doc = parse(&html);
             // Nested without the cap: 20,000+ levels.
-            assert!(max_depth(&doc) < 2 * lexer::MAX_OPEN, "{unit}");
+            assert!(max_depth(&doc) < 2 * MAX_OPEN, "{unit}");
             let text = crate::text::render(&doc, &Scope::whole());
             assert_eq!(text.matches('x').count(), 20_000, "{unit}");
         }

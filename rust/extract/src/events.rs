@@ -4,13 +4,13 @@
 //! Why here and not Python's `html.parser`: that parser re-reads an unclosed construct from
 //! its start each time more input arrives or it looks for the construct's end, so 64 KiB of
 //! `<a ` took 46 s and 1 MiB of `<!` 13 s, holding the GIL where no deadline reaches.
-//! This pass reads the page with the guard's byte scanners ([`guard::script_end`],
-//! [`guard::raw_end`], [`guard::comment_extent`], [`guard::tag_name_len`]) and the tag
-//! scanner's streaming form ([`guard::scan_tag_with`]), which hands over each attribute as it
+//! This pass reads the page with the guard's byte scanners ([`scan::script_end`],
+//! [`scan::raw_end`], [`scan::comment_extent`], [`scan::tag_name_len`]) and the tag
+//! scanner's streaming form ([`scan::scan_tag_with`]), which hands over each attribute as it
 //! ends instead of collecting them all: every byte is looked at a bounded number of times and a tag
 //! keeps at most [`MAX_ATTRS`] attributes (the first value of a repeated name, as the HTML
 //! tokenizer keeps), so neither time nor memory grows with the attributes of one tag.
-//! It does not run [`crate::lexer::tokenize`]: unguarded, that checks each attribute
+//! It does not run `webgrip_html::tokenize`: unguarded, that checks each attribute
 //! against the tag's earlier ones (quadratic in a tag with 10⁵ distinct attributes), and
 //! guarded it drops the attributes result pages are read by.
 //!
@@ -27,7 +27,7 @@
 
 use memchr::memchr;
 
-use crate::guard;
+use webgrip_html::scan;
 
 /// Attributes kept per start tag (the first ones, distinct names); the rest are read past.
 pub const MAX_ATTRS: usize = 64;
@@ -100,7 +100,7 @@ impl Pass<'_> {
                 },
                 Some(b'/') => match b.get(lt + 2) {
                     Some(c) if c.is_ascii_alphabetic() => {
-                        let name_end = lt + 2 + guard::tag_name_len(b, lt + 2);
+                        let name_end = lt + 2 + scan::tag_name_len(b, lt + 2);
                         let Some((end, _)) = scan_attrs(b, name_end, |_, _| {}) else {
                             return;
                         };
@@ -116,7 +116,7 @@ impl Pass<'_> {
                         return;
                     }
                 },
-                Some(b'!') if b[lt + 2..].starts_with(b"--") => guard::comment_extent(b, lt).1,
+                Some(b'!') if b[lt + 2..].starts_with(b"--") => scan::comment_extent(b, lt).1,
                 Some(b'!' | b'?') => bogus_end(b, lt + 2),
                 _ => {
                     self.text.push('<');
@@ -131,7 +131,7 @@ impl Pass<'_> {
     fn start_tag(&mut self, lt: usize) -> Option<usize> {
         let b = self.b;
         let src = self.src;
-        let name_end = lt + 1 + guard::tag_name_len(b, lt + 1);
+        let name_end = lt + 1 + scan::tag_name_len(b, lt + 1);
         let name = self.s(lt + 1, name_end).to_ascii_lowercase();
         let mut attrs: Vec<(String, String)> = Vec::new();
         let (end, self_closing) = scan_attrs(b, name_end, |n, v| {
@@ -152,15 +152,15 @@ impl Pass<'_> {
         self.flush();
         let raw: &[u8] = name.as_bytes();
         let next = if raw == b"script" {
-            guard::script_end(b, end)
+            scan::script_end(b, end)
         } else if raw == b"style" {
-            guard::raw_end(b, end, raw, false).0
+            scan::raw_end(b, end, raw, false).0
         } else if RAW_TEXT_KEPT.contains(&raw) {
-            let stop = guard::raw_end(b, end, raw, false).0;
+            let stop = scan::raw_end(b, end, raw, false).0;
             self.text.push_str(src.get(end..stop).unwrap_or(""));
             stop
         } else if raw == b"title" || raw == b"textarea" {
-            let stop = guard::raw_end(b, end, raw, false).0;
+            let stop = scan::raw_end(b, end, raw, false).0;
             decode_into(src, end, stop, false, &mut self.text);
             stop
         } else if raw == b"plaintext" {
@@ -187,7 +187,7 @@ fn bogus_end(b: &[u8], from: usize) -> usize {
     memchr(b'>', &b[from..]).map_or(b.len(), |e| from + e + 1)
 }
 
-/// Read a tag's attributes from just after its name ([`guard::scan_tag_with`]), calling
+/// Read a tag's attributes from just after its name ([`scan::scan_tag_with`]), calling
 /// `on_attr(name range, value range)` as each attribute ends (so nothing is kept per
 /// attribute). Where the tag ends (after `>`) and whether it is self-closing; `None` if the
 /// input ends inside the tag.
@@ -196,7 +196,7 @@ fn scan_attrs(
     i: usize,
     mut on_attr: impl FnMut(Range, Option<Range>),
 ) -> Option<(usize, bool)> {
-    let tag = guard::scan_tag_with(b, i, |a| {
+    let tag = scan::scan_tag_with(b, i, |a| {
         on_attr(a.name, a.value.map(|(from, to, _)| (from, to)))
     })?;
     Some((tag.end, tag.self_closing))
@@ -211,7 +211,7 @@ fn decode_into(src: &str, from: usize, to: usize, in_attr: bool, out: &mut Strin
     let mut pos = from;
     while let Some(off) = memchr(b'&', &b[pos..]) {
         let at = pos + off;
-        match crate::lexer::char_ref(src, b, at, in_attr) {
+        match scan::char_ref(src, b, at, in_attr) {
             Some((r, next)) => {
                 out.push_str(&src[seg..at]);
                 out.extend(&r.chars[..r.len]);

@@ -1,6 +1,7 @@
-//! HTML extraction for webgrip: parse once into webgrip-dom's arena tree (its WHATWG tree
-//! builder, fed by the byte-scanning lexer in `lexer.rs`), then derive every view (text,
-//! Markdown, links, tables, metadata, main content) from that one tree.
+//! HTML extraction for webgrip: parse once with webgrip-html (its byte-scanning tokenizer
+//! feeding its WHATWG tree builder into an arena tree), then derive every view (text,
+//! Markdown, links, tables, metadata, main content) from that one tree; and the checks that
+//! read a page's raw bytes (charset, bot check, app shell, the search parser's events).
 //!
 //! Every traversal is iterative (`walk.rs`), so hostile nesting cannot overflow the stack.
 
@@ -9,17 +10,13 @@
 // dead code, which a `pub mod` hid.
 mod challenge;
 mod charset;
-mod doctype;
 mod document;
 mod element_facts;
 mod emit;
-mod entities;
 mod events;
 mod frames;
 mod grid;
-mod guard;
 mod jsonld;
-mod lexer;
 mod links;
 mod markdown;
 mod metadata;
@@ -37,12 +34,11 @@ mod walk;
 // Parse once, then every view the caller asks for (`extract*`), or the tree itself (`parse*`).
 pub use document::{
     extract, extract_parsed, extract_parsed_with, extract_within, parse, parse_prepared,
-    parse_within, Extracted, Modes, Options, MIN_MAIN_CONTENT_CHARS,
+    parse_within, Extracted, Html, Modes, Options, MIN_MAIN_CONTENT_CHARS,
 };
 pub use emit::Flavor;
 pub use frames::Frame;
 pub use scope::Scope;
-pub use tree::Html;
 pub use webgrip_budget::{Budget, Interrupted};
 
 // One view of a parsed tree each, for callers that parse once and choose (benches, examples).
@@ -75,11 +71,11 @@ pub use tracking::{TrackingRules, DOMAIN_TRACKING_PARAMS, TRACKING_PARAMS};
 
 // The void elements, from the parse's one home for element names (for the Python search
 // parser, through the binding).
-pub use webgrip_dom::VOID_ELEMENTS;
+pub use webgrip_html::VOID_ELEMENTS;
 
-/// The parse's inner steps, named one item at a time for the conformance runner, the
-/// differential fuzz targets, the identity tests and the benches. Not part of the API: the
-/// shipped extension uses none of it.
+/// Inner steps of the views, named one item at a time for the fuzz targets and the benches
+/// (the parse's own steps are webgrip-html's API). Not part of this crate's API: the shipped
+/// extension uses none of it.
 #[doc(hidden)]
 pub mod internals {
     pub mod charset {
@@ -87,15 +83,6 @@ pub mod internals {
     }
     pub mod element_facts {
         pub use crate::element_facts::attr;
-    }
-    pub mod guard {
-        pub use crate::guard::{defuse, defuse_only, MAX_DEPTH};
-    }
-    pub mod lexer {
-        pub use crate::lexer::{tokenize, tokenize_fragment, Pressure, MAX_INPUT};
-    }
-    pub mod tree {
-        pub use crate::tree::{Edge, Node, NodeId};
     }
     pub mod urls {
         pub use crate::urls::Resolver;

@@ -4,11 +4,11 @@
 //! Why here and not in Python: the test used to be three regular expressions over the first
 //! 512 KiB of the body (`<script\b[^>]*\bsrc\s*=` and two alike). Python's `re` backtracks,
 //! so 1 MiB of `<script ` or of `<a ` after a script tag took minutes while holding the GIL,
-//! where no deadline reaches. This pass reads the page with the [`crate::lexer`]'s own byte
-//! scanners ([`guard::scan_tag`], [`guard::script_end`], [`guard::raw_end`],
-//! [`guard::comment_extent`]): every byte is looked at a bounded number of times, nothing is
+//! where no deadline reaches. This pass reads the page with the webgrip-html lexer's own byte
+//! scanners ([`scan::scan_tag`], [`scan::script_end`], [`scan::raw_end`],
+//! [`scan::comment_extent`]): every byte is looked at a bounded number of times, nothing is
 //! allocated per tag, and the pass stops as soon as it has its answer (or after
-//! [`SCAN_BYTES`]). It does not run [`crate::lexer::tokenize`] itself: unguarded, that
+//! [`SCAN_BYTES`]). It does not run `webgrip_html::tokenize` itself: unguarded, that
 //! checks each attribute against the tag's earlier ones (quadratic in a tag with 10⁵ distinct attributes), and guarded it
 //! empties scripts and drops the attributes this test reads (`ng-version`, ...).
 //!
@@ -47,9 +47,9 @@
 //! root holds the text in a sibling (or a placeholder-sized one with scripts) a shell.
 
 use memchr::memchr;
-use webgrip_dom::TagClass;
+use webgrip_html::TagClass;
 
-use crate::guard::{self, Attr};
+use webgrip_html::scan::{self, Attr};
 
 /// How much of a page is read: an app shell is small (its markup is a few KiB; inlined state
 /// comes after the root or inside scripts, which are skipped quickly). Why a cap at all: a
@@ -374,8 +374,8 @@ impl Scan {
                 }
                 Some(b'/') => match b.get(lt + 2) {
                     Some(c) if c.is_ascii_alphabetic() => {
-                        let name_end = lt + 2 + guard::tag_name_len(b, lt + 2);
-                        match guard::scan_tag(b, name_end, &mut attrs) {
+                        let name_end = lt + 2 + scan::tag_name_len(b, lt + 2);
+                        match scan::scan_tag(b, name_end, &mut attrs) {
                             Some(tag) => {
                                 self.end_tag(b, &b[lt + 2..name_end]);
                                 tag.end
@@ -391,7 +391,7 @@ impl Scan {
                         return;
                     }
                 },
-                Some(b'!') if b[lt + 2..].starts_with(b"--") => guard::comment_extent(b, lt).1,
+                Some(b'!') if b[lt + 2..].starts_with(b"--") => scan::comment_extent(b, lt).1,
                 // DOCTYPE, CDATA and bogus comments: up to the next `>`.
                 Some(b'!' | b'?') => bogus_comment_end(b, lt + 2),
                 // A `<` that starts no markup is text.
@@ -465,9 +465,9 @@ impl Scan {
     /// input ends inside the tag.
     fn start_tag(&mut self, b: &[u8], lt: usize, attrs: &mut Vec<Attr>) -> Option<usize> {
         let from = lt + 1;
-        let name_end = from + guard::tag_name_len(b, from);
+        let name_end = from + scan::tag_name_len(b, from);
         let name = &b[from..name_end];
-        let tag = guard::scan_tag(b, name_end, attrs)?;
+        let tag = scan::scan_tag(b, name_end, attrs)?;
         // Another element of the candidate's name nests inside it; any other candidate is
         // inside it or after a root already found, and is not looked at.
         let mut candidate = match self.candidate.as_mut() {
@@ -500,7 +500,7 @@ impl Scan {
             self.shows = true;
         }
         if name.eq_ignore_ascii_case(b"script") {
-            let end = guard::script_end(b, tag.end);
+            let end = scan::script_end(b, tag.end);
             self.script(b, attrs, &b[tag.end..end]);
             return Some(end);
         }
@@ -515,7 +515,7 @@ impl Scan {
         if name.eq_ignore_ascii_case(b"noscript") {
             // Scripting is on in the browser that would render the page: the content is
             // text up to `</noscript>`, and never shown.
-            let (end, _) = guard::raw_end(b, tag.end, b"noscript", false);
+            let (end, _) = scan::raw_end(b, tag.end, b"noscript", false);
             self.noscript |= mentions_javascript(&b[tag.end..end]);
             return Some(end);
         }
@@ -525,7 +525,7 @@ impl Scan {
         // RCDATA and RAWTEXT: text up to the end tag, as the tokenizer reads them with
         // scripting on (`<noscript>` is handled above).
         if class_of(name).is_rawtext() {
-            return Some(guard::raw_end(b, tag.end, name, false).0);
+            return Some(scan::raw_end(b, tag.end, name, false).0);
         }
         Some(tag.end)
     }

@@ -51,8 +51,8 @@ fn hundred_thousand_nested_divs() {
 fn nesting_after_an_ambiguous_cdata_is_still_capped() {
     let n = 100_000;
     let html = format!("<math><mi><p><![CDATA[x>{}<p>deep</p>", "<div>".repeat(n));
-    let prepared = webgrip_extract::internals::guard::defuse(&html);
-    assert!(prepared.matches("<div>").count() <= webgrip_extract::internals::guard::MAX_DEPTH);
+    let prepared = webgrip_html::defuse(&html);
+    assert!(prepared.matches("<div>").count() <= webgrip_html::MAX_DEPTH);
     let (_, text) = run_small_stack(html);
     assert!(text.contains("deep"), "{text:?}");
 }

@@ -7,11 +7,13 @@
 //!   `cargo test --profile fastbuild -p webgrip-extract --test prepass_identity -- --ignored`.
 //!   Skips cleanly when the corpus is absent.
 
+// The corpus reader the parse's identity tests use (webgrip-html's tests/common).
+#[path = "../../html/tests/common/mod.rs"]
 mod common;
 
 use proptest::prelude::*;
-use webgrip_extract::internals::guard;
 use webgrip_extract::{extract_parsed, parse_prepared, Modes};
+use webgrip_html::{defuse, defuse_only};
 
 const URL: &str = "https://example.com/dir/page.html";
 
@@ -33,8 +35,8 @@ fn views(html: &str, prepass: fn(&str) -> std::borrow::Cow<'_, str>) -> String {
 }
 
 fn assert_same(html: &str, what: &str) {
-    let stripped = views(html, guard::defuse);
-    let plain = views(html, guard::defuse_only);
+    let stripped = views(html, defuse);
+    let plain = views(html, defuse_only);
     if stripped != plain {
         let at = stripped
             .bytes()
@@ -78,7 +80,7 @@ proptest! {
 
     #[test]
     fn random_strings_never_panic(s in "\\PC*") {
-        let _ = guard::defuse(&s);
+        let _ = defuse(&s);
     }
 }
 

@@ -213,7 +213,7 @@ impl<'s> Emitter<'s> {
             "wbr" => return false,
             _ => {}
         }
-        let frame = if let Some(level) = webgrip_dom::heading_level(name) {
+        let frame = if let Some(level) = webgrip_html::heading_level(name) {
             self.w.request_break(2);
             let prefixed = self.md && !self.w.is_inline_only();
             if prefixed {

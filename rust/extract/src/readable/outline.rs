@@ -509,7 +509,7 @@ impl<'a> Outliner<'a> {
         }
         let mut item = Item::new(node.id(), parent, idx, flags);
         item.links = u32::from(flags.has_any(F_LINK));
-        item.level = webgrip_dom::heading_level(name).unwrap_or(0);
+        item.level = webgrip_html::heading_level(name).unwrap_or(0);
         item.sig = signature(name, class_facts.sig);
         self.push(item);
         self.depths.enter(flags);

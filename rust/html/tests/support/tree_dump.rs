@@ -1,12 +1,12 @@
 //! The own tree builder's identity oracle (issue 30): the same input through the byte lexer
 //! feeding html5ever's tree builder into scraper's tree (the parse webgrip shipped before
 //! it owned its tree builder; the reference) and through the lexer feeding
-//! `webgrip_dom::TreeBuilder` (the shipped parse), each dumped in html5lib-tests'
+//! `webgrip_html::TreeBuilder` (the shipped parse), each dumped in html5lib-tests'
 //! `#document` format with the quirks mode on a first line.
 //!
-//! Shared by `rust/extract/tests/own_builder_identity.rs` and the `tree_diff` fuzz target
+//! Shared by `rust/html/tests/own_builder_identity.rs` and the `tree_diff` fuzz target
 //! (`fuzz/fuzz_targets/tree_diff.rs` includes this file by path), so it uses only what both
-//! crates have: html5ever, scraper, ego-tree, webgrip-extract and webgrip-dom.
+//! crates have: html5ever, scraper, ego-tree, and webgrip-html.
 
 use std::cell::Cell;
 
@@ -15,10 +15,10 @@ use ego_tree::NodeId;
 use html5ever::interface::{Tracer, TreeSink};
 use html5ever::tree_builder::{TreeBuilder as Html5everBuilder, TreeBuilderOpts};
 use scraper::{Html, HtmlTreeSink, Node};
-use webgrip_dom::ToHtml5ever;
-use webgrip_dom::{html5lib_dump, Limits, TreeBuilder};
-use webgrip_extract::internals::lexer::{self, Pressure};
-use webgrip_extract::Budget;
+use webgrip_html::Budget;
+use webgrip_html::Pressure;
+use webgrip_html::ToHtml5ever;
+use webgrip_html::{html5lib_dump, Limits, TreeBuilder};
 
 /// Whether `html` may reach a construct html5ever 0.40's tree builder gets wrong, where
 /// the own builder follows the standard and html5lib-tests, so that the trees legitimately
@@ -116,7 +116,7 @@ pub fn html5ever_parse(html: &str, guarded: bool) -> Html {
             nodes: builder.sink.0.borrow().tree.nodes().len(),
         }
     };
-    lexer::tokenize(
+    webgrip_html::tokenize(
         html,
         &ToHtml5ever(&builder),
         guarded,
@@ -139,10 +139,10 @@ impl Tracer for Count {
 }
 
 /// html5ever's tree (the reference, [`html5ever_parse`] unguarded), or `None` when the
-/// comparison does not apply: the input is past `lexer::MAX_INPUT` or the tree reached the
+/// comparison does not apply: the input is past `webgrip_html::MAX_INPUT` or the tree reached the
 /// node cap.
 pub fn html5ever(html: &str) -> Option<String> {
-    if html.len() > lexer::MAX_INPUT {
+    if html.len() > webgrip_html::MAX_INPUT {
         return None;
     }
     let doc = html5ever_parse(html, false);
@@ -152,13 +152,13 @@ pub fn html5ever(html: &str) -> Option<String> {
     Some(scraper_dump(&doc))
 }
 
-/// The shipped parse's tree in the same format ([`webgrip_extract::parse`] with `guarded`,
-/// else [`webgrip_extract::parse_prepared`]).
+/// The shipped parse's tree in the same format ([`webgrip_html::parse`] with `guarded`,
+/// else [`webgrip_html::parse_prepared`]).
 pub fn shipped(html: &str, guarded: bool) -> String {
     let doc = if guarded {
-        webgrip_extract::parse(html)
+        webgrip_html::parse(html)
     } else {
-        webgrip_extract::parse_prepared(html)
+        webgrip_html::parse_prepared(html)
     };
     let tree = html5lib_dump(&doc.tree, 0);
     if tree.is_empty() {
@@ -168,10 +168,10 @@ pub fn shipped(html: &str, guarded: bool) -> String {
     }
 }
 
-/// The own builder behind the lexer, as `examples/html5lib_conformance.rs` wires it:
+/// The own builder behind the lexer, as `tests/html5lib.rs` wires it:
 /// unguarded, unlimited budget, no pressure reported, no node cap, and the builder's own
 /// caps off ([`Limits::unlimited`]), so that it builds what html5ever's builder builds from
-/// the same tokens however deep the page. `html` must be at most `lexer::MAX_INPUT` bytes.
+/// the same tokens however deep the page. `html` must be at most `webgrip_html::MAX_INPUT` bytes.
 pub fn own(html: &str) -> String {
     own_with(html, Limits::unlimited())
 }
@@ -181,7 +181,7 @@ pub fn own(html: &str) -> String {
 pub fn own_with(html: &str, limits: Limits) -> String {
     let builder = TreeBuilder::with_limits(limits);
     let probe = || Pressure { open: 0, nodes: 0 };
-    lexer::tokenize(
+    webgrip_html::tokenize(
         html,
         &builder,
         false,
@@ -200,7 +200,7 @@ pub fn own_with(html: &str, limits: Limits) -> String {
 }
 
 /// A scraper document in html5lib's `#document` format, the quirks mode first: the same
-/// lines as `webgrip_dom::html5lib_dump` (and as the conformance example's serialiser), but
+/// lines as `webgrip_html::html5lib_dump` (and as the conformance example's serialiser), but
 /// iterative, so that a deeply nested page cannot overflow the stack.
 pub fn scraper_dump(doc: &Html) -> String {
     let mut out = vec![format!("quirks {:?}", doc.quirks_mode)];

@@ -6,9 +6,9 @@ use crate::token::{Tag, TagKind};
 
 use super::foreign::{adjust_foreign_attrs, adjust_mathml_attrs, adjust_svg_attrs};
 use super::stack::Scope;
+use super::tag_sets::HEADINGS;
 use super::{is_ws, Builder, Mode, QuirksMode, Tok};
 use crate::arena::Ns;
-use crate::tag_sets::HEADINGS;
 
 /// Block-level start tags that close an open `<p>` and are then plain inserts.
 const BLOCKS: &[&str] = &[

@@ -144,7 +144,7 @@ impl Tracker {
         Start::Drop
     }
 
-    /// Drop a start tag because the tree builder is crowded (see [`crate::lexer::MAX_OPEN`]);
+    /// Drop a start tag because the tree builder is crowded (see [`crate::tokenizer::MAX_OPEN`]);
     /// its end tag goes too, unless it closes itself (`<x/>` has none to wait for).
     pub(crate) fn drop_crowded(&mut self, key: Name, self_closing: bool) -> Start {
         if self_closing {

@@ -1,13 +1,13 @@
 //! The tree dump of the lexer's identity oracle: every node of a parsed document, one per
 //! line, indented by depth, with everything a tokenizer difference could change (namespaces,
 //! attributes in source order, text, comments, doctype, quirks mode). Shared by
-//! `rust/extract/tests/lexer_identity.rs` and the `lexer_diff` fuzz target (which includes
+//! `rust/html/tests/lexer_identity.rs` and the `lexer_diff` fuzz target (which includes
 //! this file by path).
 
 use std::fmt::Write;
 
-use webgrip_extract::internals::tree::{Edge, Node};
-use webgrip_extract::Html;
+use webgrip_html::Html;
+use webgrip_html::{Edge, Node};
 
 /// Every node of the tree, one per line, indented by depth (attributes in source order,
 /// each with its namespace).

@@ -23,7 +23,7 @@
 //! `<title>`, a stray end tag) is left whole, and a document that may hold a `<frameset>` is
 //! not stripped at all. Ordinary pages that need neither job are returned borrowed.
 //!
-//! The same [`Tracker`] drives the [`crate::lexer`], which does this work while it reads;
+//! The same [`Tracker`] drives the lexer (`tokenizer/lexer.rs`), which does this work while it reads;
 //! [`defuse`] is the string form (the reference for tests, and the path for inputs too
 //! large for the lexer).
 //!
@@ -46,16 +46,19 @@ mod tracker;
 pub(crate) use names::{attr_is_read, flattens, name_key, opens_element};
 #[cfg(test)]
 pub(crate) use scan::scan_guarded;
-pub(crate) use scan::{
+pub use scan::{
     comment_extent, raw_end, scan_tag, scan_tag_keeping, scan_tag_with, script_end, tag_name_len,
     Attr, KEPT_ATTRS,
 };
 pub(crate) use tracker::{mentions_frameset, Cdata, Start, Tracker};
 
-/// Deeper than any real page nests; the tree builder's scans stay cheap below it. Real tags
-/// carry a few dozen attributes at most. The values are webgrip-dom's, whose tree builder
-/// applies the same caps (one set of limits for tokenizer and builder).
-pub use webgrip_dom::{MAX_ATTRS, MAX_DEPTH};
+/// Open elements (as the [`Tracker`] models them) before start tags are dropped: deeper than
+/// any real page nests; the tree builder's scans stay cheap below it. The tree builder
+/// applies the same cap to other tokenizers (`tree_builder/limits.rs`).
+pub const MAX_DEPTH: usize = 256;
+/// Attributes a tag may carry (more: the tag is dropped), and a merged `<html>` or `<body>`
+/// may collect: real tags carry a few dozen at most.
+pub const MAX_ATTRS: usize = 256;
 /// `data:` URLs at least this long are shortened to `data:`.
 pub const LONG_ATTR: usize = 64;
 

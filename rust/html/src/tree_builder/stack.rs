@@ -2,11 +2,11 @@
 //! popping, and the "special" category the in-body rules and the adoption agency use (the
 //! element sets themselves are in `tag_sets.rs`).
 
-use super::Builder;
-use crate::arena::{Dom, Kind, NodeId, Ns};
-use crate::tag_sets::{
+use super::tag_sets::{
     BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL, TABLE_SCOPE_BOUNDARY,
 };
+use super::Builder;
+use crate::arena::{Dom, Kind, NodeId, Ns};
 
 /// The kinds of scope; each adds its own boundary elements to the default list.
 #[derive(Clone, Copy, PartialEq, Eq)]

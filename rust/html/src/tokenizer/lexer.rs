@@ -1,4 +1,4 @@
-//! A byte-scanning HTML tokenizer that feeds webgrip-dom's tree builder.
+//! A byte-scanning HTML tokenizer that feeds the tree builder (`tree_builder/`).
 //!
 //! Why: html5ever's tokenizer takes input a character at a time through a buffer queue and
 //! was about two thirds of the parse time on real pages. This module follows the WHATWG
@@ -13,7 +13,7 @@
 //! reads never become tokens. `tests/lexer_identity.rs` checks that this builds the same
 //! tree as html5ever's tokenizer over [`guard::defuse`]'s output.
 //!
-//! A `<!DOCTYPE ...>` (whose identifiers decide quirks mode) is read by [`crate::doctype`]'s
+//! A `<!DOCTYPE ...>` (whose identifiers decide quirks mode) is read by [`super::doctype`]'s
 //! state machine on its own slice. The trees this lexer and html5ever's tokenizer build
 //! through the same tree builder are compared on the corpus and on generated input
 //! (`tests/lexer_identity.rs`, the `lexer_diff` fuzz target).
@@ -21,11 +21,11 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
+use crate::token::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 use memchr::{memchr, memchr3};
-use webgrip_dom::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSink};
 
-use crate::budget::{Budget, Interrupted};
-use crate::guard::{self, Start, Tracker};
+use super::guard::{self, Start, Tracker};
+use webgrip_budget::{Budget, Interrupted};
 
 /// The arena DOM addresses its text with `u32`: input past this is cut (at a character
 /// boundary) before parsing. Two thousand times the default response cap.
@@ -36,9 +36,9 @@ pub const MAX_INPUT: usize = (u32::MAX / 2) as usize;
 /// make the adoption agency and the reconstruction of formatting elements leave elements
 /// open that no end tag closes, so the builder's stack grows with the page and every scan of
 /// it (scope checks, the adoption agency) turns tree building quadratic. Browsers bound the
-/// same thing (Blink stops nesting at 512). Real pages stay far below it. The value is
-/// webgrip-dom's, whose tree builder applies the same cap to other tokenizers.
-pub use webgrip_dom::MAX_OPEN;
+/// same thing (Blink stops nesting at 512). Real pages stay far below it. The tree builder
+/// applies the same cap to other tokenizers (`tree_builder/limits.rs`).
+pub const MAX_OPEN: usize = 512;
 /// Start tags between two counts of the tree builder's open elements (a count costs one
 /// pass over them), and while above [`MAX_OPEN`].
 const PROBE_EVERY: u32 = 16;
@@ -96,7 +96,7 @@ pub fn tokenize<S: TokenSink>(
 
 /// [`tokenize`] for the fragment parsing algorithm (html5lib-tests' fragment cases):
 /// unguarded and uncapped, starting in the state the context element sets (`start`, as
-/// `webgrip_dom::TreeBuilder::fragment_raw_kind` gives it; `Some(None)`: PLAINTEXT). No start
+/// `TreeBuilder::fragment_raw_kind` gives it; `Some(None)`: PLAINTEXT). No start
 /// tag has been emitted, so no end tag is "appropriate" (§13.2.5): the context's raw text
 /// runs to the end (`tests4.dat`: `<!-- inside </script> -->` in `<script>` is all text).
 pub fn tokenize_fragment<S: TokenSink>(
@@ -213,9 +213,9 @@ struct Lexer<'a, S> {
 }
 
 /// One decoded character reference: up to two characters.
-pub(crate) struct CharRef {
-    pub(crate) chars: [char; 2],
-    pub(crate) len: usize,
+pub struct CharRef {
+    pub chars: [char; 2],
+    pub len: usize,
 }
 
 impl CharRef {
@@ -749,19 +749,19 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
     /// `<!DOCTYPE` at `at`: every DOCTYPE state ends at the next `>` (or the end of input).
     fn doctype(&self, at: usize) -> usize {
         let end = memchr(b'>', &self.b[at..]).map_or(self.b.len(), |e| at + e + 1);
-        let _ = self.emit(Token::Doctype(crate::doctype::tokenize(&self.src[at..end])));
+        let _ = self.emit(Token::Doctype(super::doctype::tokenize(&self.src[at..end])));
         end
     }
 }
 
 /// Longer than the longest named character reference without its `;`
 /// ("CounterClockwiseContourIntegral", 31): the longest with it.
-const MAX_REF_NAME: usize = crate::entities::LONGEST;
+const MAX_REF_NAME: usize = super::entities::LONGEST;
 
 /// The character reference whose `&` is at `at` in `src` (read no further than `b`, a prefix
 /// of `src`'s bytes): the characters and where the reference ends. `None` when the `&` is
-/// literal text. The lexer and [`crate::events`] both decode with it.
-pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
+/// literal text. The lexer and webgrip-extract's event list (`events.rs`) both decode with it.
+pub fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
     match b.get(at + 1) {
         Some(b'#') => numeric_ref(b, at + 2),
         Some(c) if c.is_ascii_alphanumeric() => {
@@ -776,7 +776,7 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
                 .count();
             let semi = at + 1 + run;
             if run <= MAX_REF_NAME && b.get(semi) == Some(&b';') {
-                if let Some(m) = crate::entities::lookup(&src[at + 1..=semi]) {
+                if let Some(m) = super::entities::lookup(&src[at + 1..=semi]) {
                     if m.0 != 0 {
                         best = Some((m, semi + 1));
                     }
@@ -788,7 +788,7 @@ pub(crate) fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<
                 if !(c.is_ascii_alphanumeric() || c == b';') {
                     break;
                 }
-                match crate::entities::lookup(&src[at + 1..=j]) {
+                match super::entities::lookup(&src[at + 1..=j]) {
                     Some(m) => {
                         if m.0 != 0 {
                             best = Some((m, j + 1));
@@ -855,7 +855,7 @@ fn numeric_ref(b: &[u8], from: usize) -> Option<(CharRef, usize)> {
     }
     let c = match n {
         0 | 0xD800..=0xDFFF | 0x11_0000.. => '\u{fffd}',
-        0x80..=0x9F => crate::entities::C1_REPLACEMENTS[(n - 0x80) as usize]
+        0x80..=0x9F => super::entities::C1_REPLACEMENTS[(n - 0x80) as usize]
             .unwrap_or_else(|| char::from_u32(n).unwrap_or('\u{fffd}')),
         _ => char::from_u32(n).unwrap_or('\u{fffd}'),
     };

@@ -3,7 +3,9 @@
 //! and html5ever 0.40 follow. This
 //! module holds the state, the `TokenSink` face and the dispatcher; the insertion modes,
 //! the open-element stack, active formatting elements, insertion places and foreign content
-//! each live in their own module.
+//! each live in their own module, and what an element is from its name (the caps' classes,
+//! void, raw text, SPECIAL and the scope boundaries, the headings) in `tag_sets.rs`, the one
+//! home of those facts for the tokenizer, the tree builder and the views.
 
 mod foreign;
 mod formatting;
@@ -16,6 +18,7 @@ mod modes_table;
 mod quirks;
 mod selectedcontent;
 mod stack;
+pub(crate) mod tag_sets;
 
 use std::cell::RefCell;
 

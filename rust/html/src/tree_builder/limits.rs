@@ -1,9 +1,10 @@
 //! The caps that keep tree building linear on hostile input, applied to the tokens before
-//! the insertion modes see them: the same rules as webgrip-extract's guard
+//! the insertion modes see them: the same rules as the tokenizer's guard
 //! (`guard::Tracker`) and lexer, so that a page past the caps builds the tree the shipped
-//! parse builds from it. The values live here ([`MAX_DEPTH`], [`MAX_ATTRS`], [`MAX_OPEN`],
-//! [`BYTES_PER_NODE`], [`SPARE_NODES`]) and the element classes in `tag_sets.rs`: the guard
-//! and the lexer read both, so tokenizer and builder cannot drift apart.
+//! parse builds from it. The caps are the tokenizer's ([`MAX_DEPTH`] and [`MAX_ATTRS`] in
+//! `tokenizer/guard/`, [`MAX_OPEN`] in `tokenizer/lexer.rs`), the node budget
+//! ([`BYTES_PER_NODE`], [`SPARE_NODES`]) lives here, and the element classes in
+//! `tag_sets.rs`: tokenizer and builder read the same values, so they cannot drift apart.
 //!
 //! Why: the stack of open elements is scanned for many tokens (every `<div>` checks for a
 //! `<p>` in button scope, every end tag walks it), the adoption agency and the
@@ -33,22 +34,16 @@
 
 use std::collections::HashMap;
 
-use crate::tag_sets::TagClass;
+use super::tag_sets::TagClass;
 use crate::token::Tag;
 
 use super::{Builder, Entry, Mode};
 
-/// Open elements (as the guard models them) before start tags are dropped: deeper than any
-/// real page nests; the tree builder's scans stay cheap below it.
-pub const MAX_DEPTH: usize = 256;
-/// Attributes a tag may carry (more: the tag is dropped), and a merged `<html>` or
-/// `<body>` may collect: real tags carry a few dozen at most.
-pub const MAX_ATTRS: usize = 256;
-/// Open elements plus active formatting entries before start tags that open elements are
-/// dropped (Blink stops nesting at 512; real pages stay far below it).
-pub const MAX_OPEN: usize = 512;
+// The caps the tokenizer applies while it reads (the guard's depth and attributes, the
+// lexer's open elements): one definition, which the builder applies to other tokenizers.
+pub use crate::tokenizer::{MAX_ATTRS, MAX_DEPTH, MAX_OPEN};
 /// Input bytes per tree node a page may use before the rest is read flat, plus a floor for
-/// small pages ([`Limits::for_input`]; why these figures: webgrip-extract's `document.rs`).
+/// small pages ([`Limits::for_input`]; why these figures: `document.rs`).
 pub const BYTES_PER_NODE: usize = 4;
 pub const SPARE_NODES: usize = 1 << 16;
 
@@ -102,7 +97,7 @@ impl Limits {
     }
 
     /// The caps a tokenizer that applies the others itself leaves to the builder (the
-    /// shipped parse: webgrip-extract's lexer drops tags past the depth, attribute,
+    /// shipped parse: the lexer drops tags past the depth, attribute,
     /// open-element and node caps while it reads): the attributes a second `<html>` or
     /// `<body>` merges into the first, which only the builder sees add up (issue 45, F1),
     /// and the arena's node cap. A tag with more than [`MAX_ATTRS`] attributes is dropped
@@ -125,7 +120,7 @@ impl Limits {
     }
 
     /// The default caps plus the shipped parse's node cap for an input of `len` bytes
-    /// ([`BYTES_PER_NODE`] bytes a node plus [`SPARE_NODES`]: what webgrip-extract's lexer
+    /// ([`BYTES_PER_NODE`] bytes a node plus [`SPARE_NODES`]: what the lexer
     /// applies).
     pub fn for_input(len: usize) -> Self {
         Limits {

@@ -312,7 +312,7 @@ mod tests {
     }
 
     /// Rewrites `entities.txt` from html5ever's map:
-    ///     cargo test -p webgrip-extract --lib entities::tests::regenerate -- --ignored
+    ///     cargo test -p webgrip-html --lib entities::tests::regenerate -- --ignored
     /// (then `git diff` the result; the other tests check it).
     #[test]
     #[ignore = "rewrites entities.txt; run by hand to regenerate the table"]
@@ -343,7 +343,8 @@ mod tests {
             .unwrap();
         }
 
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/entities.txt");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tokenizer/entities.txt");
         if std::fs::read_to_string(&path).ok().as_deref() != Some(data.as_str()) {
             std::fs::write(&path, data).unwrap();
             eprintln!("rewrote {}", path.display());

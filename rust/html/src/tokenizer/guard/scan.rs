@@ -11,7 +11,7 @@ pub(super) fn is_space(b: u8) -> bool {
 
 /// One attribute of a scanned tag, as byte ranges of the input.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Attr {
+pub struct Attr {
     pub name: (usize, usize),
     /// Value range without quotes, and whether it was quoted.
     pub value: Option<(usize, usize, bool)>,
@@ -20,7 +20,7 @@ pub(crate) struct Attr {
 }
 
 /// A scanned tag: where it ends (after `>`), whether it is self-closing, its attributes.
-pub(crate) struct Tag {
+pub struct Tag {
     pub end: usize,
     pub self_closing: bool,
 }
@@ -29,27 +29,22 @@ pub(crate) struct Tag {
 /// over the cap (it is then dropped whatever follows); the rest are read, to find where the
 /// tag ends, but not kept. Why: one tag with millions of attributes had them all collected
 /// before the cap dropped it, hundreds of MiB for a 10 MiB page (issue 45, F5).
-pub(crate) const KEPT_ATTRS: usize = MAX_ATTRS + 1;
+pub const KEPT_ATTRS: usize = MAX_ATTRS + 1;
 
 /// Scan a tag's attributes from just after its name, following the tokenizer's attribute
 /// states, into `attrs`. `None` if the input ends inside the tag (the tokenizer then drops
 /// the tag).
-pub(crate) fn scan_tag(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+pub fn scan_tag(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
     scan_tag_keeping(b, i, attrs, usize::MAX)
 }
 
 /// [`scan_tag`] for the guard: the first [`KEPT_ATTRS`] attributes, all it decides on.
-pub(crate) fn scan_guarded(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
+pub fn scan_guarded(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
     scan_tag_keeping(b, i, attrs, KEPT_ATTRS)
 }
 
 /// [`scan_tag`] keeping the first `keep` attributes (0: none, for an end tag).
-pub(crate) fn scan_tag_keeping(
-    b: &[u8],
-    i: usize,
-    attrs: &mut Vec<Attr>,
-    keep: usize,
-) -> Option<Tag> {
+pub fn scan_tag_keeping(b: &[u8], i: usize, attrs: &mut Vec<Attr>, keep: usize) -> Option<Tag> {
     attrs.clear();
     scan_tag_with(b, i, |a| {
         if attrs.len() < keep {
@@ -60,7 +55,7 @@ pub(crate) fn scan_tag_keeping(
 
 /// [`scan_tag`], handing each attribute to `on_attr` as it ends instead of keeping them (what
 /// [`crate::events`] needs: one hostile tag may hold a megabyte of attributes).
-pub(crate) fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> Option<Tag> {
+pub fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> Option<Tag> {
     #[derive(Clone, Copy)]
     enum S {
         BeforeName,
@@ -195,7 +190,7 @@ pub(crate) fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr
 }
 
 /// Length of a tag name starting at `i` (up to whitespace, `/` or `>`).
-pub(crate) fn tag_name_len(b: &[u8], i: usize) -> usize {
+pub fn tag_name_len(b: &[u8], i: usize) -> usize {
     b[i..]
         .iter()
         .take_while(|c| !is_space(**c) && **c != b'>' && **c != b'/')
@@ -215,7 +210,7 @@ fn is_end_tag(b: &[u8], at: usize, name: &[u8]) -> bool {
 /// Where the RCDATA/RAWTEXT content starting at `from` ends (the `<` of its end tag, or the
 /// end of input). With `in_noscript` (see [`Start::Raw`](super::Start::Raw)) it also ends at
 /// `</noscript`; the second value says it ended there, so the element still needs its end tag.
-pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8], in_noscript: bool) -> (usize, bool) {
+pub fn raw_end(b: &[u8], from: usize, name: &[u8], in_noscript: bool) -> (usize, bool) {
     let mut i = from;
     while let Some(p) = memchr(b'<', &b[i..]) {
         let lt = i + p;
@@ -232,7 +227,7 @@ pub(crate) fn raw_end(b: &[u8], from: usize, name: &[u8], in_noscript: bool) -> 
 
 /// Where script data starting at `from` ends, following the tokenizer's escaped and
 /// double-escaped states (`<!-- <script> ... </script> -->` inside a script does not end it).
-pub(crate) fn script_end(b: &[u8], from: usize) -> usize {
+pub fn script_end(b: &[u8], from: usize) -> usize {
     #[derive(PartialEq)]
     enum S {
         Data,
@@ -295,7 +290,7 @@ pub(crate) fn script_end(b: &[u8], from: usize) -> usize {
 
 /// For a comment whose `<!--` starts at `lt`: where its text ends (the start of the closing
 /// `--` / `--!`, kept so the comment still closes) and where the comment ends.
-pub(crate) fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
+pub fn comment_extent(b: &[u8], lt: usize) -> (usize, usize) {
     let body = lt + 4;
     // Abrupt endings: `<!-->` and `<!--->`.
     if b.get(body) == Some(&b'>') {

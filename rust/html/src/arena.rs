@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::tag_sets::name_class;
+use crate::tree_builder::tag_sets::name_class;
 
 /// Index of a node in [`Dom::nodes`]; the document is node 0.
 pub type NodeId = u32;

@@ -1,11 +1,11 @@
 //! The lexer must build exactly the tree html5ever's own tokenizer builds (both feeding the
-//! shipped tree builder, webgrip-dom's): same nodes, namespaces, attributes (in order),
+//! shipped tree builder): same nodes, namespaces, attributes (in order),
 //! text, comments, doctype and quirks mode.
 //!
-//! `cargo test -p webgrip-extract --test lexer_identity` runs the hand-written and generated
+//! `cargo test -p webgrip-html --test lexer_identity` runs the hand-written and generated
 //! cases (`PROPTEST_CASES=1000000` for a longer hunt) and a sample of the shared corpus
 //! (`../shared/corpus` or `$WEBGRIP_CORPUS`; skipped when absent); every corpus page:
-//! `cargo test --profile fastbuild -p webgrip-extract --test lexer_identity -- --ignored`.
+//! `cargo test --profile fastbuild -p webgrip-html --test lexer_identity -- --ignored`.
 
 mod common;
 mod support;
@@ -13,8 +13,8 @@ mod support;
 use proptest::prelude::*;
 use support::lexer_dump::dump;
 use support::reference::{parse_defused_with_html5ever, parse_with_html5ever};
-use webgrip_extract::internals::guard;
-use webgrip_extract::{parse, parse_prepared};
+use webgrip_html::defuse;
+use webgrip_html::{parse, parse_prepared};
 
 /// Unguarded, the lexer builds html5ever's tree; guarded, the tree html5ever builds from the
 /// pre-pass's output.
@@ -23,7 +23,7 @@ fn check(html: &str) {
     let reference = dump(&parse_with_html5ever(html));
     assert_eq!(ours, reference, "trees differ for {html:?}");
     let ours = dump(&parse(html));
-    let reference = dump(&parse_defused_with_html5ever(&guard::defuse(html)));
+    let reference = dump(&parse_defused_with_html5ever(&defuse(html)));
     assert_eq!(ours, reference, "guarded trees differ for {html:?}");
 }
 
@@ -291,7 +291,7 @@ proptest! {
 /// the corpus is absent.
 fn check_corpus(limit: usize) {
     common::for_each_page(limit, |path, html| {
-        let prepared = guard::defuse(html);
+        let prepared = defuse(html);
         for input in [html, &*prepared] {
             let ours = dump(&parse_prepared(input));
             let reference = dump(&parse_with_html5ever(input));

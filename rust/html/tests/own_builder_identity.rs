@@ -1,4 +1,4 @@
-//! Issue 30's identity requirement: the own tree builder (`webgrip_dom::TreeBuilder` behind
+//! Issue 30's identity requirement: the own tree builder (`webgrip_html::TreeBuilder` behind
 //! the byte lexer, the shipped parse) must build exactly the tree html5ever's tree builder
 //! builds from the same tokens (the parse webgrip shipped before), both dumped in
 //! html5lib-tests' `#document` format with the quirks mode (`support/tree_dump.rs`).
@@ -13,10 +13,10 @@
 //! (`tree_dump::html5ever_known_wrong`) is skipped and counted; a corpus page that differs
 //! fails unless it reaches one, and is then listed on stderr with the reason.
 //!
-//! `cargo test -p webgrip-extract --test own_builder_identity` runs the hand-written and
+//! `cargo test -p webgrip-html --test own_builder_identity` runs the hand-written and
 //! generated cases and a sample of the shared corpus (`../shared/corpus` or
 //! `$WEBGRIP_CORPUS`; skipped when absent); every corpus page:
-//! `cargo test --profile fastbuild -p webgrip-extract --test own_builder_identity -- --ignored`.
+//! `cargo test --profile fastbuild -p webgrip-html --test own_builder_identity -- --ignored`.
 //! The `tree_diff` fuzz target (fuzz/) runs the same oracle driven by coverage.
 
 mod common;
@@ -25,7 +25,7 @@ mod support;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use support::tree_dump;
-use webgrip_dom::Limits;
+use webgrip_html::Limits;
 
 /// The own builder's tree must be html5ever's, uncapped and as shipped (`parse_prepared`,
 /// whose caps small inputs never reach).
@@ -552,7 +552,7 @@ fn arbitrary_strings_build_the_same_tree() {
 
 /// Hostile pages past the guard's caps (depth, attributes, open elements, nodes): the own
 /// builder with its own caps (`Limits::for_input`) behind the unguarded lexer, and the
-/// shipped guarded parse (`webgrip_extract::parse`: the guarded lexer and the builder's
+/// shipped guarded parse (`webgrip_html::parse`: the guarded lexer and the builder's
 /// caps, both), must build the tree the guarded lexer builds in front of html5ever (the
 /// parse shipped before, whose lexer applied the caps). Inputs hold nothing the guarded parse
 /// strips (scripts, styles, comments, SVG, attributes no view reads), so only the caps can

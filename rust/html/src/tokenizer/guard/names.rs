@@ -1,6 +1,6 @@
 //! What the pre-pass needs to know about an element from its name alone.
 
-use webgrip_dom::TagClass;
+use crate::tree_builder::tag_sets::TagClass;
 
 pub(crate) type Name = [u8; 16];
 
@@ -27,7 +27,7 @@ pub(super) fn is_any(n: &Name, names: &[&str]) -> bool {
     names.iter().any(|v| is(n, v))
 }
 
-/// What the scanner needs to know about an element name, in one match: webgrip-dom's table,
+/// What the scanner needs to know about an element name, in one match: `tag_sets.rs`'s table,
 /// which its tree builder's caps read too (one home for both sides of the parse).
 fn class(n: &Name) -> TagClass {
     let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
@@ -42,7 +42,7 @@ pub(crate) fn opens_element(n: &Name) -> bool {
 }
 
 /// Whether a start tag named `n` is dropped once the page is read flat (see
-/// [`crate::lexer::tokenize`]): every tag but void ones and those whose content is raw text
+/// [`crate::tokenizer::tokenize`]): every tag but void ones and those whose content is raw text
 /// (dropping `<script>` would show its code as text).
 pub(crate) fn flattens(n: &Name) -> bool {
     class(n).flattens()

@@ -1,8 +1,8 @@
 //! html5ever's tokenizer driving any [`TokenSink`] (the tree builder): the reference side of
-//! the differential tests, the conformance runner and fuzzing, which compare webgrip's own
+//! the differential tests, the html5lib suite and fuzzing, which compare webgrip's own
 //! lexer against html5ever's tokenizer feeding the same builder. Development only: built
-//! for this crate's tests and, with the `html5ever` feature, for webgrip-extract's tests,
-//! examples and the fuzz targets; the shipped module never links html5ever.
+//! for this crate's unit tests and, with the `html5ever` feature, for its integration tests,
+//! webgrip-extract's `parse_probe` example and the fuzz targets; the shipped module never links html5ever.
 
 use std::borrow::Cow;
 

@@ -1,6 +1,6 @@
 //! What an element is from its name alone, in one home for every side of the parse: the caps'
-//! classes ([`TagClass`], read by the builder's guard model in `builder/limits.rs` and by
-//! webgrip-extract's pre-parse guard and lexer, so both drop the same tags), the void
+//! classes ([`TagClass`], read by the builder's guard model in `limits.rs` and by
+//! the tokenizer's guard and lexer, so both drop the same tags), the void
 //! elements ([`VOID_ELEMENTS`], also the Python search parser's list through `_core`), the
 //! "special" category and the scope boundaries the tree builder's stack checks (§13.2.4.2,
 //! interned once per name by the arena: [`name_class`]), and the headings.

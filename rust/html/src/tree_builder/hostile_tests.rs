@@ -2,7 +2,7 @@
 //! ([`Limits`]) must bound the tree as the shipped guard does. Driven through html5ever's
 //! tokenizer (as `tests.rs`), so they need nothing of webgrip-extract; the identity with
 //! the shipped parse on the same inputs is checked in
-//! `rust/extract/tests/own_builder_identity.rs` (`hostile_inputs_build_the_shipped_tree`).
+//! `rust/html/tests/own_builder_identity.rs` (`hostile_inputs_build_the_shipped_tree`).
 //!
 //! Each runs well under a second in a debug build; `hostile_timings` (ignored) prints the
 //! seconds with the caps and without.
@@ -216,7 +216,7 @@ fn the_node_cap_stops_parsing() {
 }
 
 #[test]
-#[ignore = "prints timings: cargo test -p webgrip-dom hostile_timings -- --ignored --nocapture"]
+#[ignore = "prints timings: cargo test -p webgrip-html hostile_timings -- --ignored --nocapture"]
 fn hostile_timings() {
     let cases: [(&str, String); 9] = [
         ("100,000 nested <div>", nested_divs()),
