@@ -17,12 +17,12 @@ from .common import (
     print_json,
     stdout_to_stderr,
 )
-from .flags import ALL_REQUEST_FLAGS, EXTRACT_MODES, load_config, positive_int
+from .flags import ALL_REQUEST_FLAGS, add_count, add_out_folder, add_stored_view, load_config
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("urls", metavar="URLS", help="text file of URLs, one a line")
-    parser.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    add_out_folder(parser)
     parser.add_argument(
         "--format",
         choices=("parquet", "jsonl", "markdown"),
@@ -41,19 +41,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="share the per-host rate limit through this Redis (redis://...)",
     )
-    parser.add_argument(
-        "--extract",
-        choices=EXTRACT_MODES,
-        default="markdown",
-        help="view to store as content (default: markdown)",
-    )
-    parser.add_argument(
-        "--concurrency",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="threads here (default 8), or Ray actors with --ray",
-    )
+    add_stored_view(parser, "view to store as content (default: markdown)")
+    add_count(parser, "--concurrency", help="threads here (default 8), or Ray actors with --ray")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

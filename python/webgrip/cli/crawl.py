@@ -15,22 +15,22 @@ from .common import (
     print_json,
     stdout_to_stderr,
 )
-from .flags import ALL_REQUEST_FLAGS, EXTRACT_MODES, load_config, non_negative_int, positive_int
+from .flags import ALL_REQUEST_FLAGS, add_count, add_out_folder, add_stored_view, load_config
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", metavar="URL", help="the start page")
-    parser.add_argument("--out", metavar="DIR", required=True, help="output folder")
-    parser.add_argument(
+    add_out_folder(parser)
+    add_count(
+        parser,
         "--max-pages",
-        type=positive_int,
         required=True,
-        metavar="N",
         help="page requests at most (the cap holds whatever the concurrency)",
     )
-    parser.add_argument(
+    add_count(
+        parser,
         "--max-depth",
-        type=non_negative_int,
+        zero=True,
         default=3,
         metavar="D",
         help="link hops from the start page (default 3; sitemap URLs are at 1)",
@@ -65,24 +65,14 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         help="one rows.jsonl (default), a .md file per page with an index.jsonl, "
         "or parquet files (needs pyarrow)",
     )
-    parser.add_argument(
-        "--extract",
-        choices=EXTRACT_MODES,
-        default="markdown",
-        help="view to store as content (default: markdown); links come from the same parse",
+    add_stored_view(
+        parser, "view to store as content (default: markdown); links come from the same parse"
     )
-    parser.add_argument(
-        "--concurrency",
-        type=positive_int,
-        default=8,
-        metavar="N",
-        help="requests in flight (default 8)",
-    )
-    parser.add_argument(
+    add_count(parser, "--concurrency", default=8, help="requests in flight (default 8)")
+    add_count(
+        parser,
         "--max-per-pattern",
-        type=positive_int,
         default=1000,
-        metavar="N",
         help="URLs queued per path pattern, digits and query values ignored "
         "(default 1000; bounds calendars and facets)",
     )

@@ -21,11 +21,10 @@ from .common import (
 from .flags import (
     ALL_REQUEST_FLAGS,
     EXTRACT_MODES,
+    add_count,
     add_main_content,
     call_headers,
     load_config,
-    non_negative_int,
-    positive_int,
 )
 
 if TYPE_CHECKING:
@@ -41,18 +40,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--extract", choices=EXTRACT_MODES, default=None, help="view to print (default: markdown)"
     )
-    parser.add_argument(
-        "--max-length",
-        type=positive_int,
-        metavar="N",
-        help="print at most N characters (default: everything)",
-    )
-    parser.add_argument(
-        "--start-index",
-        type=non_negative_int,
-        default=None,
-        metavar="N",
-        help="start at character N (continue a truncated page)",
+    add_count(parser, "--max-length", help="print at most N characters (default: everything)")
+    add_count(
+        parser, "--start-index", zero=True, help="start at character N (continue a truncated page)"
     )
     parser.add_argument(
         "--find",
@@ -70,10 +60,10 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         help="Markdown links as written (inline, the default), as numbered citations with "
         "the URLs listed after the text (citations), or as their text alone (none)",
     )
-    parser.add_argument(
+    add_count(
+        parser,
         "--max-age",
-        type=non_negative_int,
-        default=None,
+        zero=True,
         metavar="SECONDS",
         help="with a persistent cache (cache_dir): accept a cached copy at most SECONDS old; "
         "0 always asks the server (default: the cache's own rules)",

@@ -70,6 +70,38 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def add_count(
+    parser: argparse.ArgumentParser,
+    flag: str,
+    *,
+    help: str,
+    default: int | None = None,
+    zero: bool = False,
+    required: bool = False,
+    metavar: str = "N",
+) -> None:
+    """An option taking a whole number: at least 1 (a limit, a concurrency), or with ``zero``
+    at least 0 (an offset, a depth, an age)."""
+    parser.add_argument(
+        flag,
+        type=non_negative_int if zero else positive_int,
+        default=default,
+        required=required,
+        metavar=metavar,
+        help=help,
+    )
+
+
+def add_out_folder(parser: argparse.ArgumentParser) -> None:
+    """``--out``, the folder ``batch`` and ``crawl`` write their rows into."""
+    parser.add_argument("--out", metavar="DIR", required=True, help="output folder")
+
+
+def add_stored_view(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--extract`` of the commands that store rows: the view kept as each row's content."""
+    parser.add_argument("--extract", choices=EXTRACT_MODES, default="markdown", help=help)
+
+
 # -- request flags: --timeout, --header, --user-agent, --proxy, --allow, --[ignore-]robots ------
 #: Every request flag (a :class:`~webgrip.cli.common.Command`'s ``requests`` lists those it
 #: takes). ``check`` resolves but sends nothing, so only the policy's ``--allow`` applies to

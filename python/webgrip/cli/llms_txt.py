@@ -6,18 +6,12 @@ import argparse
 from typing import TextIO
 
 from .common import EXIT_OK, Command
-from .flags import ALL_REQUEST_FLAGS, load_config, positive_int
+from .flags import ALL_REQUEST_FLAGS, add_count, load_config
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", metavar="URL", help="the site (its home page is best)")
-    parser.add_argument(
-        "--limit",
-        type=positive_int,
-        default=50,
-        metavar="N",
-        help="pages to fetch and list at most (default 50)",
-    )
+    add_count(parser, "--limit", default=50, help="pages to fetch and list at most (default 50)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

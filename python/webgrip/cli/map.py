@@ -8,18 +8,12 @@ import json
 from typing import TextIO
 
 from .common import EXIT_FAILURE, EXIT_OK, Command
-from .flags import ALL_REQUEST_FLAGS, load_config, positive_int
+from .flags import ALL_REQUEST_FLAGS, add_count, load_config
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", metavar="URL", help="the site (any of its pages)")
-    parser.add_argument(
-        "--limit",
-        type=positive_int,
-        default=5000,
-        metavar="N",
-        help="list at most N pages (default 5000)",
-    )
+    add_count(parser, "--limit", default=5000, help="list at most N pages (default 5000)")
     parser.add_argument(
         "--subdomains",
         action="store_true",
