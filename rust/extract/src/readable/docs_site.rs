@@ -222,3 +222,251 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The flags of the element titled `t` of `html` before and after the pass.
+    fn pass(html: &str, t: &str) -> (Flags, Flags) {
+        let doc = crate::document::parse(html);
+        let mut table = Table::build(&doc, None);
+        let at = table
+            .items
+            .iter()
+            .position(|it| {
+                doc.tree
+                    .get(it.id)
+                    .and_then(|n| n.value().as_element())
+                    .is_some_and(|el| el.attr("title") == Some(t))
+            })
+            .expect("the page holds the element");
+        let before = table.items[at].flags;
+        table.mark_docs_furniture(&doc);
+        (before, table.items[at].flags)
+    }
+
+    /// Whether the element titled `t` is chrome by class after the pass.
+    fn chrome(html: &str, t: &str) -> bool {
+        pass(html, t).1.has_any(F_CHROME_CLASS)
+    }
+
+    /// Whether the pass left the element titled `t` as it found it.
+    fn untouched(html: &str, t: &str) -> bool {
+        let (before, after) = pass(html, t);
+        before == after
+    }
+
+    fn page(evidence: &str, element: &str) -> String {
+        format!(
+            "<html><head><title>T</title>{evidence}</head><body>{element}\
+             <p>Every page of the manual says what a setting does before it says how.</p>\
+             </body></html>"
+        )
+    }
+
+    /// Each generator's evidence (a generator meta or a class only it writes) and its
+    /// furniture, as class names or `#id`.
+    const CASES: &[(&str, &[&str])] = &[
+        (
+            r#"<meta name="generator" content="Sphinx 7.2.6">"#,
+            &[
+                "rst-footer-buttons",
+                "wy-breadcrumbs",
+                "wy-nav-side",
+                "prev-next-area",
+                "prev-next-footer",
+                "bd-sidebar-primary",
+                "bd-sidebar-secondary",
+                "bd-header-article",
+                "edit-this-page",
+                "view-this-page",
+                "related-pages",
+                "toc-drawer",
+                "sidebar-drawer",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="mkdocs-1.6.1, mkdocs-material-9.5.40">"#,
+            &[
+                "md-sidebar",
+                "md-content__button",
+                "md-source-file",
+                "md-footer",
+                "md-header",
+                "md-tabs",
+                "md-feedback",
+                "md-path",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="Docusaurus v3.5.2">"#,
+            &[
+                "theme-doc-sidebar-container",
+                "theme-doc-toc-desktop",
+                "theme-doc-toc-mobile",
+                "theme-doc-breadcrumbs",
+                "theme-doc-footer",
+                "pagination-nav",
+                "theme-doc-version-badge",
+                "theme-doc-version-banner",
+                "theme-edit-this-page",
+                "theme-last-updated",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="VitePress v1.5.0">"#,
+            &[
+                "VPDocFooter",
+                "VPDocAside",
+                "VPDocAsideOutline",
+                "VPSidebar",
+                "VPLocalNav",
+                "VPLastUpdated",
+                "edit-link",
+                "prev-next",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="rustdoc">"#,
+            &[
+                "rightside",
+                "anchor",
+                "hideme",
+                "out-of-band",
+                "rustdoc-breadcrumbs",
+                "rustdoc-toolbar",
+                "#toggle-all-docs",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="javadoc/ClassWriter">"#,
+            &[
+                "top-nav",
+                "sub-nav",
+                "bottom-nav",
+                "flex-header",
+                "legal-copy",
+                "skip-nav",
+            ],
+        ),
+        (
+            r#"<meta name="generator" content="mdBook 0.4.40">"#,
+            &[
+                "nav-chapters",
+                "mobile-nav-chapters",
+                "nav-wrapper",
+                "menu-bar",
+            ],
+        ),
+        (
+            r#"<link rel="x"></head><body><div class="td-main"></div>"#,
+            &[
+                "td-sidebar",
+                "td-sidebar-toc",
+                "td-page-meta",
+                "td-breadcrumbs",
+                "feedback--title",
+                "td-page-meta__lastmod",
+            ],
+        ),
+        (
+            r#"<link rel="x"></head><body><div class="book-page"></div>"#,
+            &["book-menu", "book-toc", "book-header", "book-footer"],
+        ),
+        (
+            r#"<link rel="x"></head><body><div class="rm-Article"></div>"#,
+            &["rm-Sidebar", "rm-Pagination", "rm-Header", "UpdatedAt"],
+        ),
+    ];
+
+    fn furniture(name: &str) -> String {
+        match name.strip_prefix('#') {
+            Some(id) => format!(r#"<div id="{id}" title="f">Furniture</div>"#),
+            None => format!(r#"<div class="x {name}" title="f">Furniture</div>"#),
+        }
+    }
+
+    #[test]
+    fn each_generators_furniture_is_chrome_on_its_own_pages_only() {
+        for (n, (evidence, names)) in CASES.iter().enumerate() {
+            // Another generator's page: its evidence says nothing about these names.
+            let (other, _) = CASES[(n + 1) % CASES.len()];
+            for name in names.iter() {
+                assert!(
+                    chrome(&page(evidence, &furniture(name)), "f"),
+                    "{name} on {evidence}"
+                );
+                for elsewhere in [other, ""] {
+                    let html = page(elsewhere, &furniture(name));
+                    assert!(untouched(&html, "f"), "{name} marked on {elsewhere:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_generator_class_is_evidence_too() {
+        // One furniture name of each generator, titled by the class that marks its pages.
+        let furniture = [
+            ("sphinxsidebar", "rst-footer-buttons"),
+            ("md-content", "md-content__button"),
+            ("plugin-docs", "theme-last-updated"),
+            ("VPDoc", "VPLastUpdated"),
+            ("rustdoc", "rightside"),
+            ("contentContainer", "legal-copy"),
+            ("sidebar-scrollbox", "nav-chapters"),
+            ("td-main", "td-page-meta"),
+            ("book-page", "book-toc"),
+            ("rm-Article", "UpdatedAt"),
+        ];
+        let body: String = furniture
+            .iter()
+            .map(|(mark, name)| format!(r#"<span class="{name}" title="{mark}">F</span>"#))
+            .collect();
+        for (mark, _) in furniture {
+            let html = page(
+                &format!(r#"</head><body><div class="{mark}"></div>"#),
+                &body,
+            );
+            for (other, _) in furniture {
+                if other == mark {
+                    assert!(chrome(&html, other), "{mark}: its own furniture");
+                } else {
+                    assert!(untouched(&html, other), "{mark}: {other}'s furniture");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn permalinks_are_furniture_on_sphinx_and_mkdocs_pages() {
+        let link = r##"<h2>Setup<a class="headerlink" href="#setup" title="f">¶</a></h2>"##;
+        for g in ["Sphinx 7.2", "Docutils 0.21", "mkdocs-1.6.1"] {
+            let evidence = format!(r#"<meta name="generator" content="{g}">"#);
+            assert!(chrome(&page(&evidence, link), "f"), "{g}");
+        }
+        let docusaurus = r#"<meta name="generator" content="Docusaurus v3">"#;
+        assert!(untouched(&page(docusaurus, link), "f"));
+    }
+
+    #[test]
+    fn a_recognised_generators_container_is_a_main_hint() {
+        for (evidence, container) in [
+            (
+                "",
+                r#"<div class="md-content__inner md-typeset" title="c">"#,
+            ),
+            ("", r#"<div class="theme-doc-markdown markdown" title="c">"#),
+            ("", r#"<div class="vp-doc _guide" title="c">"#),
+            ("", r#"<div id="main-content" class="content" title="c">"#),
+            ("", r#"<div class="td-content" title="c">"#),
+            ("", r#"<div class="rm-Article" title="c">"#),
+        ] {
+            let html = page(evidence, &format!("{container}<p>Body text.</p></div>"));
+            let (before, after) = pass(&html, "c");
+            assert!(before.has_none(F_MAIN_HINT), "{container}");
+            assert!(after.has_any(F_MAIN_HINT), "{container}");
+        }
+    }
+}
