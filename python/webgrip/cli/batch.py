@@ -7,16 +7,7 @@ import argparse
 import os
 from typing import TextIO
 
-from .common import (
-    EXIT_FAILURE,
-    EXIT_OK,
-    EXIT_USAGE,
-    Command,
-    os_error_line,
-    out_folder_error,
-    print_json,
-    stdout_to_stderr,
-)
+from .common import EXIT_FAILURE, EXIT_USAGE, Command, out_folder_error, run_into_folder
 from .flags import ALL_REQUEST_FLAGS, add_count, add_out_folder, add_stored_view, load_config
 
 
@@ -56,8 +47,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"webgrip: batch needs the ray extra (pip install 'webgrip[ray]'): {exc}\n")
         return EXIT_USAGE
     try:
-        with stdout_to_stderr(args.ray is not None):
-            summary = run_batch(
+        # URLs left for the next run (the politeness store stopped answering) exit 1: not done
+        # yet, so a script running the command can tell and run it again.
+        return run_into_folder(
+            args,
+            out,
+            err,
+            lambda: run_batch(
                 args.urls,
                 args.out,
                 config=load_config(args),
@@ -68,19 +64,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 err=err,
                 format=args.format,
                 ray_logs=bool(getattr(args, "verbose", False)),
-            )
-    except OSError as exc:  # the list unreadable, the folder not writable
-        err.write(f"webgrip: {os_error_line(exc)}\n")
-        return EXIT_USAGE
+            ),
+        )
     except StoreUnavailableError as exc:  # names the store and what to do itself
         err.write(f"webgrip: {exc}\n")
         return EXIT_FAILURE
-    print_json(summary, out)
-    if summary.get("interrupted"):  # Ctrl-C: what finished is written; a rerun goes on
-        return 130
-    # URLs left for the next run (the politeness store stopped answering): not done yet, so a
-    # script running the command can tell and run it again.
-    return EXIT_FAILURE if summary.get("left") else EXIT_OK
 
 
 def _input_file_error(path: str, what: str) -> str | None:

@@ -244,3 +244,22 @@ def os_error_line(exc: OSError) -> str:
     """An ``OSError`` said without its ``[Errno N]``: what failed, on which path."""
     where = f" {exc.filename}" if exc.filename else ""
     return f"cannot use{where}: {exc.strerror or exc}. Check the path and its permissions"
+
+
+def run_into_folder(
+    args: argparse.Namespace, out: TextIO, err: TextIO, job: Callable[[], Any]
+) -> int:
+    """Run ``job``, a batch or crawl writing its rows into ``--out``, and print the summary it
+    returns: on stdout, which Ray's own printing is kept off (``--ray``). A folder or list that
+    cannot be read or written is a usage error; Ctrl-C (``interrupted``) exits 130, URLs left
+    for the next run (``left``) exit 1, as a script running the command can tell."""
+    try:
+        with stdout_to_stderr(args.ray is not None):
+            summary: dict[str, Any] = job()
+    except OSError as exc:
+        err.write(f"webgrip: {os_error_line(exc)}\n")
+        return EXIT_USAGE
+    print_json(summary, out)
+    if summary.get("interrupted"):  # what finished is written; a rerun goes on
+        return 130
+    return EXIT_FAILURE if summary.get("left") else EXIT_OK

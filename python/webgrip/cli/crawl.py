@@ -6,15 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from .common import (
-    EXIT_OK,
-    EXIT_USAGE,
-    Command,
-    os_error_line,
-    out_folder_error,
-    print_json,
-    stdout_to_stderr,
-)
+from .common import EXIT_USAGE, Command, out_folder_error, run_into_folder
 from .flags import ALL_REQUEST_FLAGS, add_count, add_out_folder, add_stored_view, load_config
 
 
@@ -99,19 +91,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
 
     try:
-        with stdout_to_stderr(args.ray is not None):
-            summary = _run_crawl(args, err, run_crawl)
+        return run_into_folder(args, out, err, lambda: _run_crawl(args, err, run_crawl))
     except ModuleNotFoundError as exc:
         err.write(
             f"webgrip: --format parquet, --redis and --ray need the ray extra "
             f"(pip install 'webgrip[ray]'): {exc}\n"
         )
         return EXIT_USAGE
-    except OSError as exc:  # the folder not writable
-        err.write(f"webgrip: {os_error_line(exc)}\n")
-        return EXIT_USAGE
-    print_json(summary, out)
-    return 130 if summary.get("interrupted") else EXIT_OK
 
 
 def _run_crawl(args: argparse.Namespace, err: TextIO, run_crawl: Any) -> dict[str, Any]:
