@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pwd
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,99 +38,31 @@ import tempfile
 import time
 from pathlib import Path
 
+import _nginx
+from _download import parse_size, run_webgrip
+
 MIB = 1 << 20
 
-_NGINX_CONF = """\
-daemon off;
-worker_processes 1;
-user {user};
-pid {dir}/nginx.pid;
-error_log {dir}/error.log warn;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-    sendfile on;
+#: What the file is served with: one large file, sent by ``sendfile``.
+_HTTP = """\
     tcp_nopush on;
-    client_body_temp_path {dir}/tmp/body;
-    proxy_temp_path {dir}/tmp/proxy;
-    fastcgi_temp_path {dir}/tmp/fastcgi;
-    uwsgi_temp_path {dir}/tmp/uwsgi;
-    scgi_temp_path {dir}/tmp/scgi;
-    types {{ application/octet-stream bin; }}
-    server {{
-        listen 127.0.0.1:{port};
-        root {dir}/www;
-    }}
-}}
-"""
-
-# The webgrip run, in a fresh process: its RSS growth is its own, its import not timed.
-_WEBGRIP_CHILD = r"""
-import json, sys, time
-def status(field):
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field):
-                return int(line.split()[1]) * 1024
-    return 0
-url, folder, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
-from webgrip import Config
-from webgrip.client import WebClient
-client = WebClient(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
-                          download_dirs=(folder,), max_download_bytes=size + 1, timeout=600))
-with open("/proc/self/clear_refs", "w") as f:  # VmHWM := VmRSS from here on
-    f.write("5")
-before = status("VmRSS:")
-t0 = time.perf_counter()
-result = client.download(url, save_to=folder)
-wall = time.perf_counter() - t0
-print(json.dumps({"wall": wall, "size": result.size, "sha256": result.sha256,
-                  "path": str(result.path), "rss_growth": status("VmHWM:") - before}))
-"""
+    types { application/octet-stream bin; }"""
 
 
-class Nginx:
+class Nginx(_nginx.Nginx):
     """nginx serving one file, ``/big.bin``, from a temp folder."""
 
     def __init__(self, folder: Path, size: int):
         self.dir = folder
         www = folder / "www"
-        (folder / "tmp").mkdir()
         www.mkdir()
         self.source = www / "big.bin"
         with open(self.source, "wb") as f:
             for _ in range(size // MIB):
                 f.write(os.urandom(MIB))
             f.write(os.urandom(size % MIB))
-        with socket.socket() as s:  # a free port (nginx binds it a moment later)
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        conf = folder / "nginx.conf"
-        user = pwd.getpwuid(os.geteuid()).pw_name
-        conf.write_text(_NGINX_CONF.format(dir=folder, port=self.port, user=user))
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        self.proc = subprocess.Popen(
-            [nginx, "-c", str(conf), "-p", str(folder)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 10
-        while True:  # wait until it accepts connections
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                    self.stop()
-                    raise RuntimeError(f"nginx did not start: {err.strip()}") from None
-                time.sleep(0.05)
+        super().__init__(folder, _HTTP, connections=64)
         self.url = f"http://127.0.0.1:{self.port}/big.bin"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
 
 
 def _clear(folder: Path) -> None:
@@ -140,22 +70,6 @@ def _clear(folder: Path) -> None:
     for leftover in folder.iterdir():
         leftover.unlink()
     os.sync()
-
-
-def run_webgrip(url: str, folder: Path, size: int, package_dir: Path | None = None) -> dict:
-    """One download in a fresh process: the webgrip this interpreter imports, or the one in
-    ``package_dir`` (the folder holding a ``webgrip`` package, e.g. an older build's copy)."""
-    env = dict(os.environ)
-    if package_dir is not None:
-        env["PYTHONPATH"] = str(package_dir)
-    out = subprocess.run(
-        [sys.executable, "-c", _WEBGRIP_CHILD, url, str(folder), str(size)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    return json.loads(out.stdout)
 
 
 def run_curl_tee(url: str, folder: Path) -> dict:
@@ -183,14 +97,6 @@ def run_dd(source: Path, folder: Path, *flags: str) -> dict:
     )
     wall = time.perf_counter() - t0
     return {"wall": wall, "size": target.stat().st_size}
-
-
-def parse_size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper().removesuffix("IB").removesuffix("B")
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
 
 
 def main() -> int:

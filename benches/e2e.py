@@ -29,7 +29,8 @@ rnet + turbohtml and the client's CPU per page (``time.process_time``).
 
 Download: a file of ``--download-size`` bytes generated on the fly by the Python server, saved
 by webgrip (streamed to disk, fsynced) and by ``curl -o`` when curl exists; each run in a fresh
-process so its peak RSS growth (``VmHWM`` minus the RSS before the download) is its own.
+process so its peak RSS growth (``VmHWM``, reset just before the download, minus the RSS then)
+is its own.
 
 Ratios are against rows measured in the same run, so they compare across machines even
 though absolute rates do not.
@@ -44,7 +45,6 @@ import json
 import multiprocessing as mp
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -53,6 +53,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import _nginx
+from _download import parse_size, run_webgrip
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
@@ -129,70 +132,29 @@ def load_pages(corpus: Path, count: int, which: str = "wcxb") -> list[bytes]:
 
 
 # -- nginx (own process, own core) ------------------------------------------------------------
-_NGINX_CONF = """
-worker_processes 1;
-daemon off;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    sendfile on;
+#: Keep-alive connections that last the whole run, pages as HTML.
+_HTTP = """\
     tcp_nodelay on;
     keepalive_timeout 120s;
     keepalive_requests 1000000;
-    client_body_temp_path {dir}/tmp;
-    proxy_temp_path {dir}/tmp;
-    fastcgi_temp_path {dir}/tmp;
-    uwsgi_temp_path {dir}/tmp;
-    scgi_temp_path {dir}/tmp;
     default_type text/html;
-    charset utf-8;
-    server {{
-        listen 127.0.0.1:{port};
-        root {dir}/www;
-    }}
-}}
-"""
+    charset utf-8;"""
 
 
-class Nginx:
+class Nginx(_nginx.Nginx):
     """nginx serving ``pages`` as ``/p/<i>`` from a temp folder, on its own core."""
 
     def __init__(self, pages: list[bytes], core: int):
         self.dir = tempfile.mkdtemp(prefix="webgrip-e2e-nginx-")
         www = Path(self.dir, "www", "p")
         www.mkdir(parents=True)
-        Path(self.dir, "tmp").mkdir()
         for i, page in enumerate(pages):
             (www / str(i)).write_bytes(page)
-        for folder in (self.dir, www.parent, www):  # nginx's workers run as another user
-            os.chmod(folder, 0o755)
-        with socket.socket() as s:  # a free port (nginx binds it a moment later)
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        conf = Path(self.dir, "nginx.conf")
-        conf.write_text(_NGINX_CONF.format(dir=self.dir, port=self.port))
-        cmd = [shutil.which("nginx") or "nginx", "-c", str(conf), "-p", self.dir]
-        if shutil.which("taskset"):
-            cmd = ["taskset", "-c", str(core), *cmd]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while True:  # wait until it accepts connections
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                    self.stop()
-                    raise RuntimeError(f"nginx did not start: {err.strip()}") from None
-                time.sleep(0.05)
+        taskset = ("taskset", "-c", str(core)) if shutil.which("taskset") else ()
+        super().__init__(Path(self.dir), _HTTP, connections=1024, prefix=taskset)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
+        super().stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -324,36 +286,6 @@ def threaded(fetch: Callable[[str], str], urls: list[str], n: int) -> Callable[[
 
 
 # -- downloads (fresh process each) -----------------------------------------------------------
-_DOWNLOAD_CHILD = r"""
-import json, os, sys, time
-def rss(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field):
-            return int(line.split()[1]) * 1024
-    return 0
-url, folder, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
-from webgrip import Config
-from webgrip.client import WebClient
-client = WebClient(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
-                          download_dirs=(folder,), max_download_bytes=size + 1, timeout=3600))
-before = rss("VmRSS:")
-t0 = time.perf_counter()
-result = client.download(url)
-wall = time.perf_counter() - t0
-print(json.dumps({"wall": wall, "size": result.size, "peak_growth": rss("VmHWM:") - before}))
-"""
-
-
-def download_webgrip(url: str, folder: str, size: int) -> dict:
-    out = subprocess.run(
-        [sys.executable, "-c", _DOWNLOAD_CHILD, url, folder, str(size)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
-
-
 def download_curl(url: str, folder: str) -> dict | None:
     curl = shutil.which("curl")
     if curl is None:
@@ -363,14 +295,6 @@ def download_curl(url: str, folder: str) -> dict | None:
     subprocess.run([curl, "-s", "-o", target, url], check=True)
     wall = time.perf_counter() - t0
     return {"wall": wall, "size": os.path.getsize(target)}
-
-
-def parse_size(text: str) -> int:
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    text = text.strip().upper().removesuffix("IB").removesuffix("B")
-    if text and text[-1] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(text)
 
 
 def _optional(name: str, make: Callable[[], Callable[[str], str]]) -> Callable[[str], str] | None:
@@ -552,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
                     os.unlink(os.path.join(folder, "curl.bin"))
                     curl = c if curl is None or c["wall"] < curl["wall"] else curl
                 os.sync()
-                w = download_webgrip(url, folder, size)
+                w = run_webgrip(url, folder, size)
                 for leftover in os.listdir(folder):
                     os.unlink(os.path.join(folder, leftover))
                 wgd = w if wgd is None or w["wall"] < wgd["wall"] else wgd
@@ -565,10 +489,10 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{wg_rate / (curl['size'] / (1 << 20) / curl['wall']):.2f}×" if curl else "n/a"
         print(
             f"| webgrip | {wg_rate:.0f} | {ratio} | "
-            f"{max(0, wgd['peak_growth']) / (1 << 20):.1f} MiB |"
+            f"{max(0, wgd['rss_growth']) / (1 << 20):.1f} MiB |"
         )
         downloads.append(
-            {"client": "webgrip", "mib_per_s": wg_rate, "peak_rss_growth": wgd["peak_growth"]}
+            {"client": "webgrip", "mib_per_s": wg_rate, "peak_rss_growth": wgd["rss_growth"]}
         )
         if curl:
             curl_rate = curl["size"] / (1 << 20) / curl["wall"]

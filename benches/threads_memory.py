@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _rss import STATUS_SOURCE
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 CORPORA = ("article-bench-dev", "wcxb-dev")
@@ -59,16 +61,11 @@ def _serve(files: list[str], port_out: mp.Queue) -> None:
 
 
 # The measured client: a fresh interpreter per mode, so each peak is its own.
-_CLIENT = r"""
+_CLIENT = (
+    STATUS_SOURCE
+    + r"""
 import json, sys, time
 from concurrent.futures import ThreadPoolExecutor
-
-def status(field):
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith(field):
-                return int(line.split()[1]) * 1024
-    return 0
 
 base, count, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 from webgrip import Config, Tools
@@ -88,6 +85,7 @@ errors = sum(a.startswith("Error:") for a in answers)
 print(json.dumps({"wall": wall, "start_rss": start_rss, "peak_rss": status("VmHWM:"),
                   "end_rss": status("VmRSS:"), "errors": errors}))
 """
+)
 
 
 def run_mode(base: str, count: int, threads: int) -> dict:
