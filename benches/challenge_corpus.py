@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from corpus_views import pages
+from corpus_views import pages, served
 
 
 def main() -> int:
@@ -26,7 +26,6 @@ def main() -> int:
     args = parser.parse_args()
     from webgrip import _core
     from webgrip.challenge import detect
-    from webgrip.response import Response
 
     statuses = [int(s) for s in args.statuses.split(",")]
     docs = list(pages())
@@ -35,17 +34,7 @@ def main() -> int:
     detect_s = extract_s = 0.0
     for page_id, url, raw in docs:
         for status in statuses:
-            response = Response(
-                url=url,
-                status=status,
-                headers={"content-type": "text/html"},
-                content=raw,
-                content_type="text/html",
-                charset=None,
-                redirects=(),
-                remote_addr="",
-                elapsed=0.0,
-            )
+            response = served(url, raw, status)
             times = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()

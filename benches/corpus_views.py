@@ -29,6 +29,10 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from webgrip.response import Response
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
 MODES = ["markdown", "text", "links", "tables", "metadata"]
@@ -54,20 +58,15 @@ def _digest(value: object) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def hash_page(url: str, raw: bytes) -> dict[str, str]:
-    from webgrip import _core
-    from webgrip.page_builder import build_page
+def served(url: str, raw: bytes, status: int = 200) -> Response:
+    """The :class:`~webgrip.response.Response` of a corpus page as a server would send it:
+    ``text/html`` with no charset named (the page's own ``<meta>`` or a sniff decides), no
+    redirect."""
     from webgrip.response import Response
 
-    out: dict[str, str] = {}
-    for main in (False, True):
-        doc = _core.extract_document(
-            raw, modes=MODES, main_content=main, url=url, content_type="text/html"
-        )
-        out[f"core:{main}"] = _digest(doc)
-    response = Response(
+    return Response(
         url=url,
-        status=200,
+        status=status,
         headers={"content-type": "text/html"},
         content=raw,
         content_type="text/html",
@@ -76,6 +75,19 @@ def hash_page(url: str, raw: bytes) -> dict[str, str]:
         remote_addr="127.0.0.1:80",
         elapsed=0.0,
     )
+
+
+def hash_page(url: str, raw: bytes) -> dict[str, str]:
+    from webgrip import _core
+    from webgrip.page_builder import build_page
+
+    out: dict[str, str] = {}
+    for main in (False, True):
+        doc = _core.extract_document(
+            raw, modes=MODES, main_content=main, url=url, content_type="text/html"
+        )
+        out[f"core:{main}"] = _digest(doc)
+    response = served(url, raw)
     for extract in ("markdown", "text", "links", "tables"):
         for main in (False, True):
             page = build_page(response, url=url, extract=extract, main_content=main)
