@@ -1,8 +1,8 @@
 //! Documentation sites: the furniture of the generators most docs pages are built with.
 //!
 //! Most documentation is rendered by a handful of generators (Sphinx, MkDocs/Material,
-//! Docusaurus, VitePress, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe), each with
-//! its own fixed class names for the parts around the text: the sidebar, the "on this page"
+//! Docusaurus, VitePress, Starlight, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe),
+//! each with its own fixed class names for the parts around the text: the sidebar, the "on this page"
 //! outline, breadcrumbs, version badges, prev/next links, "edit this page" and "last
 //! updated" rows, the "Source" and "Expand description" controls of an API reference. The
 //! general class vocabulary catches the ones named like furniture ("sidebar", "toc"); these
@@ -12,14 +12,18 @@
 //! A generator is recognised from the page's own evidence only, never from its address:
 //! its `<meta name="generator">`, or a class name only it writes (its content container,
 //! its page wrapper). Only then are its furniture names marked as chrome, so a shop that
-//! happens to call a block `rightside` or `pager` keeps it. The general rules decide the
-//! rest (a furniture mark on a block holding most of the page's text is lifted there, as
-//! for every chrome mark).
+//! happens to call a block `rightside` or `pager` keeps it. The generator's content
+//! container becomes a main-content hint, where the root's descent starts; a pane that
+//! holds the title panel beside the text (Starlight's) is where the root stays
+//! (`Table::docs_pane`), or the descent would leave the title behind. The general
+//! rules decide the rest (a furniture mark on a block holding most of the page's text is
+//! lifted there, as for every chrome mark; pruning inside the root goes on as everywhere).
 
 use crate::tree::Html;
 
 use super::flags::*;
 use super::outline::Table;
+use super::NONE;
 
 /// A documentation generator, as a bit of [`Seen`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +39,7 @@ enum Generator {
     Docsy = 1 << 7,
     HugoBook = 1 << 8,
     ReadMe = 1 << 9,
+    Starlight = 1 << 10,
 }
 
 use Generator::*;
@@ -53,12 +58,19 @@ enum Role {
     /// generator is recognised, where the root's descent starts unless it holds too little
     /// of the page's text.
     Container,
+    /// Its content container under a name other sites use too (`#main-content`): a
+    /// main-content hint once the generator is recognised, and no evidence of it.
+    SharedContainer,
+    /// The pane holding both the page's title panel and its text (a mark too): the root
+    /// starts there and stays (`Table::docs_pane`), since the descent that finds the
+    /// content of an unknown page would leave the title panel beside the text behind.
+    Pane,
 }
 
 /// The generator an element id belongs to and what it is there (exact names).
 fn id_role(id: &str) -> Option<(Seen, Role)> {
     let (g, role) = match id {
-        "main-content" => (Rustdoc, Role::Container),
+        "main-content" => (Rustdoc, Role::SharedContainer),
         "toggle-all-docs" => (Rustdoc, Role::Furniture),
         "mdbook-help-container" => (MdBook, Role::Mark),
         _ => return None,
@@ -145,6 +157,11 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
         | "td-page-meta__lastmod" => (Docsy, Furniture),
         "book-page" => (HugoBook, Mark),
         "book-menu" | "book-toc" | "book-header" | "book-footer" => (HugoBook, Furniture),
+        // Starlight (Astro): the pane holding the title panel and the Markdown, and the
+        // footer rows under it.
+        "sl-markdown-content" => (Starlight, Mark),
+        "main-pane" => (Starlight, Pane),
+        "pagination-links" | "kudos" | "meta" => (Starlight, Furniture),
         // ReadMe.
         "rm-Article" => (ReadMe, Container),
         "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
@@ -171,6 +188,7 @@ fn meta_generator(content: &str) -> Option<Generator> {
         "rustdoc" => Rustdoc,
         "javadoc" => Javadoc,
         "mdbook" => MdBook,
+        "starlight" => Starlight,
         _ => return None,
     })
 }
@@ -182,7 +200,8 @@ impl Table {
     /// only once its generator is known, so the pass keeps the candidates it met.
     pub(super) fn mark_docs_furniture(&mut self, doc: &Html) {
         let mut seen: Seen = 0;
-        let mut candidates: Vec<(u32, Seen, Flags)> = Vec::new();
+        // Element, generator, flag to add, and whether it is the generator's pane.
+        let mut candidates: Vec<(u32, Seen, Flags, bool)> = Vec::new();
         for (i, it) in self.items.iter().enumerate() {
             let Some(el) = doc.tree.get(it.id).and_then(|n| n.value().as_element()) else {
                 continue;
@@ -207,17 +226,27 @@ impl Table {
             for role in roles {
                 match role {
                     (g, Role::Mark) => seen |= g,
-                    (g, Role::Furniture) => candidates.push((i as u32, g, F_CHROME_CLASS)),
+                    (g, Role::Furniture) => candidates.push((i as u32, g, F_CHROME_CLASS, false)),
                     (g, Role::Container) => {
                         seen |= g;
-                        candidates.push((i as u32, g, F_MAIN_HINT));
+                        candidates.push((i as u32, g, F_MAIN_HINT, false));
+                    }
+                    (g, Role::SharedContainer) => {
+                        candidates.push((i as u32, g, F_MAIN_HINT, false))
+                    }
+                    (g, Role::Pane) => {
+                        seen |= g;
+                        candidates.push((i as u32, g, F_MAIN_HINT, true));
                     }
                 }
             }
         }
-        for (i, g, flag) in candidates {
+        for (i, g, flag, pane) in candidates {
             if seen & g != 0 {
                 self.items[i as usize].flags |= flag;
+                if pane && self.docs_pane == NONE {
+                    self.docs_pane = i;
+                }
             }
         }
     }
@@ -378,6 +407,10 @@ mod tests {
             r#"<link rel="x"></head><body><div class="rm-Article"></div>"#,
             &["rm-Sidebar", "rm-Pagination", "rm-Header", "UpdatedAt"],
         ),
+        (
+            r#"<meta name="generator" content="Starlight v0.28.2">"#,
+            &["pagination-links", "kudos", "meta"],
+        ),
     ];
 
     fn furniture(name: &str) -> String {
@@ -419,6 +452,7 @@ mod tests {
             ("td-main", "td-page-meta"),
             ("book-page", "book-toc"),
             ("rm-Article", "UpdatedAt"),
+            ("sl-markdown-content", "kudos"),
         ];
         let body: String = furniture
             .iter()
@@ -437,6 +471,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_shared_container_name_is_no_evidence() {
+        let html = page(
+            "",
+            r#"<div id="main-content" title="c"><p>Body.</p><span class="rightside" title="f">S</span></div>"#,
+        );
+        assert!(untouched(&html, "c"));
+        assert!(untouched(&html, "f"));
     }
 
     #[test]
@@ -459,7 +503,10 @@ mod tests {
             ),
             ("", r#"<div class="theme-doc-markdown markdown" title="c">"#),
             ("", r#"<div class="vp-doc _guide" title="c">"#),
-            ("", r#"<div id="main-content" class="content" title="c">"#),
+            (
+                r#"<meta name="generator" content="rustdoc">"#,
+                r#"<div id="main-content" class="content" title="c">"#,
+            ),
             ("", r#"<div class="td-content" title="c">"#),
             ("", r#"<div class="rm-Article" title="c">"#),
         ] {

@@ -57,6 +57,10 @@ pub(super) struct Table {
     /// `body` carries a blog platform's archive or search-results class (see
     /// `is_archive_body`).
     pub(super) archive_body: bool,
+    /// The pane of the documentation generator that built the page (its title panel and
+    /// text), `NONE` if none was recognised (see `Table::mark_docs_furniture`): the root
+    /// starts there and descends no further.
+    pub(super) docs_pane: u32,
 }
 
 impl Table {
@@ -619,6 +623,7 @@ impl<'a> Outliner<'a> {
             declared_product: false,
             shop_body: facts.shop_body,
             archive_body: facts.archive_body,
+            docs_pane: NONE,
         }
     }
 }

@@ -70,7 +70,10 @@ const SERIES_SHARE: f32 = 0.05;
 
 impl Table {
     pub(super) fn choose(&self, doc: &Html, body: u32) -> Scope {
-        let start = self.semantic_start(body).unwrap_or(body);
+        let start = self
+            .docs_start(body)
+            .or_else(|| self.semantic_start(body))
+            .unwrap_or(body);
         let root = match self.chunked_body(start, body) {
             Some(whole) => whole,
             None => self.descend(start),
@@ -401,6 +404,15 @@ impl Table {
         out
     }
 
+    /// The pane of the page's documentation generator (its title panel and text), when it
+    /// holds a good share of the page's weighted text (see `Table::mark_docs_furniture`).
+    fn docs_start(&self, body: u32) -> Option<u32> {
+        let c = self.docs_pane;
+        let b = &self.items[body as usize];
+        let inside = c != NONE && c >= body && c < b.end;
+        (inside && self.weight(c) >= 0.4 * self.weight(body).max(1.0)).then_some(c)
+    }
+
     /// A semantic element that holds a good share of the page's weighted text.
     fn semantic_start(&self, body: u32) -> Option<u32> {
         let total = self.weight(body).max(1.0);
@@ -494,7 +506,8 @@ impl Table {
         let headed = |i: u32| heads.get((i - start) as usize).is_some_and(|&l| l != 0);
         loop {
             let total = self.weight(node);
-            if total <= 0.0 {
+            // A documentation generator's pane is the content, title panel and all.
+            if total <= 0.0 || node == self.docs_pane {
                 return node;
             }
             let mut best = NONE;
