@@ -37,14 +37,16 @@
 //!
 //! Where each step lives: `outline` builds the table, `classify` (with the class/id
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
-//! it is, `furniture` decides which marked page furniture (chrome) stays furniture, `root`
-//! chooses the root and the fallback, `prune`, `boilerplate` and `edit_links` drop what does
-//! not belong inside it, `comments` tells an article over its comment thread from a forum's
-//! opening post, `unclassed_comments` finds comment threads that carry no comment class, and
-//! `supplement` adds JSON-LD text (read by `crate::jsonld`). `features` reads the finished
-//! table and scope back as one row of features per text block, and `scorer` (the default
-//! `Scorer::Model`; `readable_model=False` turns it off) scores the in-scope ones with a
-//! learned model and takes out those it judges boilerplate.
+//! it is, `docs_site` recognises a documentation generator from the page's markup and marks
+//! its furniture and content container, `furniture` decides which marked page furniture
+//! (chrome) stays furniture, `root` chooses the root and the fallback, `prune`,
+//! `boilerplate` and `edit_links` drop what does not belong inside it, `comments` tells an
+//! article over its comment thread from a forum's opening post, `unclassed_comments` finds
+//! comment threads that carry no comment class, and `supplement` adds JSON-LD text (read by
+//! `crate::jsonld`). `features` reads the finished table and scope back as one row of
+//! features per text block, and `scorer` (the default `Scorer::Model`; `readable_model=False`
+//! turns it off) scores the in-scope ones with a learned model and takes out those it judges
+//! boilerplate.
 
 mod attrs;
 mod boilerplate;
