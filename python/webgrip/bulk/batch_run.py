@@ -256,6 +256,38 @@ def _sigint_sets(event: threading.Event) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+class _GracefulStop:
+    """How a run on this process's threads stops on the first Ctrl-C (``interrupt``, set by
+    :func:`_sigint_sets`): :meth:`check`, called at every item the run yields, then starts
+    nothing more (``stop``), cancels the conversions in flight (``token``) and gives the rows
+    finishing meanwhile :data:`_GRACE_SECONDS` to be written (:meth:`over`). Batch and crawl
+    stop alike."""
+
+    def __init__(self, interrupt: threading.Event) -> None:
+        self.interrupt = interrupt
+        self.stop = threading.Event()
+        self.token = CancelToken()
+        self.grace_until: float | None = None
+
+    def check(self) -> None:
+        if self.interrupt.is_set() and self.grace_until is None:
+            self.halt()
+            self.grace_until = time.monotonic() + _GRACE_SECONDS
+
+    @property
+    def stopping(self) -> bool:
+        """Ctrl-C was seen: what comes now is only what was in flight."""
+        return self.grace_until is not None
+
+    def over(self) -> bool:
+        """The grace has passed: abandon the requests still in flight."""
+        return self.grace_until is not None and time.monotonic() >= self.grace_until
+
+    def halt(self) -> None:
+        self.stop.set()
+        self.token.cancel()
+
+
 def _run_here(
     todo: list[str],
     sink: Sink,
@@ -277,9 +309,9 @@ def _run_here(
             config.rate_limit_seconds,
             socket_timeout=min(STORE_SOCKET_TIMEOUT, config.timeout),
         )
-    stop, interrupt, token = threading.Event(), threading.Event(), CancelToken()
+    interrupt = threading.Event()
+    wind = _GracefulStop(interrupt)
     store_failure: dict[str, Any] | None = None
-    grace_until: float | None = None
     try:
         with WebClient(config, limiter=limiter) as client, _sigint_sets(interrupt):
             results = fetch_each(
@@ -287,18 +319,13 @@ def _run_here(
                 todo,
                 extract=extract,
                 concurrency=concurrency or 8,
-                stop=stop,
-                cancel=token,
+                stop=wind.stop,
+                cancel=wind.token,
                 on_wait=meter.add_waiting if meter else None,
             )
             try:
                 for item in results:
-                    if interrupt.is_set() and grace_until is None:
-                        # Start nothing more, cancel the conversions in flight; what
-                        # finishes meanwhile is still written.
-                        stop.set()
-                        token.cancel()
-                        grace_until = time.monotonic() + _GRACE_SECONDS
+                    wind.check()
                     if item is not None:
                         i, result = item
                         row = result_row(result, extract)
@@ -307,8 +334,8 @@ def _run_here(
                             # fast as the threads can take URLs: stop (the URLs in flight
                             # finish), and let the next run fetch them.
                             store_failure = store_failure or row
-                            stop.set()
-                        elif not (grace_until is not None and row["error_kind"] == "cancelled"):
+                            wind.stop.set()
+                        elif not (wind.stopping and row["error_kind"] == "cancelled"):
                             sink.add(todo[i], row)
                             failed = row["error"] is not None
                             summary["fetched"] += 1
@@ -318,13 +345,12 @@ def _run_here(
                             continue
                     if meter is not None:
                         meter.update()
-                    if grace_until is not None and time.monotonic() >= grace_until:
+                    if wind.over():
                         break
             finally:
                 results.close()
     except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
-        stop.set()
-        token.cancel()
+        wind.halt()
         interrupt.set()
     finally:
         sink.close()  # the rows finished so far, whatever stopped the run

@@ -19,9 +19,9 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .._cancel import CancelToken, cancel_scope
 from ..errors import FetchTimeoutError, HTTPStatusError, WebgripError
@@ -170,6 +170,52 @@ def _fetch_one(
             return err
 
 
+_T = TypeVar("_T")
+
+
+class _WorkerDone:
+    """What a worker thread of :func:`worker_results` puts last."""
+
+
+def worker_results(
+    work: Callable[[Callable[[_T], None]], None],
+    count: int,
+    name: str,
+    token: CancelToken,
+    poll: float,
+) -> Iterator[_T | None]:
+    """Run ``work(put)`` on ``count`` daemon threads (``{name}-{number}``), each under the
+    cancel ``token``, and yield every result they ``put`` as it comes: ``None`` after every
+    ``poll`` seconds without one, so that the caller can draw progress and react to a stop,
+    until every thread has returned. A batch's and a crawl's threads run through this."""
+    # queue.Queue, not SimpleQueue: CPython's C SimpleQueue.get(timeout=...) (3.11 here), when
+    # a signal handler that ran during its wait returns after the timeout has passed, waits on
+    # with a negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip batch`
+    # then waited for a request in flight to time out). Queue's lock wait checks for that.
+    results: queue.Queue[_T | _WorkerDone] = queue.Queue()
+
+    def thread() -> None:
+        try:
+            with cancel_scope(token):
+                work(results.put)
+        finally:
+            results.put(_WorkerDone())
+
+    for number in range(count):
+        threading.Thread(target=thread, name=f"{name}-{number}", daemon=True).start()
+    running = count
+    while running:
+        try:
+            item = results.get(timeout=poll)
+        except queue.Empty:
+            yield None
+            continue
+        if isinstance(item, _WorkerDone):
+            running -= 1
+        else:
+            yield item
+
+
 def fetch_each(
     client: PageFetcher,
     urls: Iterable[str],
@@ -200,48 +246,29 @@ def fetch_each(
     todo = list(urls)
     stop = stop if stop is not None else threading.Event()
     token = cancel if cancel is not None else CancelToken()
-    # queue.Queue, not SimpleQueue: CPython's C SimpleQueue.get(timeout=...) (3.11 here), when
-    # a signal handler that ran during its wait returns after the timeout has passed, waits on
-    # with a negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip batch`
-    # then waited for a request in flight to time out). Queue's lock wait checks for that.
-    results: queue.Queue[tuple[int, Page | WebgripError | None] | int] = queue.Queue()
     lock = threading.Lock()
     upcoming = iter(range(len(todo)))
 
-    def worker(number: int) -> None:
-        try:
-            with cancel_scope(token):
-                while not stop.is_set():
-                    with lock:
-                        i = next(upcoming, None)
-                    if i is None:
-                        break
-                    results.put(
-                        (
-                            i,
-                            _fetch_one(
-                                client, todo[i], extract, main_content, max_host_wait, stop, on_wait
-                            ),
-                        )
-                    )
-        finally:
-            results.put(number)  # this worker is done
+    def work(put: Callable[[tuple[int, Page | WebgripError | None]], None]) -> None:
+        while not stop.is_set():
+            with lock:
+                i = next(upcoming, None)
+            if i is None:
+                break
+            put(
+                (
+                    i,
+                    _fetch_one(
+                        client, todo[i], extract, main_content, max_host_wait, stop, on_wait
+                    ),
+                )
+            )
 
     workers = min(concurrency, len(todo))
-    for number in range(workers):
-        threading.Thread(
-            target=worker, args=(number,), name=f"webgrip-batch-{number}", daemon=True
-        ).start()
-    running = workers
     try:
-        while running:
-            try:
-                item = results.get(timeout=poll)
-            except queue.Empty:
+        for item in worker_results(work, workers, "webgrip-batch", token, poll):
+            if item is None:
                 yield None
-                continue
-            if isinstance(item, int):
-                running -= 1
             elif item[1] is not None:
                 yield item[0], item[1]
     finally:

@@ -34,19 +34,18 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
-import queue
 import tempfile
 import threading
 import time
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from .. import _core
-from .._cancel import CancelToken, cancel_scope
-from ..bulk.pool import MAX_HOST_WAIT_SECONDS, _fetch_one, result_row
+from .._cancel import CancelToken
+from ..bulk.pool import MAX_HOST_WAIT_SECONDS, _fetch_one, result_row, worker_results
 from ..client import WebClient
 from ..config import Config
 from ..errors import BlockedURLError, WebgripError
@@ -221,63 +220,49 @@ class Crawler:
         stop = stop if stop is not None else threading.Event()
         token = cancel if cancel is not None else CancelToken()
         self.seed()
-        results: queue.Queue[CrawlResult | int] = queue.Queue()
         turn = threading.Condition()
         busy = [0]  # leases being worked on
         finished = threading.Event()
 
-        def worker(number: int) -> None:
+        def work(put: Callable[[CrawlResult], None]) -> None:
             try:
-                with cancel_scope(token):
-                    while not stop.is_set() and not finished.is_set():
-                        with turn:
-                            lease = self.frontier.lease()
-                            if lease is None:
-                                if busy[0] == 0:
-                                    finished.set()
-                                    turn.notify_all()
-                                    break
-                                turn.wait(0.1)
-                                continue
-                            busy[0] += 1
-                        try:
-                            result = self._visit(lease, stop, token)
-                        except Exception as exc:
-                            if self._closed:
-                                return  # the crawl was closed under a request in flight
-                            error = WebgripError(
-                                f"unexpected error: {exc}", url=lease.url, reason="internal"
-                            )
-                            error.__cause__ = exc
-                            result = CrawlResult(
-                                lease.url, lease.depth, lease.source, error=error, lease=lease
-                            )
-                        finally:
-                            with turn:
-                                busy[0] -= 1
+                while not stop.is_set() and not finished.is_set():
+                    with turn:
+                        lease = self.frontier.lease()
+                        if lease is None:
+                            if busy[0] == 0:
+                                finished.set()
                                 turn.notify_all()
-                        if result is not None:
-                            results.put(result)
+                                break
+                            turn.wait(0.1)
+                            continue
+                        busy[0] += 1
+                    try:
+                        result = self._visit(lease, stop, token)
+                    except Exception as exc:
+                        if self._closed:
+                            return  # the crawl was closed under a request in flight
+                        error = WebgripError(
+                            f"unexpected error: {exc}", url=lease.url, reason="internal"
+                        )
+                        error.__cause__ = exc
+                        result = CrawlResult(
+                            lease.url, lease.depth, lease.source, error=error, lease=lease
+                        )
+                    finally:
+                        with turn:
+                            busy[0] -= 1
+                            turn.notify_all()
+                    if result is not None:
+                        put(result)
             except Exception:
                 if not self._closed:
                     raise
-            finally:
-                results.put(number)
 
-        for number in range(self.concurrency):
-            threading.Thread(
-                target=worker, args=(number,), name=f"webgrip-crawl-{number}", daemon=True
-            ).start()
-        running = self.concurrency
         try:
-            while running:
-                try:
-                    item = results.get(timeout=poll)
-                except queue.Empty:
+            for item in worker_results(work, self.concurrency, "webgrip-crawl", token, poll):
+                if item is None:
                     yield None
-                    continue
-                if isinstance(item, int):
-                    running -= 1
                     continue
                 self._count(item)
                 yield item

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._cancel import CancelToken
 from .._progress import CrawlProgress
 from ..config import Config
 from .crawl import DEFAULT_MAX_DEPTH, DEFAULT_MAX_PER_PATTERN, Crawler
@@ -39,10 +37,6 @@ def _say(err: TextIO | None, line: str) -> None:
     from ..bulk.batch_run import _say as say
 
     say(err, line)
-
-
-#: After Ctrl-C, how long the pages finishing meanwhile are still taken.
-_GRACE_SECONDS = 0.5
 
 
 def run_crawl(
@@ -199,19 +193,15 @@ def _crawl_here(
     interrupt: threading.Event,
 ) -> None:
     """The crawl on this process's threads; the first Ctrl-C stops it (see the module)."""
-    from ..bulk.batch_run import _sigint_sets
+    from ..bulk.batch_run import _GracefulStop, _sigint_sets
 
-    stop, token = threading.Event(), CancelToken()
-    grace_until: float | None = None
+    wind = _GracefulStop(interrupt)
     try:
         with _sigint_sets(interrupt):
-            results = crawler.run(stop=stop, cancel=token)
+            results = crawler.run(stop=wind.stop, cancel=wind.token)
             try:
                 for item in results:
-                    if interrupt.is_set() and grace_until is None:
-                        stop.set()
-                        token.cancel()
-                        grace_until = time.monotonic() + _GRACE_SECONDS
+                    wind.check()
                     if item is not None:
                         sink.add(item.url, item.row(extract))
                         failed = item.error is not None
@@ -222,13 +212,12 @@ def _crawl_here(
                     if meter is not None:
                         meter.queued = crawler.frontier.counts()["queued"]
                         meter.update()
-                    if grace_until is not None and time.monotonic() >= grace_until:
+                    if wind.over():
                         break
             finally:
                 results.close()
     finally:
-        stop.set()
-        token.cancel()
+        wind.halt()
 
 
 def _close(crawler: Crawler, client: Any, sink: Any) -> None:
