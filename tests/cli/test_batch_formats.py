@@ -23,6 +23,7 @@ pq = pytest.importorskip(
     "pyarrow.parquet", reason="the ray extra is not installed: pip install 'webgrip[ray]'"
 )
 
+from helpers.interrupt import sigint_as_on_a_terminal  # noqa: E402
 from helpers.loopback import wait_until  # noqa: E402
 from helpers.siteserver import (  # noqa: E402
     Reply,
@@ -331,7 +332,12 @@ def test_ctrl_c_writes_what_finished_exits_130_and_a_rerun_fetches_the_rest(tmp_
             "2",
         ]
         proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=loopback_env()
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=loopback_env(),
+            preexec_fn=sigint_as_on_a_terminal,
         )
         try:
             # URLs are taken in list order: with both threads on slow pages, the fast

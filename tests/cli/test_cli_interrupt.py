@@ -16,6 +16,7 @@ import sys
 import threading
 
 import pytest
+from helpers.interrupt import sigint_as_on_a_terminal
 from helpers.loopback import RawServer, wait_until
 from helpers.render import needs_browser
 from helpers.siteserver import SiteServer, loopback_env, page
@@ -56,6 +57,7 @@ def _start(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=sigint_as_on_a_terminal,
     )
 
 

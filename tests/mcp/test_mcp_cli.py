@@ -16,6 +16,7 @@ import sys
 
 import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
+from helpers.interrupt import sigint_as_on_a_terminal
 from helpers.loopback import loopback_config
 from helpers.siteserver import SiteServer, article, loopback_env, page
 from webgrip.tools.mcp_http import HttpServer
@@ -89,6 +90,7 @@ def test_on_a_terminal_stdio_says_it_waits_and_ctrl_c_ends_quietly():
         stdin=child,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=sigint_as_on_a_terminal,
     )
     os.close(child)
     try:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import mcp  # noqa: F401  (the test extra: missing, the test must fail, not skip)
 import pytest
+from helpers.interrupt import sigint_as_on_a_terminal
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, article, loopback_env, page, slow_stream
 from webgrip import Tools
@@ -398,6 +399,7 @@ def test_serve_http_serves_until_a_signal_and_exits_cleanly(sig, entry):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_on_a_terminal,
     )
     try:
         first = proc.stderr.readline()

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers.interrupt import sigint_as_on_a_terminal
 from helpers.loopback import loopback_config, wait_until
 from helpers.siteserver import Reply, SiteServer, loopback_env, run_webgrip
 from webgrip import AsyncWebClient
@@ -89,7 +90,12 @@ def test_ctrl_c_writes_what_finished_and_the_same_command_goes_on(tmp_path):
             str(pages + 1), "--max-depth", "100", "--concurrency", "2", "--out", str(tmp_path),
         ]  # fmt: skip
         proc = subprocess.Popen(
-            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=loopback_env()
+            args,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=loopback_env(),
+            preexec_fn=sigint_as_on_a_terminal,
         )
         rows = tmp_path / "rows.jsonl"
         assert wait_until(lambda: rows.exists() and len(rows.read_text().splitlines()) >= 4, 60)
