@@ -23,6 +23,7 @@ with its original URL so relative links resolve as they did on the site.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import hashlib
 import json
@@ -61,19 +62,14 @@ def _digest(value: object) -> str:
 def served(url: str, raw: bytes, status: int = 200) -> Response:
     """The :class:`~webgrip.response.Response` of a corpus page as a server would send it:
     ``text/html`` with no charset named (the page's own ``<meta>`` or a sniff decides), no
-    redirect."""
-    from webgrip.response import Response
+    redirect (the library's :func:`~webgrip.response.html_response`, which names UTF-8)."""
+    from webgrip.response import html_response
 
-    return Response(
-        url=url,
-        status=status,
+    return dataclasses.replace(
+        html_response(url, status, raw, elapsed=0.0),
         headers={"content-type": "text/html"},
-        content=raw,
-        content_type="text/html",
         charset=None,
-        redirects=(),
         remote_addr="127.0.0.1:80",
-        elapsed=0.0,
     )
 
 
