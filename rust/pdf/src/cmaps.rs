@@ -34,7 +34,7 @@
 //! a Form XObject, and a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code
 //! width; none seen in the corpora).
 //!
-//! Cost: one pass over the page's content (already bounded by the page scan in `lib.rs`), a
+//! Cost: one pass over the page's content (already bounded by the page scan in `page_cost.rs`), a
 //! table of the distinct codes drawn, and no second parse of the file.
 
 use std::collections::HashMap;

@@ -1,6 +1,6 @@
 //! What a page's Form XObjects add to its cost, charged to the page before the parser reads it.
 //!
-//! Why: the per-page scan (`page_content` in lib.rs) bounds the text, tokens and rereading of
+//! Why: the per-page scan (`page_cost.rs`) bounds the text, tokens and rereading of
 //! a page's own content stream, but a page can paint a Form XObject (`/X Do`), and pdf_oxide's
 //! text extractor reads a form's content again for every transformation matrix it is painted
 //! under, keeping every glyph each time. A 1.2 KB page painting one form of 20,000 `(x) Tj`

@@ -1,5 +1,46 @@
 //! Document metadata from the trailer's `/Info` dictionary: title, author, subject, dates.
 
+use pdf_oxide::object::Object;
+use pdf_oxide::PdfDocument;
+
+use crate::PdfMetadata;
+
+/// The document's `/Info` strings, its dates as ISO 8601; `pages` is left for the caller.
+pub fn metadata(doc: &PdfDocument) -> PdfMetadata {
+    let info = doc
+        .trailer()
+        .as_dict()
+        .and_then(|t| t.get("Info"))
+        .map(|o| resolve(doc, o));
+    let Some(Object::Dictionary(dict)) = info else {
+        return PdfMetadata::default();
+    };
+    let field = |key: &str| -> Option<String> {
+        let value = resolve(doc, dict.get(key)?);
+        let text = decode_text_string(value.as_string()?);
+        (!text.is_empty()).then_some(text)
+    };
+    PdfMetadata {
+        title: field("Title"),
+        author: field("Author"),
+        subject: field("Subject"),
+        keywords: field("Keywords"),
+        creator: field("Creator"),
+        producer: field("Producer"),
+        created: field("CreationDate").and_then(|d| iso_date(&d)),
+        modified: field("ModDate").and_then(|d| iso_date(&d)),
+        pages: 0,
+    }
+}
+
+/// One level of indirection resolved (the `/Info` values are direct or one reference away).
+fn resolve(doc: &PdfDocument, obj: &Object) -> Object {
+    match obj.as_reference() {
+        Some(r) => doc.load_object(r).unwrap_or(Object::Null),
+        None => obj.clone(),
+    }
+}
+
 /// Decode a PDF text string: UTF-16 (BE or LE, with its BOM), UTF-8 with its BOM, or
 /// PDFDocEncoding (treated as Latin-1, which it matches for the printable range).
 pub fn decode_text_string(bytes: &[u8]) -> String {

@@ -18,7 +18,10 @@
 //! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
 //!
 //! [`page_lines`] keeps each line's font size, boldness and start for the Markdown view
-//! ([`crate::markdown`]); [`page_text`] is the same lines as plain text.
+//! ([`crate::markdown`]), with a page's tables found first ([`tables`]); [`page_text`] is the
+//! same lines as plain text, without that step.
+
+mod tables;
 
 /// One glyph as the layout sees it, in its direction's reading frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,7 +76,7 @@ pub struct Line {
 /// The text of one page: its paragraphs, a blank line between each two.
 pub fn page_text(placed: &[Placed]) -> String {
     let mut out = String::new();
-    for (i, para) in page_lines(placed).iter().enumerate() {
+    for (i, para) in lines(placed, false).iter().enumerate() {
         if i > 0 {
             out.push_str("\n\n");
         }
@@ -88,8 +91,14 @@ pub fn page_text(placed: &[Placed]) -> String {
 }
 
 /// The paragraphs of one page in reading order, each its lines top to bottom (never empty,
-/// no line empty or holding a line break).
+/// no line empty or holding a line break); a table found on the upright text is a paragraph
+/// of its rows, every row one cell per column ([`tables`]).
 pub fn page_lines(placed: &[Placed]) -> Vec<Vec<Line>> {
+    lines(placed, true)
+}
+
+/// The page's paragraphs, with its tables found when `find_tables`.
+fn lines(placed: &[Placed], find_tables: bool) -> Vec<Vec<Line>> {
     // Quarter turns only: free-angle text goes with its nearest quarter.
     let mut groups: [Vec<Glyph>; 4] = Default::default();
     for p in placed {
@@ -141,7 +150,8 @@ pub fn page_lines(placed: &[Placed]) -> Vec<Vec<Line>> {
     order
         .into_iter()
         .flat_map(|q| {
-            let mut blocks = frame_lines(std::mem::take(&mut groups[q]));
+            let tables = find_tables && q == 0 && !tategaki;
+            let mut blocks = frame_lines(std::mem::take(&mut groups[q]), tables);
             if tategaki && q == 3 {
                 // Vertical lines of verse or prose stand apart by their own gaps, not as a
                 // table's cells.
@@ -215,7 +225,7 @@ impl Segment {
     }
 }
 
-fn frame_lines(glyphs: Vec<Glyph>) -> Vec<Vec<Line>> {
+fn frame_lines(glyphs: Vec<Glyph>, find_tables: bool) -> Vec<Vec<Line>> {
     let glyphs = drop_overprints(glyphs);
     if glyphs.is_empty() {
         return Vec::new();
@@ -227,9 +237,19 @@ fn frame_lines(glyphs: Vec<Glyph>) -> Vec<Vec<Line>> {
     let mut sizes: Vec<f32> = segments.iter().map(|s| s.size).collect();
     sizes.sort_by(f32::total_cmp);
     let em = sizes[sizes.len() / 2];
+    let (segments, found) = if find_tables {
+        tables::pull(segments)
+    } else {
+        (segments, Vec::new())
+    };
     let mut blocks: Vec<Vec<Segment>> = Vec::new();
     xy_cut(segments, em, &mut blocks, 0);
-    blocks.into_iter().flat_map(block_lines).collect()
+    let paras = blocks.into_iter().flat_map(block_lines).collect();
+    if found.is_empty() {
+        paras
+    } else {
+        tables::put_back(paras, found)
+    }
 }
 
 /// Drop a glyph that repeats an earlier one (same character) within 0.15 em along the line

@@ -16,13 +16,14 @@
 //! region is counted as a possible opening ("hidden"): a parse from any offset nests at most
 //! [`Nesting::deepest`] + `Nesting::most_hidden`.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher, RandomState};
-
 use memchr::memmem;
 
 use crate::bombs;
 use crate::crypt::Decryptor;
+
+mod scans;
+
+pub use scans::{Figures, Scans};
 
 /// Nesting between tokens past this is refused: no real document comes near (pdf_oxide's own
 /// documentation names 100 as its limit, which it does not enforce).
@@ -78,135 +79,6 @@ pub fn within(n: &Nesting) -> Result<(), TooDeep> {
         return Err(TooDeep::Wide(n.most_nested_tokens()));
     }
     Ok(())
-}
-
-/// What the per-page limits read of one content stream's scan ([`push_content`], then
-/// [`Nesting::finish`]): whether it stays within the nesting limits, and its text bytes,
-/// tokens and restart cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Figures {
-    pub within: bool,
-    pub string_bytes: usize,
-    pub tokens: usize,
-    pub restart_cost: u64,
-}
-
-impl Figures {
-    /// The figures of a finished scan.
-    pub fn of(n: &Nesting) -> Figures {
-        Figures {
-            within: within(n).is_ok(),
-            string_bytes: n.string_bytes(),
-            tokens: n.tokens(),
-            restart_cost: n.restart_cost(),
-        }
-    }
-}
-
-/// Streams shorter than this are scanned again rather than kept: rescanning them costs less
-/// than their entry.
-const MIN_KEPT_STREAM: usize = 64;
-/// At most this many scans are kept per document (about 3 MiB of entries): a file of many
-/// tiny streams must not make the memo its own memory bomb.
-const MAX_KEPT_SCANS: usize = 65_536;
-
-/// One document's content scans, keyed by the exact bytes scanned.
-///
-/// Why: the file pre-pass ([`check_file_keeping`]) decodes and scans every stream that holds syntax,
-/// content streams and forms among them, and the page scan (`page_content` in lib.rs, and
-/// `forms`) then scanned each page's and form's decoded content again: 13 % of the CPU of
-/// reading pdf-dev. A page or form now looks its bytes up here, and is scanned only when they
-/// were not seen. The key is a hash under a key drawn at random per document (SipHash, as
-/// `HashMap`'s) and the length, of the very bytes scanned, so a document cannot steer a page
-/// to another stream's figures: a forged cross-reference, an object number used twice, a
-/// `/Length` the parser reads differently or a decoder that recovers otherwise all give other
-/// bytes, which miss and are scanned.
-#[derive(Debug, Default)]
-pub struct Scans {
-    keys: RandomState,
-    kept: HashMap<(u64, usize), Figures>,
-}
-
-impl Scans {
-    /// The figures of content `data`, from an earlier scan of the same bytes or a scan now.
-    pub fn content(&mut self, data: &[u8]) -> Figures {
-        let key = (self.keys.hash_one_bytes(data), data.len());
-        if let Some(&known) = self.kept.get(&key) {
-            return known;
-        }
-        let mut n = Nesting::new();
-        push_content(&mut n, data);
-        n.finish();
-        let figures = Figures::of(&n);
-        self.insert(key, figures);
-        figures
-    }
-
-    /// A scan of one decoded stream, fed in pieces, for [`Scans::keep`].
-    pub fn stream_scan(&self) -> StreamScan {
-        StreamScan {
-            n: Nesting::new(),
-            hasher: self.keys.build_hasher(),
-            len: 0,
-            last: 0,
-            inline_image: false,
-        }
-    }
-
-    /// The stream's nesting limits checked, as the pre-pass always did; its figures kept
-    /// unless it may hold an inline image (whose data [`push_content`] reads otherwise).
-    pub fn keep(&mut self, mut scan: StreamScan) -> Result<(), TooDeep> {
-        within(&scan.n)?;
-        if !scan.inline_image {
-            scan.n.finish();
-            self.insert((scan.hasher.finish(), scan.len), Figures::of(&scan.n));
-        }
-        Ok(())
-    }
-
-    fn insert(&mut self, key: (u64, usize), figures: Figures) {
-        if key.1 >= MIN_KEPT_STREAM && self.kept.len() < MAX_KEPT_SCANS {
-            self.kept.insert(key, figures);
-        }
-    }
-}
-
-trait HashBytes {
-    fn hash_one_bytes(&self, data: &[u8]) -> u64;
-}
-
-impl HashBytes for RandomState {
-    /// The hash of `data`'s bytes alone (no length prefix), as [`StreamScan`] builds it piece
-    /// by piece.
-    fn hash_one_bytes(&self, data: &[u8]) -> u64 {
-        let mut h = self.build_hasher();
-        h.write(data);
-        h.finish()
-    }
-}
-
-/// A stream being scanned in pieces: its nesting, the hash and length of its bytes, and
-/// whether `BI` occurs in them (a possible inline image).
-pub struct StreamScan {
-    n: Nesting,
-    hasher: std::hash::DefaultHasher,
-    len: usize,
-    last: u8,
-    inline_image: bool,
-}
-
-impl StreamScan {
-    pub fn push(&mut self, piece: &[u8]) {
-        let Some(&first) = piece.first() else {
-            return;
-        };
-        self.n.push(piece);
-        self.hasher.write(piece);
-        self.len += piece.len();
-        self.inline_image |=
-            (self.last == b'B' && first == b'I') || memmem::find(piece, b"BI").is_some();
-        self.last = piece[piece.len() - 1];
-    }
 }
 
 /// Check every place of `data` the parser reads objects from: the file's own syntax (stream
@@ -342,7 +214,7 @@ fn decode_into(
     }
     // A chain, or another filter (LZW, hex, ASCII85): the parser's own decoder, which bounds
     // its output at 100:1. Past 16 MiB of input the stream is left to the per-page scan in
-    // lib.rs (which sees a page's decoded content whatever its filters) and the stack's margin.
+    // page_cost.rs (which sees a page's decoded content whatever its filters) and the stack's margin.
     if stream.body.len() > 16 << 20 {
         return;
     }

@@ -1,7 +1,7 @@
 //! Pages that are the same page again: what makes two page objects read the same, so the
 //! second is not read twice.
 //!
-//! Why: the work of a page (the page scan in `lib.rs`, then the parser's pass over its
+//! Why: the work of a page (the page scan in `page_cost.rs`, then the parser's pass over its
 //! content) is paid per page, and nothing stops many pages from naming one content stream. A
 //! 15 KB file of 50 page objects, each naming one 4 MB stream of path operators (deflated to
 //! a few KiB), took 5.8 s to read (26 s in the fuzzing build) for one line of text: 50 scans
@@ -13,7 +13,7 @@
 //! Only what can be compared cheaply and surely is compared: a dictionary whose canonical
 //! form is longer than [`MAX_KEY`] is not remembered (its pages are read as any other), and
 //! pages that differ in any entry are different pages. What bounds the work of pages that
-//! differ is the document's content budget in `lib.rs`.
+//! differ is the document's content budget in `read.rs`.
 
 use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;

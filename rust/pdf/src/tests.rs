@@ -1,0 +1,832 @@
+//! The reader end to end through `extract`, and the bounds its passes are sized by.
+
+use super::*;
+use std::time::Instant;
+
+use crate::forms::Forms;
+use pdf_oxide::PdfDocument;
+
+/// A one-page PDF drawing `text` in Helvetica, with a valid xref table and an `/Info`.
+fn tiny_pdf(text: &str) -> Vec<u8> {
+    let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+    let stream = format!(
+        "<< /Length {} >>\nstream\n{content}\nendstream",
+        content.len()
+    );
+    assemble(&[stream.into_bytes()])
+}
+
+/// Catalog, pages, one Helvetica page whose contents are object 4, `/Info` (object 5),
+/// then `extra` from object 4 on; a valid xref table.
+fn assemble(extra: &[Vec<u8>]) -> Vec<u8> {
+    let mut objs: Vec<Vec<u8>> = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+         /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+         >> >> >> >>",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    objs.push(extra[0].clone());
+    objs.push(
+        b"<< /Title (Tiny) /Author <FEFF00C900760065> /CreationDate (D:20240131120502Z) >>"
+            .to_vec(),
+    );
+    objs.extend(extra[1..].iter().cloned());
+    pdf_of(&objs, "/Info 5 0 R")
+}
+
+/// A page whose Flate-compressed contents name their filter through object 6.
+fn indirect_filter_pdf(content: &[u8]) -> Vec<u8> {
+    use flate2::{write::ZlibEncoder, Compression};
+    use std::io::Write;
+    let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
+    let _ = e.write_all(content);
+    let packed = e.finish().unwrap_or_default();
+    let mut stream = format!("<< /Filter 6 0 R /Length {} >>\nstream\n", packed.len()).into_bytes();
+    stream.extend_from_slice(&packed);
+    stream.extend_from_slice(b"\nendstream");
+    assemble(&[stream, b"[/FlateDecode]".to_vec()])
+}
+
+#[test]
+fn a_filter_given_by_reference_is_decoded() {
+    let pdf = indirect_filter_pdf(b"BT /F1 12 Tf 72 720 Td (Behind a reference) Tj ET");
+    let doc = read_text(&pdf).expect("reads");
+    assert!(
+        doc.content.contains("Behind a reference"),
+        "{:?}",
+        doc.content
+    );
+    assert!(!doc.no_text);
+}
+
+#[test]
+fn a_bomb_behind_a_filter_reference_is_refused() {
+    let limits = Limits {
+        max_stream_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let pdf = indirect_filter_pdf(&vec![b' '; 4 << 20]);
+    let got = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited());
+    assert!(
+        matches!(&got, Err(PdfError::Malformed(m)) if m.contains("expands past")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn a_content_stream_with_a_short_length_is_read_to_its_end() {
+    let content = "BT /F1 12 Tf 72 720 Td (First line) Tj 0 -20 Td (Second line) Tj ET";
+    let stream = format!("<< /Length 30  >>\nstream\n{content}\nendstream");
+    let pdf = assemble(&[stream.into_bytes()]);
+    let doc = read_text(&pdf).expect("reads");
+    assert!(doc.content.contains("Second line"), "{:?}", doc.content);
+}
+
+fn read_text(data: &[u8]) -> Result<PdfDocumentText, PdfError> {
+    extract(
+        data,
+        Mode::Text,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+}
+
+#[test]
+fn text_and_metadata() {
+    let doc = read_text(&tiny_pdf("Hello PDF world")).expect("reads");
+    assert!(doc.content.contains("Hello PDF world"), "{:?}", doc.content);
+    assert_eq!(doc.metadata.title.as_deref(), Some("Tiny"));
+    assert_eq!(doc.metadata.author.as_deref(), Some("\u{c9}ve"));
+    assert_eq!(
+        doc.metadata.created.as_deref(),
+        Some("2024-01-31T12:05:02Z")
+    );
+    assert_eq!((doc.metadata.pages, doc.pages_read), (1, 1));
+    assert!(!doc.no_text);
+}
+
+#[test]
+fn size_limit_is_checked_first() {
+    let limits = Limits {
+        max_input_bytes: 10,
+        ..Limits::default()
+    };
+    let err = extract(
+        &tiny_pdf("x"),
+        Mode::Text,
+        None,
+        &limits,
+        &Budget::unlimited(),
+    );
+    assert_eq!(err.err(), Some(PdfError::TooLarge { limit: 10 }));
+}
+
+#[test]
+fn garbage_is_malformed_not_a_panic() {
+    for data in [
+        &b""[..],
+        b"%PDF-1.7",
+        b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>",
+        b"not a pdf at all",
+    ] {
+        match read_text(data) {
+            Ok(doc) => assert!(doc.content.len() < 1000),
+            Err(PdfError::Malformed(why)) => assert!(!why.is_empty()),
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    let full = tiny_pdf("Truncated somewhere");
+    for cut in (0..full.len()).step_by(37) {
+        let _ = read_text(&full[..cut]);
+    }
+}
+
+#[test]
+fn an_expired_deadline_interrupts() {
+    let budget = Budget {
+        deadline: Some(Instant::now()),
+        cancel: None,
+    };
+    let err = extract(
+        &tiny_pdf("x"),
+        Mode::Text,
+        None,
+        &Limits::default(),
+        &budget,
+    );
+    assert_eq!(
+        err.err(),
+        Some(PdfError::Interrupted(Interrupted::Deadline))
+    );
+}
+
+#[test]
+fn markdown_headings_come_from_the_glyphs_font_size() {
+    let content = "BT /F1 24 Tf 72 720 Td (Quarterly Results) Tj ET \
+                   BT /F1 11 Tf 72 680 Td (The body paragraph is set in eleven point type, \
+                   the size most characters have.) Tj 0 -14 Td (It wraps onto a second \
+                   line of the same size.) Tj ET";
+    let stream = format!(
+        "<< /Length {} >>\nstream\n{content}\nendstream",
+        content.len()
+    );
+    let pdf = assemble(&[stream.into_bytes()]);
+    let md = extract(
+        &pdf,
+        Mode::Markdown,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+    .expect("reads")
+    .content;
+    assert_eq!(
+        md,
+        "# Quarterly Results\n\nThe body paragraph is set in eleven point type, the size \
+         most characters have. It wraps onto a second line of the same size.\n"
+    );
+    let text = read_text(&pdf).expect("reads").content;
+    assert!(text.starts_with("Quarterly Results\n\nThe body"), "{text}");
+}
+
+/// A PDF of `objects` (object 1 first) with a valid xref table and `trailer` entries.
+fn pdf_of(objects: &[Vec<u8>], trailer: &str) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R {trailer} >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+fn stream(content: &[u8]) -> Vec<u8> {
+    let mut s = format!("<< /Length {} >>\nstream\n", content.len()).into_bytes();
+    s.extend_from_slice(content);
+    s.extend_from_slice(b"\nendstream");
+    s
+}
+
+fn zlib(content: &[u8]) -> Vec<u8> {
+    use flate2::{write::ZlibEncoder, Compression};
+    use std::io::Write;
+    let mut e = ZlibEncoder::new(Vec::new(), Compression::best());
+    let _ = e.write_all(content);
+    e.finish().unwrap_or_default()
+}
+
+/// One page whose content is `content` (object 4) and whose page dictionary ends with
+/// `page_extra`.
+fn one_page(content: Vec<u8>, page_extra: &str) -> Vec<u8> {
+    pdf_of(
+        &[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                 /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont \
+                 /Helvetica >> >> >> {page_extra} >>"
+            )
+            .into_bytes(),
+            content,
+        ],
+        "",
+    )
+}
+
+/// A page showing each `(cmap, ordering, bytes)` in a CID font with no `/ToUnicode` whose
+/// `/Encoding` is that predefined CMap (not embedded, as Adobe's Asian font packs are).
+fn cid_page(lines: &[(&str, &str, Vec<u8>)]) -> Vec<u8> {
+    let mut fonts = String::new();
+    let mut content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n".to_vec();
+    let mut objs: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        Vec::new(),
+        Vec::new(),
+    ];
+    for (i, (cmap, ordering, bytes)) in lines.iter().enumerate() {
+        let n = objs.len() + 1;
+        fonts.push_str(&format!(" /C{i} {n} 0 R"));
+        objs.push(
+            format!(
+                "<< /Type /Font /Subtype /Type0 /BaseFont /CJK{i} /Encoding /{cmap} \
+                 /DescendantFonts [{} 0 R] >>",
+                n + 1
+            )
+            .into_bytes(),
+        );
+        objs.push(
+            format!(
+                "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /CJK{i} /CIDSystemInfo \
+                 << /Registry (Adobe) /Ordering ({ordering}) /Supplement 2 >> /DW 1000 >>"
+            )
+            .into_bytes(),
+        );
+        let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        content.extend_from_slice(
+            format!("BT /C{i} 12 Tf 72 {} Td <{hex}> Tj ET\n", 700 - 40 * i).as_bytes(),
+        );
+    }
+    objs[2] = format!(
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+         /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\
+         {fonts} >> >> >>"
+    )
+    .into_bytes();
+    objs[3] = stream(&content);
+    pdf_of(&objs, "")
+}
+
+#[test]
+fn legacy_predefined_cmaps_read_as_the_text_drawn() {
+    let bytes = |enc: &'static encoding_rs::Encoding, s: &str| enc.encode(s).0.into_owned();
+    let cases = [
+        (
+            "EUC-H",
+            "Japan1",
+            bytes(encoding_rs::EUC_JP, "Tokyo 東京都 ひらがな"),
+        ),
+        (
+            "90ms-RKSJ-H",
+            "Japan1",
+            bytes(encoding_rs::SHIFT_JIS, "Osaka 大阪 カタカナ"),
+        ),
+        ("B5pc-H", "CNS1", bytes(encoding_rs::BIG5, "Taipei 臺北市")),
+        (
+            "GBK-EUC-H",
+            "GB1",
+            bytes(encoding_rs::GBK, "Beijing 北京市"),
+        ),
+        (
+            "KSCms-UHC-H",
+            "Korea1",
+            bytes(encoding_rs::EUC_KR, "Seoul 서울"),
+        ),
+        // One byte per code: an odd count of bytes read in pairs would lose the last.
+        (
+            "Hankaku",
+            "Japan1",
+            bytes(encoding_rs::SHIFT_JIS, "Kobe ｺｳﾍﾞ"),
+        ),
+    ];
+    let pdf = cid_page(&cases);
+    let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+    for want in [
+        "Latin line",
+        "東京都 ひらがな",
+        "大阪 カタカナ",
+        "臺北市",
+        "北京市",
+        "서울",
+        "Kobe ｺｳﾍﾞ",
+    ] {
+        assert!(text.contains(want), "{want:?} not in {text:?}");
+    }
+    // Surrogate pairs under a UTF-16 CMap: one character, not two codes.
+    let utf16: Vec<u8> = "𠮷野家"
+        .encode_utf16()
+        .flat_map(|u| u.to_be_bytes())
+        .collect();
+    let text = read_text(&cid_page(&[("UniJIS-UTF16-H", "Japan1", utf16)]))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    assert!(text.contains("𠮷野家"), "{text:?}");
+}
+
+#[test]
+fn identity_cid_fonts_read_through_their_ordering() {
+    // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
+    // CID → Unicode table (pdf_oxide's); the expected text is pdftotext's for these pages.
+    let cases = [
+        ("Japan1", [0x03, 0x4A, 0x03, 0x4B], "ぁあ"),
+        ("GB1", [0x0F, 0x00, 0x0F, 0x01], "务悟"),
+        ("CNS1", [0x0F, 0x00, 0x0F, 0x01], "裝裡"),
+        ("Korea1", [0x0F, 0x00, 0x0F, 0x01], "光匡"),
+    ];
+    for (ordering, cids, want) in cases {
+        let pdf = cid_page(&[("Identity-H", ordering, cids.to_vec())]);
+        let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+        assert!(text.contains(want), "{ordering}: {want:?} not in {text:?}");
+    }
+}
+
+fn refused(pdf: &[u8]) -> String {
+    match read_text(pdf) {
+        Err(PdfError::Malformed(why)) => why,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn deep_nesting_anywhere_is_refused_not_a_crash() {
+    let deep = "[".repeat(30_000);
+    // A content-stream operand, plain and compressed.
+    let plain = one_page(stream(format!("BT {deep} ET").as_bytes()), "");
+    assert!(refused(&plain).contains("nest"), "{}", refused(&plain));
+    let body = zlib(format!("BT /F1 12 Tf {deep} ET").as_bytes());
+    let mut packed = format!(
+        "<< /Filter /FlateDecode /Length {} >>\nstream\n",
+        body.len()
+    )
+    .into_bytes();
+    packed.extend_from_slice(&body);
+    packed.extend_from_slice(b"\nendstream");
+    assert!(refused(&one_page(packed, "")).contains("nest"));
+    // The page dictionary, the catalog's neighbour, the trailer.
+    let dicts = "<< /A ".repeat(20_000);
+    assert!(refused(&one_page(stream(b"BT ET"), &format!("/X {dicts}"))).contains("nest"));
+    let trailer = pdf_of(
+        &[b"<< /Type /Catalog /Pages 2 0 R >>".to_vec()],
+        &format!("/X {deep}"),
+    );
+    assert!(refused(&trailer).contains("nest"));
+    // Hidden in an unclosed string: the content parser reads past its failure.
+    let hidden = one_page(stream(format!("BT ({deep} ET").as_bytes()), "");
+    assert!(refused(&hidden).contains("nest"));
+}
+
+#[test]
+fn the_worker_stack_holds_the_deepest_nesting_let_through() {
+    // Behind an unclosed string the content parser fails on and then reads one byte on,
+    // as many openings as the reread budget lets through: the parser recurses this deep
+    // (the old 2 MiB stack died near 3,000 levels) and must return with the page read.
+    // The budget pays w/2·d² for the openings and 1,024·d for the failed operation's
+    // bytes (each restart reads them again): the largest d it covers.
+    let (budget, w) = (
+        MAX_PAGE_RESTART_COST as f64,
+        nesting::HIDDEN_STEP_WEIGHT as f64,
+    );
+    let depth = ((1024f64.powi(2) + 2.0 * w * budget).sqrt() - 1024.0) / w;
+    let depth = depth as usize - 10;
+    let content = format!(
+        "BT /F1 12 Tf 72 720 Td (Still read) Tj ({} ET",
+        "[".repeat(depth)
+    );
+    let got = read_text(&one_page(stream(content.as_bytes()), "")).expect("reads");
+    assert!(got.content.contains("Still read"), "{}", got.content);
+}
+
+#[test]
+fn a_parse_as_deep_as_the_prepasses_let_through_fits_the_worker_stack() {
+    // The parser's object reader recurses once per level: nesting at the bound the
+    // pre-passes allow from any offset must parse on the worker's stack, in whatever
+    // stream (encrypted or not) it was found. (10,000 levels crashed a 4 MiB stack and
+    // parsed on 8 MiB in the fastbuild profile: the 256 MiB stack holds 32 times that.)
+    let depth = nesting::MAX_BOUND;
+    let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let parsed = std::thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn(move || pdf_oxide::parser::parse_object(deep.as_bytes()).is_ok())
+        .expect("a thread")
+        .join();
+    assert_eq!(parsed.ok(), Some(true));
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../../tests/fixtures/pdf/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn encrypted_documents_are_metered_like_plain_ones() {
+    // Nesting in an RC4-40 form and in an RC4-40 object stream (these killed the process).
+    for name in [
+        "hostile-encrypted-nested-form.pdf",
+        "hostile-encrypted-nested-objstm.pdf",
+        "hostile-encrypted-nested-100k.pdf",
+    ] {
+        let why = refused(&fixture(name));
+        assert!(
+            why.contains("nest") && why.contains("the limit is 1000)"),
+            "{name}: {why}"
+        );
+    }
+    // The object stream's header renumbered: the parser decrypts it under the number its
+    // cross-reference table files it as (and only warns about the header).
+    let mut renumbered = fixture("hostile-encrypted-nested-objstm.pdf");
+    let at = renumbered
+        .windows(7)
+        .position(|w| w == b"5 0 obj")
+        .expect("the object stream");
+    renumbered[at] = b'9';
+    let why = refused(&renumbered);
+    assert!(why.contains("nest 1000000 deep"), "{why}");
+    let why = refused(&fixture("hostile-encrypted-bomb.pdf"));
+    assert!(why.contains("expands past the 64 MiB limit"), "{why}");
+    // A form painted 599 times is charged to its page.
+    let doc = read_text(&fixture("hostile-encrypted-form-repeat.pdf")).expect("reads");
+    assert!(
+        doc.content
+            .contains("[Page 1 was not read: it draws more text"),
+        "{}",
+        &doc.content[..200.min(doc.content.len())]
+    );
+}
+
+#[test]
+fn benign_encrypted_documents_still_read() {
+    for name in [
+        "encrypted-rc4-128.pdf",
+        "encrypted-aes-128.pdf",
+        "encrypted-aes-256.pdf",
+        "encrypted-empty-password.pdf",
+    ] {
+        let doc = read_text(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            !doc.no_text && doc.content.len() > 20,
+            "{name}: {}",
+            doc.content
+        );
+    }
+    let doc = read_text(&fixture("encrypted-aes-256.pdf")).expect("reads");
+    assert!(
+        doc.content.contains("An encrypted document that reads"),
+        "{}",
+        doc.content
+    );
+    let doc = read_text(&fixture("encrypted-objstm-rc4-40.pdf")).expect("reads");
+    assert!(doc.content.contains("Page text"), "{}", doc.content);
+    let with = |p| {
+        extract(
+            &fixture("rc4-40-user-baz.pdf"),
+            Mode::Text,
+            p,
+            &Limits::default(),
+            &Budget::unlimited(),
+        )
+    };
+    assert_eq!(
+        with(None).err(),
+        Some(PdfError::PasswordProtected {
+            password_given: false
+        })
+    );
+    assert!(with(Some("baz")).is_ok());
+}
+
+#[test]
+fn the_nesting_refusal_quotes_the_limit_that_applied() {
+    let between_tokens = one_page(
+        stream(format!("BT {} ET", "[".repeat(3_000)).as_bytes()),
+        "",
+    );
+    let why = refused(&between_tokens);
+    assert!(why.contains("nest 3000 deep (the limit is 1000)"), "{why}");
+    let hidden = one_page(
+        stream(format!("BT ({} ET", "[".repeat(12_000)).as_bytes()),
+        "",
+    );
+    let why = refused(&hidden);
+    assert!(why.contains("deep (the limit is 10000)"), "{why}");
+}
+
+#[test]
+fn a_page_tree_that_loops_is_refused_quickly() {
+    let looped = pdf_of(
+        &[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [2 0 R 2 0 R 3 0 R] /Count 3 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>".to_vec(),
+        ],
+        "",
+    );
+    let start = Instant::now();
+    assert!(
+        refused(&looped).contains("page tree"),
+        "{}",
+        refused(&looped)
+    );
+    assert!(start.elapsed().as_secs() < 30);
+    let shared = pdf_of(
+        &[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [4 0 R 4 0 R] /Count 4 >>".to_vec(),
+            b"<< /Type /Page /Parent 4 0 R /MediaBox [0 0 10 10] >>".to_vec(),
+            b"<< /Type /Pages /Parent 2 0 R /Kids [3 0 R 3 0 R] /Count 2 >>".to_vec(),
+        ],
+        "",
+    );
+    assert!(refused(&shared).contains("page tree"));
+}
+
+#[test]
+fn a_page_the_content_parser_would_reread_without_end_is_left_empty() {
+    for tail in [" ", ") m ET", "] m ET", "{ m ET"] {
+        let content = format!(
+            "BT /F1 12 Tf 72 720 Td (Kept page) Tj {}{tail}",
+            "1 ".repeat(200_000)
+        );
+        let start = Instant::now();
+        let doc = read_text(&one_page(stream(content.as_bytes()), "")).expect("reads");
+        assert!(
+            doc.content.contains("reread without end"),
+            "{tail}: {}",
+            doc.content
+        );
+        assert!(start.elapsed().as_secs() < 20, "{tail}");
+    }
+    // Long operations that end in their operator are read as usual.
+    let fine = format!(
+        "BT /F1 12 Tf 72 720 Td (Kept page) Tj [{}] TJ ET",
+        "(a) -20 ".repeat(5_000)
+    );
+    let doc = read_text(&one_page(stream(fine.as_bytes()), "")).expect("reads");
+    assert!(doc.content.contains("Kept page"), "{}", &doc.content[..100]);
+}
+
+/// One page painting Form XObject `/X` with `page`; the form draws `form` in Helvetica.
+fn with_form(page: &[u8], form: &[u8]) -> Vec<u8> {
+    let font = "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>";
+    let mut form_object = format!(
+        "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << {font} >> \
+         /Length {} >>\nstream\n",
+        form.len()
+    )
+    .into_bytes();
+    form_object.extend_from_slice(form);
+    form_object.extend_from_slice(b"\nendstream");
+    pdf_of(
+        &[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                 /Resources << {font} /XObject << /X 5 0 R >> >> >>"
+            )
+            .into_bytes(),
+            stream(page),
+            form_object,
+        ],
+        "",
+    )
+}
+
+#[test]
+fn text_in_a_form_is_read_and_charged_to_its_page_once_per_painting() {
+    let form = b"BT /F1 12 Tf 72 720 Td (Inside the form) Tj ET";
+    let page = b"q 1 0 0 1 0 0 cm /X Do Q q 1 0 0 1 0 -100 cm /X Do Q";
+    let pdf = with_form(page, form);
+    let doc = read_text(&pdf).expect("reads");
+    assert!(doc.content.contains("Inside the form"), "{}", doc.content);
+    let parsed = PdfDocument::from_bytes(pdf).expect("parses");
+    let content = parsed.get_page_content_data(0).expect("content");
+    let mut own = nesting::Nesting::new();
+    nesting::push_content(&mut own, form);
+    own.finish();
+    let charged = Forms::default().charge(&parsed, None, 0, &content);
+    assert_eq!(charged.tokens, 2 * own.tokens() as u64);
+    assert_eq!(charged.text_bytes, 2 * own.string_bytes() as u64);
+}
+
+/// The page's own content is 20 paintings; the form they paint draws 20,000 strings, and
+/// the parser reads it once per matrix (600 paintings of it ran the fuzzing build out of
+/// memory before forms were charged to their page).
+#[test]
+fn a_form_painted_under_many_matrices_is_charged_to_its_page() {
+    let paint: String = (1..=20)
+        .map(|i| format!("q 1 0 0 1 {i} 0 cm /X Do Q "))
+        .collect();
+    let form = format!("BT /F1 1 Tf {}ET", "(x) Tj ".repeat(20_000));
+    let doc = read_text(&with_form(paint.as_bytes(), form.as_bytes())).expect("reads");
+    assert!(
+        doc.content
+            .contains("[Page 1 was not read: it draws more text"),
+        "{}",
+        &doc.content[..200.min(doc.content.len())]
+    );
+}
+
+#[test]
+fn a_flood_of_text_in_a_form_is_refused_as_on_the_page() {
+    let form = format!(
+        "BT /F1 1 Tf {}ET",
+        "(x) Tj ".repeat(MAX_PAGE_TEXT_BYTES + 1)
+    );
+    let doc = read_text(&with_form(b"/X Do", form.as_bytes())).expect("reads");
+    assert!(
+        doc.content
+            .contains("[Page 1 was not read: it draws more text"),
+        "{}",
+        &doc.content[..200.min(doc.content.len())]
+    );
+}
+
+#[test]
+fn a_page_drawing_a_flood_of_text_is_left_empty_and_said_so() {
+    let flood = "(x) Tj ".repeat(MAX_PAGE_TEXT_BYTES + 1);
+    let content = format!("BT /F1 12 Tf 72 720 Td {flood} ET");
+    let doc = read_text(&one_page(stream(content.as_bytes()), "")).expect("reads");
+    assert!(
+        doc.content
+            .contains("[Page 1 was not read: it draws more text"),
+        "{}",
+        &doc.content[..200.min(doc.content.len())]
+    );
+}
+
+#[test]
+fn markdown_marks_pages() {
+    let doc = extract(
+        &tiny_pdf("Only page"),
+        Mode::Markdown,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+    .expect("reads");
+    assert!(doc.content.contains("Only page"));
+    assert!(!doc.content.contains("<!-- page"), "one page: no marks");
+}
+
+/// Pages 3.. of a document whose page objects are `dicts` (each ends a page dictionary
+/// naming content object 3 + len(dicts) + k for `contents[k]`).
+fn pages_pdf(dicts: &[(&str, usize)], contents: &[Vec<u8>]) -> Vec<u8> {
+    let first_content = 3 + dicts.len();
+    let kids: Vec<String> = (0..dicts.len()).map(|k| format!("{} 0 R", 3 + k)).collect();
+    let mut objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {} >>",
+            kids.join(" "),
+            dicts.len()
+        )
+        .into_bytes(),
+    ];
+    for (extra, content) in dicts {
+        objs.push(
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
+                 /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont \
+                 /Helvetica >> >> >> {extra} >>",
+                first_content + content
+            )
+            .into_bytes(),
+        );
+    }
+    objs.extend(contents.iter().map(|c| stream(c)));
+    pdf_of(&objs, "")
+}
+
+/// A content of about `size` bytes (path operators pad it) drawing `word`.
+fn padded(word: &str, size: usize) -> Vec<u8> {
+    let mut c = format!("BT /F1 12 Tf 72 700 Td ({word}) Tj ET\n").into_bytes();
+    while c.len() < size {
+        c.extend_from_slice(b"10 10 m 20 20 l S\n");
+    }
+    c
+}
+
+/// Four pages, the first and the last naming one 40 KB content drawing "Alpha" (the last
+/// page's dictionary ends with `fourth`), and limits whose content budget holds it once.
+fn alpha_twice(fourth: &str) -> (Vec<u8>, Limits) {
+    let contents = [
+        padded("Alpha", 40_000),
+        padded("Beta", 0),
+        padded("Gamma", 0),
+    ];
+    let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), (fourth, 0)], &contents);
+    let limits = Limits {
+        max_content_bytes: 50_000,
+        ..Limits::default()
+    };
+    (pdf, limits)
+}
+
+#[test]
+fn a_page_that_is_an_earlier_page_again_is_read_as_it_was_at_no_cost() {
+    // Pages 1 and 4 are two page objects alike entry for entry: the second costs the
+    // content budget nothing, so all four pages fit.
+    let (pdf, limits) = alpha_twice("");
+    let md = extract(&pdf, Mode::Markdown, None, &limits, &Budget::unlimited())
+        .expect("reads")
+        .content;
+    assert_eq!(md.matches("Alpha").count(), 2, "{md}");
+    assert!(
+        md.contains("<!-- page 4 of 4 -->") && !md.contains("Only the first"),
+        "{md}"
+    );
+    let text = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+    assert_eq!(text.pages_read, 4);
+    assert_eq!(text.content.matches("Alpha").count(), 2, "{}", text.content);
+}
+
+#[test]
+fn pages_past_the_documents_content_budget_are_not_read_and_the_text_says_so() {
+    // The same 40 KB content under a page that differs (its `/Rotate`) is paid again.
+    let (pdf, limits) = alpha_twice("/Rotate 0");
+    let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+    assert_stopped(
+        &doc,
+        3,
+        "together they draw from more than the 48 KiB of content a document may hold",
+    );
+    assert_eq!(doc.content.matches("Alpha").count(), 1, "{}", doc.content);
+    // With the default limits every page is read.
+    let all = extract(
+        &pdf,
+        Mode::Text,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+    .expect("reads");
+    assert_eq!(all.pages_read, 4);
+}
+
+#[test]
+fn pages_drawing_more_text_than_the_output_could_show_are_not_read() {
+    // Each page draws 1,500 spaces (no output) and a word: past twice the 2 KiB the
+    // output may hold, the third page is not read, however little it would show.
+    let page = |word: &str| {
+        format!(
+            "BT /F1 12 Tf 72 700 Td ({}) Tj 0 -20 Td ({word}) Tj ET\n",
+            " ".repeat(1500)
+        )
+        .into_bytes()
+    };
+    let contents = [page("One"), page("Two"), page("Three"), page("Four")];
+    let pdf = pages_pdf(&[("", 0), ("", 1), ("", 2), ("", 3)], &contents);
+    let limits = Limits {
+        max_output_bytes: 2048,
+        ..Limits::default()
+    };
+    let doc = extract(&pdf, Mode::Text, None, &limits, &Budget::unlimited()).expect("reads");
+    assert_stopped(
+        &doc,
+        2,
+        "together they draw more than twice the 2 KiB of text the output may hold",
+    );
+    assert!(doc.content.contains("One") && !doc.content.contains("Three"));
+}
+
+/// `doc` read `pages` of its 4 pages and says why the rest were not read.
+fn assert_stopped(doc: &PdfDocumentText, pages: usize, why: &str) {
+    assert_eq!(doc.pages_read, pages, "{}", doc.content);
+    let note = format!("[Only the first {pages} of 4 pages were read: {why}.]");
+    assert!(doc.content.contains(&note), "{}", doc.content);
+}
