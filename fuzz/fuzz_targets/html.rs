@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use webgrip_extract::{
-    decode_body_borrowed, extract_within, Budget, Modes, Options, ReadableScorer, TrackingRules,
+    decode_body_borrowed, extract, Budget, Modes, Options, ReadableScorer, TrackingRules,
 };
 
 const CONTENT_TYPES: [Option<&str>; 4] = [
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         },
     };
     let url = Some("https://example.com/dir/page.html?q=1#top");
-    let out = extract_within(&html, url, modes, options, &Budget::unlimited());
+    let out = extract(&html, url, modes, options, &Budget::unlimited());
     let Ok(out) = out else {
         panic!("an unlimited budget was spent");
     };

@@ -1,4 +1,4 @@
-//! Issue 45 F1/F5 probe: one hostile page through `extract_within` (Markdown, main content,
+//! Issue 45 F1/F5 probe: one hostile page through `extract` (Markdown, main content,
 //! as fetch_page runs it); prints seconds and the growth of the peak resident set (VmHWM).
 //! `cargo run --profile fastbuild -p webgrip-extract --example attribute_storms -- SHAPE KIB`
 //! SHAPE: merges (`<body/aN><html/aN+1>`), merges-unstripped (the same after a `<frameset>`
@@ -7,7 +7,7 @@
 //! is the process's.
 use std::time::Instant;
 
-use webgrip_extract::{extract_within, Budget, Modes, Options, ReadableScorer};
+use webgrip_extract::{extract, Budget, Modes, Options, ReadableScorer};
 
 fn hwm_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -77,7 +77,7 @@ fn main() {
     };
     let before = hwm_kib();
     let t = Instant::now();
-    let out = extract_within(&html, None, modes, options, &Budget::unlimited());
+    let out = extract(&html, None, modes, options, &Budget::unlimited());
     let secs = t.elapsed().as_secs_f64();
     let grown = hwm_kib().saturating_sub(before) as f64 / 1024.0;
     let chars = out.ok().and_then(|o| o.markdown).map_or(0, |m| m.len());

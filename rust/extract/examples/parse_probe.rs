@@ -46,8 +46,8 @@ fn main() {
             "guard {t_guard:?} ({defused} B kept) | scraper::Html::parse_document alone {t_raw:?}"
         );
         let stripped = webgrip_html::defuse(&html).into_owned();
-        let t_a = best(&mut || drop(webgrip_extract::parse_prepared(&html)));
-        let t_b = best(&mut || drop(webgrip_extract::parse_prepared(&stripped)));
+        let t_a = best(&mut || drop(webgrip_html::parse_prepared(&html)));
+        let t_b = best(&mut || drop(webgrip_html::parse_prepared(&stripped)));
         let t_c = best(&mut || drop(reference::parse_with_html5ever(&stripped)));
         println!("parse_prepared: unstripped {t_a:?} stripped {t_b:?} | html5ever tokenizer on stripped {t_c:?}");
     }

@@ -1,7 +1,8 @@
 //! One parse, every requested view.
 
 // The parse is webgrip-html's; named here beside the views built from it.
-pub use webgrip_html::{parse, parse_prepared, parse_within, Html};
+use webgrip_html::parse_within;
+pub use webgrip_html::{parse, Html};
 
 use crate::budget::{Budget, Interrupted};
 
@@ -69,14 +70,7 @@ pub struct Extracted {
 /// whole page is the better answer.
 pub const MIN_MAIN_CONTENT_CHARS: usize = 100;
 
-/// Parse `html` once and build the views in `modes`. With
-/// `main_content`, text and Markdown are narrowed to the readable selection; links, tables
-/// and metadata always cover the whole page.
-pub fn extract(html: &str, url: Option<&str>, modes: Modes, main_content: bool) -> Extracted {
-    extract_parsed(&parse(html), url, modes, main_content)
-}
-
-/// What a caller may ask of [`extract_within`] beyond the views.
+/// What a caller may ask of [`extract`] beyond the views.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options<'a> {
     /// Narrow text and Markdown to the readable main content.
@@ -93,10 +87,14 @@ pub struct Options<'a> {
     pub readable: ReadableScorer<'a>,
 }
 
-/// [`extract`] within `budget`: parsing and every view stop once it is spent, and the
-/// result is then an error rather than a page cut at an arbitrary point (a truncated page
-/// passed off as whole would mislead the reader more than a clear timeout).
-pub fn extract_within(
+/// Parse `html` once and build the views in `modes`, within `budget`. With
+/// `options.main_content`, text and Markdown are narrowed to the readable selection; links,
+/// tables and metadata always cover the whole page.
+///
+/// Parsing and every view stop once `budget` is spent, and the result is then an error rather
+/// than a page cut at an arbitrary point (a truncated page passed off as whole would mislead
+/// the reader more than a clear timeout). With [`Budget::unlimited`] it is always `Ok`.
+pub fn extract(
     html: &str,
     url: Option<&str>,
     modes: Modes,
@@ -106,31 +104,17 @@ pub fn extract_within(
     budget.enter(|| {
         let doc = parse_within(html, budget)?;
         budget.check()?;
-        let out = extract_parsed_with(&doc, url, modes, options);
+        let out = extract_parsed(&doc, url, modes, options);
         // Walks stop early once the budget is spent, so a view built past it is incomplete.
         budget.check()?;
         Ok(out)
     })
 }
 
-/// [`extract`] over an already parsed document.
+/// [`extract`]'s views over a tree already parsed, with no budget of its own (the caller's,
+/// if it entered one, still stops the walks). For tests that build the tree another way
+/// (`internals`); the API parses and extracts in one call.
 pub fn extract_parsed(
-    doc: &Html,
-    url: Option<&str>,
-    modes: Modes,
-    main_content: bool,
-) -> Extracted {
-    let options = Options {
-        main_content,
-        tracking: None,
-        frame_marker: None,
-        readable: ReadableScorer::default(),
-    };
-    extract_parsed_with(doc, url, modes, options)
-}
-
-/// [`extract_parsed`] with [`Options`].
-pub fn extract_parsed_with(
     doc: &Html,
     url: Option<&str>,
     modes: Modes,
@@ -156,7 +140,7 @@ pub fn extract_parsed_with(
     } else {
         Scope::whole()
     };
-    // Between views, so a spent budget (see `extract_within`) skips the rest.
+    // Between views, so a spent budget (see `extract`) skips the rest.
     let live = || !crate::budget::spent();
     let views = |scope: &Scope| {
         (
@@ -316,7 +300,7 @@ mod tests {
             "<html><body>{article}{}</body></html>",
             "<a href=/x>n</a> ".repeat(10)
         );
-        let out = extract_within(&small, None, modes, MAIN, &Budget::unlimited()).unwrap();
+        let out = extract(&small, None, modes, MAIN, &Budget::unlimited()).unwrap();
         assert_eq!(out.main_content, Some(true));
         assert!(!out.text.unwrap().contains("menu"));
         // ...whole past the cap (each `<a>` with its text is two nodes), and said so.
@@ -327,7 +311,7 @@ mod tests {
         );
         let doc = parse(&big);
         assert!(!readable::selectable(&doc));
-        let out = extract_within(&big, None, modes, MAIN, &Budget::unlimited()).unwrap();
+        let out = extract(&big, None, modes, MAIN, &Budget::unlimited()).unwrap();
         assert_eq!(out.main_content, Some(false));
         assert!(out.text.unwrap().starts_with("menu"));
     }
@@ -346,10 +330,10 @@ mod tests {
             cancel: None,
         };
         assert_eq!(
-            extract_within(&html, None, Modes::ALL, MAIN, &past).err(),
+            extract(&html, None, Modes::ALL, MAIN, &past).err(),
             Some(Interrupted::Deadline)
         );
-        let out = extract_within(&html, None, Modes::ALL, MAIN, &Budget::unlimited());
+        let out = extract(&html, None, Modes::ALL, MAIN, &Budget::unlimited());
         assert_eq!(
             out.map(|o| o.text.unwrap().matches('x').count()),
             Ok(100_000)

@@ -190,11 +190,11 @@ mod tests {
             ..Default::default()
         };
         let doc = crate::parse(html);
-        let out = crate::extract_parsed_with(&doc, None, modes, marked);
+        let out = crate::document::extract_parsed(&doc, None, modes, marked);
         assert_eq!(out.text.as_deref(), Some("before\n\n@@0@@\n\nafter\n"));
         assert_eq!(out.markdown.as_deref(), Some("before\n\n@@0@@\n\nafter\n"));
         assert_eq!(out.frames.map(|f| f.len()), Some(1));
-        let plain = crate::extract_parsed_with(&doc, None, modes, crate::Options::default());
+        let plain = crate::document::extract_parsed(&doc, None, modes, crate::Options::default());
         assert_eq!(plain.text.as_deref(), Some("before\n\nafter\n"));
         assert!(plain.frames.is_none());
     }

@@ -31,11 +31,9 @@ mod tree;
 mod urls;
 mod walk;
 
-// Parse once, then every view the caller asks for (`extract*`), or the tree itself (`parse*`).
-pub use document::{
-    extract, extract_parsed, extract_parsed_with, extract_within, parse, parse_prepared,
-    parse_within, Extracted, Html, Modes, Options, MIN_MAIN_CONTENT_CHARS,
-};
+// Parse once and build every view the caller asks for (`extract`), or the tree itself for
+// callers that parse once and choose views one at a time (`parse`).
+pub use document::{extract, parse, Extracted, Html, Modes, Options, MIN_MAIN_CONTENT_CHARS};
 pub use emit::Flavor;
 pub use frames::Frame;
 pub use scope::Scope;
@@ -73,11 +71,16 @@ pub use tracking::{TrackingRules, DOMAIN_TRACKING_PARAMS, TRACKING_PARAMS};
 // parser, through the binding).
 pub use webgrip_html::VOID_ELEMENTS;
 
-/// Inner steps of the views, named one item at a time for the fuzz targets and the benches
+/// Inner steps of the views, named one item at a time for the fuzz targets, the benches and tests
 /// (the parse's own steps are webgrip-html's API). Not part of this crate's API: the shipped
 /// extension uses none of it.
 #[doc(hidden)]
 pub mod internals {
+    pub mod document {
+        /// The views of a tree parsed without the guard: the guard's identity test compares
+        /// them with the guarded parse's (`tests/prepass_identity.rs`).
+        pub use crate::document::extract_parsed;
+    }
     pub mod charset {
         pub use crate::charset::{charset_param, choose};
     }

@@ -1,7 +1,7 @@
 //! Hostile inputs: deep nesting, huge unclosed-tag soup, very wide tables, bad bytes.
 //! Each runs on a thread with a small stack to prove no traversal recurses.
 
-use webgrip_extract::{decode_body, extract, Modes};
+use webgrip_extract::{decode_body, extract, Budget, Extracted, Modes, Options};
 
 const SMALL_STACK: usize = 256 * 1024;
 
@@ -13,12 +13,21 @@ const SOUP_BYTES: usize = if cfg!(debug_assertions) {
     10 << 20
 };
 
+/// Every view of `html` at `url`, main content on, with no deadline.
+fn every_view(html: &str, url: &str) -> Extracted {
+    let main = Options {
+        main_content: true,
+        ..Options::default()
+    };
+    extract(html, Some(url), Modes::ALL, main, &Budget::unlimited()).expect("no deadline")
+}
+
 /// Run every view over `html` on a 256 KiB stack; return (markdown, text).
 fn run_small_stack(html: String) -> (String, String) {
     std::thread::Builder::new()
         .stack_size(SMALL_STACK)
         .spawn(move || {
-            let out = extract(&html, Some("https://ex.com/"), Modes::ALL, true);
+            let out = every_view(&html, "https://ex.com/");
             (
                 out.markdown.unwrap_or_default(),
                 out.text.unwrap_or_default(),
@@ -124,12 +133,7 @@ fn fuzz_case(input: &[u8]) {
     let (flags, body) = input.split_first().expect("a flag byte");
     assert_eq!(*flags, 0x3f);
     let (html, _) = decode_body(body, None);
-    let out = extract(
-        &html,
-        Some("https://example.com/dir/page.html?q=1#top"),
-        Modes::ALL,
-        true,
-    );
+    let out = every_view(&html, "https://example.com/dir/page.html?q=1#top");
     assert!(out.markdown.is_some() && out.text.is_some());
 }
 

@@ -12,16 +12,21 @@
 mod common;
 
 use proptest::prelude::*;
-use webgrip_extract::{extract_parsed, parse_prepared, Modes};
-use webgrip_html::{defuse, defuse_only};
+use webgrip_extract::internals::document::extract_parsed;
+use webgrip_extract::{Modes, Options};
+use webgrip_html::{defuse, defuse_only, parse_prepared};
 
 const URL: &str = "https://example.com/dir/page.html";
 
 /// Every view (and main-content text/Markdown) of `html` parsed after `prepass`.
 fn views(html: &str, prepass: fn(&str) -> std::borrow::Cow<'_, str>) -> String {
     let doc = parse_prepared(&prepass(html));
-    let whole = extract_parsed(&doc, Some(URL), Modes::ALL, false);
-    let main = extract_parsed(&doc, Some(URL), Modes::ALL, true);
+    let main_content = Options {
+        main_content: true,
+        ..Options::default()
+    };
+    let whole = extract_parsed(&doc, Some(URL), Modes::ALL, Options::default());
+    let main = extract_parsed(&doc, Some(URL), Modes::ALL, main_content);
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         whole.markdown,

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use webgrip_extract::{extract_parsed_with, parse, Modes, Options, ReadableScorer};
+use webgrip_extract::{extract, Budget, Modes, Options, ReadableScorer};
 
 /// One `.expect` file.
 struct Expect {
@@ -100,7 +100,8 @@ fn run_case(html: &str, expect: &Expect, scorer: ReadableScorer<'_>) -> Vec<Stri
         readable: scorer,
         ..Options::default()
     };
-    let out = extract_parsed_with(&parse(html), expect.url.as_deref(), modes, options);
+    let url = expect.url.as_deref();
+    let out = extract(html, url, modes, options, &Budget::unlimited()).expect("no deadline");
     let views = [("markdown", out.markdown), ("text", out.text)];
     for (name, view) in views.iter().filter_map(|(n, v)| Some((n, v.as_ref()?))) {
         for (must_appear, phrase) in &expect.phrases {

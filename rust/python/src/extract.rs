@@ -342,7 +342,7 @@ fn extract_document<'py>(
     };
     let run = |text: &str| {
         let mut turn = crate::alloc::Extraction::begin(&budget)?;
-        let mut out = webgrip_extract::extract_within(text, url, wanted, options, &budget)?;
+        let mut out = webgrip_extract::extract(text, url, wanted, options, &budget)?;
         if python_objects(&out) >= crate::alloc::RELEASE_BEFORE_OBJECTS {
             turn.release_all();
         }
