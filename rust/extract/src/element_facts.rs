@@ -118,12 +118,6 @@ pub fn flow(name: &str) -> Flow {
     }
 }
 
-/// ASCII whitespace as HTML collapses it, plus no-break space (shown as a plain space).
-#[inline]
-pub fn is_collapsible(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,7 +229,19 @@ pub fn escape_cell(text: &str) -> String {
 
 /// A plain-text cell escaped for a pipe table, appended to `out`.
 pub fn push_escaped_cell(out: &mut String, text: &str) {
-    for (i, word) in text.split_whitespace().enumerate() {
+    // On ASCII text, `char::is_whitespace` is `u8::is_ascii_whitespace` plus the vertical
+    // tab: without either, the byte splitter cuts where the Unicode one does, without
+    // decoding a character (most cells are ASCII).
+    if text.bytes().all(|b| b.is_ascii() && b != 0x0b) {
+        push_escaped_words(out, text.split_ascii_whitespace());
+    } else {
+        push_escaped_words(out, text.split_whitespace());
+    }
+}
+
+/// `words` escaped for a pipe table, one space between them.
+fn push_escaped_words<'a>(out: &mut String, words: impl Iterator<Item = &'a str>) {
+    for (i, word) in words.enumerate() {
         if i > 0 {
             out.push(' ');
         }
@@ -248,6 +260,24 @@ pub fn push_escaped_cell(out: &mut String, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_cells_split_as_unicode_ones() {
+        for text in [
+            "",
+            "  a  b\t\nc\r\x0cd ",
+            "a\x0bb",
+            "a\u{a0}b \u{2003}c",
+            "x | *y* _z_",
+            "\x1fa\x1cb",
+        ] {
+            let mut by_unicode = String::new();
+            push_escaped_words(&mut by_unicode, text.split_whitespace());
+            let mut out = String::new();
+            push_escaped_cell(&mut out, text);
+            assert_eq!(out, by_unicode, "{text:?}");
+        }
+    }
 
     fn row(cells: &[(&str, usize, usize)]) -> RawRow {
         RawRow {

@@ -9,12 +9,22 @@ use crate::walk::{walk, Visitor};
 /// Visible text under `node`, whitespace collapsed to single spaces, trimmed. Block
 /// boundaries and `<br>` count as spaces.
 pub fn inline_text(node: NodeRef<'_>) -> String {
+    let mut out = String::new();
+    inline_text_into(node, &mut out);
+    out
+}
+
+/// [`inline_text`] into `out` (cleared first): a caller collecting many short texts (a
+/// table's cells) reuses one buffer and copies each text out at its exact size, rather
+/// than growing a new string through every small capacity per cell.
+pub fn inline_text_into(node: NodeRef<'_>, out: &mut String) {
+    out.clear();
     let mut v = Collect {
-        out: String::new(),
+        out: std::mem::take(out),
         space: false,
     };
     walk(node, &mut v);
-    v.out
+    *out = v.out;
 }
 
 struct Collect {
@@ -23,20 +33,42 @@ struct Collect {
 }
 
 impl Collect {
+    /// `s` split at collapsible whitespace (ASCII whitespace as HTML collapses it, plus
+    /// no-break space, shown as a plain space), words joined by one space.
+    /// A byte scan: every separator is an ASCII byte or no-break space's two bytes
+    /// (`C2 A0`, a lead byte then a continuation byte, so the pair is never inside another
+    /// character), and every cut falls on a character boundary; a split on a `char`
+    /// predicate decoded every character of every cell.
     fn push(&mut self, s: &str) {
-        for (i, word) in s.split(element_facts::is_collapsible).enumerate() {
-            if i > 0 {
-                self.space = true;
-            }
-            if word.is_empty() {
+        let bytes = s.as_bytes();
+        let (mut i, mut start) = (0, 0);
+        while i < bytes.len() {
+            let separator = match bytes[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => 1,
+                0xC2 if bytes.get(i + 1) == Some(&0xA0) => 2,
+                _ => 0,
+            };
+            if separator == 0 {
+                i += 1;
                 continue;
             }
-            if self.space && !self.out.is_empty() {
-                self.out.push(' ');
-            }
-            self.space = false;
-            self.out.push_str(word);
+            self.word(&s[start..i]);
+            self.space = true;
+            i += separator;
+            start = i;
         }
+        self.word(&s[start..]);
+    }
+
+    fn word(&mut self, word: &str) {
+        if word.is_empty() {
+            return;
+        }
+        if self.space && !self.out.is_empty() {
+            self.out.push(' ');
+        }
+        self.space = false;
+        self.out.push_str(word);
     }
 }
 
@@ -82,5 +114,44 @@ mod tests {
             "<div> a\n\t<b>b</b><script>x</script><p>c</p>d<br>e&nbsp;&amp; <span hidden>h</span></div>",
         );
         assert_eq!(inline_text(doc.tree.root()), "a b c d e &");
+    }
+
+    #[test]
+    fn byte_split_matches_the_char_split() {
+        // The words and spaces of a split on a `char` predicate, as `push` made them before.
+        fn by_chars(s: &str) -> String {
+            let collapsible = |c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\u{a0}');
+            let mut out = String::new();
+            let mut space = false;
+            for (i, word) in s.split(collapsible).enumerate() {
+                space |= i > 0;
+                if word.is_empty() {
+                    continue;
+                }
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push_str(word);
+            }
+            out
+        }
+        for s in [
+            "",
+            " ",
+            "a",
+            " a\u{a0}\u{a0}b\t\r\n\x0cc ",
+            "\u{a0}",
+            "caf\u{e9} \u{c2a0}\u{2003}x",
+            "\u{e0}\u{a0}",
+            "x\u{a0}",
+        ] {
+            let mut c = Collect {
+                out: String::new(),
+                space: false,
+            };
+            c.push(s);
+            assert_eq!(c.out, by_chars(s), "{s:?}");
+        }
     }
 }

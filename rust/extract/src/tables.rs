@@ -8,7 +8,7 @@ use crate::tree::{Html, Node};
 
 use crate::element_facts::{self, attr};
 use crate::grid::{self, RawCell, RawRow};
-use crate::plain::inline_text;
+use crate::plain::{inline_text, inline_text_into};
 use crate::walk::{walk, Visitor};
 
 /// One extracted data table.
@@ -124,6 +124,8 @@ fn build(table: NodeRef<'_>) -> Option<Table> {
         .map(inline_text)
         .filter(|c| !c.is_empty());
     let mut raw = Vec::new();
+    // One buffer for every cell's text, each copied out at its size (see `inline_text_into`).
+    let mut text = String::new();
     for (row, in_thead) in table_rows(table) {
         let mut r = RawRow {
             in_thead,
@@ -132,8 +134,9 @@ fn build(table: NodeRef<'_>) -> Option<Table> {
         };
         for (cell, el) in cells(row) {
             r.header &= el.name() == "th";
+            inline_text_into(cell, &mut text);
             r.cells.push(RawCell {
-                text: inline_text(cell),
+                text: text.as_str().to_owned(),
                 colspan: grid::colspan(attr(el, "colspan")),
                 rowspan: grid::rowspan(attr(el, "rowspan")),
             });
