@@ -238,7 +238,7 @@ fn frame_lines(glyphs: Vec<Glyph>, find_tables: bool) -> Vec<Vec<Line>> {
     sizes.sort_by(f32::total_cmp);
     let em = sizes[sizes.len() / 2];
     let (segments, found) = if find_tables {
-        tables::pull(segments)
+        tables::pull(segments, em)
     } else {
         (segments, Vec::new())
     };

@@ -30,7 +30,11 @@ pub(super) struct Found {
 
 /// The page's segments without the tables' own, each table replaced by one stand-in segment
 /// over its top row (so the XY cut orders it among the rest), and the tables found.
-pub(super) fn pull(segments: Vec<Segment>) -> (Vec<Segment>, Vec<Found>) {
+///
+/// A table across the page's gutter (the column cut the XY cut makes first) is left to the
+/// layout: rows found there are two columns of text sharing baselines, and a stand-in across
+/// the gutter would merge the columns' reading.
+pub(super) fn pull(segments: Vec<Segment>, em: f32) -> (Vec<Segment>, Vec<Found>) {
     let pieces: Vec<Piece> = segments
         .iter()
         .map(|s| Piece {
@@ -41,7 +45,24 @@ pub(super) fn pull(segments: Vec<Segment>) -> (Vec<Segment>, Vec<Found>) {
             text: &s.text,
         })
         .collect();
-    let tables = find(&pieces);
+    let mut tables = find(&pieces);
+    if !tables.is_empty() {
+        if let Some(gutter) = super::column_cut(&segments, em) {
+            tables.retain(|t| {
+                let x0 = t
+                    .members
+                    .iter()
+                    .map(|&m| segments[m].x0)
+                    .fold(f32::INFINITY, f32::min);
+                let x1 = t
+                    .members
+                    .iter()
+                    .map(|&m| segments[m].x1)
+                    .fold(f32::NEG_INFINITY, f32::max);
+                !(x0 < gutter && gutter < x1)
+            });
+        }
+    }
     if tables.is_empty() {
         return (segments, Vec::new());
     }
@@ -216,23 +237,72 @@ pub fn find(pieces: &[Piece]) -> Vec<Table> {
             k += 1;
             continue;
         }
+        let close = |a: usize, b: usize| {
+            let pitch = pieces[lines[a][0]].y - pieces[lines[b][0]].y;
+            pitch <= 2.5 * line_size(&lines[a]).max(line_size(&lines[b]))
+        };
         let mut end = k + 1;
-        while end < lines.len() && lines[end].len() >= 2 {
-            let pitch = pieces[lines[end - 1][0]].y - pieces[lines[end][0]].y;
-            let size = line_size(&lines[end - 1]).max(line_size(&lines[end]));
-            if pitch > 2.5 * size {
+        // The last row of several cells: rows with only their first cell filled sit at its
+        // first cell's x and end before its second.
+        let mut last = k;
+        let first_only = |l: usize, last: usize| {
+            let (p, row) = (pieces[lines[l][0]], &lines[last]);
+            lines[l].len() == 1
+                && (p.x0 - pieces[row[0]].x0).abs() <= 0.6 * p.size
+                && p.x1 < pieces[row[1]].x0
+        };
+        while end < lines.len() && close(end - 1, end) {
+            if lines[end].len() >= 2 {
+                last = end;
+                end += 1;
+            } else if end + 1 < lines.len() && lines[end + 1].len() >= 2 && close(end, end + 1) {
+                // A row with one cell filled, between rows of several.
+                last = end + 1;
+                end += 2;
+            } else {
+                // Up to three rows with only their first cell filled, inside the table or
+                // closing it.
+                let mut j = end;
+                while j < lines.len() && j - end < 3 && close(j - 1, j) && first_only(j, last) {
+                    j += 1;
+                }
+                if j > end && j < lines.len() && lines[j].len() >= 2 && close(j - 1, j) {
+                    last = j;
+                    end = j + 1;
+                    continue;
+                }
+                end = j;
                 break;
             }
-            end += 1;
         }
         if end - k >= MIN_ROWS {
             if let Some(table) = grid(pieces, &lines[k..end]) {
-                tables.push(table);
+                // Text running on at the pitch just above or below, inside one column, is a
+                // column of prose that happens to share baselines with its neighbour.
+                let beside = |l: usize, r: usize| {
+                    close(l.min(r), l.max(r))
+                        && lines[l].len() == 1
+                        && inside_one(pieces[lines[l][0]], &table.columns)
+                };
+                let above = k > 0 && beside(k - 1, k);
+                let below = end < lines.len() && beside(end, end - 1);
+                if !above && !below {
+                    tables.push(table);
+                }
             }
         }
         k = end;
     }
     tables
+}
+
+/// Whether `p` starts at a column's left edge and ends before the next column's: a line of
+/// that column running on.
+fn inside_one(p: Piece, lefts: &[f32]) -> bool {
+    let slack = 0.6 * p.size;
+    (0..lefts.len()).any(|c| {
+        (p.x0 - lefts[c]).abs() <= slack && lefts.get(c + 1).is_none_or(|&next| p.x1 < next)
+    })
 }
 
 /// The table a candidate run of rows makes, if its columns hold.
@@ -276,9 +346,18 @@ fn grid(pieces: &[Piece], rows: &[Vec<usize>]) -> Option<Table> {
         }
     }
     // Which rows use each column; neighbours no row uses both of are one column.
+    // (Merged cells left out: they cover both neighbours by nature.)
+    let merged: Vec<usize> = all
+        .iter()
+        .zip(&span)
+        .filter_map(|(&p, s)| s.then_some(p))
+        .collect();
     let used = |col: (f32, f32)| -> Vec<bool> {
         rows.iter()
-            .map(|row| row.iter().any(|&p| overlaps(p, col.0, col.1)))
+            .map(|row| {
+                row.iter()
+                    .any(|&p| !merged.contains(&p) && overlaps(p, col.0, col.1))
+            })
             .collect()
     };
     let mut c = 0;
@@ -394,6 +473,23 @@ mod tests {
     }
 
     #[test]
+    fn rows_with_one_cell_filled_stay_in_the_table() {
+        let cells: &[&[&str]] = &[
+            &["a", "b", "c"],
+            &["d", "", ""],
+            &["g", "h", "i"],
+            &["j", "", ""],
+            &["k", "", ""],
+            &["m", "n", "o"],
+            &["p", "", ""],
+        ];
+        let found = find(&pieces(cells, &[50.0, 150.0, 250.0], &[]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rows.len(), 7);
+        assert_eq!(found[0].rows[3], vec!["j", "", ""]);
+    }
+
+    #[test]
     fn an_empty_cell_stays_empty() {
         let cells: &[&[&str]] = &[
             &["a", "b", "c"],
@@ -412,6 +508,21 @@ mod tests {
         let row = [left, right];
         let cells: Vec<&[&str]> = vec![&row; 8];
         assert!(find(&pieces(&cells, &[50.0, 320.0], &[])).is_empty());
+    }
+
+    #[test]
+    fn short_lines_of_two_columns_sharing_baselines_are_not_a_table() {
+        // Three baselines where both columns have a short line, the left column running on
+        // above and below.
+        let cells: &[&[&str]] = &[
+            &["4) Blade Runner The Final Cut", ""],
+            &["Ray) http://a.to/2", "18) Hasbro Gaming"],
+            &["http://a.to/2hWE", "http://a.to/3"],
+            &["5) I Cavalieri", "http://a.to/4"],
+            &["Dodici Case (12 Dvd)", ""],
+            &["http://a.to/5", ""],
+        ];
+        assert!(find(&pieces(cells, &[50.0, 320.0], &[])).is_empty());
     }
 
     #[test]
