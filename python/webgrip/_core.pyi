@@ -41,6 +41,7 @@ __all__ = [
     "extract_document",
     "extract_pdf",
     "html_events",
+    "html_tree",
     "readable_blocks",
     "readable_features",
     "scan_challenge",
@@ -414,8 +415,30 @@ def html_events(html: str | bytes) -> list[_HtmlEvent]:
     value of a repeated name, character references decoded, ``""`` for a bare attribute),
     ``("end", name)`` and ``("text", text)`` (references decoded, never empty; the content
     of ``<script>`` and ``<style>`` skipped, comments and DOCTYPEs dropped). A tag the input
-    ends inside is dropped, as browsers drop it. Bytes are read as UTF-8. Used by
-    ``webgrip.search._html`` to build result-page trees.
+    ends inside is dropped, as browsers drop it. Bytes are read as UTF-8. For tests of the
+    tokenizer; result-page trees read :func:`html_tree`.
+    """
+
+def html_tree(
+    html: str | bytes,
+) -> tuple[
+    list[str],
+    list[dict[str, str] | None],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[str],
+]:
+    """The element tree of an HTML page or fragment as flat lists indexed by element.
+
+    ``(tags, attrs, parents, ends, text_starts, text_ends, pieces)``: the page parsed as a
+    browser parses it (the core's HTML5 parse, without the GIL, linear under its caps),
+    elements in document order, element 0 the document (tag ``"#document"``, parent -1).
+    ``attrs[i]`` is a dict or ``None``; the elements below ``i`` are ``i + 1`` to
+    ``ends[i] - 1``; ``pieces`` is the page's text in document order (not that of scripts,
+    styles and ``<noscript>``), element ``i``'s is ``pieces[text_starts[i]:text_ends[i]]``.
+    Bytes are read as UTF-8. Read by ``webgrip.search._html``'s result-page tree.
     """
 
 def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
-"""The result-page tree closes the void elements the core's parser closes: its list is
-``webgrip._core.VOID_ELEMENTS``, the one home of element facts (issue 48), so a void element
+"""The result-page tree is the core's parse, which closes the void elements of its list
+``webgrip._core.VOID_ELEMENTS``, the one home of element facts (issue 48): a void element
 never swallows the markup after it, here or in the Rust views."""
 
 from __future__ import annotations
@@ -16,10 +16,17 @@ def test_the_core_lists_the_standard_void_elements() -> None:
     assert "div" not in VOID_ELEMENTS and "p" not in VOID_ELEMENTS
 
 
+# Outside a frameset and a table a browser ignores these, and it reads <image> as <img>.
+OUT_OF_PLACE = {"col", "frame", "image"}
+
+
 @pytest.mark.parametrize("name", sorted(VOID_ELEMENTS))
 def test_a_void_element_holds_nothing(name: str) -> None:
     root = parse_html(f'<div class="r"><{name}><a href="/x">result</a></div>')
     void = root.find(lambda e: e.tag == name)
     link = root.find(lambda e: e.tag == "a")
-    assert void is not None and void.children == []
+    if name in OUT_OF_PLACE:
+        assert void is None
+    else:
+        assert void is not None and void.children == []
     assert link is not None and link.parent is not None and link.parent.tag == "div"

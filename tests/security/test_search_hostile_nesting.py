@@ -120,10 +120,12 @@ def test_hostile_shapes_parse_in_linear_time(shape: str, parse) -> None:
 
 
 def test_parse_stops_at_the_deadline() -> None:
-    # Linear, but 8 MiB of markup still takes seconds: the deadline stops it.
+    # Linear, but 8 MiB of the densest tree (re-opened formatting elements) still takes
+    # seconds to parse and walk: the deadline stops it.
+    markup = repeat("<p><b>x", 8 * 1024 * 1024)
     deadline = Deadline(0.3)
     with pytest.raises(SearchError) as info:
-        parse_html_page(repeat("<div>", 8 * 1024 * 1024), deadline=deadline)
+        parse_html_page(markup, deadline=deadline)
     assert info.value.reason == "timeout"
     assert "deadline" in str(info.value)
 
@@ -168,16 +170,18 @@ def test_search_web_answers_within_the_deadline(httpserver, tmp_path, shape: str
 
 
 def test_slow_page_is_a_timeout_not_a_late_answer(httpserver) -> None:
-    serve_both(httpserver, repeat("<div>", 8 * 1024 * 1024))
+    # Misnested formatting tags: the densest tree a page builds (re-opened <b>s), 8 MiB of
+    # it slower to parse than the deadline leaves after the fetch.
+    serve_both(httpserver, repeat("<p><b>x", 8 * 1024 * 1024))
     client = loopback_client(httpserver, search_provider="duckduckgo", search_fallbacks=())
 
     def run() -> SearchError | None:
         try:
-            search(client, "anything", timeout=1.0)
+            search(client, "anything", timeout=0.5)
         except SearchError as exc:
             return exc
         return None
 
-    error = call_within(1.0 + 15.0, run)
+    error = call_within(0.5 + 15.0, run)
     assert isinstance(error, SearchError)
     assert error.reason == "timeout" and "deadline" in str(error)

@@ -20,7 +20,8 @@ dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 from urllib.parse import parse_qs, unquote, urlencode, urljoin, urlsplit
 
 from ..errors import SearchBlockedError, SearchError
@@ -183,9 +184,15 @@ def _blocked(layout: str, why: str, url: str | None = None) -> SearchBlockedErro
     return exc
 
 
-def _parse(markup: str, layout: str, deadline: Deadline | None) -> Element:
+_T = TypeVar("_T")
+
+
+def _read(markup: str, layout: str, deadline: Deadline | None, read: Callable[[Element], _T]) -> _T:
+    """``read`` over the page's tree, within ``deadline``: parsing and every walk of the tree
+    stop once it passes (see :func:`parse_html`)."""
     try:
-        return parse_html(markup, None if deadline is None else (lambda: deadline.expired))
+        root = parse_html(markup, None if deadline is None else (lambda: deadline.expired))
+        return read(root)
     except ParseDeadlineError:
         pass  # raised below, outside the handler: nothing is chained
     assert deadline is not None
@@ -235,7 +242,10 @@ def parse_html_page(markup: str, *, deadline: Deadline | None = None) -> list[Se
     ``deadline`` passes. Positions are in page order, from 1; at most
     :data:`MAX_PAGE_RESULTS`.
     """
-    root = _parse(markup, "html", deadline)
+    return _read(markup, "html", deadline, _html_results)
+
+
+def _html_results(root: Element) -> list[SearchResult]:
     if is_blocked_page(root):
         raise _blocked("html", "bot check")
     results: list[SearchResult] = []
@@ -268,7 +278,10 @@ def parse_lite_page(markup: str, *, deadline: Deadline | None = None) -> list[Se
     Each ``a.result-link`` starts a result; the next ``td.result-snippet`` with text, before
     the next link, is its snippet. Same outcomes as :func:`parse_html_page`.
     """
-    root = _parse(markup, "lite", deadline)
+    return _read(markup, "lite", deadline, _lite_results)
+
+
+def _lite_results(root: Element) -> list[SearchResult]:
     if is_blocked_page(root):
         raise _blocked("lite", "bot check")
     results: list[SearchResult] = []

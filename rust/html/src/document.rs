@@ -45,12 +45,19 @@ impl Html {
 /// emitters still drop `noscript` on whole-page views; readable mode may select inside it
 /// when that is where the page's text is.
 pub fn parse(html: &str) -> Html {
-    build(html, true, &Budget::unlimited()).0
+    build(html, true, true, &Budget::unlimited()).0
+}
+
+/// [`parse`] under the same caps, stripping nothing: every attribute of every element is
+/// in the tree, and the text of scripts and styles. For readers that select on attributes
+/// no view reads (the search result parsers: `data-testid`, a form's `action`).
+pub fn parse_unstripped(html: &str) -> Html {
+    build(html, true, false, &Budget::unlimited()).0
 }
 
 /// [`parse`] that gives up once `budget` is spent.
 pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
-    match build(html, true, budget) {
+    match build(html, true, true, budget) {
         (doc, Outcome::Complete) => Ok(doc),
         (_, Outcome::Interrupted(why)) => Err(why),
     }
@@ -61,7 +68,7 @@ pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
 /// [`crate::defuse`]) or trusted: deep nesting and huge attribute lists make a tree builder's
 /// scans quadratic (the open-element and node caps still hold).
 pub fn parse_prepared(html: &str) -> Html {
-    build(html, false, &Budget::unlimited()).0
+    build(html, false, false, &Budget::unlimited()).0
 }
 
 /// Tokens from [`lexer`], the tree from the tree builder. The lexer applies the caps
@@ -78,7 +85,7 @@ pub fn parse_prepared(html: &str) -> Html {
 ///
 /// Input past [`lexer::MAX_INPUT`] is cut there (at a character boundary): the arena
 /// addresses text with `u32`, and no response cap comes near it.
-fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
+fn build(html: &str, guarded: bool, strip: bool, budget: &Budget) -> (Html, Outcome) {
     let html = within_max_input(html);
     // Unguarded (trusted or already defused input, the conformance runner) the builder
     // builds what the standard says, uncapped: merged attributes still grow in place.
@@ -106,7 +113,11 @@ fn build(html: &str, guarded: bool, budget: &Budget) -> (Html, Outcome) {
     // table of one-character cells (`<td>1</td>`) 5: one node per 4 bytes builds those in
     // full and bounds the tree at a node per 4 input bytes.
     let max_nodes = Limits::for_input(html.len()).flat_after;
-    let outcome = lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes);
+    let outcome = if guarded && !strip {
+        lexer::tokenize_unstripped(html, &builder, budget, &probe, max_nodes)
+    } else {
+        lexer::tokenize(html, &builder, guarded, budget, &probe, max_nodes)
+    };
     (Html::built(builder), outcome)
 }
 

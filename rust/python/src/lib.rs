@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod alloc;
 mod errors;
 mod extract;
+mod html_tree;
 mod net;
 mod pdf;
 
@@ -18,6 +19,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::load(m.py())?;
     net::register(m)?;
     extract::register(m)?;
+    html_tree::register(m)?;
     pdf::register(m)?;
     Ok(())
 }

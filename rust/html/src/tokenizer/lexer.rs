@@ -82,16 +82,31 @@ pub fn tokenize<S: TokenSink>(
     probe: &dyn Fn() -> Pressure,
     max_nodes: usize,
 ) -> Outcome {
+    let strip = guarded;
     tokenize_from(
         html,
         sink,
-        guarded,
+        (guarded, strip),
         budget,
         probe,
         max_nodes,
         Mode::Data,
         "",
     )
+}
+
+/// [`tokenize`] guarded (defused and capped alike) but stripping nothing: every attribute
+/// and the text of scripts reach the sink. For readers that select on attributes no view
+/// reads (the search result parsers' `data-testid`, `action`).
+pub fn tokenize_unstripped<S: TokenSink>(
+    html: &str,
+    sink: &S,
+    budget: &Budget,
+    probe: &dyn Fn() -> Pressure,
+    max_nodes: usize,
+) -> Outcome {
+    let guard = (true, false);
+    tokenize_from(html, sink, guard, budget, probe, max_nodes, Mode::Data, "")
 }
 
 /// [`tokenize`] for the fragment parsing algorithm (html5lib-tests' fragment cases):
@@ -119,14 +134,23 @@ pub fn tokenize_fragment<S: TokenSink>(
     };
     let probe = Pressure::default;
     let budget = Budget::unlimited();
-    tokenize_from(html, sink, false, &budget, &probe, usize::MAX, mode, "")
+    tokenize_from(
+        html,
+        sink,
+        (false, false),
+        &budget,
+        &probe,
+        usize::MAX,
+        mode,
+        "",
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
 fn tokenize_from<S: TokenSink>(
     html: &str,
     sink: &S,
-    guarded: bool,
+    (guarded, strip): (bool, bool),
     budget: &Budget,
     probe: &dyn Fn() -> Pressure,
     max_nodes: usize,
@@ -146,8 +170,11 @@ fn tokenize_from<S: TokenSink>(
         b: src.as_bytes(),
         src,
         sink,
-        tracker: guarded
-            .then(|| RefCell::new(Tracker::new(!guard::mentions_frameset(src.as_bytes())))),
+        tracker: guarded.then(|| {
+            RefCell::new(Tracker::new(
+                strip && !guard::mentions_frameset(src.as_bytes()),
+            ))
+        }),
         attrs: RefCell::new(Vec::new()),
         untracked_end: Cell::new(usize::MAX),
         raw_open: RefCell::new(None),

@@ -12,5 +12,6 @@ mod lexer;
 
 pub use guard::{MAX_ATTRS, MAX_DEPTH};
 pub use lexer::{
-    char_ref, tokenize, tokenize_fragment, CharRef, Outcome, Pressure, MAX_INPUT, MAX_OPEN,
+    char_ref, tokenize, tokenize_fragment, tokenize_unstripped, CharRef, Outcome, Pressure,
+    MAX_INPUT, MAX_OPEN,
 };
