@@ -251,12 +251,25 @@ pub fn find(pieces: &[Piece]) -> Vec<Table> {
                 && (p.x0 - pieces[row[0]].x0).abs() <= 0.6 * p.size
                 && p.x1 < pieces[row[1]].x0
         };
+        let one_cell = |l: usize, next: usize| {
+            let p = pieces[lines[l][0]];
+            let under = lines[next]
+                .iter()
+                .filter(|&&q| p.x0 < pieces[q].x1 && pieces[q].x0 < p.x1)
+                .count();
+            under <= 1
+        };
         while end < lines.len() && close(end - 1, end) {
             if lines[end].len() >= 2 {
                 last = end;
                 end += 1;
-            } else if end + 1 < lines.len() && lines[end + 1].len() >= 2 && close(end, end + 1) {
-                // A row with one cell filled, between rows of several.
+            } else if end + 1 < lines.len()
+                && lines[end + 1].len() >= 2
+                && close(end, end + 1)
+                && one_cell(end, end + 1)
+            {
+                // A row with one cell filled, between rows of several (a line across the
+                // columns is a note between rows, not a row).
                 last = end + 1;
                 end += 2;
             } else {
@@ -487,6 +500,20 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].rows.len(), 7);
         assert_eq!(found[0].rows[3], vec!["j", "", ""]);
+    }
+
+    #[test]
+    fn a_note_across_the_columns_ends_the_table() {
+        let cells: &[&[&str]] = &[
+            &["a", "b", "c"],
+            &["d", "e", "f"],
+            &["a note on the row above, as wide as the table", "", ""],
+            &["g", "h", "i"],
+            &["j", "k", "l"],
+        ];
+        let found = find(&pieces(cells, &[50.0, 150.0, 250.0], &[]));
+        let mut cells = found.iter().flat_map(|t| t.rows.iter().flatten());
+        assert!(!cells.any(|c| c.starts_with("a note")));
     }
 
     #[test]
