@@ -342,7 +342,15 @@ fn grid(pieces: &[Piece], rows: &[Vec<usize>]) -> Option<Table> {
                         >= 2
             })
     };
-    let span: Vec<bool> = all.iter().map(|&p| spanning(p)).collect();
+    // Rows with fewer than half the cells of the fullest (a group row over the header, whose
+    // centred cell may fall short of its columns' text) place their cells by overlap but do
+    // not shape the columns, as merged cells do not.
+    let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let span: Vec<bool> = rows
+        .iter()
+        .flat_map(|row| row.iter().map(move |&p| (p, 2 * row.len() < widest)))
+        .map(|(p, sparse)| sparse || spanning(p))
+        .collect();
     // Column ranges: the union of the other pieces' x-ranges.
     let mut ranges: Vec<(f32, f32)> = all
         .iter()
@@ -359,7 +367,7 @@ fn grid(pieces: &[Piece], rows: &[Vec<usize>]) -> Option<Table> {
         }
     }
     // Which rows use each column; neighbours no row uses both of are one column.
-    // (Merged cells left out: they cover both neighbours by nature.)
+    // (Merged cells and sparse rows left out: they cover both neighbours by nature.)
     let merged: Vec<usize> = all
         .iter()
         .zip(&span)
@@ -514,6 +522,55 @@ mod tests {
         let found = find(&pieces(cells, &[50.0, 150.0, 250.0], &[]));
         let mut cells = found.iter().flat_map(|t| t.rows.iter().flatten());
         assert!(!cells.any(|c| c.starts_with("a note")));
+    }
+
+    #[test]
+    fn a_group_cell_short_of_its_columns_text_still_covers_both() {
+        // The group cell starts after `Bridge` ends: it covers no two cells of one row.
+        let mut p = pieces(
+            &[
+                &["Gamma", "Bridge", "North", "East", "Delta"],
+                &["engine", "", ">10", "alpha orchard", ">3,801"],
+                &[
+                    "gamma",
+                    "bridge market river",
+                    ">4,159",
+                    "orchard gamma",
+                    ">4.1",
+                ],
+                &[
+                    "market",
+                    "stone meadow",
+                    ">51",
+                    "south silver",
+                    ">12,376.57",
+                ],
+            ],
+            &[50.0, 150.0, 250.0, 310.0, 400.0],
+            &[0.0, 0.0, 295.0, 0.0, 450.0],
+        );
+        for q in &mut p {
+            q.y -= 14.0;
+        }
+        p.push(Piece {
+            x0: 50.0,
+            x1: 75.0,
+            y: 700.0,
+            size: 10.0,
+            text: "Group",
+        });
+        p.push(Piece {
+            x0: 185.0,
+            x1: 270.0,
+            y: 700.0,
+            size: 10.0,
+            text: "Cedar totals",
+        });
+        let found = find(&p);
+        assert_eq!(found.len(), 1);
+        let t = &found[0];
+        assert_eq!(t.rows[0][..3], ["Group", "Cedar totals", "Cedar totals"]);
+        assert_eq!(t.rows[3][..3], ["gamma", "bridge market river", "4,159"]);
     }
 
     #[test]
