@@ -200,7 +200,7 @@ const MAX_COLUMNS: usize = 12;
 /// A candidate whose median segment is this long is prose in columns.
 const PROSE_CHARS: usize = 30;
 /// Pieces of one candidate checked pairwise for merged cells at most (bounds the work).
-const MAX_PIECES: usize = 4000;
+const MAX_PIECES: usize = 1000;
 
 /// The tables among `pieces`, top to bottom; a piece belongs to one table at most.
 pub fn find(pieces: &[Piece]) -> Vec<Table> {
@@ -367,18 +367,28 @@ fn grid(pieces: &[Piece], rows: &[Vec<usize>]) -> Option<Table> {
         }
     }
     // Which rows use each column; neighbours no row uses both of are one column.
-    // (Merged cells and sparse rows left out: they cover both neighbours by nature.)
-    let merged: Vec<usize> = all
+    // (Merged cells and sparse rows left out: they cover both neighbours by nature.) More
+    // ranges than a table could merge down to: not a table, and the merging stays linear.
+    if columns.len() > 4 * MAX_COLUMNS {
+        return None;
+    }
+    let mut at = 0;
+    let shaping: Vec<Vec<usize>> = rows
         .iter()
-        .zip(&span)
-        .filter_map(|(&p, s)| s.then_some(p))
+        .map(|row| {
+            let keep = row
+                .iter()
+                .zip(&span[at..at + row.len()])
+                .filter_map(|(&p, s)| (!s).then_some(p))
+                .collect();
+            at += row.len();
+            keep
+        })
         .collect();
     let used = |col: (f32, f32)| -> Vec<bool> {
-        rows.iter()
-            .map(|row| {
-                row.iter()
-                    .any(|&p| !merged.contains(&p) && overlaps(p, col.0, col.1))
-            })
+        shaping
+            .iter()
+            .map(|row| row.iter().any(|&p| overlaps(p, col.0, col.1)))
             .collect()
     };
     let mut c = 0;
