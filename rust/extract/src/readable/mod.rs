@@ -166,7 +166,7 @@ struct Selection {
 fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selection {
     let mut t = Table::build(doc, url.and_then(url_host));
     let body = t.body();
-    let (ld_text, ld_kinds) = json_ld(doc);
+    let (ld_text, ld_kinds) = json_ld(doc, &t.json_ld);
     if t.items.get(body as usize).is_none_or(|b| b.text == 0) {
         // Nothing visible: a page whose content a script would render (forum and shop
         // front-ends serve an empty shell). What the page says about itself in its markup

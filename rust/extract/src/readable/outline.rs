@@ -10,7 +10,7 @@ use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, 
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
-use crate::jsonld::is_discussion_type;
+use crate::jsonld::{is_discussion_type, is_json_ld_type};
 use crate::scope::NodeSet;
 
 /// Text (alphanumeric characters) of a question that heads a folded answer (see
@@ -61,6 +61,9 @@ pub(super) struct Table {
     /// text), `NONE` if none was recognised (see `Table::mark_docs_furniture`): the root
     /// starts there and descends no further.
     pub(super) docs_pane: u32,
+    /// The page's JSON-LD blocks (`<script type="application/ld+json">`), in document order,
+    /// noted on the walk so that reading them (`supplement::json_ld`) needs no second one.
+    pub(super) json_ld: Vec<NodeId>,
 }
 
 impl Table {
@@ -358,6 +361,8 @@ struct Outliner<'a> {
     undecided: Vec<(u32, &'a str)>,
     /// React streaming segments unhidden on the way (see `Outliner::finish`).
     streamed_at: Vec<u32>,
+    /// JSON-LD script elements seen (see [`Table`]'s field).
+    json_ld: Vec<NodeId>,
     /// Visible text so far, and whether the last non-blank text ended in a question mark or
     /// a colon. A hidden block right after a short question ("Is my dog covered?") is its
     /// answer, folded away; a list right after a paragraph ending in a colon ("For more
@@ -385,6 +390,7 @@ impl<'a> Outliner<'a> {
             controlled: HashSet::new(),
             undecided: Vec::new(),
             streamed_at: Vec::new(),
+            json_ld: Vec::new(),
             seen: 0,
             last_question: false,
             last_colon: false,
@@ -413,6 +419,9 @@ impl<'a> Outliner<'a> {
         let attrs = Attrs::of(el);
         if let Some(c) = attrs.aria_controls {
             self.controlled.extend(c.split_ascii_whitespace());
+        }
+        if name == "script" && attrs.kind.is_some_and(is_json_ld_type) {
+            self.json_ld.push(node.id());
         }
         let mut flags = tag_flags(name);
         if name == "textarea" {
@@ -586,6 +595,7 @@ impl<'a> Outliner<'a> {
             controlled,
             undecided,
             streamed_at,
+            json_ld,
             ..
         } = self;
         // Hidden panels whose id a disclosure control names (see `controlled`).
@@ -624,6 +634,7 @@ impl<'a> Outliner<'a> {
             shop_body: facts.shop_body,
             archive_body: facts.archive_body,
             docs_pane: NONE,
+            json_ld,
         }
     }
 }

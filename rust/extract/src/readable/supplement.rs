@@ -3,12 +3,10 @@
 
 use std::collections::HashSet;
 
-use crate::tree::Edge;
-use crate::tree::{Html, Node};
+use crate::tree::{Html, Node, NodeId};
 
 use super::flags::*;
 use super::outline::Table;
-use crate::element_facts::html_attr;
 use crate::jsonld;
 use crate::Scope;
 
@@ -58,22 +56,13 @@ pub(super) fn supplement(doc: &Html, t: &Table, scope: &Scope, ld: Option<&str>)
     Some(text)
 }
 
-/// What the page's JSON-LD blocks say: the longest `articleBody` / product `description`,
-/// and the kinds of object the blocks declare (see `jsonld::main_text`).
-pub(super) fn json_ld(doc: &Html) -> (Option<String>, jsonld::Seen) {
+/// What the page's JSON-LD blocks (`scripts`, noted by `Table::build`'s walk) say: the
+/// longest `articleBody` / product `description`, and the kinds of object the blocks declare
+/// (see `jsonld::main_text`).
+pub(super) fn json_ld(doc: &Html, scripts: &[NodeId]) -> (Option<String>, jsonld::Seen) {
     let mut best: Option<String> = None;
     let mut kinds = jsonld::Seen::default();
-    for edge in doc.tree.root().traverse() {
-        let Edge::Open(node) = edge else { continue };
-        let Node::Element(el) = node.value() else {
-            continue;
-        };
-        if el.name() != "script" {
-            continue;
-        }
-        if !html_attr(el, "type").is_some_and(jsonld::is_json_ld_type) {
-            continue;
-        }
+    for node in scripts.iter().filter_map(|&id| doc.tree.get(id)) {
         let (found, seen) = jsonld::main_text(&jsonld::script_text(node));
         kinds.product |= seen.product;
         kinds.article |= seen.article;
