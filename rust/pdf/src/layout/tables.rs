@@ -199,6 +199,8 @@ const MIN_ROWS: usize = 3;
 const MAX_COLUMNS: usize = 12;
 /// A candidate whose median segment is this long is prose in columns.
 const PROSE_CHARS: usize = 30;
+/// A merged cell this long is a line of prose, not a cell to repeat.
+const MERGED_PROSE_CHARS: usize = 48;
 /// Pieces of one candidate checked pairwise for merged cells at most (bounds the work).
 const MAX_PIECES: usize = 1000;
 
@@ -414,17 +416,20 @@ fn grid(pieces: &[Piece], rows: &[Vec<usize>]) -> Option<Table> {
     for row in rows {
         let mut cells = vec![String::new(); columns.len()];
         for &p in row {
-            let mut hit = false;
+            let mut hits = 0;
             for (cell, col) in cells.iter_mut().zip(&columns) {
                 if overlaps(p, col.0, col.1) {
                     if !cell.is_empty() {
                         cell.push(' ');
                     }
                     cell.push_str(pieces[p].text.trim());
-                    hit = true;
+                    hits += 1;
                 }
             }
-            if !hit {
+            let hit = hits > 0;
+            if !hit || (hits > 1 && pieces[p].text.chars().count() >= MERGED_PROSE_CHARS) {
+                // A line of prose across columns: the table is a column of prose beside
+                // another's short lines, or a note too long to repeat.
                 return None;
             }
         }
@@ -581,6 +586,31 @@ mod tests {
         let t = &found[0];
         assert_eq!(t.rows[0][..3], ["Group", "Cedar totals", "Cedar totals"]);
         assert_eq!(t.rows[3][..3], ["gamma", "bridge market river", "4,159"]);
+    }
+
+    #[test]
+    fn a_line_of_prose_across_the_columns_is_no_merged_cell() {
+        let prose = "of conciseness, we focus on the commonly used Laplace distribution";
+        let cells: &[&[&str]] = &[
+            &["a", "b", "c"],
+            &[prose, "", ""],
+            &["d", "e", "f"],
+            &["g", "h", "i"],
+        ];
+        let mut p = pieces(cells, &[50.0, 150.0, 250.0], &[]);
+        // The prose line shares its baseline with a short cell on the right, as does a row.
+        for y in [686.0, 672.0] {
+            p.push(Piece {
+                x0: 450.0,
+                x1: 470.0,
+                y,
+                size: 10.0,
+                text: "m+2",
+            });
+        }
+        let found = find(&p);
+        let mut cells = found.iter().flat_map(|t| t.rows.iter().flatten());
+        assert!(!cells.any(|c| c.contains("conciseness")));
     }
 
     #[test]
