@@ -19,7 +19,7 @@
 //! rules decide the rest (a furniture mark on a block holding most of the page's text is
 //! lifted there, as for every chrome mark; pruning inside the root goes on as everywhere).
 
-use crate::tree::Html;
+use crate::tree::Element;
 
 use super::flags::*;
 use super::outline::Table;
@@ -193,54 +193,68 @@ fn meta_generator(content: &str) -> Option<Generator> {
     })
 }
 
+/// What the outline's walk (`Table::build`) notes for [`Table::mark_docs_furniture`], so that
+/// the pass reads no attribute again: the generators seen, and the elements a generator's
+/// classes or ids name, with the flag each gets once that generator is known to be there.
+#[derive(Default)]
+pub(super) struct DocsNotes {
+    seen: Seen,
+    /// Element, generator, flag to add, and whether it is the generator's pane.
+    candidates: Vec<(u32, Seen, Flags, bool)>,
+}
+
+impl DocsNotes {
+    /// Note element `i` of the table (`el`, named `name`, with its `class` and `id`
+    /// attributes as `Attrs` read them: the first of each name in no namespace).
+    pub(super) fn note(
+        &mut self,
+        i: u32,
+        el: Element<'_>,
+        name: &str,
+        class: Option<&str>,
+        id: Option<&str>,
+    ) {
+        if name == "meta" {
+            if el
+                .attr("name")
+                .is_some_and(|n| n.eq_ignore_ascii_case("generator"))
+            {
+                if let Some(g) = el.attr("content").and_then(meta_generator) {
+                    self.seen |= g as Seen;
+                }
+            }
+            return;
+        }
+        let roles = class
+            .into_iter()
+            .flat_map(str::split_ascii_whitespace)
+            .filter_map(class_role)
+            .chain(id.and_then(id_role));
+        for role in roles {
+            match role {
+                (g, Role::Mark) => self.seen |= g,
+                (g, Role::Furniture) => self.candidates.push((i, g, F_CHROME_CLASS, false)),
+                (g, Role::Container) => {
+                    self.seen |= g;
+                    self.candidates.push((i, g, F_MAIN_HINT, false));
+                }
+                (g, Role::SharedContainer) => self.candidates.push((i, g, F_MAIN_HINT, false)),
+                (g, Role::Pane) => {
+                    self.seen |= g;
+                    self.candidates.push((i, g, F_MAIN_HINT, true));
+                }
+            }
+        }
+    }
+}
+
 impl Table {
     /// Mark the furniture of every documentation generator the page shows evidence of as
     /// chrome, and its content container as a main-content hint (see the module
     /// documentation). One pass over the table; furniture is marked
     /// only once its generator is known, so the pass keeps the candidates it met.
-    pub(super) fn mark_docs_furniture(&mut self, doc: &Html) {
-        let mut seen: Seen = 0;
-        // Element, generator, flag to add, and whether it is the generator's pane.
-        let mut candidates: Vec<(u32, Seen, Flags, bool)> = Vec::new();
-        for (i, it) in self.items.iter().enumerate() {
-            let Some(el) = doc.tree.get(it.id).and_then(|n| n.value().as_element()) else {
-                continue;
-            };
-            if el.name() == "meta" {
-                if el
-                    .attr("name")
-                    .is_some_and(|n| n.eq_ignore_ascii_case("generator"))
-                {
-                    if let Some(g) = el.attr("content").and_then(meta_generator) {
-                        seen |= g as Seen;
-                    }
-                }
-                continue;
-            }
-            let roles = el
-                .attr("class")
-                .into_iter()
-                .flat_map(str::split_ascii_whitespace)
-                .filter_map(class_role)
-                .chain(el.attr("id").and_then(id_role));
-            for role in roles {
-                match role {
-                    (g, Role::Mark) => seen |= g,
-                    (g, Role::Furniture) => candidates.push((i as u32, g, F_CHROME_CLASS, false)),
-                    (g, Role::Container) => {
-                        seen |= g;
-                        candidates.push((i as u32, g, F_MAIN_HINT, false));
-                    }
-                    (g, Role::SharedContainer) => {
-                        candidates.push((i as u32, g, F_MAIN_HINT, false))
-                    }
-                    (g, Role::Pane) => {
-                        seen |= g;
-                        candidates.push((i as u32, g, F_MAIN_HINT, true));
-                    }
-                }
-            }
-        }
+    pub(super) fn mark_docs_furniture(&mut self) {
+        let DocsNotes { seen, candidates } = std::mem::take(&mut self.docs_notes);
         for (i, g, flag, pane) in candidates {
             if seen & g != 0 {
                 self.items[i as usize].flags |= flag;
@@ -271,7 +285,7 @@ mod tests {
             })
             .expect("the page holds the element");
         let before = table.items[at].flags;
-        table.mark_docs_furniture(&doc);
+        table.mark_docs_furniture();
         (before, table.items[at].flags)
     }
 

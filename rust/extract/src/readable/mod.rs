@@ -237,7 +237,7 @@ fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selec
     }
     // A documentation generator's furniture (edit links, version badges, an API
     // reference's "Source" links), once the page shows which generator built it.
-    t.mark_docs_furniture(doc);
+    t.mark_docs_furniture();
     // Live regions: a short one is an interface message; one that opens with an admonition
     // label is a documentation theme's note or warning box.
     for it in &mut t.items {

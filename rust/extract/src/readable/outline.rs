@@ -7,6 +7,7 @@ use crate::tree::{Edge, Element, Html, Node, NodeId, NodeRef};
 
 use super::attrs::Attrs;
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
+use super::docs_site::DocsNotes;
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
@@ -64,6 +65,8 @@ pub(super) struct Table {
     /// The page's JSON-LD blocks (`<script type="application/ld+json">`), in document order,
     /// noted on the walk so that reading them (`supplement::json_ld`) needs no second one.
     pub(super) json_ld: Vec<NodeId>,
+    /// What the walk saw of documentation generators (see `Table::mark_docs_furniture`).
+    pub(super) docs_notes: DocsNotes,
 }
 
 impl Table {
@@ -361,8 +364,10 @@ struct Outliner<'a> {
     undecided: Vec<(u32, &'a str)>,
     /// React streaming segments unhidden on the way (see `Outliner::finish`).
     streamed_at: Vec<u32>,
-    /// JSON-LD script elements seen (see [`Table`]'s field).
+    /// JSON-LD script elements seen, and documentation-generator marks (see [`Table`]'s
+    /// fields).
     json_ld: Vec<NodeId>,
+    docs_notes: DocsNotes,
     /// Visible text so far, and whether the last non-blank text ended in a question mark or
     /// a colon. A hidden block right after a short question ("Is my dog covered?") is its
     /// answer, folded away; a list right after a paragraph ending in a colon ("For more
@@ -391,6 +396,7 @@ impl<'a> Outliner<'a> {
             undecided: Vec::new(),
             streamed_at: Vec::new(),
             json_ld: Vec::new(),
+            docs_notes: DocsNotes::default(),
             seen: 0,
             last_question: false,
             last_colon: false,
@@ -500,6 +506,7 @@ impl<'a> Outliner<'a> {
             flags &= !F_COMMENTS;
         }
         let idx = self.items.len() as u32;
+        self.docs_notes.note(idx, el, name, class, el_id);
         let parent = parent_open.map_or(NONE, |o| o.idx);
         // A collapsed accordion / FAQ panel is hidden until a click: content a reader
         // expands, not furniture (its own class or its parent's says what it is).
@@ -596,6 +603,7 @@ impl<'a> Outliner<'a> {
             undecided,
             streamed_at,
             json_ld,
+            docs_notes,
             ..
         } = self;
         // Hidden panels whose id a disclosure control names (see `controlled`).
@@ -635,6 +643,7 @@ impl<'a> Outliner<'a> {
             archive_body: facts.archive_body,
             docs_pane: NONE,
             json_ld,
+            docs_notes,
         }
     }
 }
