@@ -5,7 +5,7 @@ classes in :mod:`webgrip.errors` (the Rust side imports them), never as panics.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, TypeAlias, TypedDict, final
+from typing import Any, ClassVar, TypedDict, final
 
 # Checked against the built module by `python -m mypy.stubtest webgrip._core` (.ci/run).
 # A default written `...` is one the runtime signature cannot show (pyo3 renders only
@@ -40,7 +40,6 @@ __all__ = [
     "decode_body",
     "extract_document",
     "extract_pdf",
-    "html_events",
     "html_tree",
     "readable_blocks",
     "readable_features",
@@ -399,24 +398,6 @@ def script_shell_reason(html: bytes) -> str | None:
     (``"noscript"``), or nothing in the body besides scripts (``"empty body with
     scripts"``). Whether the page is a shell also needs its extracted text to be at most
     :data:`SHELL_MAX_CHARS` (see ``webgrip.is_script_shell``).
-    """
-
-_HtmlEvent: TypeAlias = (
-    tuple[Literal["start"], str, list[tuple[str, str]], bool]
-    | tuple[Literal["end"], str]
-    | tuple[Literal["text"], str]
-)
-
-def html_events(html: str | bytes) -> list[_HtmlEvent]:
-    """The start tags, end tags and text of an HTML page or fragment, in document order.
-
-    One linear pass, without the GIL, following the HTML tokenizer: ``("start", name,
-    attrs, self_closing)`` (names in ASCII lower case; at most 64 attributes, the first
-    value of a repeated name, character references decoded, ``""`` for a bare attribute),
-    ``("end", name)`` and ``("text", text)`` (references decoded, never empty; the content
-    of ``<script>`` and ``<style>`` skipped, comments and DOCTYPEs dropped). A tag the input
-    ends inside is dropped, as browsers drop it. Bytes are read as UTF-8. For tests of the
-    tokenizer; result-page trees read :func:`html_tree`.
     """
 
 def html_tree(

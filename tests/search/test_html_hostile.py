@@ -8,7 +8,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from webgrip._core import html_events
 from webgrip.search._html import MAX_DEPTH, ParseDeadlineError, parse_html, text_of
 
 SIZE = 1 << 20
@@ -60,18 +59,6 @@ def test_deadline_is_checked() -> None:
         parse_html("<p>x</p>" * 10, lambda: next(calls))
 
 
-def test_events_follow_the_tokenizer() -> None:
-    assert html_events("<A HREF='x&amp;y' href=z Hidden>a &lt; b<!-- c --></A><br/>") == [
-        ("start", "a", [("href", "x&y"), ("hidden", "")], False),
-        ("text", "a < b"),
-        ("end", "a"),
-        ("start", "br", [], True),
-    ]
-    # Script and style content is skipped; a tag the input ends inside is dropped.
-    assert html_events(b"<script>if (a<b) x()</script>t<a href='") == [
-        ("start", "script", [], False),
-        ("end", "script"),
-        ("text", "t"),
-    ]
+def test_text_of_decodes_references() -> None:
     assert text_of("<b>Rust</b> &amp; C") == "Rust & C"
     assert text_of("a < b &amp c") == "a < b & c"

@@ -1,7 +1,7 @@
 //! HTML extraction for webgrip: parse once with webgrip-html (its byte-scanning tokenizer
 //! feeding its WHATWG tree builder into an arena tree), then derive every view (text,
 //! Markdown, links, tables, metadata, main content) from that one tree; and the checks that
-//! read a page's raw bytes (charset, bot check, app shell, the search parser's events).
+//! read a page's raw bytes (charset, bot check, app shell).
 //!
 //! Every traversal is iterative (`walk.rs`), so hostile nesting cannot overflow the stack.
 
@@ -13,7 +13,6 @@ mod charset;
 mod document;
 mod element_facts;
 mod emit;
-mod events;
 mod frames;
 mod grid;
 mod jsonld;
@@ -63,7 +62,6 @@ pub use urls::{document_base, reduce_images};
 // Before the parse: the body's text, and what kind of page the bytes are.
 pub use challenge::{scan as scan_challenge, MAX_TEXT_CHARS as CHALLENGE_MAX_TEXT_CHARS};
 pub use charset::{decode as decode_body, decode_borrowed as decode_body_borrowed};
-pub use events::{events, Event};
 pub use shell::{reason as shell_reason, MAX_TEXT_CHARS as SHELL_MAX_TEXT_CHARS};
 pub use tracking::{TrackingRules, DOMAIN_TRACKING_PARAMS, TRACKING_PARAMS};
 

@@ -1,5 +1,5 @@
 //! Bindings for HTML extraction (`webgrip_extract`): `decode_body`, `extract_document`,
-//! `scan_challenge`, `script_shell_reason`, `html_events`, and the development hook
+//! `scan_challenge`, `script_shell_reason`, and the development hook
 //! `readable_blocks`.
 //!
 //! Decoding, parsing and every view run with the GIL released; only the conversion of the
@@ -17,10 +17,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PyList, PyString, PyTuple};
 
 use webgrip_extract::{
-    decode_body_borrowed, events, reduce_images, shell_reason, Budget, Event, Extracted, Frame,
-    Interrupted, Link, Metadata, Modes, ReadableBlock, ReadableScorer, Table,
-    CHALLENGE_MAX_TEXT_CHARS, DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS,
-    TRACKING_PARAMS, VOID_ELEMENTS,
+    decode_body_borrowed, reduce_images, shell_reason, Budget, Extracted, Frame, Interrupted, Link,
+    Metadata, Modes, ReadableBlock, ReadableScorer, Table, CHALLENGE_MAX_TEXT_CHARS,
+    DOMAIN_TRACKING_PARAMS, READABLE_FLAG_NAMES, SHELL_MAX_TEXT_CHARS, TRACKING_PARAMS,
+    VOID_ELEMENTS,
 };
 use webgrip_net::{url_host, Policy, PolicyConfig};
 
@@ -70,43 +70,6 @@ fn script_shell_reason(py: Python<'_>, html: &[u8]) -> Option<String> {
             .ok()
             .flatten()
     })
-}
-
-/// The start tags, end tags and text of an HTML page or fragment, in one linear pass (see
-/// rust/extract/src/events.rs), for the result-page tree in `webgrip.search._html`: a list of
-/// `("start", name, [(name, value), ...], self_closing)`, `("end", name)` and
-/// `("text", text)`. Bytes are read as UTF-8 (invalid sequences replaced). A panic in the
-/// pass (a bug) answers an empty list: the page then reads as one without results.
-#[pyfunction]
-fn html_events<'py>(py: Python<'py>, html: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let guarded = |text: &str| catch_unwind(|| events(text)).unwrap_or_default();
-    let out = if let Ok(s) = html.cast::<PyString>() {
-        let text = s.to_cow()?;
-        py.detach(|| guarded(&text))
-    } else if let Ok(b) = html.cast::<PyBytes>() {
-        let bytes = b.as_bytes();
-        py.detach(|| guarded(&String::from_utf8_lossy(bytes)))
-    } else {
-        return Err(PyTypeError::new_err("html must be str or bytes"));
-    };
-    let list = PyList::empty(py);
-    let (start, end, text) = (
-        intern!(py, "start"),
-        intern!(py, "end"),
-        intern!(py, "text"),
-    );
-    for event in out {
-        let item = match event {
-            Event::Start(name, attrs, self_closing) => {
-                let attrs = PyList::new(py, attrs)?;
-                (start, name, attrs, self_closing).into_pyobject(py)?
-            }
-            Event::End(name) => (end, name).into_pyobject(py)?,
-            Event::Text(t) => (text, t).into_pyobject(py)?,
-        };
-        list.append(item)?;
-    }
-    Ok(list)
 }
 
 /// The readable selection's text blocks with their features, one dict per block in document
@@ -566,7 +529,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_document, m)?)?;
     m.add_function(wrap_pyfunction!(scan_challenge, m)?)?;
     m.add_function(wrap_pyfunction!(script_shell_reason, m)?)?;
-    m.add_function(wrap_pyfunction!(html_events, m)?)?;
     m.add_function(wrap_pyfunction!(readable_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(readable_features, m)?)?;
     m.add(

@@ -835,7 +835,7 @@ const MAX_REF_NAME: usize = super::entities::LONGEST;
 
 /// The character reference whose `&` is at `at` in `src` (read no further than `b`, a prefix
 /// of `src`'s bytes): the characters and where the reference ends. `None` when the `&` is
-/// literal text. The lexer and webgrip-extract's event list (`events.rs`) both decode with it.
+/// literal text. The lexer decodes with it; the crate exports it for other readers of raw HTML.
 pub fn char_ref(src: &str, b: &[u8], at: usize, in_attr: bool) -> Option<(CharRef, usize)> {
     match b.get(at + 1) {
         Some(b'#') => numeric_ref(b, at + 2),
