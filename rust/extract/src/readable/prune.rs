@@ -211,6 +211,18 @@ impl Table {
                 }
             },
         );
+        // On a declared article, own text before each index: whether the article goes on
+        // after a list (see the headed lists below).
+        let own_prefix = if self.article {
+            self.own_text_prefix(root as usize, r.end as usize)
+        } else {
+            Vec::new()
+        };
+        let goes_on_after = |i: u32| {
+            let end = self.items[i as usize].end;
+            let pre = |j: u32| own_prefix[(j - root) as usize];
+            pre(r.end) - pre(end) >= pre(end) - pre(i)
+        };
         let mut cell_end = 0u32;
         let mut list_end = 0u32;
         let mut prev_head = (NONE, NONE);
@@ -280,16 +292,18 @@ impl Table {
                 let small = (it.text as f32) < 0.25 * root_text;
                 // A list right after its own heading is that section's body: a list of links
                 // under "Resources", "Data types", "Changes" is what the section says (link
-                // indexes of docs and wikis, a release's changelog). Not on declared articles,
-                // whose headed link lists are teasers ("More stories"), nor for a table of
-                // contents (links into the page); boilerplate headings ("Related posts") are
-                // dropped with their sections later (`drop_boilerplate_sections`).
+                // indexes of docs and wikis, a release's changelog). On a declared article only
+                // where the article goes on after it, at least as much text again: its
+                // trailing headed link lists are teasers ("More stories"), one in the middle
+                // is a tutorial's section ("1. Data Preprocessing" and its lessons). Never for a
+                // table of contents (links into the page); boilerplate headings ("Related
+                // posts") are dropped with their sections later (`drop_boilerplate_sections`).
                 // Likewise a list the paragraph before it introduces ("For more information,
-                // see:"), with the same exceptions (an article's "Read more:" teasers).
+                // see:"), with the same exceptions (an article's trailing "Read more:").
                 if f.has_any(F_LIST)
                     && i >= list_end
                     && (prev_head == (it.parent, i) || f.has_any(F_INTRODUCED))
-                    && !self.article
+                    && (!self.article || goes_on_after(i))
                     && !self.first_link_is_fragment(i)
                 {
                     list_end = it.end;
