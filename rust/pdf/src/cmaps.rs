@@ -47,6 +47,7 @@ use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;
 
 use crate::forms::is_regular;
+use crate::glyphs::glyph_layer;
 
 /// How a predefined CMap's character codes are cut and read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -604,25 +605,26 @@ fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, Scheme)> {
 }
 
 /// Page `i`'s glyphs, as `PdfDocument::extract_chars` gives them, with the fonts of the
-/// module notes read by their CMap. Any other page is `extract_chars` itself.
+/// module notes read by their CMap. Any other page is `extract_chars`'s glyphs
+/// ([`glyph_layer`]).
 pub fn page_chars(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar>> {
     let resources = doc
         .get_page(i)
         .ok()
         .and_then(|p| p.as_dict().and_then(|d| d.get("Resources")).cloned());
     let Some(resources) = resources else {
-        return doc.extract_chars(i);
+        return glyph_layer(doc, i);
     };
     let wanted = candidates(doc, &resources);
     if wanted.is_empty() {
-        return doc.extract_chars(i);
+        return glyph_layer(doc, i);
     }
     let mut extractor = TextExtractor::new();
     extractor.set_page_index(i as u32);
     extractor.set_resources(resources.clone());
     extractor.set_document(doc);
     if doc.load_fonts_public(&resources, &mut extractor).is_err() {
-        return doc.extract_chars(i);
+        return glyph_layer(doc, i);
     }
     // Only fonts the parser loaded as such (Type0, a named CMap, no ToUnicode map).
     let loaded: HashMap<String, Arc<FontInfo>> = extractor.get_font_set().into_iter().collect();
@@ -637,12 +639,12 @@ pub fn page_chars(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar
         })
         .collect();
     if fonts.is_empty() {
-        return doc.extract_chars(i);
+        return glyph_layer(doc, i);
     }
     let content = doc.get_page_content_data(i)?;
     let names: Vec<(String, Scheme)> = fonts.iter().map(|(n, s, _)| (n.clone(), *s)).collect();
     let Some((content, codes)) = transcode(&content, &names) else {
-        return doc.extract_chars(i);
+        return glyph_layer(doc, i);
     };
     for (k, ((_, scheme, font), codes)) in fonts.iter().zip(&codes).enumerate() {
         extractor.add_font(renamed(k), rewritten(font, codes, *scheme));
