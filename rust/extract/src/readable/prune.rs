@@ -177,8 +177,27 @@ impl Table {
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.
         let mut groups: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
+        // How many tab / accordion panels each parent holds, and whether any of them holds
+        // code: a set of panels with code in it (one step of a guide, one panel per language
+        // or platform) is kept whole (see the link-dense blocks below). Open panels as
+        // (parent, end), innermost last.
+        let mut panel_sets: FastMap<u32, (u32, bool)> = fast_map(0);
+        let mut open_panels: Vec<(u32, u32)> = Vec::new();
         for i in root + 1..r.end {
             let it = &self.items[i as usize];
+            while open_panels.last().is_some_and(|&(_, end)| i >= end) {
+                open_panels.pop();
+            }
+            if it.flags.has_any(F_COLLAPSIBLE) {
+                panel_sets.entry(it.parent).or_insert((0, false)).0 += 1;
+                open_panels.push((it.parent, it.end));
+            } else if it.flags.has_any(F_CODE) {
+                if let Some(&(set, _)) = open_panels.last() {
+                    if let Some(s) = panel_sets.get_mut(&set) {
+                        s.1 = true;
+                    }
+                }
+            }
             // Links too: a card may be one `<a>` around its heading and text.
             if it.flags.has_any(F_BLOCK | F_LINK) {
                 let g = groups.entry(self.group_key(i)).or_insert((0, 0));
@@ -307,6 +326,15 @@ impl Table {
                     && !self.first_link_is_fragment(i)
                 {
                     list_end = it.end;
+                }
+                // Every panel of a tab set with code in it is kept: one language's panel of
+                // install links beside another's of prose and code is the same step of a
+                // guide (which panel shows is the reader's choice), not a menu.
+                if f.has_any(F_COLLAPSIBLE) && i >= list_end {
+                    let (count, code) = panel_sets.get(&it.parent).copied().unwrap_or_default();
+                    if count >= 2 && code {
+                        list_end = it.end;
+                    }
                 }
                 if ld > 0.6 && small && !repeated_main && !listing && i >= list_end {
                     if titled {
