@@ -422,6 +422,17 @@ def print_folds(results: list[Scores], pages: list[Page], folds: int) -> None:
         print(f"{k:<6}{len(rows[0]):>5}  " + "".join(f"{mean(r):>14.3f}" for r in rows))
 
 
+def print_article_folds(results: list[Scores], pages: list[Page], folds: int) -> None:
+    """The article benchmark's F1 (precision and recall averaged first) per site fold."""
+    fold_of = {pg.id: site_fold(pg.url, folds) for pg in pages}
+    print(f"per site fold ({folds} folds by host): n, then 4-shingle F1 of each extractor")
+    print(f"{'fold':<6}{'n':>5}  " + "".join(f"{s.name:>14}" for s in results))
+    for k in range(folds):
+        parts = [Scores(s.name, [pg for pg in s.pages if fold_of[pg["id"]] == k]) for s in results]
+        n = len(parts[0].pages)
+        print(f"{k:<6}{n:>5}  " + "".join(f"{article_summary(p)['f']:>14.3f}" for p in parts))
+
+
 def print_oracle(results: list[Scores]) -> None:
     """Per page type, the mean of each page's best F1 among the extractors run: what choosing
     between them page by page with the answer in hand would score. It bounds what any rule
@@ -488,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         metavar="K",
-        help="WCXB: also report mean F1 per fold, pages folded by site (host) into K folds",
+        help="also report F1 per fold, pages folded by site (host) into K folds",
     )
     ap.add_argument("--pred", type=Path, help=argparse.SUPPRESS)  # dev: JSONL predictions
     ap.add_argument("--dump", type=Path, help="write per-page scores (JSON) here")
@@ -542,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         print("throughput:")
         print_speed(results)
+        if args.folds:
+            print_article_folds(results, pages, args.folds)
         dump["articles"] = {s.name: s.pages for s in results}
     if args.dump:
         args.dump.write_text(json.dumps(dump, indent=1), encoding="utf-8")
