@@ -14,13 +14,15 @@
 //!    a space goes where the gap between two glyphs is wider than 0.15 em;
 //! 4. segments are ordered by a recursive XY cut: a column split where a gutter runs
 //!    through the whole region between two sides of prose, else a split at the widest
-//!    horizontal gap, else lines top to bottom;
+//!    horizontal gap, else a split between side-by-side boxes whose lines keep their own
+//!    baselines ([`boxes`]), else lines top to bottom;
 //! 5. a blank line separates regions and lines spaced wider than the region's usual pitch.
 //!
 //! [`page_lines`] keeps each line's font size, boldness and start for the Markdown view
 //! ([`crate::markdown`]), with a page's tables found first ([`tables`]); [`page_text`] is the
 //! same lines as plain text, without that step.
 
+mod boxes;
 mod tables;
 
 /// One glyph as the layout sees it, in its direction's reading frame.
@@ -420,6 +422,13 @@ fn xy_cut(segs: Vec<Segment>, em: f32, out: &mut Vec<Vec<Segment>>, depth: usize
         xy_cut(below, em, out, depth + 1);
         return;
     }
+    if let Some(at) = boxes::cut(&segs, em) {
+        let (left, right): (Vec<Segment>, Vec<Segment>) =
+            segs.into_iter().partition(|s| s.x1 <= at);
+        xy_cut(left, em, out, depth + 1);
+        xy_cut(right, em, out, depth + 1);
+        return;
+    }
     out.push(segs);
 }
 
@@ -714,6 +723,116 @@ mod tests {
             g.extend(set(b, 200.0, y, 10.0));
         }
         assert_eq!(page_text(&g), "Item Price\nTea 3,00\nCoffee 4,50");
+    }
+
+    /// The page's text with every run of whitespace one space.
+    fn flat(g: &[Placed]) -> String {
+        page_text(g)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn side_by_side_boxes_are_read_one_after_the_other() {
+        // An invoice's addressee beside its order details: each box keeps its own pitch,
+        // so their baselines interleave (the lines were read across, one of each in turn).
+        let mut g = set("Invoice to:", 50.0, 700.0, 8.0);
+        for (i, line) in ["Northwind Traders", "12 Harbour Road", "Portsmouth PO1"]
+            .iter()
+            .enumerate()
+        {
+            g.extend(set(line, 50.0, 688.0 - 12.0 * i as f32, 12.0));
+        }
+        g.extend(set("Invoice", 320.0, 697.0, 16.0));
+        for (i, line) in ["Customer 2056981", "Reference 9855", "Order date 16.02"]
+            .iter()
+            .enumerate()
+        {
+            g.extend(set(line, 320.0, 684.0 - 13.5 * i as f32, 10.0));
+        }
+        assert_eq!(
+            flat(&g),
+            "Invoice to: Northwind Traders 12 Harbour Road Portsmouth PO1 \
+             Invoice Customer 2056981 Reference 9855 Order date 16.02"
+        );
+    }
+
+    #[test]
+    fn a_seller_and_a_buyer_whose_lines_drift_apart_are_two_boxes() {
+        // Same first baselines, then each box's own leading (the buyer's lines set a little
+        // wider): fewer than half the lines share a baseline and the shift is not steady.
+        let seller = [
+            "Seller",
+            "Test Ltd",
+            "11 Duck Lane",
+            "91-504 Lodz",
+            "VAT 531941",
+        ];
+        let buyer = [
+            "Buyer",
+            "Media Group SA",
+            "16 Wigury St",
+            "02-092 Warsaw",
+            "VAT 527264",
+        ];
+        let drift = [0.0, 0.0, 0.7, 1.0, 3.0];
+        let mut g = Vec::new();
+        for i in 0..5 {
+            let y = 700.0 - 11.0 * i as f32;
+            g.extend(set(seller[i], 40.0, y, 8.0));
+            g.extend(set(buyer[i], 320.0, y - drift[i], 8.0));
+        }
+        assert_eq!(
+            flat(&g),
+            "Seller Test Ltd 11 Duck Lane 91-504 Lodz VAT 531941 \
+             Buyer Media Group SA 16 Wigury St 02-092 Warsaw VAT 527264"
+        );
+    }
+
+    #[test]
+    fn labels_set_a_steady_shift_below_their_values_stay_rows() {
+        // A form whose labels sit 1.5 pt lower than their values on every row: one steady
+        // shift is a row's cells in two fonts, not two boxes.
+        let rows = [
+            ("Telephone", "+31 73 645 6500"),
+            ("Telefax", "+31 73 645 6510"),
+            ("E-mail", "sales@example.com"),
+        ];
+        let mut g = Vec::new();
+        for (i, (label, value)) in rows.iter().enumerate() {
+            let y = 700.0 - 12.5 * i as f32;
+            g.extend(set(label, 240.0, y - 1.5, 10.0));
+            g.extend(set(value, 300.0, y, 10.0));
+        }
+        assert_eq!(
+            page_text(&g),
+            "Telephone +31 73 645 6500\nTelefax +31 73 645 6510\nE-mail sales@example.com"
+        );
+    }
+
+    #[test]
+    fn a_table_with_a_wrapped_cell_is_read_row_by_row() {
+        // The right cell of the first row wraps onto a second line: every row still starts
+        // on a shared baseline, so the columns are one table.
+        let mut g = Vec::new();
+        let rows: [(&str, &[&str]); 3] = [
+            ("Motor", &["AC worm gear motor", "with flange"]),
+            ("Power", &["0.18 kW"]),
+            ("Speed", &["1350 r/min"]),
+        ];
+        let mut y = 700.0;
+        for (label, values) in rows {
+            g.extend(set(label, 50.0, y, 10.0));
+            for v in values {
+                g.extend(set(v, 200.0, y, 10.0));
+                y -= 12.0;
+            }
+        }
+        assert_eq!(
+            flat(&g),
+            "Motor AC worm gear motor with flange Power 0.18 kW Speed 1350 r/min"
+        );
     }
 
     #[test]

@@ -830,3 +830,53 @@ fn assert_stopped(doc: &PdfDocumentText, pages: usize, why: &str) {
     let note = format!("[Only the first {pages} of 4 pages were read: {why}.]");
     assert!(doc.content.contains(&note), "{}", doc.content);
 }
+
+/// A page drawing each `(size, x, y, text)` in Helvetica, one text object each.
+fn placed_page(runs: &[(f32, f32, f32, &str)]) -> Vec<u8> {
+    let content: String = runs
+        .iter()
+        .map(|(size, x, y, text)| format!("BT /F1 {size} Tf {x} {y} Td ({text}) Tj ET\n"))
+        .collect();
+    one_page(stream(content.as_bytes()), "")
+}
+
+#[test]
+fn side_by_side_boxes_read_one_after_the_other_and_a_form_row_by_row() {
+    // An invoice's addressee beside its details, each box at its own pitch; below, labels
+    // set 1.5 pt under their values on every row (a form: read row by row).
+    let pdf = placed_page(&[
+        (8.0, 50.0, 700.0, "Invoice to:"),
+        (12.0, 50.0, 688.0, "Northwind Traders"),
+        (12.0, 50.0, 676.0, "12 Harbour Road"),
+        (12.0, 50.0, 664.0, "Portsmouth PO1 3AX"),
+        (16.0, 320.0, 697.0, "Invoice"),
+        (10.0, 320.0, 684.0, "Customer no. 2056981"),
+        (10.0, 320.0, 670.5, "Reference 98559514"),
+        (10.0, 320.0, 657.0, "Order date 16.02.2017"),
+        (10.0, 50.0, 598.5, "Telephone"),
+        (10.0, 150.0, 600.0, "+31 73 645 6500"),
+        (10.0, 50.0, 586.0, "Telefax"),
+        (10.0, 150.0, 587.5, "+31 73 645 6510"),
+        (10.0, 50.0, 573.5, "E-mail"),
+        (10.0, 150.0, 575.0, "sales@example.com"),
+    ]);
+    let flat = |mode: Mode| {
+        let doc = extract(&pdf, mode, None, &Limits::default(), &Budget::unlimited());
+        let text = doc.expect("reads").content;
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(
+        flat(Mode::Text),
+        "Invoice to: Northwind Traders 12 Harbour Road Portsmouth PO1 3AX Invoice Customer no. \
+         2056981 Reference 98559514 Order date 16.02.2017 Telephone +31 73 645 6500 Telefax \
+         +31 73 645 6510 E-mail sales@example.com"
+    );
+    // The Markdown view reads the boxes the same way (their larger lines are headings), no
+    // table of their chance rows; the form is one.
+    let md = flat(Mode::Markdown);
+    assert!(
+        md.contains("Northwind Traders 12 Harbour Road Portsmouth PO1 3AX # Invoice Customer"),
+        "{md}"
+    );
+    assert!(md.contains("| Telefax | +31 73 645 6510 |"), "{md}");
+}

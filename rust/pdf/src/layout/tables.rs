@@ -62,6 +62,12 @@ pub(super) fn pull(segments: Vec<Segment>, em: f32) -> (Vec<Segment>, Vec<Found>
                 !(x0 < gutter && gutter < x1)
             });
         }
+        // Side-by-side boxes (a seller beside a buyer) share rows only by chance: each is
+        // read whole by the layout ([`super::boxes`]).
+        tables.retain(|t| {
+            let members = t.members.iter().map(|&m| &segments[m]);
+            super::boxes::cut(members, em).is_none()
+        });
     }
     if tables.is_empty() {
         return (segments, Vec::new());
