@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::tree_builder::tag_sets::name_class;
+use crate::tree_builder::tag_ids::{known_id, CLASSES, KNOWN};
 
 /// Index of a node in [`Dom::nodes`]; the document is node 0.
 pub type NodeId = u32;
@@ -82,44 +82,52 @@ pub struct DoctypeData {
 }
 
 /// The interned names of elements and attributes. Why a table and not `string_cache`
-/// atoms: a `u32` id fits the node layout, and the table dies with the document. Hashed with
-/// foldhash's per-process random seed: names are page data, so a fixed hash could be
-/// flooded with colliding names, and SipHash cost a tenth of tree building.
+/// atoms: a `u32` id fits the node layout, and the table dies with the document. The known
+/// names (`tag_ids::KNOWN`: the elements the tree builder treats apart, common attributes)
+/// have the same ids in every document, found without hashing; the others are numbered
+/// after them in the document's own table, hashed with foldhash's per-process random seed:
+/// names are page data, so a fixed hash could be flooded with colliding names, and SipHash
+/// cost a tenth of tree building.
 #[derive(Default, Debug)]
 pub struct Names {
     ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
+    /// The names other than the known ones, name `KNOWN.len() + i` at `i`.
     names: Vec<Box<str>>,
-    /// What the tree builder asks of an HTML element's name in its hottest loops (see
-    /// `tag_sets::name_class`), computed once per name instead of comparing strings per node.
-    classes: Vec<u8>,
 }
 
 impl Names {
     pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(id) = known_id(name) {
+            return id;
+        }
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
         // Fewer names than input bytes, so far below `u32::MAX`.
-        let id = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        let id = u32::try_from(KNOWN.len() + self.names.len()).unwrap_or(u32::MAX);
         self.names.push(name.into());
-        self.classes.push(name_class(name));
         self.ids.insert(name.into(), id);
         id
     }
 
     pub fn get(&self, id: u32) -> &str {
-        &self.names[id as usize]
+        let id = id as usize;
+        match KNOWN.get(id) {
+            Some(known) => known,
+            None => self.names.get(id - KNOWN.len()).map_or("", |n| n),
+        }
     }
 
     /// The class bits (`tag_sets::SPECIAL`, `tag_sets::SCOPE_BOUNDARY`, ...) of name `id` as an
     /// HTML element.
     #[inline]
     pub fn class(&self, id: u32) -> u8 {
-        self.classes.get(id as usize).copied().unwrap_or(0)
+        CLASSES.get(id as usize).copied().unwrap_or(0)
     }
 
+    #[inline]
     pub fn lookup(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
+        known_id(name).or_else(|| self.ids.get(name).copied())
     }
 }
 

@@ -367,8 +367,9 @@ impl Dom {
         self.nodes.is_empty()
     }
 
-    /// The interned id of an element or attribute name, if any node carries it (then
-    /// [`Element::name_id`] and [`Element::attr_ids`] can be compared by integer).
+    /// The interned id of an element or attribute name: `None` when no node carries it (a
+    /// known name, `tag_ids::KNOWN`, always has its fixed id). Then [`Element::name_id`] and
+    /// [`Element::attr_ids`] can be compared by integer.
     #[inline]
     pub fn name_id(&self, name: &str) -> Option<u32> {
         self.names.lookup(name)

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use crate::token::Tag;
 
+use super::tag_ids::{known, tag};
 use super::{is_ws, Builder, Tok};
 use crate::arena::{NodeId, Ns};
 
@@ -238,14 +239,16 @@ impl Builder {
             Tok::Doctype(_) => {}
             Tok::Start(t)
                 if BREAKOUT.contains(&&*t.name)
-                    || (&*t.name == "font"
+                    || (known(&t.name) == tag::FONT
                         && t.attrs
                             .iter()
                             .any(|a| matches!(&*a.name, "color" | "face" | "size"))) =>
             {
                 self.break_out(Tok::Start(t))
             }
-            Tok::End(t) if matches!(&*t.name, "br" | "p") => self.break_out(Tok::End(t)),
+            Tok::End(t) if matches!(known(&t.name), tag::BR | tag::P) => {
+                self.break_out(Tok::End(t))
+            }
             Tok::Start(mut t) => {
                 let ns = self
                     .adjusted_current()

@@ -91,7 +91,7 @@ impl Builder {
 
     /// The adoption agency algorithm for an end tag named `subject`. Returns false when
     /// the caller is to act as for "any other end tag".
-    pub(crate) fn adoption_agency(&mut self, subject: &str) -> bool {
+    pub(crate) fn adoption_agency(&mut self, subject: u32) -> bool {
         if self.current_is(subject) && self.afe_position(self.current()).is_none() {
             self.open.pop();
             return true;
@@ -102,7 +102,7 @@ impl Builder {
             for (i, e) in self.afe.iter().enumerate().rev() {
                 match *e {
                     Entry::Marker => break,
-                    Entry::Element(n) if self.dom.is_html(n, subject) => {
+                    Entry::Element(n) if self.is_el(n, subject) => {
                         found = Some((i, n));
                         break;
                     }

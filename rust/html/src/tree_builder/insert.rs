@@ -3,6 +3,7 @@
 
 use crate::token::Tag;
 
+use super::tag_ids::{set, tag};
 use super::{html_attrs, Builder};
 use crate::arena::{Dom, Kind, NodeId, Ns, NONE};
 
@@ -22,15 +23,17 @@ impl Builder {
             parent: target,
             before: NONE,
         };
-        if self.foster && self.is_html_one_of(target, &["table", "tbody", "tfoot", "thead", "tr"]) {
+        if self.foster
+            && self.is_el_in(
+                target,
+                const { set(&[tag::TABLE, tag::TBODY, tag::TFOOT, tag::THEAD, tag::TR]) },
+            )
+        {
             let last_template = self
                 .open
                 .iter()
-                .rposition(|&n| self.dom.is_html(n, "template"));
-            let last_table = self
-                .open
-                .iter()
-                .rposition(|&n| self.dom.is_html(n, "table"));
+                .rposition(|&n| self.is_el(n, tag::TEMPLATE));
+            let last_table = self.open.iter().rposition(|&n| self.is_el(n, tag::TABLE));
             place = match (last_template, last_table) {
                 (Some(t), tb) if tb.is_none_or(|tb| t > tb) => Place {
                     parent: self.open[t],

@@ -18,6 +18,7 @@ mod modes_table;
 mod quirks;
 mod selectedcontent;
 mod stack;
+pub(crate) mod tag_ids;
 pub(crate) mod tag_sets;
 
 use std::cell::RefCell;
@@ -250,6 +251,15 @@ impl TokenSink for TreeBuilder {
         let b = self.inner.borrow();
         b.adjusted_current()
             .is_some_and(|n| b.dom.node(n).ns != Ns::Html)
+    }
+}
+
+/// The known id of a tag token's name ([`tag_ids::known`]), `NO_NAME` for other tokens:
+/// computed once where a mode tests the token against several names.
+pub(crate) fn tok_id(tok: &Tok) -> u32 {
+    match tok {
+        Tok::Start(t) | Tok::End(t) => tag_ids::known(&t.name),
+        _ => tag_ids::NO_NAME,
     }
 }
 

@@ -6,74 +6,85 @@ use crate::token::{Tag, TagKind};
 
 use super::foreign::{adjust_foreign_attrs, adjust_mathml_attrs, adjust_svg_attrs};
 use super::stack::Scope;
-use super::tag_sets::HEADINGS;
+use super::tag_ids::{contains, known, set, tag, HEADINGS};
 use super::{is_ws, Builder, Mode, QuirksMode, Tok};
 use crate::arena::Ns;
 
 /// Block-level start tags that close an open `<p>` and are then plain inserts.
-const BLOCKS: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "center",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "header",
-    "hgroup",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "p",
-    "search",
-    "section",
-    "summary",
-    "ul",
-];
+const BLOCKS: u128 = set(&[
+    tag::ADDRESS,
+    tag::ARTICLE,
+    tag::ASIDE,
+    tag::BLOCKQUOTE,
+    tag::CENTER,
+    tag::DETAILS,
+    tag::DIALOG,
+    tag::DIR,
+    tag::DIV,
+    tag::DL,
+    tag::FIELDSET,
+    tag::FIGCAPTION,
+    tag::FIGURE,
+    tag::FOOTER,
+    tag::HEADER,
+    tag::HGROUP,
+    tag::MAIN,
+    tag::MENU,
+    tag::NAV,
+    tag::OL,
+    tag::P,
+    tag::SEARCH,
+    tag::SECTION,
+    tag::SUMMARY,
+    tag::UL,
+]);
 
 /// End tags closing a block: implied end tags, then pop through the element.
-const BLOCK_ENDS: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "button",
-    "center",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "header",
-    "hgroup",
-    "listing",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "pre",
-    "search",
-    "section",
-    "select",
-    "summary",
-    "ul",
-];
+const BLOCK_ENDS: u128 = set(&[
+    tag::ADDRESS,
+    tag::ARTICLE,
+    tag::ASIDE,
+    tag::BLOCKQUOTE,
+    tag::BUTTON,
+    tag::CENTER,
+    tag::DETAILS,
+    tag::DIALOG,
+    tag::DIR,
+    tag::DIV,
+    tag::DL,
+    tag::FIELDSET,
+    tag::FIGCAPTION,
+    tag::FIGURE,
+    tag::FOOTER,
+    tag::HEADER,
+    tag::HGROUP,
+    tag::LISTING,
+    tag::MAIN,
+    tag::MENU,
+    tag::NAV,
+    tag::OL,
+    tag::PRE,
+    tag::SEARCH,
+    tag::SECTION,
+    tag::SELECT,
+    tag::SUMMARY,
+    tag::UL,
+]);
 
-const FORMATTING: &[&str] = &[
-    "b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u",
-];
+const FORMATTING: u128 = set(&[
+    tag::B,
+    tag::BIG,
+    tag::CODE,
+    tag::EM,
+    tag::FONT,
+    tag::I,
+    tag::S,
+    tag::SMALL,
+    tag::STRIKE,
+    tag::STRONG,
+    tag::TT,
+    tag::U,
+]);
 
 impl Builder {
     pub(crate) fn in_body(&mut self, tok: Tok) {
@@ -110,21 +121,29 @@ impl Builder {
     }
 
     fn body_start(&mut self, t: Tag) {
-        let name: &str = &t.name.clone();
-        match name {
-            "html" => {
-                if let (false, Some(&html)) = (self.open_has("template"), self.open.first()) {
+        let id = known(&t.name);
+        match id {
+            tag::HTML => {
+                if let (false, Some(&html)) = (self.open_has(tag::TEMPLATE), self.open.first()) {
                     let attrs = t.attrs.iter().map(|a| (&*a.name, &*a.value));
                     self.dom
                         .add_missing_attrs(html, attrs, self.limits.max_attrs);
                 }
             }
-            "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script" | "style"
-            | "template" | "title" => self.in_head(Tok::Start(t)),
-            "body" => {
+            tag::BASE
+            | tag::BASEFONT
+            | tag::BGSOUND
+            | tag::LINK
+            | tag::META
+            | tag::NOFRAMES
+            | tag::SCRIPT
+            | tag::STYLE
+            | tag::TEMPLATE
+            | tag::TITLE => self.in_head(Tok::Start(t)),
+            tag::BODY => {
                 if self.open.len() < 2
-                    || !self.dom.is_html(self.open[1], "body")
-                    || self.open_has("template")
+                    || !self.is_el(self.open[1], tag::BODY)
+                    || self.open_has(tag::TEMPLATE)
                 {
                     return;
                 }
@@ -133,10 +152,8 @@ impl Builder {
                 self.dom
                     .add_missing_attrs(self.open[1], attrs, self.limits.max_attrs);
             }
-            "frameset" => {
-                if self.open.len() < 2
-                    || !self.dom.is_html(self.open[1], "body")
-                    || !self.frameset_ok
+            tag::FRAMESET => {
+                if self.open.len() < 2 || !self.is_el(self.open[1], tag::BODY) || !self.frameset_ok
                 {
                     return;
                 }
@@ -145,25 +162,25 @@ impl Builder {
                 self.insert_html(&t);
                 self.mode = Mode::InFrameset;
             }
-            _ if BLOCKS.contains(&name) => {
+            _ if contains(BLOCKS, id) => {
                 self.close_p_in_button_scope();
                 self.insert_html(&t);
             }
-            _ if HEADINGS.contains(&name) => {
+            _ if contains(HEADINGS, id) => {
                 self.close_p_in_button_scope();
-                if self.current_is_one_of(&HEADINGS) {
+                if self.current_in(HEADINGS) {
                     self.open.pop();
                 }
                 self.insert_html(&t);
             }
-            "pre" | "listing" => {
+            tag::PRE | tag::LISTING => {
                 self.close_p_in_button_scope();
                 self.insert_html(&t);
                 self.ignore_lf = true;
                 self.frameset_ok = false;
             }
-            "form" => {
-                let in_template = self.open_has("template");
+            tag::FORM => {
+                let in_template = self.open_has(tag::TEMPLATE);
                 if self.form.is_some() && !in_template {
                     return;
                 }
@@ -173,17 +190,22 @@ impl Builder {
                     self.form = Some(form);
                 }
             }
-            "li" | "dd" | "dt" => {
+            tag::LI | tag::DD | tag::DT => {
                 self.frameset_ok = false;
-                let closes: &[&str] = if name == "li" { &["li"] } else { &["dd", "dt"] };
+                let closes: &[u32] = if id == tag::LI {
+                    &[tag::LI]
+                } else {
+                    &[tag::DD, tag::DT]
+                };
                 for i in (0..self.open.len()).rev() {
                     let node = self.open[i];
-                    if let Some(&close) = closes.iter().find(|&&c| self.dom.is_html(node, c)) {
+                    if let Some(&close) = closes.iter().find(|&&c| self.is_el(node, c)) {
                         self.implied_end_tags(Some(close));
-                        self.pop_until(&[close]);
+                        self.pop_until_id(close);
                         break;
                     }
-                    if self.is_special(node) && !self.is_html_one_of(node, &["address", "div", "p"])
+                    if self.is_special(node)
+                        && !self.is_el_in(node, const { set(&[tag::ADDRESS, tag::DIV, tag::P]) })
                     {
                         break;
                     }
@@ -191,29 +213,29 @@ impl Builder {
                 self.close_p_in_button_scope();
                 self.insert_html(&t);
             }
-            "plaintext" => {
+            tag::PLAINTEXT => {
                 self.close_p_in_button_scope();
                 self.insert_html(&t);
                 self.plaintext();
             }
-            "button" => {
-                if self.in_scope("button", Scope::Default) {
+            tag::BUTTON => {
+                if self.in_scope(tag::BUTTON, Scope::Default) {
                     self.implied_end_tags(None);
-                    self.pop_until(&["button"]);
+                    self.pop_until_id(tag::BUTTON);
                 }
                 self.reconstruct_formatting();
                 self.insert_html(&t);
                 self.frameset_ok = false;
             }
-            "a" => {
+            tag::A => {
                 let open_a = self.afe.iter().rev().find_map(|e| match *e {
                     super::Entry::Marker => Some(None),
-                    super::Entry::Element(n) if self.dom.is_html(n, "a") => Some(Some(n)),
+                    super::Entry::Element(n) if self.is_el(n, tag::A) => Some(Some(n)),
                     _ => None,
                 });
                 if let Some(Some(a)) = open_a {
-                    if !self.adoption_agency("a") {
-                        self.any_other_end("a");
+                    if !self.adoption_agency(tag::A) {
+                        self.any_other_end(tag::A);
                     }
                     self.afe.retain(|&e| e != super::Entry::Element(a));
                     self.remove_from_stack(a);
@@ -222,29 +244,29 @@ impl Builder {
                 let node = self.insert_html(&t);
                 self.push_formatting(node);
             }
-            _ if FORMATTING.contains(&name) => {
+            _ if contains(FORMATTING, id) => {
                 self.reconstruct_formatting();
                 let node = self.insert_html(&t);
                 self.push_formatting(node);
             }
-            "nobr" => {
+            tag::NOBR => {
                 self.reconstruct_formatting();
-                if self.in_scope("nobr", Scope::Default) {
-                    if !self.adoption_agency("nobr") {
-                        self.any_other_end("nobr");
+                if self.in_scope(tag::NOBR, Scope::Default) {
+                    if !self.adoption_agency(tag::NOBR) {
+                        self.any_other_end(tag::NOBR);
                     }
                     self.reconstruct_formatting();
                 }
                 let node = self.insert_html(&t);
                 self.push_formatting(node);
             }
-            "applet" | "marquee" | "object" => {
+            tag::APPLET | tag::MARQUEE | tag::OBJECT => {
                 self.reconstruct_formatting();
                 self.insert_html(&t);
                 self.push_marker();
                 self.frameset_ok = false;
             }
-            "table" => {
+            tag::TABLE => {
                 if self.quirks != QuirksMode::Quirks {
                     self.close_p_in_button_scope();
                 }
@@ -252,21 +274,21 @@ impl Builder {
                 self.frameset_ok = false;
                 self.mode = Mode::InTable;
             }
-            "area" | "br" | "embed" | "img" | "keygen" | "wbr" => {
+            tag::AREA | tag::BR | tag::EMBED | tag::IMG | tag::KEYGEN | tag::WBR => {
                 self.reconstruct_formatting();
                 self.insert_html(&t);
                 self.open.pop();
                 self.frameset_ok = false;
             }
-            "input" => {
+            tag::INPUT => {
                 // An input closes an open select (the select parser of 2025, "customizable
                 // select", which parses select content in body); in a select fragment it is
                 // dropped.
-                if self.context.is_some_and(|c| self.dom.is_html(c, "select")) {
+                if self.context.is_some_and(|c| self.is_el(c, tag::SELECT)) {
                     return;
                 }
-                if self.in_scope("select", Scope::Default) {
-                    self.pop_until(&["select"]);
+                if self.in_scope(tag::SELECT, Scope::Default) {
+                    self.pop_until_id(tag::SELECT);
                 }
                 self.reconstruct_formatting();
                 let hidden = t
@@ -279,25 +301,25 @@ impl Builder {
                     self.frameset_ok = false;
                 }
             }
-            "param" | "source" | "track" => {
+            tag::PARAM | tag::SOURCE | tag::TRACK => {
                 self.insert_html(&t);
                 self.open.pop();
             }
-            "hr" => {
+            tag::HR => {
                 self.close_p_in_button_scope();
-                if self.in_scope("select", Scope::Default) {
+                if self.in_scope(tag::SELECT, Scope::Default) {
                     self.implied_end_tags(None);
                 }
                 self.insert_html(&t);
                 self.open.pop();
                 self.frameset_ok = false;
             }
-            "image" => {
+            tag::IMAGE => {
                 let mut t = t;
                 t.name = "img".into();
                 self.body_start(t);
             }
-            "textarea" => {
+            tag::TEXTAREA => {
                 self.insert_html(&t);
                 self.ignore_lf = true;
                 self.frameset_ok = false;
@@ -305,56 +327,56 @@ impl Builder {
                 self.orig_mode = self.mode;
                 self.mode = Mode::Text;
             }
-            "xmp" => {
+            tag::XMP => {
                 self.close_p_in_button_scope();
                 self.reconstruct_formatting();
                 self.frameset_ok = false;
                 self.raw_element(&t, RawKind::Rawtext);
             }
-            "iframe" => {
+            tag::IFRAME => {
                 self.frameset_ok = false;
                 self.raw_element(&t, RawKind::Rawtext);
             }
-            "noembed" => self.raw_element(&t, RawKind::Rawtext),
+            tag::NOEMBED => self.raw_element(&t, RawKind::Rawtext),
             // Select content is parsed in body (the 2025 select parser): a nested select
             // only closes the open one, options close options.
-            "select" => {
-                let context_is_select = self.context.is_some_and(|c| self.dom.is_html(c, "select"));
+            tag::SELECT => {
+                let context_is_select = self.context.is_some_and(|c| self.is_el(c, tag::SELECT));
                 if context_is_select {
                     return;
                 }
-                if self.in_scope("select", Scope::Default) {
-                    self.pop_until(&["select"]);
+                if self.in_scope(tag::SELECT, Scope::Default) {
+                    self.pop_until_id(tag::SELECT);
                     return;
                 }
                 self.reconstruct_formatting();
                 self.insert_html(&t);
                 self.frameset_ok = false;
             }
-            "optgroup" | "option" => {
-                if self.in_scope("select", Scope::Default) {
-                    self.implied_end_tags((name == "option").then_some("optgroup"));
-                } else if self.current_is("option") {
+            tag::OPTGROUP | tag::OPTION => {
+                if self.in_scope(tag::SELECT, Scope::Default) {
+                    self.implied_end_tags((id == tag::OPTION).then_some(tag::OPTGROUP));
+                } else if self.current_is(tag::OPTION) {
                     self.open.pop();
                 }
                 self.reconstruct_formatting();
                 self.insert_html(&t);
             }
-            "rb" | "rtc" => {
-                if self.in_scope("ruby", Scope::Default) {
+            tag::RB | tag::RTC => {
+                if self.in_scope(tag::RUBY, Scope::Default) {
                     self.implied_end_tags(None);
                 }
                 self.insert_html(&t);
             }
-            "rp" | "rt" => {
-                if self.in_scope("ruby", Scope::Default) {
-                    self.implied_end_tags(Some("rtc"));
+            tag::RP | tag::RT => {
+                if self.in_scope(tag::RUBY, Scope::Default) {
+                    self.implied_end_tags(Some(tag::RTC));
                 }
                 self.insert_html(&t);
             }
-            "math" | "svg" => {
+            tag::MATH | tag::SVG => {
                 self.reconstruct_formatting();
-                let ns = if name == "math" { Ns::MathMl } else { Ns::Svg };
+                let ns = if id == tag::MATH { Ns::MathMl } else { Ns::Svg };
                 let mut t = t;
                 if ns == Ns::MathMl {
                     adjust_mathml_attrs(&mut t);
@@ -363,12 +385,21 @@ impl Builder {
                 }
                 self.insert_foreign(&t, ns);
             }
-            "caption" | "col" | "colgroup" | "frame" | "head" | "tbody" | "td" | "tfoot" | "th"
-            | "thead" | "tr" => {}
+            tag::CAPTION
+            | tag::COL
+            | tag::COLGROUP
+            | tag::FRAME
+            | tag::HEAD
+            | tag::TBODY
+            | tag::TD
+            | tag::TFOOT
+            | tag::TH
+            | tag::THEAD
+            | tag::TR => {}
             _ => {
                 self.reconstruct_formatting();
                 self.insert_html(&t);
-                if name == "selectedcontent" {
+                if id == tag::SELECTEDCONTENT {
                     self.has_selectedcontent = true;
                     self.selectedcontents += 1;
                 }
@@ -390,27 +421,27 @@ impl Builder {
     }
 
     fn body_end(&mut self, t: Tag) {
-        let name: &str = &t.name.clone();
-        match name {
-            "template" => self.in_head(Tok::End(t)),
-            "body" | "html" => {
-                if !self.in_scope("body", Scope::Default) {
+        let id = self.tag_id(&t.name);
+        match id {
+            tag::TEMPLATE => self.in_head(Tok::End(t)),
+            tag::BODY | tag::HTML => {
+                if !self.in_scope(tag::BODY, Scope::Default) {
                     return;
                 }
                 self.mode = Mode::AfterBody;
-                if name == "html" {
+                if id == tag::HTML {
                     self.step(Mode::AfterBody, Tok::End(t));
                 }
             }
-            _ if BLOCK_ENDS.contains(&name) => {
-                if !self.in_scope(name, Scope::Default) {
+            _ if contains(BLOCK_ENDS, id) => {
+                if !self.in_scope(id, Scope::Default) {
                     return;
                 }
                 self.implied_end_tags(None);
-                self.pop_until(&[name]);
+                self.pop_until_id(id);
             }
-            "form" => {
-                if !self.open_has("template") {
+            tag::FORM => {
+                if !self.open_has(tag::TEMPLATE) {
                     let node = self.form.take();
                     let Some(node) = node.filter(|&f| self.in_scope_by(Scope::Default, |n| n == f))
                     else {
@@ -419,55 +450,55 @@ impl Builder {
                     self.implied_end_tags(None);
                     self.remove_from_stack(node);
                 } else {
-                    if !self.in_scope("form", Scope::Default) {
+                    if !self.in_scope(tag::FORM, Scope::Default) {
                         return;
                     }
                     self.implied_end_tags(None);
-                    self.pop_until(&["form"]);
+                    self.pop_until_id(tag::FORM);
                 }
             }
-            "p" => {
-                if !self.in_scope("p", Scope::Button) {
+            tag::P => {
+                if !self.in_scope(tag::P, Scope::Button) {
                     self.insert_html_named("p");
                 }
                 self.close_p();
             }
-            "li" => {
-                if self.in_scope("li", Scope::ListItem) {
-                    self.implied_end_tags(Some("li"));
-                    self.pop_until(&["li"]);
+            tag::LI => {
+                if self.in_scope(tag::LI, Scope::ListItem) {
+                    self.implied_end_tags(Some(tag::LI));
+                    self.pop_until_id(tag::LI);
                 }
             }
-            "dd" | "dt" => {
-                if self.in_scope(name, Scope::Default) {
-                    self.implied_end_tags(Some(name));
-                    self.pop_until(&[name]);
+            tag::DD | tag::DT => {
+                if self.in_scope(id, Scope::Default) {
+                    self.implied_end_tags(Some(id));
+                    self.pop_until_id(id);
                 }
             }
-            _ if HEADINGS.contains(&name) => {
-                if self.in_scope_any(&HEADINGS, Scope::Default) {
+            _ if contains(HEADINGS, id) => {
+                if self.in_scope_any(HEADINGS, Scope::Default) {
                     self.implied_end_tags(None);
-                    self.pop_until(&HEADINGS);
+                    self.pop_until(HEADINGS);
                 }
             }
-            "a" | "nobr" => {
-                if !self.adoption_agency(name) {
-                    self.any_other_end(name);
+            tag::A | tag::NOBR => {
+                if !self.adoption_agency(id) {
+                    self.any_other_end(id);
                 }
             }
-            _ if FORMATTING.contains(&name) => {
-                if !self.adoption_agency(name) {
-                    self.any_other_end(name);
+            _ if contains(FORMATTING, id) => {
+                if !self.adoption_agency(id) {
+                    self.any_other_end(id);
                 }
             }
-            "applet" | "marquee" | "object" => {
-                if self.in_scope(name, Scope::Default) {
+            tag::APPLET | tag::MARQUEE | tag::OBJECT => {
+                if self.in_scope(id, Scope::Default) {
                     self.implied_end_tags(None);
-                    self.pop_until(&[name]);
+                    self.pop_until_id(id);
                     self.clear_formatting_to_marker();
                 }
             }
-            "br" => {
+            tag::BR => {
                 let t = Tag {
                     kind: TagKind::StartTag,
                     attrs: Vec::new(),
@@ -476,17 +507,17 @@ impl Builder {
                 };
                 self.body_start(t);
             }
-            _ => self.any_other_end(name),
+            _ => self.any_other_end(id),
         }
     }
 
     /// "Any other end tag" in body: close the nearest open element of that name unless a
     /// special element comes first.
-    pub(crate) fn any_other_end(&mut self, name: &str) {
+    pub(crate) fn any_other_end(&mut self, id: u32) {
         for i in (0..self.open.len()).rev() {
             let node = self.open[i];
-            if self.dom.is_html(node, name) {
-                self.implied_end_tags(Some(name));
+            if self.is_el(node, id) {
+                self.implied_end_tags(Some(id));
                 self.open.truncate(i);
                 return;
             }

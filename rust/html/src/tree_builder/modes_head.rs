@@ -4,6 +4,7 @@
 use crate::token::RawKind;
 
 use super::quirks::quirks_for;
+use super::tag_ids::{known, tag};
 use super::{Builder, Mode, QuirksMode, Tok};
 use crate::arena::{Dom, Ns};
 
@@ -40,7 +41,7 @@ impl Builder {
                 Some(rest) => rest,
                 None => return,
             },
-            Tok::Start(t) if &*t.name == "html" => {
+            Tok::Start(t) if known(&t.name) == tag::HTML => {
                 let html = self
                     .dom
                     .new_element(Ns::Html, "html", super::html_attrs(&t));
@@ -49,7 +50,11 @@ impl Builder {
                 self.mode = Mode::BeforeHead;
                 return;
             }
-            Tok::End(t) if !matches!(&*t.name, "head" | "body" | "html" | "br") => return,
+            Tok::End(t)
+                if !matches!(known(&t.name), tag::HEAD | tag::BODY | tag::HTML | tag::BR) =>
+            {
+                return
+            }
             tok => tok,
         };
         let html = self.dom.new_element(Ns::Html, "html", []);
@@ -66,13 +71,17 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) if &*t.name == "html" => return self.in_body(Tok::Start(t)),
-            Tok::Start(t) if &*t.name == "head" => {
+            Tok::Start(t) if known(&t.name) == tag::HTML => return self.in_body(Tok::Start(t)),
+            Tok::Start(t) if known(&t.name) == tag::HEAD => {
                 self.head = Some(self.insert_html(&t));
                 self.mode = Mode::InHead;
                 return;
             }
-            Tok::End(t) if !matches!(&*t.name, "head" | "body" | "html" | "br") => return,
+            Tok::End(t)
+                if !matches!(known(&t.name), tag::HEAD | tag::BODY | tag::HTML | tag::BR) =>
+            {
+                return
+            }
             tok => tok,
         };
         self.head = Some(self.insert_html_named("head"));
@@ -87,23 +96,23 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match &*t.name {
-                "html" => return self.in_body(Tok::Start(t)),
-                "base" | "basefont" | "bgsound" | "link" | "meta" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::HTML => return self.in_body(Tok::Start(t)),
+                tag::BASE | tag::BASEFONT | tag::BGSOUND | tag::LINK | tag::META => {
                     self.insert_html(&t);
                     self.open.pop();
                     return;
                 }
-                "title" => return self.raw_element(&t, RawKind::Rcdata),
+                tag::TITLE => return self.raw_element(&t, RawKind::Rcdata),
                 // Scripting off: the noscript's content is parsed as markup.
-                "noscript" => {
+                tag::NOSCRIPT => {
                     self.insert_html(&t);
                     self.mode = Mode::InHeadNoscript;
                     return;
                 }
-                "noframes" | "style" => return self.raw_element(&t, RawKind::Rawtext),
-                "script" => return self.raw_element(&t, RawKind::ScriptData),
-                "template" => {
+                tag::NOFRAMES | tag::STYLE => return self.raw_element(&t, RawKind::Rawtext),
+                tag::SCRIPT => return self.raw_element(&t, RawKind::ScriptData),
+                tag::TEMPLATE => {
                     self.insert_html(&t);
                     self.push_marker();
                     self.frameset_ok = false;
@@ -111,22 +120,22 @@ impl Builder {
                     self.template_modes.push(Mode::InTemplate);
                     return;
                 }
-                "head" => return,
+                tag::HEAD => return,
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match &*t.name {
-                "head" => {
+            Tok::End(t) => match known(&t.name) {
+                tag::HEAD => {
                     self.open.pop();
                     self.mode = Mode::AfterHead;
                     return;
                 }
-                "body" | "html" | "br" => Tok::End(t),
-                "template" => {
-                    if !self.open_has("template") {
+                tag::BODY | tag::HTML | tag::BR => Tok::End(t),
+                tag::TEMPLATE => {
+                    if !self.open_has(tag::TEMPLATE) {
                         return;
                     }
                     self.implied_end_tags_thoroughly();
-                    self.pop_until(&["template"]);
+                    self.pop_until_id(tag::TEMPLATE);
                     self.clear_formatting_to_marker();
                     self.template_modes.pop();
                     self.reset_mode();
@@ -143,8 +152,8 @@ impl Builder {
     pub(crate) fn in_head_noscript(&mut self, tok: Tok) {
         let tok = match tok {
             Tok::Doctype(_) => return,
-            Tok::Start(t) if &*t.name == "html" => return self.in_body(Tok::Start(t)),
-            Tok::End(t) if &*t.name == "noscript" => {
+            Tok::Start(t) if known(&t.name) == tag::HTML => return self.in_body(Tok::Start(t)),
+            Tok::End(t) if known(&t.name) == tag::NOSCRIPT => {
                 self.open.pop();
                 self.mode = Mode::InHead;
                 return;
@@ -156,13 +165,18 @@ impl Builder {
             Tok::Comment(_) => return self.in_head(tok),
             Tok::Start(t)
                 if matches!(
-                    &*t.name,
-                    "basefont" | "bgsound" | "link" | "meta" | "noframes" | "style"
+                    known(&t.name),
+                    tag::BASEFONT
+                        | tag::BGSOUND
+                        | tag::LINK
+                        | tag::META
+                        | tag::NOFRAMES
+                        | tag::STYLE
                 ) =>
             {
                 return self.in_head(Tok::Start(t))
             }
-            Tok::Start(t) if matches!(&*t.name, "head" | "noscript") => return,
+            Tok::Start(t) if matches!(known(&t.name), tag::HEAD | tag::NOSCRIPT) => return,
             Tok::End(t) if &*t.name != "br" => return,
             tok => tok,
         };
@@ -178,21 +192,29 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match &*t.name {
-                "html" => return self.in_body(Tok::Start(t)),
-                "body" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::HTML => return self.in_body(Tok::Start(t)),
+                tag::BODY => {
                     self.insert_html(&t);
                     self.frameset_ok = false;
                     self.mode = Mode::InBody;
                     return;
                 }
-                "frameset" => {
+                tag::FRAMESET => {
                     self.insert_html(&t);
                     self.mode = Mode::InFrameset;
                     return;
                 }
-                "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script"
-                | "style" | "template" | "title" => {
+                tag::BASE
+                | tag::BASEFONT
+                | tag::BGSOUND
+                | tag::LINK
+                | tag::META
+                | tag::NOFRAMES
+                | tag::SCRIPT
+                | tag::STYLE
+                | tag::TEMPLATE
+                | tag::TITLE => {
                     // Misplaced head content goes back into the head.
                     let Some(head) = self.head else {
                         return;
@@ -202,12 +224,12 @@ impl Builder {
                     self.remove_from_stack(head);
                     return;
                 }
-                "head" => return,
+                tag::HEAD => return,
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match &*t.name {
-                "template" => return self.in_head(Tok::End(t)),
-                "body" | "html" | "br" => Tok::End(t),
+            Tok::End(t) => match known(&t.name) {
+                tag::TEMPLATE => return self.in_head(Tok::End(t)),
+                tag::BODY | tag::HTML | tag::BR => Tok::End(t),
                 _ => return,
             },
             Tok::Eof => Tok::Eof,

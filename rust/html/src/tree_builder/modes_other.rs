@@ -2,6 +2,7 @@
 //! modes), and the frameset and after-body modes. (The in-select modes are gone from the
 //! standard since the 2025 select parser; select content is parsed in body.)
 
+use super::tag_ids::{known, tag};
 use super::{is_ws, Builder, Mode, Tok};
 use crate::arena::Dom;
 
@@ -16,24 +17,32 @@ impl Builder {
     pub(crate) fn in_template(&mut self, tok: Tok) {
         match tok {
             Tok::Chars(_) | Tok::Comment(_) | Tok::Doctype(_) => self.in_body(tok),
-            Tok::Start(t) => match &*t.name {
-                "base" | "basefont" | "bgsound" | "link" | "meta" | "noframes" | "script"
-                | "style" | "template" | "title" => self.in_head(Tok::Start(t)),
-                "caption" | "colgroup" | "tbody" | "tfoot" | "thead" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::BASE
+                | tag::BASEFONT
+                | tag::BGSOUND
+                | tag::LINK
+                | tag::META
+                | tag::NOFRAMES
+                | tag::SCRIPT
+                | tag::STYLE
+                | tag::TEMPLATE
+                | tag::TITLE => self.in_head(Tok::Start(t)),
+                tag::CAPTION | tag::COLGROUP | tag::TBODY | tag::TFOOT | tag::THEAD => {
                     self.template_switch(Mode::InTable, Tok::Start(t))
                 }
-                "col" => self.template_switch(Mode::InColumnGroup, Tok::Start(t)),
-                "tr" => self.template_switch(Mode::InTableBody, Tok::Start(t)),
-                "td" | "th" => self.template_switch(Mode::InRow, Tok::Start(t)),
+                tag::COL => self.template_switch(Mode::InColumnGroup, Tok::Start(t)),
+                tag::TR => self.template_switch(Mode::InTableBody, Tok::Start(t)),
+                tag::TD | tag::TH => self.template_switch(Mode::InRow, Tok::Start(t)),
                 _ => self.template_switch(Mode::InBody, Tok::Start(t)),
             },
-            Tok::End(t) if &*t.name == "template" => self.in_head(Tok::End(t)),
+            Tok::End(t) if known(&t.name) == tag::TEMPLATE => self.in_head(Tok::End(t)),
             Tok::End(_) => {}
             Tok::Eof => {
-                if !self.open_has("template") {
+                if !self.open_has(tag::TEMPLATE) {
                     return self.stop();
                 }
-                self.pop_until(&["template"]);
+                self.pop_until_id(tag::TEMPLATE);
                 self.clear_formatting_to_marker();
                 self.template_modes.pop();
                 self.reset_mode();
@@ -52,8 +61,8 @@ impl Builder {
                 self.append_comment(html, &c);
             }
             Tok::Doctype(_) => {}
-            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
-            Tok::End(ref t) if &*t.name == "html" => {
+            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
+            Tok::End(ref t) if known(&t.name) == tag::HTML => {
                 if self.context.is_none() {
                     self.mode = Mode::AfterAfterBody;
                 }
@@ -78,24 +87,24 @@ impl Builder {
             Tok::Chars(s) => self.frameset_ws(&s),
             Tok::Comment(c) => self.insert_comment(&c),
             Tok::Doctype(_) => {}
-            Tok::Start(t) => match &*t.name {
-                "html" => self.in_body(Tok::Start(t)),
-                "frameset" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::HTML => self.in_body(Tok::Start(t)),
+                tag::FRAMESET => {
                     self.insert_html(&t);
                 }
-                "frame" => {
+                tag::FRAME => {
                     self.insert_html(&t);
                     self.open.pop();
                 }
-                "noframes" => self.in_head(Tok::Start(t)),
+                tag::NOFRAMES => self.in_head(Tok::Start(t)),
                 _ => {}
             },
-            Tok::End(t) if &*t.name == "frameset" => {
+            Tok::End(t) if known(&t.name) == tag::FRAMESET => {
                 if self.open.len() == 1 {
                     return;
                 }
                 self.open.pop();
-                if self.context.is_none() && !self.current_is("frameset") {
+                if self.context.is_none() && !self.current_is(tag::FRAMESET) {
                     self.mode = Mode::AfterFrameset;
                 }
             }
@@ -108,9 +117,9 @@ impl Builder {
         match tok {
             Tok::Chars(s) => self.frameset_ws(&s),
             Tok::Comment(c) => self.insert_comment(&c),
-            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
-            Tok::Start(ref t) if &*t.name == "noframes" => self.in_head(tok),
-            Tok::End(ref t) if &*t.name == "html" => self.mode = Mode::AfterAfterFrameset,
+            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
+            Tok::Start(ref t) if known(&t.name) == tag::NOFRAMES => self.in_head(tok),
+            Tok::End(ref t) if known(&t.name) == tag::HTML => self.mode = Mode::AfterAfterFrameset,
             Tok::Eof => self.stop(),
             _ => {}
         }
@@ -121,7 +130,7 @@ impl Builder {
             Tok::Comment(c) => self.append_comment(Dom::DOCUMENT, &c),
             Tok::Doctype(_) => self.in_body(tok),
             Tok::Chars(ref s) if s.chars().all(is_ws) => self.in_body(tok),
-            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
+            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
             Tok::Eof => self.stop(),
             tok => self.reprocess(Mode::InBody, tok),
         }
@@ -137,8 +146,8 @@ impl Builder {
                     self.in_body(Tok::Chars(ws.as_str().into()));
                 }
             }
-            Tok::Start(ref t) if &*t.name == "html" => self.in_body(tok),
-            Tok::Start(ref t) if &*t.name == "noframes" => self.in_head(tok),
+            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
+            Tok::Start(ref t) if known(&t.name) == tag::NOFRAMES => self.in_head(tok),
             Tok::Eof => self.stop(),
             _ => {}
         }

@@ -4,18 +4,30 @@
 use crate::token::Tag;
 
 use super::stack::Scope;
+use super::tag_ids::{known, set, tag};
+use super::tok_id;
 use super::{is_ws, Builder, Mode, Tok};
 
-const TABLE_CONTEXT: &[&str] = &["table", "template"];
-const BODY_CONTEXT: &[&str] = &["tbody", "tfoot", "thead", "template"];
-const ROW_CONTEXT: &[&str] = &["tr", "template"];
+const TABLE_CONTEXT: u128 = set(&[tag::TABLE, tag::TEMPLATE]);
+const BODY_CONTEXT: u128 = set(&[tag::TBODY, tag::TFOOT, tag::THEAD, tag::TEMPLATE]);
+const ROW_CONTEXT: u128 = set(&[tag::TR, tag::TEMPLATE]);
 
 impl Builder {
     pub(crate) fn in_table(&mut self, tok: Tok) {
         match tok {
             Tok::Chars(_)
-                if self
-                    .current_is_one_of(&["table", "tbody", "template", "tfoot", "thead", "tr"]) =>
+                if self.current_in(
+                    const {
+                        set(&[
+                            tag::TABLE,
+                            tag::TBODY,
+                            tag::TEMPLATE,
+                            tag::TFOOT,
+                            tag::THEAD,
+                            tag::TR,
+                        ])
+                    },
+                ) =>
             {
                 self.pending_table_text.clear();
                 self.orig_mode = self.mode;
@@ -23,47 +35,47 @@ impl Builder {
             }
             Tok::Comment(c) => self.insert_comment(&c),
             Tok::Doctype(_) => {}
-            Tok::Start(t) => match &*t.name {
-                "caption" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::CAPTION => {
                     self.clear_to(TABLE_CONTEXT);
                     self.push_marker();
                     self.insert_html(&t);
                     self.mode = Mode::InCaption;
                 }
-                "colgroup" => {
+                tag::COLGROUP => {
                     self.clear_to(TABLE_CONTEXT);
                     self.insert_html(&t);
                     self.mode = Mode::InColumnGroup;
                 }
-                "col" => {
+                tag::COL => {
                     self.clear_to(TABLE_CONTEXT);
                     self.insert_html_named("colgroup");
                     self.reprocess(Mode::InColumnGroup, Tok::Start(t));
                 }
-                "tbody" | "tfoot" | "thead" => {
+                tag::TBODY | tag::TFOOT | tag::THEAD => {
                     self.clear_to(TABLE_CONTEXT);
                     self.insert_html(&t);
                     self.mode = Mode::InTableBody;
                 }
-                "td" | "th" | "tr" => {
+                tag::TD | tag::TH | tag::TR => {
                     self.clear_to(TABLE_CONTEXT);
                     self.insert_html_named("tbody");
                     self.reprocess(Mode::InTableBody, Tok::Start(t));
                 }
-                "table" => {
-                    if self.in_scope("table", Scope::Table) {
-                        self.pop_until(&["table"]);
+                tag::TABLE => {
+                    if self.in_scope(tag::TABLE, Scope::Table) {
+                        self.pop_until_id(tag::TABLE);
                         self.reset_mode();
                         self.step(self.mode, Tok::Start(t));
                     }
                 }
-                "style" | "script" | "template" => self.in_head(Tok::Start(t)),
-                "input" if is_hidden_input(&t) => {
+                tag::STYLE | tag::SCRIPT | tag::TEMPLATE => self.in_head(Tok::Start(t)),
+                tag::INPUT if is_hidden_input(&t) => {
                     self.insert_html(&t);
                     self.open.pop();
                 }
-                "form" => {
-                    if self.open_has("template") || self.form.is_some() {
+                tag::FORM => {
+                    if self.open_has(tag::TEMPLATE) || self.form.is_some() {
                         return;
                     }
                     self.form = Some(self.insert_html(&t));
@@ -71,16 +83,25 @@ impl Builder {
                 }
                 _ => self.foster_in_body(Tok::Start(t)),
             },
-            Tok::End(t) => match &*t.name {
-                "table" => {
-                    if self.in_scope("table", Scope::Table) {
-                        self.pop_until(&["table"]);
+            Tok::End(t) => match known(&t.name) {
+                tag::TABLE => {
+                    if self.in_scope(tag::TABLE, Scope::Table) {
+                        self.pop_until_id(tag::TABLE);
                         self.reset_mode();
                     }
                 }
-                "body" | "caption" | "col" | "colgroup" | "html" | "tbody" | "td" | "tfoot"
-                | "th" | "thead" | "tr" => {}
-                "template" => self.in_head(Tok::End(t)),
+                tag::BODY
+                | tag::CAPTION
+                | tag::COL
+                | tag::COLGROUP
+                | tag::HTML
+                | tag::TBODY
+                | tag::TD
+                | tag::TFOOT
+                | tag::TH
+                | tag::THEAD
+                | tag::TR => {}
+                tag::TEMPLATE => self.in_head(Tok::End(t)),
                 _ => self.foster_in_body(Tok::End(t)),
             },
             Tok::Eof => self.in_body(Tok::Eof),
@@ -114,57 +135,58 @@ impl Builder {
 
     /// Close the caption (in-caption "end caption" steps); false when none is in scope.
     fn close_caption(&mut self) -> bool {
-        if !self.in_scope("caption", Scope::Table) {
+        if !self.in_scope(tag::CAPTION, Scope::Table) {
             return false;
         }
         self.implied_end_tags(None);
-        self.pop_until(&["caption"]);
+        self.pop_until_id(tag::CAPTION);
         self.clear_formatting_to_marker();
         self.mode = Mode::InTable;
         true
     }
 
     pub(crate) fn in_caption(&mut self, tok: Tok) {
+        let id = tok_id(&tok);
         match &tok {
-            Tok::End(t) if &*t.name == "caption" => {
+            Tok::End(t) if id == tag::CAPTION => {
                 self.close_caption();
             }
             Tok::Start(t)
                 if matches!(
-                    &*t.name,
-                    "caption"
-                        | "col"
-                        | "colgroup"
-                        | "tbody"
-                        | "td"
-                        | "tfoot"
-                        | "th"
-                        | "thead"
-                        | "tr"
+                    id,
+                    tag::CAPTION
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::TBODY
+                        | tag::TD
+                        | tag::TFOOT
+                        | tag::TH
+                        | tag::THEAD
+                        | tag::TR
                 ) =>
             {
                 if self.close_caption() {
                     self.step(Mode::InTable, tok);
                 }
             }
-            Tok::End(t) if &*t.name == "table" => {
+            Tok::End(t) if id == tag::TABLE => {
                 if self.close_caption() {
                     self.step(Mode::InTable, tok);
                 }
             }
             Tok::End(t)
                 if matches!(
-                    &*t.name,
-                    "body"
-                        | "col"
-                        | "colgroup"
-                        | "html"
-                        | "tbody"
-                        | "td"
-                        | "tfoot"
-                        | "th"
-                        | "thead"
-                        | "tr"
+                    id,
+                    tag::BODY
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::HTML
+                        | tag::TBODY
+                        | tag::TD
+                        | tag::TFOOT
+                        | tag::TH
+                        | tag::THEAD
+                        | tag::TR
                 ) => {}
             _ => self.in_body(tok),
         }
@@ -178,31 +200,31 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match &*t.name {
-                "html" => return self.in_body(Tok::Start(t)),
-                "col" => {
+            Tok::Start(t) => match known(&t.name) {
+                tag::HTML => return self.in_body(Tok::Start(t)),
+                tag::COL => {
                     self.insert_html(&t);
                     self.open.pop();
                     return;
                 }
-                "template" => return self.in_head(Tok::Start(t)),
+                tag::TEMPLATE => return self.in_head(Tok::Start(t)),
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match &*t.name {
-                "colgroup" => {
-                    if self.current_is("colgroup") {
+            Tok::End(t) => match known(&t.name) {
+                tag::COLGROUP => {
+                    if self.current_is(tag::COLGROUP) {
                         self.open.pop();
                         self.mode = Mode::InTable;
                     }
                     return;
                 }
-                "col" => return,
-                "template" => return self.in_head(Tok::End(t)),
+                tag::COL => return,
+                tag::TEMPLATE => return self.in_head(Tok::End(t)),
                 _ => Tok::End(t),
             },
             Tok::Eof => return self.in_body(Tok::Eof),
         };
-        if !self.current_is("colgroup") {
+        if !self.current_is(tag::COLGROUP) {
             // Ignored, a character at a time: the whitespace later in the run still goes
             // in (a template's `<col>`s, or a `colgroup` fragment).
             if let Tok::Chars(s) = &tok {
@@ -218,19 +240,20 @@ impl Builder {
     }
 
     pub(crate) fn in_table_body(&mut self, tok: Tok) {
+        let id = tok_id(&tok);
         match &tok {
-            Tok::Start(t) if &*t.name == "tr" => {
+            Tok::Start(t) if id == tag::TR => {
                 self.clear_to(BODY_CONTEXT);
                 self.insert_html(t);
                 self.mode = Mode::InRow;
             }
-            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+            Tok::Start(t) if matches!(id, tag::TH | tag::TD) => {
                 self.clear_to(BODY_CONTEXT);
                 self.insert_html_named("tr");
                 self.reprocess(Mode::InRow, tok);
             }
-            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
-                if self.in_scope(&t.name, Scope::Table) {
+            Tok::End(t) if matches!(id, tag::TBODY | tag::TFOOT | tag::THEAD) => {
+                if self.in_scope(id, Scope::Table) {
                     self.clear_to(BODY_CONTEXT);
                     self.open.pop();
                     self.mode = Mode::InTable;
@@ -238,24 +261,34 @@ impl Builder {
             }
             Tok::Start(t)
                 if matches!(
-                    &*t.name,
-                    "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead"
+                    id,
+                    tag::CAPTION | tag::COL | tag::COLGROUP | tag::TBODY | tag::TFOOT | tag::THEAD
                 ) =>
             {
                 self.leave_table_body(tok)
             }
-            Tok::End(t) if &*t.name == "table" => self.leave_table_body(tok),
+            Tok::End(t) if id == tag::TABLE => self.leave_table_body(tok),
             Tok::End(t)
                 if matches!(
-                    &*t.name,
-                    "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th" | "tr"
+                    id,
+                    tag::BODY
+                        | tag::CAPTION
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::HTML
+                        | tag::TD
+                        | tag::TH
+                        | tag::TR
                 ) => {}
             _ => self.in_table(tok),
         }
     }
 
     fn leave_table_body(&mut self, tok: Tok) {
-        if !self.in_scope_any(&["tbody", "thead", "tfoot"], Scope::Table) {
+        if !self.in_scope_any(
+            const { set(&[tag::TBODY, tag::THEAD, tag::TFOOT]) },
+            Scope::Table,
+        ) {
             return;
         }
         self.clear_to(BODY_CONTEXT);
@@ -265,7 +298,7 @@ impl Builder {
 
     /// Close the row; false when no `<tr>` is in table scope.
     fn close_row(&mut self) -> bool {
-        if !self.in_scope("tr", Scope::Table) {
+        if !self.in_scope(tag::TR, Scope::Table) {
             return false;
         }
         self.clear_to(ROW_CONTEXT);
@@ -275,40 +308,53 @@ impl Builder {
     }
 
     pub(crate) fn in_row(&mut self, tok: Tok) {
+        let id = tok_id(&tok);
         match &tok {
-            Tok::Start(t) if matches!(&*t.name, "th" | "td") => {
+            Tok::Start(t) if matches!(id, tag::TH | tag::TD) => {
                 self.clear_to(ROW_CONTEXT);
                 self.insert_html(t);
                 self.mode = Mode::InCell;
                 self.push_marker();
             }
-            Tok::End(t) if &*t.name == "tr" => {
+            Tok::End(t) if id == tag::TR => {
                 self.close_row();
             }
             Tok::Start(t)
                 if matches!(
-                    &*t.name,
-                    "caption" | "col" | "colgroup" | "tbody" | "tfoot" | "thead" | "tr"
+                    id,
+                    tag::CAPTION
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::TBODY
+                        | tag::TFOOT
+                        | tag::THEAD
+                        | tag::TR
                 ) =>
             {
                 if self.close_row() {
                     self.step(Mode::InTableBody, tok);
                 }
             }
-            Tok::End(t) if &*t.name == "table" => {
+            Tok::End(t) if id == tag::TABLE => {
                 if self.close_row() {
                     self.step(Mode::InTableBody, tok);
                 }
             }
-            Tok::End(t) if matches!(&*t.name, "tbody" | "tfoot" | "thead") => {
-                if self.in_scope(&t.name, Scope::Table) && self.close_row() {
+            Tok::End(t) if matches!(id, tag::TBODY | tag::TFOOT | tag::THEAD) => {
+                if self.in_scope(id, Scope::Table) && self.close_row() {
                     self.step(Mode::InTableBody, tok);
                 }
             }
             Tok::End(t)
                 if matches!(
-                    &*t.name,
-                    "body" | "caption" | "col" | "colgroup" | "html" | "td" | "th"
+                    id,
+                    tag::BODY
+                        | tag::CAPTION
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::HTML
+                        | tag::TD
+                        | tag::TH
                 ) => {}
             _ => self.in_table(tok),
         }
@@ -316,44 +362,53 @@ impl Builder {
 
     fn close_cell(&mut self) {
         self.implied_end_tags(None);
-        self.pop_until(&["td", "th"]);
+        self.pop_until(const { set(&[tag::TD, tag::TH]) });
         self.clear_formatting_to_marker();
         self.mode = Mode::InRow;
     }
 
     pub(crate) fn in_cell(&mut self, tok: Tok) {
+        let id = tok_id(&tok);
         match &tok {
-            Tok::End(t) if matches!(&*t.name, "td" | "th") => {
-                if self.in_scope(&t.name, Scope::Table) {
+            Tok::End(t) if matches!(id, tag::TD | tag::TH) => {
+                if self.in_scope(id, Scope::Table) {
                     self.implied_end_tags(None);
-                    self.pop_until(&[&t.name]);
+                    self.pop_until_id(id);
                     self.clear_formatting_to_marker();
                     self.mode = Mode::InRow;
                 }
             }
             Tok::Start(t)
                 if matches!(
-                    &*t.name,
-                    "caption"
-                        | "col"
-                        | "colgroup"
-                        | "tbody"
-                        | "td"
-                        | "tfoot"
-                        | "th"
-                        | "thead"
-                        | "tr"
+                    id,
+                    tag::CAPTION
+                        | tag::COL
+                        | tag::COLGROUP
+                        | tag::TBODY
+                        | tag::TD
+                        | tag::TFOOT
+                        | tag::TH
+                        | tag::THEAD
+                        | tag::TR
                 ) =>
             {
-                if self.in_scope_any(&["td", "th"], Scope::Table) {
+                if self.in_scope_any(const { set(&[tag::TD, tag::TH]) }, Scope::Table) {
                     self.close_cell();
                     self.step(Mode::InRow, tok);
                 }
             }
-            Tok::End(t) if matches!(&*t.name, "body" | "caption" | "col" | "colgroup" | "html") => {
-            }
-            Tok::End(t) if matches!(&*t.name, "table" | "tbody" | "tfoot" | "thead" | "tr") => {
-                if self.in_scope(&t.name, Scope::Table) {
+            Tok::End(t)
+                if matches!(
+                    id,
+                    tag::BODY | tag::CAPTION | tag::COL | tag::COLGROUP | tag::HTML
+                ) => {}
+            Tok::End(t)
+                if matches!(
+                    id,
+                    tag::TABLE | tag::TBODY | tag::TFOOT | tag::THEAD | tag::TR
+                ) =>
+            {
+                if self.in_scope(id, Scope::Table) {
                     self.close_cell();
                     self.step(Mode::InRow, tok);
                 }

@@ -5,6 +5,7 @@
 //! clone only reads the option's finished children, and no token adds to an option after
 //! popping it, so running the steps once the token is done gives the same tree.
 
+use super::tag_ids::tag;
 use super::Builder;
 use crate::arena::{Kind, NodeId};
 
@@ -17,7 +18,7 @@ impl Builder {
         self.open
             .iter()
             .copied()
-            .filter(|&n| self.dom.is_html(n, "option"))
+            .filter(|&n| self.is_el(n, tag::OPTION))
             .collect()
     }
 
@@ -43,7 +44,7 @@ impl Builder {
         let Some(select) = self
             .dom
             .ancestors(option)
-            .find(|&a| self.dom.is_html(a, "select"))
+            .find(|&a| self.is_el(a, tag::SELECT))
         else {
             return;
         };
@@ -51,7 +52,7 @@ impl Builder {
             return;
         }
         let marked = |b: &Builder, n: NodeId| {
-            b.dom.is_html(n, "option") && b.dom.get_attr(n, "selected").is_some()
+            b.is_el(n, tag::OPTION) && b.dom.get_attr(n, "selected").is_some()
         };
         let chosen = if marked(self, option) {
             !self.following_in_select(select, option, |b, n| marked(b, n))
@@ -59,7 +60,7 @@ impl Builder {
             false
         } else {
             let first = self.first_in_select(select, |b, n| {
-                b.dom.is_html(n, "option") && b.dom.get_attr(n, "disabled").is_none()
+                b.is_el(n, tag::OPTION) && b.dom.get_attr(n, "disabled").is_none()
             });
             first == Some(option) && self.first_in_select(select, marked).is_none()
         };
@@ -88,7 +89,7 @@ impl Builder {
     ) -> Option<NodeId> {
         let mut walk = self.dom.descendants(select);
         while let Some(n) = walk.next() {
-            if n != select && self.dom.is_html(n, "select") {
+            if n != select && self.is_el(n, tag::SELECT) {
                 walk.skip_subtree();
                 continue;
             }
@@ -123,7 +124,7 @@ impl Builder {
             while let Some(sub) = start {
                 let mut walk = self.dom.descendants(sub);
                 while let Some(n) = walk.next() {
-                    if self.dom.is_html(n, "select") {
+                    if self.is_el(n, tag::SELECT) {
                         walk.skip_subtree();
                         continue;
                     }
@@ -150,7 +151,7 @@ impl Builder {
                 return target;
             }
         }
-        let target = self.first_in_select(select, |b, n| b.dom.is_html(n, "selectedcontent"));
+        let target = self.first_in_select(select, |b, n| b.is_el(n, tag::SELECTEDCONTENT));
         self.selectedcontent_cache = Some((select, self.selectedcontents, target));
         target
     }

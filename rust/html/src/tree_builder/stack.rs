@@ -2,6 +2,7 @@
 //! popping, and the "special" category the in-body rules and the adoption agency use (the
 //! element sets themselves are in `tag_sets.rs`).
 
+use super::tag_ids::{contains, set, tag, NO_NAME};
 use super::tag_sets::{
     BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL, TABLE_SCOPE_BOUNDARY,
 };
@@ -26,18 +27,39 @@ impl Builder {
         self.open.last().copied().unwrap_or(Dom::DOCUMENT)
     }
 
-    pub(crate) fn current_is(&self, name: &str) -> bool {
-        self.open.last().is_some_and(|&n| self.dom.is_html(n, name))
+    /// The name id of `node` if it is an HTML element.
+    #[inline]
+    pub(crate) fn html_name(&self, node: NodeId) -> Option<u32> {
+        let n = self.dom.node(node);
+        (n.kind == Kind::Element && n.ns == Ns::Html).then_some(n.name)
     }
 
-    pub(crate) fn current_is_one_of(&self, names: &[&str]) -> bool {
-        self.open
-            .last()
-            .is_some_and(|&n| self.is_html_one_of(n, names))
+    /// Whether `node` is the HTML element with name id `id` (`tag::TD`, or
+    /// [`Builder::tag_id`] of a token's name).
+    #[inline]
+    pub(crate) fn is_el(&self, node: NodeId, id: u32) -> bool {
+        self.html_name(node) == Some(id)
     }
 
-    pub(crate) fn is_html_one_of(&self, node: NodeId, names: &[&str]) -> bool {
-        matches!(self.dom.element_name(node), Some((Ns::Html, n)) if names.contains(&n))
+    /// Whether `node` is an HTML element named one of `set` (a `tag_ids::set` mask).
+    #[inline]
+    pub(crate) fn is_el_in(&self, node: NodeId, set: u128) -> bool {
+        self.html_name(node).is_some_and(|id| contains(set, id))
+    }
+
+    /// The id of a tag's name as the arena interned it, or `NO_NAME` when no element carries
+    /// that name (then no open element matches it either).
+    #[inline]
+    pub(crate) fn tag_id(&self, name: &str) -> u32 {
+        self.dom.names.lookup(name).unwrap_or(NO_NAME)
+    }
+
+    pub(crate) fn current_is(&self, id: u32) -> bool {
+        self.open.last().is_some_and(|&n| self.is_el(n, id))
+    }
+
+    pub(crate) fn current_in(&self, set: u128) -> bool {
+        self.open.last().is_some_and(|&n| self.is_el_in(n, set))
     }
 
     pub(crate) fn is_special(&self, node: NodeId) -> bool {
@@ -45,11 +67,13 @@ impl Builder {
         if n.kind == Kind::Element && n.ns == Ns::Html {
             return self.dom.names.class(n.name) & SPECIAL != 0;
         }
-        match self.dom.element_name(node) {
-            Some((Ns::MathMl, n)) => {
-                matches!(n, "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml")
-            }
-            Some((Ns::Svg, n)) => matches!(n, "foreignObject" | "desc" | "title"),
+        match n.ns {
+            _ if n.kind != Kind::Element => false,
+            Ns::MathMl => matches!(
+                n.name,
+                tag::MI | tag::MO | tag::MN | tag::MS | tag::MTEXT | tag::ANNOTATION_XML
+            ),
+            Ns::Svg => matches!(n.name, tag::FOREIGN_OBJECT | tag::DESC | tag::TITLE),
             _ => false,
         }
     }
@@ -73,13 +97,12 @@ impl Builder {
                 class & bits != 0
             }
             Ns::MathMl if scope != Scope::Table => matches!(
-                self.dom.names.get(n.name),
-                "mi" | "mo" | "mn" | "ms" | "mtext" | "annotation-xml"
+                n.name,
+                tag::MI | tag::MO | tag::MN | tag::MS | tag::MTEXT | tag::ANNOTATION_XML
             ),
-            Ns::Svg if scope != Scope::Table => matches!(
-                self.dom.names.get(n.name),
-                "foreignObject" | "desc" | "title"
-            ),
+            Ns::Svg if scope != Scope::Table => {
+                matches!(n.name, tag::FOREIGN_OBJECT | tag::DESC | tag::TITLE)
+            }
             _ => false,
         }
     }
@@ -98,33 +121,35 @@ impl Builder {
         false
     }
 
-    pub(crate) fn in_scope(&self, name: &str, scope: Scope) -> bool {
-        // A name no element carries is in no scope; otherwise compare ids, not strings.
-        let Some(id) = self.dom.names.lookup(name) else {
-            return false;
-        };
-        self.in_scope_by(scope, |n| {
-            let node = self.dom.node(n);
-            node.kind == Kind::Element && node.ns == Ns::Html && node.name == id
-        })
+    pub(crate) fn in_scope(&self, id: u32, scope: Scope) -> bool {
+        self.in_scope_by(scope, |n| self.is_el(n, id))
     }
 
-    pub(crate) fn in_scope_any(&self, names: &[&str], scope: Scope) -> bool {
-        self.in_scope_by(scope, |n| self.is_html_one_of(n, names))
+    pub(crate) fn in_scope_any(&self, set: u128, scope: Scope) -> bool {
+        self.in_scope_by(scope, |n| self.is_el_in(n, set))
     }
 
-    pub(crate) fn open_has(&self, name: &str) -> bool {
-        self.open.iter().any(|&n| self.dom.is_html(n, name))
+    pub(crate) fn open_has(&self, id: u32) -> bool {
+        self.open.iter().any(|&n| self.is_el(n, id))
     }
 
     /// Generate implied end tags, except for `except` (§13.2.6.3).
-    pub(crate) fn implied_end_tags(&mut self, except: Option<&str>) {
-        const IMPLIED: &[&str] = &[
-            "dd", "dt", "li", "optgroup", "option", "p", "rb", "rp", "rt", "rtc",
-        ];
+    pub(crate) fn implied_end_tags(&mut self, except: Option<u32>) {
+        const IMPLIED: u128 = set(&[
+            tag::DD,
+            tag::DT,
+            tag::LI,
+            tag::OPTGROUP,
+            tag::OPTION,
+            tag::P,
+            tag::RB,
+            tag::RP,
+            tag::RT,
+            tag::RTC,
+        ]);
         while let Some(&n) = self.open.last() {
-            match self.dom.element_name(n) {
-                Some((Ns::Html, name)) if IMPLIED.contains(&name) && Some(name) != except => {
+            match self.html_name(n) {
+                Some(id) if contains(IMPLIED, id) && Some(id) != except => {
                     self.open.pop();
                 }
                 _ => break,
@@ -134,19 +159,45 @@ impl Builder {
 
     /// Generate all implied end tags thoroughly (template end, caption and cells).
     pub(crate) fn implied_end_tags_thoroughly(&mut self) {
-        const IMPLIED: &[&str] = &[
-            "caption", "colgroup", "dd", "dt", "li", "optgroup", "option", "p", "rb", "rp", "rt",
-            "rtc", "tbody", "td", "tfoot", "th", "thead", "tr",
-        ];
-        while self.current_is_one_of(IMPLIED) {
+        const IMPLIED: u128 = set(&[
+            tag::CAPTION,
+            tag::COLGROUP,
+            tag::DD,
+            tag::DT,
+            tag::LI,
+            tag::OPTGROUP,
+            tag::OPTION,
+            tag::P,
+            tag::RB,
+            tag::RP,
+            tag::RT,
+            tag::RTC,
+            tag::TBODY,
+            tag::TD,
+            tag::TFOOT,
+            tag::TH,
+            tag::THEAD,
+            tag::TR,
+        ]);
+        while self.current_in(IMPLIED) {
             self.open.pop();
         }
     }
 
-    /// Pop until an HTML element named one of `names` has been popped.
-    pub(crate) fn pop_until(&mut self, names: &[&str]) {
+    /// Pop until an HTML element named one of `set` has been popped.
+    pub(crate) fn pop_until(&mut self, set: u128) {
         while let Some(n) = self.open.pop() {
-            if self.is_html_one_of(n, names) {
+            if self.is_el_in(n, set) {
+                break;
+            }
+        }
+    }
+
+    /// Pop until the HTML element with name id `id` has been popped (a name that need not be
+    /// known: an end tag's).
+    pub(crate) fn pop_until_id(&mut self, id: u32) {
+        while let Some(n) = self.open.pop() {
+            if self.is_el(n, id) {
                 break;
             }
         }
@@ -160,20 +211,20 @@ impl Builder {
 
     /// Close a p element: implied end tags but `p`, then pop through the `<p>`.
     pub(crate) fn close_p(&mut self) {
-        self.implied_end_tags(Some("p"));
-        self.pop_until(&["p"]);
+        self.implied_end_tags(Some(tag::P));
+        self.pop_until_id(tag::P);
     }
 
     /// Close a `<p>` in button scope, before a block opens.
     pub(crate) fn close_p_in_button_scope(&mut self) {
-        if self.in_scope("p", Scope::Button) {
+        if self.in_scope(tag::P, Scope::Button) {
             self.close_p();
         }
     }
 
     /// Clear the stack back to a table / table body / table row context.
-    pub(crate) fn clear_to(&mut self, names: &[&str]) {
-        while !self.current_is_one_of(names) && !self.current_is("html") {
+    pub(crate) fn clear_to(&mut self, set: u128) {
+        while !self.current_in(set) && !self.current_is(tag::HTML) {
             self.open.pop();
         }
     }

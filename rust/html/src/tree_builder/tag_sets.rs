@@ -238,42 +238,54 @@ pub const BUTTON_SCOPE_BOUNDARY: u8 = 8;
 pub const TABLE_SCOPE_BOUNDARY: u8 = 16;
 
 /// The class bits above of an HTML element named `name`: what the tree builder asks of an
-/// element's name in its hottest loops, computed once per interned name (see
-/// `arena::Names::class`) instead of comparing strings per node.
-pub fn name_class(name: &str) -> u8 {
+/// element's name in its hottest loops. Every name with a bit is a known name
+/// (`tag_ids::KNOWN`), whose bits are computed here at compile time (`tag_ids::CLASSES`), so
+/// the arena reads them by id instead of comparing strings per node.
+pub const fn name_class(name: &str) -> u8 {
+    let name = name.as_bytes();
     let mut class = 0;
-    if SPECIAL_HTML.contains(&name) {
+    if in_list(name, SPECIAL_HTML) {
         class |= SPECIAL;
     }
-    if matches!(
+    if in_list(
         name,
-        "applet"
-            | "caption"
-            | "html"
-            | "table"
-            | "td"
-            | "th"
-            | "marquee"
-            | "object"
-            | "select"
-            | "template"
+        &[
+            "applet", "caption", "html", "table", "td", "th", "marquee", "object", "select",
+            "template",
+        ],
     ) {
         class |= SCOPE_BOUNDARY;
     }
-    if matches!(name, "ol" | "ul") {
+    if in_list(name, &["ol", "ul"]) {
         class |= LIST_SCOPE_BOUNDARY;
     }
-    if name == "button" {
+    if in_list(name, &["button"]) {
         class |= BUTTON_SCOPE_BOUNDARY;
     }
-    if matches!(name, "html" | "table" | "template") {
+    if in_list(name, &["html", "table", "template"]) {
         class |= TABLE_SCOPE_BOUNDARY;
     }
     class
 }
 
-/// The heading elements, `h1` to `h6`.
-pub const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
+/// Whether `name` is one of `list` (a `const` scan: run at compile time only).
+const fn in_list(name: &[u8], list: &[&str]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let item = list[i].as_bytes();
+        if item.len() == name.len() {
+            let mut j = 0;
+            while j < item.len() && item[j] == name[j] {
+                j += 1;
+            }
+            if j == item.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
 
 /// The level of a heading element (`h1`..`h6`: 1 to 6), `None` for any other name.
 #[inline]
@@ -320,9 +332,23 @@ mod tests {
     }
 
     #[test]
+    fn every_classed_name_is_known() {
+        for name in SPECIAL_HTML {
+            assert!(super::super::tag_ids::known_id(name).is_some(), "{name}");
+        }
+        for name in [
+            "applet", "caption", "marquee", "object", "select", "button", "ol",
+        ] {
+            assert!(super::super::tag_ids::known_id(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
     fn headings() {
         assert_eq!(heading_level("h3"), Some(3));
-        assert!(HEADINGS.iter().all(|h| heading_level(h).is_some()));
+        assert!(["h1", "h2", "h3", "h4", "h5", "h6"]
+            .iter()
+            .all(|h| heading_level(h).is_some()));
         assert_eq!(heading_level("hr"), None);
         assert_eq!(heading_level("h7"), None);
         assert_eq!(heading_level("h10"), None);

@@ -1,0 +1,387 @@
+//! Fixed ids for the names the parse and the views ask about: every HTML element name the
+//! tree builder treats apart, the foreign names it checks, and the commonest attribute
+//! names. The arena's name table ([`crate::arena::Names`]) gives these names these ids in
+//! every document, so the insertion modes match an element or a tag by comparing integers
+//! ([`tag::TD`]) and test membership of a set of names with one mask ([`set`]), not by
+//! comparing strings; and interning one of them is a multiply and a compare here instead of
+//! hashing into the document's table.
+
+/// Declares the names once: their ids (in `tag`, in order from 0), the table of their
+/// spellings ([`KNOWN`]) and the lookup.
+macro_rules! known_names {
+    ($($id:ident = $name:literal),+ $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
+        enum Index { $($id),+ }
+
+        /// The ids of the known names: `tag::DIV` is the id of `div` in every document.
+        #[allow(dead_code)]
+        pub mod tag {
+            $(pub const $id: u32 = super::Index::$id as u32;)+
+        }
+
+        /// The known names, indexed by id.
+        pub const KNOWN: &[&str] = &[$($name),+];
+    };
+}
+
+known_names!(
+    // HTML elements first: the sets of `set()` hold ids below 128.
+    A = "a",
+    ABBR = "abbr",
+    ADDRESS = "address",
+    APPLET = "applet",
+    AREA = "area",
+    ARTICLE = "article",
+    ASIDE = "aside",
+    AUDIO = "audio",
+    B = "b",
+    BASE = "base",
+    BASEFONT = "basefont",
+    BGSOUND = "bgsound",
+    BIG = "big",
+    BLOCKQUOTE = "blockquote",
+    BODY = "body",
+    BR = "br",
+    BUTTON = "button",
+    CAPTION = "caption",
+    CENTER = "center",
+    CITE = "cite",
+    CODE = "code",
+    COL = "col",
+    COLGROUP = "colgroup",
+    DD = "dd",
+    DEL = "del",
+    DETAILS = "details",
+    DIALOG = "dialog",
+    DIR = "dir",
+    DIV = "div",
+    DL = "dl",
+    DT = "dt",
+    EM = "em",
+    EMBED = "embed",
+    FIELDSET = "fieldset",
+    FIGCAPTION = "figcaption",
+    FIGURE = "figure",
+    FONT = "font",
+    FOOTER = "footer",
+    FORM = "form",
+    FRAME = "frame",
+    FRAMESET = "frameset",
+    H1 = "h1",
+    H2 = "h2",
+    H3 = "h3",
+    H4 = "h4",
+    H5 = "h5",
+    H6 = "h6",
+    HEAD = "head",
+    HEADER = "header",
+    HGROUP = "hgroup",
+    HR = "hr",
+    HTML = "html",
+    I = "i",
+    IFRAME = "iframe",
+    IMAGE = "image",
+    IMG = "img",
+    INPUT = "input",
+    INS = "ins",
+    KBD = "kbd",
+    KEYGEN = "keygen",
+    LABEL = "label",
+    LI = "li",
+    LINK = "link",
+    LISTING = "listing",
+    MAIN = "main",
+    MARK = "mark",
+    MARQUEE = "marquee",
+    MENU = "menu",
+    META = "meta",
+    NAV = "nav",
+    NOBR = "nobr",
+    NOEMBED = "noembed",
+    NOFRAMES = "noframes",
+    NOSCRIPT = "noscript",
+    OBJECT = "object",
+    OL = "ol",
+    OPTGROUP = "optgroup",
+    OPTION = "option",
+    P = "p",
+    PARAM = "param",
+    PICTURE = "picture",
+    PLAINTEXT = "plaintext",
+    PRE = "pre",
+    Q = "q",
+    RB = "rb",
+    RP = "rp",
+    RT = "rt",
+    RTC = "rtc",
+    RUBY = "ruby",
+    S = "s",
+    SCRIPT = "script",
+    SEARCH = "search",
+    SECTION = "section",
+    SELECT = "select",
+    SELECTEDCONTENT = "selectedcontent",
+    SMALL = "small",
+    SOURCE = "source",
+    SPAN = "span",
+    STRIKE = "strike",
+    STRONG = "strong",
+    STYLE = "style",
+    SUB = "sub",
+    SUMMARY = "summary",
+    SUP = "sup",
+    TABLE = "table",
+    TBODY = "tbody",
+    TD = "td",
+    TEMPLATE = "template",
+    TEXTAREA = "textarea",
+    TFOOT = "tfoot",
+    TH = "th",
+    THEAD = "thead",
+    TIME = "time",
+    TITLE = "title",
+    TR = "tr",
+    TRACK = "track",
+    TT = "tt",
+    U = "u",
+    UL = "ul",
+    VAR = "var",
+    VIDEO = "video",
+    WBR = "wbr",
+    XMP = "xmp",
+    // Foreign elements the builder checks.
+    MATH = "math",
+    SVG = "svg",
+    MI = "mi",
+    MO = "mo",
+    MN = "mn",
+    MS = "ms",
+    MTEXT = "mtext",
+    ANNOTATION_XML = "annotation-xml",
+    MGLYPH = "mglyph",
+    MALIGNMARK = "malignmark",
+    FOREIGN_OBJECT = "foreignObject",
+    DESC = "desc",
+    // Attributes.
+    ACTION = "action",
+    ALT = "alt",
+    ARIA_HIDDEN = "aria-hidden",
+    ARIA_LABEL = "aria-label",
+    CHARSET = "charset",
+    CLASS = "class",
+    COLOR = "color",
+    COLSPAN = "colspan",
+    CONTENT = "content",
+    DATA_SRC = "data-src",
+    DATETIME = "datetime",
+    DISABLED = "disabled",
+    ENCODING = "encoding",
+    FACE = "face",
+    FOR = "for",
+    HEADERS = "headers",
+    HEIGHT = "height",
+    HIDDEN = "hidden",
+    HREF = "href",
+    HREFLANG = "hreflang",
+    HTTP_EQUIV = "http-equiv",
+    ID = "id",
+    ITEMPROP = "itemprop",
+    ITEMSCOPE = "itemscope",
+    ITEMTYPE = "itemtype",
+    LANG = "lang",
+    LOADING = "loading",
+    METHOD = "method",
+    NAME = "name",
+    PROPERTY = "property",
+    REL = "rel",
+    ROLE = "role",
+    ROWSPAN = "rowspan",
+    SCOPE = "scope",
+    SELECTED = "selected",
+    SIZE = "size",
+    SIZES = "sizes",
+    SRC = "src",
+    SRCSET = "srcset",
+    TABINDEX = "tabindex",
+    TARGET = "target",
+    TYPE = "type",
+    VALUE = "value",
+    WIDTH = "width",
+    XMLNS = "xmlns",
+);
+
+/// The id of no name: what [`crate::arena::Names::lookup`] misses stand for in the tree
+/// builder (no element carries that name, so nothing matches it).
+pub const NO_NAME: u32 = u32::MAX;
+
+/// A set of known HTML element names (ids below 128) as a mask, for [`contains`].
+pub const fn set(ids: &[u32]) -> u128 {
+    let mut mask = 0u128;
+    let mut i = 0;
+    while i < ids.len() {
+        assert!(ids[i] < 128, "only ids below 128 go into a set");
+        mask |= 1 << ids[i];
+        i += 1;
+    }
+    mask
+}
+
+// The HTML elements, listed first, all fit a set.
+const _: () = assert!(tag::XMP < 128);
+
+/// Whether name `id` is in `set` (any id of 128 or more, known or not, is in none).
+#[inline]
+pub fn contains(set: u128, id: u32) -> bool {
+    id < 128 && set & (1 << id) != 0
+}
+
+/// The heading elements, `h1` to `h6`.
+pub const HEADINGS: u128 = set(&[tag::H1, tag::H2, tag::H3, tag::H4, tag::H5, tag::H6]);
+
+/// Slots of the lookup table: a power of two, about three times the names, so that a probe
+/// nearly always ends at its first slot.
+const SLOTS: usize = 512;
+
+/// The first (up to) eight bytes of a name as a little-endian word: with the length, this
+/// tells nearly all names apart.
+const fn head_word(name: &[u8]) -> u64 {
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        word |= (name[i] as u64) << (8 * i);
+        i += 1;
+    }
+    word
+}
+
+const fn slot_of(word: u64, len: usize) -> usize {
+    let h = (word ^ ((len as u64) << 58)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// Open addressing, linear probing, built at compile time: 1 + a name's id in its slot, 0
+/// for empty. Two names spelt alike would fail the build.
+const TABLE: [u8; SLOTS] = {
+    assert!(KNOWN.len() < 255 && KNOWN.len() * 2 < SLOTS);
+    let mut table = [0u8; SLOTS];
+    let mut id = 0;
+    while id < KNOWN.len() {
+        let name = KNOWN[id].as_bytes();
+        let mut slot = slot_of(head_word(name), name.len());
+        while table[slot] != 0 {
+            let other = KNOWN[table[slot] as usize - 1].as_bytes();
+            assert!(!bytes_eq(other, name), "a known name is listed twice");
+            slot = (slot + 1) % SLOTS;
+        }
+        table[slot] = (id + 1) as u8;
+        id += 1;
+    }
+    table
+};
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The first eight bytes of each known name, by id, so that most compares are one word.
+const WORDS: [u64; KNOWN.len()] = {
+    let mut words = [0u64; KNOWN.len()];
+    let mut id = 0;
+    while id < KNOWN.len() {
+        words[id] = head_word(KNOWN[id].as_bytes());
+        id += 1;
+    }
+    words
+};
+
+/// The class bits (`tag_sets::SPECIAL`, ...) of each known name as an HTML element, by id;
+/// every other name has none (`tag_sets` tests that each name with a bit is known).
+pub const CLASSES: [u8; KNOWN.len()] = {
+    let mut classes = [0u8; KNOWN.len()];
+    let mut id = 0;
+    while id < KNOWN.len() {
+        classes[id] = super::tag_sets::name_class(KNOWN[id]);
+        id += 1;
+    }
+    classes
+};
+
+/// The id of `name` if it is a known name (exact spelling: ASCII case matters).
+#[inline]
+pub fn known_id(name: &str) -> Option<u32> {
+    let bytes = name.as_bytes();
+    let word = head_word(bytes);
+    let mut slot = slot_of(word, bytes.len());
+    loop {
+        let entry = TABLE[slot];
+        if entry == 0 {
+            return None;
+        }
+        let id = entry as usize - 1;
+        let known = KNOWN[id];
+        if WORDS[id] == word
+            && known.len() == bytes.len()
+            && (bytes.len() <= 8 || known.as_bytes()[8..] == bytes[8..])
+        {
+            return Some(id as u32);
+        }
+        slot = (slot + 1) % SLOTS;
+    }
+}
+
+/// The id of a tag's name if it is known, else [`NO_NAME`]: what the insertion modes match
+/// a token against (each arm names a known name).
+#[inline]
+pub fn known(name: &str) -> u32 {
+    known_id(name).unwrap_or(NO_NAME)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_known_name_finds_its_id() {
+        for (id, name) in KNOWN.iter().enumerate() {
+            assert_eq!(known_id(name), Some(id as u32), "{name}");
+        }
+        assert_eq!(known_id("td"), Some(tag::TD));
+        assert_eq!(known_id("foreignObject"), Some(tag::FOREIGN_OBJECT));
+    }
+
+    #[test]
+    fn other_names_find_none() {
+        for name in [
+            "",
+            "TD",
+            "tdd",
+            "t",
+            "foreignobject",
+            "annotation-xm",
+            "annotation-xmlx",
+            "selectedcontents",
+            "my-element",
+            "h7",
+            "\u{fffd}",
+        ] {
+            assert_eq!(known_id(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn sets() {
+        assert!(contains(HEADINGS, tag::H3));
+        assert!(!contains(HEADINGS, tag::HR));
+        assert!(!contains(HEADINGS, 500));
+    }
+}
