@@ -18,7 +18,8 @@
 //!    category's products above its blurb) joins the selection.
 //! 3. *Pruning* inside the root: chrome (a forum poster's panel keeps the poster's name),
 //!    link-dense blocks that are not part of a repeated item group nor a list under its own
-//!    heading on a page that is not an article, trailing "related"/"comments" sections, and
+//!    heading (on a declared article, only where the article goes on after it) nor a panel of
+//!    a tab set with code in it, trailing "related"/"comments" sections, and
 //!    later copies of a block shipped twice; comment threads are kept when they are what the
 //!    page is about (forums, Q&A).
 //! 4. *Safety*: if the selection is implausibly small for the page (and beside what the
