@@ -60,14 +60,6 @@ pub(super) struct ClassFacts {
 }
 
 impl ClassFacts {
-    fn of(raw: &str) -> Self {
-        ClassFacts {
-            price: alnum_tokens(raw).any(|t| t.eq_ignore_ascii_case("price")),
-            blank: raw.trim().is_empty(),
-            sig: class_signature(raw),
-        }
-    }
-
     /// The facts of no class (or an empty one).
     pub(super) const NONE: ClassFacts = ClassFacts {
         price: false,
@@ -85,29 +77,6 @@ impl Default for ClassFacts {
 /// FNV-1a's offset basis and prime, for the signatures.
 pub(super) const SIG_BASIS: u64 = 0xcbf29ce484222325;
 pub(super) const SIG_PRIME: u64 = 0x100000001b3;
-
-/// FNV-1a over the class tokens with digits dropped (item-1, item-2 are one kind of item).
-fn class_signature(class: &str) -> u64 {
-    let mut h = SIG_BASIS;
-    let mut feed = |b: u8| {
-        h ^= b as u64;
-        h = h.wrapping_mul(SIG_PRIME);
-    };
-    for (k, tok) in class.split_ascii_whitespace().enumerate() {
-        // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
-        // post ... category-recipes tag-vegan") differ from post to post of one listing.
-        if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
-            continue;
-        }
-        for b in tok.bytes() {
-            if !b.is_ascii_digit() {
-                feed(b);
-            }
-        }
-        feed(b' ');
-    }
-    h
-}
 
 /// Flags from role, itemprop, hidden-ness and class/id tokens, and what the class string
 /// says besides (see [`ClassFacts`]).
@@ -192,10 +161,11 @@ fn hides_in_some_state(w: &str) -> bool {
     })
 }
 
-/// The runs of ASCII letters and digits in `s`, in order: its pieces split at every other
-/// character, empty ones left out. A byte scan (the cuts fall next to ASCII bytes or inside
-/// no character), where a split on a `char` predicate decoded every character.
-fn alnum_tokens(s: &str) -> impl Iterator<Item = &str> {
+/// The runs of ASCII letters and digits in `s`, in order, each with its offset: its pieces
+/// split at every other character, empty ones left out. A byte scan (the cuts fall next to
+/// ASCII bytes or inside no character), where a split on a `char` predicate decoded every
+/// character.
+fn alnum_tokens_at(s: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = s.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -206,7 +176,9 @@ fn alnum_tokens(s: &str) -> impl Iterator<Item = &str> {
         while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
             at += 1;
         }
-        (at > start).then(|| s.get(start..at)).flatten()
+        (at > start)
+            .then(|| s.get(start..at).map(|t| (start, t)))
+            .flatten()
     })
 }
 
@@ -274,6 +246,9 @@ struct ClassWords {
 }
 
 impl ClassWords {
+    /// One scan of the class names for everything but the vocabulary (which the automaton
+    /// finds in its own scan): the signature, "price", and each utility part's tokens, where
+    /// separate passes read every byte of a long utility-CSS class string five times.
     fn of(raw: &str) -> Self {
         let s = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
             Cow::Owned(raw.to_ascii_lowercase())
@@ -288,50 +263,151 @@ impl ClassWords {
             (0, 0)
         };
         let mut w = ClassWords {
-            facts: ClassFacts::of(raw),
+            facts: ClassFacts {
+                price: false,
+                blank: raw.trim().is_empty(),
+                sig: SIG_BASIS,
+            },
             social: WordCounts::holds_social(&found),
             found,
             promo,
             promoted,
             ..ClassWords::default()
         };
-        // Tokens of each class name's utility part: a utility-CSS variant prefix names a
-        // state or a medium, not the element ("print:break-inside-avoid" is content that
-        // prints well, not a print-only block). "hide" before a small-screen word
-        // ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader
-        // sees it.
-        for name in s.split_ascii_whitespace() {
-            let utility = after_last_colon(name);
-            let mut parts = alnum_tokens(utility).peekable();
-            while let Some(t) = parts.next() {
-                let small = parts.peek().is_some_and(|n| {
-                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
-                });
-                if t == "hide" && small {
-                    continue;
-                }
-                w.neg_token_always |= NEG_TOKENS_ALWAYS.contains(&t);
-                w.neg_token |= NEG_TOKENS.contains(&t);
-                // "review", "reviews", "customerreviews", "review-card" (not "preview").
-                w.review |= t
-                    .strip_suffix('s')
-                    .unwrap_or(t)
-                    .strip_suffix("review")
-                    .is_some_and(|rest| !rest.ends_with('p'));
+        // Lower-casing moves no byte, so `s` and `raw` split at the same offsets.
+        let (lower, bytes) = (&*s, raw.as_bytes());
+        let mut at = 0;
+        let mut k = 0;
+        while at < bytes.len() {
+            while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+                at += 1;
             }
-            w.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
-            w.d_none |= name == "d-none";
-            w.d_shown |= name.starts_with("d-")
-                && DISPLAY_BREAKPOINTS
-                    .iter()
-                    .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
-            w.fixed |= name == "fixed";
-            w.inset_0 |= name == "inset-0";
-            w.hide_word |= name == "hide" || name == "hidden";
+            let start = at;
+            while at < bytes.len() && !bytes[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            // Cut next to ASCII whitespace: on character boundaries.
+            let (Some(raw_name), Some(name)) = (raw.get(start..at), lower.get(start..at)) else {
+                break;
+            };
+            if name.is_empty() {
+                break;
+            }
+            w.facts.sig = sign_name(w.facts.sig, raw_name, k);
+            k += 1;
+            w.judge_name(name);
         }
         w
     }
+
+    /// What one lower-cased class name says: "price" among its tokens; the tokens of its
+    /// utility part (after the last ':'), where a utility-CSS variant prefix names a state or
+    /// a medium, not the element ("print:break-inside-avoid" is content that prints well,
+    /// not a print-only block); and the whole-name words. "hide" before a small-screen word
+    /// ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader sees it.
+    fn judge_name(&mut self, name: &str) {
+        let utility_at = name.len() - after_last_colon(name).len();
+        // The utility token before the current one, judged once the next shows whether a
+        // small-screen word follows it.
+        let mut pending: Option<&str> = None;
+        for (at, t) in alnum_tokens_at(name) {
+            self.facts.price |= t == "price";
+            if at < utility_at {
+                continue;
+            }
+            if let Some(p) = pending.take() {
+                let small = matches!(t, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet");
+                if !(p == "hide" && small) {
+                    self.judge_token(p);
+                }
+            }
+            pending = Some(t);
+        }
+        if let Some(p) = pending {
+            self.judge_token(p);
+        }
+        self.neg_token |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
+        self.d_none |= name == "d-none";
+        self.d_shown |= name.starts_with("d-")
+            && DISPLAY_BREAKPOINTS
+                .iter()
+                .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+        self.fixed |= name == "fixed";
+        self.inset_0 |= name == "inset-0";
+        self.hide_word |= name == "hide" || name == "hidden";
+    }
+
+    /// One token of a utility part against the token lists.
+    fn judge_token(&mut self, t: &str) {
+        // Packed as a word: the lists' tokens are a few ASCII letters, compared as integers
+        // rather than string by string.
+        if let Some(p) = pack_token(t) {
+            self.neg_token_always |= NEG_TOKENS_ALWAYS_PACKED.contains(&p);
+            self.neg_token |= NEG_TOKENS_PACKED.contains(&p);
+        }
+        // "review", "reviews", "customerreviews", "review-card" (not "preview").
+        self.review |= t
+            .strip_suffix('s')
+            .unwrap_or(t)
+            .strip_suffix("review")
+            .is_some_and(|rest| !rest.ends_with('p'));
+    }
 }
+
+/// The signature `h` so far fed with class name number `k`: FNV-1a over the class names
+/// with digits dropped (item-1, item-2 are one kind of item), each followed by a space.
+fn sign_name(mut h: u64, tok: &str, k: usize) -> u64 {
+    // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
+    // post ... category-recipes tag-vegan") differ from post to post of one listing.
+    if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+        return h;
+    }
+    for b in tok.bytes() {
+        if !b.is_ascii_digit() {
+            h ^= b as u64;
+            h = h.wrapping_mul(SIG_PRIME);
+        }
+    }
+    h ^= b' ' as u64;
+    h.wrapping_mul(SIG_PRIME)
+}
+
+/// The bytes of a token of at most 8 bytes as one little-endian word, zero-padded (tokens
+/// are ASCII letters and digits, never a zero byte, so the word names the token).
+const fn pack(t: &[u8]) -> Option<u64> {
+    if t.len() > 8 {
+        return None;
+    }
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < t.len() {
+        word |= (t[i] as u64) << (8 * i);
+        i += 1;
+    }
+    Some(word)
+}
+
+fn pack_token(t: &str) -> Option<u64> {
+    pack(t.as_bytes())
+}
+
+/// A token list packed by [`pack`] (a word too long to pack would be a 0 that no token packs
+/// to; a test checks every word fits).
+const fn pack_list<const N: usize>(list: &[&str]) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = match pack(list[i].as_bytes()) {
+            Some(p) => p,
+            None => 0,
+        };
+        i += 1;
+    }
+    out
+}
+
+const NEG_TOKENS_ALWAYS_PACKED: [u64; NEG_TOKENS_ALWAYS.len()] = pack_list(NEG_TOKENS_ALWAYS);
+const NEG_TOKENS_PACKED: [u64; NEG_TOKENS.len()] = pack_list(NEG_TOKENS);
 
 /// The class-word memo: class strings and ids are page data, hashed on every element that
 /// has one, in a keyed foldhash map (see `hashing`), reseeded each time the memo is cleared;
@@ -490,6 +566,116 @@ fn joined_flags(c: &ClassWords, i: &ClassWords, name: &str) -> Flags {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn alnum_tokens(s: &str) -> impl Iterator<Item = &str> {
+        alnum_tokens_at(s).map(|(_, t)| t)
+    }
+
+    /// The class facts by the separate passes [`ClassWords::of`]'s one scan replaced.
+    fn facts_by_passes(raw: &str) -> (bool, bool, u64) {
+        let mut h = SIG_BASIS;
+        for (k, tok) in raw.split_ascii_whitespace().enumerate() {
+            h = sign_name(h, tok, k);
+        }
+        let price = alnum_tokens(raw).any(|t| t.eq_ignore_ascii_case("price"));
+        (price, raw.trim().is_empty(), h)
+    }
+
+    /// The token judgements by the separate passes [`ClassWords::of`]'s one scan replaced.
+    fn tokens_by_passes(raw: &str) -> [bool; 8] {
+        let s = raw.to_ascii_lowercase();
+        let mut w = [false; 8];
+        for name in s.split_ascii_whitespace() {
+            let utility = after_last_colon(name);
+            let mut parts = alnum_tokens(utility).peekable();
+            while let Some(t) = parts.next() {
+                let small = parts.peek().is_some_and(|n| {
+                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+                });
+                if t == "hide" && small {
+                    continue;
+                }
+                w[0] |= NEG_TOKENS_ALWAYS.contains(&t);
+                w[1] |= NEG_TOKENS.contains(&t);
+                w[2] |= t
+                    .strip_suffix('s')
+                    .unwrap_or(t)
+                    .strip_suffix("review")
+                    .is_some_and(|rest| !rest.ends_with('p'));
+            }
+            w[1] |= NEG_WORDS.contains(&name) || hides_in_some_state(name);
+            w[3] |= name == "d-none";
+            w[4] |= name.starts_with("d-")
+                && DISPLAY_BREAKPOINTS
+                    .iter()
+                    .any(|p| name.strip_prefix(p).is_some_and(|v| v != "none"));
+            w[5] |= name == "fixed";
+            w[6] |= name == "inset-0";
+            w[7] |= name == "hide" || name == "hidden";
+        }
+        w
+    }
+
+    fn one_scan(raw: &str) -> ((bool, bool, u64), [bool; 8]) {
+        let c = ClassWords::of(raw);
+        let f = c.facts;
+        (
+            (f.price, f.blank, f.sig),
+            [
+                c.neg_token_always,
+                c.neg_token,
+                c.review,
+                c.d_none,
+                c.d_shown,
+                c.fixed,
+                c.inset_0,
+                c.hide_word,
+            ],
+        )
+    }
+
+    #[test]
+    fn every_token_word_packs() {
+        for t in NEG_TOKENS_ALWAYS.iter().chain(NEG_TOKENS) {
+            assert!(pack_token(t).is_some_and(|p| p != 0), "{t}");
+        }
+    }
+
+    #[test]
+    fn one_scan_reads_what_the_passes_read() {
+        for raw in [
+            "",
+            " \u{a0} ",
+            "Price-tag PRICE x",
+            "post-12 post category-recipes tag-vegan",
+            "hide-mobile hide sm:hide print:break-inside-avoid md:hidden marker:hidden",
+            "d-none d-md-block fixed inset-0 customer-Reviews preview ads AD",
+            "caf\u{e9}-price\u{2014}x nav",
+            "group-[.pdf]:hidden hide hidden-xs hide\tsmall",
+        ] {
+            assert_eq!(
+                one_scan(raw),
+                (facts_by_passes(raw), tokens_by_passes(raw)),
+                "{raw:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn one_scan_matches_the_passes(parts in prop::collection::vec(
+            prop::sample::select(&[
+                "hide", "-", " ", ":", "sm", "mobile", "price", "PRICE", "ad", "Ads", "nav",
+                "d-", "none", "md-", "block", "fixed", "inset-0", "review", "s", "p", "7", "\t",
+                "hidden", "tag-", "category-", "\u{e9}", "print", "marker", "\u{a0}",
+            ][..]),
+            0..14,
+        )) {
+            let raw = parts.concat();
+            prop_assert_eq!(one_scan(&raw), (facts_by_passes(&raw), tokens_by_passes(&raw)));
+        }
+    }
 
     #[test]
     fn class_vocabulary() {
