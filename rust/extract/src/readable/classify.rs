@@ -448,10 +448,28 @@ fn class_flags_memo(class: &str, id: &str, name: &str) -> (Flags, ClassFacts) {
                 joined_flags(&c, &ClassWords::default(), name)
             }
         } else {
-            joined_flags(&c, &words_of(memo, id), name)
+            joined_flags(&c, &words_of(memo, &id_key(id)), name)
         };
         (flags, c.facts)
     })
+}
+
+/// The memo's key for an id: its digits 1 to 9 read as '1'. Ids number what they name
+/// ("comment-4711", "post-815"), so nearly every id missed the memo; no word, token or name
+/// the judgement looks for holds one of those digits (a test checks), so an id and its key
+/// are judged alike, and one judgement serves every number of a width. '0' is kept:
+/// "inset-0" is a name.
+fn id_key(id: &str) -> Cow<'_, str> {
+    let numbered = |b: u8| b.is_ascii_digit() && b != b'0';
+    if !id.bytes().any(numbered) {
+        return Cow::Borrowed(id);
+    }
+    let key: Vec<u8> = id
+        .bytes()
+        .map(|b| if numbered(b) { b'1' } else { b })
+        .collect();
+    // ASCII digits replaced by an ASCII digit: still UTF-8.
+    String::from_utf8(key).map_or(Cow::Borrowed(id), Cow::Owned)
 }
 
 /// The words of `s`, from the memo or judged and put there.
@@ -662,7 +680,52 @@ mod tests {
         }
     }
 
+    #[test]
+    fn no_judged_word_holds_a_digit_but_zero() {
+        // `id_key` relies on it.
+        use super::super::words::*;
+        let lists: [&[&str]; 14] = [
+            NEG_ALWAYS,
+            NEG_NAVLIKE,
+            POS,
+            COMMENT_WORDS,
+            COLLAPSIBLE,
+            STRONG,
+            POSTER_WORDS,
+            USERNAME_WORDS,
+            MAIN_HINT_WORDS,
+            NEG_TOKENS_ALWAYS,
+            NEG_TOKENS,
+            NEG_WORDS,
+            DISPLAY_BREAKPOINTS,
+            PSEUDO_VARIANTS,
+        ];
+        for w in lists.iter().flat_map(|l| l.iter()) {
+            assert!(!w.bytes().any(|b| (b'1'..=b'9').contains(&b)), "{w}");
+        }
+    }
+
+    /// Everything [`ClassWords`] holds but `plain` (set in the memo).
+    type Judged = (WordSet, usize, usize, bool, ((bool, bool, u64), [bool; 8]));
+
+    fn judged(raw: &str) -> Judged {
+        let c = ClassWords::of(raw);
+        (c.found, c.promo, c.promoted, c.social, one_scan(raw))
+    }
+
     proptest! {
+        #[test]
+        fn an_id_and_its_key_are_judged_alike(parts in prop::collection::vec(
+            prop::sample::select(&[
+                "comment", "-", "4711", "9", "0", "inset-", "hide", "sm", "ad", "promo", "ted",
+                "social", "d-md-", "none", " ", ":", "s", "review", "side", "bar", "Nav", "_",
+            ][..]),
+            0..12,
+        )) {
+            let raw = parts.concat();
+            prop_assert_eq!(judged(&raw), judged(&id_key(&raw)));
+        }
+
         #[test]
         fn one_scan_matches_the_passes(parts in prop::collection::vec(
             prop::sample::select(&[
