@@ -308,31 +308,12 @@ def _optional(name: str, make: Callable[[], Callable[[str], str]]) -> Callable[[
 
 def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> None:
     """Fetch + Markdown for every contender; appends to ``rows`` and prints the table."""
-
-    def run(name: str, mode: str, fetch_all: Callable[[], int]) -> None:
-        # Best of --repeat runs: on a shared machine the fastest run is the one least
-        # disturbed by other load.
-        wall, cpu, chars = min((measure(fetch_all) for _ in range(args.repeat)), key=lambda m: m[0])
-        rows.append(
-            {
-                "contender": name,
-                "mode": mode,
-                "pages_per_s": len(urls) / wall,
-                "cpu_ms_per_page": 1000 * cpu / len(urls),
-                "chars": chars,
-            }
-        )
-        r = rows[-1]
-        print(
-            f"  {name:<44} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
-            f"{r['cpu_ms_per_page']:8.2f} ms CPU/page",
-            flush=True,
-        )
+    jobs: list[tuple[str, str, Callable[[], int]]] = []
 
     def one_thread(name: str, fetch: Callable[[str], str] | None) -> None:
         if fetch is not None:
             fetch(urls[0])  # connect and warm up outside the timing
-            run(name, "sequential", sequential(fetch, urls))
+            jobs.append((name, "sequential", sequential(fetch, urls)))
 
     one_thread("rnet + turbohtml to_markdown", _optional("rnet + turbohtml", rnet_fetcher))
     one_thread("pycurl + markdownify_rs", _optional("pycurl + markdownify_rs", pycurl_fetcher))
@@ -348,17 +329,21 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
     one_thread("webgrip Tools.fetch_page", tools_fetcher())
 
     if args.threads > 1:
-        run(
-            "webgrip fetch() (readable)",
-            f"{args.threads} threads",
-            threaded(wg, urls, args.threads),
+        jobs.append(
+            (
+                "webgrip fetch() (readable)",
+                f"{args.threads} threads",
+                threaded(wg, urls, args.threads),
+            )
         )
-        run(
-            "webgrip fetch() (readable)",
-            "fetch_many",
-            lambda: sum(
-                len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)
-            ),
+        jobs.append(
+            (
+                "webgrip fetch() (readable)",
+                "fetch_many",
+                lambda: sum(
+                    len(p.content) for p in wg_client.fetch_many(urls, concurrency=args.threads)
+                ),
+            )
         )
 
     gaia = gaia_fetcher()
@@ -366,6 +351,36 @@ def run_fetch(args: argparse.Namespace, urls: list[str], rows: list[dict]) -> No
         print("  GAIA web client: skipped (not installed: pip install amd-gaia)")
     else:
         one_thread("GAIA WebClient (text)", gaia)
+
+    # Rounds of every contender in turn, so that a burst of other load on a shared machine
+    # falls on all of them; each keeps its fastest round (the least disturbed one) for the
+    # wall time, and its cheapest for the CPU time.
+    best: list[tuple[float, float, int] | None] = [None] * len(jobs)
+    for _ in range(args.repeat):
+        for i, (_name, _mode, fetch_all) in enumerate(jobs):
+            wall, cpu, chars = measure(fetch_all)
+            old = best[i]
+            best[i] = (
+                (wall, cpu, chars) if old is None else (min(old[0], wall), min(old[1], cpu), chars)
+            )
+    for (name, mode, _), result in zip(jobs, best, strict=True):
+        assert result is not None
+        wall, cpu, chars = result
+        rows.append(
+            {
+                "contender": name,
+                "mode": mode,
+                "pages_per_s": len(urls) / wall,
+                "cpu_ms_per_page": 1000 * cpu / len(urls),
+                "chars": chars,
+            }
+        )
+        r = rows[-1]
+        print(
+            f"  {name:<44} {mode:<12} {r['pages_per_s']:9.1f} pages/s "
+            f"{r['cpu_ms_per_page']:8.2f} ms CPU/page",
+            flush=True,
+        )
 
     reference = next((r for r in rows if r["contender"].startswith("rnet")), None)
     if reference is None:
@@ -398,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat",
         type=int,
         default=2,
-        help="runs per measurement; the fastest is kept (default 2)",
+        help="rounds of all contenders in turn; each keeps its fastest (default 2)",
     )
     ap.add_argument(
         "--download-size",

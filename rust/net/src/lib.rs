@@ -9,6 +9,7 @@
 //! - `pace`: a download's stall rule and overall limit, checked as its bytes are read.
 //! - `egress_proxy`: the egress proxy a rendering browser goes through, under the same policy.
 //! - `upstream` / `tunnel`: the user's upstream proxies, asked only for checked addresses.
+//! - `workers`: kept threads for DNS lookups and for each request's exchange.
 //!
 //! Every module is private and the API is the `pub use` list below (what the binding, the fuzz
 //! targets, the tests and the benches call), so rustc reports an item nobody uses.
@@ -30,6 +31,7 @@ mod transport;
 mod tunnel;
 mod upstream;
 mod ureq_error;
+mod workers;
 
 pub use client::{
     deadline_after, Client, ClientConfig, RequestSpec, DEFAULT_CONNECT_TIMEOUT,
@@ -50,3 +52,4 @@ pub use policy::{
 };
 pub use tls::TlsTrust;
 pub use upstream::ProxyRoutes;
+pub use workers::on_worker;

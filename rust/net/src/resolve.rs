@@ -1,11 +1,10 @@
 //! Name resolution under the address policy: look a name up once, check every answer, fail
 //! closed, and hand ureq only addresses that passed. ureq dials exactly what its resolver
 //! returns, so no second lookup (DNS rebinding) can slip another address in.
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
-use std::thread;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ureq::http::Uri;
@@ -14,6 +13,7 @@ use ureq::unversioned::transport::NextTimeout;
 
 use crate::error::NetError;
 use crate::policy::{is_localhost_name, Policy, TargetHost, LOCALHOST_ADDR};
+use crate::workers::spawn_job;
 
 /// The addresses ureq can take from one resolution (its `ArrayVec` capacity).
 const MAX_ADDRS: usize = 16;
@@ -34,111 +34,21 @@ fn getaddrinfo(name: &str, port: u16, timeout: Option<Duration>) -> Result<Vec<I
     let Some(timeout) = timeout else {
         return run().map_err(|e| e.to_string());
     };
-    // getaddrinfo cannot be interrupted: wait for it on another thread, and give up (leaving
-    // the thread to finish on its own) when the budget runs out.
+    // getaddrinfo cannot be interrupted: wait for it on a worker thread (host names are looked
+    // up on every request, pooled connection or not: ureq resolves before it looks in its
+    // pool), and give up (leaving the thread to finish on its own) when the budget runs out.
     let (tx, rx) = mpsc::sync_channel(1);
-    on_dns_thread(Box::new(move || {
-        let _ = tx.send(run());
+    spawn_job(Box::new(move || {
+        let found = run();
+        Box::new(move || {
+            let _ = tx.send(found);
+        })
     }))
     .map_err(|e| format!("cannot start a DNS lookup: {e}"))?;
     match rx.recv_timeout(timeout) {
         Ok(r) => r.map_err(|e| e.to_string()),
         Err(mpsc::RecvTimeoutError::Timeout) => Err(String::from("timeout")),
         Err(mpsc::RecvTimeoutError::Disconnected) => Err(String::from("lookup thread failed")),
-    }
-}
-
-/// One lookup to run on a DNS thread.
-type Job = Box<dyn FnOnce() + Send>;
-
-/// The DNS threads: each lookup runs on a thread of its own at the time (a lookup that hangs
-/// holds up no other), but a thread that finished one waits a while for the next instead of
-/// exiting. Starting a thread per lookup cost several times the lookup itself (host names
-/// are looked up on every request, pooled connection or not: ureq resolves before it looks
-/// in its pool).
-struct DnsThreads {
-    state: Mutex<DnsState>,
-    ready: Condvar,
-}
-
-struct DnsState {
-    /// Jobs handed to a waiting thread and not picked up yet.
-    queue: VecDeque<Job>,
-    /// Threads waiting for a job (those about to pick up a queued one included).
-    idle: usize,
-    /// The process these threads belong to: a forked child has none of them (only the
-    /// thread that forked is copied), so it starts afresh instead of queueing for ghosts.
-    pid: u32,
-}
-
-/// How long a DNS thread with nothing to do waits before it exits.
-const DNS_THREAD_IDLE: Duration = Duration::from_secs(10);
-
-fn dns_threads() -> &'static DnsThreads {
-    static THREADS: OnceLock<DnsThreads> = OnceLock::new();
-    THREADS.get_or_init(|| DnsThreads {
-        state: Mutex::new(DnsState {
-            queue: VecDeque::new(),
-            idle: 0,
-            pid: std::process::id(),
-        }),
-        ready: Condvar::new(),
-    })
-}
-
-fn dns_state(threads: &DnsThreads) -> MutexGuard<'_, DnsState> {
-    // Nothing runs under the lock that could leave the state half-changed.
-    threads.state.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Run `job` on a DNS thread that is free now: a waiting one, else a new one.
-fn on_dns_thread(job: Job) -> std::io::Result<()> {
-    let threads = dns_threads();
-    let mut state = dns_state(threads);
-    let pid = std::process::id();
-    if state.pid != pid {
-        state.queue.clear();
-        state.idle = 0;
-        state.pid = pid;
-    }
-    // Every queued job has a waiting thread of its own: only a thread beyond those is free.
-    if state.idle > state.queue.len() {
-        state.queue.push_back(job);
-        drop(state);
-        threads.ready.notify_one();
-        return Ok(());
-    }
-    drop(state);
-    thread::Builder::new()
-        .name("webgrip-dns".into())
-        .spawn(move || dns_thread(job))
-        .map(|_| ())
-}
-
-fn dns_thread(first: Job) {
-    first();
-    let threads = dns_threads();
-    let mut state = dns_state(threads);
-    state.idle += 1;
-    loop {
-        if let Some(job) = state.queue.pop_front() {
-            state.idle -= 1;
-            drop(state);
-            job();
-            state = dns_state(threads);
-            state.idle += 1;
-            continue;
-        }
-        let (next, waited) = threads
-            .ready
-            .wait_timeout(state, DNS_THREAD_IDLE)
-            .unwrap_or_else(PoisonError::into_inner);
-        state = next;
-        if waited.timed_out() && state.queue.is_empty() {
-            // Under the lock: no job can be queued for this thread once it is not counted.
-            state.idle -= 1;
-            return;
-        }
     }
 }
 
@@ -288,6 +198,7 @@ impl Resolver for GuardedResolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::thread;
     use std::time::Instant;
 
     #[test]
@@ -312,9 +223,11 @@ mod tests {
         // Two jobs that outlast their callers' budget, while the others wait on their threads.
         for _ in 0..2 {
             let (tx, rx) = mpsc::sync_channel::<()>(1);
-            on_dns_thread(Box::new(move || {
+            spawn_job(Box::new(move || {
                 thread::sleep(Duration::from_millis(600));
-                let _ = tx.send(());
+                Box::new(move || {
+                    let _ = tx.send(());
+                })
             }))
             .unwrap();
             assert!(rx.recv_timeout(Duration::from_millis(20)).is_err());

@@ -240,15 +240,28 @@ impl Client {
             max_redirects,
         };
         let inner = self.inner.clone();
+        let shown = spec.url.clone();
+        // The exchange runs on a kept worker thread, this one waiting once for the answer
+        // (see `webgrip_net::on_worker`: on a busy machine each wait of an exchange made on
+        // the thread that converts the pages ended in the scheduler's queue).
         let r = py
-            .detach(move || inner.request(&spec))
+            .detach(move || {
+                webgrip_net::on_worker(move || {
+                    let r = inner.request(&spec);
+                    // The worker's read and decompression buffers, handed back on its thread.
+                    if let Ok(r) = &r {
+                        let sizable =
+                            r.decoded || r.content.len() >= crate::alloc::COLLECT_AFTER_BYTES;
+                        crate::alloc::after_request(sizable);
+                    }
+                    r
+                })
+                .unwrap_or_else(|e| Err(NetError::connect(&shown, "thread", e)))
+            })
             .map_err(|e| to_pyerr(py, e))?;
         let d = exchange_dict(py, r.exchange)?;
         d.set_item(intern!(py, "content"), PyBytes::new(py, &r.content))?;
         d.set_item(intern!(py, "charset"), r.charset)?;
-        let sizable = r.decoded || r.content.len() >= crate::alloc::COLLECT_AFTER_BYTES;
-        drop(r.content);
-        crate::alloc::after_request(sizable);
         Ok(d)
     }
 
