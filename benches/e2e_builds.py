@@ -1,4 +1,4 @@
-"""Two (or more) builds of webgrip side by side: CPU ms per page of a whole fetch, same run.
+"""Two (or more) builds of webgrip side by side: CPU and wall time of a whole fetch, same run.
 
 ``benches/e2e.py`` measures the webgrip it imports; comparing a change with the build before
 it there takes two runs, and on a loaded machine two runs differ by more than most changes.
