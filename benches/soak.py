@@ -40,6 +40,10 @@ def problems(report: Report, rss_tolerance_mib: float) -> list[str]:
     for key in ("fds", "threads"):
         if after[key] != before[key]:
             found.append(f"{key}: {before[key]} before, {after[key]} after")
+    # Each calling thread has at most one exchange (and its name lookup) on a kept worker at
+    # a time: more than that alive is a leak, however recent the calls.
+    if after["kept_workers"] > 2 * report.threads:
+        found.append(f"{after['kept_workers']} kept worker threads for {report.threads} callers")
     grown = (after["rss_kib"] - before["rss_kib"]) / 1024
     if grown > rss_tolerance_mib:
         found.append(f"RSS grew {grown:.1f} MiB (tolerance {rss_tolerance_mib} MiB)")

@@ -77,12 +77,6 @@ _PARSE_STACK_BYTES = 256 << 20
 #: default: a read would then fill a reserved gigabyte before the address-space cap could
 #: stop it. Workers reserve 64 MiB at a time (the value is in KiB), so the cap holds to that.
 _ARENA_RESERVE_KIB = str(64 * 1024)
-#: mimalloc hands memory freed by a read back to the system after 10 ms by default, and the
-#: next read faults it in again, page by page, each zeroed by the kernel: reading pdf-dev,
-#: 214,000 page faults, a quarter of the worker's CPU. Workers keep freed memory for a second
-#: (30,000 faults), so back-to-back reads reuse it; what an idle worker holds stays bounded
-#: by its retirement past ``_RETIRE_RESIDENT_BYTES``.
-_PURGE_DELAY_MS = "1000"
 #: A worker holding more than this after a read is replaced: its next read's limits are
 #: counted from what it holds. Reading pdf-dev over and over, a worker holds 50-60 MiB.
 _RETIRE_RESIDENT_BYTES = 256 << 20
@@ -160,11 +154,7 @@ class _Worker:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             close_fds=True,
-            env=dict(
-                os.environ,
-                MIMALLOC_ARENA_RESERVE=_ARENA_RESERVE_KIB,
-                MIMALLOC_PURGE_DELAY=_PURGE_DELAY_MS,
-            ),
+            env=dict(os.environ, MIMALLOC_ARENA_RESERVE=_ARENA_RESERVE_KIB),
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_fd = self.proc.stdin.fileno()

@@ -72,6 +72,9 @@ def test_short_soak(tmp_path):
     assert report["max_elapsed"] <= DEADLINE * 1.1, summary
     assert report["after"]["fds"] == report["baseline"]["fds"], summary
     assert report["after"]["threads"] == report["baseline"]["threads"], summary
+    # The core's kept workers are counted apart (they exit after 10 s idle): bounded by the
+    # callers, one exchange and one lookup each at most.
+    assert report["after"]["kept_workers"] <= 2 * 32, summary
     assert report["leftover_files"] == [], summary
     # Every kind of outcome happened: results, and each typed error the server provokes.
     tags = {key.rsplit(" -> ", 1)[-1] for key in report["outcomes"]}

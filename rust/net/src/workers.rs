@@ -35,6 +35,20 @@ struct WorkerState {
 
 /// How long a worker thread with nothing to do waits before it exits.
 const WORKER_IDLE: Duration = Duration::from_secs(10);
+/// How long a worker waits for its next job before it runs the idle hook (see [`on_idle`]):
+/// longer than a caller takes to convert one page and ask for the next.
+const IDLE_GRACE: Duration = Duration::from_millis(50);
+
+/// What a worker runs once it has waited [`IDLE_GRACE`] with nothing to do.
+static IDLE_HOOK: OnceLock<fn()> = OnceLock::new();
+
+/// Have every worker run `hook` on its own thread once it has had nothing to do for a moment
+/// (the first call wins). The extension hands the thread's free allocator pages back there:
+/// a response body is freed by the caller's thread, which leaves the pages with the worker
+/// that allocated them until that worker collects, and an idle one would keep them.
+pub fn on_idle(hook: fn()) {
+    let _ = IDLE_HOOK.set(hook);
+}
 
 fn workers() -> &'static Workers {
     static WORKERS: OnceLock<Workers> = OnceLock::new();
@@ -86,6 +100,7 @@ fn worker(first: Job) {
         drop(state);
         reply();
         state = worker_state(workers);
+        let mut hooked = false;
         loop {
             // A job queued meanwhile is found here: only then does the thread wait.
             if let Some(job) = state.queue.pop_front() {
@@ -95,12 +110,24 @@ fn worker(first: Job) {
                 state = worker_state(workers);
                 break;
             }
+            let wait = if hooked { WORKER_IDLE } else { IDLE_GRACE };
             let (next, waited) = workers
                 .ready
-                .wait_timeout(state, WORKER_IDLE)
+                .wait_timeout(state, wait)
                 .unwrap_or_else(PoisonError::into_inner);
             state = next;
             if waited.timed_out() && state.queue.is_empty() {
+                if !hooked {
+                    hooked = true;
+                    if let Some(hook) = IDLE_HOOK.get() {
+                        // Still counted idle: a job queued meanwhile is for this thread, and
+                        // the top of the loop finds it.
+                        drop(state);
+                        hook();
+                        state = worker_state(workers);
+                    }
+                    continue;
+                }
                 // Under the lock: no job can be queued for this thread once it is not counted.
                 state.idle -= 1;
                 return;
@@ -147,5 +174,30 @@ mod tests {
         }
         assert!(on_worker(|| -> u8 { panic!("boom") }).is_err());
         assert_eq!(on_worker(|| 7).unwrap(), 7);
+    }
+
+    static HOOKED_ON_A_WORKER: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    fn count_if_on_a_worker() {
+        if thread::current().name() == Some("webgrip-worker") {
+            HOOKED_ON_A_WORKER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn an_idle_worker_runs_the_idle_hook_on_its_own_thread() {
+        on_idle(count_if_on_a_worker);
+        on_worker(|| ()).unwrap();
+        let until = std::time::Instant::now() + Duration::from_secs(5);
+        while HOOKED_ON_A_WORKER.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            assert!(
+                std::time::Instant::now() < until,
+                "no idle worker ran the hook"
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+        // The worker is still kept after its hook ran: the next job finds it.
+        assert_eq!(on_worker(|| 3).unwrap(), 3);
     }
 }

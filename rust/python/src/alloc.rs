@@ -150,6 +150,14 @@ pub fn after_request(sizable: bool) {
     }
 }
 
+/// A kept network worker with nothing to do hands its free pages back to the system: the
+/// bodies it read were freed by the callers' threads, and their pages stay with this thread's
+/// heap until it collects (see `webgrip_net::on_idle`).
+pub fn collect_idle_worker() {
+    // SAFETY: as in `Extraction`'s `drop`: no pointers, mimalloc's own clean-up.
+    unsafe { mi_collect(true) }
+}
+
 /// The arenas advised so far: ids `1..=ADVISED`.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 static ADVISED: AtomicI32 = AtomicI32::new(0);

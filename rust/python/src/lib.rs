@@ -14,6 +14,7 @@ mod pdf;
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     alloc::keep_arenas_off_huge_pages();
+    webgrip_net::on_idle(alloc::collect_idle_worker);
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Before anything can raise: a `webgrip.errors` class missing fails this import.
     errors::load(m.py())?;
