@@ -31,6 +31,29 @@ const CARD_BLURB: u32 = 40;
 /// ... repeated at least this many times in the root.
 const CARD_ITEMS: u32 = 3;
 
+/// Link share of its text past which a paragraph among prose paragraphs is a promotion line,
+/// and the link share of their group under which those paragraphs are prose (see
+/// `Table::prune`).
+const PROMO_LINE_LINK: f32 = 0.8;
+const PROSE_GROUP_LINK: f32 = 0.2;
+/// ... and the fewest words such a line has (a headline, not a bare address) ...
+const PROMO_LINE_WORDS: u32 = 3;
+/// ... and the most elements such a line holds ...
+const PROMO_LINE_NODES: u32 = 16;
+/// ... and the share (one in this many) of its group's paragraphs such lines may be at
+/// most: more are the heads of a roundup's items.
+const PROMO_LINE_PART: u32 = 4;
+
+/// Text, count, link text and promotion-shaped paragraphs of a group of blocks of one kind
+/// (see `Table::prune`).
+#[derive(Clone, Copy, Default)]
+struct Group {
+    text: u32,
+    count: u32,
+    link: u32,
+    promo: u32,
+}
+
 /// In fallback mode, a link block named as chrome is skipped when it holds less than
 /// 1/`FALLBACK_LINK_CHROME_PART` of the body's text (skip links, share buttons).
 const FALLBACK_LINK_CHROME_PART: u32 = 50;
@@ -176,7 +199,9 @@ impl Table {
         // Text per signature: repeated items of one kind (listing cards, posts). Classed
         // elements group across the whole root (cards often sit in wrappers of their own);
         // bare tags only among siblings, or every `div` would be one group.
-        let mut groups: FastMap<(u32, u64), (u32, u32)> = fast_map(0);
+        // With their link text (a group of prose paragraphs is not a listing's teasers) and
+        // how many of them read as promotion lines (see `promo_line` below).
+        let mut groups: FastMap<(u32, u64), Group> = fast_map(0);
         // How many tab / accordion panels each parent holds, and whether any of them holds
         // code: a set of panels with code in it (one step of a guide, one panel per language
         // or platform) is kept whole (see the link-dense blocks below). Open panels as
@@ -200,9 +225,12 @@ impl Table {
             }
             // Links too: a card may be one `<a>` around its heading and text.
             if it.flags.has_any(F_BLOCK | F_LINK) {
-                let g = groups.entry(self.group_key(i)).or_insert((0, 0));
-                g.0 += it.text;
-                g.1 += 1;
+                let promo = self.article && self.promo_shaped(i);
+                let g = groups.entry(self.group_key(i)).or_default();
+                g.text += it.text;
+                g.count += 1;
+                g.link += it.link;
+                g.promo += u32::from(promo);
             }
         }
         let teasers = if self.article && !listing {
@@ -290,7 +318,7 @@ impl Table {
                     && links <= 2
                     && groups
                         .get(&self.group_key(i))
-                        .is_some_and(|g| g.1 >= CARD_ITEMS)
+                        .is_some_and(|g| g.count >= CARD_ITEMS)
             };
             if f & (F_LINK | F_BLOCK | F_HEADING) == F_LINK && i >= cell_end && card(i, 1) {
                 titled_text += it.text;
@@ -301,13 +329,24 @@ impl Table {
             if f.has_any(F_BLOCK) && f.has_none(F_CODE | F_HEADING) && it.text > 0 && i >= cell_end
             {
                 let ld = it.link as f32 / it.text as f32;
-                let (group, count) = groups
-                    .get(&self.group_key(i))
-                    .copied()
-                    .unwrap_or((it.text, 1));
-                let group = group as f32;
+                let g = groups.get(&self.group_key(i)).copied().unwrap_or(Group {
+                    text: it.text,
+                    count: 1,
+                    link: it.link,
+                    promo: 0,
+                });
+                let (group, count) = (g.text, g.count);
                 let titled = (titled && count >= TITLED_ITEMS) || card(i, it.links);
-                let repeated_main = group > 0.3 * root_text;
+                // A paragraph that is all link among an article's paragraphs of prose is a
+                // "read next" line set into the story ("SEAN SPICER ELIMINATED FROM ...",
+                // "Read more: ..."), not one of a listing's teasers, when such lines are few
+                // among the paragraphs: where they are many, each heads an item of a roundup
+                // ("Dataminr acquires ThreatConnect" and a paragraph on the deal).
+                let promo_line = self.article
+                    && (g.link as f32) < PROSE_GROUP_LINK * group as f32
+                    && g.promo * PROMO_LINE_PART <= count
+                    && self.promo_shaped(i);
+                let repeated_main = group as f32 > 0.3 * root_text && !promo_line;
                 let small = (it.text as f32) < 0.25 * root_text;
                 // A list right after its own heading is that section's body: a list of links
                 // under "Resources", "Data types", "Changes" is what the section says (link
@@ -419,6 +458,28 @@ impl Table {
         }
         prefix.push(acc);
         prefix
+    }
+
+    /// Whether `i` is shaped like a promotion line: a paragraph nearly all link, of a few
+    /// words at least (a bare address, "http://example.com/report.html", one word, is the
+    /// story's cited source). A line is a few elements (a link, its emphasis), which bounds
+    /// the word count's walk on nested lists.
+    fn promo_shaped(&self, i: u32) -> bool {
+        let it = &self.items[i as usize];
+        it.flags.has_any(F_PARA)
+            && it.text > 0
+            && it.end - i <= PROMO_LINE_NODES
+            && it.link as f32 > PROMO_LINE_LINK * it.text as f32
+            && self.words_in(i) >= PROMO_LINE_WORDS
+    }
+
+    /// Words of the subtree of `i` (read only for the few blocks a rule asks about).
+    fn words_in(&self, i: u32) -> u32 {
+        let end = self.items[i as usize].end;
+        self.items[i as usize..end as usize]
+            .iter()
+            .map(|it| it.own_words)
+            .sum()
     }
 
     fn group_key(&self, i: u32) -> (u32, u64) {
