@@ -304,7 +304,9 @@ impl ClassWords {
     /// utility part (after the last ':'), where a utility-CSS variant prefix names a state or
     /// a medium, not the element ("print:break-inside-avoid" is content that prints well,
     /// not a print-only block); and the whole-name words. "hide" before a small-screen word
-    /// ("hide-mobile", "hide-sm") hides the element on phones only: a desktop reader sees it.
+    /// ("hide-mobile", "hide-sm") hides the element on phones only, and before "from"
+    /// ("hide-from-toc" on a docs landing page's card titles) keeps it out of a generated list
+    /// only: a desktop reader sees both.
     fn judge_name(&mut self, name: &str) {
         let utility_at = name.len() - after_last_colon(name).len();
         // The utility token before the current one, judged once the next shows whether a
@@ -316,8 +318,11 @@ impl ClassWords {
                 continue;
             }
             if let Some(p) = pending.take() {
-                let small = matches!(t, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet");
-                if !(p == "hide" && small) {
+                let seen = matches!(
+                    t,
+                    "mobile" | "phone" | "xs" | "sm" | "small" | "tablet" | "from"
+                );
+                if !(p == "hide" && seen) {
                     self.judge_token(p);
                 }
             }
@@ -608,10 +613,13 @@ mod tests {
             let utility = after_last_colon(name);
             let mut parts = alnum_tokens(utility).peekable();
             while let Some(t) = parts.next() {
-                let small = parts.peek().is_some_and(|n| {
-                    matches!(*n, "mobile" | "phone" | "xs" | "sm" | "small" | "tablet")
+                let seen = parts.peek().is_some_and(|n| {
+                    matches!(
+                        *n,
+                        "mobile" | "phone" | "xs" | "sm" | "small" | "tablet" | "from"
+                    )
                 });
-                if t == "hide" && small {
+                if t == "hide" && seen {
                     continue;
                 }
                 w[0] |= NEG_TOKENS_ALWAYS.contains(&t);
@@ -654,6 +662,14 @@ mod tests {
     }
 
     #[test]
+    fn hiding_from_a_generated_list_is_not_hiding() {
+        // A docs landing page's card title: out of the "on this page" list, not out of view.
+        assert!(!ClassWords::of("hide-from-toc no-link").neg_token);
+        assert!(ClassWords::of("hide-on-print").neg_token);
+        assert!(ClassWords::of("hide-title").neg_token);
+    }
+
+    #[test]
     fn every_token_word_packs() {
         for t in NEG_TOKENS_ALWAYS.iter().chain(NEG_TOKENS) {
             assert!(pack_token(t).is_some_and(|p| p != 0), "{t}");
@@ -671,6 +687,7 @@ mod tests {
             "d-none d-md-block fixed inset-0 customer-Reviews preview ads AD",
             "caf\u{e9}-price\u{2014}x nav",
             "group-[.pdf]:hidden hide hidden-xs hide\tsmall",
+            "hide-from-toc no-link hide-from",
         ] {
             assert_eq!(
                 one_scan(raw),
