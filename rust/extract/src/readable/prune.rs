@@ -462,7 +462,8 @@ impl Table {
 
     /// Whether `i` is shaped like a promotion line: a paragraph nearly all link, of a few
     /// words at least (a bare address, "http://example.com/report.html", one word, is the
-    /// story's cited source). A line is a few elements (a link, its emphasis), which bounds
+    /// story's cited source), and not into the page itself (a table of contents written as
+    /// paragraphs). A line is a few elements (a link, its emphasis), which bounds
     /// the word count's walk on nested lists.
     fn promo_shaped(&self, i: u32) -> bool {
         let it = &self.items[i as usize];
@@ -471,6 +472,7 @@ impl Table {
             && it.end - i <= PROMO_LINE_NODES
             && it.link as f32 > PROMO_LINE_LINK * it.text as f32
             && self.words_in(i) >= PROMO_LINE_WORDS
+            && !self.first_link_is_fragment(i)
     }
 
     /// Words of the subtree of `i` (read only for the few blocks a rule asks about).
