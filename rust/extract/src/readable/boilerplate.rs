@@ -411,8 +411,9 @@ impl Table {
     /// leaf block, skip later identical ones.
     pub(super) fn drop_repeated_lines(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
         let r = &self.items[root as usize];
-        // First copy of each text: its parent.
-        let mut seen: FastMap<u64, u32> = fast_map(0);
+        let panels = self.panels(root);
+        // First copy of each text: its parent, and itself.
+        let mut seen: FastMap<u64, (u32, u32)> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -433,7 +434,7 @@ impl Table {
                                     h ^= ch.to_ascii_lowercase() as u64;
                                     h = h.wrapping_mul(0x100000001b3);
                                 }
-                            } else if ch.is_alphanumeric() {
+                            } else if super::outline::is_alphanumeric(ch) {
                                 for lc in ch.to_lowercase() {
                                     h ^= lc as u64;
                                     h = h.wrapping_mul(0x100000001b3);
@@ -443,12 +444,15 @@ impl Table {
                     }
                 }
                 match seen.get(&h) {
-                    Some(&first) if !self.prose_repeat(first, i) => {
+                    Some(&(parent, first))
+                        if !self.prose_repeat(parent, i)
+                            && !self.sibling_panels(&panels, root, first, i) =>
+                    {
                         skip.insert(it.id);
                     }
                     Some(_) => {}
                     None => {
-                        seen.insert(h, it.parent);
+                        seen.insert(h, (it.parent, i));
                     }
                 }
                 i = it.end;
@@ -466,8 +470,9 @@ impl Table {
         let r = &self.items[root as usize];
         // Code is exempt: API references repeat the same example object on purpose.
         let code = self.subtree_fold(root, |it| it.flags.has_any(F_CODE), |_, a, c| a || c);
-        // First copy of each text: where it ends, and its parent.
-        let mut seen: FastMap<(u64, u32), (u32, u32)> = fast_map(0);
+        let panels = self.panels(root);
+        // First copy of each text: where it ends, its parent, and itself.
+        let mut seen: FastMap<(u64, u32), (u32, u32, u32)> = fast_map(0);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -479,10 +484,11 @@ impl Table {
                 let key = (it.text_hash, it.text);
                 match seen.get(&key) {
                     // A table's rows repeat on purpose (and a row gone breaks its shape).
-                    Some(&(end, first))
+                    Some(&(end, parent, first))
                         if i >= end
                             && !is_table_part(doc, it.id)
-                            && !self.prose_repeat(first, i) =>
+                            && !self.prose_repeat(parent, i)
+                            && !self.sibling_panels(&panels, root, first, i) =>
                     {
                         skip.insert(it.id);
                         i = it.end;
@@ -490,12 +496,48 @@ impl Table {
                     }
                     Some(_) => {}
                     None => {
-                        seen.insert(key, (it.end, it.parent));
+                        seen.insert(key, (it.end, it.parent, i));
                     }
                 }
             }
             i += 1;
         }
+    }
+
+    /// The innermost accordion, FAQ or tab panel (`F_COLLAPSIBLE`) around each element of
+    /// `root` (itself included; `NONE` outside any), indexed from `root`; empty when `root`
+    /// holds none, as on most pages.
+    fn panels(&self, root: u32) -> Vec<u32> {
+        let end = self.items[root as usize].end;
+        let any = (root..end).any(|i| self.items[i as usize].flags.has_any(F_COLLAPSIBLE));
+        if !any {
+            return Vec::new();
+        }
+        let mut panels = vec![NONE; (end - root) as usize];
+        for i in root..end {
+            let it = &self.items[i as usize];
+            panels[(i - root) as usize] = if it.flags.has_any(F_COLLAPSIBLE) {
+                i
+            } else if it.parent != NONE && it.parent >= root && i > root {
+                panels[(it.parent - root) as usize]
+            } else {
+                NONE
+            };
+        }
+        panels
+    }
+
+    /// Whether `first` and its copy `i` stand in two sibling panels of one tab set (or
+    /// accordion): each panel is a whole variant of the same step (one language's code and the
+    /// warning under it, then the next language's), so a line both say is said in each, not
+    /// shipped twice.
+    fn sibling_panels(&self, panels: &[u32], root: u32, first: u32, i: u32) -> bool {
+        let at = |x: u32| panels.get((x - root) as usize).copied().unwrap_or(NONE);
+        let (a, b) = (at(first), at(i));
+        a != NONE
+            && b != NONE
+            && a != b
+            && self.items[a as usize].parent == self.items[b as usize].parent
     }
 
     /// A paragraph repeated within one run of prose (the same parent as its first copy: a
