@@ -201,6 +201,8 @@ pub(super) struct DocsNotes {
     seen: Seen,
     /// Element, generator, flag to add, and whether it is the generator's pane.
     candidates: Vec<(u32, Seen, Flags, bool)>,
+    /// The page's `<figcaption>` elements (see [`Table::mark_docs_furniture`]).
+    captions: Vec<u32>,
 }
 
 impl DocsNotes {
@@ -214,6 +216,9 @@ impl DocsNotes {
         class: Option<&str>,
         id: Option<&str>,
     ) {
+        if name == "figcaption" {
+            self.captions.push(i);
+        }
         if name == "meta" {
             if el
                 .attr("name")
@@ -253,8 +258,21 @@ impl Table {
     /// chrome, and its content container as a main-content hint (see the module
     /// documentation). One pass over the table; furniture is marked
     /// only once its generator is known, so the pass keeps the candidates it met.
+    ///
+    /// On every page, a figure's caption beside a code block (a book's "Listing 10-12: A
+    /// trait with one method") is the listing's title, part of the text as a heading is:
+    /// captions are chrome by tag only because photo captions are (see `classify`).
     pub(super) fn mark_docs_furniture(&mut self) {
-        let DocsNotes { seen, candidates } = std::mem::take(&mut self.docs_notes);
+        let DocsNotes {
+            seen,
+            candidates,
+            captions,
+        } = std::mem::take(&mut self.docs_notes);
+        for c in captions {
+            if self.captions_code(c) {
+                self.items[c as usize].flags &= !F_CHROME_TAG;
+            }
+        }
         for (i, g, flag, pane) in candidates {
             if seen & g != 0 {
                 self.items[i as usize].flags |= flag;
@@ -263,6 +281,18 @@ impl Table {
                 }
             }
         }
+    }
+
+    /// Whether caption `c`'s figure holds a code block (`<pre>`) outside the caption.
+    fn captions_code(&self, c: u32) -> bool {
+        let figure = self.items[c as usize].parent;
+        if figure == NONE {
+            return false;
+        }
+        let caption = c..self.items[c as usize].end;
+        (figure + 1..self.items[figure as usize].end)
+            .filter(|j| !caption.contains(j))
+            .any(|j| self.items[j as usize].flags & (F_CODE | F_PARA) == F_CODE | F_PARA)
     }
 }
 
@@ -506,6 +536,17 @@ mod tests {
         }
         let docusaurus = r#"<meta name="generator" content="Docusaurus v3">"#;
         assert!(untouched(&page(docusaurus, link), "f"));
+    }
+
+    #[test]
+    fn a_code_listings_caption_is_not_chrome_a_photos_is() {
+        let listing = r#"<figure><pre><code>fn main() {}</code></pre><figcaption title="c">Listing 1-1: <code>main</code></figcaption></figure>"#;
+        let (before, after) = pass(&page("", listing), "c");
+        assert!(before.has_any(F_CHROME_TAG));
+        assert!(after.has_none(F_CHROME_TAG));
+        // Code in the caption alone is no listing.
+        let photo = r#"<figure><img src="a.jpg" alt=""><figcaption title="c">The <code>main</code> hall</figcaption></figure>"#;
+        assert!(untouched(&page("", photo), "c"));
     }
 
     #[test]
