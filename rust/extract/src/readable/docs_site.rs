@@ -18,6 +18,9 @@
 //! (`Table::docs_pane`), or the descent would leave the title behind. The general
 //! rules decide the rest (a furniture mark on a block holding most of the page's text is
 //! lifted there, as for every chrome mark; pruning inside the root goes on as everywhere).
+//! On a Sphinx page a section's id is its heading's slug ("respond-to-review-comments"), so
+//! the words in it say nothing of the section's kind. On every page, a figure's caption
+//! beside a code block is the listing's title, not a photo caption.
 
 use crate::tree::Element;
 
@@ -203,6 +206,29 @@ pub(super) struct DocsNotes {
     candidates: Vec<(u32, Seen, Flags, bool)>,
     /// The page's `<figcaption>` elements (see [`Table::mark_docs_furniture`]).
     captions: Vec<u32>,
+    /// Sections named by an id alone (`<section id="respond-to-review-comments">`, or
+    /// docutils' older `<div class="section" id=...>`): on a Sphinx page the id is the slug
+    /// of the section's heading, which says what the section is about, not what kind of
+    /// block it is.
+    slugged: Vec<u32>,
+}
+
+/// What a class name or id says of a block's kind: cleared from a Sphinx section whose id
+/// is its heading's slug.
+fn name_flags() -> Flags {
+    F_COMMENTS
+        | F_COLLAPSIBLE
+        | F_SIDEBAR
+        | F_POSTER
+        | F_USERNAME
+        | F_DISCLAIMER
+        | F_HIDE_CLASS
+        | F_CAPTION
+        | F_REVIEW
+        | F_CHROME_CLASS
+        | F_NAVLIKE
+        | F_TOKEN_NEG
+        | F_POSITIVE
 }
 
 impl DocsNotes {
@@ -218,6 +244,13 @@ impl DocsNotes {
     ) {
         if name == "figcaption" {
             self.captions.push(i);
+        }
+        let sectioned = match class {
+            None => name == "section",
+            Some(c) => name == "div" && c == "section",
+        };
+        if sectioned && id.is_some() {
+            self.slugged.push(i);
         }
         if name == "meta" {
             if el
@@ -267,7 +300,13 @@ impl Table {
             seen,
             candidates,
             captions,
+            slugged,
         } = std::mem::take(&mut self.docs_notes);
+        if seen & Sphinx as Seen != 0 {
+            for i in slugged {
+                self.items[i as usize].flags &= !name_flags();
+            }
+        }
         for c in captions {
             if self.captions_code(c) {
                 self.items[c as usize].flags &= !F_CHROME_TAG;
@@ -536,6 +575,25 @@ mod tests {
         }
         let docusaurus = r#"<meta name="generator" content="Docusaurus v3">"#;
         assert!(untouched(&page(docusaurus, link), "f"));
+    }
+
+    #[test]
+    fn a_sphinx_sections_id_is_its_headings_slug() {
+        let sections = [
+            r#"<section id="comments" title="c"><h2>Comments</h2><p>Text.</p></section>"#,
+            r#"<div class="section" id="sidebar" title="c"><h2>Sidebar</h2></div>"#,
+        ];
+        for section in sections {
+            let sphinx = page(r#"<meta name="generator" content="Sphinx 7.2">"#, section);
+            let (before, after) = pass(&sphinx, "c");
+            assert!(before.has_any(F_COMMENTS | F_SIDEBAR), "{section}");
+            assert!(after.has_none(F_COMMENTS | F_SIDEBAR), "{section}");
+            assert!(untouched(&page("", section), "c"), "{section}");
+        }
+        // A class says what kind of block it is, on Sphinx pages too.
+        let classed = r#"<section class="comments" id="c1" title="c"><p>Text.</p></section>"#;
+        let sphinx = page(r#"<meta name="generator" content="Sphinx 7.2">"#, classed);
+        assert!(untouched(&sphinx, "c"));
     }
 
     #[test]
