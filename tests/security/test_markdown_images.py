@@ -24,6 +24,7 @@ REFUSED = [
     "http://localhost/a.png",
     "http://LOCALHOST./a.png",
     "http://cam.localhost/a.png",
+    "http://Cam.LocalHost/a.png",  # a plain name is judged without the URL parser: any case
     "http://[::1]/a.png",
     "http://[::ffff:10.0.0.1]/a.png",
     "http://[::ffff:a00:1]/a.png",
@@ -41,6 +42,8 @@ KEPT = [
     "https://93.184.216.34/ok.png",
     "https://img.example.org/a(1).png",
     "https://example.com/with space.png",
+    "https://localhost.example.com/a.png",  # named like localhost, not under it
+    "https://my-localhost/a.png",
 ]
 
 

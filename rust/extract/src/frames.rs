@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use crate::tree::{Html, Node};
+use crate::tree::{Html, Kind, Node};
 use crate::tree::{NodeId, NodeRef};
 use url::Url;
 
@@ -51,6 +51,9 @@ pub fn find(
     base: Option<&Url>,
     tracking: Option<&TrackingRules>,
 ) -> (Vec<Frame>, FrameIndex) {
+    if !has_frame_element(doc) {
+        return (Vec::new(), FrameIndex::default());
+    }
     let mut finder = Finder {
         urls: urls::Resolver::with_tracking(base, tracking),
         frames: Vec::new(),
@@ -58,6 +61,22 @@ pub fn find(
     };
     walk(doc.tree.root(), &mut finder);
     (finder.frames, finder.index)
+}
+
+/// Whether any element of the arena (detached ones too, any namespace) is named as a frame:
+/// a flat pass over the node array, a few instructions a node, where the ordered walk that
+/// lists the frames tests each node's name and visibility. Most pages hold no frame and skip
+/// that walk (it was about 4% of a whole-page fetch's instructions).
+fn has_frame_element(doc: &Html) -> bool {
+    let dom = &doc.tree;
+    let ids = [dom.name_id("iframe"), dom.name_id("frame")];
+    let [Some(iframe), Some(frame)] = ids else {
+        // Not interned (never the case for these known names): let the walk decide.
+        return true;
+    };
+    dom.nodes
+        .iter()
+        .any(|n| n.kind == Kind::Element && (n.name == iframe || n.name == frame))
 }
 
 /// Whether an element is a frame (the emitter asks before its drop test: an iframe is an

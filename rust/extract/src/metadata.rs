@@ -4,7 +4,7 @@
 //! Title preference: `og:title` (publishers set it to the bare headline), then `<title>`
 //! (often suffixed with " | Site"), then JSON-LD `headline`, then the first `<h1>`.
 
-use crate::tree::{Html, Node};
+use crate::tree::{Html, Kind, Node, Ns};
 use serde_json::Value;
 use url::Url;
 
@@ -60,17 +60,27 @@ fn set(slot: &mut Option<String>, value: &str) {
     }
 }
 
+/// The elements [`extract`] reads (HTML namespace only).
+const READ: [&str; 7] = ["html", "title", "h1", "meta", "link", "time", "script"];
+
 pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
     let mut f = Found::default();
+    let dom = &doc.tree;
+    // The only elements read, by their arena name ids: the flat scan below compares integers
+    // and looks no further at the other elements (nearly all of a page's).
+    let read: Vec<u32> = READ.iter().filter_map(|name| dom.name_id(name)).collect();
     // Arena order is parse (source) order, and a flat scan needs no traversal state.
-    for node in doc.tree.all_nodes() {
+    for (id, n) in dom.nodes.iter().enumerate() {
+        // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
+        if n.kind != Kind::Element || n.ns != Ns::Html || !read.contains(&n.name) {
+            continue;
+        }
+        let Some(node) = u32::try_from(id).ok().and_then(|id| dom.get(id)) else {
+            break;
+        };
         let Node::Element(el) = node.value() else {
             continue;
         };
-        // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
-        if el.ns() != crate::tree::Ns::Html {
-            continue;
-        }
         match el.name() {
             "html" => set(&mut f.lang, attr(el, "lang").unwrap_or("")),
             "title" if f.title_tag.is_none() => set(&mut f.title_tag, &inline_text_of(node)),
