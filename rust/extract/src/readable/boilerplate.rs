@@ -45,6 +45,12 @@ const SHORT_HEADING_WORDS: usize = 4;
 const REPEAT_LINE: u32 = 40;
 /// Most words of a shop shelf's heading (see `is_shop_shelf_heading`).
 const SHELF_HEADING_WORDS: usize = 8;
+/// Text blocks at a declared article's end read for closing calls to follow or subscribe
+/// (see `Table::drop_closing_calls`) ...
+const CLOSING_BLOCKS: usize = 3;
+/// ... and the longest such call (alphanumeric characters): a line or two, not a paragraph
+/// of the story that mentions a network.
+const CLOSING_CALL_TEXT: u32 = 160;
 
 impl Table {
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
@@ -152,6 +158,53 @@ impl Table {
                 }
             }
             i = it.end;
+        }
+        self.drop_closing_calls(doc, root, skip);
+    }
+
+    /// A declared article's closing calls to follow its author or publisher or to subscribe
+    /// ("Follow AP on Facebook, X and Instagram", "Get the latest updates in your inbox.
+    /// Subscribe to our newsletters."): the last few text blocks still kept, read back from
+    /// the end while each is such a call. Earlier in the story the same words are content.
+    fn drop_closing_calls(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
+        if !self.article {
+            return;
+        }
+        let r = &self.items[root as usize];
+        // The last `CLOSING_BLOCKS` kept paragraphs and headings, oldest first.
+        let mut last: Vec<u32> = Vec::with_capacity(CLOSING_BLOCKS);
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            if it.flags.has_any(F_PARA | F_HEADING) && it.text > 0 {
+                if last.len() == CLOSING_BLOCKS {
+                    last.remove(0);
+                }
+                last.push(i);
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+        for &k in last.iter().rev() {
+            let it = &self.items[k as usize];
+            // A list's item or a table's cell is a point of the story ("Sign up for the
+            // bundle with the same email"), not a call under it.
+            let in_structure = it.flags.has_any(F_CELL)
+                || (it.parent != NONE && self.items[it.parent as usize].flags.has_any(F_STRUCT));
+            if it.text > CLOSING_CALL_TEXT || in_structure {
+                break;
+            }
+            match self.short_text(doc, k, " ") {
+                Some(text) if is_closing_call(&text) => {
+                    skip.insert(it.id);
+                }
+                _ => break,
+            }
         }
     }
 
@@ -630,6 +683,41 @@ fn is_shop_shelf_heading(text: &str) -> bool {
     ];
     text.split_whitespace().count() <= SHELF_HEADING_WORDS
         && PHRASES.iter().any(|p| text.contains(p))
+}
+
+/// Whether a block's lower-cased text is a call to follow on a social network ("Follow her
+/// on Twitter @...", "follow us on Instagram"), to subscribe or sign up ("Subscribe to STAT+"), or to get a newsletter
+/// ("... delivered to your inbox. Subscribe to our newsletters").
+fn is_closing_call(text: &str) -> bool {
+    const NETWORKS: &[&str] = &[
+        "facebook",
+        "twitter",
+        "instagram",
+        "tiktok",
+        "youtube",
+        "linkedin",
+        "pinterest",
+        "bluesky",
+        "mastodon",
+    ];
+    let opening = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    // A call opens a sentence ("Follow her on Twitter") or names its reader ("and follow us
+    // on Instagram"); "asked fishermen to follow the works on Facebook" reports one.
+    let called = opening.starts_with("follow ")
+        || [
+            ". follow ",
+            "? follow ",
+            "! follow ",
+            "follow us",
+            "follow me",
+        ]
+        .iter()
+        .any(|p| text.contains(p));
+    let follow = called && NETWORKS.iter().any(|n| text.contains(n));
+    let subscribe = opening.starts_with("subscribe") || opening.starts_with("sign up");
+    let newsletter = text.contains("newsletter")
+        && (text.contains("subscribe") || text.contains("sign up") || text.contains("inbox"));
+    follow || subscribe || newsletter
 }
 
 /// Whether an element's own text (its text children, not its descendants') shows a price: a
