@@ -559,10 +559,7 @@ impl Nesting {
                     let end = memchr::memchr2(b'\r', b'\n', &bytes[i..]);
                     self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], false)
                 }
-                State::Hex => {
-                    let end = memchr::memchr(b'>', &bytes[i..]);
-                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], true)
-                }
+                State::Hex => self.hex_run(&bytes[i..]),
                 _ => 0,
             };
             i += run;
@@ -636,10 +633,63 @@ impl Nesting {
                     }
                     i += self.token_run(&bytes[i..], true);
                 }
+                // A hex string (`<` not followed by `<`) read whole, and a `TJ` array's
+                // brackets, without leaving the run: what `byte` does to each of their bytes
+                // (CID text is `[<0012>-3<0034>]TJ` over and over, and each delimiter sent
+                // back to `push` was a round through the state machine).
+                _ if b == b'<' && bytes.get(i + 1).is_some_and(|&c| c != b'<') => {
+                    i += 1 + self.hex_string(&bytes[i + 1..]);
+                    if self.state != State::Structure {
+                        break;
+                    }
+                }
+                _ if b == b'[' || b == b']' => {
+                    self.byte(b);
+                    i += 1;
+                }
+                // A name (`/F4 12 Tf`, `/P <</MCID 3>> BDC`) and the byte that ends it, as
+                // `push` and `byte` read them.
+                _ if b == b'/' => {
+                    self.byte(b);
+                    i += 1;
+                    i += self.token_run(&bytes[i..], false);
+                    let Some(&end) = bytes.get(i) else {
+                        break;
+                    };
+                    self.byte(end);
+                    i += 1;
+                    if self.state != State::Structure {
+                        break;
+                    }
+                }
                 _ => break,
             }
         }
         i
+    }
+
+    /// After a `<` read between tokens whose next byte (the first of `after`) is not `<`: the
+    /// `<` as [`Nesting::structure_byte`] reads it, then the hex string up to and including
+    /// its `>` (or to the end of `after`, the string still open). Returns the bytes of `after`
+    /// read.
+    fn hex_string(&mut self, after: &[u8]) -> usize {
+        // `byte(b'<')`, then the angle's next byte entering the hex region.
+        self.op_bytes += 1;
+        self.op_starts += 1;
+        self.end_token();
+        self.end_word();
+        self.token();
+        self.after_space = true;
+        self.enter_region(State::Hex);
+        let run = self.hex_run(after);
+        if after.get(run) == Some(&b'>') {
+            // `hex_byte(b'>')`.
+            self.op_bytes += 1;
+            self.op_starts += 1;
+            self.state = State::Structure;
+            return run + 1;
+        }
+        run
     }
 
     /// A run of a region's bytes that neither end it nor change its state (`strings`: they
@@ -648,22 +698,54 @@ impl Nesting {
         if run.is_empty() {
             return 0;
         }
-        let (mut spaces, mut opens) = (0usize, 0usize);
-        for &b in run {
-            spaces += usize::from(CLASS[b as usize] == SPACE);
-            opens += usize::from(b == b'[' || b == b'<');
+        let (spaces, opens) = spaces_and_opens(run);
+        self.count_region(run.len(), spaces, opens, strings);
+        run.len()
+    }
+
+    /// [`Nesting::region_run`] for a hex string's bytes up to its `>`, found in the same pass
+    /// that counts them: a content stream of CID text is mostly short hex strings, and a
+    /// search for the end, then a count, was two passes and a call for each.
+    fn hex_run(&mut self, bytes: &[u8]) -> usize {
+        let (mut i, mut spaces, mut opens) = (0, 0, 0);
+        'words: while let Some(word) = bytes.get(i..i + 8) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if !has_space_open_or(w, b'>') {
+                i += 8;
+                continue;
+            }
+            for &b in word {
+                if b == b'>' {
+                    break 'words;
+                }
+                spaces += usize::from(CLASS[b as usize] == SPACE);
+                opens += usize::from(b == b'[' || b == b'<');
+                i += 1;
+            }
         }
-        self.op_bytes += run.len() as u64;
-        self.op_starts += (run.len() - spaces) as u64;
+        if bytes.get(i).is_some_and(|&b| b != b'>') {
+            let end = memchr::memchr(b'>', &bytes[i..]).map_or(bytes.len(), |e| i + e);
+            let (s, o) = spaces_and_opens(&bytes[i..end]);
+            (spaces, opens, i) = (spaces + s, opens + o, end);
+        }
+        self.count_region(i, spaces, opens, true);
+        i
+    }
+
+    /// What a region's run of `len` bytes, `spaces` of them white space and `opens` of them
+    /// `[` or `<`, does to the counters (see [`Nesting::region_run`]).
+    fn count_region(&mut self, len: usize, spaces: usize, opens: usize, strings: bool) {
+        let run = len;
+        self.op_bytes += run as u64;
+        self.op_starts += (run - spaces) as u64;
         if strings {
-            self.string_bytes += run.len();
+            self.string_bytes += run;
         }
         if matches!(self.state, State::Literal(_)) {
-            self.string_len += run.len() as u64;
+            self.string_len += run as u64;
         }
         self.hidden += opens;
         self.most_hidden = self.most_hidden.max(self.hidden);
-        run.len()
     }
 
     /// Bytes the parser reads as data, not syntax, unless a parse goes astray: every `[` and
@@ -894,6 +976,39 @@ const STARTS_OPERAND: [bool; 256] = {
     starts
 };
 
+/// The white space bytes of `run` and its `[` and `<` bytes, eight bytes at a time where
+/// none of the eight is either (a hex string's digits, most of a literal string's text).
+fn spaces_and_opens(run: &[u8]) -> (usize, usize) {
+    let (mut spaces, mut opens) = (0, 0);
+    let mut words = run.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if has_space_open_or(w, b'[') {
+            for &b in word {
+                spaces += usize::from(CLASS[b as usize] == SPACE);
+                opens += usize::from(b == b'[' || b == b'<');
+            }
+        }
+    }
+    for &b in words.remainder() {
+        spaces += usize::from(CLASS[b as usize] == SPACE);
+        opens += usize::from(b == b'[' || b == b'<');
+    }
+    (spaces, opens)
+}
+
+/// Whether one of the eight bytes of `w` may be white space (every white space byte is below
+/// `!`, so a byte below it counts), is `[` or `<`, or is `also`: exact as a yes or no (the
+/// bit tricks of "Bit Twiddling Hacks", `hasless` and `haszero`).
+#[inline]
+fn has_space_open_or(w: u64, also: u8) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
+    let equal = |c: u8| below(w ^ (ONES * u64::from(c)), 1);
+    below(w, b'!') | equal(b'[') | equal(b'<') | equal(also) != 0
+}
+
 #[inline]
 fn is_space(b: u8) -> bool {
     CLASS[b as usize] == SPACE
@@ -1095,8 +1210,16 @@ mod tests {
         // Content-like bytes drawn from the lexer's alphabet (a fixed generator), fed whole,
         // in pieces and one byte at a time: every counter and state agrees.
         let alphabet = b"  \n\r\t%()[]<>{}/\\0123456789.-BTETjfmqQabcdefghijklmnopqrstuvwxyz";
+        // Hex strings of CID text, some with white space or openings among their digits (the
+        // eight-byte steps of `hex_run` and `spaces_and_opens`).
+        let hex = b"<<>>0123456789ABCDEFabcdef0123456789ABCDEF0123456789abcdef \n[]Tj";
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for len in [0usize, 1, 7, 64, 1_000, 20_000] {
+        let lengths = [0usize, 1, 7, 64, 1_000, 20_000];
+        for (alphabet, len) in lengths
+            .iter()
+            .map(|&len| (&alphabet[..], len))
+            .chain(lengths.iter().map(|&len| (&hex[..], len)))
+        {
             let input: Vec<u8> = (0..len)
                 .map(|_| {
                     seed ^= seed << 13;

@@ -1,8 +1,7 @@
-//! One document's content scans kept by the bytes scanned, so that a page or a form whose
+//! One document's content scans kept with the bytes scanned, so that a page or a form whose
 //! decoded content the file pre-pass already scanned is looked up rather than scanned again.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher, RandomState};
 
 use memchr::memmem;
 
@@ -34,40 +33,61 @@ impl Figures {
 /// Streams shorter than this are scanned again rather than kept: rescanning them costs less
 /// than their entry.
 const MIN_KEPT_STREAM: usize = 64;
-/// At most this many scans are kept per document (about 3 MiB of entries): a file of many
-/// tiny streams must not make the memo its own memory bomb.
+/// At most this many scans are kept per document: a file of many tiny streams must not make
+/// the memo its own memory bomb.
 const MAX_KEPT_SCANS: usize = 65_536;
+/// At most this many bytes of scanned streams are kept per document (pdf-dev's documents
+/// hold 0.1 MiB of content on average); streams past it are scanned again by their page.
+const MAX_KEPT_BYTES: usize = 8 << 20;
+/// The bytes at each end of a stream that its entry is filed under (with its length).
+const FILED_BYTES: usize = 32;
 
-/// One document's content scans, keyed by the exact bytes scanned.
+/// One document's content scans, kept with the exact bytes scanned.
 ///
 /// Why: the file pre-pass ([`check_file_keeping`]) decodes and scans every stream that holds syntax,
 /// content streams and forms among them, and the page scan (`page_cost.rs` and
 /// `forms`) then scanned each page's and form's decoded content again: 13 % of the CPU of
 /// reading pdf-dev. A page or form now looks its bytes up here, and is scanned only when they
-/// were not seen. The key is a hash under a key drawn at random per document (SipHash, as
-/// `HashMap`'s) and the length, of the very bytes scanned, so a document cannot steer a page
-/// to another stream's figures: a forged cross-reference, an object number used twice, a
-/// `/Length` the parser reads differently or a decoder that recovers otherwise all give other
-/// bytes, which miss and are scanned.
+/// were not seen. An entry keeps a copy of the bytes it scanned and is used only for the very
+/// same bytes (compared whole), so a document cannot steer a page to another stream's
+/// figures: a forged cross-reference, an object number used twice, a `/Length` the parser
+/// reads differently or a decoder that recovers otherwise all give other bytes, which miss and
+/// are scanned. Entries are filed under the length and both ends of their bytes; two streams
+/// filed alike keep the first. (A keyed hash of every byte, as before, cost 1.5 % of the
+/// instructions of reading pdf-dev; a copy and a comparison cost a tenth of that.)
 #[derive(Debug, Default)]
 pub struct Scans {
-    keys: RandomState,
     // Seen by the tests in `nesting`, which count what a pre-pass kept.
-    pub(super) kept: HashMap<(u64, usize), Figures>,
+    pub(super) kept: HashMap<(usize, [u8; 2 * FILED_BYTES]), (Vec<u8>, Figures)>,
+    kept_bytes: usize,
+}
+
+/// Where the entry for `data` is filed.
+fn filed(data: &[u8]) -> (usize, [u8; 2 * FILED_BYTES]) {
+    let mut ends = [0u8; 2 * FILED_BYTES];
+    let head = data.len().min(FILED_BYTES);
+    ends[..head].copy_from_slice(&data[..head]);
+    let tail = data.len().min(FILED_BYTES);
+    ends[FILED_BYTES..FILED_BYTES + tail].copy_from_slice(&data[data.len() - tail..]);
+    (data.len(), ends)
 }
 
 impl Scans {
     /// The figures of content `data`, from an earlier scan of the same bytes or a scan now.
     pub fn content(&mut self, data: &[u8]) -> Figures {
-        let key = (self.keys.hash_one_bytes(data), data.len());
-        if let Some(&known) = self.kept.get(&key) {
-            return known;
+        let key = filed(data);
+        if let Some((bytes, known)) = self.kept.get(&key) {
+            if bytes.as_slice() == data {
+                return *known;
+            }
         }
         let mut n = Nesting::new();
         push_content(&mut n, data);
         n.finish();
         let figures = Figures::of(&n);
-        self.insert(key, figures);
+        if self.room(data.len()) {
+            self.insert(data.to_vec(), figures);
+        }
         figures
     }
 
@@ -75,8 +95,8 @@ impl Scans {
     pub fn stream_scan(&self) -> StreamScan {
         StreamScan {
             n: Nesting::new(),
-            hasher: self.keys.build_hasher(),
-            len: 0,
+            bytes: Some(Vec::new()),
+            room: MAX_KEPT_BYTES.saturating_sub(self.kept_bytes),
             last: 0,
             inline_image: false,
         }
@@ -86,40 +106,38 @@ impl Scans {
     /// unless it may hold an inline image (whose data [`push_content`] reads otherwise).
     pub fn keep(&mut self, mut scan: StreamScan) -> Result<(), TooDeep> {
         within(&scan.n)?;
-        if !scan.inline_image {
-            scan.n.finish();
-            self.insert((scan.hasher.finish(), scan.len), Figures::of(&scan.n));
+        if let (false, Some(bytes)) = (scan.inline_image, scan.bytes.take()) {
+            if self.room(bytes.len()) {
+                scan.n.finish();
+                self.insert(bytes, Figures::of(&scan.n));
+            }
         }
         Ok(())
     }
 
-    fn insert(&mut self, key: (u64, usize), figures: Figures) {
-        if key.1 >= MIN_KEPT_STREAM && self.kept.len() < MAX_KEPT_SCANS {
-            self.kept.insert(key, figures);
+    /// Whether an entry of `len` bytes is worth keeping and fits.
+    fn room(&self, len: usize) -> bool {
+        len >= MIN_KEPT_STREAM
+            && self.kept.len() < MAX_KEPT_SCANS
+            && self.kept_bytes.saturating_add(len) <= MAX_KEPT_BYTES
+    }
+
+    fn insert(&mut self, bytes: Vec<u8>, figures: Figures) {
+        let key = filed(&bytes);
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.kept.entry(key) {
+            self.kept_bytes += bytes.len();
+            slot.insert((bytes, figures));
         }
     }
 }
 
-trait HashBytes {
-    fn hash_one_bytes(&self, data: &[u8]) -> u64;
-}
-
-impl HashBytes for RandomState {
-    /// The hash of `data`'s bytes alone (no length prefix), as [`StreamScan`] builds it piece
-    /// by piece.
-    fn hash_one_bytes(&self, data: &[u8]) -> u64 {
-        let mut h = self.build_hasher();
-        h.write(data);
-        h.finish()
-    }
-}
-
-/// A stream being scanned in pieces: its nesting, the hash and length of its bytes, and
-/// whether `BI` occurs in them (a possible inline image).
+/// A stream being scanned in pieces: its nesting, a copy of its bytes (until they pass the
+/// room the document's entries have left), and whether `BI` occurs in them (a possible inline
+/// image).
 pub struct StreamScan {
     n: Nesting,
-    hasher: std::hash::DefaultHasher,
-    len: usize,
+    bytes: Option<Vec<u8>>,
+    room: usize,
     last: u8,
     inline_image: bool,
 }
@@ -130,8 +148,13 @@ impl StreamScan {
             return;
         };
         self.n.push(piece);
-        self.hasher.write(piece);
-        self.len += piece.len();
+        if let Some(bytes) = &mut self.bytes {
+            if bytes.len() + piece.len() <= self.room {
+                bytes.extend_from_slice(piece);
+            } else {
+                self.bytes = None;
+            }
+        }
         self.inline_image |=
             (self.last == b'B' && first == b'I') || memmem::find(piece, b"BI").is_some();
         self.last = piece[piece.len() - 1];
