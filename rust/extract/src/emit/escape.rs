@@ -23,7 +23,7 @@ const fn special_table() -> [bool; 256] {
     }
     t
 }
-static SPECIAL: [bool; 256] = special_table();
+pub(super) static SPECIAL: [bool; 256] = special_table();
 
 /// Append `word` (no whitespace inside) to `out`, escaped for `ctx`.
 pub fn push_escaped(out: &mut String, word: &str, ctx: Context) {

@@ -265,32 +265,127 @@ impl Writer {
     }
 
     /// Text from the document: whitespace collapsed, Markdown-escaped when needed.
+    ///
+    /// After the first word the line is started, nothing is pending and every wrapper is
+    /// written (that is what [`Writer::ensure_content`] leaves), so each later word is one
+    /// space and the word: copied here as whole spans of the input wherever its words are
+    /// already one space apart and hold no byte that may need escaping (most text), rather
+    /// than a word at a time through `ensure_content`.
     pub fn push_text(&mut self, s: &str) {
         let bytes = s.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let ws_start = i;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => i += 1,
-                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => i += 2,
-                    _ => break,
-                }
+        let i = skip_ws(bytes, 0);
+        if i > 0 {
+            self.soft_space();
+        }
+        if i == bytes.len() {
+            return;
+        }
+        let end = word_end(bytes, i);
+        self.push_word(&s[i..end]);
+        let special: &[bool; 256] = if self.markdown && !self.verbatim {
+            &super::escape::SPECIAL
+        } else if self.markdown && self.in_cell {
+            &PIPE
+        } else {
+            &NOTHING
+        };
+        if std::ptr::eq(special, &NOTHING) {
+            self.push_plain_spans(s, end);
+        } else {
+            self.push_spans(s, end, special);
+        }
+    }
+
+    /// [`Writer::push_spans`] for text that needs no escaping: the words are skipped eight
+    /// bytes at a time ([`next_space_or_nbsp`]), stopping only where whitespace may start.
+    fn push_plain_spans(&mut self, s: &str, at: usize) {
+        let bytes = s.as_bytes();
+        let mut span = at;
+        let mut i = at;
+        loop {
+            i = next_space_or_nbsp(bytes, i);
+            let Some(&c) = bytes.get(i) else {
+                break;
+            };
+            if !starts_ws(bytes, i, c) {
+                i += 1;
+                continue;
             }
-            if i > ws_start {
+            if c == b' '
+                && bytes
+                    .get(i + 1)
+                    .is_some_and(|&n| !starts_ws(bytes, i + 1, n))
+            {
+                // One space before a word: kept in the span.
+                i += 2;
+                continue;
+            }
+            self.out.push_str(&s[span..i]);
+            i = skip_ws(bytes, i);
+            if i == bytes.len() {
                 self.soft_space();
+                return;
             }
-            let word_start = i;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b' ' | b'\t' | b'\n' | b'\r' | 0x0c => break,
-                    0xC2 if bytes.get(i + 1) == Some(&0xA0) => break,
-                    _ => i += 1,
+            self.out.push(' ');
+            span = i;
+        }
+        self.out.push_str(&s[span..]);
+    }
+
+    /// The rest of [`Writer::push_text`]'s text from `at` (the end of its first word): runs
+    /// of words one space apart copied as they are, a word with a byte `special` marks
+    /// escaped on its own.
+    fn push_spans(&mut self, s: &str, at: usize, special: &[bool; 256]) {
+        let bytes = s.as_bytes();
+        let mut span = at;
+        let mut i = at;
+        while i < bytes.len() {
+            let single = bytes[i] == b' '
+                && bytes
+                    .get(i + 1)
+                    .is_some_and(|&c| !starts_ws(bytes, i + 1, c));
+            let word = if single {
+                i + 1
+            } else {
+                self.out.push_str(&s[span..i]);
+                i = skip_ws(bytes, i);
+                if i == bytes.len() {
+                    self.soft_space();
+                    return;
                 }
+                self.out.push(' ');
+                span = i;
+                i
+            };
+            let mut marked = false;
+            i = word;
+            while let Some(&c) = bytes.get(i) {
+                if starts_ws(bytes, i, c) {
+                    break;
+                }
+                marked |= special[c as usize];
+                i += 1;
             }
-            if i > word_start {
-                self.push_word(&s[word_start..i]);
+            if marked {
+                self.out.push_str(&s[span..word]);
+                self.push_later_word(&s[word..i]);
+                span = i;
             }
+        }
+        self.out.push_str(&s[span..]);
+    }
+
+    /// A word after the first of a text, whose bytes may need escaping.
+    fn push_later_word(&mut self, word: &str) {
+        if self.markdown && !self.verbatim {
+            let ctx = super::escape::Context {
+                line_start: false,
+                in_link: self.in_link,
+                in_cell: self.in_cell,
+            };
+            super::escape::push_escaped(&mut self.out, word, ctx);
+        } else {
+            self.push_verbatim(word);
         }
     }
 
@@ -382,5 +477,202 @@ impl Writer {
 
     pub fn is_inline_only(&self) -> bool {
         self.st.inline_only > 0
+    }
+}
+
+/// No byte needs escaping (plain text, verbatim text outside a table cell).
+static NOTHING: [bool; 256] = [false; 256];
+
+/// Verbatim text in a pipe-table cell: only `|` needs escaping.
+static PIPE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'|' as usize] = true;
+    t
+};
+
+/// Whether collapsible whitespace starts at `i`, whose byte is `c`: ASCII whitespace or
+/// U+00A0 (which the text views collapse too).
+#[inline]
+fn starts_ws(bytes: &[u8], i: usize, c: u8) -> bool {
+    match c {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0c => true,
+        0xC2 => bytes.get(i + 1) == Some(&0xA0),
+        _ => false,
+    }
+}
+
+/// The end of the run of collapsible whitespace at `i`.
+#[inline]
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = bytes.get(i) {
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0c => i += 1,
+            0xC2 if bytes.get(i + 1) == Some(&0xA0) => i += 2,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The end of the word at `i` (the next collapsible whitespace, or the end).
+#[inline]
+fn word_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = bytes.get(i) {
+        if starts_ws(bytes, i, c) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The first byte from `i` that may start collapsible whitespace (below `!`, or 0xC2, the
+/// lead byte of U+00A0), or the end: eight bytes at a time, then byte by byte.
+#[inline]
+fn next_space_or_nbsp(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // Bytes below 0x21, and bytes equal to 0xC2 (zero after the xor); the borrow may set
+        // bits above the first hit, so only the lowest is read.
+        let below = word.wrapping_sub(ONES * 0x21) & !word & HIGH;
+        let nbsp = (word ^ (ONES * 0xC2)).wrapping_sub(ONES) & !(word ^ (ONES * 0xC2)) & HIGH;
+        let hits = below | nbsp;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = bytes.get(i) {
+        if c < 0x21 || c == 0xC2 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time `push_text` the spans replaced: every word through `push_word`.
+    fn push_text_by_words(w: &mut Writer, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let ws = i;
+            i = skip_ws(bytes, i);
+            if i > ws {
+                w.soft_space();
+            }
+            let word = i;
+            i = word_end(bytes, i);
+            if i > word {
+                w.push_word(&s[word..i]);
+            }
+        }
+    }
+
+    fn writer(markdown: bool, verbatim: bool, in_cell: bool, in_link: bool) -> Writer {
+        let mut w = Writer::new(markdown, 0);
+        w.verbatim = verbatim;
+        w.in_cell = in_cell;
+        w.in_link = in_link;
+        w
+    }
+
+    #[test]
+    fn spans_write_what_words_one_at_a_time_write() {
+        let pieces = [
+            "a",
+            "bc",
+            "snake_case",
+            "*",
+            "**x**",
+            "a|b",
+            "[x]",
+            "<p>",
+            "&amp;",
+            "~~",
+            "\\*",
+            "1.",
+            "#",
+            "é",
+            "©",
+            "\u{a0}",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\x0c",
+            "\u{a0} ",
+            "longer-than-eight-bytes",
+            "x\u{a0}y",
+            "\x01",
+        ];
+        let mut texts = vec![String::new()];
+        // Every pair and a sampled set of longer mixes of the pieces.
+        for a in pieces {
+            for b in pieces {
+                texts.push(format!("{a}{b}"));
+                texts.push(format!("{a} {b} {a}"));
+            }
+        }
+        for (n, a) in pieces.iter().enumerate() {
+            let mix: String = (0..12)
+                .map(|k| pieces[(n * 7 + k * 5) % pieces.len()])
+                .collect();
+            texts.push(format!("{a}{mix}{a}"));
+        }
+        for markdown in [false, true] {
+            for verbatim in [false, true] {
+                for in_cell in [false, true] {
+                    for in_link in [false, true] {
+                        for t in &texts {
+                            let mut new = writer(markdown, verbatim, in_cell, in_link);
+                            let mut old = writer(markdown, verbatim, in_cell, in_link);
+                            // Twice, so the second text starts mid-line after the first.
+                            for _ in 0..2 {
+                                new.push_text(t);
+                                push_text_by_words(&mut old, t);
+                            }
+                            new.push_literal("|");
+                            old.push_literal("|");
+                            assert_eq!(
+                                new.out, old.out,
+                                "{t:?} md={markdown} verbatim={verbatim} cell={in_cell}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn next_space_or_nbsp_stops_at_the_first_candidate() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for stop in [b' ', b'\n', 0x01, 0xC2] {
+                    let mut b = vec![b'a'; len];
+                    // Bytes just above a stop must not count as one.
+                    b.iter_mut().step_by(3).for_each(|c| *c = b'!');
+                    b.iter_mut().skip(1).step_by(5).for_each(|c| *c = 0xC3);
+                    if at < len {
+                        b[at] = stop;
+                    }
+                    for from in 0..=at {
+                        assert_eq!(
+                            next_space_or_nbsp(&b, from),
+                            at,
+                            "len {len} at {at} from {from}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -654,7 +654,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 let key = guard::name_key(&b[from..name_end]);
                 // `crowded` first: it also probes for `flat`.
                 let crowded = self.crowded();
-                let start = if (guard::opens_element(&key) && crowded)
+                let start = if (crowded && guard::opens_element(&key))
                     || (self.flat.get() && guard::flattens(&key))
                 {
                     t.drop_crowded(key, tag.self_closing)

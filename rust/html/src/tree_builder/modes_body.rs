@@ -102,7 +102,8 @@ impl Builder {
                 }
                 self.reconstruct_formatting();
                 self.insert_text(s);
-                if !s.chars().all(is_ws) {
+                // Read only while it can still change: once off, it stays off.
+                if self.frameset_ok && !s.chars().all(is_ws) {
                     self.frameset_ok = false;
                 }
             }

@@ -29,7 +29,7 @@ pub(super) fn is_any(n: &Name, names: &[&str]) -> bool {
 
 /// What the scanner needs to know about an element name, in one match: `tag_sets.rs`'s table,
 /// which its tree builder's caps read too (one home for both sides of the parse).
-fn class(n: &Name) -> TagClass {
+pub(super) fn class(n: &Name) -> TagClass {
     let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
     TagClass::of(&n[..len])
 }
@@ -52,11 +52,6 @@ pub(super) fn is_void(n: &Name) -> bool {
     class(n).is_void()
 }
 
-/// Elements whose end tag is optional: the parser closes them itself, they don't nest.
-pub(super) fn closes_itself(n: &Name) -> bool {
-    class(n).closes_itself()
-}
-
 /// How the tokenizer reads the content of an HTML element (scripting disabled, so
 /// `<noscript>` is ordinary markup).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,8 +63,8 @@ pub(super) enum Content {
     Plaintext,
 }
 
-pub(super) fn content_of(n: &Name) -> Content {
-    let c = class(n);
+/// How the content of an element of class `c` ([`class`]) is read.
+pub(super) fn content_of(c: TagClass) -> Content {
     if c.is_script() {
         Content::Script
     } else if c.is_rawtext() {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use memchr::memchr;
 
-use super::names::{breaks_out, closes_itself, content_of, is, is_any, is_void, Content, Name};
+use super::names::{breaks_out, class, content_of, is, is_any, is_void, Content, Name};
 use super::scan::{is_space, Attr};
 use super::svg::svg_extent;
 use super::{MAX_ATTRS, MAX_DEPTH};
@@ -202,10 +202,12 @@ impl Tracker {
             });
             return Start::Markup;
         }
-        if is_void(&key) || closes_itself(&key) {
+        // Named once: each of these tests read the name's class anew.
+        let class = class(&key);
+        if class.is_void() || class.closes_itself() {
             return Start::Markup;
         }
-        match content_of(&key) {
+        match content_of(class) {
             Content::Plaintext => return Start::Plaintext,
             Content::Script => {
                 return Start::Script {
