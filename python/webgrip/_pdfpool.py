@@ -17,11 +17,12 @@ fails one call with :class:`~webgrip.errors.UnsupportedContentError` (``reason``
   message and fields). JSON and not pickle: whatever a worker sends is read as data, so even a
   worker a PDF took over cannot run code in the host through its answer.
 - **Limits.** The parent watches the worker's resident memory while it reads (on Linux,
-  every :data:`_WATCH_SECONDS`) and kills it past what it held idle, plus the document twice
-  and :data:`DEFAULT_MEMORY_BYTES`. Around each read the worker also caps its own CPU time
-  (the call's time plus a second, or :data:`NO_DEADLINE_CPU_SECONDS`) and address space
-  (what it has mapped, the parse thread's stack, the document twice and the same allowance:
-  the backstop for an allocation too large or too fast for the watch), and lifts both after.
+  every :data:`_WATCH_SECONDS`) and kills it past the least it held idle before any of its
+  reads, plus the document twice and :data:`DEFAULT_MEMORY_BYTES`. Around each read the
+  worker also caps its own CPU time (the call's time plus a second, or
+  :data:`NO_DEADLINE_CPU_SECONDS`) and address space (what it has mapped, the parse thread's
+  stack, the document twice and the same allowance: the backstop for an allocation too large
+  or too fast for the watch), and lifts both after.
   The allocator reserves address space 64 MiB at a time in a worker, not 1 GiB, so that cap
   holds to that. A worker left holding over 256 MiB after a read is replaced.
 - **No CPU after return.** The parent waits until the call's deadline or cancellation and
@@ -77,6 +78,14 @@ _PARSE_STACK_BYTES = 256 << 20
 #: default: a read would then fill a reserved gigabyte before the address-space cap could
 #: stop it. Workers reserve 64 MiB at a time (the value is in KiB), so the cap holds to that.
 _ARENA_RESERVE_KIB = str(64 * 1024)
+#: mimalloc hands memory freed by a read back to the system after 10 ms by default, and the
+#: next read faults it in again, page by page, each zeroed by the kernel: reading pdf-dev,
+#: 214,000 page faults, a quarter of the worker's CPU. Workers keep freed memory for a second
+#: (30,000 faults), so back-to-back reads reuse it. What a read reuses counts against its
+#: allowance: its limit is counted from the least the worker held before any of its reads, not
+#: from what it holds now (see ``_Worker.floor``); what an idle worker holds stays bounded by
+#: its retirement past ``_RETIRE_RESIDENT_BYTES``.
+_PURGE_DELAY_MS = "1000"
 #: A worker holding more than this after a read is replaced: its next read's limits are
 #: counted from what it holds. Reading pdf-dev over and over, a worker holds 50-60 MiB.
 _RETIRE_RESIDENT_BYTES = 256 << 20
@@ -154,8 +163,15 @@ class _Worker:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             close_fds=True,
-            env=dict(os.environ, MIMALLOC_ARENA_RESERVE=_ARENA_RESERVE_KIB),
+            env=dict(
+                os.environ,
+                MIMALLOC_ARENA_RESERVE=_ARENA_RESERVE_KIB,
+                MIMALLOC_PURGE_DELAY=_PURGE_DELAY_MS,
+            ),
         )
+        #: The least resident memory seen before one of its reads: what the worker is without
+        #: memory kept from earlier reads, from which each read's limit is counted.
+        self.floor: int | None = None
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_fd = self.proc.stdin.fileno()
         self.from_fd = self.proc.stdout.fileno()
@@ -302,9 +318,13 @@ class _Pool:
             raise TypeError("mode, password and url must be str, max_pages an int") from None
         request = [_HEAD.pack(len(head), len(data)), head, data]
         # The read's memory, held to as it grows: what the worker holds idle, the document
-        # twice (received, and the core's copy) and the allowance.
+        # twice (received, and the core's copy) and the allowance. Idle is the least it held
+        # before any read: memory an earlier read freed and the worker kept (see
+        # ``_PURGE_DELAY_MS``) counts against this read if it reuses it.
         idle = worker.resident()
-        limit = None if idle is None else idle + 2 * len(data) + header["memory"]
+        if idle is not None:
+            worker.floor = idle if worker.floor is None else min(worker.floor, idle)
+        limit = None if worker.floor is None else worker.floor + 2 * len(data) + header["memory"]
         watch = _Watch(deadline, cancel, worker, limit)
         try:
             _send(worker.to_fd, request, watch)
