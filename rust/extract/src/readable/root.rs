@@ -542,6 +542,12 @@ impl Table {
             if best_w < share * total || left >= LEFT_PARAS * total {
                 return node;
             }
+            // The page's title standing just before the heavy child, with nothing else
+            // beside them, in a block that says it is an article (`<div role="article">
+            // <h1>…</h1><article>…`), is that text's title.
+            if self.items[node as usize].flags.has_any(F_ARTICLE) && self.titles(node, best) {
+                return node;
+            }
             // A landing page (not a declared article) spreads its content over sibling
             // sections of one kind, each under its own heading ("Benefits", "Use cases",
             // "Get started"): the longest holding most of the text does not make the others
@@ -559,6 +565,23 @@ impl Table {
             }
             node = best;
         }
+    }
+
+    /// Whether `node`'s children are an `h1` and then `best`, and nothing else with text.
+    fn titles(&self, node: u32, best: u32) -> bool {
+        let mut title = false;
+        for c in self.children(node) {
+            let it = &self.items[c as usize];
+            if c == best {
+                return title;
+            }
+            if it.level == 1 && !title {
+                title = true;
+            } else if it.text > 0 {
+                return false;
+            }
+        }
+        false
     }
 
     /// If the root is a lone item among repeated siblings that carry comparable text (a
