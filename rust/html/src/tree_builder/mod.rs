@@ -67,9 +67,11 @@ pub enum QuirksMode {
 }
 
 /// A token as the builder sees it: start and end tags apart, NULs as characters (each mode
-/// decides whether to drop or replace them).
+/// decides whether to drop or replace them). The rare doctype is boxed so that every token,
+/// moved through the dispatcher and the modes, is the size of a tag rather than of three
+/// optional strings.
 pub(crate) enum Tok<'a> {
-    Doctype(Doctype),
+    Doctype(Box<Doctype>),
     Start(Tag<'a>),
     End(Tag<'a>),
     Comment(Cow<'a, str>),
@@ -228,7 +230,7 @@ impl TreeBuilder {
 impl TokenSink for TreeBuilder {
     fn process_token(&self, token: Token<'_>) -> SinkResult {
         let tok = match token {
-            Token::Doctype(d) => Tok::Doctype(d),
+            Token::Doctype(d) => Tok::Doctype(Box::new(d)),
             Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(t),
             Token::Tag(t) => Tok::End(t),
             Token::Comment(c) => Tok::Comment(c),
