@@ -498,7 +498,7 @@ impl Nesting {
 
     /// A bare word ended: an operator ends the operation (at the top level), `true`, `false`,
     /// `null` and `R` are operands, and an operator inside an array fails the operation.
-    #[inline]
+    #[inline(always)]
     fn end_word(&mut self) {
         if let Some(word) = self.word.take() {
             self.ended_word(word);
