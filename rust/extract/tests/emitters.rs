@@ -51,6 +51,30 @@ fn code() {
 }
 
 #[test]
+fn highlighter_lines_without_newlines_stay_lines() {
+    // Shiki's markup with the newlines between lines minified away: CSS shows them apart.
+    let joined = "<pre class='shiki'><code><span class='line'><span>x = 1</span></span>\
+                  <span class='line'><span>y = 2</span></span><span class='line'></span>\
+                  <span class='line'>z</span></code></pre>";
+    assert_eq!(md(joined), "```\nx = 1\ny = 2\n\nz\n```\n");
+    assert_eq!(txt(joined), "x = 1\ny = 2\n\nz\n");
+    // With the newlines in the markup, nothing is added; other spans and `line` outside a
+    // listing are text as before.
+    let spaced = "<pre><code><span class='line'>a</span>\n<span class='line'>b</span></code></pre>";
+    assert_eq!(md(spaced), "```\na\nb\n```\n");
+    assert_eq!(
+        txt(&format!("<p>a</p>{spaced}<p>b</p>{joined}")),
+        "a\n\na\nb\n\nb\n\nx = 1\ny = 2\n\nz\n"
+    );
+    let empty_first = "<pre><span class='line'></span>\n<span class='line'>b</span></pre>";
+    assert_eq!(txt(&format!("<p>a</p>{empty_first}")), "a\n\n\nb\n");
+    assert_eq!(
+        txt("<pre><span class='tok'>a</span><span class='lines'>b</span></pre><p><span class='line'>c</span><span class='line'>d</span></p>"),
+        "ab\n\ncd\n"
+    );
+}
+
+#[test]
 fn lists_nested() {
     let html = "<ul><li>a<ul><li>b</li><li>c<ol start=3><li>d</li><li>e</li></ol></li></ul></li><li>f</li></ul>";
     assert_eq!(md(html), "- a\n  - b\n  - c\n    3. d\n    4. e\n- f\n");

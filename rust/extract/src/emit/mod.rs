@@ -151,6 +151,8 @@ struct Emitter<'s> {
     code: u32,
     link: u32,
     pre: u32,
+    /// Where the last highlighter line (`span.line`) of the open listing began.
+    code_line_at: Option<usize>,
 }
 
 impl<'s> Emitter<'s> {
@@ -176,6 +178,7 @@ impl<'s> Emitter<'s> {
             code: 0,
             link: 0,
             pre: 0,
+            code_line_at: None,
         }
     }
 
@@ -211,6 +214,7 @@ impl<'s> Emitter<'s> {
                 return false;
             }
             "wbr" => return false,
+            "span" if self.pre > 0 && is_code_line(el) => self.open_code_line(),
             _ => {}
         }
         let frame = if let Some(level) = webgrip_html::heading_level(name) {
@@ -379,8 +383,26 @@ impl<'s> Emitter<'s> {
         Frame::Item
     }
 
+    /// Highlighters such as Shiki wrap each line of a listing in `<span class="line">`;
+    /// where the page drops the newlines between them, CSS (`display: block`) alone shows
+    /// the lines apart, so the view starts each on a line of its own, empty ones too. A
+    /// newline already in the markup since the last such line leaves nothing to add.
+    fn open_code_line(&mut self) {
+        // The break before the listing is written first, or the newlines it becomes would
+        // read as the markup's own.
+        self.w.ensure_content_flush_only();
+        let at = self.w.out.len();
+        if let Some(last) = self.code_line_at.replace(at) {
+            if self.w.out.get(last..).is_some_and(|s| !s.contains('\n')) {
+                self.w.raw_newline();
+                self.code_line_at = Some(self.w.out.len());
+            }
+        }
+    }
+
     fn open_pre(&mut self, el: Element<'_>, node: NodeRef<'_>) -> Frame {
         self.pre += 1;
+        self.code_line_at = None;
         self.sync_flags();
         if self.pre > 1 || self.w.is_inline_only() {
             return Frame::Pre {
@@ -415,6 +437,7 @@ impl<'s> Emitter<'s> {
 
     fn close_pre(&mut self, fence_at: Option<usize>, body_at: usize) {
         self.pre -= 1;
+        self.code_line_at = None;
         self.sync_flags();
         // Drop trailing blank lines of the block (the fence or the next block follows).
         let keep = self.w.out[body_at..].trim_end().len();
@@ -805,4 +828,10 @@ fn push_link_destination(out: &mut String, url: &str) {
         }
         out.push('>');
     }
+}
+
+/// A `span` that a syntax highlighter made one line of a listing: the class `line`.
+fn is_code_line(el: Element<'_>) -> bool {
+    element_facts::html_attr(el, "class")
+        .is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "line"))
 }

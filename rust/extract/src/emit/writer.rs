@@ -457,7 +457,7 @@ impl Writer {
     }
 
     /// Flush pending breaks without starting the line (used before verbatim newlines).
-    fn ensure_content_flush_only(&mut self) {
+    pub fn ensure_content_flush_only(&mut self) {
         if self.st.pending_nl > 0 {
             self.ensure_content();
         }
