@@ -20,19 +20,21 @@
 //!   number → the code's Unicode ([`Scheme::decode`]), and each number keeps the width the
 //!   parser gave the code (so the glyphs stand where they stood).
 //!
-//! The Unicode needs no CMap data in the wheel: under `Uni*-UCS2-*`/`Uni*-UTF16-*` the code is
+//! The Unicode needs no CMap data in the wheel for most maps: under `Uni*-UCS2-*`/`Uni*-UTF16-*` the code is
 //! UTF-16 itself (`-UTF32-` UTF-32), and the legacy CMaps are keyed by their national encoding's
 //! bytes, so `encoding_rs` (WHATWG's tables, already in the build through pdf_oxide) decodes
 //! them: Shift_JIS for `RKSJ`, EUC-JP, GBK / GB18030, Big5 (with HKSCS), and Windows-949 (a
 //! superset of EUC-KR) for `KSC`/`UHC`; the GL forms (`H`, `GB-H`, `KSC-H`) are their EUC
 //! bytes less the high bits. What data would add is the code's CID, which decides its width
 //! through the font's `/W`: the widths stay what pdf_oxide used before (the code read as a CID),
-//! so ASCII in such a font can still stand wider than drawn. Not handled: `CNS1-H`/`CNS2-H`/
-//! `CNS-EUC-H` (CNS 11643, which encoding_rs has no table for), `GBT-*` (traditional forms at
-//! GB 2312 positions), the one-byte `Hiragana`, `Katakana` and `WP-Symbol` (Adobe's own
-//! layouts; `Hankaku` and `Roman` are JIS X 0201 and read), a font reached only inside
-//! a Form XObject, and a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code
-//! width; none seen in the corpora).
+//! so ASCII in such a font can still stand wider than drawn. The maps no national encoding
+//! covers — `CNS1-H`/`CNS2-H`/`CNS-EUC-H` (CNS 11643, which encoding_rs has no table for),
+//! `GBT-*` (traditional forms at GB 2312 positions) and the one-byte `Hiragana` and `Katakana`
+//! (Adobe's own layouts) — are read through Adobe's data ([`crate::adobe_cmaps`], generated
+//! tables), which give the code's CID too, so their glyphs take their `/W` widths. Not
+//! handled: `WP-Symbol` (Adobe's own layout; `Hankaku` and `Roman` are JIS X 0201 and read), a
+//! font reached only inside a Form XObject, and a font with a `/ToUnicode` (pdf_oxide cuts its
+//! codes by the map's code width; none seen in the corpora).
 //!
 //! Cost: one pass over the page's content (already bounded by the page scan in `page_cost.rs`), a
 //! table of the distinct codes drawn, and no second parse of the file.
@@ -46,6 +48,7 @@ use pdf_oxide::layout::TextChar;
 use pdf_oxide::object::Object;
 use pdf_oxide::PdfDocument;
 
+use crate::adobe_cmaps::Map;
 use crate::forms::is_regular;
 use crate::glyphs::glyph_layer;
 
@@ -77,6 +80,9 @@ pub enum Scheme {
     /// `Hankaku`, `Roman`: Adobe-Japan1's one-byte CMaps, JIS X 0201 (roman 20–7E, half-width
     /// katakana A1–DF), which are Shift_JIS's one-byte codes.
     JisOneByte,
+    /// `CNS1-H`, `CNS2-H`, `CNS-EUC-H`, the `GBT-*` maps, `Hiragana`, `Katakana`: Adobe's
+    /// tables ([`crate::adobe_cmaps`]), which also give each code its CID.
+    Adobe(Map),
 }
 
 impl Scheme {
@@ -84,9 +90,12 @@ impl Scheme {
     /// cuts those itself) and what is not handled (see the module notes).
     pub fn of(cmap: &str) -> Option<Scheme> {
         // The one-byte CMaps carry no writing-mode suffix. `Hiragana` and `Katakana` put kana
-        // at positions of Adobe's own, which no national encoding shares: not handled.
+        // at positions of Adobe's own, which no national encoding shares: Adobe's tables.
         if matches!(cmap, "Hankaku" | "Roman") {
             return Some(Scheme::JisOneByte);
+        }
+        if let Some(map) = Map::of(cmap) {
+            return Some(Scheme::Adobe(map));
         }
         let base = cmap
             .strip_suffix("-H")
@@ -153,6 +162,7 @@ impl Scheme {
             },
             Scheme::JisGl | Scheme::GbGl | Scheme::KscGl => 2,
             Scheme::JisOneByte => 1,
+            Scheme::Adobe(map) => map.code_len(b),
         };
         want.min(bytes.len())
     }
@@ -198,6 +208,20 @@ impl Scheme {
                 [0x20..=0x7E | 0xA1..=0xDF] => legacy(encoding_rs::SHIFT_JIS, code),
                 _ => None,
             },
+            Scheme::Adobe(map) => map.decode(code).map(String::from),
+        }
+    }
+
+    /// The CID whose width the glyph of `code` takes: Adobe's tables' CID where this module
+    /// has them, else the code read as a CID, as pdf_oxide read it (`None` past two bytes).
+    fn width_cid(self, code: &[u8]) -> Option<u16> {
+        if let Scheme::Adobe(map) = self {
+            return map.cid(code);
+        }
+        match *code {
+            [a] => Some(u16::from(a)),
+            [a, b] => Some(u16::from_be_bytes([a, b])),
+            _ => None,
         }
     }
 }
@@ -539,13 +563,7 @@ fn rewritten(font: &FontInfo, codes: &Codes, scheme: Scheme) -> FontInfo {
     f.to_unicode = Some(LazyCMap::new(to_unicode(codes, scheme)));
     // Clones share the decode memo; this copy's numbers mean other things.
     f.type0_unicode_memo = Arc::new(Mutex::new(HashMap::new()));
-    let as_cid = |code: &[u8]| -> Option<u16> {
-        match *code {
-            [a] => Some(u16::from(a)),
-            [a, b] => Some(u16::from_be_bytes([a, b])),
-            _ => None,
-        }
-    };
+    let as_cid = |code: &[u8]| scheme.width_cid(code);
     let mut widths = HashMap::with_capacity(codes.list.len());
     let mut vertical = HashMap::new();
     for (k, code) in codes.list.iter().enumerate() {
@@ -715,12 +733,12 @@ mod tests {
             ("KSCms-UHC-HW-H", Some(Scheme::Uhc)),
             ("KSC-H", Some(Scheme::KscGl)),
             ("Identity-H", None),
-            ("CNS1-H", None),
-            ("GBT-EUC-H", None),
+            ("CNS1-H", Some(Scheme::Adobe(Map::Cns1))),
+            ("GBT-EUC-H", Some(Scheme::Adobe(Map::GbtEuc))),
+            ("Hiragana", Some(Scheme::Adobe(Map::Hiragana))),
             ("WinAnsiEncoding", None),
             ("Roman", Some(Scheme::JisOneByte)),
             ("Hankaku", Some(Scheme::JisOneByte)),
-            ("Hiragana", None),
             ("Roman-H", None),
         ] {
             assert_eq!(Scheme::of(name), want, "{name}");

@@ -14,6 +14,7 @@
 //! streams go through the same passes decrypted (`crypt`), or the file is not read.
 
 // Private modules: the API is this file's items (`extract`, `Mode`, `Limits`, the errors).
+mod adobe_cmaps;
 mod bombs;
 mod cmaps;
 mod crypt;

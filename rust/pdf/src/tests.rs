@@ -356,6 +356,41 @@ fn legacy_predefined_cmaps_read_as_the_text_drawn() {
 }
 
 #[test]
+fn adobe_table_cmaps_read_as_the_text_drawn() {
+    // CNS 11643, GB/T 12345 and the one-byte kana maps, which no national encoding reads:
+    // the codes are Adobe's (poppler-data's CMap files), an odd run of ASCII before the
+    // two-byte codes of the EUC forms, and a four-byte plane-2 code.
+    let high = |gl: &[u8]| gl.iter().map(|b| b | 0x80).collect::<Vec<u8>>();
+    let taipei = [0x6A, 0x57, 0x46, 0x21, 0x46, 0x4B];
+    let mut cns_euc = b"Taipei ".to_vec();
+    cns_euc.extend(high(&taipei));
+    cns_euc.extend([0x8E, 0xA2, 0xA1, 0xA1]);
+    let mut gbt_euc = b"Beijing ".to_vec();
+    gbt_euc.extend(high(&[0x31, 0x31, 0x3E, 0x29, 0x39, 0x7A, 0x53, 0x6F]));
+    let cases = [
+        ("CNS1-H", "CNS1", taipei.to_vec()),
+        ("CNS-EUC-H", "CNS1", cns_euc),
+        ("GBT-EUC-H", "GB1", gbt_euc),
+        ("Hiragana", "Japan1", vec![0x4B, 0x57, 0x66, 0x45]),
+        ("Katakana", "Japan1", vec![0x36, 0x40, 0x36, 0x45]),
+    ];
+    let text = read_text(&cid_page(&cases))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    for want in [
+        "Latin line",
+        "Taipei 臺北市乂",
+        "Beijing 北京國語",
+        "ひらがな",
+        "ｶﾀｶﾅ",
+    ] {
+        assert!(text.contains(want), "{want:?} not in {text:?}");
+    }
+    // Once under CNS1-H, once under CNS-EUC-H.
+    assert_eq!(text.matches("臺北市").count(), 2, "{text:?}");
+}
+
+#[test]
 fn identity_cid_fonts_read_through_their_ordering() {
     // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
     // CID → Unicode table (pdf_oxide's); the expected text is pdftotext's for these pages.
