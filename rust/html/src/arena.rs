@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::tree_builder::tag_ids::{known_id, CLASSES, KNOWN};
+use crate::tree_builder::tag_ids::{known_id, tag, CLASSES, KNOWN};
 
 /// Index of a node in [`Dom::nodes`]; the document is node 0.
 pub type NodeId = u32;
@@ -125,6 +125,12 @@ impl Names {
         CLASSES.get(id as usize).copied().unwrap_or(0)
     }
 
+    /// The id of a name that is not a known one, if this document interned it.
+    #[inline]
+    pub fn other(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
     #[inline]
     pub fn lookup(&self, name: &str) -> Option<u32> {
         known_id(name).or_else(|| self.ids.get(name).copied())
@@ -233,6 +239,16 @@ impl Dom {
         attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
     ) -> NodeId {
         let name_id = self.names.intern(name);
+        self.new_element_id(ns, name_id, attrs)
+    }
+
+    /// [`Dom::new_element`] for a name already interned as `name_id`.
+    pub(crate) fn new_element_id<'a>(
+        &mut self,
+        ns: Ns,
+        name_id: u32,
+        attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
+    ) -> NodeId {
         let a = Self::offset(self.attrs.len());
         for (ans, aname, value) in attrs {
             if !Self::fits(self.attrs.len(), 1) {
@@ -249,7 +265,7 @@ impl Dom {
         }
         let b = Self::offset(self.attrs.len());
         let id = self.push(Kind::Element, ns, name_id, a, b);
-        if ns == Ns::Html && name == "template" {
+        if ns == Ns::Html && name_id == tag::TEMPLATE {
             let frag = self.push(Kind::Fragment, Ns::None, 0, 0, 0);
             // The fragment points up to its template without being one of its children.
             self.nodes[frag as usize].parent = id;

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::token::Tag;
 
-use super::tag_ids::{known, tag};
+use super::tag_ids::tag;
 use super::{is_ws, Builder, Tok};
 use crate::arena::{NodeId, Ns};
 
@@ -239,27 +239,25 @@ impl Builder {
             Tok::Doctype(_) => {}
             Tok::Start(t)
                 if BREAKOUT.contains(&&*t.name)
-                    || (known(&t.name) == tag::FONT
+                    || (t.id == tag::FONT
                         && t.attrs
                             .iter()
                             .any(|a| matches!(&*a.name, "color" | "face" | "size"))) =>
             {
                 self.break_out(Tok::Start(t))
             }
-            Tok::End(t) if matches!(known(&t.name), tag::BR | tag::P) => {
-                self.break_out(Tok::End(t))
-            }
+            Tok::End(t) if matches!(t.id, tag::BR | tag::P) => self.break_out(Tok::End(t)),
             Tok::Start(mut t) => {
                 let ns = self
                     .adjusted_current()
                     .map_or(Ns::Html, |n| self.dom.node(n).ns);
                 match ns {
-                    Ns::MathMl => adjust_mathml_attrs(&mut t),
+                    Ns::MathMl => adjust_mathml_attrs(t.tag_mut()),
                     Ns::Svg => {
                         if let Some(name) = recase(SVG_TAGS, &t.name) {
-                            t.name = name;
+                            t.rename(name);
                         }
-                        adjust_svg_attrs(&mut t);
+                        adjust_svg_attrs(t.tag_mut());
                     }
                     _ => {}
                 }

@@ -1,10 +1,8 @@
 //! Where and how nodes go in: the appropriate place for inserting a node (§13.2.6.1), with
 //! foster parenting and template contents, and the insert-element/text/comment helpers.
 
-use crate::token::Tag;
-
-use super::tag_ids::{set, tag};
-use super::{html_attrs, Builder};
+use super::tag_ids::{set, tag, NO_NAME};
+use super::{html_attrs, Builder, TagTok};
 use crate::arena::{Dom, Kind, NodeId, Ns, NONE};
 
 /// A place in the tree: a parent, and the child to insert before (`NONE`: at the end).
@@ -89,8 +87,12 @@ impl Builder {
     }
 
     /// Insert an HTML element for the token.
-    pub(crate) fn insert_html(&mut self, tag: &Tag) -> NodeId {
-        let node = self.dom.new_element(Ns::Html, &tag.name, html_attrs(tag));
+    pub(crate) fn insert_html(&mut self, tag: &TagTok) -> NodeId {
+        let name_id = match tag.id {
+            NO_NAME => self.dom.names.intern(&tag.name),
+            known => known,
+        };
+        let node = self.dom.new_element_id(Ns::Html, name_id, html_attrs(tag));
         self.insert_element(node)
     }
 

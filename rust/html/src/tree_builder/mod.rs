@@ -72,11 +72,52 @@ pub enum QuirksMode {
 /// optional strings.
 pub(crate) enum Tok<'a> {
     Doctype(Box<Doctype>),
-    Start(Tag<'a>),
-    End(Tag<'a>),
+    Start(TagTok<'a>),
+    End(TagTok<'a>),
     Comment(Cow<'a, str>),
     Chars(Cow<'a, str>),
     Eof,
+}
+
+/// A tag token with the known id of its name ([`tag_ids::known`]), looked up once when the
+/// token arrives: a token may pass through several insertion modes, each matching it
+/// against names, and the arena takes the id instead of interning the name again. It reads
+/// as the [`Tag`] it holds; the name only changes through [`TagTok::rename`], which keeps
+/// the id true.
+pub(crate) struct TagTok<'a> {
+    tag: Tag<'a>,
+    pub(crate) id: u32,
+}
+
+impl<'a> TagTok<'a> {
+    pub(crate) fn new(tag: Tag<'a>) -> TagTok<'a> {
+        let id = tag_ids::known(&tag.name);
+        TagTok { tag, id }
+    }
+
+    /// Give the tag another name (foreign content's adjusted case).
+    pub(crate) fn rename(&mut self, name: Cow<'a, str>) {
+        self.tag.name = name;
+        self.id = tag_ids::known(&self.tag.name);
+    }
+
+    pub(crate) fn into_tag(self) -> Tag<'a> {
+        self.tag
+    }
+
+    /// The tag, to adjust its attributes in place (foreign content); its name changes only
+    /// through [`TagTok::rename`].
+    pub(crate) fn tag_mut(&mut self) -> &mut Tag<'a> {
+        &mut self.tag
+    }
+}
+
+impl<'a> std::ops::Deref for TagTok<'a> {
+    type Target = Tag<'a>;
+
+    fn deref(&self) -> &Tag<'a> {
+        &self.tag
+    }
 }
 
 /// An entry of the list of active formatting elements.
@@ -231,8 +272,8 @@ impl TokenSink for TreeBuilder {
     fn process_token(&self, token: Token<'_>) -> SinkResult {
         let tok = match token {
             Token::Doctype(d) => Tok::Doctype(Box::new(d)),
-            Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(t),
-            Token::Tag(t) => Tok::End(t),
+            Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(TagTok::new(t)),
+            Token::Tag(t) => Tok::End(TagTok::new(t)),
             Token::Comment(c) => Tok::Comment(c),
             Token::Chars(s) => Tok::Chars(s),
             Token::Null => Tok::Chars(Cow::Borrowed("\0")),
@@ -256,11 +297,10 @@ impl TokenSink for TreeBuilder {
     }
 }
 
-/// The known id of a tag token's name ([`tag_ids::known`]), `NO_NAME` for other tokens:
-/// computed once where a mode tests the token against several names.
+/// The known id of a tag token's name ([`tag_ids::known`]), `NO_NAME` for other tokens.
 pub(crate) fn tok_id(tok: &Tok) -> u32 {
     match tok {
-        Tok::Start(t) | Tok::End(t) => tag_ids::known(&t.name),
+        Tok::Start(t) | Tok::End(t) => t.id,
         _ => tag_ids::NO_NAME,
     }
 }
@@ -472,7 +512,7 @@ impl Builder {
     }
 
     /// The generic RCDATA / raw text element parsing algorithms, and script data.
-    fn raw_element(&mut self, tag: &Tag, kind: RawKind) {
+    fn raw_element(&mut self, tag: &TagTok, kind: RawKind) {
         self.insert_html(tag);
         self.switch = Some(Switch::Raw(kind));
         self.orig_mode = self.mode;

@@ -6,8 +6,8 @@ use crate::token::{Tag, TagKind};
 
 use super::foreign::{adjust_foreign_attrs, adjust_mathml_attrs, adjust_svg_attrs};
 use super::stack::Scope;
-use super::tag_ids::{contains, known, set, tag, HEADINGS};
-use super::{is_ws, Builder, Mode, QuirksMode, Tok};
+use super::tag_ids::{contains, set, tag, HEADINGS};
+use super::{is_ws, Builder, Mode, QuirksMode, TagTok, Tok};
 use crate::arena::Ns;
 
 /// Block-level start tags that close an open `<p>` and are then plain inserts.
@@ -121,8 +121,8 @@ impl Builder {
         }
     }
 
-    fn body_start(&mut self, t: Tag) {
-        let id = known(&t.name);
+    fn body_start(&mut self, t: TagTok) {
+        let id = t.id;
         match id {
             tag::HTML => {
                 if let (false, Some(&html)) = (self.open_has(tag::TEMPLATE), self.open.first()) {
@@ -317,7 +317,7 @@ impl Builder {
             }
             tag::IMAGE => {
                 let mut t = t;
-                t.name = "img".into();
+                t.rename("img".into());
                 self.body_start(t);
             }
             tag::TEXTAREA => {
@@ -380,9 +380,9 @@ impl Builder {
                 let ns = if id == tag::MATH { Ns::MathMl } else { Ns::Svg };
                 let mut t = t;
                 if ns == Ns::MathMl {
-                    adjust_mathml_attrs(&mut t);
+                    adjust_mathml_attrs(t.tag_mut());
                 } else {
-                    adjust_svg_attrs(&mut t);
+                    adjust_svg_attrs(t.tag_mut());
                 }
                 self.insert_foreign(&t, ns);
             }
@@ -421,8 +421,8 @@ impl Builder {
         }
     }
 
-    fn body_end(&mut self, t: Tag) {
-        let id = self.tag_id(&t.name);
+    fn body_end(&mut self, t: TagTok) {
+        let id = self.tag_id(&t);
         match id {
             tag::TEMPLATE => self.in_head(Tok::End(t)),
             tag::BODY | tag::HTML => {
@@ -504,9 +504,9 @@ impl Builder {
                     kind: TagKind::StartTag,
                     attrs: Vec::new(),
                     self_closing: false,
-                    ..t
+                    ..t.into_tag()
                 };
-                self.body_start(t);
+                self.body_start(TagTok::new(t));
             }
             _ => self.any_other_end(id),
         }

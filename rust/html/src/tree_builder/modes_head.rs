@@ -4,7 +4,7 @@
 use crate::token::RawKind;
 
 use super::quirks::quirks_for;
-use super::tag_ids::{known, tag};
+use super::tag_ids::tag;
 use super::{Builder, Mode, QuirksMode, Tok};
 use crate::arena::{Dom, Ns};
 
@@ -41,7 +41,7 @@ impl Builder {
                 Some(rest) => rest,
                 None => return,
             },
-            Tok::Start(t) if known(&t.name) == tag::HTML => {
+            Tok::Start(t) if t.id == tag::HTML => {
                 let html = self
                     .dom
                     .new_element(Ns::Html, "html", super::html_attrs(&t));
@@ -50,11 +50,7 @@ impl Builder {
                 self.mode = Mode::BeforeHead;
                 return;
             }
-            Tok::End(t)
-                if !matches!(known(&t.name), tag::HEAD | tag::BODY | tag::HTML | tag::BR) =>
-            {
-                return
-            }
+            Tok::End(t) if !matches!(t.id, tag::HEAD | tag::BODY | tag::HTML | tag::BR) => return,
             tok => tok,
         };
         let html = self.dom.new_element(Ns::Html, "html", []);
@@ -71,17 +67,13 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) if known(&t.name) == tag::HTML => return self.in_body(Tok::Start(t)),
-            Tok::Start(t) if known(&t.name) == tag::HEAD => {
+            Tok::Start(t) if t.id == tag::HTML => return self.in_body(Tok::Start(t)),
+            Tok::Start(t) if t.id == tag::HEAD => {
                 self.head = Some(self.insert_html(&t));
                 self.mode = Mode::InHead;
                 return;
             }
-            Tok::End(t)
-                if !matches!(known(&t.name), tag::HEAD | tag::BODY | tag::HTML | tag::BR) =>
-            {
-                return
-            }
+            Tok::End(t) if !matches!(t.id, tag::HEAD | tag::BODY | tag::HTML | tag::BR) => return,
             tok => tok,
         };
         self.head = Some(self.insert_html_named("head"));
@@ -96,7 +88,7 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::HTML => return self.in_body(Tok::Start(t)),
                 tag::BASE | tag::BASEFONT | tag::BGSOUND | tag::LINK | tag::META => {
                     self.insert_html(&t);
@@ -123,7 +115,7 @@ impl Builder {
                 tag::HEAD => return,
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match known(&t.name) {
+            Tok::End(t) => match t.id {
                 tag::HEAD => {
                     self.open.pop();
                     self.mode = Mode::AfterHead;
@@ -152,8 +144,8 @@ impl Builder {
     pub(crate) fn in_head_noscript(&mut self, tok: Tok) {
         let tok = match tok {
             Tok::Doctype(_) => return,
-            Tok::Start(t) if known(&t.name) == tag::HTML => return self.in_body(Tok::Start(t)),
-            Tok::End(t) if known(&t.name) == tag::NOSCRIPT => {
+            Tok::Start(t) if t.id == tag::HTML => return self.in_body(Tok::Start(t)),
+            Tok::End(t) if t.id == tag::NOSCRIPT => {
                 self.open.pop();
                 self.mode = Mode::InHead;
                 return;
@@ -165,7 +157,7 @@ impl Builder {
             Tok::Comment(_) => return self.in_head(tok),
             Tok::Start(t)
                 if matches!(
-                    known(&t.name),
+                    t.id,
                     tag::BASEFONT
                         | tag::BGSOUND
                         | tag::LINK
@@ -176,7 +168,7 @@ impl Builder {
             {
                 return self.in_head(Tok::Start(t))
             }
-            Tok::Start(t) if matches!(known(&t.name), tag::HEAD | tag::NOSCRIPT) => return,
+            Tok::Start(t) if matches!(t.id, tag::HEAD | tag::NOSCRIPT) => return,
             Tok::End(t) if &*t.name != "br" => return,
             tok => tok,
         };
@@ -192,7 +184,7 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::HTML => return self.in_body(Tok::Start(t)),
                 tag::BODY => {
                     self.insert_html(&t);
@@ -227,7 +219,7 @@ impl Builder {
                 tag::HEAD => return,
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match known(&t.name) {
+            Tok::End(t) => match t.id {
                 tag::TEMPLATE => return self.in_head(Tok::End(t)),
                 tag::BODY | tag::HTML | tag::BR => Tok::End(t),
                 _ => return,

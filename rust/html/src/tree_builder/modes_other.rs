@@ -2,7 +2,7 @@
 //! modes), and the frameset and after-body modes. (The in-select modes are gone from the
 //! standard since the 2025 select parser; select content is parsed in body.)
 
-use super::tag_ids::{known, tag};
+use super::tag_ids::tag;
 use super::{is_ws, Builder, Mode, Tok};
 use crate::arena::Dom;
 
@@ -17,7 +17,7 @@ impl Builder {
     pub(crate) fn in_template(&mut self, tok: Tok) {
         match tok {
             Tok::Chars(_) | Tok::Comment(_) | Tok::Doctype(_) => self.in_body(tok),
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::BASE
                 | tag::BASEFONT
                 | tag::BGSOUND
@@ -36,7 +36,7 @@ impl Builder {
                 tag::TD | tag::TH => self.template_switch(Mode::InRow, Tok::Start(t)),
                 _ => self.template_switch(Mode::InBody, Tok::Start(t)),
             },
-            Tok::End(t) if known(&t.name) == tag::TEMPLATE => self.in_head(Tok::End(t)),
+            Tok::End(t) if t.id == tag::TEMPLATE => self.in_head(Tok::End(t)),
             Tok::End(_) => {}
             Tok::Eof => {
                 if !self.open_has(tag::TEMPLATE) {
@@ -61,8 +61,8 @@ impl Builder {
                 self.append_comment(html, &c);
             }
             Tok::Doctype(_) => {}
-            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
-            Tok::End(ref t) if known(&t.name) == tag::HTML => {
+            Tok::Start(ref t) if t.id == tag::HTML => self.in_body(tok),
+            Tok::End(ref t) if t.id == tag::HTML => {
                 if self.context.is_none() {
                     self.mode = Mode::AfterAfterBody;
                 }
@@ -87,7 +87,7 @@ impl Builder {
             Tok::Chars(s) => self.frameset_ws(&s),
             Tok::Comment(c) => self.insert_comment(&c),
             Tok::Doctype(_) => {}
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::HTML => self.in_body(Tok::Start(t)),
                 tag::FRAMESET => {
                     self.insert_html(&t);
@@ -99,7 +99,7 @@ impl Builder {
                 tag::NOFRAMES => self.in_head(Tok::Start(t)),
                 _ => {}
             },
-            Tok::End(t) if known(&t.name) == tag::FRAMESET => {
+            Tok::End(t) if t.id == tag::FRAMESET => {
                 if self.open.len() == 1 {
                     return;
                 }
@@ -117,9 +117,9 @@ impl Builder {
         match tok {
             Tok::Chars(s) => self.frameset_ws(&s),
             Tok::Comment(c) => self.insert_comment(&c),
-            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
-            Tok::Start(ref t) if known(&t.name) == tag::NOFRAMES => self.in_head(tok),
-            Tok::End(ref t) if known(&t.name) == tag::HTML => self.mode = Mode::AfterAfterFrameset,
+            Tok::Start(ref t) if t.id == tag::HTML => self.in_body(tok),
+            Tok::Start(ref t) if t.id == tag::NOFRAMES => self.in_head(tok),
+            Tok::End(ref t) if t.id == tag::HTML => self.mode = Mode::AfterAfterFrameset,
             Tok::Eof => self.stop(),
             _ => {}
         }
@@ -130,7 +130,7 @@ impl Builder {
             Tok::Comment(c) => self.append_comment(Dom::DOCUMENT, &c),
             Tok::Doctype(_) => self.in_body(tok),
             Tok::Chars(ref s) if s.chars().all(is_ws) => self.in_body(tok),
-            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
+            Tok::Start(ref t) if t.id == tag::HTML => self.in_body(tok),
             Tok::Eof => self.stop(),
             tok => self.reprocess(Mode::InBody, tok),
         }
@@ -146,8 +146,8 @@ impl Builder {
                     self.in_body(Tok::Chars(ws.as_str().into()));
                 }
             }
-            Tok::Start(ref t) if known(&t.name) == tag::HTML => self.in_body(tok),
-            Tok::Start(ref t) if known(&t.name) == tag::NOFRAMES => self.in_head(tok),
+            Tok::Start(ref t) if t.id == tag::HTML => self.in_body(tok),
+            Tok::Start(ref t) if t.id == tag::NOFRAMES => self.in_head(tok),
             Tok::Eof => self.stop(),
             _ => {}
         }

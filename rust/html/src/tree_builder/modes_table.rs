@@ -4,7 +4,7 @@
 use crate::token::Tag;
 
 use super::stack::Scope;
-use super::tag_ids::{known, set, tag};
+use super::tag_ids::{set, tag};
 use super::tok_id;
 use super::{is_ws, Builder, Mode, Tok};
 
@@ -35,7 +35,7 @@ impl Builder {
             }
             Tok::Comment(c) => self.insert_comment(&c),
             Tok::Doctype(_) => {}
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::CAPTION => {
                     self.clear_to(TABLE_CONTEXT);
                     self.push_marker();
@@ -83,7 +83,7 @@ impl Builder {
                 }
                 _ => self.foster_in_body(Tok::Start(t)),
             },
-            Tok::End(t) => match known(&t.name) {
+            Tok::End(t) => match t.id {
                 tag::TABLE => {
                     if self.in_scope(tag::TABLE, Scope::Table) {
                         self.pop_until_id(tag::TABLE);
@@ -200,7 +200,7 @@ impl Builder {
             },
             Tok::Comment(c) => return self.insert_comment(&c),
             Tok::Doctype(_) => return,
-            Tok::Start(t) => match known(&t.name) {
+            Tok::Start(t) => match t.id {
                 tag::HTML => return self.in_body(Tok::Start(t)),
                 tag::COL => {
                     self.insert_html(&t);
@@ -210,7 +210,7 @@ impl Builder {
                 tag::TEMPLATE => return self.in_head(Tok::Start(t)),
                 _ => Tok::Start(t),
             },
-            Tok::End(t) => match known(&t.name) {
+            Tok::End(t) => match t.id {
                 tag::COLGROUP => {
                     if self.current_is(tag::COLGROUP) {
                         self.open.pop();

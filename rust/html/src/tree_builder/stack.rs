@@ -6,7 +6,7 @@ use super::tag_ids::{contains, set, tag, NO_NAME};
 use super::tag_sets::{
     BUTTON_SCOPE_BOUNDARY, LIST_SCOPE_BOUNDARY, SCOPE_BOUNDARY, SPECIAL, TABLE_SCOPE_BOUNDARY,
 };
-use super::Builder;
+use super::{Builder, TagTok};
 use crate::arena::{Dom, Kind, NodeId, Ns};
 
 /// The kinds of scope; each adds its own boundary elements to the default list.
@@ -50,8 +50,11 @@ impl Builder {
     /// The id of a tag's name as the arena interned it, or `NO_NAME` when no element carries
     /// that name (then no open element matches it either).
     #[inline]
-    pub(crate) fn tag_id(&self, name: &str) -> u32 {
-        self.dom.names.lookup(name).unwrap_or(NO_NAME)
+    pub(crate) fn tag_id(&self, t: &TagTok) -> u32 {
+        if t.id != NO_NAME {
+            return t.id;
+        }
+        self.dom.names.other(&t.name).unwrap_or(NO_NAME)
     }
 
     pub(crate) fn current_is(&self, id: u32) -> bool {
