@@ -746,6 +746,17 @@ mod tests {
     }
 
     #[test]
+    fn widths_follow_adobe_cids_where_the_tables_give_them() {
+        // CNS-EUC-H `<20> <7e> 13648`: `A` is CID 13681, not 0x41 read as a CID.
+        assert_eq!(Scheme::Adobe(Map::CnsEuc).width_cid(b"A"), Some(13681));
+        assert_eq!(Scheme::Adobe(Map::Hiragana).width_cid(&[0x31]), Some(526));
+        assert_eq!(Scheme::Adobe(Map::Cns1).width_cid(&[0x7E, 0x7E]), None);
+        // Elsewhere the code read as a CID, as pdf_oxide reads it.
+        assert_eq!(Scheme::Gbk.width_cid(&[0xB1, 0xB1]), Some(0xB1B1));
+        assert_eq!(Scheme::EucJp.width_cid(&[0x8F, 0xB0, 0xA1]), None);
+    }
+
+    #[test]
     fn utf16_reads_surrogate_pairs() {
         let text = "Tokyo 東京 𠮷野家";
         let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
