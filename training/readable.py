@@ -148,6 +148,11 @@ BASE = [
 ]
 # ``--features``: the column groups after BASE.
 EXTRA = {"base": [], "context": CONTEXT, "text": [*CONTEXT, *PAGE_TEXT], "core": []}
+# ``--features core-context``: the core's rows, then its development columns of the blocks
+# before and after, the runs the block is part of and the page's kind (docs generator, blog
+# archive, shop, discussion), ``_core.readable_features(..., context=True)``; no column of the
+# shipped scorer, so a model over them cannot be exported.
+CORE_CONTEXT = list(_core.READABLE_CONTEXT_NAMES)
 # ``--features core`` reads the core's own rows (``_core.readable_features``), what the shipped
 # scorer reads: the same columns as BASE with the tag a plain number rather than a category.
 
@@ -311,10 +316,16 @@ def features(blocks: list[dict[str, Any]], kind: str) -> np.ndarray:
 
 
 def load(
-    corpus: Path, sample: int | None, share: float, labels: str, core: bool = False
+    corpus: Path,
+    sample: int | None,
+    share: float,
+    labels: str,
+    core: bool = False,
+    context: bool = False,
 ) -> list[PageData]:
     """The corpora's pages with their blocks and labels; with ``core``, every block the core
-    scores (none left out, so its rows line up) and the core's feature rows."""
+    scores (none left out, so its rows line up) and the core's feature rows (with
+    ``context``, followed by its ``CORE_CONTEXT`` columns)."""
     label_blocks = label_blocks_ngram if labels == "ngram" else label_blocks_bag
     rules = q.ours_text(readable_model=False)
     out = []
@@ -327,8 +338,9 @@ def load(
             blocks = _core.readable_blocks(page.html, page.url)
             rows = None
             if core:
-                raw = _core.readable_features(page.html, page.url)
-                rows = np.frombuffer(raw, dtype="<f4").reshape(len(blocks), len(CORE))
+                raw = _core.readable_features(page.html, page.url, context=context)
+                width = len(CORE) + (len(CORE_CONTEXT) if context else 0)
+                rows = np.frombuffer(raw, dtype="<f4").reshape(len(blocks), width)
             else:
                 blocks = [b for b in blocks if q.WORD.search(b["text"])]
             out.append(
@@ -616,10 +628,18 @@ def main() -> None:
     )
     ap.add_argument(
         "--features",
-        choices=("base", "context", "text", "core"),
+        choices=("base", "context", "text", "core", "core-context"),
         default="base",
         help="base: the block's own, its ancestors' and its page's; context: and its "
-        "neighbours'; text: and the page-text columns (neither moved the figures)",
+        "neighbours'; text: and the page-text columns (neither moved the figures); core: the "
+        "core's rows; core-context: and its neighbour and page-kind columns",
+    )
+    ap.add_argument(
+        "--group",
+        choices=("page", "site"),
+        default="page",
+        help="folds by page (GroupKFold), or by site (benches/quality.py's site_fold: every "
+        "page of a host in one fold, so no fold is scored by a model that saw its site)",
     )
     ap.add_argument(
         "--stack",
@@ -662,11 +682,14 @@ def main() -> None:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    core = args.features == "core"
-    if args.export and not core:
+    core = args.features in ("core", "core-context")
+    context = args.features == "core-context"
+    if args.export and args.features != "core":
         ap.error("--export needs --features core: the core scores its own rows")
-    data = load(args.corpus, args.sample, args.label_overlap, args.labels, core)
-    columns = CORE if core else [*BASE, *EXTRA[args.features]]
+    data = load(args.corpus, args.sample, args.label_overlap, args.labels, core, context)
+    columns = (
+        [*CORE, *CORE_CONTEXT] if context else CORE if core else [*BASE, *EXTRA[args.features]]
+    )
     x = np.concatenate(
         [
             d.rows if d.rows is not None else features(d.blocks, args.features)
@@ -699,7 +722,16 @@ def main() -> None:
         for s_, e_ in pairwise(spans):
             weight[s_:e_] *= scale / (weight[s_:e_].sum() or 1.0)
     x_chars = np.concatenate([[float(b["chars"]) for b in d.blocks] for d in data if d.blocks])
-    folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
+    if args.group == "site":
+        # Every page of a host in one fold: a fold's pages are scored by models (and
+        # thresholds) that never saw their site, as the rules are checked (quality.py --folds).
+        page_site = np.array([q.site_fold(d.page.url, args.folds) for d in data])[groups]
+        folds = [
+            (np.flatnonzero(page_site != k), np.flatnonzero(page_site == k))
+            for k in range(args.folds)
+        ]
+    else:
+        folds = list(GroupKFold(n_splits=args.folds).split(x, y, groups))
     rounds_grid, leaves_grid = ROUNDS, LEAVES
     if args.size:
         r_, l_ = (int(v) for v in args.size.split(","))

@@ -24,6 +24,7 @@ __all__ = [
     "DOMAIN_TRACKING_PARAMS",
     "MAX_SHOWN_URL_CHARS",
     "MIN_MAIN_CONTENT_CHARS",
+    "READABLE_CONTEXT_NAMES",
     "READABLE_FEATURE_NAMES",
     "READABLE_FLAG_NAMES",
     "READABLE_TAGS",
@@ -441,13 +442,20 @@ def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str,
     are decoded as :func:`extract_document` decodes them; runs without the GIL.
     """
 
-def readable_features(html: str | bytes, url: str | None = None) -> bytes:
+def readable_features(
+    html: str | bytes, url: str | None = None, context: bool = False
+) -> bytes:
     """The block scorer's feature rows of :func:`readable_blocks`' blocks, as little-endian
-    ``float32`` with ``len(READABLE_FEATURE_NAMES)`` columns per row (development tooling:
-    the training script learns from the very numbers the core scores)."""
+    ``float32`` with ``len(READABLE_FEATURE_NAMES)`` columns per row, then with ``context``
+    the ``READABLE_CONTEXT_NAMES`` columns (the neighbouring blocks' and the page kind's;
+    development tooling: the training script learns from the very numbers the core scores)."""
 
 READABLE_FEATURE_NAMES: tuple[str, ...]
 """The columns of :func:`readable_features`' rows."""
+READABLE_CONTEXT_NAMES: tuple[str, ...]
+"""The columns :func:`readable_features` appends with ``context=True``: the blocks before and
+after it, the runs it is part of, and what the page says it is (docs generator, archive, shop,
+discussion); no column of the shipped scorer."""
 READABLE_TAGS: tuple[str, ...]
 """The tags the ``tag`` feature numbers: a tag's index here, any other tag this length."""
 

@@ -47,8 +47,9 @@ pub use metadata::{extract as extract_metadata, Metadata};
 #[doc(hidden)]
 pub use readable::{
     blocks as readable_blocks, builtin_model as readable_builtin_model,
-    feature_names as readable_feature_names, feature_rows as readable_feature_rows,
-    Block as ReadableBlock, Model as ReadableModel, FEATURES as READABLE_FEATURES,
+    context_rows as readable_context_rows, feature_names as readable_feature_names,
+    feature_rows as readable_feature_rows, Block as ReadableBlock, Model as ReadableModel,
+    CONTEXT_NAMES as READABLE_CONTEXT_NAMES, FEATURES as READABLE_FEATURES,
     FLAG_NAMES as READABLE_FLAG_NAMES, TAGS as READABLE_TAGS,
 };
 pub use readable::{

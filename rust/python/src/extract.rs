@@ -104,19 +104,29 @@ fn readable_blocks<'py>(
 }
 
 /// The block scorer's feature rows of `readable_blocks(html, url)`'s blocks, as little-endian
-/// `float32`, `READABLE_FEATURE_NAMES` columns per row (development tooling for
-/// `training/readable.py`: the model is trained on the very numbers the core scores).
+/// `float32`, `READABLE_FEATURE_NAMES` columns per row, then with `context` the
+/// `READABLE_CONTEXT_NAMES` columns (development tooling for `training/readable.py`: the
+/// model is trained on the very numbers the core scores).
 #[pyfunction]
-#[pyo3(signature = (html, url=None))]
+#[pyo3(signature = (html, url=None, context=false))]
 fn readable_features<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
     url: Option<&str>,
+    context: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (_, bytes) = with_blocks(py, html, url, |blocks| {
         let mut out = Vec::new();
-        for row in webgrip_extract::readable_feature_rows(blocks) {
-            for v in row {
+        let extra = if context {
+            webgrip_extract::readable_context_rows(blocks)
+        } else {
+            Vec::new()
+        };
+        for (i, row) in webgrip_extract::readable_feature_rows(blocks)
+            .into_iter()
+            .enumerate()
+        {
+            for v in row.iter().chain(extra.get(i).into_iter().flatten()) {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
@@ -587,6 +597,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "READABLE_FEATURE_NAMES",
         PyTuple::new(m.py(), webgrip_extract::readable_feature_names())?,
+    )?;
+    m.add(
+        "READABLE_CONTEXT_NAMES",
+        PyTuple::new(m.py(), webgrip_extract::READABLE_CONTEXT_NAMES)?,
     )?;
     m.add(
         "READABLE_TAGS",

@@ -302,6 +302,7 @@ impl Table {
             captions,
             slugged,
         } = std::mem::take(&mut self.docs_notes);
+        self.docs_generators = seen;
         if seen & Sphinx as Seen != 0 {
             for i in slugged {
                 self.items[i as usize].flags &= !name_flags();

@@ -21,7 +21,9 @@
 //! inside the selection (`blocks_of`, without their text) for the cost of a sweep over the
 //! table; only `blocks` walks the tree again, for the blocks' text. Exposed to Python as
 //! `webgrip._core.readable_blocks` and `readable_features` for `training/readable.py`,
-//! which trains the scorer.
+//! which trains the scorer. [`context_rows`] adds development columns (issue 51) read off the
+//! blocks in one sweep: the blocks before and after each, the runs it is part of, and what
+//! the rules read of the page's kind (docs generator and pane, archive, shop, discussion).
 
 use crate::element_facts::{flow, Flow};
 use crate::scope::NodeSet;
@@ -129,6 +131,16 @@ pub struct Block {
     pub article: bool,
     pub product: bool,
     pub forum: bool,
+    /// What else the page says it is, as the rules read it: the documentation generators it
+    /// shows evidence of (`docs_site`'s bit set, 0 for none), whether the block lies in the
+    /// generator's pane (`Table::docs_pane`), and the page's blog archive `body` class, shop
+    /// declaration and declared discussion. Development features ([`context_rows`]), not
+    /// columns of the shipped scorer.
+    pub docs_generators: u16,
+    pub in_docs_pane: bool,
+    pub archive: bool,
+    pub declared_product: bool,
+    pub discussion: bool,
     /// The rules' verdict: the selection's text view includes the block.
     pub in_scope: bool,
     /// Its index in the selection's outline table (where the block scorer's verdict goes).
@@ -211,6 +223,12 @@ pub(super) fn blocks_of(
     let total: u64 = chosen.iter().map(|&i| u64::from(own[i].chars)).sum();
     let count = chosen.len();
     let mut before = 0u64;
+    let pane = match table.docs_pane {
+        NONE => None,
+        p => items
+            .get(p as usize)
+            .map(|it| (p as usize, (it.end as usize).max(p as usize + 1))),
+    };
     let mut out = Vec::with_capacity(count);
     for (k, &i) in chosen.iter().enumerate() {
         let (it, o) = (&items[i], &own[i]);
@@ -253,11 +271,119 @@ pub(super) fn blocks_of(
             article: table.article,
             product: table.product,
             forum,
+            docs_generators: table.docs_generators,
+            in_docs_pane: pane.is_some_and(|(p, end)| (p..end).contains(&i)),
+            archive: table.archive_body,
+            declared_product: table.declared_product,
+            discussion: table.discussion,
             in_scope: emitted[i],
             item: i as u32,
             text,
         });
         before += u64::from(o.chars);
+    }
+    out
+}
+
+/// The names of [`context_rows`]' columns: for the block before and the block after
+/// (`prev_*`, `next_*`; -1 in `scope` and 0 elsewhere past the page's ends) the rules'
+/// verdict, size (log of its characters), link share, tag number, depth relative to the
+/// block and whether it is chrome (by tag, class or role, or inside such); then the runs the
+/// block is part of (consecutive blocks with its verdict: their number, log, and the block's
+/// place in it; consecutive blocks of its tag: their number, log); then what the page says
+/// it is (see [`Block::docs_generators`]).
+pub const CONTEXT_NAMES: [&str; 21] = [
+    "prev_scope",
+    "prev_log_chars",
+    "prev_link_share",
+    "prev_tag",
+    "prev_depth",
+    "prev_chrome",
+    "next_scope",
+    "next_log_chars",
+    "next_link_share",
+    "next_tag",
+    "next_depth",
+    "next_chrome",
+    "scope_run",
+    "scope_run_at",
+    "tag_run",
+    "docs",
+    "docs_generators",
+    "in_docs_pane",
+    "archive",
+    "declared_product",
+    "discussion",
+];
+
+/// Columns of a [`context_rows`] row.
+pub const CONTEXT: usize = CONTEXT_NAMES.len();
+
+/// Features of each block's neighbours and of its page's kind, in the order of
+/// [`CONTEXT_NAMES`]: development columns (`_core.readable_features(..., context=True)`) that
+/// the training script compares with the shipped scorer's own. Linear in the blocks: two
+/// sweeps mark the runs, one writes the rows; nothing walks the page again.
+pub fn context_rows(blocks: &[Block]) -> Vec<[f32; CONTEXT]> {
+    let scope_runs = runs(blocks, |a, b| a.in_scope == b.in_scope);
+    let tag_runs = runs(blocks, |a, b| a.tag_code == b.tag_code);
+    let chrome = (F_CHROME_TAG | F_CHROME_CLASS | F_ROLE_CHROME | F_SIDEBAR | F_NAVLIKE).bits();
+    let side = |b: &Block, n: Option<&Block>| -> [f32; 6] {
+        match n {
+            None => [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            Some(n) => [
+                f32::from(u8::from(n.in_scope)),
+                f64::from(n.chars).ln_1p() as f32,
+                if n.chars > 0 {
+                    (f64::from(n.link_chars) / f64::from(n.chars)) as f32
+                } else {
+                    0.0
+                },
+                f32::from(n.tag_code),
+                (f64::from(n.depth) - f64::from(b.depth)) as f32,
+                f32::from(u8::from((n.flags | n.ancestor_flags) & chrome != 0)),
+            ],
+        }
+    };
+    let flag = |v: bool| f32::from(u8::from(v));
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let prev = i.checked_sub(1).map(|j| &blocks[j]);
+            let next = blocks.get(i + 1);
+            let (scope_len, scope_at) = scope_runs[i];
+            let (tag_len, _) = tag_runs[i];
+            let mut row = [0f32; CONTEXT];
+            row[..6].copy_from_slice(&side(b, prev));
+            row[6..12].copy_from_slice(&side(b, next));
+            row[12..].copy_from_slice(&[
+                (scope_len as f64).ln_1p() as f32,
+                (scope_at as f64 / scope_len as f64) as f32,
+                (tag_len as f64).ln_1p() as f32,
+                flag(b.docs_generators != 0),
+                f32::from(b.docs_generators),
+                flag(b.in_docs_pane),
+                flag(b.archive),
+                flag(b.declared_product),
+                flag(b.discussion),
+            ]);
+            row
+        })
+        .collect()
+}
+
+/// Per block: the length of the run of consecutive blocks `same` joins it to, and its index
+/// in that run.
+fn runs(blocks: &[Block], same: impl Fn(&Block, &Block) -> bool) -> Vec<(usize, usize)> {
+    let mut out = vec![(0, 0); blocks.len()];
+    let mut start = 0;
+    for i in 0..=blocks.len() {
+        if i == blocks.len() || (i > start && !same(&blocks[i - 1], &blocks[i])) {
+            for (k, slot) in out[start..i].iter_mut().enumerate() {
+                *slot = (i - start, k);
+            }
+            start = i;
+        }
     }
     out
 }
@@ -389,4 +515,109 @@ fn emitted(table: &Table, scope: &Scope) -> Vec<bool> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The [`context_rows`] of `html`'s blocks, by block text.
+    fn context(html: &str) -> Vec<(String, [f32; CONTEXT])> {
+        let doc = crate::document::parse(html);
+        let blocks = blocks(&doc, None);
+        let rows = context_rows(&blocks);
+        assert_eq!(rows.len(), blocks.len());
+        blocks.into_iter().map(|b| b.text).zip(rows).collect()
+    }
+
+    fn column(name: &str) -> usize {
+        CONTEXT_NAMES.iter().position(|n| *n == name).unwrap()
+    }
+
+    fn row<'a>(rows: &'a [(String, [f32; CONTEXT])], text: &str) -> &'a [f32; CONTEXT] {
+        &rows.iter().find(|(t, _)| t.starts_with(text)).unwrap().1
+    }
+
+    const PAGE: &str = "<html><body><nav><a href=/>Home</a> <a href=/b>Blog</a></nav><main>\
+        <h1>The title</h1><p>One paragraph of the article, with words enough to count.</p>\
+        <p>A second paragraph, and then a third below it.</p><p>The third paragraph ends \
+        it.</p></main><footer><a href=/c>Contact us</a></footer></body></html>";
+
+    #[test]
+    fn neighbours_are_the_blocks_before_and_after() {
+        let rows = context(PAGE);
+        let (first, last) = (&rows[0].1, &rows[rows.len() - 1].1);
+        // Past the page's ends: no verdict (-1), nothing else.
+        assert_eq!(first[column("prev_scope")], -1.0);
+        assert_eq!(first[column("prev_log_chars")], 0.0);
+        assert_eq!(last[column("next_scope")], -1.0);
+        // The title follows the menu: a chrome block of links, out of scope.
+        let title = row(&rows, "The title");
+        assert_eq!(title[column("prev_scope")], 0.0);
+        assert_eq!(title[column("prev_link_share")], 1.0);
+        assert_eq!(title[column("prev_chrome")], 1.0);
+        assert_eq!(
+            title[column("prev_tag")],
+            f32::from(super::super::scorer::tag_code("nav"))
+        );
+        assert_eq!(title[column("next_scope")], 1.0);
+        assert_eq!(
+            title[column("next_tag")],
+            f32::from(super::super::scorer::tag_code("p"))
+        );
+        assert_eq!(title[column("next_chrome")], 0.0);
+        let chars = "Oneparagraphofthearticlewithwordsenoughtocount".len() as f64;
+        assert_eq!(title[column("next_log_chars")], chars.ln_1p() as f32);
+        // The last paragraph comes before the footer's link.
+        let third = row(&rows, "The third");
+        assert_eq!(third[column("next_scope")], 0.0);
+        assert_eq!(third[column("next_link_share")], 1.0);
+    }
+
+    #[test]
+    fn a_block_knows_its_runs() {
+        let rows = context(PAGE);
+        // Title and three paragraphs: one run of kept blocks, of which the second paragraph
+        // is the third; the three paragraphs are one run of `p`.
+        let second = row(&rows, "A second");
+        assert_eq!(second[column("scope_run")], 4f32.ln_1p());
+        assert_eq!(second[column("scope_run_at")], 0.5);
+        assert_eq!(second[column("tag_run")], 3f32.ln_1p());
+        let title = row(&rows, "The title");
+        assert_eq!(title[column("scope_run_at")], 0.0);
+        assert_eq!(title[column("tag_run")], 1f32.ln_1p());
+        assert_eq!(
+            runs(&[], |_: &Block, _: &Block| true),
+            Vec::<(usize, usize)>::new()
+        );
+    }
+
+    #[test]
+    fn the_page_kind_comes_from_the_rules_evidence() {
+        let plain = context(PAGE);
+        assert!(plain
+            .iter()
+            .all(|(_, r)| r[column("docs")..].iter().all(|v| *v == 0.0)));
+        // A generator's own mark: the page is a docs page, whatever its address.
+        let docs = PAGE.replace(
+            "<html>",
+            "<html><head><meta name=generator content=\"Docusaurus v3.1\"></head>",
+        );
+        let rows = context(&docs);
+        for (_, r) in &rows {
+            assert_eq!(r[column("docs")], 1.0);
+            assert!(r[column("docs_generators")] > 0.0);
+        }
+        // Starlight's pane holds the title and the text; the menu before it lies outside.
+        let pane = PAGE
+            .replace("<main>", "<main><div class=\"main-pane\">")
+            .replace("</main>", "</div></main>");
+        let rows = context(&pane);
+        assert_eq!(row(&rows, "The title")[column("docs")], 1.0);
+        assert_eq!(row(&rows, "The title")[column("in_docs_pane")], 1.0);
+        assert_eq!(row(&rows, "Home")[column("in_docs_pane")], 0.0);
+        // A blog platform's archive class on `body`.
+        let archive = PAGE.replace("<body>", "<body class=\"archive category\">");
+        assert_eq!(context(&archive)[0].1[column("archive")], 1.0);
+    }
 }

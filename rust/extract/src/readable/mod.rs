@@ -77,7 +77,7 @@ use std::borrow::Cow;
 use crate::tree::Html;
 
 use crate::Scope;
-pub use features::{blocks, Block, FLAG_NAMES};
+pub use features::{blocks, context_rows, Block, CONTEXT_NAMES, FLAG_NAMES};
 use flags::*;
 use furniture::opens_with_admonition;
 use outline::{url_host, Table};

@@ -62,6 +62,10 @@ pub(super) struct Table {
     /// text), `NONE` if none was recognised (see `Table::mark_docs_furniture`): the root
     /// starts there and descends no further.
     pub(super) docs_pane: u32,
+    /// The documentation generators the page shows evidence of, as `docs_site`'s bit set
+    /// (0: none), kept by `Table::mark_docs_furniture` for the block scorer's development
+    /// features (`features::context_rows`).
+    pub(super) docs_generators: u16,
     /// The page's JSON-LD blocks (`<script type="application/ld+json">`), in document order,
     /// noted on the walk so that reading them (`supplement::json_ld`) needs no second one.
     pub(super) json_ld: Vec<NodeId>,
@@ -642,6 +646,7 @@ impl<'a> Outliner<'a> {
             shop_body: facts.shop_body,
             archive_body: facts.archive_body,
             docs_pane: NONE,
+            docs_generators: 0,
             json_ld,
             docs_notes,
         }
