@@ -92,6 +92,16 @@ impl Builder {
     /// The adoption agency algorithm for an end tag named `subject`. Returns false when
     /// the caller is to act as for "any other end tag".
     pub(crate) fn adoption_agency(&mut self, subject: u32) -> bool {
+        // The common case: the element closed is the current node and the last active
+        // formatting entry. The loop below would find it there, in scope, with no furthest
+        // block above it, and take it off both lists; so do that at once.
+        if let (Some(&Entry::Element(last)), Some(&current)) = (self.afe.last(), self.open.last()) {
+            if last == current && self.is_el(current, subject) {
+                self.open.pop();
+                self.afe.pop();
+                return true;
+            }
+        }
         if self.current_is(subject) && self.afe_position(self.current()).is_none() {
             self.open.pop();
             return true;
