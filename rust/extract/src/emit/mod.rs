@@ -84,77 +84,6 @@ enum Style {
     Link,
 }
 
-/// What an element's name makes of it in the walk ([`Facts::of`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Br,
-    Hr,
-    Img,
-    Wbr,
-    Span,
-    Heading(u8),
-    List,
-    Item,
-    Quote,
-    Pre,
-    Styled(Style),
-    Table,
-    Thead,
-    TbodyTfoot,
-    Tr,
-    Cell,
-    Caption,
-    /// None of these: the element flows as its [`Flow`] says.
-    Flow,
-}
-
-/// The facts of an element's name the walk acts on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Facts {
-    role: Role,
-    /// How it breaks the text where its role does not decide ([`element_facts::flow`]).
-    flow: Flow,
-    /// Never shown ([`element_facts::is_invisible_tag`]).
-    invisible: bool,
-}
-
-impl Facts {
-    fn of(name: &str) -> Facts {
-        let role = if let Some(level) = webgrip_html::heading_level(name) {
-            Role::Heading(level)
-        } else {
-            match name {
-                "br" => Role::Br,
-                "hr" => Role::Hr,
-                "img" => Role::Img,
-                "wbr" => Role::Wbr,
-                "span" => Role::Span,
-                "ul" | "ol" | "menu" => Role::List,
-                "li" => Role::Item,
-                "blockquote" => Role::Quote,
-                "pre" => Role::Pre,
-                "strong" | "b" => Role::Styled(Style::Strong),
-                "em" | "i" => Role::Styled(Style::Em),
-                "del" | "s" | "strike" => Role::Styled(Style::Del),
-                "code" | "kbd" | "samp" | "tt" => Role::Styled(Style::Code),
-                "a" => Role::Styled(Style::Link),
-                "table" => Role::Table,
-                "thead" => Role::Thead,
-                "tbody" | "tfoot" => Role::TbodyTfoot,
-                "tr" => Role::Tr,
-                "td" | "th" => Role::Cell,
-                "caption" => Role::Caption,
-                _ => Role::Flow,
-            }
-        };
-        Facts {
-            role,
-            flow: element_facts::flow(name),
-            invisible: element_facts::is_invisible_tag(name),
-        }
-    }
-}
-
 #[derive(Debug)]
 enum Frame {
     Inline,
@@ -224,8 +153,6 @@ struct Emitter<'s> {
     pre: u32,
     /// Where the last highlighter line (`span.line`) of the open listing began.
     code_line_at: Option<usize>,
-    /// [`Facts`] by element name id, each found once (`None`: not yet).
-    facts: Vec<Option<Facts>>,
 }
 
 impl<'s> Emitter<'s> {
@@ -252,24 +179,7 @@ impl<'s> Emitter<'s> {
             link: 0,
             pre: 0,
             code_line_at: None,
-            facts: Vec::new(),
         }
-    }
-
-    /// What the walk does with `el` by its name: read from the name once per name id (ids
-    /// are dense: the known names, then the document's others), so each element is matched
-    /// by an integer rather than its name compared with every name the walk knows.
-    fn facts(&mut self, el: Element<'_>) -> Facts {
-        let id = el.name_id() as usize;
-        if let Some(Some(facts)) = self.facts.get(id) {
-            return *facts;
-        }
-        let facts = Facts::of(el.name());
-        if id >= self.facts.len() {
-            self.facts.resize(id + 1, None);
-        }
-        self.facts[id] = Some(facts);
-        facts
     }
 
     fn sync_flags(&mut self) {
@@ -278,9 +188,10 @@ impl<'s> Emitter<'s> {
         self.w.in_cell = self.cell_depth > 0;
     }
 
-    fn open_element(&mut self, el: Element<'_>, node: NodeRef<'_>, facts: Facts) -> bool {
-        match facts.role {
-            Role::Br => {
+    fn open_element(&mut self, el: Element<'_>, node: NodeRef<'_>) -> bool {
+        let name = el.name();
+        match name {
+            "br" => {
                 if self.pre > 0 {
                     self.w.raw_newline();
                 } else {
@@ -288,7 +199,7 @@ impl<'s> Emitter<'s> {
                 }
                 return false;
             }
-            Role::Hr => {
+            "hr" => {
                 self.w.request_break(2);
                 if self.md && !self.w.is_inline_only() {
                     self.w.push_literal("---");
@@ -296,81 +207,86 @@ impl<'s> Emitter<'s> {
                 self.w.request_break(2);
                 return false;
             }
-            Role::Img => {
+            "img" => {
                 if self.md {
                     self.image(el);
                 }
                 return false;
             }
-            Role::Wbr => return false,
-            Role::Span if self.pre > 0 && is_code_line(el) => self.open_code_line(),
+            "wbr" => return false,
+            "span" if self.pre > 0 && is_code_line(el) => self.open_code_line(),
             _ => {}
         }
-        let frame = match facts.role {
-            Role::Heading(level) => {
-                self.w.request_break(2);
-                let prefixed = self.md && !self.w.is_inline_only();
-                if prefixed {
-                    const MARKERS: [&str; 6] = ["# ", "## ", "### ", "#### ", "##### ", "###### "];
-                    let marker = MARKERS[usize::from(level.clamp(1, 6)) - 1];
-                    self.w.push_prefix(Some(Cow::Borrowed(marker)), "");
+        let frame = if let Some(level) = webgrip_html::heading_level(name) {
+            self.w.request_break(2);
+            let prefixed = self.md && !self.w.is_inline_only();
+            if prefixed {
+                const MARKERS: [&str; 6] = ["# ", "## ", "### ", "#### ", "##### ", "###### "];
+                let marker = MARKERS[usize::from(level.clamp(1, 6)) - 1];
+                self.w.push_prefix(Some(Cow::Borrowed(marker)), "");
+            }
+            self.w.begin_inline_only();
+            Frame::Heading { prefixed }
+        } else {
+            match name {
+                "ul" | "ol" | "menu" => self.open_list(el),
+                "li" => self.open_item(el),
+                "blockquote" => {
+                    self.w.request_break(2);
+                    self.w.push_prefix(None, if self.md { "> " } else { "  " });
+                    Frame::Quote
                 }
-                self.w.begin_inline_only();
-                Frame::Heading { prefixed }
-            }
-            Role::List => self.open_list(el),
-            Role::Item => self.open_item(el),
-            Role::Quote => {
-                self.w.request_break(2);
-                self.w.push_prefix(None, if self.md { "> " } else { "  " });
-                Frame::Quote
-            }
-            Role::Pre => self.open_pre(el, node),
-            Role::Styled(style) => self.open_style(style, el),
-            Role::Table => self.open_table(el, node),
-            Role::Thead => {
-                if let Some(c) = self.active_capture() {
-                    c.in_thead = true;
-                }
-                Frame::Block(1)
-            }
-            Role::TbodyTfoot => {
-                if let Some(c) = self.active_capture() {
-                    c.in_thead = false;
-                }
-                Frame::Block(1)
-            }
-            Role::Tr if self.captures_here() => {
-                let in_thead = self.captures.last().is_some_and(|c| c.in_thead);
-                if let Some(c) = self.captures.last_mut() {
-                    c.rows.push(RawRow {
-                        cells: Vec::new(),
-                        header: true,
-                        in_thead,
-                    });
-                }
-                Frame::Row
-            }
-            Role::Cell if self.captures_here() => self.open_cell(el),
-            Role::Caption if self.captures_here() => {
-                self.cell_depth += 1;
-                self.w.reset_capture_line();
-                self.sync_flags();
-                Frame::Caption {
-                    start: self.w.out.len(),
-                }
-            }
-            _ => match facts.flow {
-                Flow::Inline => Frame::Inline,
-                Flow::Line => {
-                    self.w.request_break(1);
+                "pre" => self.open_pre(el, node),
+                "strong" | "b" => self.open_style(Style::Strong, el),
+                "em" | "i" => self.open_style(Style::Em, el),
+                "del" | "s" | "strike" => self.open_style(Style::Del, el),
+                "code" | "kbd" | "samp" | "tt" => self.open_style(Style::Code, el),
+                "a" => self.open_style(Style::Link, el),
+                "table" => self.open_table(el, node),
+                "thead" => {
+                    if let Some(c) = self.active_capture() {
+                        c.in_thead = true;
+                    }
                     Frame::Block(1)
                 }
-                Flow::Paragraph => {
-                    self.w.request_break(2);
-                    Frame::Block(2)
+                "tbody" | "tfoot" => {
+                    if let Some(c) = self.active_capture() {
+                        c.in_thead = false;
+                    }
+                    Frame::Block(1)
                 }
-            },
+                "tr" if self.captures_here() => {
+                    let in_thead = self.captures.last().is_some_and(|c| c.in_thead);
+                    if let Some(c) = self.captures.last_mut() {
+                        c.rows.push(RawRow {
+                            cells: Vec::new(),
+                            header: true,
+                            in_thead,
+                        });
+                    }
+                    Frame::Row
+                }
+                "td" | "th" if self.captures_here() => self.open_cell(el),
+                "caption" if self.captures_here() => {
+                    self.cell_depth += 1;
+                    self.w.reset_capture_line();
+                    self.sync_flags();
+                    Frame::Caption {
+                        start: self.w.out.len(),
+                    }
+                }
+                _ => match element_facts::flow(name) {
+                    Flow::Inline => Frame::Inline,
+                    Flow::Line => {
+                        self.w.request_break(1);
+                        Frame::Block(1)
+                    }
+                    Flow::Paragraph => {
+                        self.w.request_break(2);
+                        Frame::Block(2)
+                    }
+                },
+            }
         };
         self.frames.push(frame);
         true
@@ -834,12 +750,10 @@ impl<'a> Visitor<'a> for Emitter<'_> {
                         return false;
                     }
                 }
-                // `element_facts::is_dropped`, the name's part remembered per name.
-                let facts = self.facts(el);
-                if facts.invisible || (el.has_attrs() && element_facts::is_hidden(el)) {
+                if element_facts::is_dropped(el) {
                     return false;
                 }
-                self.open_element(el, node, facts)
+                self.open_element(el, node)
             }
             Node::Document | Node::Fragment => true,
             _ => false,
@@ -920,32 +834,4 @@ fn push_link_destination(out: &mut String, url: &str) {
 fn is_code_line(el: Element<'_>) -> bool {
     element_facts::html_attr(el, "class")
         .is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "line"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn facts_remembered_by_name_id_are_each_names_own() {
-        // Known names, the document's own (custom, foreign, upper case in SVG), each seen
-        // twice and interleaved, so a memo keyed wrongly would hand one name another's facts.
-        let html = "<h2>a</h2><my-el>b</my-el><TD>c</TD><svg><foreignObject><td>d</td>\
-                    </foreignObject></svg><x-y><b>e</b></x-y><samp>f</samp><tr><my-el>g\
-                    </my-el><table><tr><td>h</td></tr></table><script>i</script><h2>j</h2>";
-        let doc = crate::parse(html);
-        let scope = Scope::whole();
-        let mut e = Emitter::new(&scope, Flavor::Markdown, None, None);
-        let mut seen = 0;
-        for node in doc.tree.root().descendants() {
-            if let Some(el) = node.element() {
-                assert_eq!(e.facts(el), Facts::of(el.name()), "{}", el.name());
-                seen += 1;
-            }
-        }
-        assert!(seen > 15, "{seen}");
-        assert_eq!(Facts::of("samp").role, Role::Styled(Style::Code));
-        assert_eq!(Facts::of("my-el").role, Role::Flow);
-        assert!(Facts::of("script").invisible);
-    }
 }
