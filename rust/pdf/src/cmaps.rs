@@ -13,7 +13,7 @@
 //!
 //! So the page is read here with pdf_oxide's own public pieces (`TextExtractor`, the page's
 //! fonts as it loads them) and two changes, only on a page that draws with such a font:
-//! - its content is rewritten once, in one linear pass ([`transcode`]): each string such a
+//! - its content is rewritten once, in one linear pass ([`Rewriter`]): each string such a
 //!   font shows is cut by the CMap's own code space ([`Scheme::code_len`]) and each code
 //!   replaced by a two-byte number standing for it; its `Tf` is renamed;
 //! - under the new name goes a copy of the font with a `/ToUnicode` made from those codes:
@@ -45,11 +45,11 @@ use std::sync::{Arc, Mutex};
 use pdf_oxide::extractors::TextExtractor;
 use pdf_oxide::fonts::{Encoding, FontInfo, LazyCMap};
 use pdf_oxide::layout::TextChar;
-use pdf_oxide::object::Object;
+use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
 
 use crate::adobe_cmaps::Map;
-use crate::forms::is_regular;
+use crate::forms::{is_regular, CmapForms};
 use crate::glyphs::glyph_layer;
 
 /// How a predefined CMap's character codes are cut and read.
@@ -263,119 +263,316 @@ impl Codes {
 /// pass: tokens are read as pdf_oxide's content lexer reads them (literal strings with nesting
 /// and escapes, hex strings, names with `#xx`, comments, inline image data skipped to `EI`);
 /// the font in use follows `Tf` and is saved and restored by `q`/`Q` (up to 4,096 levels,
-/// deeper saves keep the font they find).
+/// deeper saves keep the font they find). The page's pass ([`page_chars`]) is this one with
+/// the forms it paints written in ([`Rewriter`]); this entry point is the pass alone.
+#[cfg(test)]
 pub fn transcode(content: &[u8], fonts: &[(String, Scheme)]) -> Option<(Vec<u8>, Vec<Codes>)> {
-    let mut codes: Vec<Codes> = fonts.iter().map(|_| Codes::default()).collect();
-    // (start, end, replacement) in order.
-    let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
-    let mut font: Option<usize> = None;
-    let mut saved: Vec<Option<usize>> = Vec::new();
-    let mut depth_past_cap = 0usize;
-    // Operands since the last operator: the strings (span, bytes) and the first name.
-    let mut strings: Vec<(usize, usize, Vec<u8>)> = Vec::new();
-    let mut first_name: Option<(usize, usize, Vec<u8>)> = None;
-    let mut drew = false;
-    let n = content.len();
-    let mut i = 0;
-    while i < n {
-        let c = content[i];
-        match c {
-            b'%' => {
-                while i < n && !matches!(content[i], b'\n' | b'\r') {
+    let mut rewriter = Rewriter {
+        drawn: fonts
+            .iter()
+            .map(|(_, scheme)| Drawn {
+                font: None,
+                scheme: Some(*scheme),
+                codes: Codes::default(),
+            })
+            .collect(),
+        ..Rewriter::default()
+    };
+    let scope = Scope {
+        fonts: fonts
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| (name.as_bytes().to_vec(), k))
+            .collect(),
+        xobjects: HashMap::new(),
+    };
+    let mut out = Vec::with_capacity(content.len() + content.len() / 2);
+    rewriter.rewrite(content, &scope, &mut out, 0).ok()?;
+    rewriter
+        .drew
+        .then(|| (out, rewriter.drawn.into_iter().map(|d| d.codes).collect()))
+}
+
+/// A font the rewritten content draws under [`renamed`]`(k)`, `k` its place in
+/// [`Rewriter::drawn`]: one of the fonts this module reads (`scheme`), or any other font of a
+/// form whose content is written into the page's (only renamed, as the form's resources are
+/// not the page's).
+struct Drawn {
+    /// The font as the parser loaded it (`None` in `transcode`'s tests).
+    font: Option<Arc<FontInfo>>,
+    scheme: Option<Scheme>,
+    codes: Codes,
+}
+
+/// What the names of one content stream (the page's or a form's) stand for.
+#[derive(Default)]
+struct Scope {
+    /// Font resource name → its place in [`Rewriter::drawn`].
+    fonts: HashMap<Vec<u8>, usize>,
+    /// XObject resource name → the object (only for a form's content, see [`Rewriter`]).
+    xobjects: HashMap<Vec<u8>, ObjectRef>,
+}
+
+/// How many bytes of content the forms written into one page may add, all paintings together
+/// (the forms' tokens and text are charged per painting already, `forms.rs`; this bounds the
+/// bytes between them, white space and comments, which no cap counts).
+const MAX_INLINED_BYTES: usize = 16 << 20;
+
+/// How deep forms are written into forms (as `forms.rs` follows them).
+const MAX_INLINE_DEPTH: usize = 10;
+
+/// Content was past [`MAX_INLINED_BYTES`].
+struct TooLong;
+
+/// Rewrites content (the pass `transcode` describes) and, for a page, writes the forms of
+/// `forms` that it paints into it in place of their `Do`, as `q <form matrix> cm <the form's
+/// rewritten content> Q`: the parser reads a form's content from the document as it stands,
+/// so the fonts of the module notes drawn inside it could not be renamed. Inside a written
+/// form every font of its resources is renamed (to that font as the parser loads it), and
+/// the forms it paints are written in too (`forms` holds them, `Forms::cmap_forms`), so
+/// names resolve as they did in the form. What is lost: a form's `/BBox` clip, and the
+/// parser's skipping of a form painted twice under one matrix (its text is then read twice,
+/// as pdftotext reads it); what is not written in (an image, a form past ten levels or
+/// painting itself) draws no text.
+#[derive(Default)]
+struct Rewriter<'a> {
+    doc: Option<&'a PdfDocument>,
+    forms: Option<&'a CmapForms>,
+    drawn: Vec<Drawn>,
+    /// Each form's scope, built once per page.
+    scopes: HashMap<ObjectRef, Arc<Scope>>,
+    /// Forms being written (a form painting itself is left to the parser).
+    open: Vec<ObjectRef>,
+    written: usize,
+    drew: bool,
+}
+
+impl Rewriter<'_> {
+    /// Write `content` rewritten under `scope` to `out`.
+    fn rewrite(
+        &mut self,
+        content: &[u8],
+        scope: &Scope,
+        out: &mut Vec<u8>,
+        depth: usize,
+    ) -> Result<(), TooLong> {
+        // Copied up to here; edits come in order.
+        let mut at = 0usize;
+        let mut font: Option<usize> = None;
+        let mut saved: Vec<Option<usize>> = Vec::new();
+        let mut depth_past_cap = 0usize;
+        // Operands since the last operator: the strings (span, bytes) and the first name.
+        let mut strings: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+        let mut first_name: Option<(usize, usize, Vec<u8>)> = None;
+        let n = content.len();
+        let mut i = 0;
+        while i < n {
+            let c = content[i];
+            match c {
+                b'%' => {
+                    while i < n && !matches!(content[i], b'\n' | b'\r') {
+                        i += 1;
+                    }
+                }
+                b'(' => {
+                    let start = i;
+                    let (bytes, end) = literal(content, i);
+                    strings.push((start, end, bytes));
+                    i = end;
+                }
+                b'<' if content.get(i + 1) == Some(&b'<') => i += 2,
+                b'<' => {
+                    let start = i;
+                    let (bytes, end) = hex(content, i);
+                    strings.push((start, end, bytes));
+                    i = end;
+                }
+                b'>' | b'[' | b']' | b'{' | b'}' | b')' => i += 1,
+                b'/' => {
+                    let start = i;
                     i += 1;
+                    while i < n && is_regular(content[i]) {
+                        i += 1;
+                    }
+                    if first_name.is_none() {
+                        first_name = Some((start, i, name(&content[start + 1..i])));
+                    }
                 }
-            }
-            b'(' => {
-                let start = i;
-                let (bytes, end) = literal(content, i);
-                strings.push((start, end, bytes));
-                i = end;
-            }
-            b'<' if content.get(i + 1) == Some(&b'<') => i += 2,
-            b'<' => {
-                let start = i;
-                let (bytes, end) = hex(content, i);
-                strings.push((start, end, bytes));
-                i = end;
-            }
-            b'>' | b'[' | b']' | b'{' | b'}' | b')' => i += 1,
-            b'/' => {
-                let start = i;
-                i += 1;
-                while i < n && is_regular(content[i]) {
-                    i += 1;
-                }
-                if first_name.is_none() {
-                    first_name = Some((start, i, name(&content[start + 1..i])));
-                }
-            }
-            _ if !is_regular(c) => i += 1,
-            _ => {
-                let start = i;
-                while i < n && is_regular(content[i]) {
-                    i += 1;
-                }
-                let word = &content[start..i];
-                if matches!(word[0], b'0'..=b'9' | b'+' | b'-' | b'.')
-                    || matches!(word, b"true" | b"false" | b"null")
-                {
-                    continue;
-                }
-                match word {
-                    b"Tf" => {
-                        font = None;
-                        if let Some((s, e, nm)) = first_name.take() {
-                            if let Some(k) = fonts.iter().position(|(f, _)| f.as_bytes() == nm) {
-                                font = Some(k);
-                                let mut to = b"/".to_vec();
-                                to.extend_from_slice(renamed(k).as_bytes());
-                                edits.push((s, e, to));
+                _ if !is_regular(c) => i += 1,
+                _ => {
+                    let start = i;
+                    while i < n && is_regular(content[i]) {
+                        i += 1;
+                    }
+                    let word = &content[start..i];
+                    if matches!(word[0], b'0'..=b'9' | b'+' | b'-' | b'.')
+                        || matches!(word, b"true" | b"false" | b"null")
+                    {
+                        continue;
+                    }
+                    match word {
+                        b"Tf" => {
+                            font = None;
+                            if let Some((s, e, nm)) = first_name.take() {
+                                if let Some(&k) = scope.fonts.get(&nm) {
+                                    font = Some(k);
+                                    out.extend_from_slice(&content[at..s]);
+                                    out.push(b'/');
+                                    out.extend_from_slice(renamed(k).as_bytes());
+                                    at = e;
+                                }
                             }
                         }
-                    }
-                    b"Tj" | b"TJ" | b"'" | b"\"" => {
-                        if let Some(k) = font {
-                            let scheme = fonts[k].1;
-                            for (s, e, bytes) in strings.drain(..) {
-                                edits.push((s, e, numbers(&bytes, scheme, &mut codes[k])));
-                                drew = true;
+                        b"Tj" | b"TJ" | b"'" | b"\"" => {
+                            if let Some(scheme) = font.and_then(|k| self.drawn[k].scheme) {
+                                let k = font.unwrap_or_default();
+                                for (s, e, bytes) in strings.drain(..) {
+                                    out.extend_from_slice(&content[at..s]);
+                                    out.extend_from_slice(&numbers(
+                                        &bytes,
+                                        scheme,
+                                        &mut self.drawn[k].codes,
+                                    ));
+                                    at = e;
+                                    self.drew = true;
+                                }
                             }
                         }
-                    }
-                    b"q" => {
-                        if saved.len() < 4096 {
-                            saved.push(font);
-                        } else {
-                            depth_past_cap += 1;
+                        b"Do" => {
+                            if let Some((s, _, nm)) = first_name.take() {
+                                if let Some(&xobject) = scope.xobjects.get(&nm) {
+                                    out.extend_from_slice(&content[at..s]);
+                                    self.paint(xobject, scope, out, depth)?;
+                                    at = i;
+                                }
+                            }
                         }
-                    }
-                    b"Q" => {
-                        if depth_past_cap > 0 {
-                            depth_past_cap -= 1;
-                        } else if let Some(f) = saved.pop() {
-                            font = f;
+                        b"q" => {
+                            if saved.len() < 4096 {
+                                saved.push(font);
+                            } else {
+                                depth_past_cap += 1;
+                            }
                         }
+                        b"Q" => {
+                            if depth_past_cap > 0 {
+                                depth_past_cap -= 1;
+                            } else if let Some(f) = saved.pop() {
+                                font = f;
+                            }
+                        }
+                        b"ID" => i = after_inline_image(content, i),
+                        _ => {}
                     }
-                    b"ID" => i = after_inline_image(content, i),
-                    _ => {}
+                    strings.clear();
+                    first_name = None;
                 }
-                strings.clear();
-                first_name = None;
             }
         }
+        out.extend_from_slice(&content[at..]);
+        Ok(())
     }
-    if !drew {
-        return None;
+
+    /// Write the painting of `xobject` (a `Do` under `scope`): a form of `forms` written in,
+    /// anything else nothing.
+    fn paint(
+        &mut self,
+        xobject: ObjectRef,
+        scope: &Scope,
+        out: &mut Vec<u8>,
+        depth: usize,
+    ) -> Result<(), TooLong> {
+        let data = self
+            .forms
+            .filter(|_| depth < MAX_INLINE_DEPTH && !self.open.contains(&xobject))
+            .and_then(|forms| forms.get(&xobject))
+            .map(|form| form.data.as_slice());
+        let Some(data) = data else {
+            return Ok(());
+        };
+        let Some(form) = self.doc.and_then(|doc| doc.load_object(xobject).ok()) else {
+            return Ok(());
+        };
+        self.written = self.written.saturating_add(data.len());
+        if self.written > MAX_INLINED_BYTES {
+            return Err(TooLong);
+        }
+        let dict = form.as_dict();
+        let matrix: Vec<f64> = dict
+            .and_then(|d| d.get("Matrix"))
+            .and_then(Object::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|o| match o {
+                        Object::Integer(v) => Some(*v as f64),
+                        Object::Real(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .filter(|m: &Vec<f64>| m.len() == 6 && m.iter().all(|v| v.is_finite()))
+            .unwrap_or_else(|| vec![1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+        // A form without resources of its own reads its painter's names.
+        let own = dict
+            .and_then(|d| d.get("Resources"))
+            .map(|resources| self.scope_of(xobject, resources));
+        out.extend_from_slice(b"\nq ");
+        for v in matrix {
+            out.extend_from_slice(format!("{v} ").as_bytes());
+        }
+        out.extend_from_slice(b"cm\n");
+        self.open.push(xobject);
+        let inner = match &own {
+            Some(own) => self.rewrite(data, own, out, depth + 1),
+            None => self.rewrite(data, scope, out, depth + 1),
+        };
+        self.open.pop();
+        inner?;
+        out.extend_from_slice(b"\nQ\n");
+        Ok(())
     }
-    let mut out = Vec::with_capacity(n + n / 2);
-    let mut at = 0;
-    for (s, e, to) in edits {
-        out.extend_from_slice(&content[at..s]);
-        out.extend_from_slice(&to);
-        at = e;
+
+    /// The scope of form `form` whose resources are `resources`: each of its fonts as the
+    /// parser loads it, drawn under a new name.
+    fn scope_of(&mut self, form: ObjectRef, resources: &Object) -> Arc<Scope> {
+        if let Some(scope) = self.scopes.get(&form) {
+            return Arc::clone(scope);
+        }
+        let mut scope = Scope::default();
+        if let Some(doc) = self.doc {
+            let schemes: HashMap<String, Scheme> = candidates(doc, resources).into_iter().collect();
+            let mut extractor = TextExtractor::new();
+            extractor.set_document(doc);
+            let resolved = doc.resolve_object(resources).unwrap_or(Object::Null);
+            let _ = doc.load_fonts_public(&resolved, &mut extractor);
+            let mut fonts = extractor.get_font_set();
+            fonts.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, font) in fonts {
+                let scheme = schemes.get(&name).copied().filter(|_| ours(&font));
+                scope.fonts.insert(name.into_bytes(), self.drawn.len());
+                self.drawn.push(Drawn {
+                    font: Some(font),
+                    scheme,
+                    codes: Codes::default(),
+                });
+            }
+            scope.xobjects = crate::forms::xobject_refs(doc, Some(resources))
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+        }
+        let scope = Arc::new(scope);
+        self.scopes.insert(form, Arc::clone(&scope));
+        scope
     }
-    out.extend_from_slice(&content[at..]);
-    Some((out, codes))
+}
+
+/// Whether the parser loaded `font` as a font of the module notes (Type0, a named CMap, no
+/// `/ToUnicode`).
+fn ours(font: &FontInfo) -> bool {
+    font.subtype == "Type0"
+        && font.to_unicode.is_none()
+        && matches!(font.encoding, Encoding::Standard(_))
 }
 
 /// A name's bytes with `#xx` escapes decoded.
@@ -589,7 +786,7 @@ fn rewritten(font: &FontInfo, codes: &Codes, scheme: Scheme) -> FontInfo {
 
 /// The fonts of `resources` (resource name → scheme) that are Type0 with a predefined CMap
 /// this module reads and no `/ToUnicode`, from the raw dictionaries (cheap: no font loaded).
-fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, Scheme)> {
+pub(crate) fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, Scheme)> {
     let resolve = |o: &Object| doc.resolve_object(o).ok();
     let Some(resources) = resolve(resources) else {
         return Vec::new();
@@ -623,9 +820,14 @@ fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, Scheme)> {
 }
 
 /// Page `i`'s glyphs, as `PdfDocument::extract_chars` gives them, with the fonts of the
-/// module notes read by their CMap. Any other page is `extract_chars`'s glyphs
+/// module notes read by their CMap, on the page and in the forms of `forms` it paints (the
+/// forms walk's, `Forms::cmap_forms`). Any other page is `extract_chars`'s glyphs
 /// ([`glyph_layer`]).
-pub fn page_chars(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar>> {
+pub fn page_chars(
+    doc: &PdfDocument,
+    i: usize,
+    forms: Option<&CmapForms>,
+) -> pdf_oxide::Result<Vec<TextChar>> {
     let resources = doc
         .get_page(i)
         .ok()
@@ -634,7 +836,18 @@ pub fn page_chars(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar
         return glyph_layer(doc, i);
     };
     let wanted = candidates(doc, &resources);
-    if wanted.is_empty() {
+    // The page's own forms that draw with such fonts, by name.
+    let painted: HashMap<Vec<u8>, ObjectRef> = forms
+        .and_then(|forms| {
+            let refs = crate::forms::xobject_refs(doc, Some(&resources))?;
+            Some(
+                refs.into_iter()
+                    .filter(|(_, r)| forms.get(r).is_some_and(|f| f.draws))
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    if wanted.is_empty() && painted.is_empty() {
         return glyph_layer(doc, i);
     }
     let mut extractor = TextExtractor::new();
@@ -650,24 +863,56 @@ pub fn page_chars(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar
         .into_iter()
         .filter_map(|(name, scheme)| {
             let font = loaded.get(&name)?;
-            let ours = font.subtype == "Type0"
-                && font.to_unicode.is_none()
-                && matches!(font.encoding, Encoding::Standard(_));
-            ours.then(|| (name, scheme, Arc::clone(font)))
+            ours(font).then(|| (name, scheme, Arc::clone(font)))
         })
         .collect();
-    if fonts.is_empty() {
+    if fonts.is_empty() && painted.is_empty() {
         return glyph_layer(doc, i);
     }
     let content = doc.get_page_content_data(i)?;
-    let names: Vec<(String, Scheme)> = fonts.iter().map(|(n, s, _)| (n.clone(), *s)).collect();
-    let Some((content, codes)) = transcode(&content, &names) else {
-        return glyph_layer(doc, i);
+    let mut rewriter = Rewriter {
+        doc: Some(doc),
+        forms,
+        drawn: fonts
+            .iter()
+            .map(|(_, scheme, font)| Drawn {
+                font: Some(Arc::clone(font)),
+                scheme: Some(*scheme),
+                codes: Codes::default(),
+            })
+            .collect(),
+        ..Rewriter::default()
     };
-    for (k, ((_, scheme, font), codes)) in fonts.iter().zip(&codes).enumerate() {
-        extractor.add_font(renamed(k), rewritten(font, codes, *scheme));
+    let scope = Scope {
+        fonts: fonts
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _, _))| (name.as_bytes().to_vec(), k))
+            .collect(),
+        xobjects: painted,
+    };
+    let mut rewritten_content = Vec::with_capacity(content.len() + content.len() / 2);
+    if rewriter
+        .rewrite(&content, &scope, &mut rewritten_content, 0)
+        .is_err()
+    {
+        // Forms too long to write in: the page as it was read before them.
+        return page_chars(doc, i, None);
     }
-    let mut chars = extractor.extract_owned(&content)?;
+    if !rewriter.drew {
+        return glyph_layer(doc, i);
+    }
+    for (k, drawn) in rewriter.drawn.iter().enumerate() {
+        let Some(font) = &drawn.font else {
+            continue;
+        };
+        let font = match drawn.scheme {
+            Some(scheme) => rewritten(font, &drawn.codes, scheme),
+            None => FontInfo::clone(font),
+        };
+        extractor.add_font(renamed(k), font);
+    }
+    let mut chars = extractor.extract_owned(&rewritten_content)?;
     // As extract_chars orders them: top to bottom, then left to right.
     chars.sort_by(|a, b| {
         b.bbox

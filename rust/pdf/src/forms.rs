@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
 
+use crate::cmaps;
 use crate::crypt::Decryptor;
 use crate::nesting::{Figures, Scans};
 
@@ -62,15 +63,40 @@ impl Cost {
 pub struct Forms {
     costed: HashMap<ObjectRef, Cost>,
     scans: Scans,
+    /// The decoded content of each form costed that draws with a font `cmaps` reads (its own
+    /// or one of a form it paints), kept for `cmaps` to read it: see [`Forms::cmap_forms`].
+    cmap_forms: CmapForms,
+    /// Whether the page charged last paints one of `cmap_forms`.
+    page_paints_cmap_form: bool,
+}
+
+/// Forms whose text `cmaps` reads (see [`Forms::cmap_forms`]).
+pub type CmapForms = HashMap<ObjectRef, CmapForm>;
+
+/// A form `cmaps` writes into the page that paints it.
+pub struct CmapForm {
+    /// Its decoded content.
+    pub data: Vec<u8>,
+    /// Whether it draws with a font `cmaps` reads (itself or through a form it paints); if
+    /// not, it is only painted by one that does.
+    pub draws: bool,
 }
 
 impl Forms {
     /// Forms costed from `scans`, the file pre-pass's scans of the document's streams.
     pub fn new(scans: Scans) -> Forms {
         Forms {
-            costed: HashMap::new(),
             scans,
+            ..Forms::default()
         }
+    }
+
+    /// The forms costed so far that draw with a Type0 font of a predefined CMap `cmaps`
+    /// reads, themselves or through a form they paint, when the page charged last paints one
+    /// of them (`None` otherwise): their content, decoded (and decrypted) by this walk, so
+    /// that `cmaps` reads them within the same caps and never walks forms again.
+    pub fn cmap_forms(&self) -> Option<&CmapForms> {
+        self.page_paints_cmap_form.then_some(&self.cmap_forms)
     }
 
     /// The figures of content `data` (a page's), scanned once per document.
@@ -87,14 +113,18 @@ impl Forms {
         i: usize,
         content: &[u8],
     ) -> Cost {
+        self.page_paints_cmap_form = false;
         let Ok(page) = doc.get_page(i) else {
             return Cost::default();
         };
         let resources = page.as_dict().and_then(|d| d.get("Resources")).cloned();
-        self.painted(doc, crypt, resources.as_ref(), content, 0)
+        let (cost, cmap) = self.painted(doc, crypt, resources.as_ref(), content, 0);
+        self.page_paints_cmap_form = cmap;
+        cost
     }
 
-    /// The cost of the forms `content` paints through `resources`' `/XObject` entries.
+    /// The cost of the forms `content` paints through `resources`' `/XObject` entries, and
+    /// whether one of them is in `cmap_forms`.
     fn painted(
         &mut self,
         doc: &PdfDocument,
@@ -102,21 +132,22 @@ impl Forms {
         resources: Option<&Object>,
         content: &[u8],
         depth: usize,
-    ) -> Cost {
+    ) -> (Cost, bool) {
         let mut total = Cost::default();
+        let mut cmap = false;
         if depth >= MAX_FORM_DEPTH {
-            return total;
+            return (total, cmap);
         }
         // Most content paints no form: one fast search spares the operator pass.
         if memchr::memmem::find(content, b"Do").is_none() {
-            return total;
+            return (total, cmap);
         }
         let calls = do_calls(content);
         if calls.is_empty() {
-            return total;
+            return (total, cmap);
         }
         let Some(xobjects) = xobject_refs(doc, resources) else {
-            return total;
+            return (total, cmap);
         };
         for (name, times) in calls {
             let Some(&form) = xobjects.get(name.as_slice()) else {
@@ -124,8 +155,9 @@ impl Forms {
             };
             let cost = self.form_cost(doc, crypt, form, depth);
             total.add_times(cost, times);
+            cmap |= self.cmap_forms.get(&form).is_some_and(|f| f.draws);
         }
-        total
+        (total, cmap)
     }
 
     /// One form's own cost plus that of the forms it paints (memoised; a form reached again
@@ -141,35 +173,88 @@ impl Forms {
             return cost;
         }
         self.costed.insert(form, Cost::default());
-        let Ok(object) = doc.load_object(form) else {
-            return Cost::default();
-        };
-        let Some(dict) = object.as_dict() else {
-            return Cost::default();
-        };
-        if dict.get("Subtype").and_then(Object::as_name) != Some("Form") {
-            return Cost::default();
-        }
-        let resources = dict.get("Resources").cloned();
-        // The parser decrypts every stream of an encrypted document but object and
-        // cross-reference streams (which a form is not).
-        let decoded = match crypt {
-            Some(c) => c.decode(&object, form),
-            None => object.decode_stream_data().ok(),
-        };
-        let Some(data) = decoded else {
+        let Some((resources, data)) = form_content(doc, crypt, form) else {
             return Cost::default();
         };
         let mut cost = Cost::of(self.scans.content(&data));
-        let inner = self.painted(doc, crypt, resources.as_ref(), &data, depth + 1);
+        let (inner, inner_cmap) = self.painted(doc, crypt, resources.as_ref(), &data, depth + 1);
         cost.add_times(inner, 1);
         self.costed.insert(form, cost);
+        if inner_cmap
+            || resources
+                .as_ref()
+                .is_some_and(|r| !cmaps::candidates(doc, r).is_empty())
+        {
+            // `cmaps` writes this form into the page, and with it the forms it paints.
+            self.keep_painted(doc, crypt, resources.as_ref(), &data, depth + 1);
+            self.cmap_forms.insert(form, CmapForm { data, draws: true });
+        }
         cost
+    }
+
+    /// Keep in `cmap_forms` the forms `content` paints through `resources` (within the depth
+    /// the costing follows), and theirs: each decoded once per document, as the costing did.
+    fn keep_painted(
+        &mut self,
+        doc: &PdfDocument,
+        crypt: Option<&Decryptor>,
+        resources: Option<&Object>,
+        content: &[u8],
+        depth: usize,
+    ) {
+        if depth >= MAX_FORM_DEPTH || memchr::memmem::find(content, b"Do").is_none() {
+            return;
+        }
+        let Some(xobjects) = xobject_refs(doc, resources) else {
+            return;
+        };
+        for name in do_calls(content).into_keys() {
+            let Some(&form) = xobjects.get(name.as_slice()) else {
+                continue;
+            };
+            if self.cmap_forms.contains_key(&form) {
+                continue;
+            }
+            let Some((resources, data)) = form_content(doc, crypt, form) else {
+                continue;
+            };
+            // Marked before its own forms are followed: a loop ends here.
+            let kept = CmapForm {
+                data: Vec::new(),
+                draws: false,
+            };
+            self.cmap_forms.insert(form, kept);
+            self.keep_painted(doc, crypt, resources.as_ref(), &data, depth + 1);
+            self.cmap_forms
+                .insert(form, CmapForm { data, draws: false });
+        }
     }
 }
 
+/// Form `form`'s `/Resources` and decoded content (`None` when it is no form or cannot be
+/// decoded).
+fn form_content(
+    doc: &PdfDocument,
+    crypt: Option<&Decryptor>,
+    form: ObjectRef,
+) -> Option<(Option<Object>, Vec<u8>)> {
+    let object = doc.load_object(form).ok()?;
+    let dict = object.as_dict()?;
+    if dict.get("Subtype").and_then(Object::as_name) != Some("Form") {
+        return None;
+    }
+    let resources = dict.get("Resources").cloned();
+    // The parser decrypts every stream of an encrypted document but object and
+    // cross-reference streams (which a form is not).
+    let data = match crypt {
+        Some(c) => c.decode(&object, form),
+        None => object.decode_stream_data().ok(),
+    }?;
+    Some((resources, data))
+}
+
 /// `resources`' `/XObject` dictionary as name → reference (`None` without one).
-fn xobject_refs(
+pub(crate) fn xobject_refs(
     doc: &PdfDocument,
     resources: Option<&Object>,
 ) -> Option<HashMap<Vec<u8>, ObjectRef>> {

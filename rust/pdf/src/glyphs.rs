@@ -56,8 +56,9 @@ pub(crate) fn markdown_page(
     doc: &PdfDocument,
     i: usize,
     options: &pdf_oxide::converters::ConversionOptions,
+    cmap_forms: Option<&crate::forms::CmapForms>,
 ) -> Vec<markdown::Line> {
-    match cmaps::page_chars(doc, i) {
+    match cmaps::page_chars(doc, i, cmap_forms) {
         Ok(chars) => match placed(&chars) {
             Some(glyphs) => markdown::from_layout(layout::page_lines(&glyphs)),
             None => {

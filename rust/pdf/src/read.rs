@@ -171,7 +171,7 @@ pub(crate) fn read(
         }
         match mode {
             Mode::Text => {
-                let page = cmaps::page_chars(&doc, i)
+                let page = cmaps::page_chars(&doc, i, forms.cmap_forms())
                     .and_then(|chars| match placed(&chars) {
                         Some(glyphs) => Ok(layout::page_text(&glyphs)),
                         None => doc.extract_text_with_options(i, &options),
@@ -183,7 +183,7 @@ pub(crate) fn read(
                 pages.push(page.lines().map(str::to_owned).collect());
             }
             Mode::Markdown => {
-                let page = markdown_page(&doc, i, &options);
+                let page = markdown_page(&doc, i, &options, forms.cmap_forms());
                 for line in &page {
                     any_text |= line.text.chars().any(char::is_alphanumeric);
                     bytes += line.text.len() + 1;

@@ -390,6 +390,136 @@ fn adobe_table_cmaps_read_as_the_text_drawn() {
     assert_eq!(text.matches("臺北市").count(), 2, "{text:?}");
 }
 
+/// A form XObject's stream: `dict` (its entries past `/Type`, `/Subtype`, `/BBox`) and
+/// `content`.
+fn form_stream(dict: &str, content: &[u8]) -> Vec<u8> {
+    let mut s = format!(
+        "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] {dict} /Length {} >>\nstream\n",
+        content.len()
+    )
+    .into_bytes();
+    s.extend_from_slice(content);
+    s.extend_from_slice(b"\nendstream");
+    s
+}
+
+/// A Type0 font (object `n`, its CIDFont `n + 1`) with no `/ToUnicode` under CMap `cmap`.
+fn cid_font(n: usize, cmap: &str, ordering: &str) -> [Vec<u8>; 2] {
+    [
+        format!(
+            "<< /Type /Font /Subtype /Type0 /BaseFont /CJK{n} /Encoding /{cmap} \
+             /DescendantFonts [{} 0 R] >>",
+            n + 1
+        )
+        .into_bytes(),
+        format!(
+            "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /CJK{n} /CIDSystemInfo \
+             << /Registry (Adobe) /Ordering ({ordering}) /Supplement 2 >> /DW 1000 >>"
+        )
+        .into_bytes(),
+    ]
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+#[test]
+fn predefined_cmaps_inside_forms_read_as_the_text_drawn() {
+    // The page paints a form whose fonts are under legacy and Adobe-table CMaps, which paints
+    // a form of its own (its `/C0` another font, moved by its `/Matrix`) and a plain form of
+    // Latin text: every font is found through the form that names it.
+    let big5 = encoding_rs::BIG5.encode("Taipei 臺北市").0.into_owned();
+    let gbk = encoding_rs::GBK.encode("Beijing 北京市").0.into_owned();
+    let sjis = encoding_rs::SHIFT_JIS.encode("Osaka 大阪").0.into_owned();
+    let cns1 = [0x6A, 0x57, 0x46, 0x21, 0x46, 0x4B];
+    let page_content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n\
+                         q 1 0 0 1 0 -20 cm /Outer Do Q\n";
+    let outer = format!(
+        "BT /C0 12 Tf 72 680 Td <{}> Tj ET\nBT /C1 12 Tf 72 640 Td <{}> Tj ET\n\
+         /Inner Do /Plain Do\n",
+        hex_of(&big5),
+        hex_of(&cns1)
+    );
+    let inner = format!(
+        "BT /C0 12 Tf 72 600 Td <{}> Tj ET\nq /Deeper Do Q\n",
+        hex_of(&gbk)
+    );
+    // The deepest form paints the outer one again: a loop, read once.
+    let deeper = format!(
+        "BT /C0 12 Tf 72 480 Td <{}> Tj ET\n/Back Do\n",
+        hex_of(&sjis)
+    );
+    let [big5_font, big5_cid] = cid_font(9, "B5pc-H", "CNS1");
+    let [cns_font, cns_cid] = cid_font(11, "CNS1-H", "CNS1");
+    let [gbk_font, gbk_cid] = cid_font(13, "GBK-EUC-H", "GB1");
+    let [sjis_font, sjis_cid] = cid_font(15, "90ms-RKSJ-H", "Japan1");
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+           >> >> /XObject << /Outer 5 0 R >> >> >>"
+            .to_vec(),
+        stream(page_content),
+        form_stream(
+            "/Resources << /Font << /C0 9 0 R /C1 11 0 R >> \
+             /XObject << /Inner 6 0 R /Plain 7 0 R >> >>",
+            outer.as_bytes(),
+        ),
+        form_stream(
+            "/Matrix [1 0 0 1 0 -40] /Resources << /Font << /C0 13 0 R >> \
+             /XObject << /Deeper 8 0 R >> >>",
+            inner.as_bytes(),
+        ),
+        form_stream(
+            "/Resources << /Font << /C0 << /Type /Font /Subtype /Type1 /BaseFont \
+             /Helvetica >> >> >>",
+            b"BT /C0 12 Tf 72 520 Td (Plain form text) Tj ET",
+        ),
+        form_stream(
+            "/Resources << /Font << /C0 15 0 R >> /XObject << /Back 5 0 R >> >>",
+            deeper.as_bytes(),
+        ),
+        big5_font,
+        big5_cid,
+        cns_font,
+        cns_cid,
+        gbk_font,
+        gbk_cid,
+        sjis_font,
+        sjis_cid,
+    ];
+    let pdf = pdf_of(&objs, "");
+    let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+    let markdown = extract(
+        &pdf,
+        Mode::Markdown,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+    .map(|d| d.content)
+    .unwrap_or_default();
+    let order = [
+        "Latin line",
+        "Taipei 臺北市",
+        "臺北市",
+        "Beijing 北京市",
+        "Plain form text",
+        "Osaka 大阪",
+    ];
+    for view in [&text, &markdown] {
+        let mut from = 0;
+        for want in order {
+            let at = view[from..].find(want);
+            assert!(at.is_some(), "{want:?} not in order in {view:?}");
+            from += at.unwrap_or_default() + want.len();
+        }
+        assert_eq!(view.matches("Taipei").count(), 1, "{view:?}");
+    }
+}
+
 #[test]
 fn identity_cid_fonts_read_through_their_ordering() {
     // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
