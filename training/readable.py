@@ -26,6 +26,10 @@ above ``base``'s (docs/history/benchmarks.md). ``core`` is the core's own rows
 (``_core.readable_features``): what the shipped scorer reads, every block kept so the rows line
 up; ``--train-on in-scope`` fits on the blocks the rules keep only, the ones the shipped scorer
 judges.
+``core-context`` adds the core's development columns (``_core.READABLE_CONTEXT_NAMES``: the
+blocks before and after, the runs the block is part of, the page's kind as the rules read it);
+no column of the shipped scorer, so it measures and does not export. ``--group site`` folds by
+site (``benches/quality.py``'s ``site_fold``) instead of by page.
 
 Labels (``--labels``, both over lowercase ``\\w+`` tokens, threshold ``--label-overlap``, 0.5):
 - ``ngram`` (default): a block is main content when at least half of its token 3-grams occur
