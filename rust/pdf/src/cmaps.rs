@@ -32,12 +32,23 @@
 //! `GBT-*` (traditional forms at GB 2312 positions) and the one-byte `Hiragana` and `Katakana`
 //! (Adobe's own layouts) — are read through Adobe's data ([`crate::adobe_cmaps`], generated
 //! tables), which give the code's CID too, so their glyphs take their `/W` widths. Not
-//! handled: `WP-Symbol` (Adobe's own layout; `Hankaku` and `Roman` are JIS X 0201 and read), a
-//! font reached only inside a Form XObject, and a font with a `/ToUnicode` (pdf_oxide cuts its
-//! codes by the map's code width; none seen in the corpora).
+//! handled: `WP-Symbol` (Adobe's own layout; `Hankaku` and `Roman` are JIS X 0201 and read),
+//! and a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code width; none seen
+//! in the corpora).
+//!
+//! Forms: the parser reads a Form XObject's content from the document, so a font of a form's
+//! resources cannot be renamed there. The forms walk that charges a page for its forms
+//! (`forms.rs`) keeps the decoded content of each form that draws with such a font (itself or
+//! through forms it paints, ten levels deep) and of the forms it paints; the page's pass writes
+//! those forms in place of their `Do` (`q <matrix> cm … Q`), each font of a form renamed to
+//! that font as the parser loaded it from the form's resources ([`Rewriter`]). A form with
+//! no such font anywhere below it is left to the parser as before.
 //!
 //! Cost: one pass over the page's content (already bounded by the page scan in `page_cost.rs`), a
-//! table of the distinct codes drawn, and no second parse of the file.
+//! table of the distinct codes drawn, and no second parse of the file. Forms written in were
+//! charged to the page once per painting, their tokens and text, by `forms.rs`; the bytes they
+//! add are capped (16 MiB a page, past which the page is read without them), no form is
+//! written into itself, and no deeper than the walk followed.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
