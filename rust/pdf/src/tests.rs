@@ -521,6 +521,49 @@ fn predefined_cmaps_inside_forms_read_as_the_text_drawn() {
 }
 
 #[test]
+fn forms_past_the_written_in_cap_are_read_as_the_parser_reads_them() {
+    // One form of 1 MiB (mostly white space, which no cap on tokens or text counts) painted
+    // 20 times: written in, the page would grow past 16 MiB, so it is read without them.
+    let big5 = encoding_rs::BIG5.encode("Taipei 臺北市").0.into_owned();
+    let mut form = vec![b' '; 1 << 20];
+    form.extend_from_slice(format!("BT /C0 12 Tf 72 680 Td <{}> Tj ET", hex_of(&big5)).as_bytes());
+    let mut page_content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n".to_vec();
+    for k in 0..20 {
+        page_content.extend_from_slice(format!("q 1 0 0 1 0 -{k} cm /Outer Do Q\n").as_bytes());
+    }
+    let [font, cid] = cid_font(6, "B5pc-H", "CNS1");
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+           >> >> /XObject << /Outer 5 0 R >> >> >>"
+            .to_vec(),
+        stream(&page_content),
+        form_stream("/Resources << /Font << /C0 6 0 R >> >>", &form),
+        font,
+        cid,
+    ];
+    let text = read_text(&pdf_of(&objs, ""))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    assert!(text.contains("Latin line"), "{text:?}");
+    assert!(!text.contains("臺北市"), "{text:?}");
+    // Painted once, the same form is written in and read right.
+    let once = page_content
+        .split(|&b| b == b'\n')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(&b'\n');
+    let mut objs = objs;
+    objs[3] = stream(&once);
+    let text = read_text(&pdf_of(&objs, ""))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    assert!(text.contains("Taipei 臺北市"), "{text:?}");
+}
+
+#[test]
 fn identity_cid_fonts_read_through_their_ordering() {
     // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
     // CID → Unicode table (pdf_oxide's); the expected text is pdftotext's for these pages.
