@@ -47,8 +47,9 @@
 //! Cost: one pass over the page's content (already bounded by the page scan in `page_cost.rs`), a
 //! table of the distinct codes drawn, and no second parse of the file. Forms written in were
 //! charged to the page once per painting, their tokens and text, by `forms.rs`; the bytes they
-//! add are capped (16 MiB a page, past which the page is read without them), no form is
-//! written into itself, and no deeper than the walk followed.
+//! add are capped (16 MiB a page), the page's content with them written in is scanned again
+//! and held to a page's caps (past either, the page is read without them), no form is written
+//! into itself, and none deeper than the walk followed.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -578,6 +579,24 @@ impl Rewriter<'_> {
     }
 }
 
+/// Whether `content`, a page's with forms written in, stays within the caps the page scan
+/// (`page_cost.rs`) holds a page's content to, by the same scan: the forms were charged once
+/// per painting, but a form's content read inside the page's is one stream with it (a broken
+/// operation in a form could swallow what follows), and a loop of forms is not charged as it
+/// is written. Its strings may take twice their bytes: each code became a two-byte number.
+fn within_page_caps(content: &[u8]) -> bool {
+    use crate::nesting::{push_content, Figures, Nesting};
+    use crate::page_cost::{MAX_PAGE_RESTART_COST, MAX_PAGE_TEXT_BYTES, MAX_PAGE_TOKENS};
+    let mut scan = Nesting::new();
+    push_content(&mut scan, content);
+    scan.finish();
+    let figures = Figures::of(&scan);
+    figures.within
+        && figures.tokens <= MAX_PAGE_TOKENS
+        && figures.string_bytes <= 2 * MAX_PAGE_TEXT_BYTES
+        && figures.restart_cost <= MAX_PAGE_RESTART_COST
+}
+
 /// Whether the parser loaded `font` as a font of the module notes (Type0, a named CMap, no
 /// `/ToUnicode`).
 fn ours(font: &FontInfo) -> bool {
@@ -906,6 +925,7 @@ pub fn page_chars(
     if rewriter
         .rewrite(&content, &scope, &mut rewritten_content, 0)
         .is_err()
+        || (rewriter.written > 0 && !within_page_caps(&rewritten_content))
     {
         // Forms too long to write in: the page as it was read before them.
         return page_chars(doc, i, None);
