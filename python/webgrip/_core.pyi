@@ -442,9 +442,7 @@ def readable_blocks(html: str | bytes, url: str | None = None) -> list[dict[str,
     are decoded as :func:`extract_document` decodes them; runs without the GIL.
     """
 
-def readable_features(
-    html: str | bytes, url: str | None = None, context: bool = False
-) -> bytes:
+def readable_features(html: str | bytes, url: str | None = None, context: bool = False) -> bytes:
     """The block scorer's feature rows of :func:`readable_blocks`' blocks, as little-endian
     ``float32`` with ``len(READABLE_FEATURE_NAMES)`` columns per row, then with ``context``
     the ``READABLE_CONTEXT_NAMES`` columns (the neighbouring blocks' and the page kind's;
