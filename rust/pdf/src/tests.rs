@@ -564,6 +564,53 @@ fn forms_past_the_written_in_cap_are_read_as_the_parser_reads_them() {
 }
 
 #[test]
+fn forms_written_in_stay_within_a_pages_caps() {
+    // Forms `A` (a Big5 font) and `B` (100,000 path tokens) paint each other. Page 1 paints
+    // `B`, so the costing meets the loop in `A` and charges `A` without `B`; page 2 paints `A`
+    // 30 times. Written in, every painting of `A` brings `B` along: page 2 would hand the
+    // parser 3,000,000 tokens, past a page's 2,000,000, so it is read without its forms
+    // written in (and page 1, within the caps, with them).
+    let big5 = encoding_rs::BIG5.encode("Taipei 臺北市").0.into_owned();
+    let a = format!("BT /C0 12 Tf 72 680 Td <{}> Tj ET\n/B Do\n", hex_of(&big5));
+    let b = format!("{}/A Do\n", "0 0 m\n".repeat(100_000 / 3));
+    let mut second = b"BT /F1 12 Tf 72 740 Td (Second page) Tj ET\n".to_vec();
+    for k in 0..30 {
+        second.extend_from_slice(format!("q 1 0 0 1 0 -{k} cm /A Do Q\n").as_bytes());
+    }
+    let [font, cid] = cid_font(7, "B5pc-H", "CNS1");
+    let page = |contents: usize| {
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {contents} 0 R \
+             /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+             >> >> /XObject << /A 5 0 R /B 6 0 R >> >> >>"
+        )
+        .into_bytes()
+    };
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R 9 0 R] /Count 2 >>".to_vec(),
+        page(4),
+        stream(b"BT /F1 12 Tf 72 740 Td (First page) Tj ET\n/B Do\n"),
+        form_stream(
+            "/Resources << /Font << /C0 7 0 R >> /XObject << /B 6 0 R >> >>",
+            a.as_bytes(),
+        ),
+        form_stream("/Resources << /XObject << /A 5 0 R >> >>", b.as_bytes()),
+        font,
+        cid,
+        page(10),
+        stream(&second),
+    ];
+    let text = read_text(&pdf_of(&objs, ""))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    let second = text.find("Second page").unwrap_or_default();
+    assert!(second > 0, "{text:?}");
+    assert!(text[..second].contains("Taipei 臺北市"), "{text:?}");
+    assert!(!text[second..].contains("臺北市"), "{text:?}");
+}
+
+#[test]
 fn identity_cid_fonts_read_through_their_ordering() {
     // CIDs under `Identity-H` with no `/ToUnicode`: the character collection's own
     // CID → Unicode table (pdf_oxide's); the expected text is pdftotext's for these pages.
