@@ -64,9 +64,10 @@ pub struct Forms {
     costed: HashMap<ObjectRef, Cost>,
     scans: Scans,
     /// The decoded content of each form costed that draws with a font `cmaps` reads (its own
-    /// or one of a form it paints), kept for `cmaps` to read it: see [`Forms::cmap_forms`].
+    /// or one of a form it paints), and of the forms those paint, kept for `cmaps` to read
+    /// them: see [`Forms::cmap_forms`].
     cmap_forms: CmapForms,
-    /// Whether the page charged last paints one of `cmap_forms`.
+    /// Whether the page charged last paints one of `cmap_forms` that draws with such a font.
     page_paints_cmap_form: bool,
 }
 
@@ -92,9 +93,10 @@ impl Forms {
     }
 
     /// The forms costed so far that draw with a Type0 font of a predefined CMap `cmaps`
-    /// reads, themselves or through a form they paint, when the page charged last paints one
-    /// of them (`None` otherwise): their content, decoded (and decrypted) by this walk, so
-    /// that `cmaps` reads them within the same caps and never walks forms again.
+    /// reads, themselves or through a form they paint (and the forms those paint, ten levels
+    /// deep), when the page charged last paints one of them (`None` otherwise): their content,
+    /// decoded (and decrypted) by this walk, so that `cmaps` reads them within the same caps
+    /// and never walks forms again.
     pub fn cmap_forms(&self) -> Option<&CmapForms> {
         self.page_paints_cmap_form.then_some(&self.cmap_forms)
     }
