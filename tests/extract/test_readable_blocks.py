@@ -4,6 +4,7 @@ selection's flags and verdict, and agree with the readable text view."""
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import pytest
@@ -95,3 +96,28 @@ def test_in_scope_matches_the_readable_text() -> None:
 def test_rejects_other_types() -> None:
     with pytest.raises(TypeError):
         _core.readable_blocks(42)  # type: ignore[arg-type]
+
+
+def rows(raw: bytes, width: int) -> list[tuple[float, ...]]:
+    """``readable_features``' little-endian ``float32`` rows of ``width`` columns."""
+    values = struct.unpack(f"<{len(raw) // 4}f", raw)
+    return [values[k : k + width] for k in range(0, len(values), width)]
+
+
+def test_context_columns_follow_the_scorers_own() -> None:
+    """``readable_features(..., context=True)`` appends ``READABLE_CONTEXT_NAMES``' columns
+    (issue 51) to each block's row and leaves the scorer's own columns as they are."""
+    blocks = _core.readable_blocks(PAGE)
+    core, extra = len(_core.READABLE_FEATURE_NAMES), len(_core.READABLE_CONTEXT_NAMES)
+    plain = rows(_core.readable_features(PAGE), core)
+    both = rows(_core.readable_features(PAGE, context=True), core + extra)
+    assert len(plain) == len(both) == len(blocks)
+    assert [r[:core] for r in both] == plain
+    context = [dict(zip(_core.READABLE_CONTEXT_NAMES, r[core:], strict=True)) for r in both]
+    title = next(i for i, b in enumerate(blocks) if "Budget approved" in b["text"])
+    # The title follows the menu's last item (a link, out of scope) and precedes the prose.
+    assert context[title]["prev_scope"] == 0.0
+    assert context[title]["prev_link_share"] == 1.0
+    assert context[title]["next_scope"] == 1.0
+    assert context[0]["prev_scope"] == -1.0 and context[-1]["next_scope"] == -1.0
+    assert all(c["docs"] == 0.0 for c in context)
