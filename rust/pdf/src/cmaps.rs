@@ -279,23 +279,13 @@ impl Codes {
 /// the forms it paints written in ([`Rewriter`]); this entry point is the pass alone.
 #[cfg(test)]
 pub fn transcode(content: &[u8], fonts: &[(String, Scheme)]) -> Option<(Vec<u8>, Vec<Codes>)> {
+    let (drawn, names) = page_fonts(fonts.iter().map(|(name, scheme)| (name, *scheme, None)));
     let mut rewriter = Rewriter {
-        drawn: fonts
-            .iter()
-            .map(|(_, scheme)| Drawn {
-                font: None,
-                scheme: Some(*scheme),
-                codes: Codes::default(),
-            })
-            .collect(),
+        drawn,
         ..Rewriter::default()
     };
     let scope = Scope {
-        fonts: fonts
-            .iter()
-            .enumerate()
-            .map(|(k, (name, _))| (name.as_bytes().to_vec(), k))
-            .collect(),
+        fonts: names,
         xobjects: HashMap::new(),
     };
     let mut out = Vec::with_capacity(content.len() + content.len() / 2);
@@ -314,6 +304,24 @@ struct Drawn {
     font: Option<Arc<FontInfo>>,
     scheme: Option<Scheme>,
     codes: Codes,
+}
+
+/// The page's own fonts this module reads, as [`Rewriter::drawn`] and the names that stand
+/// for them in [`Scope::fonts`].
+fn page_fonts<'a>(
+    fonts: impl Iterator<Item = (&'a String, Scheme, Option<Arc<FontInfo>>)>,
+) -> (Vec<Drawn>, HashMap<Vec<u8>, usize>) {
+    let mut drawn = Vec::new();
+    let mut names = HashMap::new();
+    for (k, (name, scheme, font)) in fonts.enumerate() {
+        drawn.push(Drawn {
+            font,
+            scheme: Some(scheme),
+            codes: Codes::default(),
+        });
+        names.insert(name.as_bytes().to_vec(), k);
+    }
+    (drawn, names)
 }
 
 /// What the names of one content stream (the page's or a form's) stand for.
@@ -900,25 +908,19 @@ pub fn page_chars(
         return glyph_layer(doc, i);
     }
     let content = doc.get_page_content_data(i)?;
+    let (drawn, names) = page_fonts(
+        fonts
+            .iter()
+            .map(|(name, scheme, font)| (name, *scheme, Some(Arc::clone(font)))),
+    );
     let mut rewriter = Rewriter {
         doc: Some(doc),
         forms,
-        drawn: fonts
-            .iter()
-            .map(|(_, scheme, font)| Drawn {
-                font: Some(Arc::clone(font)),
-                scheme: Some(*scheme),
-                codes: Codes::default(),
-            })
-            .collect(),
+        drawn,
         ..Rewriter::default()
     };
     let scope = Scope {
-        fonts: fonts
-            .iter()
-            .enumerate()
-            .map(|(k, (name, _, _))| (name.as_bytes().to_vec(), k))
-            .collect(),
+        fonts: names,
         xobjects: painted,
     };
     let mut rewritten_content = Vec::with_capacity(content.len() + content.len() / 2);
