@@ -44,6 +44,11 @@ const PROMO_LINE_NODES: u32 = 16;
 /// most: more are the heads of a roundup's items.
 const PROMO_LINE_PART: u32 = 4;
 
+/// A list of links after a heading and the paragraph that introduces the section is the
+/// section's body when it holds at least this many links (a tutorial's lessons, not a
+/// banner's pair of calls to action; see `Table::prune`).
+const INTRO_LIST_LINKS: u32 = 3;
+
 /// Text, count, link text and promotion-shaped paragraphs of a group of blocks of one kind
 /// (see `Table::prune`).
 #[derive(Clone, Copy, Default)]
@@ -273,6 +278,9 @@ impl Table {
         let mut cell_end = 0u32;
         let mut list_end = 0u32;
         let mut prev_head = (NONE, NONE);
+        // Where the paragraph right after the last heading ends, and its parent (see the
+        // headed lists below).
+        let mut prev_intro = (NONE, NONE);
         let mut i = root + 1;
         while i < r.end {
             let it = &self.items[i as usize];
@@ -298,6 +306,12 @@ impl Table {
             // follows the heading directly.
             if it.level > 0 {
                 prev_head = (it.parent, it.end);
+            } else if f & (F_PARA | F_CELL | F_CODE) == F_PARA
+                && prev_head == (it.parent, i)
+                && it.text > 0
+                && 2 * it.link < it.text
+            {
+                prev_intro = (it.parent, it.end);
             }
             // A table cell is kept or dropped with its row (see `F_CELL`).
             if f.has_any(F_CELL) && i >= cell_end && it.text <= CELL_TEXT {
@@ -360,7 +374,9 @@ impl Table {
                 // see:"), with the same exceptions (an article's trailing "Read more:").
                 if f.has_any(F_LIST)
                     && i >= list_end
-                    && (prev_head == (it.parent, i) || f.has_any(F_INTRODUCED))
+                    && (prev_head == (it.parent, i)
+                        || (prev_intro == (it.parent, i) && it.links >= INTRO_LIST_LINKS)
+                        || f.has_any(F_INTRODUCED))
                     && (!self.article || goes_on_after(i))
                     && !self.first_link_is_fragment(i)
                 {
