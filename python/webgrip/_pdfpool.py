@@ -172,6 +172,8 @@ class _Worker:
         #: The least resident memory seen before one of its reads: what the worker is without
         #: memory kept from earlier reads, from which each read's limit is counted.
         self.floor: int | None = None
+        #: ``/proc/PID/statm``, open once read (see :meth:`resident`).
+        self._statm: int | None = None
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.to_fd = self.proc.stdin.fileno()
         self.from_fd = self.proc.stdout.fileno()
@@ -187,10 +189,16 @@ class _Worker:
         return self.proc.poll() is None
 
     def resident(self) -> int | None:
-        """The process's resident memory in bytes (Linux), else ``None``."""
+        """The process's resident memory in bytes (Linux), else ``None``.
+
+        Read about four times a call: ``statm`` is opened once and read again in place (an
+        open, read and close cost some 10 µs of the caller's CPU, a read again 1.5 µs; on
+        pdf-dev, 0.08 ms of the parent's 0.3 ms a document). The open file follows the
+        process, not its number: once the worker is reaped, reading it fails."""
         try:
-            with open(f"/proc/{self.proc.pid}/statm", "rb") as f:
-                return int(f.read().split()[1]) * _PAGE_SIZE
+            if self._statm is None:
+                self._statm = os.open(f"/proc/{self.proc.pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
+            return int(os.pread(self._statm, 128, 0).split()[1]) * _PAGE_SIZE
         except (OSError, ValueError, IndexError):
             return None
 
@@ -206,6 +214,10 @@ class _Worker:
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
+        if self._statm is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._statm)
+            self._statm = None
 
 
 class _Gone(Exception):
