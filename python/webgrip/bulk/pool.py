@@ -19,9 +19,10 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .._cancel import CancelToken, cancel_scope
 from ..errors import FetchTimeoutError, HTTPStatusError, WebgripError
@@ -32,6 +33,7 @@ from .politeness import MAX_HOLD_SECONDS
 __all__ = [
     "EMPTY",
     "MAX_HOST_WAIT_SECONDS",
+    "RESULTS_PER_THREAD",
     "ROW_COLUMNS",
     "PageFetcher",
     "fetch_each",
@@ -172,9 +174,88 @@ def _fetch_one(
 
 _T = TypeVar("_T")
 
+#: Finished results a pool holds, per thread, for a consumer that has not read them yet.
+#: Two: each thread can leave the page it just finished and fetch the next while the consumer
+#: handles one, so a consumer about as fast as the fetches never holds them back; a slower
+#: one (a caller writing each page to disk) holds them back instead of letting finished pages
+#: pile up in memory. Each thread may hold one more in its hand while it waits for room.
+RESULTS_PER_THREAD = 2
+
 
 class _WorkerDone:
     """What a worker thread of :func:`worker_results` puts last."""
+
+
+class _Handoff(Generic[_T]):
+    """The results of a pool's threads on their way to its one consumer, in the order put.
+
+    Bounded while the consumer reads: :meth:`put` waits for room, so the threads fetch at the
+    consumer's pace. The bound is lifted once the pool winds down (``stop`` set, ``token``
+    cancelled): the consumer still reads what the threads finish then (the URLs in flight
+    finish and are yielded), and no thread may wait on room that a consumer which stopped
+    reading will never make. Once the consumer is gone (:meth:`close`), :meth:`put` drops its
+    result and returns at once.
+
+    Not a ``queue.Queue``, because its bound cannot be lifted, but its waits are the same
+    ``Condition`` waits: CPython's C ``SimpleQueue.get(timeout=...)`` (3.11 here), when a signal
+    handler that ran during its wait returns after the timeout has passed, waits on with a
+    negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip batch` then waited
+    for a request in flight to time out). A lock's timed wait checks for that.
+    """
+
+    def __init__(self, bound: int, stop: threading.Event, token: CancelToken, poll: float) -> None:
+        self._items: deque[_T] = deque()
+        self._bound = max(1, bound)
+        self._stop = stop
+        self._token = token
+        self._poll = poll
+        self._closed = False
+        lock = threading.Lock()
+        self._arrived = threading.Condition(lock)  # the consumer waits here for an item
+        self._room = threading.Condition(lock)  # the threads wait here for room
+
+    def _winding_down(self) -> bool:
+        return self._stop.is_set() or self._token.cancelled
+
+    def put(self, item: _T) -> None:
+        """Hand ``item`` over, waiting while the consumer has ``bound`` items unread."""
+        with self._room:
+            while len(self._items) >= self._bound and not self._closed and not self._winding_down():
+                # A stop or a cancel is set by others, who cannot wake this wait: it looks
+                # again every ``poll`` seconds. The consumer's read or close wakes it at once.
+                self._room.wait(self._poll)
+            self._append(item)
+
+    def put_last(self, item: _T) -> None:
+        """Hand ``item`` over without waiting for room (a thread's last word)."""
+        with self._room:
+            self._append(item)
+
+    def _append(self, item: _T) -> None:
+        if not self._closed:  # else nobody will read it
+            self._items.append(item)
+            self._arrived.notify()
+
+    def get(self, timeout: float) -> _T:
+        """The next item, waiting up to ``timeout`` seconds; ``queue.Empty`` if none came."""
+        with self._arrived:
+            # As queue.Queue.get: a wait cut short by a signal goes on for what is left.
+            deadline = time.monotonic() + timeout
+            while not self._items:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise queue.Empty
+                self._arrived.wait(left)
+            item = self._items.popleft()
+            self._room.notify()
+            return item
+
+    def close(self) -> None:
+        """The consumer is gone: drop what it did not read and release every waiting put."""
+        with self._room:
+            self._closed = True
+            self._items.clear()
+            self._room.notify_all()
 
 
 def worker_results(
@@ -183,37 +264,44 @@ def worker_results(
     name: str,
     token: CancelToken,
     poll: float,
-) -> Iterator[_T | None]:
+    stop: threading.Event,
+) -> Generator[_T | None, None, None]:
     """Run ``work(put)`` on ``count`` daemon threads (``{name}-{number}``), each under the
     cancel ``token``, and yield every result they ``put`` as it comes: ``None`` after every
     ``poll`` seconds without one, so that the caller can draw progress and react to a stop,
-    until every thread has returned. A batch's and a crawl's threads run through this."""
-    # queue.Queue, not SimpleQueue: CPython's C SimpleQueue.get(timeout=...) (3.11 here), when
-    # a signal handler that ran during its wait returns after the timeout has passed, waits on
-    # with a negative timeout, i.e. for ever, until the next put (Ctrl-C in `webgrip batch`
-    # then waited for a request in flight to time out). Queue's lock wait checks for that.
-    results: queue.Queue[_T | _WorkerDone] = queue.Queue()
+    until every thread has returned. A batch's and a crawl's threads run through this.
+
+    ``work`` returns once ``stop`` is set (it starts nothing more). ``put`` waits while
+    :data:`RESULTS_PER_THREAD` results a thread are unread (backpressure: a slow consumer holds
+    the threads back), except once ``stop`` is set or ``token`` cancelled. When this generator
+    is closed (the caller left its loop, or dropped it), ``stop`` is set and every ``put``
+    returns at once, dropping its result: no thread is left waiting for a reader."""
+    results: _Handoff[_T | _WorkerDone] = _Handoff(count * RESULTS_PER_THREAD, stop, token, poll)
 
     def thread() -> None:
         try:
             with cancel_scope(token):
                 work(results.put)
         finally:
-            results.put(_WorkerDone())
+            results.put_last(_WorkerDone())
 
-    for number in range(count):
-        threading.Thread(target=thread, name=f"{name}-{number}", daemon=True).start()
-    running = count
-    while running:
-        try:
-            item = results.get(timeout=poll)
-        except queue.Empty:
-            yield None
-            continue
-        if isinstance(item, _WorkerDone):
-            running -= 1
-        else:
-            yield item
+    try:
+        for number in range(count):
+            threading.Thread(target=thread, name=f"{name}-{number}", daemon=True).start()
+        running = count
+        while running:
+            try:
+                item = results.get(timeout=poll)
+            except queue.Empty:
+                yield None
+                continue
+            if isinstance(item, _WorkerDone):
+                running -= 1
+            else:
+                yield item
+    finally:
+        stop.set()  # start nothing more, then release the threads waiting for room
+        results.close()
 
 
 def fetch_each(
@@ -239,8 +327,15 @@ def fetch_each(
     are then ``FetchTimeoutError`` with reason ``cancelled``). ``on_wait(+1/-1)`` is called
     when a URL starts and stops waiting for its host's slot.
 
+    The threads go at the caller's pace: at most :data:`RESULTS_PER_THREAD` finished pages a
+    thread wait unread (plus the one each thread holds while it waits for room), so a caller
+    slower than the fetches holds them back instead of letting pages pile up in memory; once
+    ``stop`` is set or ``cancel`` cancelled, the URLs in flight no longer wait for room.
     The threads are daemon threads: a caller that stops iterating (Ctrl-C) does not wait for
-    the requests in flight, and neither does the interpreter when it exits.
+    the requests in flight, and neither does the interpreter when it exits; closing the
+    generator (``close()``, or its last reference dropped: a ``break`` out of ``for item in
+    fetch_each(...)``) sets ``stop``, and each thread ends once its request in flight does,
+    its result dropped.
     """
     _check_options(extract, concurrency, max_host_wait)
     todo = list(urls)
@@ -265,14 +360,15 @@ def fetch_each(
             )
 
     workers = min(concurrency, len(todo))
+    results = worker_results(work, workers, "webgrip-batch", token, poll, stop)
     try:
-        for item in worker_results(work, workers, "webgrip-batch", token, poll):
+        for item in results:
             if item is None:
                 yield None
             elif item[1] is not None:
                 yield item[0], item[1]
     finally:
-        stop.set()  # also when the caller stops iterating: start nothing more
+        results.close()  # also when the caller stops iterating: start nothing more
 
 
 def result_row(result: Page | WebgripError, extract: str | None = None) -> dict[str, Any]:

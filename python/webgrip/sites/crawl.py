@@ -216,6 +216,13 @@ class Crawler:
         for the next one, so a row the caller had not written is fetched again next time;
         with ``finish=False`` the caller records it (``frontier.finish``) itself, once its
         row is safe (a Ray worker hands rows to the driver, which writes them first).
+
+        The threads go at the caller's pace: at most
+        :data:`~webgrip.bulk.pool.RESULTS_PER_THREAD` finished pages a thread wait unread
+        (plus the one each thread holds while it waits), so a slow caller holds the crawl
+        back rather than letting pages pile up in memory. Leaving the loop (or closing the
+        generator) stops the crawl: nothing more is leased, and the threads end with their
+        request in flight, dropping its page (its URL stays leased for the next run).
         """
         stop = stop if stop is not None else threading.Event()
         token = cancel if cancel is not None else CancelToken()
@@ -259,8 +266,9 @@ class Crawler:
                 if not self._closed:
                     raise
 
+        results = worker_results(work, self.concurrency, "webgrip-crawl", token, poll, stop)
         try:
-            for item in worker_results(work, self.concurrency, "webgrip-crawl", token, poll):
+            for item in results:
                 if item is None:
                     yield None
                     continue
@@ -269,12 +277,16 @@ class Crawler:
                 if finish and item.lease is not None:  # the caller has it: fetched for good
                     self.frontier.finish(item.lease)
         finally:
-            stop.set()
+            results.close()  # sets stop: no further lease, no thread left waiting for room
 
     def __iter__(self) -> Iterator[CrawlResult]:
-        for item in self.run():
-            if item is not None:
-                yield item
+        results = self.run()
+        try:
+            for item in results:
+                if item is not None:
+                    yield item
+        finally:
+            results.close()  # the caller left: the crawl's threads stop now, not at the next GC
 
     def close(self) -> None:
         """Close the frontier (and the client the crawler made). Threads still finishing a
