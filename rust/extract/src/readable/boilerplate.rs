@@ -686,8 +686,8 @@ fn is_shop_shelf_heading(text: &str) -> bool {
 }
 
 /// Whether a block's lower-cased text is a call to follow on a social network ("Follow her
-/// on Twitter @...", "follow us on Instagram"), to subscribe or sign up ("Subscribe to STAT+"), or to get a newsletter
-/// ("... delivered to your inbox. Subscribe to our newsletters").
+/// on Twitter @...", "follow us on Instagram"), to subscribe or sign up ("Subscribe to STAT+"), to get a newsletter
+/// ("... delivered to your inbox. Subscribe to our newsletters") or to share the story.
 fn is_closing_call(text: &str) -> bool {
     const NETWORKS: &[&str] = &[
         "facebook",
@@ -715,9 +715,18 @@ fn is_closing_call(text: &str) -> bool {
         .any(|p| text.contains(p));
     let follow = called && NETWORKS.iter().any(|n| text.contains(n));
     let subscribe = opening.starts_with("subscribe") || opening.starts_with("sign up");
+    // A call to pass the story on ("Like this story? Share it with a friend!", "Share this
+    // article"): a sentence that opens with "share" and names the story or a friend.
+    let shared = (opening.starts_with("share ")
+        || ["? share ", ". share ", "! share "]
+            .iter()
+            .any(|p| text.contains(p)))
+        && ["friend", "this story", "this article", "this post"]
+            .iter()
+            .any(|p| text.contains(p));
     let newsletter = text.contains("newsletter")
         && (text.contains("subscribe") || text.contains("sign up") || text.contains("inbox"));
-    follow || subscribe || newsletter
+    follow || subscribe || newsletter || shared
 }
 
 /// Whether an element's own text (its text children, not its descendants') shows a price: a
