@@ -533,10 +533,15 @@ impl Table {
             let share = if prose { 0.72 } else { self.descend_share };
             // Paragraphs standing beside the heavy child are the article's own text (an
             // intro before a steps list, a body split around a wrapped block of the editor):
-            // descending would drop them, however heavy the child.
+            // descending would drop them, however heavy the child. On a declared article, so
+            // is a lead written as a block of its own before it (`lead_block`).
             let left: f32 = self
                 .children(node)
-                .filter(|&c| c != best && self.items[c as usize].flags.has_any(F_PARA))
+                .filter(|&c| {
+                    c != best
+                        && (self.items[c as usize].flags.has_any(F_PARA)
+                            || (self.article && c < best && self.lead_block(c)))
+                })
                 .map(|c| self.weight(c))
                 .sum();
             if best_w < share * total || left >= LEFT_PARAS * total {
@@ -565,6 +570,20 @@ impl Table {
             }
             node = best;
         }
+    }
+
+    /// Whether block `c` reads as a paragraph written as a `div` (a story's lead sentence in
+    /// a summary block of its own before the block of its paragraphs): a block that is no
+    /// list, table, heading or code, holds no nested block with text, is mostly plain text
+    /// and has sentence punctuation. On a declared article, such a block before the heavy
+    /// child is the story's own text, as a paragraph beside it is (see `Table::descend`).
+    fn lead_block(&self, c: u32) -> bool {
+        let it = &self.items[c as usize];
+        it.flags & (F_BLOCK | F_STRUCT | F_HEADING | F_CODE) == F_BLOCK
+            && it.text > 0
+            && it.line == it.text
+            && 2 * it.link < it.text
+            && it.punct > 0
     }
 
     /// Whether `node`'s children are an `h1` and then `best`, and nothing else with text.
