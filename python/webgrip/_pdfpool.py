@@ -703,13 +703,20 @@ def _limit(mapped: int, size: int, memory: int, cpu: float) -> Any:
 
 
 def _address_space() -> int:
-    """This process's mapped size in bytes (Linux), else 0 (the cap is then skipped)."""
+    """This process's mapped size in bytes (Linux), else 0 (the cap is then skipped).
+    ``statm`` is opened once and read again in place for each read (see
+    :meth:`_Worker.resident`)."""
+    global _OWN_STATM
     try:
-        with open("/proc/self/statm", "rb") as f:
-            pages = int(f.read().split()[0])
-        return pages * os.sysconf("SC_PAGE_SIZE")
+        if _OWN_STATM is None:
+            _OWN_STATM = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(_OWN_STATM, 128, 0).split()[0]) * _PAGE_SIZE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+#: The worker's own ``/proc/self/statm``, open once read (see :func:`_address_space`).
+_OWN_STATM: int | None = None
 
 
 def _no_core_files() -> None:
