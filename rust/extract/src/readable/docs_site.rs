@@ -1,10 +1,10 @@
 //! Documentation sites: the furniture of the generators most docs pages are built with.
 //!
 //! Most documentation is rendered by a handful of generators (Sphinx, MkDocs/Material,
-//! Docusaurus, VitePress, Starlight, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe),
-//! each with its own fixed class names for the parts around the text: the sidebar, the "on this page"
-//! outline, breadcrumbs, version badges, prev/next links, "edit this page" and "last
-//! updated" rows, the "Source" and "Expand description" controls of an API reference. The
+//! Docusaurus, VitePress, Starlight, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe,
+//! Google's DevSite), each with its own fixed class names for the parts around the text: the
+//! sidebar, the "on this page" outline, breadcrumbs, version badges, prev/next links, "edit
+//! this page" and "last updated" rows, the "Source" and "Expand description" controls of an API reference. The
 //! general class vocabulary catches the ones named like furniture ("sidebar", "toc"); these
 //! names (`rightside`, `hideme`, `md-content__button`, `theme-last-updated`) say nothing
 //! to it.
@@ -19,8 +19,9 @@
 //! rules decide the rest (a furniture mark on a block holding most of the page's text is
 //! lifted there, as for every chrome mark; pruning inside the root goes on as everywhere).
 //! On a Sphinx page a section's id is its heading's slug ("respond-to-review-comments"), so
-//! the words in it say nothing of the section's kind. On every page, a figure's caption
-//! beside a code block is the listing's title, not a photo caption.
+//! the words in it say nothing of the section's kind; likewise a DevSite landing page's row
+//! of cards, whatever else the site calls it ("android-promo"). On every page, a figure's
+//! caption beside a code block is the listing's title, not a photo caption.
 
 use crate::tree::Element;
 
@@ -43,6 +44,7 @@ enum Generator {
     HugoBook = 1 << 8,
     ReadMe = 1 << 9,
     Starlight = 1 << 10,
+    DevSite = 1 << 11,
 }
 
 use Generator::*;
@@ -68,6 +70,10 @@ enum Role {
     /// starts there and stays (`Table::docs_pane`), since the descent that finds the
     /// content of an unknown page would leave the title panel beside the text behind.
     Pane,
+    /// A row of a landing page the generator lays out (a mark too): its other class names
+    /// are the site's own ("android-promo" on a row of course cards) and say nothing of
+    /// the row's kind, so what they would mark is cleared once the generator is known.
+    Row,
 }
 
 /// The generator an element id belongs to and what it is there (exact names).
@@ -165,6 +171,10 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
         "sl-markdown-content" => (Starlight, Mark),
         "main-pane" => (Starlight, Pane),
         "pagination-links" | "kudos" | "meta" => (Starlight, Furniture),
+        // Google's DevSite (developer.android.com, cloud.google.com, ai.google.dev): its
+        // article body, and the rows of cards its landing pages are built of.
+        "devsite-article-body" => (DevSite, Mark),
+        "devsite-landing-row" => (DevSite, Row),
         // ReadMe.
         "rm-Article" => (ReadMe, Container),
         "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
@@ -211,6 +221,8 @@ pub(super) struct DocsNotes {
     /// of the section's heading, which says what the section is about, not what kind of
     /// block it is.
     slugged: Vec<u32>,
+    /// A generator's landing-page rows, with their generator (see [`Role::Row`]).
+    rows: Vec<(u32, Seen)>,
 }
 
 /// What a class name or id says of a block's kind: cleared from a Sphinx section whose id
@@ -281,6 +293,10 @@ impl DocsNotes {
                     self.seen |= g;
                     self.candidates.push((i, g, F_MAIN_HINT, true));
                 }
+                (g, Role::Row) => {
+                    self.seen |= g;
+                    self.rows.push((i, g));
+                }
             }
         }
     }
@@ -301,10 +317,16 @@ impl Table {
             candidates,
             captions,
             slugged,
+            rows,
         } = std::mem::take(&mut self.docs_notes);
         self.docs_generators = seen;
         if seen & Sphinx as Seen != 0 {
             for i in slugged {
+                self.items[i as usize].flags &= !name_flags();
+            }
+        }
+        for (i, g) in rows {
+            if seen & g != 0 {
                 self.items[i as usize].flags &= !name_flags();
             }
         }
