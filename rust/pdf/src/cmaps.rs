@@ -41,8 +41,11 @@
 //! (`forms.rs`) keeps the decoded content of each form that draws with such a font (itself or
 //! through forms it paints, ten levels deep) and of the forms it paints; the page's pass writes
 //! those forms in place of their `Do` (`q <matrix> cm … Q`), each font of a form renamed to
-//! that font as the parser loaded it from the form's resources ([`Rewriter`]). A form with
-//! no such font anywhere below it is left to the parser as before.
+//! that font as the parser loaded it from the form's resources ([`Rewriter`]). A form without
+//! `/Resources` of its own draws with its painter's fonts and paints its painter's forms, as
+//! the parser reads it: it is written in when it names such a font of its painter's (or
+//! paints a form that draws with one). A form with no such font anywhere below it is left
+//! to the parser as before.
 //!
 //! Cost: one pass over the page's content (already bounded by the page scan in `page_cost.rs`), a
 //! table of the distinct codes drawn, and no second parse of the file. Forms written in were

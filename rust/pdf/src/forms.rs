@@ -11,6 +11,10 @@
 //! charged once per `Do` that paints it, nested forms included, so the page's limits hold for
 //! everything the parser would read for it.
 //!
+//! A form without `/Resources` of its own reads its painter's, as the parser does: the forms
+//! it paints are found, and charged, through its painter's `/XObject` entries (they were not
+//! charged at all before), and it is costed once per page or form whose resources it borrows.
+//!
 //! Over-counting on purpose: the extractor skips a form painted twice under the same matrix,
 //! and this count does not. An encrypted document's forms are decrypted with the key the
 //! parser uses (`crypt`) and charged alike.
@@ -57,11 +61,24 @@ impl Cost {
     }
 }
 
+/// Whose `/Resources` a form's names are looked up in: its own, or, for a form without any,
+/// those its painter reads (ISO 32000-1 §7.8.3, deprecated but read so by pdf_oxide: such a
+/// form draws with its painter's fonts and paints its painter's forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Owner {
+    Page(usize),
+    Form(ObjectRef),
+}
+
 /// Forms already costed, across the pages of one document (a header form is shared by all),
 /// and the document's content scans (pages and forms look their bytes up there).
 #[derive(Default)]
 pub struct Forms {
-    costed: HashMap<ObjectRef, Cost>,
+    /// Each form's cost under the resources its names are read in: a form without resources
+    /// of its own is costed once per page or form whose resources it borrows.
+    costed: HashMap<(ObjectRef, Owner), Cost>,
+    /// Whether a form costed has no `/Resources` of its own.
+    borrows: HashMap<ObjectRef, bool>,
     scans: Scans,
     /// The decoded content of each form costed that draws with a font `cmaps` reads (its own
     /// or one of a form it paints), and of the forms those paint, kept for `cmaps` to read
@@ -120,18 +137,20 @@ impl Forms {
             return Cost::default();
         };
         let resources = page.as_dict().and_then(|d| d.get("Resources")).cloned();
-        let (cost, cmap) = self.painted(doc, crypt, resources.as_ref(), content, 0);
+        let owner = Owner::Page(i);
+        let (cost, cmap) = self.painted(doc, crypt, resources.as_ref(), owner, content, 0);
         self.page_paints_cmap_form = cmap;
         cost
     }
 
-    /// The cost of the forms `content` paints through `resources`' `/XObject` entries, and
-    /// whether one of them is in `cmap_forms`.
+    /// The cost of the forms `content` paints through `resources`' `/XObject` entries (the
+    /// resources of `owner`), and whether one of them is in `cmap_forms`.
     fn painted(
         &mut self,
         doc: &PdfDocument,
         crypt: Option<&Decryptor>,
         resources: Option<&Object>,
+        owner: Owner,
         content: &[u8],
         depth: usize,
     ) -> (Cost, bool) {
@@ -155,7 +174,7 @@ impl Forms {
             let Some(&form) = xobjects.get(name.as_slice()) else {
                 continue;
             };
-            let cost = self.form_cost(doc, crypt, form, depth);
+            let cost = self.form_cost(doc, crypt, form, (resources, owner), depth);
             total.add_times(cost, times);
             cmap |= self.cmap_forms.get(&form).is_some_and(|f| f.draws);
         }
@@ -163,29 +182,52 @@ impl Forms {
     }
 
     /// One form's own cost plus that of the forms it paints (memoised; a form reached again
-    /// while it is being costed, a loop, counts as empty).
+    /// while it is being costed, a loop, counts as empty). `painter`: the resources of the
+    /// page or form painting it, and whose they are, which a form without its own reads.
     fn form_cost(
         &mut self,
         doc: &PdfDocument,
         crypt: Option<&Decryptor>,
         form: ObjectRef,
+        painter: (Option<&Object>, Owner),
         depth: usize,
     ) -> Cost {
-        if let Some(&cost) = self.costed.get(&form) {
-            return cost;
+        let key = |borrows: bool| {
+            (
+                form,
+                if borrows {
+                    painter.1
+                } else {
+                    Owner::Form(form)
+                },
+            )
+        };
+        if let Some(&borrows) = self.borrows.get(&form) {
+            if let Some(&cost) = self.costed.get(&key(borrows)) {
+                return cost;
+            }
         }
-        self.costed.insert(form, Cost::default());
-        let Some((resources, data)) = form_content(doc, crypt, form) else {
+        let Some((own, data)) = form_content(doc, crypt, form) else {
+            self.borrows.insert(form, false);
+            self.costed.insert(key(false), Cost::default());
             return Cost::default();
         };
+        let borrows = own.is_none();
+        self.borrows.insert(form, borrows);
+        self.costed.insert(key(borrows), Cost::default());
+        let (resources, owner) = match own {
+            Some(own) => (Some(own), Owner::Form(form)),
+            None => (painter.0.cloned(), painter.1),
+        };
         let mut cost = Cost::of(self.scans.content(&data));
-        let (inner, inner_cmap) = self.painted(doc, crypt, resources.as_ref(), &data, depth + 1);
+        let (inner, inner_cmap) =
+            self.painted(doc, crypt, resources.as_ref(), owner, &data, depth + 1);
         cost.add_times(inner, 1);
-        self.costed.insert(form, cost);
+        self.costed.insert(key(borrows), cost);
         if inner_cmap
             || resources
                 .as_ref()
-                .is_some_and(|r| !cmaps::candidates(doc, r).is_empty())
+                .is_some_and(|r| draws_with(&cmaps::candidates(doc, r), &data, borrows))
         {
             // `cmaps` writes this form into the page, and with it the forms it paints.
             self.keep_painted(doc, crypt, resources.as_ref(), &data, depth + 1);
@@ -217,20 +259,39 @@ impl Forms {
             if self.cmap_forms.contains_key(&form) {
                 continue;
             }
-            let Some((resources, data)) = form_content(doc, crypt, form) else {
+            let Some((own, data)) = form_content(doc, crypt, form) else {
                 continue;
             };
+            // A form without resources of its own paints its painter's forms.
+            let inner = own.or_else(|| resources.cloned());
             // Marked before its own forms are followed: a loop ends here.
             let kept = CmapForm {
                 data: Vec::new(),
                 draws: false,
             };
             self.cmap_forms.insert(form, kept);
-            self.keep_painted(doc, crypt, resources.as_ref(), &data, depth + 1);
+            self.keep_painted(doc, crypt, inner.as_ref(), &data, depth + 1);
             self.cmap_forms
                 .insert(form, CmapForm { data, draws: false });
         }
     }
+}
+
+/// Whether a form whose names are read in resources holding `candidates` (the fonts `cmaps`
+/// reads) draws with one of them: any such font of its own resources counts, a font it
+/// `borrowed` from its painter only when its content names it (a form without resources
+/// painted on a page that has such fonts need not draw with them, and is then left to the
+/// parser).
+fn draws_with<T>(candidates: &[(String, T)], data: &[u8], borrowed: bool) -> bool {
+    !candidates.is_empty()
+        && (!borrowed
+            || candidates.iter().any(|(name, _)| {
+                let name = format!("/{name}");
+                memchr::memmem::find_iter(data, name.as_bytes()).any(|at| {
+                    data.get(at + name.len())
+                        .is_none_or(|&b| b.is_ascii_whitespace() || b"/[]<>()%".contains(&b))
+                })
+            }))
 }
 
 /// Form `form`'s `/Resources` and decoded content (`None` when it is no form or cannot be

@@ -521,6 +521,47 @@ fn predefined_cmaps_inside_forms_read_as_the_text_drawn() {
 }
 
 #[test]
+fn predefined_cmaps_inside_forms_without_resources_read_with_their_painters_fonts() {
+    // A form with no `/Resources` of its own draws with its painter's names (ISO 32000-1
+    // §7.8.3, as the parser reads it): here the page's `/C0`, under `B5pc-H`, inside a form
+    // painted by a form that has none either, and moved by both their matrices.
+    let big5 = encoding_rs::BIG5.encode("Taipei 臺北市").0.into_owned();
+    let page_content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n/Outer Do\n";
+    let inner = format!("BT /C0 12 Tf 72 700 Td <{}> Tj ET\n", hex_of(&big5));
+    let [font, cid] = cid_font(7, "B5pc-H", "CNS1");
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+           >> /C0 7 0 R >> /XObject << /Outer 5 0 R /Inner 6 0 R >> >> >>"
+            .to_vec(),
+        stream(page_content),
+        form_stream("/Matrix [1 0 0 1 0 -20]", b"/Inner Do\n"),
+        form_stream("/Matrix [1 0 0 1 0 -20]", inner.as_bytes()),
+        font,
+        cid,
+    ];
+    let pdf = pdf_of(&objs, "");
+    let text = read_text(&pdf).map(|d| d.content).unwrap_or_default();
+    let markdown = extract(
+        &pdf,
+        Mode::Markdown,
+        None,
+        &Limits::default(),
+        &Budget::unlimited(),
+    )
+    .map(|d| d.content)
+    .unwrap_or_default();
+    for view in [&text, &markdown] {
+        let latin = view.find("Latin line");
+        let taipei = view.find("Taipei 臺北市");
+        assert!(latin.is_some() && taipei > latin, "{view:?}");
+        assert_eq!(view.matches("Taipei").count(), 1, "{view:?}");
+    }
+}
+
+#[test]
 fn forms_past_the_written_in_cap_are_read_as_the_parser_reads_them() {
     // One form of 1 MiB (mostly white space, which no cap on tokens or text counts) painted
     // 20 times: written in, the page would grow past 16 MiB, so it is read without them.
