@@ -957,6 +957,43 @@ fn a_form_painted_under_many_matrices_is_charged_to_its_page() {
     );
 }
 
+/// A form without `/Resources` paints its painter's forms (the parser reads it so): here
+/// one painted by the page paints the page's `/X`, a form of 20,000 strings, 20 times, which
+/// is charged to the page (the walk found no forms below such a form before).
+#[test]
+fn forms_painted_by_a_form_without_resources_are_charged_to_its_page() {
+    let paint: String = (1..=20)
+        .map(|i| format!("q 1 0 0 1 {i} 0 cm /X Do Q "))
+        .collect();
+    let flood = format!("BT /F1 1 Tf {}ET", "(x) Tj ".repeat(20_000));
+    let pdf = |painted: &str| {
+        pdf_of(
+            &[
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                   /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont \
+                   /Helvetica >> >> /XObject << /X 5 0 R /Y 6 0 R >> >> >>"
+                    .to_vec(),
+                stream(b"BT /F1 12 Tf 72 740 Td (Page text) Tj ET /Y Do"),
+                form_stream("", flood.as_bytes()),
+                form_stream("", painted.as_bytes()),
+            ],
+            "",
+        )
+    };
+    let doc = read_text(&pdf(&paint)).expect("reads");
+    assert!(
+        doc.content
+            .contains("[Page 1 was not read: it draws more text"),
+        "{}",
+        &doc.content[..200.min(doc.content.len())]
+    );
+    // Painted once, the page is read.
+    let doc = read_text(&pdf("/X Do")).expect("reads");
+    assert!(doc.content.contains("Page text"), "{}", doc.content);
+}
+
 #[test]
 fn a_flood_of_text_in_a_form_is_refused_as_on_the_page() {
     let form = format!(
