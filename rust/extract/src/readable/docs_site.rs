@@ -4,10 +4,10 @@
 //! Docusaurus, VitePress, Starlight, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe,
 //! Google's DevSite), each with its own fixed class names for the parts around the text: the
 //! sidebar, the "on this page" outline, breadcrumbs, version badges, prev/next links, "edit
-//! this page" and "last updated" rows, the "Source" and "Expand description" controls of an API reference. The
-//! general class vocabulary catches the ones named like furniture ("sidebar", "toc"); these
-//! names (`rightside`, `hideme`, `md-content__button`, `theme-last-updated`) say nothing
-//! to it.
+//! this page" and "last updated" rows, the "Source" and "Expand description" controls of an
+//! API reference. The general class vocabulary catches the ones named like furniture
+//! ("sidebar", "toc"); these names (`rightside`, `hideme`, `md-content__button`,
+//! `theme-last-updated`) say nothing to it.
 //!
 //! A generator is recognised from the page's own evidence only, never from its address:
 //! its `<meta name="generator">`, or a class name only it writes (its content container,

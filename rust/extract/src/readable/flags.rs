@@ -114,7 +114,8 @@ pub(super) const F_REVIEW: Flags = Flags(1 << 21);
 /// A review block on a product page: not the product's content (see `Table::drop_reviews`).
 pub(super) const F_REVIEW_DROP: Flags = Flags(1 << 22);
 /// Chrome that is never the page's subject however much prose it holds: cookie/consent
-/// notices and dialogs (consent managers ship pages of legal text).
+/// notices and dialogs (consent managers ship pages of legal text), and a declared
+/// article's lists of stories that hold the story itself (`story_lists`).
 pub(super) const F_STRONG: Flags = Flags(1 << 23);
 /// Accordion / FAQ / tab-panel machinery by class, id or role (see `F_COLLAPSED`).
 pub(super) const F_COLLAPSIBLE: Flags = Flags(1 << 24);

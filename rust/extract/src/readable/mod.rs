@@ -40,7 +40,8 @@
 //! Where each step lives: `outline` builds the table, `classify` (with the class/id
 //! vocabularies of `words`) sets each element's `flags`, `page_kind` reads what the page says
 //! it is, `docs_site` recognises a documentation generator from the page's markup and marks
-//! its furniture and content container, `furniture` decides which marked page furniture
+//! its furniture and content container, `story_lists` finds a declared article's lists of
+//! the site's stories that link to the page itself, `furniture` decides which marked page furniture
 //! (chrome) stays furniture, `root` chooses the root and the fallback, `prune`,
 //! `boilerplate` and `edit_links` drop what does not belong inside it, `comments` tells an
 //! article over its comment thread from a forum's opening post, `unclassed_comments` finds
@@ -65,6 +66,7 @@ mod page_kind;
 mod prune;
 mod root;
 mod scorer;
+mod story_lists;
 mod supplement;
 #[cfg(test)]
 mod tests;
@@ -240,6 +242,11 @@ fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selec
     // A documentation generator's furniture (edit links, version badges, an API
     // reference's "Source" links), once the page shows which generator built it.
     t.mark_docs_furniture();
+    // A declared article's lists of the site's stories that hold the story itself (a
+    // headline ticker beside it): furniture, however much text their excerpts carry.
+    if article {
+        t.mark_story_lists(doc, url);
+    }
     // Live regions: a short one is an interface message; one that opens with an admonition
     // label is a documentation theme's note or warning box.
     for it in &mut t.items {
