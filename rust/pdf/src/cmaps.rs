@@ -31,10 +31,11 @@
 //! covers — `CNS1-H`/`CNS2-H`/`CNS-EUC-H` (CNS 11643, which encoding_rs has no table for),
 //! `GBT-*` (traditional forms at GB 2312 positions) and the one-byte `Hiragana` and `Katakana`
 //! (Adobe's own layouts) — are read through Adobe's data ([`crate::adobe_cmaps`], generated
-//! tables), which give the code's CID too, so their glyphs take their `/W` widths. Not
-//! handled: `WP-Symbol` (Adobe's own layout; `Hankaku` and `Roman` are JIS X 0201 and read),
-//! and a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code width; none seen
-//! in the corpora).
+//! tables), which give the code's CID too, so their glyphs take their `/W` widths, and so is
+//! `WP-Symbol` (WordPerfect's symbols in Adobe's own one-byte layout: ☎, ⒈, ⅰ, `sec`; its
+//! text comes from a table of its own). `Hankaku` and `Roman` are JIS X 0201 and read. Not
+//! handled: a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code width;
+//! none seen in the corpora).
 //!
 //! Forms: the parser reads a Form XObject's content from the document, so a font of a form's
 //! resources cannot be renamed there. The forms walk that charges a page for its forms
@@ -95,8 +96,8 @@ pub enum Scheme {
     /// `Hankaku`, `Roman`: Adobe-Japan1's one-byte CMaps, JIS X 0201 (roman 20–7E, half-width
     /// katakana A1–DF), which are Shift_JIS's one-byte codes.
     JisOneByte,
-    /// `CNS1-H`, `CNS2-H`, `CNS-EUC-H`, the `GBT-*` maps, `Hiragana`, `Katakana`: Adobe's
-    /// tables ([`crate::adobe_cmaps`]), which also give each code its CID.
+    /// `CNS1-H`, `CNS2-H`, `CNS-EUC-H`, the `GBT-*` maps, `Hiragana`, `Katakana`,
+    /// `WP-Symbol`: Adobe's tables ([`crate::adobe_cmaps`]), which also give each code its CID.
     Adobe(Map),
 }
 
@@ -223,7 +224,7 @@ impl Scheme {
                 [0x20..=0x7E | 0xA1..=0xDF] => legacy(encoding_rs::SHIFT_JIS, code),
                 _ => None,
             },
-            Scheme::Adobe(map) => map.decode(code).map(String::from),
+            Scheme::Adobe(map) => map.text(code).map(String::from),
         }
     }
 

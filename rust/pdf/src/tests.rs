@@ -357,7 +357,8 @@ fn legacy_predefined_cmaps_read_as_the_text_drawn() {
 
 #[test]
 fn adobe_table_cmaps_read_as_the_text_drawn() {
-    // CNS 11643, GB/T 12345 and the one-byte kana maps, which no national encoding reads:
+    // CNS 11643, GB/T 12345, the one-byte kana maps and WordPerfect's symbols (`sec` and `min`
+    // one code each), which no national encoding reads:
     // the codes are Adobe's (poppler-data's CMap files), an odd run of ASCII before the
     // two-byte codes of the EUC forms, and a four-byte plane-2 code.
     let high = |gl: &[u8]| gl.iter().map(|b| b | 0x80).collect::<Vec<u8>>();
@@ -373,6 +374,7 @@ fn adobe_table_cmaps_read_as_the_text_drawn() {
         ("GBT-EUC-H", "GB1", gbt_euc),
         ("Hiragana", "Japan1", vec![0x4B, 0x57, 0x66, 0x45]),
         ("Katakana", "Japan1", vec![0x36, 0x40, 0x36, 0x45]),
+        ("WP-Symbol", "Japan1", vec![0x01, 0x20, 0x2E, 0x2F]),
     ];
     let text = read_text(&cid_page(&cases))
         .map(|d| d.content)
@@ -383,6 +385,7 @@ fn adobe_table_cmaps_read_as_the_text_drawn() {
         "Beijing 北京國語",
         "ひらがな",
         "ｶﾀｶﾅ",
+        "☎ⅷsecmin",
     ] {
         assert!(text.contains(want), "{want:?} not in {text:?}");
     }
