@@ -175,6 +175,8 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
         // article body, and the rows of cards its landing pages are built of.
         "devsite-article-body" => (DevSite, Mark),
         "devsite-landing-row" => (DevSite, Row),
+        // Its buttons: calls to action ("Get it on Kaggle", "Get started for free").
+        "button" => (DevSite, Furniture),
         // ReadMe.
         "rm-Article" => (ReadMe, Container),
         "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
@@ -516,6 +518,10 @@ mod tests {
         (
             r#"<meta name="generator" content="Starlight v0.28.2">"#,
             &["pagination-links", "kudos", "meta"],
+        ),
+        (
+            r#"<link rel="x"></head><body><div class="devsite-article-body"></div>"#,
+            &["button"],
         ),
     ];
 
