@@ -96,6 +96,11 @@ SETTLED_SECONDS = 0.1
 #: ... or, whatever the network does (a long poll, a stream), once the DOM has not changed
 #: for this long.
 QUIET_SECONDS = 0.5
+#: A script, fetch or XHR of the page's own still in flight for less than this holds the page
+#: unsettled even when its DOM is quiet: a page built from an API's answer that took longer
+#: than QUIET_SECONDS (a slow API, a loaded machine) was read before its text was there.
+#: A long poll or a stream stops holding it once this old.
+DATA_WAIT_SECONDS = 3.0
 #: ... or, whatever the page does (a ticker, an animated carousel, a feed that never stops
 #: growing), once it has loaded for this long: the DOM is read as it is then. Without this
 #: cap such a page held its worker for the whole deadline, and with one worker (2 cores) a
@@ -1124,25 +1129,40 @@ def _content(page: Any, limit: int, url: str) -> str:
 
 class _InFlight:
     """The page's requests not yet answered, counted from the page's own events (Playwright's
-    ``networkidle`` waits a fixed 500 ms of silence instead: a third of a light render)."""
+    ``networkidle`` waits a fixed 500 ms of silence instead: a third of a light render), and
+    when each of its scripts, fetches and XHRs started."""
+
+    _DATA_TYPES = frozenset({"script", "fetch", "xhr"})
 
     def __init__(self, page: Any):
         self.count = 0
+        self._data: dict[Any, float] = {}
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
 
-    def _started(self, _request: Any) -> None:
+    def _started(self, request: Any) -> None:
         self.count += 1
+        with contextlib.suppress(Exception):
+            if request.resource_type in self._DATA_TYPES:
+                self._data[request] = time.monotonic()
 
-    def _ended(self, _request: Any) -> None:
+    def _ended(self, request: Any) -> None:
         self.count = max(0, self.count - 1)
+        self._data.pop(request, None)
+
+    def waiting_for_data(self) -> bool:
+        """Whether a script, fetch or XHR started less than :data:`DATA_WAIT_SECONDS` ago is
+        still in flight."""
+        since = time.monotonic() - DATA_WAIT_SECONDS
+        return any(started > since for started in self._data.values())
 
 
 def _settle(page: Any, inflight: _InFlight, deadline: float) -> None:
     """Wait until the page has settled: loaded, nothing of its own in flight and the DOM
     still for :data:`SETTLED_SECONDS`; or the DOM still for :data:`QUIET_SECONDS` whatever
-    the network does; or ``deadline`` (at most :data:`MAX_SETTLE_SECONDS` after loading)."""
+    the network does, but for a script, fetch or XHR younger than :data:`DATA_WAIT_SECONDS`;
+    or ``deadline`` (at most :data:`MAX_SETTLE_SECONDS` after loading)."""
     from playwright.sync_api import Error as PlaywrightError
 
     while time.monotonic() + 0.05 < deadline:
@@ -1150,7 +1170,7 @@ def _settle(page: Any, inflight: _InFlight, deadline: float) -> None:
             quiet_ms, loaded = page.evaluate(_QUIET_JS)
         except PlaywrightError:
             return  # navigated away meanwhile: take what is there
-        if quiet_ms >= QUIET_SECONDS * 1000 or (
+        if (quiet_ms >= QUIET_SECONDS * 1000 and not inflight.waiting_for_data()) or (
             loaded and inflight.count == 0 and quiet_ms >= SETTLED_SECONDS * 1000
         ):
             return

@@ -25,6 +25,12 @@ TICK_JS = """setInterval(() => {
   document.getElementById('app').textContent = performance.now(); }, 20);"""
 
 
+def _slow_data(_req):
+    # Twice the render's quiet window (0.5 s): a slow API, while the DOM stays unchanged.
+    time.sleep(1.0)
+    return Reply(body=json.dumps(DATA).encode(), content_type="application/json")
+
+
 @pytest.fixture
 def shell_site():
     with SiteServer() as s:
@@ -34,12 +40,31 @@ def shell_site():
             "/data.json",
             lambda req: Reply(body=json.dumps(DATA).encode(), content_type="application/json"),
         )
+        s.route("/slow", page(SCRIPT_SHELL.replace("/app.js", "/slow-app.js")))
+        s.route(
+            "/slow-app.js",
+            lambda req: Reply(
+                body=APP_JS.replace("/data.json", "/slow-data.json").encode(),
+                content_type="text/javascript",
+            ),
+        )
+        s.route("/slow-data.json", _slow_data)
         s.route("/article", page(article("Static article", paragraphs=4)))
         s.route("/ticking", page(NEVER_SETTLES))
         s.route(
             "/tick.js", lambda req: Reply(body=TICK_JS.encode(), content_type="text/javascript")
         )
         yield s
+
+
+@needs_browser
+def test_a_page_built_from_a_slow_answer_is_read_once_the_answer_is_in(shell_site):
+    # The DOM is still while the page's fetch is in flight: the quiet-DOM rule alone read the
+    # empty shell.
+    with WebClient(loopback_config()) as client:
+        got = client.fetch(shell_site.url("/slow"), render="always")
+    assert got.rendered
+    assert all(p in got.content for p in DATA["paragraphs"]), got.content
 
 
 def test_the_shell_heuristic():
