@@ -861,13 +861,14 @@ pub(crate) fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, 
     out
 }
 
-/// Page `i`'s glyphs, as `PdfDocument::extract_chars` gives them, with the fonts of the
-/// module notes read by their CMap, on the page and in the forms of `forms` it paints (the
-/// forms walk's, `Forms::cmap_forms`). Any other page is `extract_chars`'s glyphs
-/// ([`glyph_layer`]).
+/// Page `i`'s glyphs (its decoded content being `content`), as `PdfDocument::extract_chars`
+/// gives them, with the fonts of the module notes read by their CMap, on the page and in the
+/// forms of `forms` it paints (the forms walk's, `Forms::cmap_forms`). Any other page is
+/// `extract_chars`'s glyphs ([`glyph_layer`]).
 pub fn page_chars(
     doc: &PdfDocument,
     i: usize,
+    content: &[u8],
     forms: Option<&CmapForms>,
 ) -> pdf_oxide::Result<Vec<TextChar>> {
     let resources = doc
@@ -875,7 +876,7 @@ pub fn page_chars(
         .ok()
         .and_then(|p| p.as_dict().and_then(|d| d.get("Resources")).cloned());
     let Some(resources) = resources else {
-        return glyph_layer(doc, i);
+        return glyph_layer(doc, i, content);
     };
     let wanted = candidates(doc, &resources);
     // The page's own forms that draw with such fonts, by name.
@@ -890,14 +891,14 @@ pub fn page_chars(
         })
         .unwrap_or_default();
     if wanted.is_empty() && painted.is_empty() {
-        return glyph_layer(doc, i);
+        return glyph_layer(doc, i, content);
     }
     let mut extractor = TextExtractor::new();
     extractor.set_page_index(i as u32);
     extractor.set_resources(resources.clone());
     extractor.set_document(doc);
     if doc.load_fonts_public(&resources, &mut extractor).is_err() {
-        return glyph_layer(doc, i);
+        return glyph_layer(doc, i, content);
     }
     // Only fonts the parser loaded as such (Type0, a named CMap, no ToUnicode map).
     let loaded: HashMap<String, Arc<FontInfo>> = extractor.get_font_set().into_iter().collect();
@@ -909,9 +910,8 @@ pub fn page_chars(
         })
         .collect();
     if fonts.is_empty() && painted.is_empty() {
-        return glyph_layer(doc, i);
+        return glyph_layer(doc, i, content);
     }
-    let content = doc.get_page_content_data(i)?;
     let (drawn, names) = page_fonts(
         fonts
             .iter()
@@ -929,15 +929,15 @@ pub fn page_chars(
     };
     let mut rewritten_content = Vec::with_capacity(content.len() + content.len() / 2);
     if rewriter
-        .rewrite(&content, &scope, &mut rewritten_content, 0)
+        .rewrite(content, &scope, &mut rewritten_content, 0)
         .is_err()
         || (rewriter.written > 0 && !within_page_caps(&rewritten_content))
     {
         // Forms too long to write in: the page as it was read before them.
-        return page_chars(doc, i, None);
+        return page_chars(doc, i, content, None);
     }
     if !rewriter.drew {
-        return glyph_layer(doc, i);
+        return glyph_layer(doc, i, content);
     }
     for (k, drawn) in rewriter.drawn.iter().enumerate() {
         let Some(font) = &drawn.font else {

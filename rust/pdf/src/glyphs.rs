@@ -9,20 +9,22 @@ use pdf_oxide::PdfDocument;
 
 use crate::{cmaps, layout, markdown, reflow};
 
-/// Page `i`'s glyphs exactly as `PdfDocument::extract_chars` gives them (the same extractor,
-/// fonts and order), without its copy: `extract_chars` keeps each page's glyphs in a cache
+/// Page `i`'s glyphs, its decoded content being `content`, exactly as
+/// `PdfDocument::extract_chars` gives them (the same extractor, fonts and order), without its
+/// copy: `extract_chars` keeps each page's glyphs in a cache
 /// and hands out a clone, one allocation per glyph for its font name, which nothing here
 /// reads twice (2 % of the instructions of reading pdf-dev).
-pub(crate) fn glyph_layer(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<TextChar>> {
+pub(crate) fn glyph_layer(
+    doc: &PdfDocument,
+    i: usize,
+    content: &[u8],
+) -> pdf_oxide::Result<Vec<TextChar>> {
     let page = doc.get_page(i)?;
     let Some(dict) = page.as_dict() else {
         // Not a page: the parser's own error.
         return doc.extract_chars(i);
     };
-    let Ok(content) = doc.get_page_content_data(i) else {
-        return Ok(Vec::new());
-    };
-    if !PdfDocument::may_contain_text_public(&content) {
+    if !PdfDocument::may_contain_text_public(content) {
         return Ok(Vec::new());
     }
     let mut extractor = TextExtractor::new();
@@ -33,7 +35,7 @@ pub(crate) fn glyph_layer(doc: &PdfDocument, i: usize) -> pdf_oxide::Result<Vec<
         // As `extract_chars`: a font that cannot be loaded reads with the defaults.
         let _ = doc.load_fonts_public(resources, &mut extractor);
     }
-    let mut chars = extractor.extract_owned(&content)?;
+    let mut chars = extractor.extract_owned(content)?;
     chars.sort_by(|a, b| {
         float_order(b.bbox.y, a.bbox.y).then_with(|| float_order(a.bbox.x, b.bbox.x))
     });
@@ -55,10 +57,11 @@ fn float_order(a: f32, b: f32) -> Ordering {
 pub(crate) fn markdown_page(
     doc: &PdfDocument,
     i: usize,
+    content: &[u8],
     options: &pdf_oxide::converters::ConversionOptions,
     cmap_forms: Option<&crate::forms::CmapForms>,
 ) -> Vec<markdown::Line> {
-    match cmaps::page_chars(doc, i, cmap_forms) {
+    match cmaps::page_chars(doc, i, content, cmap_forms) {
         Ok(chars) => match placed(&chars) {
             Some(glyphs) => markdown::from_layout(layout::page_lines(&glyphs)),
             None => {
@@ -78,19 +81,15 @@ pub(crate) fn markdown_page(
 /// seen with some CID fonts whose span layer decodes them): the caller then asks the parser's
 /// own text assembly.
 pub(crate) fn placed(chars: &[pdf_oxide::layout::TextChar]) -> Option<Vec<layout::Placed>> {
-    let inked = chars.iter().filter(|c| !c.char.is_whitespace()).count();
-    let unknown = chars
-        .iter()
-        .filter(|c| c.char == char::REPLACEMENT_CHARACTER)
-        .count();
-    if unknown * 20 > inked {
-        return None;
-    }
+    // One pass: the glyphs converted while the undecoded ones are counted.
+    let (mut inked, mut unknown) = (0usize, 0usize);
     // Glyphs come in runs of one font: its name is looked at once per run.
     let mut last: Option<(&str, bool)> = None;
     let placed = chars
         .iter()
         .map(|c| {
+            inked += usize::from(!c.char.is_whitespace());
+            unknown += usize::from(c.char == char::REPLACEMENT_CHARACTER);
             let named_bold = match last {
                 Some((name, bold)) if name == c.font_name => bold,
                 _ => {
@@ -110,7 +109,7 @@ pub(crate) fn placed(chars: &[pdf_oxide::layout::TextChar]) -> Option<Vec<layout
             }
         })
         .collect();
-    Some(placed)
+    (unknown * 20 <= inked).then_some(placed)
 }
 
 /// A font whose name says it is bold (`Arial-BoldMT`, `Inter-Black`, `Lato-Heavy`,
@@ -145,7 +144,8 @@ mod tests {
             let data = std::fs::read(format!("{dir}/{name}")).expect(name);
             let doc = PdfDocument::from_bytes(data).expect(name);
             for i in 0..doc.page_count().expect(name) {
-                let ours = glyph_layer(&doc, i).expect(name);
+                let content = doc.get_page_content_data(i).unwrap_or_default();
+                let ours = glyph_layer(&doc, i, &content).expect(name);
                 let theirs = doc.extract_chars(i).expect(name);
                 assert_eq!(
                     format!("{ours:?}"),

@@ -115,7 +115,12 @@ fn lines(placed: &[Placed], find_tables: bool) -> Vec<Vec<Line>> {
         } else {
             0.0
         };
-        let q = ((p.rotation / 90.0).round() as i64).rem_euclid(4) as usize;
+        // Upright text, most glyphs, skips the rounding (a quarter is 0 strictly inside ±45°).
+        let q = if p.rotation.abs() < 45.0 {
+            0
+        } else {
+            ((p.rotation / 90.0).round() as i64).rem_euclid(4) as usize
+        };
         let (x, y) = match q {
             0 => (p.x, p.y),
             1 => (p.y, -p.x),

@@ -34,15 +34,17 @@ pub const MAX_PAGE_RESTART_COST: u64 = 20_000_000;
 /// This covers what the file pre-pass cannot see: filters it does not decode, `/Contents`
 /// arrays naming one stream many times, and one form painted many times.
 ///
-/// `Ok` carries what the document's budgets count of the page (see [`PageCost`]).
+/// `Ok` carries what the document's budgets count of the page (see [`PageCost`]) and the
+/// content itself (empty when the parser has none for the page), which the glyph layer reads
+/// in turn: the parser hands out a copy of it on each asking.
 pub(crate) fn page_content(
     doc: &PdfDocument,
     crypt: Option<&crypt::Decryptor>,
     i: usize,
     forms: &mut Forms,
-) -> Result<PageCost, &'static str> {
+) -> Result<(PageCost, Vec<u8>), &'static str> {
     let Ok(data) = doc.get_page_content_data(i) else {
-        return Ok(PageCost::default());
+        return Ok((PageCost::default(), Vec::new()));
     };
     // Scanned once per document: the pre-pass's figures when it scanned these very bytes.
     let own = forms.scan(&data);
@@ -61,10 +63,11 @@ pub(crate) fn page_content(
     if own.restart_cost.saturating_add(painted.restart) > MAX_PAGE_RESTART_COST {
         return Err("its content is broken in a way the parser would reread without end");
     }
-    Ok(PageCost {
+    let cost = PageCost {
         content: data.len(),
         text: total(own.string_bytes, painted.text_bytes),
-    })
+    };
+    Ok((cost, data))
 }
 
 /// What one page costs the document's budgets in `read`.

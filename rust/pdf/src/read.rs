@@ -136,7 +136,7 @@ pub(crate) fn read(
         }
         // A page the parser cannot read is left empty rather than failing the document; so is
         // one whose content the parser could not read safely.
-        match page_content(&doc, crypt.as_ref(), i, &mut forms) {
+        let content = match page_content(&doc, crypt.as_ref(), i, &mut forms) {
             Err(why) => {
                 skipped.push((i + 1, why));
                 match mode {
@@ -145,7 +145,7 @@ pub(crate) fn read(
                 }
                 continue;
             }
-            Ok(cost) => {
+            Ok((cost, content)) => {
                 // The document's pages together read no more content than the limit (pages
                 // that name the same streams pay for them each time), and draw no more than
                 // twice the text the output may hold: text drawn past that could not be
@@ -167,11 +167,12 @@ pub(crate) fn read(
                     ));
                     break;
                 }
+                content
             }
-        }
+        };
         match mode {
             Mode::Text => {
-                let page = cmaps::page_chars(&doc, i, forms.cmap_forms())
+                let page = cmaps::page_chars(&doc, i, &content, forms.cmap_forms())
                     .and_then(|chars| match placed(&chars) {
                         Some(glyphs) => Ok(layout::page_text(&glyphs)),
                         None => doc.extract_text_with_options(i, &options),
@@ -183,7 +184,7 @@ pub(crate) fn read(
                 pages.push(page.lines().map(str::to_owned).collect());
             }
             Mode::Markdown => {
-                let page = markdown_page(&doc, i, &options, forms.cmap_forms());
+                let page = markdown_page(&doc, i, &content, &options, forms.cmap_forms());
                 for line in &page {
                     any_text |= line.text.chars().any(char::is_alphanumeric);
                     bytes += line.text.len() + 1;
