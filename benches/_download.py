@@ -17,7 +17,7 @@ from _rss import STATUS_SOURCE
 _CHILD = (
     STATUS_SOURCE
     + r"""
-import json, sys, time
+import json, resource, sys, time
 url, folder, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 from webgrip import Config
 from webgrip.client import WebClient
@@ -26,11 +26,17 @@ client = WebClient(Config(allow_networks=("127.0.0.0/8",), rate_limit_seconds=0,
 with open("/proc/self/clear_refs", "w") as f:  # VmHWM := VmRSS from here on
     f.write("5")
 before = status("VmRSS:")
+def cpu():  # user and system time of the whole process, every thread
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime, r.ru_stime
+u0, s0 = cpu()
 t0 = time.perf_counter()
 result = client.download(url, save_to=folder)
 wall = time.perf_counter() - t0
+u1, s1 = cpu()
 print(json.dumps({"wall": wall, "size": result.size, "sha256": result.sha256,
-                  "path": str(result.path), "rss_growth": status("VmHWM:") - before}))
+                  "path": str(result.path), "rss_growth": status("VmHWM:") - before,
+                  "user": u1 - u0, "system": s1 - s0}))
 """
 )
 
@@ -41,7 +47,8 @@ def run_webgrip(url: str, folder: Path | str, size: int, package_dir: Path | Non
     folder holding a ``webgrip`` package, e.g. an older build's copy). Returns the call's wall
     time, the file's ``size``, ``sha256`` and ``path``, and ``rss_growth``: the child's peak
     RSS growth during the call (``VmHWM`` reset through ``/proc/self/clear_refs`` just before
-    it, so the import's peak is not counted)."""
+    it, so the import's peak is not counted), and the call's ``user`` and ``system`` CPU
+    seconds (all the child's threads)."""
     env = dict(os.environ)
     if package_dir is not None:
         env["PYTHONPATH"] = str(package_dir)

@@ -9,7 +9,8 @@ in that folder, run as the current user). Each round runs, in turn:
 
 - webgrip ``WebClient.download`` in a fresh process (the file streamed to a temp file, SHA-256
   computed, fsynced, then given its name): the call's wall time, and the process's peak RSS
-  growth during the call (``VmHWM`` reset through ``/proc/self/clear_refs`` just before it);
+  growth during the call (``VmHWM`` reset through ``/proc/self/clear_refs`` just before it)
+  and its CPU (user + system of all the process's threads, median over the rounds printed);
 - ``curl -s URL | tee FILE | sha256sum`` then ``sync FILE`` (fsync of that file): the same
   guarantees from the usual shell tools;
 - ``dd if=SOURCE of=FILE bs=1M conv=fsync``: the same bytes copied from the page cache (the
@@ -157,6 +158,7 @@ def main() -> int:
     ]
     rates: dict[str, list[float]] = {name: [] for name in names}
     growth: dict[str, list[int]] = {"webgrip": [], "compared": []}
+    cpu: dict[str, list[tuple[float, float]]] = {"webgrip": [], "compared": []}
     try:
         expected = run_curl_tee(nginx.url, out)["sha256"]  # warm-up and reference digest
         runs = {
@@ -184,6 +186,7 @@ def main() -> int:
                     if r["size"] != args.size or r["sha256"] != expected:
                         raise RuntimeError(f"{name} saved something else: {r}")
                     growth[name].append(r["rss_growth"])
+                    cpu[name].append((r["user"], r["system"]))
                 rates[name].append(r["size"] / MIB / r["wall"])
                 row.append(f"{rates[name][-1]:.0f}")
             ratio = rates["webgrip"][-1] / rates["dd"][-1]
@@ -217,9 +220,18 @@ def main() -> int:
     for name, seen in growth.items():
         if seen:
             print(f"{name} peak RSS growth: {max(seen) / MIB:.1f} MiB (max over rounds)")
+    for name, spent in cpu.items():
+        if spent:
+            user = statistics.median(u for u, _ in spent)
+            system = statistics.median(s for _, s in spent)
+            total = statistics.median(u + s for u, s in spent)
+            print(
+                f"{name} CPU per download (median of the rounds): {total:.3f} s "
+                f"(user {user:.3f} + system {system:.3f})"
+            )
     if args.json:
         summary = {"size": args.size, "rates": rates, "median": med, "best": best}
-        args.json.write_text(json.dumps({**summary, "rss_growth": growth}, indent=2))
+        args.json.write_text(json.dumps({**summary, "rss_growth": growth, "cpu": cpu}, indent=2))
     return 0
 
 

@@ -22,8 +22,13 @@ use crate::decode::{decoded, is_encoded};
 use crate::error::{shown_url, ErrorKind, NetError};
 use crate::fetch::Exchange;
 use crate::pace::{DownloadLimits, Pace};
+use crate::tcp::SocketBody;
 use crate::transport::IoDeadline;
 use pipe::pump;
+
+/// Bodies from this size on are read from the socket itself (see [`SocketBody`]); the
+/// connection is then closed rather than kept, which a smaller file would feel.
+const SOCKET_BODY_AT_LEAST: u64 = 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct DownloadResult {
@@ -286,8 +291,20 @@ impl Client {
             .filter(|_| !is_encoded(&parts.headers));
         NetError::check_declared_length(shown, total, cap)?;
         let io_err = |e: io::Error| NetError::download(shown, "io", e);
+        // A large plain-HTTP body of a declared length is read from the socket itself once
+        // ureq's buffer is drained (`tcp.rs`): one copy fewer per byte. Under TLS the socket
+        // carries records, and a transfer coding frames the body: both stay with ureq.
+        let plain = url.scheme() == "http"
+            && !parts
+                .headers
+                .contains_key(ureq::http::header::TRANSFER_ENCODING);
+        let raw: Box<dyn Read> = match total {
+            Some(length) if plain && length >= SOCKET_BODY_AT_LEAST => {
+                Box::new(SocketBody::new(body.into_reader(), length))
+            }
+            _ => Box::new(body.into_reader()),
+        };
         // Unsupported codings are refused here, before a file exists.
-        let raw = Box::new(body.into_reader());
         let mut reader = decoded(&mut parts.headers, raw, shown)?.take(cap.saturating_add(1));
         let mut temp = create_temp(dest).map_err(|e| {
             NetError::download(

@@ -26,6 +26,7 @@ mod iptable;
 mod pace;
 mod policy;
 mod resolve;
+mod tcp;
 mod tls;
 mod transport;
 mod tunnel;

@@ -250,12 +250,9 @@ impl Connector<()> for GuardedConnector {
             // so one black-holed address cannot eat the whole budget.
             let left = total.map(|t| t.saturating_sub(start.elapsed()));
             let share = left.map(|l| l / u32::try_from(count - i).unwrap_or(1));
-            let mut one = details.resolver.empty();
-            one.push(*addr);
-            let tcp_details = sub_details(details, one, share);
-            let tcp: TcpOut = match self.tcp.connect(&tcp_details, None) {
-                Ok(Some(t)) => t,
-                Ok(None) => continue,
+            // Our own plain TCP (its socket can be handed to a download's body, `tcp.rs`).
+            let tcp = match crate::tcp::connect(details, *addr, share) {
+                Ok(t) => t,
                 Err(e) => {
                     last_err = Some(e);
                     continue;

@@ -339,7 +339,13 @@ fn stream_body(
             if let Some(p) = pace.as_deref() {
                 p.arm(done)?;
             }
-            let n = match reader.read(&mut space[len..]) {
+            // No further than the next progress report: however much a read could bring
+            // (a socket read fills the rest of the buffer), the callback, and with it a
+            // caller's cancel, is heard every PROGRESS_EVERY bytes.
+            let upto =
+                usize::try_from(next_report.saturating_sub(done).max(1)).unwrap_or(usize::MAX);
+            let end = space.len().min(len.saturating_add(upto));
+            let n = match reader.read(&mut space[len..end]) {
                 Ok(0) => {
                     eof = true;
                     break;
@@ -367,7 +373,8 @@ fn stream_body(
                 return Err(err.into());
             }
             if done >= next_report || last_report.elapsed() >= PROGRESS_AT_LEAST_EVERY {
-                next_report = done + PROGRESS_EVERY;
+                // On whole multiples, so the reads bounded by it stay whole blocks.
+                next_report = (done / PROGRESS_EVERY + 1) * PROGRESS_EVERY;
                 last_report = Instant::now();
                 if let Some(cb) = progress.as_mut() {
                     cb(done, total)?;
