@@ -2,7 +2,7 @@
 //!
 //! Most documentation is rendered by a handful of generators (Sphinx, MkDocs/Material,
 //! Docusaurus, VitePress, Starlight, rustdoc, Javadoc, mdBook, Hugo's docs themes, ReadMe,
-//! Google's DevSite), each with its own fixed class names for the parts around the text: the
+//! Google's DevSite, DocFX), each with its own fixed class names for the parts around the text: the
 //! sidebar, the "on this page" outline, breadcrumbs, version badges, prev/next links, "edit
 //! this page" and "last updated" rows, the "Source" and "Expand description" controls of an
 //! API reference. The general class vocabulary catches the ones named like furniture
@@ -45,6 +45,7 @@ enum Generator {
     ReadMe = 1 << 9,
     Starlight = 1 << 10,
     DevSite = 1 << 11,
+    DocFx = 1 << 12,
 }
 
 use Generator::*;
@@ -74,6 +75,11 @@ enum Role {
     /// are the site's own ("android-promo" on a row of course cards) and say nothing of
     /// the row's kind, so what they would mark is cleared once the generator is known.
     Row,
+    /// One of a set of alternative panels the reader picks between (a mark too): DocFX's
+    /// pivot zones, one per programming language, interleaved through the article. A tab
+    /// panel (`F_COLLAPSIBLE`) once the generator is known, so each keeps the lines it
+    /// repeats from its siblings (each language's copy of a note) and its links.
+    Panel,
 }
 
 /// The generator an element id belongs to and what it is there (exact names).
@@ -177,6 +183,8 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
         "devsite-landing-row" => (DevSite, Row),
         // Its buttons: calls to action ("Get it on Kaggle", "Get started for free").
         "button" => (DevSite, Furniture),
+        // DocFX (Microsoft Learn): the zones of a page's language pivot.
+        "has-pivot" => (DocFx, Panel),
         // ReadMe.
         "rm-Article" => (ReadMe, Container),
         "rm-Sidebar" | "rm-Pagination" | "rm-Header" | "UpdatedAt" => (ReadMe, Furniture),
@@ -294,6 +302,10 @@ impl DocsNotes {
                 (g, Role::Pane) => {
                     self.seen |= g;
                     self.candidates.push((i, g, F_MAIN_HINT, true));
+                }
+                (g, Role::Panel) => {
+                    self.seen |= g;
+                    self.candidates.push((i, g, F_COLLAPSIBLE, false));
                 }
                 (g, Role::Row) => {
                     self.seen |= g;
