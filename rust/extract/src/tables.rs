@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::tree::Element;
 use crate::tree::NodeRef;
-use crate::tree::{Html, Node};
+use crate::tree::{tag, Html, Node};
 
 use crate::element_facts::{self, attr};
 use crate::grid::{self, RawCell, RawRow};
@@ -24,20 +24,20 @@ pub struct Table {
 }
 
 /// The rows of a table element: direct `tr` children and those of its row groups, in order,
-/// with whether each sits in `<thead>`.
+/// with whether each sits in `<thead>`. Names are compared by their fixed ids (`tag::TR`):
+/// this walk runs over every cell of every table, twice for a data table.
 fn table_rows<'a>(table: NodeRef<'a>) -> impl Iterator<Item = (NodeRef<'a>, bool)> {
     table.children().flat_map(|child| {
-        let name = child.value().as_element().map(|e| e.name());
+        let name = child.element().map(|e| e.name_id());
         let (group, thead) = match name {
-            Some("tr") => (None, false),
-            Some("thead") => (Some(child), true),
-            Some("tbody" | "tfoot") => (Some(child), false),
+            Some(tag::THEAD) => (Some(child), true),
+            Some(tag::TBODY | tag::TFOOT) => (Some(child), false),
             _ => (None, false),
         };
-        let single = (name == Some("tr")).then_some((child, false));
+        let single = (name == Some(tag::TR)).then_some((child, false));
         let grouped = group.into_iter().flat_map(move |g| {
             g.children()
-                .filter(|r| r.value().as_element().is_some_and(|e| e.name() == "tr"))
+                .filter(|r| r.element().is_some_and(|e| e.name_id() == tag::TR))
                 .map(move |r| (r, thead))
         });
         single.into_iter().chain(grouped)
@@ -46,8 +46,8 @@ fn table_rows<'a>(table: NodeRef<'a>) -> impl Iterator<Item = (NodeRef<'a>, bool
 
 fn cells<'a>(row: NodeRef<'a>) -> impl Iterator<Item = (NodeRef<'a>, Element<'a>)> {
     row.children().filter_map(|c| {
-        let el = c.value().as_element()?;
-        matches!(el.name(), "td" | "th").then_some((c, el))
+        let el = c.element()?;
+        matches!(el.name_id(), tag::TD | tag::TH).then_some((c, el))
     })
 }
 
@@ -67,10 +67,10 @@ pub fn is_data_table(el: Element<'_>, node: NodeRef<'_>) -> bool {
         let mut cols = 0usize;
         for (cell, cel) in cells(row) {
             cols += 1;
-            has_th |= cel.name() == "th";
+            has_th |= cel.name_id() == tag::TH;
             let nested = cell
                 .children()
-                .any(|c| c.value().as_element().is_some_and(|e| e.name() == "table"));
+                .any(|c| c.element().is_some_and(|e| e.name_id() == tag::TABLE));
             if nested {
                 return false;
             }
@@ -133,7 +133,7 @@ fn build(table: NodeRef<'_>) -> Option<Table> {
             ..RawRow::default()
         };
         for (cell, el) in cells(row) {
-            r.header &= el.name() == "th";
+            r.header &= el.name_id() == tag::TH;
             inline_text_into(cell, &mut text);
             r.cells.push(RawCell {
                 text: text.as_str().to_owned(),

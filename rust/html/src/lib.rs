@@ -37,6 +37,9 @@ pub use view::{Edge, Element, Node, NodeRef};
 
 // What an element is from its name (the void list also for the Python search parser).
 pub use tree_builder::tag_sets::{heading_level, TagClass, VOID_ELEMENTS};
+// The fixed name ids: [`Element::name_id`] of a `td` is `tag::TD` in every document, so a view
+// that tests element names often compares integers (the tables' row and cell walks).
+pub use tree_builder::tag_ids::tag;
 
 // The steps of the parse, for callers that drive them (the identity tests, the conformance
 // suite, the fuzz targets).

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::tree::Element;
 use crate::tree::NodeRef;
-use crate::tree::{Html, Node};
+use crate::tree::{tag, Html, Node};
 use url::Url;
 
 use crate::element_facts::{self, attr, Flow};
@@ -258,8 +258,10 @@ impl<'s> Emitter<'s> {
                 "tr" if self.captures_here() => {
                     let in_thead = self.captures.last().is_some_and(|c| c.in_thead);
                     if let Some(c) = self.captures.last_mut() {
+                        // Rows of a table mostly hold as many cells as the row before.
+                        let width = c.rows.last().map_or(0, |r| r.cells.len());
                         c.rows.push(RawRow {
-                            cells: Vec::new(),
+                            cells: Vec::with_capacity(width),
                             header: true,
                             in_thead,
                         });
@@ -620,17 +622,26 @@ impl<'s> Emitter<'s> {
     }
 
     fn open_cell(&mut self, el: Element<'_>) -> Frame {
-        let is_th = el.name() == "th";
+        let is_th = el.name_id() == tag::TH;
         if let Some(row) = self.captures.last_mut().and_then(|c| c.rows.last_mut()) {
             row.header &= is_th;
         }
         self.cell_depth += 1;
         self.w.reset_capture_line();
         self.sync_flags();
+        // Most cells have no attribute: no span to look up.
+        let (colspan, rowspan) = if el.has_attrs() {
+            (
+                grid::colspan(attr(el, "colspan")),
+                grid::rowspan(attr(el, "rowspan")),
+            )
+        } else {
+            (1, 1)
+        };
         Frame::Cell {
             start: self.w.out.len(),
-            colspan: grid::colspan(attr(el, "colspan")),
-            rowspan: grid::rowspan(attr(el, "rowspan")),
+            colspan,
+            rowspan,
         }
     }
 
