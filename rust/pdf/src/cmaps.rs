@@ -1,5 +1,6 @@
-//! CID fonts with no `/ToUnicode` whose `/Encoding` is one of Adobe's predefined non-Identity
-//! CMaps (`90ms-RKSJ-H`, `EUC-H`, `GBK-EUC-H`, `B5pc-H`, `KSC-EUC-H`, `UniJIS-UTF16-H`, …).
+//! CID fonts whose `/Encoding` is one of Adobe's predefined non-Identity CMaps (`90ms-RKSJ-H`,
+//! `EUC-H`, `GBK-EUC-H`, `B5pc-H`, `KSC-EUC-H`, `UniJIS-UTF16-H`, …), with or without a
+//! `/ToUnicode`.
 //!
 //! Where pdf_oxide 0.3.78 loses them: its text path cuts a string into character codes by a
 //! fixed rule per CMap name (`unicode_decode::get_byte_mode`): every legacy multi-byte CMap but
@@ -33,9 +34,12 @@
 //! (Adobe's own layouts) — are read through Adobe's data ([`crate::adobe_cmaps`], generated
 //! tables), which give the code's CID too, so their glyphs take their `/W` widths, and so is
 //! `WP-Symbol` (WordPerfect's symbols in Adobe's own one-byte layout: ☎, ⒈, ⅰ, `sec`; its
-//! text comes from a table of its own). `Hankaku` and `Roman` are JIS X 0201 and read. Not
-//! handled: a font with a `/ToUnicode` (pdf_oxide cuts its codes by the map's code width;
-//! none seen in the corpora).
+//! text comes from a table of its own). `Hankaku` and `Roman` are JIS X 0201 and read.
+//!
+//! A font with a `/ToUnicode` is cut the same way: pdf_oxide cut its codes by the map's widest
+//! code (two bytes for a Shift_JIS map), so after an odd run of ASCII every code was read
+//! astray; each code's text is the font's own map's where it has the code (as the parser
+//! reads it), else the CMap's (none seen in the corpora).
 //!
 //! Forms: the parser reads a Form XObject's content from the document, so a font of a form's
 //! resources cannot be renamed there. The forms walk that charges a page for its forms
@@ -59,7 +63,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use pdf_oxide::extractors::TextExtractor;
-use pdf_oxide::fonts::{Encoding, FontInfo, LazyCMap};
+use pdf_oxide::fonts::{CMap, Encoding, FontInfo, LazyCMap};
 use pdf_oxide::layout::TextChar;
 use pdf_oxide::object::{Object, ObjectRef};
 use pdf_oxide::PdfDocument;
@@ -612,9 +616,7 @@ fn within_page_caps(content: &[u8]) -> bool {
 /// Whether the parser loaded `font` as a font of the module notes (Type0, a named CMap, no
 /// `/ToUnicode`).
 fn ours(font: &FontInfo) -> bool {
-    font.subtype == "Type0"
-        && font.to_unicode.is_none()
-        && matches!(font.encoding, Encoding::Standard(_))
+    font.subtype == "Type0" && matches!(font.encoding, Encoding::Standard(_))
 }
 
 /// A name's bytes with `#xx` escapes decoded.
@@ -770,7 +772,7 @@ fn numbers(bytes: &[u8], scheme: Scheme, codes: &mut Codes) -> Vec<u8> {
 
 /// A `/ToUnicode` CMap for the numbers of `codes`: number → the code's Unicode (U+FFFD when
 /// it has none), as UTF-16BE.
-pub fn to_unicode(codes: &Codes, scheme: Scheme) -> Vec<u8> {
+pub fn to_unicode(codes: &Codes, scheme: Scheme, own: Option<&CMap>) -> Vec<u8> {
     use std::fmt::Write;
     let mut s = String::from(
         "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
@@ -781,7 +783,11 @@ pub fn to_unicode(codes: &Codes, scheme: Scheme) -> Vec<u8> {
         let _ = writeln!(s, "{} beginbfchar", chunk.len());
         for (k, code) in chunk.iter().enumerate() {
             let number = block * 100 + k + 1;
-            let text = scheme.decode(code).unwrap_or_else(|| "\u{FFFD}".into());
+            // The font's own map's text where it has the code, as the parser would read it.
+            let text = own
+                .and_then(|map| map.get(&code_number(code)?).map(|t| t.into_owned()))
+                .or_else(|| scheme.decode(code))
+                .unwrap_or_else(|| "\u{FFFD}".into());
             let _ = write!(s, "<{number:04X}> <");
             for unit in text.encode_utf16() {
                 let _ = write!(s, "{unit:04X}");
@@ -794,12 +800,18 @@ pub fn to_unicode(codes: &Codes, scheme: Scheme) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// A code's bytes as the number a `/ToUnicode` map files it under (`None` past four bytes).
+fn code_number(code: &[u8]) -> Option<u32> {
+    (code.len() <= 4).then(|| code.iter().fold(0u32, |n, &b| n << 8 | u32::from(b)))
+}
+
 /// The copy of `font` drawn under the numbers of `codes`: their `/ToUnicode`, and for each
 /// number the width (and vertical metrics) the parser gave the code it stands for, so the
 /// glyphs keep their places.
 fn rewritten(font: &FontInfo, codes: &Codes, scheme: Scheme) -> FontInfo {
     let mut f = font.clone();
-    f.to_unicode = Some(LazyCMap::new(to_unicode(codes, scheme)));
+    let own = font.to_unicode.as_ref().and_then(LazyCMap::get);
+    f.to_unicode = Some(LazyCMap::new(to_unicode(codes, scheme, own.as_deref())));
     // Clones share the decode memo; this copy's numbers mean other things.
     f.type0_unicode_memo = Arc::new(Mutex::new(HashMap::new()));
     let as_cid = |code: &[u8]| scheme.width_cid(code);
@@ -827,7 +839,7 @@ fn rewritten(font: &FontInfo, codes: &Codes, scheme: Scheme) -> FontInfo {
 }
 
 /// The fonts of `resources` (resource name → scheme) that are Type0 with a predefined CMap
-/// this module reads and no `/ToUnicode`, from the raw dictionaries (cheap: no font loaded).
+/// this module reads, from the raw dictionaries (cheap: no font loaded).
 pub(crate) fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, Scheme)> {
     let resolve = |o: &Object| doc.resolve_object(o).ok();
     let Some(resources) = resolve(resources) else {
@@ -848,9 +860,7 @@ pub(crate) fn candidates(doc: &PdfDocument, resources: &Object) -> Vec<(String, 
         .filter_map(|(key, v)| {
             let font = resolve(v)?;
             let d = font.as_dict()?;
-            if d.get("Subtype").and_then(Object::as_name) != Some("Type0")
-                || d.contains_key("ToUnicode")
-            {
+            if d.get("Subtype").and_then(Object::as_name) != Some("Type0") {
                 return None;
             }
             let scheme = Scheme::of(d.get("Encoding").and_then(Object::as_name)?)?;
@@ -1141,7 +1151,7 @@ mod tests {
         );
         let list: Vec<&[u8]> = codes[0].list.iter().map(Vec::as_slice).collect();
         assert_eq!(list, [b"a".as_slice(), &[0xB2, 0xB1], b"b", b"c"]);
-        let cmap = String::from_utf8(to_unicode(&codes[0], Scheme::Gbk)).unwrap();
+        let cmap = String::from_utf8(to_unicode(&codes[0], Scheme::Gbk, None)).unwrap();
         // B2B1 is mapped to what GBK reads it as.
         let want = Scheme::Gbk.decode(&[0xB2, 0xB1]).unwrap();
         let hex: String = want.encode_utf16().map(|u| format!("{u:04X}")).collect();

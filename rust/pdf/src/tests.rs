@@ -356,6 +356,41 @@ fn legacy_predefined_cmaps_read_as_the_text_drawn() {
 }
 
 #[test]
+fn fonts_with_a_to_unicode_under_legacy_cmaps_are_cut_by_the_cmap() {
+    // A Shift_JIS font (`90ms-RKSJ-H`) with a `/ToUnicode` whose code space has one- and
+    // two-byte codes, as its CMap's: the parser cut every code at the map's widest (two
+    // bytes), so after the first ASCII byte each code was read astray. The map's own text is
+    // kept for each code (here `Ｂ` for `B`, which Shift_JIS reads as plain `B`).
+    let to_unicode = b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+        2 begincodespacerange\n<00> <80>\n<8140> <9FFC>\nendcodespacerange\n\
+        4 beginbfchar\n<41> <0041>\n<42> <FF22>\n<82A0> <3042>\n<82A2> <3044>\n\
+        endbfchar\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n";
+    let content = b"BT /F1 12 Tf 72 740 Td (Latin line) Tj ET\n\
+        BT /C0 12 Tf 72 700 Td <4182A04282A2> Tj ET\n";
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+           >> /C0 5 0 R >> >> >>"
+            .to_vec(),
+        stream(content),
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /CJK0 /Encoding /90ms-RKSJ-H \
+           /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>"
+            .to_vec(),
+        b"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /CJK0 /CIDSystemInfo \
+           << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /DW 1000 >>"
+            .to_vec(),
+        stream(to_unicode),
+    ];
+    let text = read_text(&pdf_of(&objs, ""))
+        .map(|d| d.content)
+        .unwrap_or_default();
+    assert!(text.contains("Latin line"), "{text:?}");
+    assert!(text.contains("AあＢい"), "{text:?}");
+}
+
+#[test]
 fn adobe_table_cmaps_read_as_the_text_drawn() {
     // CNS 11643, GB/T 12345, the one-byte kana maps and WordPerfect's symbols (`sec` and `min`
     // one code each), which no national encoding reads:
