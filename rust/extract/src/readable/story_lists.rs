@@ -62,12 +62,15 @@ fn is_page(href: &str, page: &PageKey<'_>) -> bool {
 impl Table {
     /// On a declared article at `url`, mark as chrome every list (`ul`, `ol`) of at least
     /// [`STORY_LIST_ITEMS`] items, each with a link, one of which links to the page itself
-    /// (see the module documentation). One pass over the table; a marked list's subtree is
-    /// not read again.
+    /// (see the module documentation). One pass over the table, linear: a marked list's
+    /// subtree is not read again, nor the links of a list inside one already found to hold
+    /// no link to the page.
     pub(super) fn mark_story_lists(&mut self, doc: &Html, url: Option<&str>) {
         let Some(page) = url.and_then(page_key) else {
             return;
         };
+        // End of the last list whose links were read and hold none to the page.
+        let mut clean_end = 0u32;
         let mut i = 0u32;
         while (i as usize) < self.items.len() {
             let it = &self.items[i as usize];
@@ -84,10 +87,13 @@ impl Table {
                     linked += u32::from(c.links > 0);
                 }
             }
-            if items >= STORY_LIST_ITEMS && linked == items && self.links_to(doc, i, &page) {
-                self.items[i as usize].flags |= F_CHROME_CLASS | F_STRONG;
-                i = end;
-                continue;
+            if items >= STORY_LIST_ITEMS && linked == items && i >= clean_end {
+                if self.links_to(doc, i, &page) {
+                    self.items[i as usize].flags |= F_CHROME_CLASS | F_STRONG;
+                    i = end;
+                    continue;
+                }
+                clean_end = end;
             }
             i += 1;
         }
