@@ -52,6 +52,11 @@ const CLOSING_BLOCKS: usize = 3;
 /// of the story that mentions a network.
 const CLOSING_CALL_TEXT: u32 = 160;
 
+/// Fewest alphanumeric characters and words of a promotion line in capitals (see
+/// `Table::drop_shouted_promos`): a headline, not an acronym.
+const SHOUT_TEXT: u32 = 20;
+const SHOUT_WORDS: usize = 4;
+
 impl Table {
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
     /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
@@ -160,6 +165,54 @@ impl Table {
             i = it.end;
         }
         self.drop_closing_calls(doc, root, skip);
+        self.drop_shouted_promos(doc, root, skip);
+    }
+
+    /// A declared article's paragraphs that are one link shouting in capitals ("GET FOX
+    /// BUSINESS ON THE GO BY CLICKING HERE", a video's headline) set between its paragraphs:
+    /// promotion lines, however many (the promotion lines of `prune` stop at a quarter of the
+    /// paragraphs, where a roundup's item heads begin; those are not written in capitals).
+    fn drop_shouted_promos(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
+        if !self.article {
+            return;
+        }
+        let r = &self.items[root as usize];
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                i = it.end;
+                continue;
+            }
+            let in_structure = it.flags.has_any(F_CELL)
+                || (it.parent != NONE && self.items[it.parent as usize].flags.has_any(F_STRUCT));
+            if it.flags & (F_PARA | F_CODE | F_HEADING) == F_PARA
+                && !in_structure
+                && it.links == 1
+                && it.text >= SHOUT_TEXT
+                && 10 * it.link >= 9 * it.text
+            {
+                let node = doc.tree.get(it.id);
+                let shouted = node.is_some_and(|n| {
+                    let mut upper = 0usize;
+                    let mut words = 0usize;
+                    for t in visible_texts(n) {
+                        if t.chars().any(|c| c.is_lowercase()) {
+                            return false;
+                        }
+                        upper += t.chars().filter(|c| c.is_uppercase()).count();
+                        words += t.split_whitespace().count();
+                    }
+                    upper > 0 && words >= SHOUT_WORDS
+                });
+                if shouted {
+                    skip.insert(it.id);
+                }
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
     }
 
     /// A declared article's closing calls to follow its author or publisher or to subscribe
