@@ -216,6 +216,28 @@ impl Table {
         }
     }
 
+    /// The `good` that [`Table::accumulate_good`] with `exclude_comments` would give `root`,
+    /// read without writing the table: the own text of every element of its subtree that
+    /// neither it nor an ancestor excludes. One forward sweep, where `accumulate_good` makes
+    /// two and writes every entry: `select` weighs the page with and without its comments
+    /// this way and keeps the table as the choice that follows reads it.
+    pub(super) fn good_text(&self, root: u32, exclude_comments: bool) -> u32 {
+        let Some(end) = self.items.get(root as usize).map(|it| it.end as usize) else {
+            return 0;
+        };
+        let mut excluded = vec![false; end];
+        let mut good = 0u32;
+        for (i, it) in self.items[..end].iter().enumerate() {
+            let p = it.parent;
+            excluded[i] =
+                (p != NONE && excluded[p as usize]) || leaves_good(it.flags, exclude_comments);
+            if i >= root as usize && !excluded[i] {
+                good += it.own;
+            }
+        }
+        good
+    }
+
     /// `good`/`good_link`: subtree text outside chrome (and comment threads if asked).
     pub(super) fn accumulate_good(&mut self, exclude_comments: bool) {
         for it in &mut self.items {
@@ -241,10 +263,7 @@ impl Table {
                 block[p as usize]
             };
             let inherited = p != NONE && excluded[p as usize];
-            let f = self.items[i].flags;
-            excluded[i] = inherited
-                || f.has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
-                || (exclude_comments && f.has_any(F_COMMENTS));
+            excluded[i] = inherited || leaves_good(self.items[i].flags, exclude_comments);
             if !excluded[i] {
                 let (own, own_link) = (self.items[i].own, self.items[i].own_link);
                 self.items[i].good = own;
@@ -271,6 +290,13 @@ impl Table {
             par.wt += w;
         }
     }
+}
+
+/// Whether an element's text counts for nothing in `good` (nor does its subtree's): chrome,
+/// hidden, a control, a review left out, and a comment thread when comments are excluded.
+fn leaves_good(f: Flags, exclude_comments: bool) -> bool {
+    f.has_any(F_CHROME_TAG | F_CHROME_CLASS | F_HIDDEN | F_CONTROL | F_REVIEW_DROP)
+        || (exclude_comments && f.has_any(F_COMMENTS))
 }
 
 /// Whether the text under `id` opens with an admonition label ("Note:", "Warning", "Tip")

@@ -264,9 +264,10 @@ fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selec
     // Forums and Q&A: when comment-classed posts outweigh everything else, they are what the
     // page is about (a long article with a long thread under it keeps only the article; a
     // page declaring itself an article keeps it whenever it has a few lines of its own).
+    // The table keeps the weights without comments, what most pages go on with; the total
+    // with them is read without rewriting it.
     let without = t.items[body as usize].good;
-    t.accumulate_good(false);
-    let with = t.items[body as usize].good;
+    let with = t.good_text(body, false);
     let comments = with.saturating_sub(without);
     // A page that declares itself a discussion (forum thread, Q&A) keeps a thread that
     // outweighs its opening post however long that post is (`discussion`, above).
@@ -277,6 +278,11 @@ fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selec
             || (comments > 3 * without / 2
                 && (without < ARTICLE_OWN_BODY || discussion)
                 && !article));
+    // A thread-shaped page is weighed with its comments: telling an article above them from
+    // a forum's opening post, and finding the thread, read those weights.
+    if thread_shaped {
+        t.accumulate_good(false);
+    }
     t.article_over_thread = thread_shaped && !discussion && t.article_above_comments(doc, without);
     let forum = thread_shaped && !t.article_over_thread;
     if forum {
@@ -285,7 +291,9 @@ fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selec
             it.flags &= !F_COMMENTS;
         }
     } else {
-        t.accumulate_good(true);
+        if thread_shaped {
+            t.accumulate_good(true);
+        }
         t.comment_text = comments;
     }
     let mut scope = t.choose(doc, body);

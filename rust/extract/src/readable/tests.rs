@@ -283,3 +283,35 @@ fn blocks_agree_with_the_selection_text() {
         assert_eq!(shown.contains(&b.text), b.in_scope, "{b:?} vs {shown}");
     }
 }
+
+#[test]
+fn good_text_is_what_accumulate_good_leaves_everywhere() {
+    // Chrome, hidden text, a control, comment threads nested in and beside the content: every
+    // entry's `good` as `accumulate_good` writes it is what `good_text` reads, either way.
+    let html = format!(
+        r#"<html><body><nav><a href="/">Home</a> <a href="/a">About</a></nav>
+        <main><article><h1>Budget approved</h1><p>{PROSE}</p>
+        <div hidden><p>Folded text that nobody sees</p></div><button>Show more</button>
+        <section class="comments"><div class="comment"><p>First: {PROSE}</p>
+        <div class="sidebar"><p>Chrome inside a comment</p></div></div>
+        <div class="comment"><p>Second comment with <a href="/u">a link</a></p></div></section>
+        </article></main><footer>Copyright notice</footer></body></html>"#
+    );
+    let doc = crate::document::parse(&html);
+    let mut table = Table::build(&doc, None);
+    let body = table.body();
+    table.decide_chrome(body);
+    for exclude_comments in [true, false] {
+        table.accumulate_good(exclude_comments);
+        for i in 0..table.items.len() as u32 {
+            assert_eq!(
+                table.good_text(i, exclude_comments),
+                table.items[i as usize].good,
+                "entry {i}, exclude_comments {exclude_comments}"
+            );
+        }
+        assert!(table.items[body as usize].good > 0);
+    }
+    let with = table.good_text(body, false);
+    assert!(with > table.good_text(body, true), "the comments hold text");
+}
