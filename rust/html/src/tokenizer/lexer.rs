@@ -610,7 +610,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
     fn end_tag(&self, at: usize, closing_raw: bool) -> Option<(Option<Tag<'a>>, usize)> {
         let b = self.b;
         let from = at + 2;
-        let name_end = from + guard::tag_name_len(b, from);
+        let (name_end, fold) = tag_name_end(b, from);
         // An end tag's attributes are read past, never kept.
         let tag = guard::scan_tag_keeping(b, name_end, &mut self.attrs.borrow_mut(), 0)?;
         if let Some(t) = &self.tracker {
@@ -625,7 +625,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         }
         let token = Tag {
             kind: TagKind::EndTag,
-            name: self.name(from, name_end),
+            name: self.tag_name(from, name_end, fold),
             self_closing: tag.self_closing,
             attrs: Vec::new(),
         };
@@ -638,7 +638,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
     fn start_tag(&self, at: usize) -> Option<(Option<Tag<'a>>, usize, Start)> {
         let b = self.b;
         let from = at + 1;
-        let name_end = from + guard::tag_name_len(b, from);
+        let (name_end, fold) = tag_name_end(b, from);
         let mut ranges = self.attrs.borrow_mut();
         // Guarded, no more than the cap decides on are kept (a tag past it is dropped);
         // without the guard (trusted input), all.
@@ -697,7 +697,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         }
         let token = Tag {
             kind: TagKind::StartTag,
-            name: self.name(from, name_end),
+            name: self.tag_name(from, name_end, fold),
             self_closing: tag.self_closing,
             attrs,
         };
@@ -711,6 +711,16 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             Cow::Owned(raw.to_ascii_lowercase().replace('\0', "\u{fffd}"))
         } else {
             Cow::Borrowed(raw)
+        }
+    }
+
+    /// A tag's name read by [`tag_name_end`]: [`Lexer::name`] without a second pass over it
+    /// when `fold` says it holds no capital and no NUL.
+    fn tag_name(&self, from: usize, to: usize, fold: bool) -> Cow<'a, str> {
+        if fold {
+            self.name(from, to)
+        } else {
+            self.slice(from, to)
         }
     }
 
@@ -778,6 +788,24 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         let _ = self.emit(Token::Doctype(super::doctype::tokenize(&self.src[at..end])));
         end
     }
+}
+
+/// Where the tag name starting at `from` ends (at whitespace, `/`, `>` or the end of input, as
+/// [`guard::tag_name_len`]), and whether it holds an ASCII capital or a NUL, which
+/// [`Lexer::name`] replaces: one pass over the name for both (a tag's name was read once for
+/// its end and once more for its case).
+#[inline]
+fn tag_name_end(b: &[u8], from: usize) -> (usize, bool) {
+    let mut i = from;
+    let mut fold = false;
+    while let Some(&c) = b.get(i) {
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>') {
+            break;
+        }
+        fold |= c.is_ascii_uppercase() || c == 0;
+        i += 1;
+    }
+    (i, fold)
 }
 
 /// The first of the bytes `stops` in `b` from `from`: how the data state finds the end of a
