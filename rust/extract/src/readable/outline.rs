@@ -78,19 +78,23 @@ impl Table {
     /// pre-order walk ([`Outliner`]) and the sweeps that finish it.
     pub(super) fn build(doc: &Html, host: Option<&str>) -> Self {
         let mut walk = Outliner::new(doc, host);
+        // The text, comment or doctype node opened last: a leaf, closed by the very next
+        // edge, which closes nothing of the walk's. Told apart by its id rather than by
+        // reading the node again (for a text node that looks its text up a second time).
+        let mut leaf = None;
         for edge in doc.tree.root().traverse() {
             match edge {
                 Edge::Open(node) => match node.value() {
                     Node::Element(el) => walk.open_element(node, el),
                     Node::Document | Node::Fragment => walk.open_root(node.id()),
-                    Node::Text(text) => walk.text(text),
-                    _ => {}
+                    Node::Text(text) => {
+                        walk.text(text);
+                        leaf = Some(node.id());
+                    }
+                    Node::Comment(_) | Node::Doctype => leaf = Some(node.id()),
                 },
                 Edge::Close(node) => {
-                    if matches!(
-                        node.value(),
-                        Node::Element(_) | Node::Document | Node::Fragment
-                    ) {
+                    if leaf.take() != Some(node.id()) {
                         walk.close();
                     }
                 }
