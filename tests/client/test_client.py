@@ -229,52 +229,58 @@ def test_remote_addr_is_reported_for_pooled_connections(httpserver, web):
 
 def test_rate_limit_wait_is_inside_the_deadline(httpserver):
     httpserver.expect_request("/r").respond_with_data("x")
-    with WebClient(loopback_config(rate_limit_seconds=2.5, timeout=1)) as client:
+    # The slot is 6 s away and the deadline 3 s: refused well before a sleep to the deadline
+    # would end, with room for a loaded machine (a 1 s deadline left it 0.5 s).
+    with WebClient(loopback_config(rate_limit_seconds=6, timeout=3)) as client:
         client.get(httpserver.url_for("/r"))
         start = time.monotonic()
         with pytest.raises(FetchTimeoutError) as info:
             client.get(httpserver.url_for("/r"))
-        assert time.monotonic() - start < 0.5  # refused at once, not after sleeping
+        assert time.monotonic() - start < 2.0  # refused at once, not after sleeping
         assert info.value.reason == "timeout"
         assert info.value.url == httpserver.url_for("/r")
-        assert "rate_limit_seconds=2.5" in str(info.value)
+        assert "rate_limit_seconds=6" in str(info.value)
     assert len(httpserver.log) == 1  # the second request was never sent
 
 
 def test_refused_rate_limit_slot_is_not_booked(httpserver):
     """A call that gives up does not push the host's next slot further away."""
     httpserver.expect_request("/r").respond_with_data("x")
-    with WebClient(loopback_config(rate_limit_seconds=0.6)) as client:
+    # Intervals of 2 s keep the two outcomes 6 s apart, far more than a loaded machine adds
+    # (with 0.6 s intervals the bound left 0.4 s for it).
+    with WebClient(loopback_config(rate_limit_seconds=2.0)) as client:
         url = httpserver.url_for("/r")
         client.get(url)
         for _ in range(3):
             with pytest.raises(FetchTimeoutError):
                 client.get(url, timeout=0.1)
         start = time.monotonic()
-        client.get(url)  # waits ~0.6 s for the slot after the first request only
-        assert time.monotonic() - start < 1.0  # not 1.2+ (a slot booked by a refused call)
+        client.get(url)  # waits up to 2 s for the slot after the first request only
+        assert time.monotonic() - start < 4.0  # not 6+ (slots booked by the refused calls)
 
 
 def test_rate_limit_wait_and_transfer_share_one_budget(raw_server):
     """After waiting for its slot, the request only gets what is left of the deadline."""
+    # The shared budget ends the call at 3 s, a fresh one for the transfer at 5 s: 2 s apart,
+    # room for a loaded machine (0.6 s intervals and a 1 s deadline left it 0.4 s).
     server = raw_server(_slow_reply)
-    with WebClient(loopback_config(rate_limit_seconds=0.6)) as client:
+    with WebClient(loopback_config(rate_limit_seconds=2.0)) as client:
         client.get(server.url("/fast"))
         start = time.monotonic()
         with pytest.raises(FetchTimeoutError):
-            client.get(server.url("/slow"), timeout=1.0)  # 0.6 s wait + 0.4 s of transfer
-        assert time.monotonic() - start < 1.4
+            client.get(server.url("/slow"), timeout=3.0)  # 2 s wait + 1 s of transfer
+        assert time.monotonic() - start < 4.0
 
 
 def _slow_reply(conn, head):
     if b"/slow" in head:
-        time.sleep(1.5)
+        time.sleep(6.0)  # past either budget
     conn.sendall(http_response(200, b"ok"))
 
 
 def test_fetch_and_download_count_the_rate_limit_wait(httpserver, tmp_path):
     httpserver.expect_request("/doc").respond_with_data("<p>hello</p>", content_type="text/html")
-    cfg = loopback_config(rate_limit_seconds=5, timeout=1, download_dirs=(str(tmp_path),))
+    cfg = loopback_config(rate_limit_seconds=10, timeout=3, download_dirs=(str(tmp_path),))
     with WebClient(cfg) as client:
         client.fetch(httpserver.url_for("/doc"))
         start = time.monotonic()
@@ -282,7 +288,7 @@ def test_fetch_and_download_count_the_rate_limit_wait(httpserver, tmp_path):
             client.fetch(httpserver.url_for("/doc"))
         with pytest.raises(FetchTimeoutError) as download_info:
             client.download(httpserver.url_for("/doc"))
-        assert time.monotonic() - start < 0.5
+        assert time.monotonic() - start < 2.0  # both at once: one sleep would take 3 s
     assert fetch_info.value.reason == download_info.value.reason == "timeout"
     assert list(tmp_path.iterdir()) == []
 
@@ -293,14 +299,14 @@ def test_search_counts_the_rate_limit_wait(httpserver):
     httpserver.expect_request("/searx").respond_with_json({"results": []})
     endpoint = httpserver.url_for("/searx")
     cfg = loopback_config(
-        rate_limit_seconds=5, timeout=1, search_provider="searxng", searxng_url=endpoint
+        rate_limit_seconds=10, timeout=3, search_provider="searxng", searxng_url=endpoint
     )
     with WebClient(cfg) as client:
         client.get(endpoint)
         start = time.monotonic()
         with pytest.raises(SearchError) as info:
             client.search("anything")
-        assert time.monotonic() - start < 0.5
+        assert time.monotonic() - start < 2.0  # at once: a sleep would take the 3 s
     assert info.value.reason == "timeout"
 
 
@@ -392,17 +398,19 @@ def test_retry_whose_rate_limit_slot_is_too_late_keeps_the_answer(httpserver, tm
         "busy", status=503, headers={"Retry-After": "0"}
     )
     url = httpserver.url_for("/busy")
-    cfg = loopback_config(rate_limit_seconds=3, timeout=1.5, download_dirs=(str(tmp_path),))
+    # The next slot is 10 s away, the deadline 5 s: a call that slept towards either takes
+    # 5 s or more; at once leaves room for a loaded machine under 3 s.
+    cfg = loopback_config(rate_limit_seconds=10, timeout=5, download_dirs=(str(tmp_path),))
     with WebClient(cfg) as client:
         start = time.monotonic()
         with pytest.raises(HTTPStatusError) as fetched:
             client.fetch(url)
-        assert time.monotonic() - start < 1.0
+        assert time.monotonic() - start < 3.0
     assert fetched.value.status == 503
     with WebClient(cfg) as client:
         start = time.monotonic()
         with pytest.raises(HTTPStatusError) as downloaded:
             client.download(url)
-        assert time.monotonic() - start < 1.0
+        assert time.monotonic() - start < 3.0
     assert downloaded.value.status == 503
     assert len(httpserver.log) == 2  # one request per call: no retry was attempted
