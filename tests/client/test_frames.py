@@ -165,7 +165,7 @@ def test_slow_frame_does_not_extend_the_call(site):
             )
         ),
     )
-    cfg = loopback_config(allow_networks=ONLY_127_0_0_1, timeout=1.5)
+    cfg = loopback_config(allow_networks=ONLY_127_0_0_1, timeout=3.0)
     try:
         with WebClient(cfg) as c:
             start = time.monotonic()
@@ -173,7 +173,8 @@ def test_slow_frame_does_not_extend_the_call(site):
             elapsed = time.monotonic() - start
     finally:
         release.set()
-    assert elapsed < 2.5, elapsed  # the call's own timeout (1.5 s) plus slack, not 1.5 s more
+    # The call's own timeout (3 s) plus room for a loaded machine, not 3 s more.
+    assert elapsed < 4.8, elapsed
     assert "QUICK" in md and "SLOW" not in md and "LATE" not in md
     assert "[Frame: Slow]" in md and "[Frame: Late]" in md and "(no time left)" in md
     assert site.hits("/late.html") == []  # no time was left to ask
