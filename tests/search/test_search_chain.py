@@ -100,7 +100,7 @@ def test_unknown_provider(httpserver) -> None:
 
 def test_one_deadline_for_the_whole_search(httpserver) -> None:
     def slow(request):
-        time.sleep(1.5)
+        time.sleep(3.0)  # past the deadline, and past the bound below
         return Response(fixture_text("ddg_html_no_results.html"), content_type=HTML)
 
     httpserver.expect_request("/html/", method="POST").respond_with_handler(slow)
@@ -108,9 +108,11 @@ def test_one_deadline_for_the_whole_search(httpserver) -> None:
     client = loopback_client(httpserver, search_fallbacks=("brave",), brave_api_key=BRAVE_KEY)
     start = time.monotonic()
     with pytest.raises(SearchError) as info:
-        search(client, "q", timeout=0.6)
+        search(client, "q", timeout=1.0)
     elapsed = time.monotonic() - start
-    assert elapsed < 1.4, f"the search took {elapsed:.2f}s with a 0.6s deadline"
+    # The deadline plus room for a loaded machine, under the 3 s the first endpoint holds
+    # the request: a search that waited it out, or asked the next engine, fails.
+    assert elapsed < 2.5, f"the search took {elapsed:.2f}s with a 1s deadline"
     assert "deadline" in str(info.value)
     # neither the lite endpoint nor Brave was asked after the deadline passed
     assert "/res/v1/web/search" not in [request.path for request, _ in httpserver.log]
