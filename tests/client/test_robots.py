@@ -69,7 +69,8 @@ def test_many_wildcards_match_in_linear_time():
     started = time.monotonic()
     assert rules.can_fetch("x", "https://e.test" + path)
     assert not rules.can_fetch("x", "https://e.test" + path + "b")
-    assert time.monotonic() - started < 1.0
+    # Linear is milliseconds, the backtracking regex 40 s: 10 s is a loaded machine's room.
+    assert time.monotonic() - started < 10.0
 
 
 def _regex_matches(pattern: str, path: str) -> bool:
