@@ -217,11 +217,13 @@ def test_a_cancelled_render_stops_its_browser(shell_site):
             start = time.monotonic()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            while browser_processes() and time.monotonic() - start < 5:
+            while browser_processes() and time.monotonic() - start < 10:
                 await asyncio.sleep(0.05)
             return time.monotonic() - start
 
-    assert asyncio.run(main()) < 5
+    # A browser the cancel did not stop stays up (the pool keeps it): 10 s is room for a
+    # loaded machine to kill and reap its processes, well under the render's 30 s deadline.
+    assert asyncio.run(main()) < 10
     assert not browser_processes()
 
 
