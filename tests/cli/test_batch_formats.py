@@ -242,7 +242,7 @@ def test_progress_goes_to_stderr_and_only_the_summary_to_stdout(tmp_path):
 
 
 def test_progress_counts_the_urls_waiting_for_their_host(tmp_path):
-    """Four threads on one host at 0.4 s a request, 1 s timeout: the host's queue holds
+    """Four threads on one host at 0.8 s a request, 2 s timeout: the host's queue holds
     fewer than four, so some URLs wait for a slot, and the line says so."""
     from helpers.loopback import loopback_config
     from webgrip.bulk.batch_run import run_batch
@@ -257,7 +257,9 @@ def test_progress_counts_the_urls_waiting_for_their_host(tmp_path):
             tmp_path / "out",
             format="jsonl",
             concurrency=4,
-            config=loopback_config(rate_limit_seconds=0.4, timeout=1.0),
+            # Half the timeout (1 s) is kept for each request once its slot comes: room for
+            # a loaded machine (0.4 s slots and a 1 s timeout left 0.5 s).
+            config=loopback_config(rate_limit_seconds=0.8, timeout=2.0),
             err=err,
             progress=True,
         )
