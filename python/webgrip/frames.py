@@ -25,6 +25,7 @@ view is the page as sent.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import secrets
 import time
@@ -242,9 +243,17 @@ def _why(exc: WebgripError) -> str:
     return f"not fetched: {reason}" if reason else "not fetched"
 
 
+#: The secret part of every frame marker, drawn once per process: a page cannot write a mark
+#: that the frames' content would replace without knowing it, and no mark is left in a view
+#: (each is replaced by its frame or by nothing). Drawing it per call cost a ``getrandom``
+#: system call on every fetch, frames or not.
+_MARKER_KEY = secrets.token_hex(8)
+#: Tells one call's marks from another's (a frame's view is built inside its page's call).
+_MARKER_CALLS = itertools.count()
+
+
 def _new_marker() -> str:
-    # Random per call: a page cannot write a mark that the frames' content would replace.
-    return f"WGFRAME{secrets.token_hex(8)}X"
+    return f"WGFRAME{_MARKER_KEY}{next(_MARKER_CALLS)}X"
 
 
 def _link_line(link: tuple[str, str, str | None], markdown: bool) -> str:
@@ -270,8 +279,9 @@ def _replace_marks(content: str, marker: str, fill: Callable[[int, bool, bool], 
 
     Why not ``re.sub`` of ``(\\n*)MARK(\\d+)MARK(\\n*)``: a pattern opening with ``\\n*``
     retries every newline run from each of its positions, quadratic in the run; a page of
-    1 MiB of blank lines in a ``<pre>`` beside a frame took hours. Here the marker (random
-    per call) is found with ``str.find``, and the newlines around it are counted once.
+    1 MiB of blank lines in a ``<pre>`` beside a frame took hours. Here the marker (secret,
+    see ``_new_marker``) is found with ``str.find``, and the newlines around it are counted
+    once.
     """
     out: list[str] = []
     done = 0  # end of the last replaced span

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from helpers.loopback import http_response, loopback_config, reply
+from helpers.loopback import http_response, loopback_config, reply, wait_until
 from webgrip import (
     ConnectError,
     FetchTimeoutError,
@@ -152,6 +154,36 @@ def test_network_calls_release_the_gil(raw_server, web):
     ticker.start()
     fetcher.join(10)
     assert result == [b"ok"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_starts_its_own_worker_threads(raw_server, loopback):
+    # The parent's request leaves a worker thread waiting for the next job; a forked child
+    # has no such thread, and a request there must not be queued for it (it would never run).
+    server = raw_server(reply(200, b"ok"))
+    with WebClient(loopback) as client:
+        assert client.get(server.url("/parent")).content == b"ok"
+    pid = os.fork()
+    if pid == 0:  # the child: a fresh client (the parent's pooled socket is the parent's)
+        code = 1
+        try:
+            with WebClient(loopback) as child:
+                code = 0 if child.get(server.url("/child")).content == b"ok" else 1
+        finally:
+            os._exit(code)
+    status: list[int] = []
+
+    def ended() -> bool:
+        done, code = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status.append(code)
+        return bool(done)
+
+    if not wait_until(ended, timeout=30):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child's request never ran")
+    assert os.waitstatus_to_exitcode(status[0]) == 0
 
 
 def test_per_domain_interval_is_honoured(httpserver):

@@ -18,7 +18,6 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use ureq::unversioned::transport::time::Duration as UDuration;
 use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, LazyBuffers, NextTimeout, ShutdownHandle, Transport,
 };
@@ -58,8 +57,9 @@ pub(crate) struct PlainTcp {
     /// In an `Arc` so that the agent's shutdown handle and a [`SocketBody`] can share it.
     stream: Arc<TcpStream>,
     buffers: LazyBuffers,
-    timeout_read: Option<UDuration>,
-    timeout_write: Option<UDuration>,
+    /// The socket's read and write timeouts as set (see [`SocketTimeout`]).
+    timeout_read: SocketTimeout,
+    timeout_write: SocketTimeout,
     /// Whether the socket may be handed over: not under TLS, whose records it carries.
     plain: bool,
 }
@@ -93,8 +93,8 @@ pub(crate) fn connect(
     Ok(PlainTcp {
         stream,
         buffers: LazyBuffers::new(config.input_buffer_size(), config.output_buffer_size()),
-        timeout_read: None,
-        timeout_write: None,
+        timeout_read: SocketTimeout::default(),
+        timeout_write: SocketTimeout::default(),
         plain: !details.needs_tls(),
     })
 }
@@ -107,18 +107,66 @@ fn timed_out(e: &io::Error) -> bool {
     )
 }
 
-/// Set a socket timeout only when it changes (a system call each).
-fn update_timeout(
-    timeout: NextTimeout,
-    previous: &mut Option<UDuration>,
-    set: impl FnOnce(Option<Duration>) -> io::Result<()>,
-) -> io::Result<()> {
-    let wanted = timeout.not_zero();
-    if wanted != *previous {
-        set(wanted.map(|t| *t))?;
-        *previous = wanted;
+/// One of a socket's timeouts (`SO_RCVTIMEO` or `SO_SNDTIMEO`), as last set.
+///
+/// An operation must end within the time left to its deadline, which moves on every call:
+/// setting it exactly cost a system call before each read and each write. A socket timeout
+/// shorter than the time left serves as well, provided a wait it cuts short is resumed for
+/// the rest ([`SocketTimeout::resume`]): so the one set is kept while it is no longer than
+/// the time left, and otherwise set to half of it, which a later call (of this request, or of
+/// the next one on a kept connection, whose deadline is further away) can keep in turn. A
+/// server that answers within that half costs no system call for its timeouts.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct SocketTimeout {
+    set: Option<Duration>,
+}
+
+impl SocketTimeout {
+    /// Make the socket's timeout at most `left` (none: no deadline, no timeout) before an
+    /// operation, through `apply` (the system call) only when the one set will not do.
+    fn before(
+        &mut self,
+        left: Option<Duration>,
+        apply: impl FnOnce(Option<Duration>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let wanted = match (left, self.set) {
+            (None, None) => return Ok(()),
+            (Some(left), Some(set)) if set <= left => return Ok(()),
+            (None, Some(_)) => None,
+            // At least a millisecond (or all of a shorter `left`): never zero, which the
+            // system refuses, and no storm of wake-ups at the end of a budget.
+            (Some(left), _) => Some((left / 2).max(left.min(Duration::from_millis(1)))),
+        };
+        apply(wanted)?;
+        self.set = wanted;
+        Ok(())
     }
-    Ok(())
+
+    /// After a wait that ended in a socket timeout (or a signal) `elapsed` into an operation
+    /// that had `left`: whether to wait again, the socket's timeout then set to exactly what
+    /// is left (`false`: the deadline has passed, a real timeout).
+    fn resume(
+        &mut self,
+        left: Option<Duration>,
+        elapsed: Duration,
+        apply: impl FnOnce(Option<Duration>) -> io::Result<()>,
+    ) -> io::Result<bool> {
+        let rest = match left {
+            Some(left) => {
+                let rest = left.saturating_sub(elapsed);
+                if rest.is_zero() {
+                    return Ok(false);
+                }
+                Some(rest)
+            }
+            None => None,
+        };
+        if rest != self.set {
+            apply(rest)?;
+            self.set = rest;
+        }
+        Ok(true)
+    }
 }
 
 impl Transport for PlainTcp {
@@ -132,14 +180,29 @@ impl Transport for PlainTcp {
             return Err(Error::Timeout(timeout.reason));
         }
         let stream = &*self.stream;
-        update_timeout(timeout, &mut self.timeout_write, |t| {
-            stream.set_write_timeout(t)
-        })?;
-        match (&*self.stream).write_all(&self.buffers.output()[..amount]) {
-            Ok(()) => Ok(()),
-            Err(e) if timed_out(&e) => Err(Error::Timeout(timeout.reason)),
-            Err(e) => Err(e.into()),
+        let limit = timeout.not_zero().map(|t| *t);
+        self.timeout_write
+            .before(limit, |t| stream.set_write_timeout(t))?;
+        let started = std::time::Instant::now();
+        let mut out = &self.buffers.output()[..amount];
+        while !out.is_empty() {
+            match (&*self.stream).write(out) {
+                Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero).into()),
+                Ok(n) => out = &out[n..],
+                // Cut short by a socket timeout shorter than the time left, or by a signal:
+                // the rest of the bytes, in what is left of the time.
+                Err(e) if timed_out(&e) || e.kind() == io::ErrorKind::Interrupted => {
+                    if !self
+                        .timeout_write
+                        .resume(limit, started.elapsed(), |t| stream.set_write_timeout(t))?
+                    {
+                        return Err(Error::Timeout(timeout.reason));
+                    }
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
+        Ok(())
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, Error> {
@@ -162,28 +225,27 @@ impl Transport for PlainTcp {
             return Err(Error::Timeout(timeout.reason));
         }
         let stream = &*self.stream;
-        update_timeout(timeout, &mut self.timeout_read, |t| {
-            stream.set_read_timeout(t)
-        })?;
         let limit = timeout.not_zero().map(|t| *t);
+        self.timeout_read
+            .before(limit, |t| stream.set_read_timeout(t))?;
         let started = std::time::Instant::now();
         let input = self.buffers.input_append_buf();
         let amount = loop {
             match (&*self.stream).read(input) {
-                // Linux does not restart a socket read with a timeout after a signal: retry
-                // with what is left of the timeout, as ureq does.
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                    let Some(limit) = limit else {
-                        return Err(e.into());
-                    };
-                    let left = limit.saturating_sub(started.elapsed());
-                    if left.is_zero() {
+                // Cut short by a socket timeout shorter than the time left, or by a signal
+                // (Linux does not restart a socket read with a timeout after one): wait again
+                // for what is left, as ureq does after a signal.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted && limit.is_none() => {
+                    return Err(e.into());
+                }
+                Err(e) if timed_out(&e) || e.kind() == io::ErrorKind::Interrupted => {
+                    if !self
+                        .timeout_read
+                        .resume(limit, started.elapsed(), |t| stream.set_read_timeout(t))?
+                    {
                         return Err(Error::Timeout(timeout.reason));
                     }
-                    self.timeout_read = Some(UDuration::Exact(left));
-                    self.stream.set_read_timeout(Some(left))?;
                 }
-                Err(e) if timed_out(&e) => return Err(Error::Timeout(timeout.reason)),
                 Err(e) => return Err(e.into()),
                 Ok(n) => break n,
             }
@@ -280,7 +342,7 @@ pub(crate) struct SocketBody<R> {
     left: u64,
     socket: Option<Arc<TcpStream>>,
     /// The read timeout set on the taken socket.
-    timeout: Option<Duration>,
+    timeout: SocketTimeout,
 }
 
 impl<R: Read> SocketBody<R> {
@@ -289,30 +351,42 @@ impl<R: Read> SocketBody<R> {
             inner,
             left: length,
             socket: None,
-            timeout: None,
+            // Whatever the transport last set, larger than any time left: set on first use.
+            timeout: SocketTimeout {
+                set: Some(Duration::MAX),
+            },
         }
     }
 
     /// Read from the taken socket, by the thread's I/O deadline (which the download's pace
     /// moves before each read, as it does for ureq's reads).
     fn read_socket(&mut self, socket: &TcpStream, buf: &mut [u8]) -> io::Result<usize> {
-        let timeout = io_bound(None);
-        if timeout.is_some_and(|t| t.is_zero()) {
+        let left = io_bound(None);
+        if left.is_some_and(|t| t.is_zero()) {
             return Err(io::ErrorKind::TimedOut.into());
         }
-        if timeout != self.timeout {
-            socket.set_read_timeout(timeout)?;
-            self.timeout = timeout;
-        }
+        self.timeout.before(left, |t| socket.set_read_timeout(t))?;
+        let started = std::time::Instant::now();
         let want = usize::try_from(self.left).map_or(buf.len(), |l| l.min(buf.len()));
-        match (&*socket).read(&mut buf[..want]) {
-            // The body's length was declared and not reached.
-            Ok(0) => Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "Peer disconnected",
-            )),
-            Err(e) if timed_out(&e) => Err(io::ErrorKind::TimedOut.into()),
-            other => other,
+        loop {
+            match (&*socket).read(&mut buf[..want]) {
+                // The body's length was declared and not reached.
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "Peer disconnected",
+                    ))
+                }
+                Err(e) if timed_out(&e) => {
+                    if !self
+                        .timeout
+                        .resume(left, started.elapsed(), |t| socket.set_read_timeout(t))?
+                    {
+                        return Err(io::ErrorKind::TimedOut.into());
+                    }
+                }
+                other => return other,
+            }
         }
     }
 }
@@ -345,5 +419,85 @@ impl<R: Read> Read for SocketBody<R> {
                 None => Err(e),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// `before(left)` on `timeout`: the value set by the system call, if one was made.
+    fn before(timeout: &mut SocketTimeout, left: Option<Duration>) -> Option<Option<Duration>> {
+        let mut made = None;
+        timeout
+            .before(left, |t| {
+                made = Some(t);
+                Ok(())
+            })
+            .unwrap();
+        made
+    }
+
+    #[test]
+    fn a_socket_timeout_no_longer_than_the_time_left_is_kept() {
+        let mut t = SocketTimeout::default();
+        assert_eq!(before(&mut t, None), None);
+        assert_eq!(before(&mut t, Some(ms(30_000))), Some(Some(ms(15_000))));
+        // The rest of this request, and the next request's fresh deadline: no system call.
+        assert_eq!(before(&mut t, Some(ms(29_000))), None);
+        assert_eq!(before(&mut t, Some(ms(15_000))), None);
+        assert_eq!(before(&mut t, Some(ms(30_000))), None);
+        // Less time left than the timeout set: it is cut, never left longer.
+        assert_eq!(before(&mut t, Some(ms(14_000))), Some(Some(ms(7_000))));
+        assert_eq!(before(&mut t, Some(ms(1))), Some(Some(ms(1))));
+        assert_eq!(
+            before(&mut t, Some(Duration::from_micros(10))),
+            Some(Some(Duration::from_micros(10)))
+        );
+        assert_eq!(before(&mut t, None), Some(None));
+        // A socket whose timeout is not known is always set.
+        let mut unknown = SocketTimeout {
+            set: Some(Duration::MAX),
+        };
+        assert_eq!(before(&mut unknown, Some(ms(4))), Some(Some(ms(2))));
+    }
+
+    #[test]
+    fn a_wait_cut_short_resumes_for_what_is_left() {
+        let mut t = SocketTimeout::default();
+        let mut set = None;
+        let mut apply = |v| {
+            set = Some(v);
+            Ok(())
+        };
+        assert!(t.resume(Some(ms(100)), ms(50), &mut apply).unwrap());
+        assert_eq!(set, Some(Some(ms(50))));
+        assert!(!t.resume(Some(ms(100)), ms(100), |_| Ok(())).unwrap());
+        assert!(!t.resume(Some(ms(100)), ms(150), |_| Ok(())).unwrap());
+    }
+
+    #[test]
+    fn a_read_waits_past_a_short_socket_timeout_for_a_slow_answer() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            let (mut conn, _) = listener.accept().unwrap();
+            std::thread::sleep(ms(120));
+            conn.write_all(b"late").unwrap();
+        });
+        let socket = TcpStream::connect(addr).unwrap();
+        // A socket timeout far shorter than the body's budget, as a kept one may be.
+        socket.set_read_timeout(Some(ms(10))).unwrap();
+        let mut body = SocketBody::new(io::empty(), 4);
+        body.timeout = SocketTimeout { set: Some(ms(10)) };
+        let _bound = crate::transport::IoDeadline::new(std::time::Instant::now() + ms(5_000));
+        let mut buf = [0u8; 4];
+        let n = body.read_socket(&socket, &mut buf).unwrap();
+        assert_eq!(&buf[..n], b"late");
+        server.join().unwrap();
     }
 }

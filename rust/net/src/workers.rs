@@ -5,6 +5,7 @@
 //! a thread that finished one waits a while for the next instead of exiting: starting a thread
 //! per job cost several times a lookup itself.
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread;
@@ -28,9 +29,33 @@ struct WorkerState {
     queue: VecDeque<Job>,
     /// Threads waiting for a job (those about to pick up a queued one included).
     idle: usize,
-    /// The process these threads belong to: a forked child has none of them (only the
-    /// thread that forked is copied), so it starts afresh instead of queueing for ghosts.
-    pid: u32,
+    /// The [`forks`] count when these threads were started: a forked child has none of them
+    /// (only the thread that forked is copied), so it starts afresh instead of queueing for
+    /// ghosts.
+    forks: u64,
+}
+
+/// Forked children this process descends from, counted in the child by a `pthread_atfork`
+/// handler: read on every job where asking the process id cost a system call each.
+static FORKS: AtomicU64 = AtomicU64::new(0);
+
+#[cfg(unix)]
+extern "C" fn count_fork() {
+    // Only an atomic add: a fork handler may do no more than an async-signal-safe function.
+    FORKS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The fork count, the handler registered on first use (before any worker thread exists).
+fn forks() -> u64 {
+    static REGISTERED: OnceLock<()> = OnceLock::new();
+    REGISTERED.get_or_init(|| {
+        #[cfg(unix)]
+        // SAFETY: registers a handler that only touches an atomic; nothing to unregister.
+        unsafe {
+            libc::pthread_atfork(None, None, Some(count_fork));
+        }
+    });
+    FORKS.load(Ordering::Relaxed)
 }
 
 /// How long a worker thread with nothing to do waits before it exits.
@@ -56,7 +81,7 @@ fn workers() -> &'static Workers {
         state: Mutex::new(WorkerState {
             queue: VecDeque::new(),
             idle: 0,
-            pid: std::process::id(),
+            forks: forks(),
         }),
         ready: Condvar::new(),
     })
@@ -71,11 +96,11 @@ fn worker_state(workers: &Workers) -> MutexGuard<'_, WorkerState> {
 pub(crate) fn spawn_job(job: Job) -> std::io::Result<()> {
     let workers = workers();
     let mut state = worker_state(workers);
-    let pid = std::process::id();
-    if state.pid != pid {
+    let forks = forks();
+    if state.forks != forks {
         state.queue.clear();
         state.idle = 0;
-        state.pid = pid;
+        state.forks = forks;
     }
     // Every queued job has a waiting thread of its own: only a thread beyond those is free.
     if state.idle > state.queue.len() {
