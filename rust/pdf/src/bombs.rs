@@ -271,10 +271,37 @@ pub fn inflated_size(
     input: &[u8],
     cap: usize,
     scratch: &mut [u8],
-    mut sink: impl FnMut(&[u8]),
+    sink: impl FnMut(&[u8]),
 ) -> usize {
+    inflate(input, cap, scratch, sink).out
+}
+
+/// What [`inflate`] read of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inflated {
+    /// Bytes of output.
+    pub out: usize,
+    /// The input bytes a zlib stream took to its end, checksum included, when it ended
+    /// cleanly before `cap`: the parser's own Flate decoder reads the same bytes from any
+    /// body that starts with them (see `page_cost`).
+    pub whole: Option<usize>,
+}
+
+/// [`inflated_size`], saying whether the stream was read whole.
+pub fn inflate(
+    input: &[u8],
+    cap: usize,
+    scratch: &mut [u8],
+    mut sink: impl FnMut(&[u8]),
+) -> Inflated {
     let zlib = input.first().is_some_and(|b| b & 0x0F == 8);
     let mut z = Decompress::new(zlib);
+    let inflated = |z: &Decompress, whole: bool| Inflated {
+        out: usize::try_from(z.total_out()).unwrap_or(usize::MAX),
+        whole: (whole && zlib)
+            .then(|| usize::try_from(z.total_in()).ok())
+            .flatten(),
+    };
     loop {
         let before_in = z.total_in();
         let before_out = z.total_out();
@@ -287,14 +314,17 @@ pub fn inflated_size(
         let fresh = usize::try_from(z.total_out() - before_out).unwrap_or(0);
         sink(&scratch[..fresh.min(scratch.len())]);
         match status {
-            Ok(Status::StreamEnd) | Err(_) => return out,
-            _ if out >= cap => return out,
+            Ok(Status::StreamEnd) => return inflated(&z, out < cap),
+            Err(_) => return inflated(&z, false),
+            _ if out >= cap => return inflated(&z, false),
             // No progress either way: truncated input.
-            _ if z.total_in() == before_in && z.total_out() == before_out => return out,
+            _ if z.total_in() == before_in && z.total_out() == before_out => {
+                return inflated(&z, false)
+            }
             _ => {}
         }
     }
-    usize::try_from(z.total_out()).unwrap_or(usize::MAX)
+    inflated(&z, false)
 }
 
 #[cfg(test)]

@@ -123,6 +123,12 @@ impl Forms {
         self.scans.content(data)
     }
 
+    /// The decoded bytes the file pre-pass kept of a Flate stream whose body is `raw`
+    /// (`Scans::flate`).
+    pub fn flate(&self, raw: &[u8]) -> Option<&[u8]> {
+        self.scans.flate(raw)
+    }
+
     /// What the forms page `i` paints (`content`: its decoded content, as the page scan read
     /// it) add to the page's own cost; `crypt` decrypts an encrypted document's forms.
     pub fn charge(

@@ -116,10 +116,13 @@ pub fn check_file_keeping(
             continue;
         }
         let mut decoded = scans.stream_scan();
-        decode_into(stream, max_stream, &mut scratch, &mut |piece| {
+        let whole = decode_into(stream, max_stream, &mut scratch, &mut |piece| {
             decoded.push(piece)
         });
-        scans.keep(decoded)?;
+        let kept = scans.keep(decoded)?;
+        if let (Some(n), Some(kept), None) = (whole, kept, crypt) {
+            scans.keep_flate(&stream.body[..n], kept);
+        }
         for plain in crypt.map(|c| c.stream(&stream)).unwrap_or_default() {
             let mut decoded = scans.stream_scan();
             let plain_stream = bombs::RawStream {
@@ -173,13 +176,14 @@ fn holds_syntax(dict: &[u8]) -> bool {
 
 /// Feed the stream's decoded bytes to `n`: Flate alone is inflated in pieces; other text
 /// filters (hex, ASCII85, LZW, run length, or a chain) go through the parser's own decoders,
-/// bounded; an unfiltered stream is its body.
+/// bounded; an unfiltered stream is its body. `Some(n)` when Flate alone read a zlib stream
+/// whole from the body's first `n` bytes ([`bombs::Inflated::whole`]).
 fn decode_into(
     stream: bombs::RawStream,
     max_stream: usize,
     scratch: &mut [u8],
     sink: &mut impl FnMut(&[u8]),
-) {
+) -> Option<usize> {
     let filters: Vec<&[u8]> = TEXT_FILTERS
         .iter()
         .copied()
@@ -194,34 +198,34 @@ fn decode_into(
         .collect();
     if !stream_has_filter(stream.dict) {
         sink(stream.body);
-        return;
+        return None;
     }
     if filters.is_empty() {
         // A filter the parser may not know: it may read the body as it is.
         sink(stream.body);
-        return;
+        return None;
     }
     if !other_than_flate(&filters) {
-        bombs::inflated_size(stream.body, max_stream, scratch, sink);
-        return;
+        return bombs::inflate(stream.body, max_stream, scratch, sink).whole;
     }
     if filters
         .iter()
         .all(|f| *f == b"/RunLengthDecode" || *f == b"/RL")
     {
         bombs::run_length(stream.body, max_stream, scratch, sink);
-        return;
+        return None;
     }
     // A chain, or another filter (LZW, hex, ASCII85): the parser's own decoder, which bounds
     // its output at 100:1. Past 16 MiB of input the stream is left to the per-page scan in
     // page_cost.rs (which sees a page's decoded content whatever its filters) and the stack's margin.
     if stream.body.len() > 16 << 20 {
-        return;
+        return None;
     }
     let names = ordered_filters(stream.dict);
     if let Ok(out) = pdf_oxide::decoders::decode_stream(stream.body, &names) {
         sink(&out[..out.len().min(max_stream)]);
     }
+    None
 }
 
 fn other_than_flate(filters: &[&[u8]]) -> bool {

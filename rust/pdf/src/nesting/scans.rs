@@ -58,12 +58,27 @@ const FILED_BYTES: usize = 32;
 #[derive(Debug, Default)]
 pub struct Scans {
     // Seen by the tests in `nesting`, which count what a pre-pass kept.
-    pub(super) kept: HashMap<(usize, [u8; 2 * FILED_BYTES]), (Vec<u8>, Figures)>,
+    pub(super) kept: HashMap<Filed, (Vec<u8>, Figures)>,
     kept_bytes: usize,
+    /// Flate streams the pre-pass read whole, by the first bytes of their compressed body:
+    /// the compressed bytes and where their decoded bytes are kept (see [`Scans::flate`]).
+    flate: HashMap<[u8; FILED_BYTES], Vec<(Vec<u8>, Filed)>>,
+    flate_bytes: usize,
+}
+
+/// Where an entry is filed: the length and both ends of its bytes.
+pub type Filed = (usize, [u8; 2 * FILED_BYTES]);
+
+/// The first bytes of a compressed body, zeros past its end.
+fn head(raw: &[u8]) -> [u8; FILED_BYTES] {
+    let mut head = [0u8; FILED_BYTES];
+    let n = raw.len().min(FILED_BYTES);
+    head[..n].copy_from_slice(&raw[..n]);
+    head
 }
 
 /// Where the entry for `data` is filed.
-fn filed(data: &[u8]) -> (usize, [u8; 2 * FILED_BYTES]) {
+fn filed(data: &[u8]) -> Filed {
     let mut ends = [0u8; 2 * FILED_BYTES];
     let head = data.len().min(FILED_BYTES);
     ends[..head].copy_from_slice(&data[..head]);
@@ -104,15 +119,50 @@ impl Scans {
 
     /// The stream's nesting limits checked, as the pre-pass always did; its figures kept
     /// unless it may hold an inline image (whose data [`push_content`] reads otherwise).
-    pub fn keep(&mut self, mut scan: StreamScan) -> Result<(), TooDeep> {
+    /// `Some` names the entry that holds the stream's bytes (kept now or before).
+    pub fn keep(&mut self, mut scan: StreamScan) -> Result<Option<Filed>, TooDeep> {
         within(&scan.n)?;
         if let (false, Some(bytes)) = (scan.inline_image, scan.bytes.take()) {
+            let key = filed(&bytes);
+            if let Some((known, _)) = self.kept.get(&key) {
+                return Ok((*known == bytes).then_some(key));
+            }
             if self.room(bytes.len()) {
                 scan.n.finish();
                 self.insert(bytes, Figures::of(&scan.n));
+                return Ok(Some(key));
             }
         }
-        Ok(())
+        Ok(None)
+    }
+
+    /// A Flate stream read whole from its compressed bytes `raw` (the start of its body), its
+    /// decoded bytes kept under `kept`: the page that names the stream takes them from here
+    /// rather than have the parser inflate them again (see [`Scans::flate`]).
+    pub fn keep_flate(&mut self, raw: &[u8], kept: Filed) {
+        if raw.len() < FILED_BYTES
+            || self.flate_bytes.saturating_add(raw.len()) > MAX_KEPT_BYTES
+            || !self.kept.contains_key(&kept)
+        {
+            return;
+        }
+        self.flate_bytes += raw.len();
+        self.flate
+            .entry(head(raw))
+            .or_default()
+            .push((raw.to_vec(), kept));
+    }
+
+    /// The decoded bytes of a Flate stream whose body (as the parser read it) is `raw`, when
+    /// the pre-pass read the same zlib stream whole: the compressed bytes it read are the
+    /// start of `raw` (compared whole), and a zlib stream ends where it says, so the parser's
+    /// Flate decoder reads the same bytes from `raw` and gives the same output.
+    pub fn flate(&self, raw: &[u8]) -> Option<&[u8]> {
+        self.flate.get(&head(raw))?.iter().find_map(|(read, kept)| {
+            raw.starts_with(read)
+                .then(|| self.kept.get(kept).map(|(bytes, _)| bytes.as_slice()))
+                .flatten()
+        })
     }
 
     /// Whether an entry of `len` bytes is worth keeping and fits.
