@@ -5,10 +5,10 @@ process's descriptors, threads and memory are the client's alone), warms up, tak
 runs ``threads`` workers until ``calls`` calls are done, and measures again. Each call picks a
 behaviour (an HTTP path, the same paths over TLS, or a TLS handshake fault) and one of four
 entry points: ``WebClient.fetch``, ``WebClient.download``, ``Tools.fetch_page``,
-``Tools.download_file``. A call passes when it returns within ``timeout * 1.1`` with a result
-or a typed error (a :class:`webgrip.WebgripError` from the library, a string from the tools:
-``Error: ...`` or a page/download answer). Anything else (another exception, a Rust panic,
-an overrun) is a failure, kept with its details.
+``Tools.download_file``. A call passes when it returns within ``timeout * 1.1`` (plus
+:data:`SCHEDULING_SLACK`) with a result or a typed error (a :class:`webgrip.WebgripError` from
+the library, a string from the tools: ``Error: ...`` or a page/download answer). Anything else
+(another exception, a Rust panic, an overrun) is a failure, kept with its details.
 
 Used by ``benches/soak.py`` (the long run) and ``tests/security/test_chaos_soak.py`` (a short
 run in the default suite).
@@ -42,6 +42,12 @@ SERVER = Path(__file__).with_name("chaos_server.py")
 
 #: Allowed slack over a call's deadline (the issue's "deadline + 10%").
 OVERRUN_FACTOR = 1.1
+
+#: Seconds a call may spend past its deadline + 10% besides, read when each call ends: none in
+#: the long run (benches/soak.py, the issue's figure, measured on a quiet machine); the short
+#: run in the test suite sets what a loaded machine takes to schedule a thread once its timer
+#: fires (tests/security/test_chaos_soak.py, as tests/security/test_chaos.py allows).
+SCHEDULING_SLACK = 0.0
 
 #: Behaviours served over the TLS ``full`` port as well (a sample: TLS framing + HTTP chaos).
 OVER_TLS = (
@@ -263,7 +269,7 @@ class Soak:
             result = self.call(op, url, worker)
             elapsed = time.monotonic() - start
             tag = classify(op, result)
-            late = elapsed > self.timeout * OVERRUN_FACTOR
+            late = elapsed > self.timeout * OVERRUN_FACTOR + SCHEDULING_SLACK
             with self.lock:
                 self.done += 1
                 self.outcomes[f"{name} {op} -> {tag}"] += 1
