@@ -39,6 +39,8 @@ const MAX_KEPT_SCANS: usize = 65_536;
 /// At most this many bytes of scanned streams are kept per document (pdf-dev's documents
 /// hold 0.1 MiB of content on average); streams past it are scanned again by their page.
 const MAX_KEPT_BYTES: usize = 8 << 20;
+/// At most this many Flate streams are kept under one head (see [`Scans::keep_flate`]).
+const MAX_FLATE_ALIKE: usize = 4;
 /// The bytes at each end of a stream that its entry is filed under (with its length).
 const FILED_BYTES: usize = 32;
 
@@ -146,11 +148,14 @@ impl Scans {
         {
             return;
         }
+        let filed = self.flate.entry(head(raw)).or_default();
+        // A few streams per head: a page's lookup compares at most that many times its own
+        // bytes, however many streams a document makes alike.
+        if filed.len() >= MAX_FLATE_ALIKE || filed.iter().any(|(read, _)| read == raw) {
+            return;
+        }
         self.flate_bytes += raw.len();
-        self.flate
-            .entry(head(raw))
-            .or_default()
-            .push((raw.to_vec(), kept));
+        filed.push((raw.to_vec(), kept));
     }
 
     /// The decoded bytes of a Flate stream whose body (as the parser read it) is `raw`, when
