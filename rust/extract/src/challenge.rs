@@ -305,9 +305,20 @@ fn measure(html: &[u8]) -> Option<Scan> {
 
 /// Characters that are not whitespace (UTF-8 continuation bytes not counted apart).
 fn readable_chars(text: &[u8]) -> usize {
-    text.iter()
-        .filter(|&&b| !b.is_ascii_whitespace() && (b & 0xC0) != 0x80)
-        .count()
+    // Comparisons and a byte-sized sum per chunk, without a branch: the compiler turns the
+    // inner loop into vector code (a filtered count went a byte at a time).
+    text.chunks(255)
+        .map(|chunk| {
+            let mut n = 0u8;
+            for &b in chunk {
+                // ASCII whitespace: space, and \t \n \x0C \r (9..=13 less \x0B).
+                let space = (b == b' ') | ((b.wrapping_sub(b'\t') < 5) & (b != 0x0B));
+                let continuation = (b & 0xC0) == 0x80;
+                n += u8::from(!(space | continuation));
+            }
+            usize::from(n)
+        })
+        .sum()
 }
 
 /// Past the markup that starts at `lt` (a `<`): a comment, or a tag and, for the elements
@@ -326,6 +337,13 @@ fn skip_markup(html: &[u8], lt: usize, scan: &mut Scan) -> usize {
         .position(|b| !b.is_ascii_alphanumeric())
         .unwrap_or(tag.len());
     let name = tag.get(..name_len).unwrap_or_default();
+    // Most tags are none of the names below: their first letter says so without comparing.
+    if !matches!(
+        name.first().map(u8::to_ascii_lowercase),
+        Some(b'f' | b'i' | b's' | b't')
+    ) {
+        return gt + 1;
+    }
     if name.eq_ignore_ascii_case(b"form") {
         scan.forms += 1;
     } else if name.eq_ignore_ascii_case(b"input") && is_password_input(tag) {
@@ -535,6 +553,17 @@ mod tests {
             if let Some(s) = scan(&bytes, status) {
                 proptest::prop_assert!(s.text_chars <= MAX_TEXT_CHARS);
             }
+        }
+
+        /// The vector count agrees with its definition, a byte at a time.
+        #[test]
+        fn readable_chars_counts_what_is_not_whitespace_or_a_continuation(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2048)) {
+            let plain = bytes
+                .iter()
+                .filter(|&&b| !b.is_ascii_whitespace() && (b & 0xC0) != 0x80)
+                .count();
+            proptest::prop_assert_eq!(readable_chars(&bytes), plain);
         }
 
         /// Markup-shaped input (tags, comments, markers, quotes) cut anywhere.
