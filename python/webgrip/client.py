@@ -30,7 +30,7 @@ from .errors import (
 from .hygiene import tracking_rules, url_for_fetch
 from .messages import shown_url
 from .observe import Stats, log_request
-from .page import EXTRACT_MODES, Download, Page
+from .page import EXTRACT_MODES, Download, Page, _evolve
 from .proxies import core_routes, routes_use_proxy
 from .ratelimit import HostLimiter, HostRateLimiter, slot_lead
 from .response import Response, html_response, status_error, status_message
@@ -395,8 +395,8 @@ class WebClient:
         def dated(page: Page) -> Page:
             # A page the browser rendered was fetched now, whatever the static exchange was.
             if page.rendered or stored_at is None:
-                return dataclasses.replace(page, fetched_at=time.time())
-            return dataclasses.replace(page, fetched_at=stored_at, from_cache=True)
+                return _evolve(page, fetched_at=time.time())
+            return _evolve(page, fetched_at=stored_at, from_cache=True)
 
         # "always" still asks the static exchange first: only there does the body's type show
         # (a browser turns a PDF into an empty viewer page and JSON into a <pre>), and a
