@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.loopback import loopback_config
-from helpers.render import needs_browser
+from helpers.render import needs_browser, render_config
 from webgrip import ChallengeError, HTTPStatusError, Tools, WebClient
 from webgrip.challenge import KINDS
 
@@ -280,7 +280,7 @@ def test_without_a_browser_auto_reports_the_static_check(tmp_path, httpserver):
 @needs_browser
 def test_auto_passes_a_javascript_check_in_the_browser(tmp_path, httpserver):
     httpserver.expect_request("/gated").respond_with_handler(_gate)
-    with WebClient(loopback_config(tmp_path, max_retries=0)) as client:
+    with WebClient(render_config(tmp_path, max_retries=0)) as client:
         page = client.fetch(httpserver.url_for("/gated"))
     assert page.rendered and "The JavaScript check passed" in page.content
 
@@ -288,7 +288,7 @@ def test_auto_passes_a_javascript_check_in_the_browser(tmp_path, httpserver):
 @needs_browser
 def test_a_captcha_still_there_after_rendering_says_so(tmp_path, httpserver):
     serve(httpserver, "/page", fixture("datadome-captcha.html"), 403)
-    tools = Tools(loopback_config(tmp_path, max_retries=0))
+    tools = Tools(render_config(tmp_path, max_retries=0))
     with pytest.raises(ChallengeError) as info:
         tools.client.fetch(httpserver.url_for("/page"))
     assert (info.value.kind, info.value.vendor, info.value.rendered) == (

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from helpers.loopback import loopback_config
 from helpers.proxy_server import RecordingProxy
-from helpers.render import APP_JS, DATA, SCRIPT_SHELL, needs_browser
+from helpers.render import APP_JS, DATA, SCRIPT_SHELL, needs_browser, render_config
 from helpers.siteserver import Reply, SiteServer, article, loopback_env, page
 from webgrip import Config, RenderError, UnsupportedContentError, WebClient, _core
 from webgrip.cli import main
@@ -67,7 +67,7 @@ def _static_and_always(client: WebClient, url: str):
 @needs_browser
 @pytest.mark.parametrize("path", ["/doc.pdf", "/data.json", "/notes.txt", "/feed.xml"])
 def test_always_reads_non_html_as_a_static_fetch(site, path):
-    with WebClient(loopback_config()) as client:
+    with WebClient(render_config()) as client:
         static, always = _static_and_always(client, site.url(path))
     assert always == static  # every field: content, content_type, rendered, render_reason
     assert not always.rendered and always.render_reason is None
@@ -80,7 +80,7 @@ def test_always_reads_non_html_as_a_static_fetch(site, path):
 
 @needs_browser
 def test_always_refuses_an_image_as_a_static_fetch(site):
-    with WebClient(loopback_config()) as client:
+    with WebClient(render_config()) as client:
         with pytest.raises(UnsupportedContentError) as static:
             client.fetch(site.url("/dot.png"), render="never")
         with pytest.raises(UnsupportedContentError) as always:
@@ -119,7 +119,7 @@ def test_static_pages_have_no_render_reason(site):
 
 @needs_browser
 def test_render_reason_says_why(site):
-    with WebClient(loopback_config()) as client:
+    with WebClient(render_config()) as client:
         auto = client.fetch(site.url("/"))
         assert auto.rendered and DATA["paragraphs"][0] in auto.content
         assert auto.render_reason == _core.script_shell_reason(SCRIPT_SHELL.encode())
@@ -133,7 +133,7 @@ def test_render_reason_says_why(site):
 @needs_browser
 @pytest.mark.parametrize("path", ["/doc.pdf", "/data.json", "/dot.png"])
 def test_a_screenshot_of_non_html_is_refused(site, path):
-    with WebClient(loopback_config()) as client, pytest.raises(UnsupportedContentError) as exc:
+    with WebClient(render_config()) as client, pytest.raises(UnsupportedContentError) as exc:
         client.screenshot(site.url(path))
     assert exc.value.reason == "not-html"
     assert exc.value.content_type in ("application/pdf", "application/json", "image/png")
@@ -226,7 +226,7 @@ def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
     from webgrip.bulk.pool import ROW_COLUMNS, fetch_rows
 
     urls = [site.url("/"), site.url("/article"), site.url("/missing")]
-    with WebClient(loopback_config()) as client:
+    with WebClient(render_config()) as client:
         rows = fetch_rows(client, urls)
     assert [set(r) for r in rows] == [set(ROW_COLUMNS)] * 3
     assert [r["render_reason"] for r in rows] == ["app-root #app", None, None]
@@ -234,7 +234,7 @@ def test_batch_rows_say_why_a_page_was_rendered(site, tmp_path):
 
     listed = tmp_path / "urls.txt"
     listed.write_text("\n".join(urls) + "\n")
-    run_batch(listed, tmp_path / "out", config=loopback_config(), concurrency=2)
+    run_batch(listed, tmp_path / "out", config=render_config(), concurrency=2)
     table = pq.read_table(tmp_path / "out")
     got = dict(
         zip(table.column("url").to_pylist(), table.column("render_reason").to_pylist(), strict=True)

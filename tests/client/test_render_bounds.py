@@ -13,7 +13,7 @@ import time
 
 import pytest
 from helpers.loopback import loopback_config
-from helpers.render import CountingListener, browser_processes, needs_browser
+from helpers.render import CountingListener, browser_processes, needs_browser, render_config
 from helpers.siteserver import Reply, SiteServer, page
 from webgrip import (
     BlockedURLError,
@@ -144,12 +144,12 @@ def test_the_rendered_dom_is_held_to_max_response_bytes(site):
         ),
     )
     cap = 1024 * 1024
-    with WebClient(loopback_config(max_response_bytes=cap)) as client:
+    with WebClient(render_config(max_response_bytes=cap)) as client:
         with pytest.raises(ResponseTooLargeError) as err:
             client.fetch(site.url("/"), render="always")
         assert err.value.reason == "too-large" and err.value.limit == cap
         # Under the cap the page comes back, whole.
-        with WebClient(loopback_config(max_response_bytes=4 * cap)) as roomy:
+        with WebClient(render_config(max_response_bytes=4 * cap)) as roomy:
             got = roomy.fetch(site.url("/"), render="always", extract="text")
         assert got.content.count("x") >= 3 * 1024 * 1024
 
@@ -190,7 +190,7 @@ def _redirects(site: SiteServer, hops: int) -> None:
 @pytest.mark.parametrize("limit", [0, 2])
 def test_the_redirect_limit_holds_in_the_browser(site, limit):
     _redirects(site, 12)
-    cfg = loopback_config(max_redirects=limit)
+    cfg = render_config(max_redirects=limit)
     with WebClient(cfg) as client:
         with pytest.raises(BlockedURLError) as static:
             client.fetch(site.url("/r0"), render="never")
@@ -206,7 +206,7 @@ def test_the_redirect_limit_holds_in_the_browser(site, limit):
 
 def test_redirects_within_the_limit_are_followed(site):
     _redirects(site, 4)
-    with WebClient(loopback_config(max_redirects=5)) as client:
+    with WebClient(render_config(max_redirects=5)) as client:
         got = client.fetch(site.url("/r0"), render="always")
     assert "the end of the chain" in got.content
     assert got.final_url.endswith("/r4")
@@ -228,7 +228,7 @@ def test_a_self_navigation_to_a_refused_address_is_a_refusal(site, scheme):
                 )
             ),
         )
-        cfg = loopback_config(deny_networks=("127.0.0.2/32",))
+        cfg = render_config(deny_networks=("127.0.0.2/32",))
         with WebClient(cfg) as client, pytest.raises(BlockedURLError) as err:
             client.fetch(site.url("/"), render="always")
         assert err.value.reason == "denied-network", err.value
@@ -250,7 +250,7 @@ def test_a_navigation_to_a_port_chromium_blocks_is_an_error(site):
         ),
     )
     # The policy allows every port: only the browser refuses 6000 (X11).
-    cfg = loopback_config(blocked_ports=())
+    cfg = render_config(blocked_ports=())
     with WebClient(cfg) as client, pytest.raises(BlockedURLError) as err:
         client.fetch(site.url("/"), render="always")
     assert err.value.reason == "blocked-port"

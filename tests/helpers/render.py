@@ -15,9 +15,23 @@ import pytest
 from webgrip import Config, render
 from webgrip.render import render_available
 
+from helpers.loopback import loopback_config
+
 _WHY = render_available(Config())
 #: Skips a test where no browser can run (no playwright, no Chromium): the reason says which.
 needs_browser = pytest.mark.skipif(_WHY is not None, reason=f"rendering unavailable: {_WHY}")
+
+#: The deadline of a call that must render to pass its test. The browser's launch (by the
+#: first render of a process, or after a test killed the pool) is inside it: 4.6 s at a load
+#: average of 13 on 2 cores, and there a render ran out of loopback_config's 10 s and ``auto``
+#: fell back to the static page. A test of a deadline sets its own.
+RENDER_TIMEOUT = 60.0
+
+
+def render_config(tmp_path=None, **overrides) -> Config:
+    """:func:`loopback_config` with the roomy :data:`RENDER_TIMEOUT` (unless ``timeout`` is
+    given): for tests of what a render reads or refuses, not of how long it takes."""
+    return loopback_config(tmp_path, **{"timeout": RENDER_TIMEOUT, **overrides})
 
 
 def browser_processes() -> list[int]:
