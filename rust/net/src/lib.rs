@@ -53,4 +53,4 @@ pub use policy::{
 };
 pub use tls::TlsTrust;
 pub use upstream::ProxyRoutes;
-pub use workers::{on_idle, on_worker};
+pub use workers::{on_idle, on_worker, on_worker_then};

@@ -246,15 +246,20 @@ impl Client {
         // the thread that converts the pages ended in the scheduler's queue).
         let r = py
             .detach(move || {
-                webgrip_net::on_worker(move || {
+                webgrip_net::on_worker_then(move || {
                     let r = inner.request(&spec);
-                    // The worker's read and decompression buffers, handed back on its thread.
-                    if let Ok(r) = &r {
-                        let sizable =
-                            r.decoded || r.content.len() >= crate::alloc::COLLECT_AFTER_BYTES;
-                        crate::alloc::after_request(sizable);
-                    }
-                    r
+                    // The worker's read and decompression buffers, handed back on its thread
+                    // once the caller has the answer (a walk over the thread's heap that the
+                    // caller need not wait for).
+                    let collect = r
+                        .as_ref()
+                        .ok()
+                        .map(|r| r.decoded || r.content.len() >= crate::alloc::COLLECT_AFTER_BYTES);
+                    (r, move || {
+                        if let Some(sizable) = collect {
+                            crate::alloc::after_request(sizable);
+                        }
+                    })
                 })
                 .unwrap_or_else(|e| Err(NetError::connect(&shown, "thread", e)))
             })
