@@ -67,8 +67,10 @@ def test_the_redis_frontier_holds_the_cap_and_queues_each_url_once(redis_url):
 
 
 def test_an_expired_lease_is_queued_again_for_another_worker(redis_url):
-    first = RedisFrontier(redis_url, "expiry", max_pages=10, lease_seconds=0.3)
-    other = RedisFrontier(redis_url, "expiry", max_pages=10, lease_seconds=0.3)
+    # 2 s: the lease must outlast the two Redis calls that check it is held (0.3 s could pass
+    # between them on a loaded machine); its expiry is then waited for, not timed.
+    first = RedisFrontier(redis_url, "expiry", max_pages=10, lease_seconds=2.0)
+    other = RedisFrontier(redis_url, "expiry", max_pages=10, lease_seconds=2.0)
     try:
         first.add(_items("/only"))
         lease = first.lease()
