@@ -44,12 +44,13 @@ def folder_names(folder) -> list[str]:
 
 
 def test_a_download_that_keeps_flowing_outlasts_the_timeout(tmp_path):
-    # 40 KiB over about 2 s with timeout=1: the head came in time, the body keeps coming.
-    with RawServer(trickle(20, 0.1)) as server:
-        config = loopback_config(tmp_path, timeout=1.0)
+    # 80 KiB over about 4 s with timeout=2: the head came in time, the body keeps coming
+    # (twice the timeout, as before; 2 s rather than 1 s for the head on a loaded machine).
+    with RawServer(trickle(40, 0.1)) as server:
+        config = loopback_config(tmp_path, timeout=2.0)
         with WebClient(config) as client:
             result = client.download(server.url("/slow.bin"))
-    assert result.size == 20 * len(CHUNK)
+    assert result.size == 40 * len(CHUNK)
     assert folder_names(tmp_path) == ["slow.bin"]
 
 
