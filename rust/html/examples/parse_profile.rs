@@ -3,7 +3,8 @@
 //! `cargo build --release -p webgrip-html --example parse_profile`, then
 //! `valgrind --tool=callgrind target/release/examples/parse_profile parse N FILE|DIR...`
 //! (each file parsed N times; a directory's `*.html` and `*.html.gz`, sorted), or
-//! `parse_profile dump 1 FILE|DIR... > trees.txt` before and after a change and `cmp` the two.
+//! `parse_profile dump 1 FILE|DIR... > trees.txt` before and after a change and `cmp` the two
+//! (`dump-unstripped`: the trees of `parse_unstripped`, which `_core.html_tree` reads).
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io::Read;
@@ -21,9 +22,14 @@ fn main() {
     let mut nodes = 0;
     for (path, html) in &pages {
         for _ in 0..times {
-            let doc = webgrip_html::parse(html);
+            // `dump-unstripped`: the parse `_core.html_tree` reads (every attribute kept).
+            let doc = if mode == "dump-unstripped" {
+                webgrip_html::parse_unstripped(html)
+            } else {
+                webgrip_html::parse(html)
+            };
             nodes += doc.tree.len();
-            if mode == "dump" {
+            if mode.starts_with("dump") {
                 let dump = webgrip_html::html5lib_dump(&doc.tree, webgrip_html::Dom::DOCUMENT);
                 let mut hasher = DefaultHasher::new();
                 dump.hash(&mut hasher);
