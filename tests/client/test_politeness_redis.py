@@ -29,7 +29,10 @@ from webgrip.bulk.politeness import RedisHostLimiter
 
 pytestmark = pytest.mark.ray
 
-INTERVAL = 0.2
+# The budget per host. budget_violations accepts a request delayed by under half of it; on a
+# loaded 2-core machine requests woke 0.24 s late for their slots (test_ray_fetch, load 15) and
+# the crawl on Ray broke a 0.25 s budget so (load 13-21): test_ray_fetch's 0.8 s leaves room.
+INTERVAL = 0.8
 
 
 @pytest.fixture(scope="module")
