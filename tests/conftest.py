@@ -1,5 +1,6 @@
 """Fixtures and hooks only: a loopback-opened config and client, raw-socket servers, TLS,
-and the opt-in benchmarks. What they are built from lives in ``tests/helpers/``.
+the opt-in benchmarks, and Hypothesis's settings. What they are built from lives in
+``tests/helpers/``.
 """
 
 from __future__ import annotations
@@ -8,7 +9,17 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from helpers.loopback import Handler, RawServer, loopback_config
+from hypothesis import HealthCheck, settings
 from webgrip import Config
+
+# Hypothesis fails an example that takes over 200 ms, and a test whose data take long to
+# generate: on a shared 2-core machine (load 13-20) one example in hundreds waits that long
+# for a CPU, and test_hygiene's property test failed a suite run there ("Unreliable test
+# timings": 292.82 ms, then 0.08 ms). No property test here is about time (a linear-time test
+# measures its own bound), so neither check applies; a test's own @settings still sets what
+# it names.
+settings.register_profile("webgrip", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("webgrip")
 
 
 @pytest.fixture
