@@ -419,7 +419,10 @@ impl Dom {
 
     /// A `<template>`'s contents fragment.
     pub fn template_contents(&self, id: NodeId) -> Option<NodeId> {
-        self.is_html(id, "template").then_some(id + 1)
+        // By id (`template` is a known name, interned as `tag::TEMPLATE` in every document):
+        // the tree builder asks this at every insertion.
+        let n = &self.nodes[id as usize];
+        (n.kind == Kind::Element && n.ns == Ns::Html && n.name == tag::TEMPLATE).then_some(id + 1)
     }
 
     /// Take `id` out of its parent's children (no-op when detached).

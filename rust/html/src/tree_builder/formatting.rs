@@ -69,7 +69,8 @@ impl Builder {
         let Some(&Entry::Element(last)) = self.afe.last() else {
             return;
         };
-        if self.open.contains(&last) {
+        // From the top: an entry still open is usually the current node or near it.
+        if self.open.iter().rev().any(|&n| n == last) {
             return;
         }
         let mut i = self.afe.len() - 1;
