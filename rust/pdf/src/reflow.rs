@@ -10,7 +10,20 @@ use std::collections::HashMap;
 /// odd spaces made plain spaces, control characters (but tab/newline) removed.
 pub fn normalize_chars(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut rest = s;
+    while !rest.is_empty() {
+        // Printable ASCII, tabs and newlines stay as they are: copied a run at a time (most
+        // text is such runs), the rest a character at a time.
+        let plain = rest
+            .bytes()
+            .position(|b| !matches!(b, b' '..=b'~' | b'\t' | b'\n'))
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..plain]);
+        rest = &rest[plain..];
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
+        rest = &rest[c.len_utf8()..];
         match c {
             '\u{FB00}' => out.push_str("ff"),
             '\u{FB01}' => out.push_str("fi"),
@@ -229,6 +242,13 @@ mod tests {
         assert_eq!(
             normalize_chars("e\u{FB03}cient o\u{FB03}ce\u{00A0}re\u{00AD}use\u{0007}"),
             "efficient office reuse"
+        );
+        // Runs of plain ASCII between the characters that change, at either end too.
+        assert_eq!(
+            normalize_chars(
+                "\u{0}Tab\there,\r\nnaïve caf\u{E9}\u{7F}~ \u{FB02}ow\u{2009}end\u{1F}"
+            ),
+            "Tab\there,\n\nnaïve café~ flow end"
         );
     }
 
