@@ -175,8 +175,27 @@ fn fill_span<T: AsRef<str> + Clone + Default>(
 /// without, they must already be escaped for Markdown (`|` included) and be on one line.
 /// Only the header row is padded to the full width (renderers pad short body rows
 /// themselves), so a ragged hostile table costs no more than its cells.
-pub fn markdown_lines<T: AsRef<str>>(grid: &Grid<T>, escape: bool, mut line_out: impl FnMut(&str)) {
-    if grid.columns == 0 {
+pub fn markdown_lines<T: AsRef<str>>(grid: &Grid<T>, escape: bool, line_out: impl FnMut(&str)) {
+    let header = grid.header.as_deref().unwrap_or(&[]);
+    pipe_lines(
+        header.iter().map(AsRef::as_ref),
+        grid.columns,
+        grid.rows.iter().map(|row| row.iter().map(AsRef::as_ref)),
+        escape,
+        line_out,
+    );
+}
+
+/// [`markdown_lines`] from the header's cells, the width and the body rows' cells as they
+/// come: a table without spans needs no [`Grid`] (no vector per row) to be written.
+pub fn pipe_lines<'c, C: Iterator<Item = &'c str>>(
+    header: C,
+    columns: usize,
+    rows: impl Iterator<Item = C>,
+    escape: bool,
+    mut line_out: impl FnMut(&str),
+) {
+    if columns == 0 {
         return;
     }
     let push_cell = |line: &mut String, cell: &str| {
@@ -188,24 +207,28 @@ pub fn markdown_lines<T: AsRef<str>>(grid: &Grid<T>, escape: bool, mut line_out:
         }
         line.push_str(" |");
     };
-    let header = grid.header.as_deref().unwrap_or(&[]);
     let mut line = String::with_capacity(64);
     line.push('|');
-    for i in 0..grid.columns {
-        push_cell(&mut line, header.get(i).map_or("", AsRef::as_ref));
+    let mut written = 0;
+    for cell in header.take(columns) {
+        push_cell(&mut line, cell);
+        written += 1;
+    }
+    for _ in written..columns {
+        push_cell(&mut line, "");
     }
     line_out(&line);
     line.clear();
     line.push('|');
-    for _ in 0..grid.columns {
+    for _ in 0..columns {
         line.push_str(" --- |");
     }
     line_out(&line);
-    for row in &grid.rows {
+    for row in rows {
         line.clear();
         line.push('|');
         for cell in row {
-            push_cell(&mut line, cell.as_ref());
+            push_cell(&mut line, cell);
         }
         line_out(&line);
     }

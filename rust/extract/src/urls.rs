@@ -44,15 +44,33 @@ fn base_href<'a>(node: NodeRef<'a>) -> Option<&'a str> {
     attr(el, "href").map(str::trim).filter(|h| !h.is_empty())
 }
 
-/// Schemes whose "links" run code or embed data rather than point somewhere.
+/// Schemes whose "links" run code or embed data rather than point somewhere: the reference's
+/// first 11 characters that are neither ASCII whitespace nor controls, ASCII lower-cased,
+/// start with one of them. Read in place (every link and image asks, so no string is built),
+/// and a first character that starts none of them answers at once.
 pub fn is_unsafe_scheme(href: &str) -> bool {
-    let head: String = href
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
-        .take(11)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    head.starts_with("javascript:") || head.starts_with("data:") || head.starts_with("vbscript:")
+    const UNSAFE: [&[u8]; 3] = [b"javascript:", b"data:", b"vbscript:"];
+    let mut head = [0u8; 11];
+    let mut n = 0;
+    for c in href.chars() {
+        if c.is_ascii_whitespace() || c.is_control() {
+            continue;
+        }
+        // A non-ASCII character stays itself in the lower-casing: no scheme byte matches it.
+        head[n] = if c.is_ascii() {
+            (c as u8).to_ascii_lowercase()
+        } else {
+            0xFF
+        };
+        n += 1;
+        if n == 1 && !matches!(head[0], b'j' | b'd' | b'v') {
+            return false;
+        }
+        if n == head.len() {
+            break;
+        }
+    }
+    UNSAFE.iter().any(|scheme| head[..n].starts_with(scheme))
 }
 
 /// Resolve `href` against `base`; `None` for empty or unsafe references. Without a base the
@@ -66,7 +84,7 @@ pub fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
         return Some(url);
     }
     match base {
-        Some(b) => b.join(href).ok().map(String::from),
+        Some(b) => on_origin(b, href).or_else(|| b.join(href).ok().map(String::from)),
         None => match Url::parse(href) {
             Ok(u) => Some(u.into()),
             Err(_) => Some(href.to_string()),
@@ -74,51 +92,32 @@ pub fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
     }
 }
 
-/// Most links on a page are absolute `http(s)` URLs already in the form the URL parser
-/// would print. Recognising that form is a byte scan; parsing costs thousands of
-/// instructions. `Some` only when the answer is exactly `Url::parse(href)`'s serialisation
-/// (property-tested against it): lower-case scheme and host of letters, digits, `-` and
-/// `.` (no port, user info, IP address or punycode), and a path, query and fragment of
-/// characters the parser keeps as they are, with no dot segments.
-fn plain_absolute(href: &str) -> Option<String> {
-    let b = href.as_bytes();
-    let rest = b
-        .strip_prefix(b"https://")
-        .or_else(|| b.strip_prefix(b"http://"))?;
-    let host_len = rest
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
-    let host = &rest[..host_len];
-    let labels_ok = host.split(|&c| c == b'.').enumerate().all(|(i, label)| {
-        let last = i + 1 == host.split(|&c| c == b'.').count();
-        // An empty last label is a trailing dot, which the parser keeps.
-        (label.is_empty() && last && i > 0)
-            || (!label.is_empty()
-                && label
-                    .iter()
-                    .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
-                && !label.starts_with(b"xn--"))
-    });
-    // The last real label must start with a letter: otherwise the host may be read as an
-    // IPv4 address (`1.2.3.4`, `0x7f.1`).
-    let last_label = host
-        .split(|&c| c == b'.')
-        .rfind(|l| !l.is_empty())
-        .unwrap_or_default();
-    if host.is_empty() || !labels_ok || !last_label.first().is_some_and(u8::is_ascii_lowercase) {
+/// A path-absolute reference (`/a/b?q`, a third of a page's links) against an `http(s)`
+/// base: the base's scheme and host, then the reference, when that is a [`plain_absolute`]
+/// URL (the join would give exactly that; a base with user info, a port, an IP address or
+/// punycode is not plain, and leaves the answer to the parser).
+fn on_origin(base: &Url, href: &str) -> Option<String> {
+    let rest = href.strip_prefix('/')?;
+    if rest.starts_with(['/', '\\']) || !matches!(base.scheme(), "http" | "https") {
         return None;
     }
-    let tail = &rest[host_len..];
-    let path_end = tail
-        .iter()
-        .position(|&c| matches!(c, b'?' | b'#'))
-        .unwrap_or(tail.len());
-    let path = &tail[..path_end];
-    let kept = |c: &u8| {
-        c.is_ascii_alphanumeric()
+    let origin = &base[..url::Position::BeforePath];
+    let mut joined = String::with_capacity(origin.len() + href.len());
+    joined.push_str(origin);
+    joined.push_str(href);
+    plain_absolute(&joined)
+}
+
+/// Bytes the URL parser keeps as they are in a path, query and fragment (see
+/// [`plain_absolute`]): one lookup a byte.
+static KEPT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
             || matches!(
-                c,
+                b,
                 b'-' | b'.'
                     | b'_'
                     | b'~'
@@ -138,13 +137,78 @@ fn plain_absolute(href: &str) -> Option<String> {
                     | b'?'
                     | b'#'
                     | b'%'
-            )
-    };
-    let dot_segment = memchr::memmem::find(path, b"/.").is_some()
-        || path.windows(3).any(|w| w.eq_ignore_ascii_case(b"%2e"));
-    if !tail.iter().all(kept) || dot_segment {
+            );
+        c += 1;
+    }
+    t
+};
+
+/// Most links on a page are absolute `http(s)` URLs already in the form the URL parser
+/// would print. Recognising that form is a byte scan; parsing costs thousands of
+/// instructions. `Some` only when the answer is exactly `Url::parse(href)`'s serialisation
+/// (property-tested against it): lower-case scheme and host of letters, digits, `-` and
+/// `.` (no port, user info, IP address or punycode), and a path, query and fragment of
+/// characters the parser keeps as they are, with no dot segments.
+fn plain_absolute(href: &str) -> Option<String> {
+    let b = href.as_bytes();
+    let rest = b
+        .strip_prefix(b"https://")
+        .or_else(|| b.strip_prefix(b"http://"))?;
+    let host_len = rest
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = &rest[..host_len];
+    // One pass over the labels: each of letters, digits and `-`, not punycode; an empty
+    // label only last and after another (a trailing dot, which the parser keeps); the last
+    // real label starting with a letter (else the host may read as an IPv4 address:
+    // `1.2.3.4`, `0x7f.1`).
+    let mut labels = host.split(|&c| c == b'.').peekable();
+    let mut first = true;
+    let mut last_real_start = None;
+    while let Some(label) = labels.next() {
+        if label.is_empty() {
+            if first || labels.peek().is_some() {
+                return None;
+            }
+        } else if label.starts_with(b"xn--")
+            || !label
+                .iter()
+                .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+        {
+            return None;
+        } else {
+            last_real_start = label.first().copied();
+        }
+        first = false;
+    }
+    if !last_real_start.is_some_and(|c| c.is_ascii_lowercase()) {
         return None;
     }
+    let tail = &rest[host_len..];
+    // One pass over the rest: every byte one the parser keeps, and no dot segment in the
+    // path (`/.`, or `%2e` in either case), which ends at the first `?` or `#`.
+    let mut path_end = tail.len();
+    let mut prev = 0u8;
+    for (i, &c) in tail.iter().enumerate() {
+        if !KEPT[usize::from(c)] {
+            return None;
+        }
+        if i < path_end {
+            let dot = (prev == b'/' && c == b'.')
+                || (c == b'%'
+                    && tail.get(i + 1) == Some(&b'2')
+                    && tail.get(i + 2).is_some_and(|&e| e | 0x20 == b'e'));
+            if dot {
+                return None;
+            }
+            if matches!(c, b'?' | b'#') {
+                path_end = i;
+            }
+        }
+        prev = c;
+    }
+    let path = &tail[..path_end];
     let mut out = String::with_capacity(href.len() + 1);
     out.push_str(&href[..href.len() - tail.len()]);
     if path.is_empty() {
@@ -165,7 +229,10 @@ fn plain_absolute(href: &str) -> Option<String> {
 pub struct Resolver<'b> {
     base: Option<&'b Url>,
     tracking: Option<&'b TrackingRules>,
-    seen: HashMap<Box<str>, Option<String>, foldhash::fast::RandomState>,
+    /// Each reference seen, to its answer's index in `answers`.
+    seen: HashMap<Box<str>, usize, foldhash::fast::RandomState>,
+    /// The answers, kept apart from the keys so that a lookup can lend one out.
+    answers: Vec<Option<Box<str>>>,
 }
 
 impl<'b> Resolver<'b> {
@@ -179,6 +246,7 @@ impl<'b> Resolver<'b> {
             base,
             tracking,
             seen: HashMap::default(),
+            answers: Vec::new(),
         }
     }
 
@@ -188,18 +256,29 @@ impl<'b> Resolver<'b> {
 
     /// The same answer as [`resolve`]`(base, href)`, then without tracking parameters.
     pub fn resolve(&mut self, href: &str) -> Option<String> {
-        if let Some(known) = self.seen.get(href) {
-            return known.clone();
-        }
-        let url = resolve(self.base, href).map(|url| match self.tracking {
-            Some(rules) => match rules.strip(&url) {
-                Cow::Borrowed(_) => url,
-                Cow::Owned(stripped) => stripped,
-            },
-            None => url,
-        });
-        self.seen.insert(href.into(), url.clone());
-        url
+        self.lookup(href).map(str::to_owned)
+    }
+
+    /// [`Resolver::resolve`] lent from the memo: a caller that only writes the URL out
+    /// (the emitter's links and images) copies it once, not through a `String` of its own.
+    pub fn lookup(&mut self, href: &str) -> Option<&str> {
+        let index = match self.seen.get(href) {
+            Some(&index) => index,
+            None => {
+                let url = resolve(self.base, href).map(|url| match self.tracking {
+                    Some(rules) => match rules.strip(&url) {
+                        Cow::Borrowed(_) => url,
+                        Cow::Owned(stripped) => stripped,
+                    },
+                    None => url,
+                });
+                let index = self.answers.len();
+                self.answers.push(url.map(String::into_boxed_str));
+                self.seen.insert(href.into(), index);
+                index
+            }
+        };
+        self.answers.get(index)?.as_deref()
     }
 }
 
@@ -408,6 +487,90 @@ mod tests {
                 let parsed = Url::parse(&href).map(String::from);
                 proptest::prop_assert_eq!(Ok(fast), parsed, "{}", href);
             }
+        }
+    }
+
+    /// The check as it was written first: a lower-cased copy of the first 11 characters kept.
+    fn unsafe_scheme_by_copy(href: &str) -> bool {
+        let head: String = href
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+            .take(11)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        head.starts_with("javascript:")
+            || head.starts_with("data:")
+            || head.starts_with("vbscript:")
+    }
+
+    const SCHEME_PIECES: &[&str] = &[
+        "javascript:",
+        "JavaScript:",
+        "java",
+        "SCRIPT",
+        "script:",
+        "data:",
+        "DATA",
+        "vbscript:",
+        "vb",
+        "d",
+        "j",
+        "v",
+        "a",
+        ":",
+        " ",
+        "\t",
+        "\n",
+        "\u{0}",
+        "\u{7f}",
+        "\u{85}",
+        "\u{9f}",
+        "\u{a0}",
+        "\u{2003}",
+        "é",
+        "K",
+        "/",
+        "http://x",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// The in-place check answers what the copy answered.
+        #[test]
+        fn unsafe_scheme_agrees_with_the_copy(
+            pieces in proptest::collection::vec(proptest::sample::select(SCHEME_PIECES), 0..8),
+        ) {
+            let href = pieces.concat();
+            proptest::prop_assert_eq!(is_unsafe_scheme(&href), unsafe_scheme_by_copy(&href), "{:?}", href);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        /// A path-absolute reference resolves as the parser joins it, whatever the base.
+        #[test]
+        fn on_origin_agrees_with_the_join(
+            tail in proptest::collection::vec(proptest::sample::select(TAIL_PIECES), 0..8),
+            base in proptest::sample::select(&[
+                "https://ex.com/a/b.html?q#f",
+                "http://ex.com",
+                "https://a-b.ex.co.uk./x/",
+                "https://EX.com/",
+                "https://ex.com:8443/a",
+                "http://ex.com:80/a",
+                "https://u:p@ex.com/",
+                "https://1.2.3.4/",
+                "https://[::1]/",
+                "https://xn--nxasmq6b.com/",
+                "ftp://ex.com/",
+                "file:///tmp/x",
+                "mailto:a@b.c",
+            ][..]),
+        ) {
+            let href = format!("/{}", tail.concat());
+            let base = Url::parse(base).expect("base");
+            let joined = base.join(href.trim()).ok().map(String::from);
+            proptest::prop_assert_eq!(resolve(Some(&base), &href), joined, "{}", href);
         }
     }
 

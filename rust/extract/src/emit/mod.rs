@@ -121,10 +121,41 @@ struct Capture {
     saved: LineState,
     /// Every cell's text, one after the other: one buffer rather than a `String` per cell.
     cells: String,
-    /// Cells as ranges of `cells`.
-    rows: Vec<RawRow<Range<usize>>>,
+    /// Every cell, row after row, its text a range of `cells`: one vector for the table
+    /// rather than one per row.
+    cell_list: Vec<RawCell<Range<usize>>>,
+    rows: Vec<RowMark>,
+    /// Whether a cell spans more than one column or row (then the table needs a
+    /// [`grid::Grid`] to be written).
+    spans: bool,
     caption: Option<String>,
     in_thead: bool,
+}
+
+/// A captured row: where its cells start in [`Capture::cell_list`] (they run to the next
+/// row's start) and what [`RawRow`] says of it.
+#[derive(Debug)]
+struct RowMark {
+    first: usize,
+    header: bool,
+    in_thead: bool,
+}
+
+impl Capture {
+    /// The cells of row `i`.
+    fn row_cells(&self, i: usize) -> &[RawCell<Range<usize>>] {
+        let first = self.rows.get(i).map_or(0, |r| r.first);
+        let end = self
+            .rows
+            .get(i + 1)
+            .map_or(self.cell_list.len(), |r| r.first);
+        self.cell_list.get(first..end).unwrap_or_default()
+    }
+
+    /// A cell's text.
+    fn text(&self, cell: &RawCell<Range<usize>>) -> &str {
+        self.cells.get(cell.text.clone()).unwrap_or_default()
+    }
 }
 
 struct ListState {
@@ -256,14 +287,11 @@ impl<'s> Emitter<'s> {
                     Frame::Block(1)
                 }
                 "tr" if self.captures_here() => {
-                    let in_thead = self.captures.last().is_some_and(|c| c.in_thead);
                     if let Some(c) = self.captures.last_mut() {
-                        // Rows of a table mostly hold as many cells as the row before.
-                        let width = c.rows.last().map_or(0, |r| r.cells.len());
-                        c.rows.push(RawRow {
-                            cells: Vec::with_capacity(width),
+                        c.rows.push(RowMark {
+                            first: c.cell_list.len(),
                             header: true,
-                            in_thead,
+                            in_thead: c.in_thead,
                         });
                     }
                     Frame::Row
@@ -484,10 +512,10 @@ impl<'s> Emitter<'s> {
                 Style::Del => self.w.push_wrap("~~", Cow::Borrowed("~~")),
                 Style::Code => self.w.push_wrap("`", Cow::Borrowed("`")),
                 Style::Link => {
-                    if let Some(url) = attr(el, "href").and_then(|h| self.urls.resolve(h)) {
+                    if let Some(url) = attr(el, "href").and_then(|h| self.urls.lookup(h)) {
                         let mut close = String::with_capacity(url.len() + 3);
                         close.push_str("](");
-                        push_link_destination(&mut close, &url);
+                        push_link_destination(&mut close, url);
                         close.push(')');
                         self.w.push_wrap("[", Cow::Owned(close));
                         pushed = true;
@@ -560,7 +588,7 @@ impl<'s> Emitter<'s> {
             .iter()
             .filter_map(|k| attr(el, k))
             .find(|s| !s.trim().is_empty() && !urls::is_unsafe_scheme(s));
-        let Some(src) = src.and_then(|s| self.urls.resolve(s)) else {
+        let Some(src) = src.and_then(|s| self.urls.lookup(s)) else {
             if !alt.is_empty() {
                 self.w.push_text(alt);
             }
@@ -583,7 +611,7 @@ impl<'s> Emitter<'s> {
             );
         }
         md.push_str("](");
-        push_link_destination(&mut md, &src);
+        push_link_destination(&mut md, src);
         md.push(')');
         self.w.push_literal(&md);
     }
@@ -613,7 +641,9 @@ impl<'s> Emitter<'s> {
         self.captures.push(Capture {
             saved,
             cells: String::new(),
+            cell_list: Vec::new(),
             rows: Vec::new(),
+            spans: false,
             caption: None,
             in_thead: false,
         });
@@ -653,15 +683,18 @@ impl<'s> Emitter<'s> {
             c.cells.push_str(self.w.out[start..].trim());
             let text = from..c.cells.len();
             if c.rows.is_empty() {
-                c.rows.push(RawRow::default());
-            }
-            if let Some(row) = c.rows.last_mut() {
-                row.cells.push(RawCell {
-                    text,
-                    colspan,
-                    rowspan,
+                c.rows.push(RowMark {
+                    first: c.cell_list.len(),
+                    header: false,
+                    in_thead: false,
                 });
             }
+            c.spans |= colspan > 1 || rowspan > 1;
+            c.cell_list.push(RawCell {
+                text,
+                colspan,
+                rowspan,
+            });
         }
         self.w.out.truncate(start);
     }
@@ -674,59 +707,85 @@ impl<'s> Emitter<'s> {
     }
 
     fn close_table(&mut self) {
-        let Some(capture) = self.captures.pop() else {
+        let Some(mut capture) = self.captures.pop() else {
             return;
         };
-        self.w.end_capture(capture.saved);
+        self.w.end_capture(std::mem::take(&mut capture.saved));
         self.sync_flags();
-        let cells = capture.cells;
-        let mut rows = capture.rows;
-        rows.retain(|r| !r.cells.is_empty());
-        // Ranges to slices in place (same layout: no allocation).
-        let rows: Vec<RawRow<&str>> = rows
-            .into_iter()
-            .map(|r| RawRow {
-                cells: r
-                    .cells
-                    .into_iter()
-                    .map(|c| RawCell {
-                        text: cells.get(c.text).unwrap_or_default(),
-                        colspan: c.colspan,
-                        rowspan: c.rowspan,
-                    })
-                    .collect(),
-                header: r.header,
-                in_thead: r.in_thead,
-            })
+        // Rows without cells are left out.
+        let rows: Vec<usize> = (0..capture.rows.len())
+            .filter(|&i| !capture.row_cells(i).is_empty())
             .collect();
-        if let Some(caption) = capture.caption {
+        if let Some(caption) = &capture.caption {
             self.w.request_break(2);
-            self.w.push_literal(&caption);
+            self.w.push_literal(caption);
             self.w.request_break(2);
         }
         if self.md {
-            let mut grid = grid::build(rows);
-            if grid.header.is_none() && grid.rows.is_empty() {
+            if rows.is_empty() {
                 return;
             }
-            // A header of empty cells still has to exist for GFM; keep it.
-            if grid.columns == 0 {
-                grid.columns = 1;
-            }
             let w = &mut self.w;
-            grid::markdown_lines(&grid, false, |line| {
+            let line_out = |line: &str| {
                 w.request_break(1);
                 w.push_literal(line);
-            });
+            };
+            if capture.spans {
+                let raw = rows
+                    .iter()
+                    .map(|&i| RawRow {
+                        cells: capture
+                            .row_cells(i)
+                            .iter()
+                            .map(|c| RawCell {
+                                text: capture.text(c),
+                                colspan: c.colspan,
+                                rowspan: c.rowspan,
+                            })
+                            .collect(),
+                        header: capture.rows[i].header,
+                        in_thead: capture.rows[i].in_thead,
+                    })
+                    .collect();
+                let mut grid = grid::build(raw);
+                // A header of empty cells still has to exist for GFM; keep it.
+                if grid.columns == 0 {
+                    grid.columns = 1;
+                }
+                grid::markdown_lines(&grid, false, line_out);
+            } else {
+                // No spans: the grid would be the rows as they are, the header the first
+                // `<thead>` row (else the first row) taken out of them.
+                let header = rows
+                    .iter()
+                    .position(|&i| capture.rows[i].in_thead)
+                    .unwrap_or(0);
+                let columns = rows
+                    .iter()
+                    .map(|&i| capture.row_cells(i).len())
+                    .max()
+                    .unwrap_or(0);
+                let texts = |i: usize| capture.row_cells(i).iter().map(|c| capture.text(c));
+                let body = rows
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != header)
+                    .map(|(_, &i)| texts(i));
+                grid::pipe_lines(texts(rows[header]), columns, body, false, line_out);
+            }
         } else {
             let mut line = String::new();
-            for row in rows {
+            for &i in &rows {
                 line.clear();
-                for cell in row.cells.iter().filter(|c| !c.text.is_empty()) {
+                for cell in capture.row_cells(i) {
+                    let text = capture.text(cell);
+                    if text.is_empty() {
+                        continue;
+                    }
                     if !line.is_empty() {
                         line.push_str(" | ");
                     }
-                    line.push_str(cell.text);
+                    line.push_str(text);
                 }
                 if !line.is_empty() {
                     self.w.request_break(1);
@@ -807,9 +866,26 @@ fn longest_run(s: &str, byte: u8) -> usize {
     best
 }
 
+/// The bytes [`push_link_destination`] looks at: parentheses, and what forces `<...>`.
+static DESTINATION_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'(' as usize] = true;
+    t[b')' as usize] = true;
+    t[b' ' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'\n' as usize] = true;
+    t
+};
+
 /// A URL as a Markdown link destination, appended to `out`: `<...>` when spaces or
 /// unbalanced parentheses would end it early.
 fn push_link_destination(out: &mut String, url: &str) {
+    // Most URLs hold none of the bytes that matter here: one lookup a byte, then a copy.
+    if !url.bytes().any(|b| DESTINATION_SPECIAL[usize::from(b)]) {
+        out.push_str(url);
+        return;
+    }
     let mut depth: i32 = 0;
     let mut balanced = true;
     for b in url.bytes() {
