@@ -68,6 +68,10 @@ const PROSE_SECTION_PUNCT: u32 = 3;
 /// for the descent to keep them together (see `Table::descend`).
 const SERIES_SHARE: f32 = 0.05;
 
+/// Text of the prose paragraphs after an `h1` that make a block before the heavy child the
+/// page's title block with its lead, off declared articles (see `Table::descend`).
+const TITLE_LEAD_TEXT: u32 = 100;
+
 impl Table {
     pub(super) fn choose(&self, doc: &Html, body: u32) -> Scope {
         let start = self
@@ -547,6 +551,26 @@ impl Table {
             if best_w < share * total || left >= LEFT_PARAS * total {
                 return node;
             }
+            // The page's title block standing before the heavy child, its `h1` followed by
+            // the lead (an intro paragraph, the prerequisites: a docs page's header block
+            // before the block of its sections), is the text's opening: stay above when the
+            // block weighs like paragraphs beside the child would, or, off declared articles
+            // (whose headers carry standfirsts and bylines the body repeats), when its lead
+            // is a real paragraph. Not on shop pages, where the `h1` heads the buy box.
+            if !self.product {
+                let title = self
+                    .children(node)
+                    .filter(|&c| c < best)
+                    .map(|c| (c, self.title_lead(c)))
+                    .find(|&(_, lead)| lead > 0);
+                if let Some((c, lead)) = title {
+                    if (!self.article && lead >= TITLE_LEAD_TEXT)
+                        || left + self.weight(c) >= LEFT_PARAS * total
+                    {
+                        return node;
+                    }
+                }
+            }
             // The page's title standing just before the heavy child, with nothing else
             // beside them, in a block that says it is an article (`<div role="article">
             // <h1>…</h1><article>…`), is that text's title.
@@ -584,6 +608,33 @@ impl Table {
             && it.line == it.text
             && 2 * it.link < it.text
             && it.punct > 0
+    }
+
+    /// The text of the prose paragraphs (plain, punctuated, not cells or code) that follow an
+    /// `h1` in block `c`: a page's lead under its title; 0 when `c` holds no `h1`. Reads
+    /// `c`'s subtree once; the descent calls it on the children before the heavy one, which
+    /// it leaves behind, so no subtree is read twice.
+    fn title_lead(&self, c: u32) -> u32 {
+        let end = self.items[c as usize].end;
+        let mut titled = false;
+        let mut lead = 0;
+        let mut i = c;
+        while i < end {
+            let it = &self.items[i as usize];
+            if it.level == 1 {
+                titled = true;
+            } else if titled
+                && it.flags & (F_PARA | F_CELL | F_CODE) == F_PARA
+                && it.punct > 0
+                && 2 * it.link < it.text
+            {
+                lead += it.text;
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+        lead
     }
 
     /// Whether `node`'s children are an `h1` and then `best`, and nothing else with text.
