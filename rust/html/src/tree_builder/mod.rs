@@ -280,9 +280,13 @@ impl TokenSink for TreeBuilder {
             Token::Eof => Tok::Eof,
         };
         let mut b = self.inner.borrow_mut();
-        let options = b.open_options();
+        // Option pops are watched only once a `<selectedcontent>` exists (nearly never):
+        // no list to build, walk and drop for every token until then.
+        let options = b.has_selectedcontent.then(|| b.open_options());
         b.dispatch(tok);
-        b.options_popped(options);
+        if let Some(options) = options {
+            b.options_popped(options);
+        }
         match b.switch.take() {
             None => SinkResult::Continue,
             Some(Switch::Raw(kind)) => SinkResult::Raw(kind),

@@ -10,11 +10,9 @@ use super::Builder;
 use crate::arena::{Kind, NodeId};
 
 impl Builder {
-    /// The open `<option>` elements, before a token, when any `<selectedcontent>` exists.
+    /// The open `<option>` elements, before a token (asked only once a `<selectedcontent>`
+    /// exists).
     pub(crate) fn open_options(&self) -> Vec<NodeId> {
-        if !self.has_selectedcontent {
-            return Vec::new();
-        }
         self.open
             .iter()
             .copied()
