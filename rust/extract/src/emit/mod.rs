@@ -680,7 +680,7 @@ impl<'s> Emitter<'s> {
         self.sync_flags();
         if let Some(c) = self.captures.last_mut() {
             let from = c.cells.len();
-            c.cells.push_str(self.w.out[start..].trim());
+            c.cells.push_str(trim_cell(&self.w.out[start..]));
             let text = from..c.cells.len();
             if c.rows.is_empty() {
                 c.rows.push(RowMark {
@@ -834,6 +834,20 @@ impl<'a> Visitor<'a> for Emitter<'_> {
         if node.value().is_element() {
             self.close_element();
         }
+    }
+}
+
+/// `text.trim()`, answered from the two end bytes when both are ASCII and not whitespace
+/// (most cells: nothing to trim, no character decoded).
+#[inline]
+fn trim_cell(text: &str) -> &str {
+    let solid =
+        |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b);
+    let bytes = text.as_bytes();
+    if solid(bytes.first()) && solid(bytes.last()) {
+        text
+    } else {
+        text.trim()
     }
 }
 

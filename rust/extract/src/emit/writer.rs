@@ -190,9 +190,27 @@ impl Writer {
         self.st = saved;
     }
 
+    /// Whether content can be appended to `out` as it is: no break, prefix, space or
+    /// wrapper pending. Wrappers are written in order and unwritten from the last, so the
+    /// written ones are always the first ones: the last one tells for all.
+    #[inline]
+    fn is_flushed(&self) -> bool {
+        self.st.pending_nl == 0
+            && self.st.line_started
+            && !self.st.pending_space
+            && self.st.wraps.last().is_none_or(|w| w.written_at.is_some())
+    }
+
     /// Flush pending breaks, the line prefix, the pending space and open wrappers, so that
     /// content can be appended to `out`.
     pub fn ensure_content(&mut self) {
+        if !self.is_flushed() {
+            self.flush();
+        }
+    }
+
+    /// [`Writer::ensure_content`]'s work when something is pending.
+    fn flush(&mut self) {
         if self.st.pending_nl > 0 {
             if !self.out.is_empty() {
                 self.close_written_wraps();
@@ -280,27 +298,46 @@ impl Writer {
         if i == bytes.len() {
             return;
         }
+        let special = self.special();
         let end = word_end(bytes, i);
-        self.push_word(&s[i..end]);
-        let special: &[bool; 256] = if self.markdown && !self.verbatim {
+        // `s[span..end]` is written by the spans below.
+        let span = if i == 0 && !self.first_word && self.is_flushed() {
+            // Mid-line with nothing pending (the second text of a cell or a paragraph): the
+            // first word is one more word of the span, escaped on its own as a later one.
+            if bytes[..end].iter().any(|&c| special[c as usize]) {
+                self.push_later_word(&s[..end]);
+                end
+            } else {
+                0
+            }
+        } else {
+            self.push_word(&s[i..end]);
+            end
+        };
+        if std::ptr::eq(special, &NOTHING) {
+            self.push_plain_spans(s, span, end);
+        } else {
+            self.push_spans(s, span, end, special);
+        }
+    }
+
+    /// The bytes that may need escaping in text written now.
+    #[inline]
+    fn special(&self) -> &'static [bool; 256] {
+        if self.markdown && !self.verbatim {
             &super::escape::SPECIAL
         } else if self.markdown && self.in_cell {
             &PIPE
         } else {
             &NOTHING
-        };
-        if std::ptr::eq(special, &NOTHING) {
-            self.push_plain_spans(s, end);
-        } else {
-            self.push_spans(s, end, special);
         }
     }
 
     /// [`Writer::push_spans`] for text that needs no escaping: the words are skipped eight
     /// bytes at a time ([`next_space_or_nbsp`]), stopping only where whitespace may start.
-    fn push_plain_spans(&mut self, s: &str, at: usize) {
+    fn push_plain_spans(&mut self, s: &str, span: usize, at: usize) {
         let bytes = s.as_bytes();
-        let mut span = at;
+        let mut span = span;
         let mut i = at;
         loop {
             i = next_space_or_nbsp(bytes, i);
@@ -332,12 +369,12 @@ impl Writer {
         self.out.push_str(&s[span..]);
     }
 
-    /// The rest of [`Writer::push_text`]'s text from `at` (the end of its first word): runs
-    /// of words one space apart copied as they are, a word with a byte `special` marks
-    /// escaped on its own.
-    fn push_spans(&mut self, s: &str, at: usize, special: &[bool; 256]) {
+    /// The rest of [`Writer::push_text`]'s text from `at` (the end of its first word), with
+    /// `s[span..at]` not yet written: runs of words one space apart copied as they are, a
+    /// word with a byte `special` marks escaped on its own.
+    fn push_spans(&mut self, s: &str, span: usize, at: usize, special: &[bool; 256]) {
         let bytes = s.as_bytes();
-        let mut span = at;
+        let mut span = span;
         let mut i = at;
         while i < bytes.len() {
             let single = bytes[i] == b' '
