@@ -39,9 +39,20 @@ unsafe extern "C" {
 
 /// Extractions begun and not yet ended, across all threads: running or waiting for a turn.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
-/// Extractions running now (at most `cores()`), and the signal that one has ended.
-static RUNNING: Mutex<usize> = Mutex::new(0);
+/// Extractions running now (at most `cores()`) and waiting for a turn, and the signal that one
+/// has ended.
+static RUNNING: Mutex<Turns> = Mutex::new(Turns {
+    running: 0,
+    waiting: 0,
+});
 static TURN_FREED: Condvar = Condvar::new();
+
+struct Turns {
+    running: usize,
+    /// Counted under the lock before each wait: an extraction that ends signals only when
+    /// one waits (the signal is a system call each time, and nearly always no one waits).
+    waiting: usize,
+}
 /// How often a waiting extraction wakes to check its deadline and cancel flag.
 const WAIT_SLICE: Duration = Duration::from_millis(20);
 
@@ -79,15 +90,17 @@ impl Extraction {
             running: false,
             force: false,
         };
-        let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-        while *running >= cores() {
+        let mut turns = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        while turns.running >= cores() {
             budget.check()?;
-            running = match TURN_FREED.wait_timeout(running, WAIT_SLICE) {
+            turns.waiting += 1;
+            turns = match TURN_FREED.wait_timeout(turns, WAIT_SLICE) {
                 Ok((guard, _)) => guard,
                 Err(poisoned) => poisoned.into_inner().0,
             };
+            turns.waiting -= 1;
         }
-        *running += 1;
+        turns.running += 1;
         turn.running = true;
         Ok(turn)
     }
@@ -116,10 +129,13 @@ impl Drop for Extraction {
     /// already the bottleneck: then it is forced. It is forced too when asked (`release_all`).
     fn drop(&mut self) {
         if self.running {
-            let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
-            *running = running.saturating_sub(1);
-            drop(running);
-            TURN_FREED.notify_one();
+            let mut turns = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+            turns.running = turns.running.saturating_sub(1);
+            let waiting = turns.waiting > 0;
+            drop(turns);
+            if waiting {
+                TURN_FREED.notify_one();
+            }
         }
         let crowd = self.crowd.max(IN_FLIGHT.load(Ordering::Acquire));
         IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
