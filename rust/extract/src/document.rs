@@ -1,8 +1,8 @@
 //! One parse, every requested view.
 
 // The parse is webgrip-html's; named here beside the views built from it.
-use webgrip_html::parse_within;
 pub use webgrip_html::{parse, Html};
+use webgrip_html::{parse_unstripped, parse_within};
 
 use crate::budget::{Budget, Interrupted};
 
@@ -14,7 +14,7 @@ use crate::readable::Scorer as ReadableScorer;
 use crate::scope::Scope;
 use crate::tables::{self, Table};
 use crate::tracking::TrackingRules;
-use crate::{readable, urls};
+use crate::{readable, streamed, urls};
 
 /// Which views to build.
 #[derive(Debug, Clone, Copy, Default)]
@@ -102,7 +102,16 @@ pub fn extract(
     budget: &Budget,
 ) -> Result<Extracted, Interrupted> {
     budget.enter(|| {
-        let doc = parse_within(html, budget)?;
+        // A page streamed by React keeps its instructions in script and comment text,
+        // which the stripping parse empties: parsed unstripped (the same tree otherwise,
+        // without the budget's checks inside), then finished as its scripts would finish it.
+        let doc = if streamed::marked(html) {
+            let mut doc = parse_unstripped(html);
+            streamed::finish(&mut doc);
+            doc
+        } else {
+            parse_within(html, budget)?
+        };
         budget.check()?;
         let out = extract_parsed(&doc, url, modes, options);
         // Walks stop early once the budget is spent, so a view built past it is incomplete.

@@ -23,6 +23,7 @@ mod plain;
 mod readable;
 mod scope;
 mod shell;
+mod streamed;
 mod tables;
 mod text;
 mod tracking;
