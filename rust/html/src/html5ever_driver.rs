@@ -19,28 +19,27 @@ impl<S: TokenSink> h::TokenSink for Html5everSink<S> {
 
     fn process_token(&self, token: h::Token, _line: u64) -> h::TokenSinkResult<()> {
         let answer = match token {
-            h::Token::DoctypeToken(d) => self.0.process_token(Token::Doctype(Doctype {
+            h::Token::DoctypeToken(d) => self.0.process_token(Token::Doctype(Box::new(Doctype {
                 name: d.name.map(|s| s.to_string()),
                 public_id: d.public_id.map(|s| s.to_string()),
                 system_id: d.system_id.map(|s| s.to_string()),
                 force_quirks: d.force_quirks,
-            })),
-            h::Token::TagToken(t) => self.0.process_token(Token::Tag(Tag {
-                kind: match t.kind {
+            }))),
+            h::Token::TagToken(t) => self.0.process_token(Token::Tag(Tag::new(
+                match t.kind {
                     HTagKind::StartTag => TagKind::StartTag,
                     HTagKind::EndTag => TagKind::EndTag,
                 },
-                name: Cow::Borrowed(&t.name),
-                self_closing: t.self_closing,
-                attrs: t
-                    .attrs
+                Cow::Borrowed(&t.name),
+                t.self_closing,
+                t.attrs
                     .iter()
                     .map(|a| Attribute {
                         name: Cow::Borrowed(&a.name.local),
                         value: Cow::Borrowed(&a.value),
                     })
                     .collect(),
-            })),
+            ))),
             h::Token::CommentToken(c) => self.0.process_token(Token::Comment(Cow::Borrowed(&c))),
             h::Token::CharacterTokens(s) => self.0.process_token(Token::Chars(Cow::Borrowed(&s))),
             h::Token::NullCharacterToken => self.0.process_token(Token::Null),

@@ -25,12 +25,38 @@ pub struct Attribute<'a> {
 
 /// A start or end tag. `name` is ASCII-lowercased (U+0000 replaced by U+FFFD); `attrs`
 /// holds the first of each name only (the tokenizer drops duplicates, as the spec does).
+///
+/// `id` is the fixed id of `name` ([`crate::tag`]; `u32::MAX` for any other name), looked
+/// up once where the tag is read: the lexer has it from the key its guard reads the name by,
+/// and the guard's classes and the tree builder's insertion modes match the integer. Build a
+/// tag with [`Tag::new`], which looks it up; one whose `id` is not its name's builds a wrong
+/// tree.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Tag<'a> {
     pub kind: TagKind,
     pub name: Cow<'a, str>,
     pub self_closing: bool,
     pub attrs: Vec<Attribute<'a>>,
+    pub id: u32,
+}
+
+impl<'a> Tag<'a> {
+    /// A tag named `name` (already lowercased), its id looked up.
+    pub fn new(
+        kind: TagKind,
+        name: Cow<'a, str>,
+        self_closing: bool,
+        attrs: Vec<Attribute<'a>>,
+    ) -> Tag<'a> {
+        let id = crate::tree_builder::tag_ids::known(&name);
+        Tag {
+            kind,
+            name,
+            self_closing,
+            attrs,
+            id,
+        }
+    }
 }
 
 /// A DOCTYPE token. `None` keeps "missing" apart from "empty": quirks-mode detection
@@ -43,10 +69,11 @@ pub struct Doctype {
     pub force_quirks: bool,
 }
 
-/// One token.
+/// One token. The rare doctype is boxed, so that a token, moved from the lexer into the
+/// tree builder, is the size of a tag rather than of three optional strings.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Token<'a> {
-    Doctype(Doctype),
+    Doctype(Box<Doctype>),
     Tag(Tag<'a>),
     Comment(Cow<'a, str>),
     /// A run of characters (never containing U+0000: that is [`Token::Null`]).

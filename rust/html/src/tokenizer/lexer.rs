@@ -25,6 +25,7 @@ use crate::token::{Attribute, RawKind, SinkResult, Tag, TagKind, Token, TokenSin
 use memchr::{memchr, memchr3};
 
 use super::guard::{self, Start, Tracker};
+use crate::tree_builder::{tag_ids, tag_sets::TagClass};
 use webgrip_budget::{Budget, Interrupted};
 
 /// The arena DOM addresses its text with `u32`: input past this is cut (at a character
@@ -264,12 +265,12 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 // end tags in the text mode, so its element is closed first.
                 Token::Tag(_) | Token::Comment(_) | Token::Null => {
                     if let Some(name) = self.raw_open.take() {
-                        let _ = self.sink.process_token(Token::Tag(Tag {
-                            kind: TagKind::EndTag,
-                            name: Cow::Owned(name),
-                            self_closing: false,
-                            attrs: Vec::new(),
-                        }));
+                        let _ = self.sink.process_token(Token::Tag(Tag::new(
+                            TagKind::EndTag,
+                            Cow::Owned(name),
+                            false,
+                            Vec::new(),
+                        )));
                     }
                 }
                 // Text, end of input and doctypes: taken in any mode.
@@ -321,12 +322,12 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                     }
                     if unclosed {
                         // The end tag the pre-pass inserts before `</noscript>`.
-                        let _ = self.emit(Token::Tag(Tag {
-                            kind: TagKind::EndTag,
-                            name: Cow::Borrowed(&last_start),
-                            self_closing: false,
-                            attrs: Vec::new(),
-                        }));
+                        let _ = self.emit(Token::Tag(Tag::new(
+                            TagKind::EndTag,
+                            Cow::Borrowed(&last_start),
+                            false,
+                            Vec::new(),
+                        )));
                     }
                     pos = end;
                     self.closing_raw.set(!unclosed && end < len);
@@ -613,21 +614,27 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         let (name_end, fold) = tag_name_end(b, from);
         // An end tag's attributes are read past, never kept.
         let tag = guard::scan_tag_keeping(b, name_end, &mut self.attrs.borrow_mut(), 0)?;
-        if let Some(t) = &self.tracker {
-            let key = guard::name_key(&b[from..name_end]);
-            if self.untracked_end.get() == at {
-                self.untracked_end.set(usize::MAX);
-            } else if closing_raw {
-                t.borrow_mut().end_raw(key);
-            } else if t.borrow_mut().end_tag(key) {
-                return Some((None, tag.end));
+        let name = self.tag_name(from, name_end, fold);
+        let id = match &self.tracker {
+            Some(t) => {
+                let key = guard::name_key_read(b, from, name_end, fold);
+                if self.untracked_end.get() == at {
+                    self.untracked_end.set(usize::MAX);
+                } else if closing_raw {
+                    t.borrow_mut().end_raw(key);
+                } else if t.borrow_mut().end_tag(key) {
+                    return Some((None, tag.end));
+                }
+                tag_ids::known_key(&key, name_end - from)
             }
-        }
+            None => tag_ids::known(&name),
+        };
         let token = Tag {
             kind: TagKind::EndTag,
-            name: self.tag_name(from, name_end, fold),
+            name,
             self_closing: tag.self_closing,
             attrs: Vec::new(),
+            id,
         };
         Some((Some(token), tag.end))
     }
@@ -648,22 +655,25 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             usize::MAX
         };
         let tag = guard::scan_tag_keeping(b, name_end, &mut ranges, keep)?;
-        let (start, strip) = match &self.tracker {
+        // The name's id, looked up once here for the guard's classes and the tree builder.
+        let (start, strip, id) = match &self.tracker {
             Some(t) => {
                 let mut t = t.borrow_mut();
-                let key = guard::name_key(&b[from..name_end]);
+                let key = guard::name_key_read(b, from, name_end, fold);
+                let id = tag_ids::known_key(&key, name_end - from);
+                let class = TagClass::of_id(id);
                 // `crowded` first: it also probes for `flat`.
                 let crowded = self.crowded();
-                let start = if (crowded && guard::opens_element(&key))
-                    || (self.flat.get() && guard::flattens(&key))
+                let start = if (crowded && class.opens_element())
+                    || (self.flat.get() && class.flattens())
                 {
                     t.drop_crowded(key, tag.self_closing)
                 } else {
-                    t.start_tag(b, tag.end, key, tag.self_closing, &ranges)
+                    t.start_tag(b, tag.end, (key, class), tag.self_closing, &ranges)
                 };
-                (start, t.stripping)
+                (start, t.stripping, id)
             }
-            None => (Start::Markup, false),
+            None => (Start::Markup, false, tag_ids::NO_NAME),
         };
         if start == Start::Drop {
             return Some((None, tag.end, start));
@@ -695,11 +705,17 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 attrs.push(Attribute { name, value });
             }
         }
+        let name = self.tag_name(from, name_end, fold);
+        let id = match self.tracker {
+            Some(_) => id,
+            None => tag_ids::known(&name),
+        };
         let token = Tag {
             kind: TagKind::StartTag,
-            name: self.tag_name(from, name_end, fold),
+            name,
             self_closing: tag.self_closing,
             attrs,
+            id,
         };
         Some((Some(token), tag.end, start))
     }
@@ -785,7 +801,8 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
     /// `<!DOCTYPE` at `at`: every DOCTYPE state ends at the next `>` (or the end of input).
     fn doctype(&self, at: usize) -> usize {
         let end = memchr(b'>', &self.b[at..]).map_or(self.b.len(), |e| at + e + 1);
-        let _ = self.emit(Token::Doctype(super::doctype::tokenize(&self.src[at..end])));
+        let doctype = super::doctype::tokenize(&self.src[at..end]);
+        let _ = self.emit(Token::Doctype(Box::new(doctype)));
         end
     }
 }

@@ -179,15 +179,15 @@ fn tokens_after_eof_are_ignored() {
     use crate::token::{Attribute, Tag, TagKind, Token, TokenSink};
     let b = TreeBuilder::new();
     let tag = |kind, name: &'static str| {
-        Token::Tag(Tag {
+        Token::Tag(Tag::new(
             kind,
-            name: name.into(),
-            self_closing: false,
-            attrs: vec![Attribute {
+            name.into(),
+            false,
+            vec![Attribute {
                 name: "x".into(),
                 value: "y".into(),
             }],
-        })
+        ))
     };
     let _ = b.process_token(Token::Eof);
     for name in [

@@ -111,6 +111,17 @@ impl Limits {
         }
     }
 
+    /// Which caps apply, as the builder reads them for every tag.
+    pub(crate) fn caps(&self) -> Caps {
+        if self.caps_nothing() {
+            Caps::Nothing
+        } else if self.attrs_only() {
+            Caps::AttrsOnly
+        } else {
+            Caps::All
+        }
+    }
+
     /// Whether the attribute cap is the only one ([`Limits::behind_guard`]).
     pub(crate) fn attrs_only(&self) -> bool {
         self.max_depth == usize::MAX && self.max_open == usize::MAX && self.flat_after == usize::MAX
@@ -133,6 +144,18 @@ impl Limits {
             ..Limits::default()
         }
     }
+}
+
+/// Which of the caps a builder applies ([`Limits::caps`]): read for every tag, so decided
+/// once, when the caps are set, rather than from the limits' fields each time.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Caps {
+    /// [`Limits::caps_nothing`]: nothing is dropped.
+    Nothing,
+    /// Only the attribute cap ([`Limits::behind_guard`]).
+    AttrsOnly,
+    /// The model of open elements decides.
+    All,
 }
 
 /// Start tags between two counts of the open elements, and while over [`Limits::max_open`]
@@ -350,13 +373,12 @@ impl Builder {
     pub(crate) fn keep_start(&mut self, t: &Tag) -> bool {
         // Without caps (a tokenizer that applies them itself) nothing is ever dropped, so
         // the model of open elements need not be kept either.
-        if self.limits.caps_nothing() {
-            return true;
-        }
-        // Behind the lexer's guard only the attribute cap is left: a tag within it is kept
-        // (what the model below answers then, without reading the tag's name).
-        if self.limits.attrs_only() && t.attrs.len() <= self.limits.max_attrs {
-            return true;
+        match self.caps {
+            Caps::Nothing => return true,
+            // Behind the lexer's guard only the attribute cap is left: a tag within it is
+            // kept (what the model below answers then, without reading the tag's name).
+            Caps::AttrsOnly if t.attrs.len() <= self.limits.max_attrs => return true,
+            _ => {}
         }
         let crowded = self.crowded();
         let limits = self.limits;
@@ -365,13 +387,12 @@ impl Builder {
 
     /// Whether to pass an end tag to the insertion modes.
     pub(crate) fn keep_end(&mut self, t: &Tag) -> bool {
-        if self.limits.caps_nothing() {
-            return true;
-        }
-        // With only the attribute cap, the model holds no open elements: an end tag is
-        // dropped only for a start tag dropped before.
-        if self.limits.attrs_only() && self.guard.dropped.is_empty() {
-            return true;
+        match self.caps {
+            Caps::Nothing => return true,
+            // With only the attribute cap, the model holds no open elements: an end tag is
+            // dropped only for a start tag dropped before.
+            Caps::AttrsOnly if self.guard.dropped.is_empty() => return true,
+            _ => {}
         }
         let raw = self.mode == Mode::Text;
         self.guard.end(t, raw)

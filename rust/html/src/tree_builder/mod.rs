@@ -67,9 +67,8 @@ pub enum QuirksMode {
 }
 
 /// A token as the builder sees it: start and end tags apart, NULs as characters (each mode
-/// decides whether to drop or replace them). The rare doctype is boxed so that every token,
-/// moved through the dispatcher and the modes, is the size of a tag rather than of three
-/// optional strings.
+/// decides whether to drop or replace them). The doctype comes boxed ([`Token::Doctype`]),
+/// so that every token, moved through the dispatcher and the modes, is the size of a tag.
 pub(crate) enum Tok<'a> {
     Doctype(Box<Doctype>),
     Start(TagTok<'a>),
@@ -79,26 +78,25 @@ pub(crate) enum Tok<'a> {
     Eof,
 }
 
-/// A tag token with the known id of its name ([`tag_ids::known`]), looked up once when the
-/// token arrives: a token may pass through several insertion modes, each matching it
-/// against names, and the arena takes the id instead of interning the name again. It reads
+/// A tag token with the known id of its name ([`tag_ids::known`]), which the tag brings
+/// (the lexer looks it up once, as it reads the name): a token may pass through several
+/// insertion modes, each matching it against names, and the arena takes the id instead of
+/// interning the name again. It reads
 /// as the [`Tag`] it holds; the name only changes through [`TagTok::rename`], which keeps
 /// the id true.
 pub(crate) struct TagTok<'a> {
     tag: Tag<'a>,
-    pub(crate) id: u32,
 }
 
 impl<'a> TagTok<'a> {
     pub(crate) fn new(tag: Tag<'a>) -> TagTok<'a> {
-        let id = tag_ids::known(&tag.name);
-        TagTok { tag, id }
+        TagTok { tag }
     }
 
     /// Give the tag another name (foreign content's adjusted case).
     pub(crate) fn rename(&mut self, name: Cow<'a, str>) {
+        self.tag.id = tag_ids::known(&name);
         self.tag.name = name;
-        self.id = tag_ids::known(&self.tag.name);
     }
 
     pub(crate) fn into_tag(self) -> Tag<'a> {
@@ -163,6 +161,8 @@ pub(crate) struct Builder {
     /// The caps on hostile input (see `limits.rs`), and the model of open elements that
     /// applies them.
     limits: Limits,
+    /// Which of `limits` apply ([`Limits::caps`]), set with them.
+    caps: limits::Caps,
     guard: limits::Guard,
     /// Parsing stopped (end of input, or the arena is full): later tokens are ignored.
     stopped: bool,
@@ -189,7 +189,7 @@ impl TreeBuilder {
     /// A builder for a whole document with the given caps.
     pub fn with_limits(limits: Limits) -> TreeBuilder {
         let mut b = Builder::new();
-        b.limits = limits;
+        b.set_limits(limits);
         TreeBuilder {
             inner: RefCell::new(b),
         }
@@ -206,7 +206,7 @@ impl TreeBuilder {
     /// [`TreeBuilder::new_fragment`] with the given caps.
     pub fn new_fragment_with_limits(name: &str, ns: Ns, limits: Limits) -> TreeBuilder {
         let mut b = Builder::new();
-        b.limits = limits;
+        b.set_limits(limits);
         let html = b.dom.new_element(Ns::Html, "html", []);
         b.dom.append(Dom::DOCUMENT, html);
         b.open.push(html);
@@ -271,7 +271,7 @@ impl TreeBuilder {
 impl TokenSink for TreeBuilder {
     fn process_token(&self, token: Token<'_>) -> SinkResult {
         let tok = match token {
-            Token::Doctype(d) => Tok::Doctype(Box::new(d)),
+            Token::Doctype(d) => Tok::Doctype(d),
             Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(TagTok::new(t)),
             Token::Tag(t) => Tok::End(TagTok::new(t)),
             Token::Comment(c) => Tok::Comment(c),
@@ -342,9 +342,16 @@ impl Builder {
             selectedcontents: 0,
             selectedcontent_cache: None,
             limits: Limits::default(),
+            caps: Limits::default().caps(),
             guard: limits::Guard::default(),
             stopped: false,
         }
+    }
+
+    /// Apply the caps `limits`.
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.caps = limits.caps();
     }
 
     /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the

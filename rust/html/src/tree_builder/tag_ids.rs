@@ -339,6 +339,48 @@ pub fn known_id(name: &str) -> Option<u32> {
     }
 }
 
+/// The longest known name, in bytes.
+const LONGEST: usize = {
+    let mut longest = 0;
+    let mut id = 0;
+    while id < KNOWN.len() {
+        if KNOWN[id].len() > longest {
+            longest = KNOWN[id].len();
+        }
+        id += 1;
+    }
+    longest
+};
+const _: () = assert!(LONGEST <= 16);
+
+/// [`known`] for a name of `len` bytes given as its first 16 bytes, zero-padded (the guard's
+/// name key, `tokenizer/guard/names.rs`): the first eight are the lookup's word already, so
+/// the lexer, which keys every tag's name for the guard, finds its id without another pass
+/// over the name. A key is lowercased and has U+0000 as 0xFF, which no known name holds;
+/// [`known`] of the lexer's name (lowercased, U+0000 as U+FFFD) gives the same id.
+#[inline]
+pub fn known_key(key: &[u8; 16], len: usize) -> u32 {
+    if len > LONGEST {
+        return NO_NAME;
+    }
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&key[..8]);
+    let word = u64::from_le_bytes(head);
+    let mut slot = slot_of(word, len);
+    loop {
+        let entry = TABLE[slot];
+        if entry == 0 {
+            return NO_NAME;
+        }
+        let id = entry as usize - 1;
+        let known = KNOWN[id].as_bytes();
+        if WORDS[id] == word && known.len() == len && (len <= 8 || known[8..] == key[8..len]) {
+            return id as u32;
+        }
+        slot = (slot + 1) % SLOTS;
+    }
+}
+
 /// The id of a tag's name if it is known, else [`NO_NAME`]: what the insertion modes match
 /// a token against (each arm names a known name).
 #[inline]
@@ -376,6 +418,27 @@ mod tests {
         ] {
             assert_eq!(known_id(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn a_key_finds_the_id_its_name_finds() {
+        let key = |name: &str| {
+            let mut k = [0u8; 16];
+            for (d, s) in k.iter_mut().zip(name.bytes()) {
+                *d = s;
+            }
+            (k, name.len())
+        };
+        for name in KNOWN
+            .iter()
+            .chain(&["tdd", "my-element", "selectedcontents", "h7", ""])
+        {
+            let (k, len) = key(name);
+            assert_eq!(known_key(&k, len), known(name), "{name}");
+        }
+        // A key holds only the first 16 bytes of a longer name.
+        let (k, _) = key("blockquote");
+        assert_eq!(known_key(&k, 20), NO_NAME);
     }
 
     #[test]

@@ -26,7 +26,7 @@ macro_rules! void_elements {
         pub const VOID_ELEMENTS: &[&[u8]] = &[$($name),+];
 
         #[inline]
-        fn is_void_name(name: &[u8]) -> bool {
+        const fn is_void_name(name: &[u8]) -> bool {
             matches!(name, $($name)|+)
         }
     };
@@ -54,10 +54,23 @@ void_elements!(
     b"image",
 );
 
+/// [`TagClass::of`] of each known name, by id ([`super::tag_ids::KNOWN`]): a tag's name is
+/// looked up once, in the lexer, and its class read here ([`TagClass::of_id`]).
+const CLASS_OF_ID: [TagClass; super::tag_ids::KNOWN.len()] = {
+    let known = super::tag_ids::KNOWN;
+    let mut classes = [TagClass(0); super::tag_ids::KNOWN.len()];
+    let mut id = 0;
+    while id < known.len() {
+        classes[id] = TagClass::of(known[id].as_bytes());
+        id += 1;
+    }
+    classes
+};
+
 impl TagClass {
     /// The classes of `name` (ASCII lowercase; any other spelling has none).
     #[inline]
-    pub fn of(name: &[u8]) -> TagClass {
+    pub const fn of(name: &[u8]) -> TagClass {
         let void = if is_void_name(name) { VOID } else { 0 };
         TagClass(
             void | match name {
@@ -78,6 +91,14 @@ impl TagClass {
             },
         )
     }
+    /// The classes of the name whose known id is `id` ([`super::tag_ids::known`]): those of
+    /// [`TagClass::of`] its spelling, and none for any other id (every name with a class is
+    /// a known one: the tests check it).
+    #[inline]
+    pub(crate) fn of_id(id: u32) -> TagClass {
+        CLASS_OF_ID.get(id as usize).copied().unwrap_or(TagClass(0))
+    }
+
     /// A void element: no content, no end tag.
     #[inline]
     pub fn is_void(self) -> bool {
@@ -341,6 +362,40 @@ mod tests {
         ] {
             assert!(super::super::tag_ids::known_id(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn the_class_of_an_id_is_the_class_of_its_name() {
+        use super::super::tag_ids::{known, NO_NAME};
+        // Every name `TagClass::of` gives a class (its match arms), and the void list: each
+        // must be known, or `of_id` would miss its class.
+        let classed = concat!(
+            "br embed hr img meta option optgroup tr td th thead tbody tfoot colgroup caption ",
+            "rb rt rp rtc html p li dt dd head body script style textarea title xmp iframe ",
+            "noembed noframes plaintext b big blockquote center code div dl em h1 h2 h3 h4 h5 ",
+            "h6 i listing menu nobr ol pre ruby s small span strong strike sub sup table tt u ",
+            "ul var"
+        )
+        .split(' ');
+        let void = VOID_ELEMENTS
+            .iter()
+            .filter_map(|n| std::str::from_utf8(n).ok());
+        for name in classed.chain(void) {
+            assert_ne!(TagClass::of(name.as_bytes()), TagClass(0), "{name}");
+            assert_eq!(
+                TagClass::of_id(known(name)),
+                TagClass::of(name.as_bytes()),
+                "{name}"
+            );
+        }
+        for name in super::super::tag_ids::KNOWN {
+            assert_eq!(
+                TagClass::of_id(known(name)),
+                TagClass::of(name.as_bytes()),
+                "{name}"
+            );
+        }
+        assert_eq!(TagClass::of_id(NO_NAME), TagClass(0));
     }
 
     #[test]

@@ -43,7 +43,7 @@ mod svg;
 mod tests;
 mod tracker;
 
-pub(crate) use names::{attr_is_read, flattens, name_key, opens_element};
+pub(crate) use names::{attr_is_read, name_key_read};
 #[cfg(test)]
 pub(crate) use scan::scan_guarded;
 pub use scan::{

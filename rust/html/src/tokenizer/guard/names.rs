@@ -18,6 +18,34 @@ pub(crate) fn name_key(name: &[u8]) -> Name {
     k
 }
 
+/// [`name_key`] of the name `b[from..to]`, already read: `fold` says whether it holds an
+/// ASCII capital or a NUL (the lexer's `tag_name_end` finds out on its way). Without either
+/// the key is the bytes as written: the 16 bytes from `from` read as one word and those past
+/// the name masked off, instead of lowercased a byte at a time (or copied by a call for
+/// their variable length).
+#[inline]
+pub(crate) fn name_key_read(b: &[u8], from: usize, to: usize, fold: bool) -> Name {
+    let Some(window) = b.get(from..from + 16).filter(|_| !fold) else {
+        return name_key(&b[from..to]);
+    };
+    let mut k = [0u8; 16];
+    k.copy_from_slice(window);
+    let mask = KEEP_FIRST[(to - from).min(16)];
+    (u128::from_le_bytes(k) & mask).to_le_bytes()
+}
+
+/// `KEEP_FIRST[n]`: the mask of the first `n` bytes of a little-endian 16-byte word (a table:
+/// a shift by a variable amount of a `u128` is a branchy sequence of two-word shifts).
+const KEEP_FIRST: [u128; 17] = {
+    let mut masks = [u128::MAX; 17];
+    let mut n = 0;
+    while n < 16 {
+        masks[n] = (1u128 << (8 * n)) - 1;
+        n += 1;
+    }
+    masks
+};
+
 pub(super) fn is(name: &Name, s: &str) -> bool {
     let b = s.as_bytes();
     b.len() <= 16 && name[..b.len()] == *b && name.get(b.len()).is_none_or(|&c| c == 0)
@@ -32,24 +60,6 @@ pub(super) fn is_any(n: &Name, names: &[&str]) -> bool {
 pub(super) fn class(n: &Name) -> TagClass {
     let len = n.iter().position(|&c| c == 0).unwrap_or(n.len());
     TagClass::of(&n[..len])
-}
-
-/// Whether a start tag named `n` can leave an element open on the tree builder's stack:
-/// not void, not closed by its next sibling, and not read as raw text up to its end tag
-/// (`<html>`, `<head>` and `<body>` are merged, never nested).
-pub(crate) fn opens_element(n: &Name) -> bool {
-    class(n).opens_element()
-}
-
-/// Whether a start tag named `n` is dropped once the page is read flat (see
-/// [`crate::tokenizer::tokenize`]): every tag but void ones and those whose content is raw text
-/// (dropping `<script>` would show its code as text).
-pub(crate) fn flattens(n: &Name) -> bool {
-    class(n).flattens()
-}
-
-pub(super) fn is_void(n: &Name) -> bool {
-    class(n).is_void()
 }
 
 /// How the tokenizer reads the content of an HTML element (scripting disabled, so
@@ -142,7 +152,19 @@ pub(crate) fn attr_is_read(name: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::attr_is_read;
+    use super::{attr_is_read, name_key, name_key_read};
+
+    #[test]
+    fn a_key_read_in_words_is_the_key() {
+        let page = b"<div class=x><Span><a-very-long-custom-element-name><p>x\0y<br>";
+        for from in 0..page.len() {
+            for to in from..page.len().min(from + 24) {
+                let name = &page[from..to];
+                let fold = name.iter().any(|&c| c.is_ascii_uppercase() || c == 0);
+                assert_eq!(name_key_read(page, from, to, fold), name_key(name));
+            }
+        }
+    }
 
     #[test]
     fn read_attributes_match_in_any_case_and_nothing_else_does() {

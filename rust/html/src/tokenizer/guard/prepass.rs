@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use memchr::memchr;
 
-use super::names::{attr_is_read, name_key};
+use super::names::{attr_is_read, class, name_key};
 use super::scan::{
     bogus_end, comment_extent, raw_end, scan_guarded, script_end, tag_name_len, Attr,
 };
@@ -78,7 +78,7 @@ pub(super) fn prepass(html: &str, strip: bool) -> Cow<'_, str> {
                     break;
                 };
                 i = tag.end;
-                let start = t.start_tag(b, i, key, tag.self_closing, &attrs);
+                let start = t.start_tag(b, i, (key, class(&key)), tag.self_closing, &attrs);
                 if start == Start::Drop {
                     cuts.push((lt, tag.end));
                     continue;

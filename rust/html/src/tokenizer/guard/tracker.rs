@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use memchr::memchr;
 
-use super::names::{breaks_out, class, content_of, is, is_any, is_void, Content, Name};
+use super::names::{content_of, is, is_any, Content, Name};
 use super::scan::{is_space, Attr};
 use super::svg::svg_extent;
 use super::{MAX_ATTRS, MAX_DEPTH};
+use crate::tree_builder::tag_sets::TagClass;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ns {
@@ -153,25 +154,26 @@ impl Tracker {
         self.drop_tag(key)
     }
 
-    /// A start tag named `key` (`name`: its bytes as written) with `attrs`, whose content
-    /// starts at `i`.
+    /// A start tag named `key`, of class `class` (its name's [`TagClass`], which the lexer
+    /// has from the name's id), with `attrs`, whose content starts at `i`.
     pub(crate) fn start_tag(
         &mut self,
         b: &[u8],
         i: usize,
-        key: Name,
+        (key, class): (Name, TagClass),
         self_closing: bool,
         attrs: &[Attr],
     ) -> Start {
         if attrs.len() > MAX_ATTRS {
-            if is_void(&key) {
+            if class.is_void() {
                 return Start::Drop;
             }
             return self.drop_tag(key);
         }
         let mut foreign = self.stack.last().is_some_and(|o| o.foreign);
         if foreign
-            && (breaks_out(&key) || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
+            && (class.breaks_out()
+                || (is(&key, "font") && attrs.iter().any(|a| font_breakout(b, a))))
         {
             // Back to HTML: the tree builder pops the foreign elements.
             while self.stack.last().is_some_and(|o| o.foreign) {
@@ -202,8 +204,6 @@ impl Tracker {
             });
             return Start::Markup;
         }
-        // Named once: each of these tests read the name's class anew.
-        let class = class(&key);
         if class.is_void() || class.closes_itself() {
             return Start::Markup;
         }
