@@ -72,6 +72,10 @@ const SERIES_SHARE: f32 = 0.05;
 /// page's title block with its lead, off declared articles (see `Table::descend`).
 const TITLE_LEAD_TEXT: u32 = 100;
 
+/// Text of the lead in a block after the one holding the `h1` (see `Table::descend`): a
+/// sentence, not a filter's "Display:" label.
+const SPLIT_LEAD_TEXT: u32 = 40;
+
 impl Table {
     pub(super) fn choose(&self, doc: &Html, body: u32) -> Scope {
         let start = self
@@ -558,14 +562,34 @@ impl Table {
             // (whose headers carry standfirsts and bylines the body repeats), when its lead
             // is a real paragraph. Not on shop pages, where the `h1` heads the buy box.
             if !self.product {
-                let title = self
-                    .children(node)
-                    .filter(|&c| c < best)
-                    .map(|c| (c, self.title_lead(c)))
-                    .find(|&(_, lead)| lead > 0);
+                // The `h1` may stand in a block of its own with the lead in a later block (a
+                // docs page's title row, then its lead paragraph): the first later block that
+                // is not links counts when it is mostly one real sentence or more of prose.
+                let mut titled = false;
+                let mut title = None;
+                for c in self.children(node).take_while(|&c| c < best) {
+                    let text = self.items[c as usize].text;
+                    if text == 0 {
+                        continue;
+                    }
+                    let (h1, lead) = self.title_lead(c, titled);
+                    if lead > 0 && (h1 > 0 || (lead >= SPLIT_LEAD_TEXT && 2 * lead >= text)) {
+                        title = Some((c, lead));
+                        break;
+                    }
+                    // Links between (breadcrumbs) leave the title waiting for its lead;
+                    // anything else (a filter bar, a reviews pane) is not the lead.
+                    titled = h1 > 0 || (titled && 2 * self.items[c as usize].link >= text);
+                }
                 if let Some((c, lead)) = title {
+                    // A bare paragraph is already counted among those beside the child.
+                    let own = if self.items[c as usize].flags.has_any(F_PARA) {
+                        0.0
+                    } else {
+                        self.weight(c)
+                    };
                     if (!self.article && lead >= TITLE_LEAD_TEXT)
-                        || left + self.weight(c) >= LEFT_PARAS * total
+                        || left + own >= LEFT_PARAS * total
                     {
                         return node;
                     }
@@ -611,17 +635,22 @@ impl Table {
     }
 
     /// The text of the prose paragraphs (plain, punctuated, not cells or code) that follow an
-    /// `h1` in block `c`: a page's lead under its title; 0 when `c` holds no `h1`. Reads
-    /// `c`'s subtree once; the descent calls it on the children before the heavy one, which
-    /// it leaves behind, so no subtree is read twice.
-    fn title_lead(&self, c: u32) -> u32 {
+    /// `h1` in block `c`, or from its start when `titled` (the `h1` stood in an earlier
+    /// sibling): a page's lead under its title; 0 when no `h1` comes first. Also the text of
+    /// the first `h1` in `c` (at least 1; 0 when it holds none). Reads `c`'s subtree once; the descent calls it on the children
+    /// before the heavy one, which it leaves behind, so no subtree is read twice.
+    fn title_lead(&self, c: u32, titled: bool) -> (u32, u32) {
         let end = self.items[c as usize].end;
-        let mut titled = false;
+        let mut titled = titled;
+        let mut h1 = 0;
         let mut lead = 0;
         let mut i = c;
         while i < end {
             let it = &self.items[i as usize];
             if it.level == 1 {
+                if h1 == 0 {
+                    h1 = it.text.max(1);
+                }
                 titled = true;
             } else if titled
                 && it.flags & (F_PARA | F_CELL | F_CODE) == F_PARA
@@ -634,7 +663,7 @@ impl Table {
             }
             i += 1;
         }
-        lead
+        (h1, lead)
     }
 
     /// Whether `node`'s children are an `h1` and then `best`, and nothing else with text.
