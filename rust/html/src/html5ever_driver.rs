@@ -38,7 +38,7 @@ impl<S: TokenSink> h::TokenSink for Html5everSink<S> {
                         name: Cow::Borrowed(&a.name.local),
                         value: Cow::Borrowed(&a.value),
                     })
-                    .collect(),
+                    .collect::<Vec<_>>(),
             ))),
             h::Token::CommentToken(c) => self.0.process_token(Token::Comment(Cow::Borrowed(&c))),
             h::Token::CharacterTokens(s) => self.0.process_token(Token::Chars(Cow::Borrowed(&s))),

@@ -36,7 +36,9 @@ pub struct Tag<'a> {
     pub kind: TagKind,
     pub name: Cow<'a, str>,
     pub self_closing: bool,
-    pub attrs: Vec<Attribute<'a>>,
+    /// Borrowed from the lexer, which reads every tag's attributes into one buffer: no
+    /// vector allocated and freed for each tag.
+    pub attrs: Cow<'a, [Attribute<'a>]>,
     pub id: u32,
 }
 
@@ -46,14 +48,14 @@ impl<'a> Tag<'a> {
         kind: TagKind,
         name: Cow<'a, str>,
         self_closing: bool,
-        attrs: Vec<Attribute<'a>>,
+        attrs: impl Into<Cow<'a, [Attribute<'a>]>>,
     ) -> Tag<'a> {
         let id = crate::tree_builder::tag_ids::known(&name);
         Tag {
             kind,
             name,
             self_closing,
-            attrs,
+            attrs: attrs.into(),
             id,
         }
     }

@@ -177,6 +177,7 @@ fn tokenize_from<S: TokenSink>(
             ))
         }),
         attrs: RefCell::new(Vec::new()),
+        tag_attrs: RefCell::new(Vec::new()),
         untracked_end: Cell::new(usize::MAX),
         raw_open: RefCell::new(None),
         closing_raw: Cell::new(false),
@@ -220,6 +221,8 @@ struct Lexer<'a, S> {
     tracker: Option<RefCell<Tracker>>,
     /// Attribute ranges of the tag being read (reused).
     attrs: RefCell<Vec<guard::Attr>>,
+    /// The attributes of the start tag being emitted (reused: its token borrows them).
+    tag_attrs: RefCell<Vec<Attribute<'a>>>,
     /// Where the end tag of a stripped SVG subtree starts: the tracker never saw that
     /// subtree open, so it must not see it close.
     untracked_end: Cell<usize>,
@@ -589,6 +592,11 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 Some((Some(tag), end, start)) => {
                     last_start.clear();
                     last_start.push_str(&tag.name);
+                    let attrs = self.tag_attrs.borrow();
+                    let tag = Tag {
+                        attrs: Cow::Borrowed(&attrs),
+                        ..tag
+                    };
                     let answer = self.emit(Token::Tag(tag));
                     match start {
                         // Skip the subtree's content; its end tag is read next.
@@ -633,15 +641,16 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             kind: TagKind::EndTag,
             name,
             self_closing: tag.self_closing,
-            attrs: Vec::new(),
+            attrs: Cow::Borrowed(&[]),
             id,
         };
         Some((Some(token), tag.end))
     }
 
-    /// The start tag whose `<` is at `at`: the token (`None` if the tracker drops it), where
-    /// it ends and the tracker's verdict; `None` if the input ends inside it (the tag is
-    /// then dropped, as the tokenizer does at end of input).
+    /// The start tag whose `<` is at `at`: the token (`None` if the tracker drops it) with
+    /// its attributes left in [`Lexer::tag_attrs`], for the token to borrow, where it ends
+    /// and the tracker's verdict; `None` if the input ends inside it (the tag is then
+    /// dropped, as the tokenizer does at end of input).
     fn start_tag(&self, at: usize) -> Option<(Option<Tag<'a>>, usize, Start)> {
         let b = self.b;
         let from = at + 1;
@@ -678,7 +687,8 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         if start == Start::Drop {
             return Some((None, tag.end, start));
         }
-        let mut attrs: Vec<Attribute<'a>> = Vec::with_capacity(ranges.len());
+        let mut attrs = self.tag_attrs.borrow_mut();
+        attrs.clear();
         for a in ranges.iter() {
             let (n0, n1) = a.name;
             // An attribute no view reads is left out, wherever it stands (the pre-pass cuts
@@ -714,7 +724,7 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             kind: TagKind::StartTag,
             name,
             self_closing: tag.self_closing,
-            attrs,
+            attrs: Cow::Borrowed(&[]),
             id,
         };
         Some((Some(token), tag.end, start))

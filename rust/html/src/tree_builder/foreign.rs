@@ -168,7 +168,7 @@ fn recase(list: &[&'static str], name: &str) -> Option<Cow<'static, str>> {
 }
 
 pub(crate) fn adjust_svg_attrs(t: &mut Tag) {
-    for a in &mut t.attrs {
+    for a in t.attrs.to_mut() {
         if let Some(name) = recase(SVG_ATTRS, &a.name) {
             a.name = name;
         }
@@ -176,7 +176,7 @@ pub(crate) fn adjust_svg_attrs(t: &mut Tag) {
 }
 
 pub(crate) fn adjust_mathml_attrs(t: &mut Tag) {
-    for a in &mut t.attrs {
+    for a in t.attrs.to_mut() {
         if &*a.name == "definitionurl" {
             a.name = Cow::Borrowed("definitionURL");
         }

@@ -1,6 +1,8 @@
 //! The "in body" insertion mode (§13.2.6.4.7), where most markup lands, and the "text"
 //! mode for RCDATA, raw text and script contents.
 
+use std::borrow::Cow;
+
 use crate::token::RawKind;
 use crate::token::{Tag, TagKind};
 
@@ -502,7 +504,7 @@ impl Builder {
             tag::BR => {
                 let t = Tag {
                     kind: TagKind::StartTag,
-                    attrs: Vec::new(),
+                    attrs: Cow::Borrowed(&[]),
                     self_closing: false,
                     ..t.into_tag()
                 };
