@@ -19,8 +19,8 @@
 //! skipped otherwise; no other hidden content is touched. The emptied segment and the
 //! fallback leave the tree, as they leave the browser's document.
 //!
-//! Cost: pages without an instruction marker ([`marked`], two `memmem` scans of the raw
-//! bytes) are parsed and read exactly as before. A marked page is parsed without stripping
+//! Cost: pages without a pending boundary ([`marked`], one `memchr` over the raw bytes) are
+//! parsed and read exactly as before. A marked page is parsed without stripping
 //! (the instructions live in script text and comment text the stripping parse empties,
 //! see `document.rs`) and read in one walk. The moves are linear in the page: at most
 //! [`MAX_INSTRUCTIONS`] are read, and all of them together may take at most
@@ -43,15 +43,15 @@ pub const MAX_INSTRUCTIONS: usize = 10_000;
 /// after an optional prefix).
 const MAX_ID_BYTES: usize = 64;
 
-/// Whether `html` may hold a streaming instruction (`$RC(`, `$RS(`, `data-rci`, `data-rsi`):
-/// only then is [`finish`] worth running.
+/// Whether `html` holds a boundary still waiting for its content (`<!--$?-->`): only then
+/// can an instruction change what a view shows ([`finish`] is worth running). Every `$RC`
+/// completes such a boundary, and every `$RS` fills a placeholder inside a segment that
+/// only a `$RC` brings out of hiding. One `memchr` for `$` (rare in most pages, and each
+/// one checked in constant time): a pass over the raw bytes far cheaper than the parse.
 pub fn marked(html: &str) -> bool {
     let b = html.as_bytes();
-    let script =
-        memmem::find_iter(b, b"$R").any(|at| matches!(b.get(at + 2..at + 4), Some(b"C(" | b"S(")));
-    script
-        || memmem::find_iter(b, b"data-r")
-            .any(|at| matches!(b.get(at + 6..at + 8), Some(b"ci" | b"si")))
+    memchr::memchr_iter(b'$', b)
+        .any(|at| b[..at].ends_with(b"<!--") && b[at..].starts_with(b"$?-->"))
 }
 
 /// One instruction, by the node ids its element ids resolved to.
@@ -417,8 +417,10 @@ mod tests {
             ),
             (
                 "placeholder inside its own segment",
-                "<p>Loading</p><div hidden id=\"S:0\"><p>Streamed.</p><template id=\"P:0\"></template></div>\
-                 <script>$RS(\"S:0\",\"P:0\")</script>".to_string(),
+                format!(
+                    "{boundary}<div hidden id=\"S:0\"><p>Streamed.</p><template id=\"P:0\"></template></div>\
+                     <script>$RS(\"S:0\",\"P:0\")</script>"
+                ),
             ),
         ] {
             let t = text(&page);
@@ -435,12 +437,14 @@ mod tests {
     }
 
     #[test]
-    fn only_pages_with_an_instruction_are_marked() {
-        assert!(marked("<script>$RC(\"B:0\",\"S:0\")</script>"));
-        assert!(marked("<script>$RS(\"S:0\",\"P:0\")</script>"));
-        assert!(marked("<template data-rci=\"\">"));
-        assert!(marked("<template data-rsi=\"\">"));
-        assert!(!marked("<p>$R and data-r, $RC=function</p>"));
+    fn only_pages_with_a_pending_boundary_are_marked() {
+        assert!(marked("<!--$?--><template id=\"B:0\"></template>"));
+        assert!(marked("<p>$</p><!--$?-->"));
+        assert!(!marked(
+            "<script>$RC(\"B:0\",\"S:0\")</script><!--$--><!--/$-->"
+        ));
+        assert!(!marked("$?--><!--"));
+        assert!(!marked("<!--$?->"));
     }
 
     fn finished(html: &str) -> (Finished, usize) {
