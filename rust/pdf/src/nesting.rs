@@ -21,6 +21,8 @@ use memchr::memmem;
 use crate::bombs;
 use crate::crypt::Decryptor;
 
+#[cfg(test)]
+mod oracle;
 mod scans;
 
 pub use scans::{Figures, Scans};
@@ -303,10 +305,11 @@ fn operator(data: &[u8], from: usize, op: &[u8; 2]) -> Option<usize> {
         })
 }
 
-/// The scanner's state between two bytes.
+/// The scanner's state between two pushes (within a push, most of it is where the scan is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// Between tokens.
+    /// Between tokens, or inside a regular token (a number, an operator; see
+    /// `Nesting::in_token`).
     Structure,
     /// After one `<`: a dictionary's `<<` or a hex string.
     Angle,
@@ -324,30 +327,45 @@ enum State {
     Hex,
 }
 
-/// A byte-at-a-time nesting meter; feed it with [`Nesting::push`] in order.
+/// A nesting meter; feed it with [`Nesting::push`] in order.
+///
+/// It reads a run of bytes that cannot change its state (a token's letters and digits, white
+/// space, a string's or a comment's plain bytes) in a tight loop over a class table, and keeps
+/// what a byte-at-a-time machine counted for every byte as positions: an operation's bytes
+/// are counted only when the operation is charged (it failed, or holds a long token), a
+/// token's length and a word's first bytes are read from where it starts and ends, and the
+/// tokens of an operation or of an outermost array are the difference of two token counts.
+/// Its figures are exactly those of the byte-at-a-time machine it replaced (issue 50; the
+/// tests keep that machine, `oracle.rs`, and compare the two on random and hostile bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nesting {
     state: State,
+    /// Inside a regular token (between tokens otherwise), with [`State::Structure`].
+    in_token: bool,
     depth: usize,
     deepest: usize,
     hidden: usize,
     most_hidden: usize,
     string_bytes: usize,
     tokens: usize,
-    nested_tokens: usize,
+    /// `tokens` when the last operation ended: the operation so far holds the rest.
+    run_from: usize,
+    /// `tokens` when the outermost array or dictionary opened: it holds the rest.
+    nested_from: usize,
+    /// The most tokens of an outermost array or dictionary closed (or cut by a restart).
     most_nested_tokens: usize,
-    after_space: bool,
-    /// Tokens since the last operator (a content stream's operation so far).
-    run: usize,
     /// The operation so far in bytes, and in bytes a restart can begin at (all but white
-    /// space, which the parser skips before it starts again), and whether it holds a long
+    /// space, which the parser skips before it starts again), counted up to the start of the
+    /// current push; the current push's share starts at `op_from`. And whether it holds a long
     /// token (see [`Nesting::end_operation`]).
     op_bytes: u64,
     op_starts: u64,
+    op_from: usize,
     op_long: bool,
-    /// The bare word being read (its first bytes), if one is.
+    /// The bare word being read when a push ended inside it (its first bytes and length); or,
+    /// after a [`Nesting::restart`] inside one, the word left over.
     word: Option<([u8; 5], usize)>,
-    /// Bytes of the token being read (a number, an operator, a name).
+    /// Bytes of the token (a number, an operator, a name) being read when a push ended.
     token_len: usize,
     /// The literal string being read: its bytes so far, the `(` inside it and the sum of
     /// their offsets (see [`Nesting::unclosed_string_cost`]).
@@ -367,18 +385,19 @@ impl Nesting {
     pub fn new() -> Self {
         Nesting {
             state: State::Structure,
+            in_token: false,
             depth: 0,
             deepest: 0,
             hidden: 0,
             most_hidden: 0,
             string_bytes: 0,
             tokens: 0,
-            nested_tokens: 0,
+            run_from: 0,
+            nested_from: 0,
             most_nested_tokens: 0,
-            after_space: true,
-            run: 0,
             op_bytes: 0,
             op_starts: 0,
+            op_from: 0,
             op_long: false,
             word: None,
             token_len: 0,
@@ -416,7 +435,16 @@ impl Nesting {
     /// The most tokens inside one outermost array or dictionary: the parser holds them all at
     /// once (a 7.6 MiB `/Widths` array took 448 MiB).
     pub fn most_nested_tokens(&self) -> usize {
-        self.most_nested_tokens
+        self.most_nested_tokens.max(self.nested_tokens())
+    }
+
+    /// Tokens inside the outermost array or dictionary open now.
+    fn nested_tokens(&self) -> usize {
+        if self.depth > 0 {
+            self.tokens - self.nested_from
+        } else {
+            0
+        }
     }
 
     /// What the content parser's restarts could cost, in token steps: after an operation it
@@ -432,24 +460,34 @@ impl Nesting {
     pub fn finish(&mut self) {
         self.end_token();
         self.unclosed_string_cost();
-        self.end_word();
-        self.fail();
+        if let Some((bytes, len)) = self.word.take() {
+            if !is_operand_word(&bytes[..len.min(bytes.len())]) {
+                self.operator(&[], 0);
+            }
+        }
+        self.fail(&[], 0);
         self.hidden_cost();
         self.hidden = 0;
     }
 
-    /// A token ended. The parser reads a token byte by byte, and after a failed operation
-    /// it restarts one byte on, inside the token: a token of `L` bytes can be read again
-    /// from each of its bytes, up to the parser's [`MAX_PARSER_RETRIES`] in a row (a fuzzed
-    /// page's 1.25 MB run of digits took 3.6 s). Real tokens are short: only long ones are
-    /// charged, one step a byte.
+    /// A token ended whose bytes were counted in `token_len`.
     fn end_token(&mut self) {
         let len = std::mem::take(&mut self.token_len);
         if len > LONG_TOKEN {
-            self.op_long = true;
-            let steps = (len as u64).saturating_mul(len.min(MAX_PARSER_RETRIES) as u64);
-            self.restart_cost = self.restart_cost.saturating_add(steps);
+            self.long_token(len);
         }
+    }
+
+    /// A token of `len` bytes, past [`LONG_TOKEN`], ended. The parser reads a token byte by
+    /// byte, and after a failed operation it restarts one byte on, inside the token: a token of
+    /// `len` bytes can be read again from each of its bytes, up to the parser's
+    /// [`MAX_PARSER_RETRIES`] in a row (a fuzzed page's 1.25 MB run of digits took 3.6 s).
+    /// Real tokens are short: only long ones are charged, one step a byte.
+    #[cold]
+    fn long_token(&mut self, len: usize) {
+        self.op_long = true;
+        let steps = (len as u64).saturating_mul(len.min(MAX_PARSER_RETRIES) as u64);
+        self.restart_cost = self.restart_cost.saturating_add(steps);
     }
 
     /// The content ended inside a literal string: the parser fails on it, and its restarts,
@@ -476,50 +514,55 @@ impl Nesting {
             .saturating_add(steps.saturating_mul(HIDDEN_STEP_WEIGHT));
     }
 
-    fn fail(&mut self) {
-        let k = self.run as u64;
+    /// The operation failed at `at` in the pushed `bytes` (the byte before it the last one
+    /// it read): its k tokens are read again k times (k² steps), and its bytes once a restart.
+    #[cold]
+    fn fail(&mut self, bytes: &[u8], at: usize) {
+        let k = (self.tokens - self.run_from) as u64;
         self.restart_cost = self.restart_cost.saturating_add(k.saturating_mul(k));
-        self.run = 0;
+        self.run_from = self.tokens;
         self.op_long = true;
-        self.end_operation();
+        self.end_operation(bytes, at);
     }
 
-    /// An operation ended. If it failed, or holds a long token (which pdf_oxide's slower
-    /// parser may refuse where its fast one read on), the parser starts again one byte after
-    /// each byte a restart can begin at, up to [`MAX_PARSER_RETRIES`] in a row, and each
-    /// restart reads on to the same failure: every byte of the operation again, white space
-    /// included. A fuzzed page of 1,000 numbers, 1 MiB of spaces and a stray `)` took 2.6 s
-    /// (1,000 rereadings of the spaces); its tokens alone (`k²`, [`Nesting::fail`]) cost 10⁶.
-    fn end_operation(&mut self) {
-        if std::mem::take(&mut self.op_long) {
-            let restarts = self.op_starts.min(MAX_PARSER_RETRIES as u64);
-            let steps = restarts.saturating_mul(self.op_bytes);
-            self.restart_cost = self.restart_cost.saturating_add(steps);
+    /// An operation ended at `at` in the pushed `bytes`. If it failed, or holds a long token
+    /// (which pdf_oxide's slower parser may refuse where its fast one read on), the parser
+    /// starts again one byte after each byte a restart can begin at, up to
+    /// [`MAX_PARSER_RETRIES`] in a row, and each restart reads on to the same failure: every
+    /// byte of the operation again, white space included. A fuzzed page of 1,000 numbers,
+    /// 1 MiB of spaces and a stray `)` took 2.6 s (1,000 rereadings of the spaces); its tokens
+    /// alone (`k²`, [`Nesting::fail`]) cost 10⁶.
+    #[inline]
+    fn end_operation(&mut self, bytes: &[u8], at: usize) {
+        if self.op_long {
+            self.charge_operation(&bytes[self.op_from..at]);
         }
         self.op_bytes = 0;
         self.op_starts = 0;
+        self.op_from = at;
     }
 
-    /// A bare word ended: an operator ends the operation (at the top level), `true`, `false`,
-    /// `null` and `R` are operands, and an operator inside an array fails the operation.
-    #[inline(always)]
-    fn end_word(&mut self) {
-        if let Some(word) = self.word.take() {
-            self.ended_word(word);
-        }
+    /// [`Nesting::end_operation`] for an operation charged, whose bytes in this push are `run`.
+    #[cold]
+    fn charge_operation(&mut self, run: &[u8]) {
+        self.op_long = false;
+        let bytes = self.op_bytes + run.len() as u64;
+        let starts = self.op_starts + non_space(run);
+        let restarts = starts.min(MAX_PARSER_RETRIES as u64);
+        let steps = restarts.saturating_mul(bytes);
+        self.restart_cost = self.restart_cost.saturating_add(steps);
     }
 
-    /// [`Nesting::end_word`] for a word that was being read (most calls find none).
-    fn ended_word(&mut self, (bytes, len): ([u8; 5], usize)) {
-        let word = &bytes[..len.min(bytes.len())];
-        if matches!(word, b"true" | b"false" | b"null" | b"R") {
-            return;
-        }
+    /// A bare word other than `true`, `false`, `null` and `R` (operands) ended at `at`: an
+    /// operator ends the operation (at the top level), and an operator inside an array fails
+    /// it.
+    #[inline]
+    fn operator(&mut self, bytes: &[u8], at: usize) {
         if self.depth == 0 {
-            self.run = 0;
-            self.end_operation();
+            self.run_from = self.tokens;
+            self.end_operation(bytes, at);
         } else {
-            self.fail();
+            self.fail(bytes, at);
         }
     }
 
@@ -531,223 +574,326 @@ impl Nesting {
     /// Forget the structure (a new, independent buffer follows) but keep the maxima.
     pub fn restart(&mut self) {
         self.end_token();
+        self.most_nested_tokens = self.most_nested_tokens();
         self.state = State::Structure;
+        self.in_token = false;
         self.depth = 0;
         self.hidden = 0;
-        self.nested_tokens = 0;
-        self.after_space = true;
         self.op_bytes = 0;
         self.op_starts = 0;
         self.op_long = false;
     }
 
     pub fn push(&mut self, bytes: &[u8]) {
+        self.op_from = 0;
         let mut i = 0;
+        if self.word.is_some() && !self.in_token && self.state == State::Structure {
+            self.left_over_word(bytes);
+        }
         while i < bytes.len() {
-            // Runs that change nothing but counters are counted whole: the rest of a token
-            // (a number's digits, an operator's or a name's letters) and a region's plain
-            // bytes. Each step below is what `byte` does to every byte of the run.
-            let run = match self.state {
-                // Between tokens, no token or word left over from before a `restart`.
-                State::Structure
-                    if !self.after_space || (self.token_len == 0 && self.word.is_none()) =>
-                {
-                    self.structure_run(&bytes[i..])
-                }
-                State::Name => self.token_run(&bytes[i..], false),
-                State::Literal(_) => {
-                    let end = memchr::memchr3(b'\\', b'(', b')', &bytes[i..]);
-                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], true)
-                }
-                State::Comment => {
-                    let end = memchr::memchr2(b'\r', b'\n', &bytes[i..]);
-                    self.region_run(&bytes[i..i + end.unwrap_or(bytes.len() - i)], false)
-                }
-                State::Hex => self.hex_run(&bytes[i..]),
-                _ => 0,
+            i = match self.state {
+                State::Structure => self.structure(bytes, i),
+                State::Name => self.name(bytes, i),
+                State::Angle => self.angle(bytes, i),
+                State::CloseAngle => self.close_angle(bytes, i),
+                State::Comment => self.comment(bytes, i),
+                State::Literal(_) | State::Escape(_) => self.literal(bytes, i),
+                State::Hex => self.hex(bytes, i),
             };
-            i += run;
-            if let Some(&b) = bytes.get(i) {
-                self.byte(b);
-                i += 1;
-            }
         }
+        // The operation's bytes in this push, counted before they go.
+        let tail = &bytes[self.op_from..];
+        self.op_bytes += tail.len() as u64;
+        self.op_starts += non_space(tail);
+        self.op_from = 0;
     }
 
-    /// The regular bytes (neither white space nor a delimiter) at the start of `bytes`,
-    /// inside a token already started: counted, and the first of them kept in the word being
-    /// read when `word`.
-    fn token_run(&mut self, bytes: &[u8], word: bool) -> usize {
-        let run = bytes
-            .iter()
-            .position(|&b| CLASS[b as usize] != 0)
-            .unwrap_or(bytes.len());
-        if run == 0 {
-            return 0;
-        }
-        self.op_bytes += run as u64;
-        self.op_starts += run as u64;
-        self.token_len += run;
-        if word {
-            if let Some((kept, len)) = &mut self.word {
-                for (k, &b) in bytes[..run].iter().enumerate() {
-                    match kept.get_mut(*len + k) {
-                        Some(slot) => *slot = b,
-                        None => break,
-                    }
+    /// The first byte of a push after a [`Nesting::restart`] cut a bare word: white space or
+    /// a delimiter ends the word left over, and a regular byte starts a token that carries it
+    /// on unless the byte starts a word of its own (as the byte-at-a-time machine read it).
+    #[cold]
+    fn left_over_word(&mut self, bytes: &[u8]) {
+        let Some(&b) = bytes.first() else {
+            return;
+        };
+        let class = CLASS[b as usize];
+        if class & (SPACE | DELIMITER) != 0 {
+            if let Some((kept, len)) = self.word.take() {
+                if !is_operand_word(&kept[..len.min(kept.len())]) {
+                    self.operator(bytes, 1);
                 }
-                *len += run;
             }
+            return;
         }
-        run
+        self.tokens += 1;
+        if class & WORD != 0 {
+            self.word = Some(([0; 5], 0));
+        } else if class & OPERAND == 0 {
+            self.fail(bytes, 1);
+        }
+        // `token_rest` reads the token from this byte on.
+        self.in_token = true;
     }
 
-    /// The white space and regular tokens (numbers, operators, `true`, …) at the start of
-    /// `bytes`, up to the first delimiter: what [`Nesting::structure_byte`] does to each of
-    /// them, a token at a time. Most of a content stream is such runs (`0 0 1 rg 72 712 Td`),
-    /// and stepping through them byte by byte was most of the scan's time.
-    fn structure_run(&mut self, bytes: &[u8]) -> usize {
-        let mut i = 0;
+    /// Between tokens or inside a regular one, from `i`: white space and regular tokens read
+    /// in tight loops, delimiters acted on; returns where another state begins (or the end).
+    fn structure(&mut self, bytes: &[u8], mut i: usize) -> usize {
+        if self.in_token {
+            i = self.token_rest(bytes, i);
+            if self.in_token {
+                return i;
+            }
+        }
         while let Some(&b) = bytes.get(i) {
-            match CLASS[b as usize] {
-                SPACE => {
-                    // Counted before the operation it may end is charged.
-                    self.op_bytes += 1;
-                    if !self.after_space {
-                        self.end_token();
-                        self.end_word();
-                        self.after_space = true;
-                    }
-                    i += 1;
-                }
-                0 => {
-                    if self.after_space {
-                        // A token starts (no token or word was being read: see `push`).
-                        self.op_bytes += 1;
-                        self.op_starts += 1;
-                        self.token_len += 1;
-                        self.token();
-                        if b.is_ascii_alphabetic() || b == b'\'' || b == b'"' {
-                            self.word = Some(([b, 0, 0, 0, 0], 1));
-                        } else if !STARTS_OPERAND[b as usize] {
-                            self.fail();
-                        }
-                        self.after_space = false;
-                        i += 1;
-                    }
-                    i += self.token_run(&bytes[i..], true);
-                }
-                // A hex string (`<` not followed by `<`) read whole, and a `TJ` array's
-                // brackets, without leaving the run: what `byte` does to each of their bytes
-                // (CID text is `[<0012>-3<0034>]TJ` over and over, and each delimiter sent
-                // back to `push` was a round through the state machine).
-                _ if b == b'<' && bytes.get(i + 1).is_some_and(|&c| c != b'<') => {
-                    i += 1 + self.hex_string(&bytes[i + 1..]);
-                    if self.state != State::Structure {
-                        break;
-                    }
-                }
-                _ if b == b'[' || b == b']' => {
-                    self.byte(b);
-                    i += 1;
-                }
-                // A name (`/F4 12 Tf`, `/P <</MCID 3>> BDC`) and the byte that ends it, as
-                // `push` and `byte` read them.
-                _ if b == b'/' => {
-                    self.byte(b);
-                    i += 1;
-                    i += self.token_run(&bytes[i..], false);
-                    let Some(&end) = bytes.get(i) else {
-                        break;
-                    };
-                    self.byte(end);
-                    i += 1;
-                    if self.state != State::Structure {
-                        break;
-                    }
-                }
-                _ => break,
-            }
-        }
-        i
-    }
-
-    /// After a `<` read between tokens whose next byte (the first of `after`) is not `<`: the
-    /// `<` as [`Nesting::structure_byte`] reads it, then the hex string up to and including
-    /// its `>` (or to the end of `after`, the string still open). Returns the bytes of `after`
-    /// read.
-    fn hex_string(&mut self, after: &[u8]) -> usize {
-        // `byte(b'<')`, then the angle's next byte entering the hex region.
-        self.op_bytes += 1;
-        self.op_starts += 1;
-        self.end_token();
-        self.end_word();
-        self.token();
-        self.after_space = true;
-        self.enter_region(State::Hex);
-        let run = self.hex_run(after);
-        if after.get(run) == Some(&b'>') {
-            // `hex_byte(b'>')`.
-            self.op_bytes += 1;
-            self.op_starts += 1;
-            self.state = State::Structure;
-            return run + 1;
-        }
-        run
-    }
-
-    /// A run of a region's bytes that neither end it nor change its state (`strings`: they
-    /// count as string bytes, as in literal and hex strings but not comments).
-    fn region_run(&mut self, run: &[u8], strings: bool) -> usize {
-        if run.is_empty() {
-            return 0;
-        }
-        let (spaces, opens) = spaces_and_opens(run);
-        self.count_region(run.len(), spaces, opens, strings);
-        run.len()
-    }
-
-    /// [`Nesting::region_run`] for a hex string's bytes up to its `>`, found in the same pass
-    /// that counts them: a content stream of CID text is mostly short hex strings, and a
-    /// search for the end, then a count, was two passes and a call for each.
-    fn hex_run(&mut self, bytes: &[u8]) -> usize {
-        let (mut i, mut spaces, mut opens) = (0, 0, 0);
-        'words: while let Some(word) = bytes.get(i..i + 8) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if !has_space_open_or(w, b'>') {
-                i += 8;
+            let class = CLASS[b as usize];
+            if class & SPACE != 0 {
+                i += 1;
                 continue;
             }
-            for &b in word {
-                if b == b'>' {
-                    break 'words;
+            // Every other byte starts a token.
+            self.tokens += 1;
+            if class & DELIMITER == 0 {
+                // A number, an operator, `true`, …, up to white space or a delimiter.
+                let start = i;
+                if class & (WORD | OPERAND) == 0 {
+                    // No token starts with this byte: the operation fails here.
+                    self.fail(bytes, i + 1);
                 }
-                spaces += usize::from(CLASS[b as usize] == SPACE);
-                opens += usize::from(b == b'[' || b == b'<');
                 i += 1;
+                i = first_of(bytes, i, SPACE | DELIMITER);
+                if i == bytes.len() {
+                    // The push ends inside it: kept for the next.
+                    self.in_token = true;
+                    self.token_len = i - start;
+                    if class & WORD != 0 {
+                        let mut kept = [0u8; 5];
+                        let n = (i - start).min(kept.len());
+                        kept[..n].copy_from_slice(&bytes[start..start + n]);
+                        self.word = Some((kept, i - start));
+                    }
+                    return i;
+                }
+                if i - start > LONG_TOKEN {
+                    self.long_token(i - start);
+                }
+                // The byte that ends a word ends its operation with it.
+                if class & WORD != 0
+                    && (class & OPERAND_WORD == 0
+                        || !is_operand_word(&bytes[start..i.min(start + 5)]))
+                {
+                    self.operator(bytes, i + 1);
+                }
+                // That byte is read next, between tokens (white space at once).
+                if CLASS[bytes[i] as usize] & SPACE != 0 {
+                    i += 1;
+                }
+                continue;
+            }
+            i += 1;
+            match b {
+                b'[' => self.open(),
+                b']' if self.depth == 0 => self.fail(bytes, i),
+                b']' => self.close(),
+                b')' | b'{' | b'}' => self.fail(bytes, i),
+                // A hex string or a dictionary's `<<` (CID text is `[<0012>-3<0034>]TJ` over
+                // and over: read here rather than through `push`).
+                b'<' => match bytes.get(i) {
+                    Some(b'<') => {
+                        self.open();
+                        i += 1;
+                    }
+                    Some(_) => {
+                        self.enter_region(State::Hex);
+                        i = self.hex(bytes, i);
+                        if self.state != State::Structure {
+                            return i;
+                        }
+                    }
+                    None => {
+                        self.state = State::Angle;
+                        return i;
+                    }
+                },
+                b'>' => {
+                    self.state = State::CloseAngle;
+                    return i;
+                }
+                b'(' => {
+                    self.enter_region(State::Literal(1));
+                    self.string_len = 0;
+                    self.string_opens = 0;
+                    self.string_open_offsets = 0;
+                    return i;
+                }
+                b'%' => {
+                    self.enter_region(State::Comment);
+                    return i;
+                }
+                // `/`: a name (`/F4 12 Tf`).
+                _ => {
+                    self.state = State::Name;
+                    i = self.name(bytes, i);
+                    if self.state != State::Structure {
+                        return i;
+                    }
+                }
             }
         }
-        if bytes.get(i).is_some_and(|&b| b != b'>') {
-            let end = memchr::memchr(b'>', &bytes[i..]).map_or(bytes.len(), |e| i + e);
-            let (s, o) = spaces_and_opens(&bytes[i..end]);
-            (spaces, opens, i) = (spaces + s, opens + o, end);
-        }
-        self.count_region(i, spaces, opens, true);
         i
     }
 
-    /// What a region's run of `len` bytes, `spaces` of them white space and `opens` of them
-    /// `[` or `<`, does to the counters (see [`Nesting::region_run`]).
-    fn count_region(&mut self, len: usize, spaces: usize, opens: usize, strings: bool) {
-        let run = len;
-        self.op_bytes += run as u64;
-        self.op_starts += (run - spaces) as u64;
-        if strings {
-            self.string_bytes += run;
+    /// The rest of a regular token an earlier push (or `left_over_word`) began, from `i`: its
+    /// length and word kept while the push ends inside it, ended (as in `structure`) otherwise.
+    fn token_rest(&mut self, bytes: &[u8], i: usize) -> usize {
+        let start = i;
+        let i = first_of(bytes, i, SPACE | DELIMITER);
+        self.token_len += i - start;
+        if let Some((kept, len)) = &mut self.word {
+            for (k, &b) in bytes[start..i].iter().enumerate() {
+                match kept.get_mut(*len + k) {
+                    Some(slot) => *slot = b,
+                    None => break,
+                }
+            }
+            *len += i - start;
         }
-        if matches!(self.state, State::Literal(_)) {
-            self.string_len += run as u64;
+        if i == bytes.len() {
+            return i;
         }
+        self.in_token = false;
+        self.end_token();
+        if let Some((kept, len)) = self.word.take() {
+            if !is_operand_word(&kept[..len.min(kept.len())]) {
+                self.operator(bytes, i + 1);
+            }
+        }
+        i
+    }
+
+    /// A name's bytes after its `/`, from `i`, up to white space or a delimiter (read next,
+    /// between tokens).
+    fn name(&mut self, bytes: &[u8], i: usize) -> usize {
+        let start = i;
+        let i = first_of(bytes, i, SPACE | DELIMITER);
+        self.token_len += i - start;
+        if i < bytes.len() {
+            self.state = State::Structure;
+            self.end_token();
+        }
+        i
+    }
+
+    /// The byte after a `<` that ended the push before.
+    fn angle(&mut self, bytes: &[u8], i: usize) -> usize {
+        if bytes[i] == b'<' {
+            self.state = State::Structure;
+            self.open();
+            i + 1
+        } else {
+            // `<` then anything else: a hex string, which this byte is part of.
+            self.enter_region(State::Hex);
+            self.hex(bytes, i)
+        }
+    }
+
+    /// The byte after a `>`: a dictionary's end, or a stray `>` the parser fails on (and a
+    /// byte other than `>` then starts afresh).
+    fn close_angle(&mut self, bytes: &[u8], i: usize) -> usize {
+        self.state = State::Structure;
+        if bytes[i] != b'>' {
+            self.fail(bytes, i + 1);
+            return i;
+        }
+        if self.depth > 0 {
+            self.close();
+        } else {
+            self.fail(bytes, i + 1);
+        }
+        i + 1
+    }
+
+    /// A comment's bytes from `i` up to and including its end of line.
+    fn comment(&mut self, bytes: &[u8], i: usize) -> usize {
+        let end = memchr::memchr2(b'\r', b'\n', &bytes[i..]).map_or(bytes.len(), |e| i + e);
+        self.hide(count_opens(&bytes[i..end]));
+        if end < bytes.len() {
+            self.state = State::Structure;
+            return end + 1;
+        }
+        end
+    }
+
+    /// A hex string's bytes from `i` up to and including its `>`.
+    fn hex(&mut self, bytes: &[u8], mut i: usize) -> usize {
+        let start = i;
+        let mut opens = 0;
+        loop {
+            i = first_of(bytes, i, HEX_STOP);
+            match bytes.get(i) {
+                Some(b'>') | None => break,
+                Some(_) => {
+                    opens += 1;
+                    i += 1;
+                }
+            }
+        }
+        self.string_bytes += i - start;
+        self.hide(opens);
+        if i < bytes.len() {
+            self.state = State::Structure;
+            return i + 1;
+        }
+        i
+    }
+
+    /// A literal string's bytes from `i`: plain runs up to a `\`, `(` or `)` counted whole,
+    /// those three read one at a time (nesting, escapes), up to and including its last `)`.
+    fn literal(&mut self, bytes: &[u8], mut i: usize) -> usize {
+        while i < bytes.len() {
+            let level = match self.state {
+                State::Literal(level) => level,
+                State::Escape(level) => {
+                    // The escaped byte, or an octal escape's first digit: the digits that
+                    // follow are neither parentheses nor backslashes, so reading them as plain
+                    // bytes keeps the same parenthesis count as the parser's lexer.
+                    self.string_bytes += 1;
+                    self.string_len += 1;
+                    self.hide(usize::from(bytes[i] == b'[' || bytes[i] == b'<'));
+                    self.state = State::Literal(level);
+                    i += 1;
+                    continue;
+                }
+                _ => return i,
+            };
+            let end =
+                memchr::memchr3(b'\\', b'(', b')', &bytes[i..]).map_or(bytes.len(), |e| i + e);
+            let run = &bytes[i..end];
+            self.string_bytes += run.len();
+            self.string_len += run.len() as u64;
+            self.hide(count_opens(run));
+            let Some(&b) = bytes.get(end) else {
+                return end;
+            };
+            i = end + 1;
+            self.string_bytes += 1;
+            self.string_len += 1;
+            self.state = match b {
+                b'\\' => State::Escape(level),
+                b'(' => {
+                    self.string_opens += 1;
+                    self.string_open_offsets += self.string_len;
+                    State::Literal(level + 1)
+                }
+                _ if level == 1 => State::Structure,
+                _ => State::Literal(level - 1),
+            };
+        }
+        i
+    }
+
+    /// `opens` more `[` and `<` in the region being read.
+    #[inline]
+    fn hide(&mut self, opens: usize) {
         self.hidden += opens;
         self.most_hidden = self.most_hidden.max(self.hidden);
     }
@@ -755,7 +901,7 @@ impl Nesting {
     /// Bytes the parser reads as data, not syntax, unless a parse goes astray: every `[` and
     /// `<` in them is a possible opening, as in a string.
     pub fn push_opaque(&mut self, bytes: &[u8]) {
-        let opens = bytes.iter().filter(|&&b| b == b'[' || b == b'<').count();
+        let opens = count_opens(bytes);
         self.most_hidden = self.most_hidden.max(opens);
         // Rereading costs what a parse of the data as syntax would nest: the openings in a
         // row, not all of them (ASCII85 image data holds many, scattered and closed again).
@@ -769,262 +915,152 @@ impl Nesting {
     }
 
     fn open(&mut self) {
+        if self.depth == 0 {
+            self.nested_from = self.tokens;
+        }
         self.depth += 1;
         self.deepest = self.deepest.max(self.depth);
     }
 
     fn close(&mut self) {
+        if self.depth == 1 {
+            self.most_nested_tokens = self.most_nested_tokens();
+        }
         self.depth = self.depth.saturating_sub(1);
-        if self.depth == 0 {
-            self.nested_tokens = 0;
-        }
-    }
-
-    /// A token starts here.
-    fn token(&mut self) {
-        self.tokens += 1;
-        self.run += 1;
-        if self.depth > 0 {
-            self.nested_tokens += 1;
-            self.most_nested_tokens = self.most_nested_tokens.max(self.nested_tokens);
-        }
-    }
-
-    /// A byte inside a region: an opening the region might hide from this lexing.
-    #[inline]
-    fn region_byte(&mut self, b: u8) {
-        if !matches!(self.state, State::Comment) {
-            self.string_bytes += 1;
-        }
-        if b == b'[' || b == b'<' {
-            self.hidden += 1;
-            self.most_hidden = self.most_hidden.max(self.hidden);
-        }
     }
 
     fn enter_region(&mut self, state: State) {
-        self.hidden_cost();
-        self.hidden = 0;
+        if self.hidden > 0 {
+            self.hidden_cost();
+            self.hidden = 0;
+        }
         self.state = state;
     }
+}
 
-    #[inline]
-    fn byte(&mut self, b: u8) {
-        self.op_bytes += 1;
-        if !is_space(b) {
-            self.op_starts += 1;
-        }
-        match self.state {
-            State::Structure => self.structure_byte(b),
-            State::Angle => {
-                if b == b'<' {
-                    self.state = State::Structure;
-                    self.open();
-                } else {
-                    // `<` then anything else: a hex string, which this byte is part of.
-                    self.enter_region(State::Hex);
-                    self.hex_byte(b);
-                }
-            }
-            State::CloseAngle => {
-                self.state = State::Structure;
-                if b == b'>' && self.depth > 0 {
-                    self.close();
-                } else if b == b'>' {
-                    self.fail();
-                } else {
-                    self.fail();
-                    // A stray `>` (the parser fails on it and moves one byte on): this byte
-                    // starts afresh.
-                    self.structure_byte(b);
-                }
-            }
-            State::Name => {
-                if is_space(b) || is_delimiter(b) {
-                    self.state = State::Structure;
-                    self.structure_byte(b);
-                } else {
-                    self.token_len += 1;
-                }
-            }
-            State::Comment => {
-                if b == b'\r' || b == b'\n' {
-                    self.state = State::Structure;
-                } else {
-                    self.region_byte(b);
-                }
-            }
-            State::Literal(level) => {
-                self.region_byte(b);
-                self.string_len += 1;
-                if b == b'(' {
-                    self.string_opens += 1;
-                    self.string_open_offsets += self.string_len;
-                }
-                self.state = match b {
-                    b'\\' => State::Escape(level),
-                    b'(' => State::Literal(level + 1),
-                    b')' if level == 1 => State::Structure,
-                    b')' => State::Literal(level - 1),
-                    _ => State::Literal(level),
-                };
-            }
-            State::Escape(level) => {
-                // The escaped byte, or an octal escape's first digit: the digits that follow
-                // are neither parentheses nor backslashes, so reading them as plain bytes
-                // keeps the same parenthesis count as the parser's lexer.
-                self.region_byte(b);
-                self.string_len += 1;
-                self.state = State::Literal(level);
-            }
-            State::Hex => self.hex_byte(b),
-        }
-    }
-
-    fn hex_byte(&mut self, b: u8) {
-        if b == b'>' {
-            self.state = State::Structure;
-        } else {
-            self.region_byte(b);
-        }
-    }
-
-    #[inline(always)]
-    fn structure_byte(&mut self, b: u8) {
-        let class = CLASS[b as usize];
-        let space = class == SPACE;
-        let delimiter = class == DELIMITER;
-        let starts = !space && (self.after_space || delimiter);
-        if space || delimiter {
-            self.end_token();
-            self.end_word();
-        } else if let Some((bytes, len)) = &mut self.word {
-            if let Some(slot) = bytes.get_mut(*len) {
-                *slot = b;
-            }
-            *len += 1;
-        }
-        if class == 0 {
-            self.token_len += 1;
-        }
-        if starts {
-            self.token();
-            if b.is_ascii_alphabetic() || b == b'\'' || b == b'"' {
-                self.word = Some(([b, 0, 0, 0, 0], 1));
-            } else if !STARTS_OPERAND[b as usize] {
-                // No token starts with this byte: the operation fails here.
-                self.fail();
-            }
-        }
-        self.after_space = class != 0;
-        if !delimiter {
-            return;
-        }
-        match b {
-            b'[' => self.open(),
-            b']' if self.depth == 0 => self.fail(),
-            b']' => self.close(),
-            b')' | b'{' | b'}' => self.fail(),
-            b'<' => self.state = State::Angle,
-            b'>' => self.state = State::CloseAngle,
-            b'(' => {
-                self.enter_region(State::Literal(1));
-                self.string_len = 0;
-                self.string_opens = 0;
-                self.string_open_offsets = 0;
-            }
-            b'%' => self.enter_region(State::Comment),
-            b'/' => self.state = State::Name,
-            _ => {}
-        }
-    }
+/// Whether a bare word (its first five bytes at most) is an operand, not an operator.
+#[inline]
+fn is_operand_word(word: &[u8]) -> bool {
+    matches!(word, b"true" | b"false" | b"null" | b"R")
 }
 
 /// Consecutive failed operations pdf_oxide's content parser tries, one byte on each time,
 /// before it gives up on a stream (`MAX_CONSECUTIVE_ERRORS` in its `content/parser.rs`).
 const MAX_PARSER_RETRIES: usize = 1024;
-/// Tokens longer than this are charged their rereading ([`Nesting::end_token`]).
+/// Tokens longer than this are charged their rereading ([`Nesting::long_token`]).
 const LONG_TOKEN: usize = 256;
 
-/// A byte's class for the lexer, looked up once per byte: the scan reads every byte of every
-/// syntax stream, and the tests of the two classes were a fifth of its time.
+/// A byte's classes for the lexer, looked up once per byte: the scan reads every byte of
+/// every syntax stream. White space and delimiters end a token; a regular byte (neither)
+/// starts a word (a letter, `'` or `"`), an operand (a digit, `+`, `-`, `.`, `*`) or nothing
+/// the parser reads (the operation fails there); `>`, `[` and `<` stop a hex string's run.
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
+const WORD: u8 = 4;
+const OPERAND: u8 = 8;
+const HEX_STOP: u8 = 16;
+/// The first bytes of `true`, `false`, `null` and `R`: a word starting otherwise is an
+/// operator, whatever follows.
+const OPERAND_WORD: u8 = 32;
 const CLASS: [u8; 256] = {
     let mut class = [0u8; 256];
-    let spaces = b" \t\r\n\x00\x0C";
-    let mut i = 0;
-    while i < spaces.len() {
-        class[spaces[i] as usize] = SPACE;
-        i += 1;
+    let mut b = 0;
+    while b < 256 {
+        if (b as u8).is_ascii_alphabetic() || b == b'\'' as usize || b == b'"' as usize {
+            class[b] = WORD;
+        }
+        b += 1;
     }
-    let delimiters = b"/%()<>[]{}";
-    let mut i = 0;
-    while i < delimiters.len() {
-        class[delimiters[i] as usize] = DELIMITER;
-        i += 1;
+    let sets: [(&[u8], u8); 5] = [
+        (b" \t\r\n\x00\x0C", SPACE),
+        (b"/%()<>[]{}", DELIMITER),
+        (b"0123456789+-.*", OPERAND),
+        (b">[<", HEX_STOP),
+        (b"tfnR", OPERAND_WORD),
+    ];
+    let mut s = 0;
+    while s < sets.len() {
+        let (bytes, flag) = sets[s];
+        let mut i = 0;
+        while i < bytes.len() {
+            class[bytes[i] as usize] |= flag;
+            i += 1;
+        }
+        s += 1;
     }
     class
 };
 
-/// Bytes other than a letter, `'` or `"` that may start an operand (a number, a name, a
-/// string, an array, a dictionary) or a comment: any other starts no token.
-const STARTS_OPERAND: [bool; 256] = {
-    let mut starts = [false; 256];
-    let bytes = b"0123456789+-./([<>]%*";
-    let mut i = 0;
-    while i < bytes.len() {
-        starts[bytes[i] as usize] = true;
-        i += 1;
-    }
-    starts
-};
-
-/// The white space bytes of `run` and its `[` and `<` bytes, eight bytes at a time where
-/// none of the eight is either (a hex string's digits, most of a literal string's text).
-fn spaces_and_opens(run: &[u8]) -> (usize, usize) {
-    let (mut spaces, mut opens) = (0, 0);
-    let mut words = run.chunks_exact(8);
-    for word in &mut words {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        if has_space_open_or(w, b'[') {
-            for &b in word {
-                spaces += usize::from(CLASS[b as usize] == SPACE);
-                opens += usize::from(b == b'[' || b == b'<');
+/// The first byte of `bytes` at or after `i` of one of the classes `stop` (or the end): eight
+/// bytes at a time with no bounds check between them, since most tokens and hex strings are
+/// short and a byte-at-a-time loop spent half its steps checking the end.
+#[inline(always)]
+fn first_of(bytes: &[u8], mut i: usize, stop: u8) -> usize {
+    while let Some(chunk) = bytes
+        .get(i..i + 8)
+        .and_then(|c| <&[u8; 8]>::try_from(c).ok())
+    {
+        for (k, &c) in chunk.iter().enumerate() {
+            if CLASS[c as usize] & stop != 0 {
+                return i + k;
             }
         }
+        i += 8;
     }
-    for &b in words.remainder() {
-        spaces += usize::from(CLASS[b as usize] == SPACE);
-        opens += usize::from(b == b'[' || b == b'<');
+    while let Some(&c) = bytes.get(i) {
+        if CLASS[c as usize] & stop != 0 {
+            break;
+        }
+        i += 1;
     }
-    (spaces, opens)
+    i
 }
 
-/// Whether one of the eight bytes of `w` may be white space (every white space byte is below
-/// `!`, so a byte below it counts), is `[` or `<`, or is `also`: exact as a yes or no (the
-/// bit tricks of "Bit Twiddling Hacks", `hasless` and `haszero`).
+/// The bytes of `run` other than white space (where a restart can begin).
+fn non_space(run: &[u8]) -> u64 {
+    run.iter()
+        .filter(|&&b| CLASS[b as usize] & SPACE == 0)
+        .count() as u64
+}
+
+/// The `[` and `<` bytes of `run`, eight bytes at a time.
+fn count_opens(run: &[u8]) -> usize {
+    let mut words = run.chunks_exact(8);
+    let mut opens = 0;
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        opens += (equal_bytes(w, b'[') | equal_bytes(w, b'<')).count_ones() as usize;
+    }
+    opens
+        + words
+            .remainder()
+            .iter()
+            .filter(|&&b| b == b'[' || b == b'<')
+            .count()
+}
+
+/// The high bit of each byte of `w` that equals `c`, and no other bit (exact per byte, unlike
+/// the borrow-based test: "Bit Twiddling Hacks", `haszero` without its false positives).
 #[inline]
-fn has_space_open_or(w: u64, also: u8) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
-    let equal = |c: u8| below(w ^ (ONES * u64::from(c)), 1);
-    below(w, b'!') | equal(b'[') | equal(b'<') | equal(also) != 0
+fn equal_bytes(w: u64, c: u8) -> u64 {
+    const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
+    let v = w ^ u64::from_le_bytes([c; 8]);
+    !(((v & LOW7) + LOW7) | v | LOW7)
 }
 
 #[inline]
 fn is_space(b: u8) -> bool {
-    CLASS[b as usize] == SPACE
+    CLASS[b as usize] & SPACE != 0
 }
 
 #[inline]
 fn is_delimiter(b: u8) -> bool {
-    CLASS[b as usize] == DELIMITER
+    CLASS[b as usize] & DELIMITER != 0
 }
 
 #[cfg(test)]
 mod tests {
+    use super::oracle::Oracle;
     use super::*;
 
     fn scan(input: &[u8]) -> Nesting {
@@ -1209,13 +1245,140 @@ mod tests {
         assert_eq!(scans.content(&content), page_figures(&content));
     }
 
+    /// Every figure the meter's users read (the nesting limits, the page charges), from the
+    /// meter.
+    fn figures(n: &Nesting) -> [u64; 7] {
+        [
+            n.deepest() as u64,
+            n.most_hidden() as u64,
+            n.bound() as u64,
+            n.string_bytes() as u64,
+            n.tokens() as u64,
+            n.most_nested_tokens() as u64,
+            n.restart_cost(),
+        ]
+    }
+
+    /// The same figures from the byte-at-a-time machine the meter replaced.
+    fn oracle_figures(o: &Oracle) -> [u64; 7] {
+        [
+            o.deepest() as u64,
+            o.most_hidden() as u64,
+            o.bound() as u64,
+            o.string_bytes() as u64,
+            o.tokens() as u64,
+            o.most_nested_tokens() as u64,
+            o.restart_cost(),
+        ]
+    }
+
+    /// `input` fed to the meter in pieces of `piece` bytes (a restart before the piece that
+    /// starts at `restart_at`, as the file pre-pass restarts between the file's stretches) and
+    /// to the oracle one byte at a time: the figures agree after every piece and at the end.
+    fn agrees_with_oracle(input: &[u8], piece: usize, restart_at: Option<usize>) {
+        let mut n = Nesting::new();
+        let mut o = Oracle::new();
+        for (k, chunk) in input.chunks(piece.max(1)).enumerate() {
+            if restart_at == Some(k) {
+                n.restart();
+                o.restart();
+            }
+            n.push(chunk);
+            o.push(chunk);
+            assert_eq!(figures(&n), oracle_figures(&o), "after piece {k}");
+        }
+        n.finish();
+        o.finish();
+        assert_eq!(figures(&n), oracle_figures(&o), "finished");
+        assert_eq!(within(&n).is_ok(), {
+            o.deepest() <= MAX_DEPTH
+                && o.bound() <= MAX_BOUND
+                && o.most_nested_tokens() <= MAX_NESTED_TOKENS
+        });
+    }
+
+    /// [`push_content`] for the oracle: the same inline-image cuts.
+    fn oracle_content(o: &mut Oracle, data: &[u8]) {
+        let mut at = 0;
+        while let Some(bi) = operator(data, at, b"BI") {
+            let Some(id) = operator(data, bi + 2, b"ID") else {
+                break;
+            };
+            o.push(&data[at..id + 2]);
+            let Some(ei) = operator(data, id + 2, b"EI") else {
+                o.push_opaque(&data[id + 2..]);
+                return;
+            };
+            o.push_opaque(&data[id + 2..ei]);
+            at = ei;
+        }
+        o.push(&data[at..]);
+    }
+
+    /// Pieces of PDF syntax a hostile stream is made of: every delimiter, white space, words
+    /// the meter tells apart (`false` and `falsey` read alike), bytes no token starts with,
+    /// escapes, inline-image operators and tokens past [`LONG_TOKEN`].
+    fn fragments() -> Vec<Vec<u8>> {
+        let mut f: Vec<Vec<u8>> = [
+            " ", "  ", "\n", "\r", "\t", "\x00", "\x0c", "(", ")", "\\", "\\(", "[", "]", "<", ">",
+            "<<", ">>", "{", "}", "/", "/F1", "%", "% c [<\n", "true", "false", "falsey", "null",
+            "nullx", "R", "Rx", "Tj", "TJ", "Td", "BT", "ET", "'", "\"", "12", "-3.5", "+.", "*",
+            "#", "\x01", "\u{80}", "<0035>", "<00[3<5>", "BI", "ID", "EI", "q", "Q",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        f.push(vec![0xFF, 0x80]);
+        f.push(vec![b'1'; 300]);
+        f.push(vec![b'x'; 300]);
+        f.push([&b"/"[..], &[b'N'; 300]].concat());
+        f.push(vec![b' '; 300]);
+        f.push(vec![b'('; 40]);
+        f.push(vec![b'['; 40]);
+        f
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn the_meter_agrees_with_the_byte_machine_on_any_bytes(
+            input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1_500),
+            piece in 1usize..80,
+            restart_at in proptest::option::of(0usize..20),
+        ) {
+            agrees_with_oracle(&input, piece, restart_at);
+        }
+
+        #[test]
+        fn the_meter_agrees_with_the_byte_machine_on_hostile_syntax(
+            picks in proptest::collection::vec(0usize..64, 0..300),
+            piece in 1usize..600,
+            restart_at in proptest::option::of(0usize..8),
+        ) {
+            let fragments = fragments();
+            let input: Vec<u8> = picks
+                .iter()
+                .flat_map(|&k| fragments[k % fragments.len()].iter().copied())
+                .collect();
+            agrees_with_oracle(&input, piece, restart_at);
+            // A page's content, inline images cut out, as the page charge reads it.
+            let mut n = Nesting::new();
+            push_content(&mut n, &input);
+            n.finish();
+            let mut o = Oracle::new();
+            oracle_content(&mut o, &input);
+            o.finish();
+            proptest::prop_assert_eq!(figures(&n), oracle_figures(&o));
+        }
+    }
+
     #[test]
-    fn runs_counted_whole_leave_the_meter_as_byte_steps_do() {
-        // Content-like bytes drawn from the lexer's alphabet (a fixed generator), fed whole,
-        // in pieces and one byte at a time: every counter and state agrees.
+    fn the_meter_agrees_with_the_byte_machine_on_content() {
+        // Content-like bytes drawn from the lexer's alphabet (a fixed generator), and hex
+        // strings of CID text, some with white space or openings among their digits; fed
+        // whole, in pieces and with a restart.
         let alphabet = b"  \n\r\t%()[]<>{}/\\0123456789.-BTETjfmqQabcdefghijklmnopqrstuvwxyz";
-        // Hex strings of CID text, some with white space or openings among their digits (the
-        // eight-byte steps of `hex_run` and `spaces_and_opens`).
         let hex = b"<<>>0123456789ABCDEFabcdef0123456789ABCDEF0123456789abcdef \n[]Tj";
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let lengths = [0usize, 1, 7, 64, 1_000, 20_000];
@@ -1232,28 +1395,36 @@ mod tests {
                     alphabet[(seed % alphabet.len() as u64) as usize]
                 })
                 .collect();
-            let mut stepped = Nesting::new();
-            for &b in &input {
-                stepped.byte(b);
+            for piece in [len.max(1), 5, 1] {
+                agrees_with_oracle(&input, piece, None);
+                agrees_with_oracle(&input, piece, Some(3));
             }
-            let mut whole = Nesting::new();
-            whole.push(&input);
-            assert_eq!(whole, stepped, "whole, {len} bytes");
-            let mut pieces = Nesting::new();
-            for piece in input.chunks(5) {
-                pieces.push(piece);
-            }
-            assert_eq!(pieces, stepped, "in pieces, {len} bytes");
         }
         // Long words and names keep their first bytes only.
-        let mut stepped = Nesting::new();
-        for &b in b"BT /LongFontName 12 Tf operatorword 1 2 3 ET" {
-            stepped.byte(b);
+        agrees_with_oracle(b"BT /LongFontName 12 Tf operatorword 1 2 3 ET", 64, None);
+        // A word cut by a restart is read on by the next stretch's first byte.
+        for next in [
+            &b" 1 2"[..],
+            b"e 1 ]",
+            b"1 ) x",
+            b"x y",
+            b"[1 2]",
+            b"\x01 Tj",
+        ] {
+            let mut n = Nesting::new();
+            let mut o = Oracle::new();
+            for (chunk, restart) in [(&b"[ 1 tru"[..], false), (next, true)] {
+                if restart {
+                    n.restart();
+                    o.restart();
+                }
+                n.push(chunk);
+                o.push(chunk);
+            }
+            n.finish();
+            o.finish();
+            assert_eq!(figures(&n), oracle_figures(&o), "{next:?}");
         }
-        assert_eq!(
-            scan(b"BT /LongFontName 12 Tf operatorword 1 2 3 ET"),
-            stepped
-        );
     }
 
     #[test]
