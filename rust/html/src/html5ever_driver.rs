@@ -41,6 +41,20 @@ impl<S: TokenSink> h::TokenSink for Html5everSink<S> {
                     .collect::<Vec<_>>(),
             ))),
             h::Token::CommentToken(c) => self.0.process_token(Token::Comment(Cow::Borrowed(&c))),
+            // A run of characters never holds a U+0000 (`Token::Chars`): html5ever's may (in
+            // CDATA), so each is handed on as the lexer hands it, a `Token::Null` of its own.
+            h::Token::CharacterTokens(s) if s.contains('\0') => {
+                let mut answer = SinkResult::Continue;
+                for (i, run) in s.split('\0').enumerate() {
+                    if i > 0 {
+                        answer = self.0.process_token(Token::Null);
+                    }
+                    if !run.is_empty() {
+                        answer = self.0.process_token(Token::Chars(Cow::Borrowed(run)));
+                    }
+                }
+                answer
+            }
             h::Token::CharacterTokens(s) => self.0.process_token(Token::Chars(Cow::Borrowed(&s))),
             h::Token::NullCharacterToken => self.0.process_token(Token::Null),
             h::Token::EOFToken => self.0.process_token(Token::Eof),
