@@ -610,6 +610,97 @@ impl Table {
         }
     }
 
+    /// A block whose class names it hidden on desktops ("hidden-desktop", "hide-on-desktop")
+    /// is the phone layout's copy of one the desktop page shows (a wide table's narrow
+    /// variants): skipped when nearly every word it says is said elsewhere in what the root
+    /// keeps, and whatever it says when its class hides it on phones too. One
+    /// that says words nothing else does (a comparison the desktop layout draws as icons) is
+    /// the page's only copy of them, and stays. Near copies, not identical ones: a narrow
+    /// variant splits or rewords its table (see `drop_repeated_blocks` for exact copies).
+    pub(super) fn drop_phone_copies(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
+        let r = &self.items[root as usize];
+        let mut marked = Vec::new();
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) || it.text == 0 {
+                i = it.end;
+                continue;
+            }
+            let class = if it.flags.has_any(F_CLASSED) {
+                doc.tree
+                    .get(it.id)
+                    .and_then(|n| n.value().as_element())
+                    .and_then(|el| html_attr(el, "class"))
+            } else {
+                None
+            };
+            if let Some(class) = class.filter(|c| hidden_on_desktops(c)) {
+                // Hidden on phones as well, no layout shows it: out whatever it says.
+                if hidden_on_phones(class) {
+                    skip.insert(it.id);
+                } else {
+                    marked.push(i);
+                }
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+        if marked.is_empty() {
+            return;
+        }
+        let words_of = |i: u32| {
+            let mut counts: FastMap<String, i32> = fast_map(0);
+            if let Some(node) = doc.tree.get(self.items[i as usize].id) {
+                for t in visible_texts(node) {
+                    for w in t
+                        .split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                    {
+                        *counts.entry(w.to_lowercase()).or_insert(0) += 1;
+                    }
+                }
+            }
+            counts
+        };
+        // The words the root keeps outside every marked block: its words less those of the
+        // blocks already skipped (a copy that is not kept does not cover) and the marked.
+        let mut elsewhere = words_of(root);
+        let mut less = |words: &FastMap<String, i32>| {
+            for (w, n) in words {
+                if let Some(e) = elsewhere.get_mut(w) {
+                    *e -= n;
+                }
+            }
+        };
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            if skip.contains(&it.id) {
+                less(&words_of(i));
+                i = it.end;
+                continue;
+            }
+            i += 1;
+        }
+        let blocks: Vec<_> = marked.iter().map(|&m| (m, words_of(m))).collect();
+        for (_, words) in &blocks {
+            less(words);
+        }
+        for (m, words) in &blocks {
+            let total: i32 = words.values().sum();
+            // Counted: a word said once elsewhere covers one use of it here.
+            let said: i32 = words
+                .iter()
+                .map(|(w, &n)| n.min(elsewhere.get(w).map_or(0, |&e| e.max(0))))
+                .sum();
+            if total > 0 && said as f32 >= PHONE_COPY_SAID * total as f32 {
+                skip.insert(self.items[*m as usize].id);
+            }
+        }
+    }
+
     /// The innermost accordion, FAQ or tab panel (`F_COLLAPSIBLE`) around each element of
     /// `root` (itself included; `NONE` outside any), indexed from `root`; empty when `root`
     /// holds none, as on most pages.
@@ -803,6 +894,42 @@ fn own_text_shows_price(doc: &Html, id: NodeId) -> bool {
                 prev_digit = digit;
                 prev_sign = sign;
             }
+        }
+        false
+    })
+}
+
+/// Share of a phone-layout block's words said elsewhere in the root that makes it a copy
+/// (see `Table::drop_phone_copies`).
+const PHONE_COPY_SAID: f32 = 0.8;
+
+/// Whether a class string names the element hidden on desktops: a class name with "hide" or
+/// "hidden" right before "desktop" ("hidden-desktop", "is-hidden-desktop",
+/// "hide-on-desktop"). A name hiding it on phones ("hidden-mobile") is the desktop's copy.
+fn hidden_on_desktops(class: &str) -> bool {
+    (class.contains("desktop") || class.contains("Desktop")) && hides_on(class, &["desktop"])
+}
+
+/// Whether a class string hides the element on phones too ("hidden-mobile" beside
+/// "hidden-desktop"): then no layout shows it.
+fn hidden_on_phones(class: &str) -> bool {
+    hides_on(class, &["mobile", "phone"])
+}
+
+/// Whether a class name has "hide" or "hidden" (then "on") right before one of `screens`.
+fn hides_on(class: &str, screens: &[&str]) -> bool {
+    class.split_ascii_whitespace().any(|name| {
+        let mut hiding = false;
+        for t in name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|t| !t.is_empty())
+        {
+            if hiding && screens.iter().any(|s| t.eq_ignore_ascii_case(s)) {
+                return true;
+            }
+            hiding = t.eq_ignore_ascii_case("hide")
+                || t.eq_ignore_ascii_case("hidden")
+                || (hiding && t.eq_ignore_ascii_case("on"));
         }
         false
     })

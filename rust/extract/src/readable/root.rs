@@ -111,6 +111,7 @@ impl Table {
         self.drop_edit_links(doc, root, &mut skip);
         self.drop_repeated_lines(doc, root, &mut skip);
         self.drop_repeated_blocks(doc, root, &mut skip);
+        self.drop_phone_copies(doc, root, &mut skip);
         let kept = self.kept_text(root, &skip);
         // Compare with what a whole-page view would show (hidden menus and modals excluded),
         // unless the page keeps its text inside a hidden wrapper.
