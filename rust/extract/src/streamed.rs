@@ -17,7 +17,9 @@
 //! else: each instruction is read by a fixed-shape scan (no regex), applied in document
 //! order only when every id it names is on exactly one element still in the document, and
 //! skipped otherwise; no other hidden content is touched. The emptied segment and the
-//! fallback leave the tree, as they leave the browser's document.
+//! fallback leave the tree, as they leave the browser's document. A segment no instruction
+//! places stays where it is, hidden; the readable selection still reads such segments as
+//! shown unless they are link-dense (`readable/outline.rs`).
 //!
 //! Cost: pages without a pending boundary ([`marked`], one `memchr` over the raw bytes) are
 //! parsed and read exactly as before. A marked page is parsed without stripping
