@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::tree_builder::tag_ids::{known_id, tag, CLASSES, KNOWN};
+use crate::tree_builder::tag_ids::{known_id, tag, CLASSES, KNOWN, NO_NAME};
 
 /// Index of a node in [`Dom::nodes`]; the document is node 0.
 pub type NodeId = u32;
@@ -239,22 +239,27 @@ impl Dom {
         attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
     ) -> NodeId {
         let name_id = self.names.intern(name);
+        let attrs = attrs.into_iter().map(|(ns, n, v)| (ns, NO_NAME, n, v));
         self.new_element_id(ns, name_id, attrs)
     }
 
-    /// [`Dom::new_element`] for a name already interned as `name_id`.
+    /// [`Dom::new_element`] for a name already interned as `name_id`, and attributes each
+    /// with its name's known id ([`NO_NAME`]: interned from the name, known or not).
     pub(crate) fn new_element_id<'a>(
         &mut self,
         ns: Ns,
         name_id: u32,
-        attrs: impl IntoIterator<Item = (Ns, &'a str, &'a str)>,
+        attrs: impl IntoIterator<Item = (Ns, u32, &'a str, &'a str)>,
     ) -> NodeId {
         let a = Self::offset(self.attrs.len());
-        for (ans, aname, value) in attrs {
+        for (ans, known, aname, value) in attrs {
             if !Self::fits(self.attrs.len(), 1) {
                 break;
             }
-            let name = self.names.intern(aname);
+            let name = match known {
+                NO_NAME => self.names.intern(aname),
+                known => known,
+            };
             let (start, end) = self.push_str(value);
             self.attrs.push(Attr {
                 name,

@@ -34,9 +34,8 @@ impl<S: TokenSink> h::TokenSink for Html5everSink<S> {
                 t.self_closing,
                 t.attrs
                     .iter()
-                    .map(|a| Attribute {
-                        name: Cow::Borrowed(&a.name.local),
-                        value: Cow::Borrowed(&a.value),
+                    .map(|a| {
+                        Attribute::new(Cow::Borrowed(&a.name.local), Cow::Borrowed(&a.value))
                     })
                     .collect::<Vec<_>>(),
             ))),

@@ -16,11 +16,21 @@ pub enum TagKind {
     EndTag,
 }
 
-/// An attribute of a tag as the tokenizer read it: name ASCII-lowercased, value decoded.
+/// An attribute of a tag as the tokenizer read it: name ASCII-lowercased, value decoded;
+/// `id` the fixed id of its name, as [`Tag::id`] (build one with [`Attribute::new`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Attribute<'a> {
     pub name: Cow<'a, str>,
     pub value: Cow<'a, str>,
+    pub id: u32,
+}
+
+impl<'a> Attribute<'a> {
+    /// An attribute named `name` (already lowercased), its id looked up.
+    pub fn new(name: Cow<'a, str>, value: Cow<'a, str>) -> Attribute<'a> {
+        let id = crate::tree_builder::tag_ids::known(&name);
+        Attribute { name, value, id }
+    }
 }
 
 /// A start or end tag. `name` is ASCII-lowercased (U+0000 replaced by U+FFFD); `attrs`

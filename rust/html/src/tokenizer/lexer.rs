@@ -692,10 +692,16 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         for a in ranges.iter() {
             let (n0, n1) = a.name;
             // An attribute no view reads is left out, wherever it stands (the pre-pass cuts
-            // one right after a `/` with its slashes: see `guard::slash_run`).
-            if strip && !guard::attr_is_read(&b[n0..n1]) {
-                continue;
-            }
+            // one right after a `/` with its slashes: see `guard::slash_run`). One that is
+            // read has its name's id from the key that tells.
+            let key = if strip {
+                match guard::read_attr_key(&b[n0..n1]) {
+                    Some(key) => Some(key),
+                    None => continue,
+                }
+            } else {
+                None
+            };
             let value = match a.value {
                 None => Cow::Borrowed(""),
                 // Long `data:` URLs are cut to their scheme, as the pre-pass does: every
@@ -710,9 +716,13 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 Some((s, e, _)) => self.decode(s, e, true),
             };
             let name = self.name(n0, n1);
+            let id = match key {
+                Some(key) => tag_ids::known_key(&key, n1 - n0),
+                None => tag_ids::known(&name),
+            };
             // The first of each name counts; later duplicates are dropped.
             if !attrs.iter().any(|x| x.name == name) {
-                attrs.push(Attribute { name, value });
+                attrs.push(Attribute { name, value, id });
             }
         }
         let name = self.tag_name(from, name_end, fold);

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::token::Tag;
 
-use super::tag_ids::tag;
+use super::tag_ids::{self, tag};
 use super::{is_ws, Builder, Tok};
 use crate::arena::{NodeId, Ns};
 
@@ -170,6 +170,7 @@ fn recase(list: &[&'static str], name: &str) -> Option<Cow<'static, str>> {
 pub(crate) fn adjust_svg_attrs(t: &mut Tag) {
     for a in t.attrs.to_mut() {
         if let Some(name) = recase(SVG_ATTRS, &a.name) {
+            a.id = tag_ids::known(&name);
             a.name = name;
         }
     }
@@ -179,6 +180,7 @@ pub(crate) fn adjust_mathml_attrs(t: &mut Tag) {
     for a in t.attrs.to_mut() {
         if &*a.name == "definitionurl" {
             a.name = Cow::Borrowed("definitionURL");
+            a.id = tag_ids::known(&a.name);
         }
     }
 }

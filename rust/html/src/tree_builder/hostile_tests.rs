@@ -183,10 +183,7 @@ fn tokens_after_eof_are_ignored() {
             kind,
             name.into(),
             false,
-            vec![Attribute {
-                name: "x".into(),
-                value: "y".into(),
-            }],
+            vec![Attribute::new("x".into(), "y".into())],
         ))
     };
     let _ = b.process_token(Token::Eof);

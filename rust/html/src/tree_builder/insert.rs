@@ -2,7 +2,7 @@
 //! foster parenting and template contents, and the insert-element/text/comment helpers.
 
 use super::tag_ids::{set, tag, NO_NAME};
-use super::{html_attrs, Builder, TagTok};
+use super::{html_attr_ids, Builder, TagTok};
 use crate::arena::{Dom, Kind, NodeId, Ns, NONE};
 
 /// A place in the tree: a parent, and the child to insert before (`NONE`: at the end).
@@ -92,7 +92,9 @@ impl Builder {
             NO_NAME => self.dom.names.intern(&tag.name),
             known => known,
         };
-        let node = self.dom.new_element_id(Ns::Html, name_id, html_attrs(tag));
+        let node = self
+            .dom
+            .new_element_id(Ns::Html, name_id, html_attr_ids(tag));
         self.insert_element(node)
     }
 

@@ -556,6 +556,13 @@ pub(crate) fn html_attrs<'t>(tag: &'t Tag<'_>) -> impl Iterator<Item = (Ns, &'t 
     tag.attrs.iter().map(|a| (Ns::None, &*a.name, &*a.value))
 }
 
+/// [`html_attrs`] with each name's known id (the token's), for [`Dom::new_element_id`].
+pub(crate) fn html_attr_ids<'t>(
+    tag: &'t Tag<'_>,
+) -> impl Iterator<Item = (Ns, u32, &'t str, &'t str)> {
+    tag.attrs.iter().map(|a| (Ns::None, a.id, &*a.name, &*a.value))
+}
+
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]

@@ -43,7 +43,7 @@ mod svg;
 mod tests;
 mod tracker;
 
-pub(crate) use names::{attr_is_read, name_key_read};
+pub(crate) use names::{name_key_read, read_attr_key};
 #[cfg(test)]
 pub(crate) use scan::scan_guarded;
 pub use scan::{

@@ -96,17 +96,22 @@ pub(super) fn breaks_out(n: &Name) -> bool {
 /// parsing, so a view that starts reading a new attribute must add it here (the
 /// `prepass_identity` test catches a forgotten one on the corpus).
 pub(crate) fn attr_is_read(name: &[u8]) -> bool {
+    read_attr_key(name).is_some()
+}
+
+/// [`attr_is_read`], with the name lowercased and zero-padded to 16 bytes (the key
+/// [`crate::tree_builder::tag_ids::known_key`] reads) when it is read.
+#[inline]
+pub(crate) fn read_attr_key(name: &[u8]) -> Option<Name> {
     // Lowercased into a stack buffer and matched whole: one length switch and a compare,
     // where a scan of the list with `eq_ignore_ascii_case` cost 3% of parsing (one call per
     // entry for every attribute of a page).
     let mut lower = [0u8; 16];
-    let Some(buf) = lower.get_mut(..name.len()) else {
-        return false;
-    };
+    let buf = lower.get_mut(..name.len())?;
     for (to, from) in buf.iter_mut().zip(name) {
         *to = from.to_ascii_lowercase();
     }
-    matches!(
+    let read = matches!(
         &*buf,
         b"href"
             | b"src"
@@ -147,7 +152,8 @@ pub(crate) fn attr_is_read(name: &[u8]) -> bool {
             | b"height"
             // Changes how the tree builder builds a template.
             | b"shadowrootmode"
-    )
+    );
+    read.then_some(lower)
 }
 
 #[cfg(test)]
