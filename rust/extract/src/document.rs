@@ -106,6 +106,7 @@ pub fn extract(
         // which the stripping parse empties: parsed unstripped (the same tree otherwise,
         // without the budget's checks inside), then finished as its scripts would finish it.
         let doc = if streamed::marked(html) {
+            budget.check()?;
             let mut doc = parse_unstripped(html);
             streamed::finish(&mut doc);
             doc
