@@ -55,6 +55,14 @@ pub fn parse_unstripped(html: &str) -> Html {
     build(html, true, false, &Budget::unlimited()).0
 }
 
+/// [`parse_unstripped`] that gives up once `budget` is spent.
+pub fn parse_unstripped_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
+    match build(html, true, false, budget) {
+        (doc, Outcome::Complete) => Ok(doc),
+        (_, Outcome::Interrupted(why)) => Err(why),
+    }
+}
+
 /// [`parse`] that gives up once `budget` is spent.
 pub fn parse_within(html: &str, budget: &Budget) -> Result<Html, Interrupted> {
     match build(html, true, true, budget) {
@@ -132,4 +140,35 @@ fn within_max_input(html: &str) -> &str {
         end -= 1;
     }
     &html[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    /// Both budgeted entry points stop inside the lexer once the budget is spent, and finish
+    /// with the unlimited one; the unstripped one keeps script text (React's streaming
+    /// instructions live there, and `webgrip-extract` parses such pages with it).
+    #[test]
+    fn budgeted_parses_stop_when_the_budget_is_spent() {
+        let page = "<p>a<b>b</b></p>".repeat(5_000) + "<script>$RC(\"B:0\",\"S:0\")</script>";
+        let cancelled = Budget {
+            deadline: None,
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+        };
+        assert_eq!(
+            parse_within(&page, &cancelled).err(),
+            Some(Interrupted::Cancelled)
+        );
+        assert_eq!(
+            parse_unstripped_within(&page, &cancelled).err(),
+            Some(Interrupted::Cancelled)
+        );
+        let whole = parse_unstripped_within(&page, &Budget::unlimited());
+        assert!(
+            whole.is_ok_and(|doc| crate::html5lib_dump(&doc.tree, Dom::DOCUMENT).contains("$RC("))
+        );
+    }
 }

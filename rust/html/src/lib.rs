@@ -28,7 +28,9 @@ mod tree_builder;
 mod view;
 
 // The parse.
-pub use document::{parse, parse_prepared, parse_unstripped, parse_within, Html};
+pub use document::{
+    parse, parse_prepared, parse_unstripped, parse_unstripped_within, parse_within, Html,
+};
 pub use webgrip_budget::{Budget, Interrupted};
 
 // The tree and its handles.
