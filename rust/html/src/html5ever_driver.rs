@@ -34,9 +34,7 @@ impl<S: TokenSink> h::TokenSink for Html5everSink<S> {
                 t.self_closing,
                 t.attrs
                     .iter()
-                    .map(|a| {
-                        Attribute::new(Cow::Borrowed(&a.name.local), Cow::Borrowed(&a.value))
-                    })
+                    .map(|a| Attribute::new(Cow::Borrowed(&a.name.local), Cow::Borrowed(&a.value)))
                     .collect::<Vec<_>>(),
             ))),
             h::Token::CommentToken(c) => self.0.process_token(Token::Comment(Cow::Borrowed(&c))),

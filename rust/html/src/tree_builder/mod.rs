@@ -560,7 +560,9 @@ pub(crate) fn html_attrs<'t>(tag: &'t Tag<'_>) -> impl Iterator<Item = (Ns, &'t 
 pub(crate) fn html_attr_ids<'t>(
     tag: &'t Tag<'_>,
 ) -> impl Iterator<Item = (Ns, u32, &'t str, &'t str)> {
-    tag.attrs.iter().map(|a| (Ns::None, a.id, &*a.name, &*a.value))
+    tag.attrs
+        .iter()
+        .map(|a| (Ns::None, a.id, &*a.name, &*a.value))
 }
 
 #[cfg(test)]
