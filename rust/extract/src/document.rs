@@ -105,16 +105,17 @@ pub fn extract(
         // A page streamed by React keeps its instructions in script and comment text,
         // which the stripping parse empties: parsed unstripped (the same tree otherwise,
         // without the budget's checks inside), then finished as its scripts would finish it.
-        let doc = if streamed::marked(html) {
+        // What it placed goes on to the readable selection (see `readable::select_placed`).
+        let (doc, placed) = if streamed::marked(html) {
             budget.check()?;
             let mut doc = parse_unstripped(html);
-            streamed::finish(&mut doc);
-            doc
+            let placed = streamed::finish(&mut doc).placed;
+            (doc, placed)
         } else {
-            parse_within(html, budget)?
+            (parse_within(html, budget)?, Vec::new())
         };
         budget.check()?;
-        let out = extract_parsed(&doc, url, modes, options);
+        let out = extract_placed(&doc, url, modes, options, &placed);
         // Walks stop early once the budget is spent, so a view built past it is incomplete.
         budget.check()?;
         Ok(out)
@@ -129,6 +130,17 @@ pub fn extract_parsed(
     url: Option<&str>,
     modes: Modes,
     options: Options<'_>,
+) -> Extracted {
+    extract_placed(doc, url, modes, options, &[])
+}
+
+/// [`extract_parsed`] of a tree the streaming pass finished, `placed` being what it placed.
+fn extract_placed(
+    doc: &Html,
+    url: Option<&str>,
+    modes: Modes,
+    options: Options<'_>,
+    placed: &[streamed::Placed],
 ) -> Extracted {
     let Options {
         main_content,
@@ -146,7 +158,7 @@ pub fn extract_parsed(
     // A tree past the readable outline's cap is shown whole (see `readable::selectable`).
     let narrowed = asked && readable::selectable(doc);
     let scope = if narrowed {
-        readable::select_with(doc, url, readable)
+        readable::select_placed(doc, url, readable, placed)
     } else {
         Scope::whole()
     };

@@ -19,7 +19,9 @@
 //! skipped otherwise; no other hidden content is touched. The emptied segment and the
 //! fallback leave the tree, as they leave the browser's document. A segment no instruction
 //! places stays where it is, hidden; the readable selection still reads such segments as
-//! shown unless they are link-dense (`readable/outline.rs`).
+//! shown unless they are link-dense (`readable/outline.rs`), and judges the content the
+//! pass placed by the same test ([`Finished::placed`], `readable::select_placed`): a late
+//! menu or recommendation rail arrives by the same channel as a late article section.
 //!
 //! Cost: pages without a pending boundary ([`marked`], one `memchr` over the raw bytes) are
 //! parsed and read exactly as before. A marked page is parsed without stripping
@@ -74,8 +76,10 @@ enum Named<'a> {
     Place(&'a str, &'a str),
 }
 
-/// What [`finish`] did, for the tests.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// What [`finish`] did: the content it placed (for the readable selection, which still
+/// judges what arrived by streaming, see `readable::select_placed`), and its counts, for
+/// the tests.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Finished {
     /// Instructions read from the page (at most [`MAX_INSTRUCTIONS`]).
     pub read: usize,
@@ -83,6 +87,18 @@ pub struct Finished {
     pub applied: usize,
     /// Steps spent (see [`work_allowed`]).
     pub work: usize,
+    /// Each applied instruction's moved children, in the order applied (none for an empty
+    /// segment). Their total length is the number of moves, within the work allowed.
+    pub placed: Vec<Placed>,
+}
+
+/// The children one instruction moved out of a segment: `count` siblings from `first`, in
+/// place when it was applied (a later instruction moves a run placed inside its own
+/// segment along with it, whole).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub first: NodeId,
+    pub count: u32,
 }
 
 /// The steps all of a page's moves may take: a few per node of the tree, far above what a
@@ -105,7 +121,7 @@ pub fn finish(doc: &mut Html) -> Finished {
         if left == 0 {
             break;
         }
-        let applied = match step {
+        let placed = match step {
             Step::Complete { boundary, segment } => {
                 complete(&mut doc.tree, boundary, segment, &mut left)
             }
@@ -114,7 +130,10 @@ pub fn finish(doc: &mut Html) -> Finished {
                 placeholder,
             } => place(&mut doc.tree, segment, placeholder, &mut left),
         };
-        done.applied += usize::from(applied);
+        if let Some(run) = placed {
+            done.applied += 1;
+            done.placed.extend(run);
+        }
     }
     done.work = allowed - left;
     done
@@ -248,31 +267,32 @@ fn is_html_element(dom: &Dom, id: NodeId, name: &str) -> bool {
 /// `$RC`: the comment `$?` before the boundary's template opens the fallback, which runs to
 /// its matching `/$` comment among the following siblings (boundaries nested in it open
 /// with `$`, `$?` or `$!`); the template and the fallback leave the tree, the segment's
-/// children go where they were, and the emptied segment leaves too.
-fn complete(dom: &mut Dom, boundary: NodeId, segment: NodeId, left: &mut usize) -> bool {
+/// children go where they were, and the emptied segment leaves too. `None` when not
+/// applied, else what moved.
+fn complete(
+    dom: &mut Dom,
+    boundary: NodeId,
+    segment: NodeId,
+    left: &mut usize,
+) -> Option<Option<Placed>> {
     if !is_html_element(dom, boundary, "template") || dom.kind(segment) != Kind::Element {
-        return false;
+        return None;
     }
-    let Some(open) = dom.prev_sibling(boundary) else {
-        return false;
-    };
+    let open = dom.prev_sibling(boundary)?;
     if dom.kind(open) != Kind::Comment || dom.text(open) != "$?" {
-        return false;
+        return None;
     }
     let placed = in_document(dom, boundary, segment, left) == Some(true)
         && in_document(dom, segment, NONE, left) == Some(true);
     if !placed {
-        return false;
+        return None;
     }
     // The fallback's end, found before anything moves: without one the page is left as is.
     let mut depth = 0u32;
     let mut end = None;
     let mut at = dom.next_sibling(open);
     while let Some(node) = at {
-        let Some(l) = left.checked_sub(1) else {
-            return false;
-        };
-        *left = l;
+        *left = left.checked_sub(1)?;
         if dom.kind(node) == Kind::Comment {
             match dom.text(node) {
                 "/$" if depth == 0 => {
@@ -286,42 +306,52 @@ fn complete(dom: &mut Dom, boundary: NodeId, segment: NodeId, left: &mut usize) 
         }
         at = dom.next_sibling(node);
     }
-    let (Some(end), Some(parent)) = (end, dom.parent(open)) else {
-        return false;
-    };
+    let (end, parent) = (end?, dom.parent(open)?);
     dom.detach(segment);
     while let Some(node) = dom.next_sibling(open).filter(|&n| n != end) {
         dom.detach(node);
     }
-    move_before(dom, segment, parent, end, left);
-    true
+    Some(move_before(dom, segment, parent, end, left))
 }
 
 /// `$RS`: the segment's children take the placeholder's place; the placeholder and the
-/// emptied segment leave the tree.
-fn place(dom: &mut Dom, segment: NodeId, placeholder: NodeId, left: &mut usize) -> bool {
+/// emptied segment leave the tree. `None` when not applied, else what moved.
+fn place(
+    dom: &mut Dom,
+    segment: NodeId,
+    placeholder: NodeId,
+    left: &mut usize,
+) -> Option<Option<Placed>> {
     if !is_html_element(dom, placeholder, "template") || dom.kind(segment) != Kind::Element {
-        return false;
+        return None;
     }
     let placed = in_document(dom, placeholder, segment, left) == Some(true)
         && in_document(dom, segment, NONE, left) == Some(true);
-    let Some(parent) = dom.parent(placeholder).filter(|_| placed) else {
-        return false;
-    };
+    let parent = dom.parent(placeholder).filter(|_| placed)?;
     dom.detach(segment);
-    move_before(dom, segment, parent, placeholder, left);
+    let run = move_before(dom, segment, parent, placeholder, left);
     dom.detach(placeholder);
-    true
+    Some(run)
 }
 
-/// Move every child of `from` before `before` (a child of `parent`), each costing a step.
-/// The move finishes even past the work allowed (an instruction is applied whole or not at
-/// all); [`finish`] then stops.
-fn move_before(dom: &mut Dom, from: NodeId, parent: NodeId, before: NodeId, left: &mut usize) {
+/// Move every child of `from` before `before` (a child of `parent`), each costing a step,
+/// and say which moved (`None` if none). The move finishes even past the work allowed (an
+/// instruction is applied whole or not at all); [`finish`] then stops.
+fn move_before(
+    dom: &mut Dom,
+    from: NodeId,
+    parent: NodeId,
+    before: NodeId,
+    left: &mut usize,
+) -> Option<Placed> {
+    let first = dom.first_child(from)?;
+    let mut count = 0u32;
     while let Some(child) = dom.first_child(from) {
         dom.insert_before(parent, child, before);
         *left = left.saturating_sub(1);
+        count += 1;
     }
+    Some(Placed { first, count })
 }
 
 #[cfg(test)]
@@ -447,6 +477,41 @@ mod tests {
         ));
         assert!(!marked("$?--><!--"));
         assert!(!marked("<!--$?->"));
+    }
+
+    /// Each applied instruction's moved children, as placed: a nested segment's run sits
+    /// inside the run of the segment that carried it into place.
+    #[test]
+    fn the_placed_runs_are_told_to_the_readable_selection() {
+        let html = "<body><!--$?--><template id=\"B:0\"></template><p>Loading</p><!--/$-->\
+             <div hidden id=\"S:0\"><p>One.</p><template id=\"P:1\"></template><p>Two.</p><template id=\"P:9\"></template></div>\
+             <div hidden id=\"S:1\"><b>x</b><i>y</i></div><div hidden id=\"S:2\"></div>\
+             <script>$RS(\"S:1\",\"P:1\");$RS(\"S:2\",\"P:9\");$RC(\"B:0\",\"S:0\")</script>";
+        let mut doc = webgrip_html::parse_unstripped(html);
+        let done = finish(&mut doc);
+        let dom = &doc.tree;
+        let names = |p: &Placed| {
+            let mut at = Some(p.first);
+            let mut names = Vec::new();
+            for _ in 0..p.count {
+                let node = at.unwrap();
+                names.push(dom.element_name(node).map(|(_, n)| n.to_string()));
+                at = dom.next_sibling(node);
+            }
+            names
+        };
+        let got: Vec<_> = done.placed.iter().map(names).collect();
+        let el = |n: &str| Some(n.to_string());
+        assert_eq!(
+            got,
+            [
+                vec![el("b"), el("i")],
+                vec![el("p"), el("b"), el("i"), el("p")]
+            ],
+            "{done:?}"
+        );
+        // The empty segment S:2 was applied (its placeholder left) but moved nothing.
+        assert_eq!(done.applied, 3);
     }
 
     fn finished(html: &str) -> (Finished, usize) {

@@ -76,13 +76,14 @@ mod words;
 
 use std::borrow::Cow;
 
-use crate::tree::Html;
+use crate::streamed::Placed;
+use crate::tree::{Html, Kind};
 
 use crate::Scope;
 pub use features::{blocks, context_rows, Block, CONTEXT_NAMES, FLAG_NAMES};
 use flags::*;
 use furniture::opens_with_admonition;
-use outline::{url_host, Table};
+use outline::{url_host, Table, STREAMED_LINK_PERCENT};
 use page_kind::ProductSignal;
 pub use scorer::{
     builtin as builtin_model, feature_names, rows as feature_rows, Model, FEATURES, TAGS,
@@ -140,6 +141,62 @@ pub fn select_with(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Scope {
     select_with_table(doc, url, scorer).scope
 }
 
+/// [`select_with`] of a tree the React streaming pass finished (`streamed::finish`), which
+/// placed `placed`: a placed run judged link-dense is left out (see [`hide_link_dense`]).
+pub(crate) fn select_placed(
+    doc: &Html,
+    url: Option<&str>,
+    scorer: Scorer<'_>,
+    placed: &[Placed],
+) -> Scope {
+    select_placed_table(doc, url, scorer, placed).scope
+}
+
+/// React streaming brings late menus, recommendation rails and product grids by the same
+/// channel as late article sections. The outline keeps a segment no instruction placed out
+/// when it is link-dense (`STREAMED_LINK_PERCENT`); content the pass placed is judged by
+/// the same test, run by run (one instruction's moved children), and a link-dense run's
+/// elements are hidden from the selection (the whole-page views keep them). Linear: the
+/// runs together are as long as the moves the pass made.
+fn hide_link_dense(t: &mut Table, doc: &Html, placed: &[Placed]) {
+    if placed.is_empty() {
+        return;
+    }
+    let dom = &doc.tree;
+    let mut item_of = vec![NONE; dom.nodes.len()];
+    for (i, it) in t.items.iter().enumerate() {
+        item_of[it.id as usize] = i as u32;
+    }
+    let mut run = Vec::new();
+    for p in placed {
+        run.clear();
+        let (mut text, mut link) = (0u64, 0u64);
+        let mut at = Some(p.first);
+        for _ in 0..p.count {
+            let Some(node) = at else { break };
+            match item_of[node as usize] {
+                NONE if dom.kind(node) == Kind::Text => {
+                    let alnum = dom.text(node).chars().filter(|c| c.is_alphanumeric());
+                    text += alnum.count() as u64;
+                }
+                NONE => {}
+                i => {
+                    let it = &t.items[i as usize];
+                    (text, link) = (text + u64::from(it.text), link + u64::from(it.link));
+                    run.push(i);
+                }
+            }
+            at = dom.next_sibling(node);
+        }
+        if link * 100 > text * u64::from(STREAMED_LINK_PERCENT) {
+            for &i in &run {
+                let it = &mut t.items[i as usize];
+                it.flags = (it.flags & !F_COLLAPSED) | F_HIDDEN;
+            }
+        }
+    }
+}
+
 /// What judges the rules' selection block by block after the rules chose it (`scorer`).
 /// The shipped model is the default (issue 33); `Rules` keeps the selection as the rules
 /// chose it (`readable_model=False`), for comparison and for callers who want no model.
@@ -168,7 +225,18 @@ struct Selection {
 
 /// [`select`], keeping the table and the page-level facts (see [`Selection`]).
 fn select_with_table(doc: &Html, url: Option<&str>, scorer: Scorer<'_>) -> Selection {
+    select_placed_table(doc, url, scorer, &[])
+}
+
+/// [`select_with_table`] of a tree the streaming pass finished (see [`select_placed`]).
+fn select_placed_table(
+    doc: &Html,
+    url: Option<&str>,
+    scorer: Scorer<'_>,
+    placed: &[Placed],
+) -> Selection {
     let mut t = Table::build(doc, url.and_then(url_host));
+    hide_link_dense(&mut t, doc, placed);
     let body = t.body();
     let (ld_text, ld_kinds) = json_ld(doc, &t.json_ld);
     if t.items.get(body as usize).is_none_or(|b| b.text == 0) {

@@ -19,8 +19,9 @@ use crate::scope::NodeSet;
 const QUESTION_TEXT: u32 = 160;
 
 /// Link text (percent of its text) past which a streamed React segment is a late menu or
-/// rail rather than content, and stays hidden (see `Table::build`).
-const STREAMED_LINK_PERCENT: u32 = 35;
+/// rail rather than content, and stays hidden (see `Table::build`, and `hide_link_dense` in
+/// `readable/mod.rs` for segments the streaming pass placed).
+pub(super) const STREAMED_LINK_PERCENT: u32 = 35;
 
 /// The outline table: every element in pre-order with its subtree statistics (`items`), and
 /// what the page says it is (set by `select` before the later steps read it).
