@@ -2,7 +2,7 @@
 
 // The parse is webgrip-html's; named here beside the views built from it.
 pub use webgrip_html::{parse, Html};
-use webgrip_html::{parse_unstripped, parse_within};
+use webgrip_html::{parse_unstripped_within, parse_within};
 
 use crate::budget::{Budget, Interrupted};
 
@@ -104,11 +104,10 @@ pub fn extract(
     budget.enter(|| {
         // A page streamed by React keeps its instructions in script and comment text,
         // which the stripping parse empties: parsed unstripped (the same tree otherwise,
-        // without the budget's checks inside), then finished as its scripts would finish it.
+        // under the same budget), then finished as its scripts would finish it.
         // What it placed goes on to the readable selection (see `readable::select_placed`).
         let (doc, placed) = if streamed::marked(html) {
-            budget.check()?;
-            let mut doc = parse_unstripped(html);
+            let mut doc = parse_unstripped_within(html, budget)?;
             let placed = streamed::finish(&mut doc).placed;
             (doc, placed)
         } else {
