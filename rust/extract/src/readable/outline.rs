@@ -753,6 +753,7 @@ impl Iterator for ChildIter<'_> {
 const TEXT_HASH_BASE: u64 = 0x100000001b3;
 /// Its inverse modulo 2^64 (see `inverse_mod_2_64`).
 const TEXT_HASH_INV: u64 = inverse_mod_2_64(TEXT_HASH_BASE);
+const TEXT_HASH_INV_2: u64 = TEXT_HASH_INV.wrapping_mul(TEXT_HASH_INV);
 
 /// Multiplicative inverse of an odd number modulo 2^64, by Newton's iteration (each step
 /// doubles the number of correct low bits; an odd `b` is its own inverse modulo 8).
@@ -865,12 +866,24 @@ impl TextCounts {
         while let Some(&b) = bytes.get(i) {
             let kind = BYTE_KIND[b as usize];
             if kind >= b'0' {
-                alnum += 1;
                 word_alnum = true;
-                hash = hash
-                    .wrapping_mul(TEXT_HASH_INV)
-                    .wrapping_add(u64::from(kind));
-                i += 1;
+                let next = bytes.get(i + 1).map_or(0, |&n| BYTE_KIND[n as usize]);
+                if next >= b'0' {
+                    // Two ASCII letters or digits at once: `(h·I + a)·I + b` as `h·I² + a·I + b`
+                    // (the same value, wrapping), one multiply on the hash's chain, not two.
+                    alnum += 2;
+                    hash = hash
+                        .wrapping_mul(TEXT_HASH_INV_2)
+                        .wrapping_add(u64::from(kind).wrapping_mul(TEXT_HASH_INV))
+                        .wrapping_add(u64::from(next));
+                    i += 2;
+                } else {
+                    alnum += 1;
+                    hash = hash
+                        .wrapping_mul(TEXT_HASH_INV)
+                        .wrapping_add(u64::from(kind));
+                    i += 1;
+                }
             } else if kind != NON_ASCII {
                 punct += u32::from(kind == PUNCT);
                 if kind == SPACE {
