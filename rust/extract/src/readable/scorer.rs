@@ -242,6 +242,9 @@ pub struct Model {
     leaves: Vec<f64>,
     /// Each tree's depth: the edges from its root to its deepest leaf.
     depths: Vec<u32>,
+    /// The trees in the order they are walked: within each run of [`BLOCK`] trees, by depth,
+    /// so that the [`LANES`] walked side by side need about the same number of steps.
+    order: Vec<u32>,
 }
 
 /// A node as [`Model::score`] walks it: a split's test and children, a leaf as a split whose
@@ -260,6 +263,9 @@ struct Step {
 /// their loads and comparisons at once instead of waiting on one tree's chain of loads (and
 /// mispredicting where it ends).
 const LANES: usize = 8;
+/// Trees reordered among themselves (see [`Model::order`]); their leaves are then added in
+/// the model's order.
+const BLOCK: usize = 64;
 
 impl Model {
     /// Read a model file (see `training/readable.py --export` for the format); `None`
@@ -284,6 +290,7 @@ impl Model {
             steps: Vec::new(),
             leaves: Vec::new(),
             depths: Vec::new(),
+            order: Vec::new(),
         };
         for _ in 0..trees {
             let count: u32 = field(&mut lines, "tree")?.parse().ok()?;
@@ -388,27 +395,44 @@ impl Model {
                     .map_or(0, |d| d.iter().copied().max().unwrap_or(0))
             })
             .collect();
+        self.order = (0..self.roots.len() as u32).collect();
+        let depths = &self.depths;
+        for block in self.order.chunks_mut(BLOCK) {
+            block.sort_by_key(|&t| depths.get(t as usize).copied().unwrap_or(0));
+        }
     }
 
     /// The probability that the block of `row` is main content.
     ///
-    /// Trees are walked [`LANES`] at a time, each its depth's number of steps (a leaf holds a
-    /// walk that reached it early), and their leaves added in tree order: the sum, rounding
-    /// included, is the one a walk of one tree after another makes.
+    /// Trees are walked [`LANES`] at a time (in [`Model::order`]), each group its deepest
+    /// tree's number of steps (a leaf holds a walk that reached it early), and their leaves
+    /// added in the model's order: the sum, rounding included, is the one a walk of one tree
+    /// after another makes.
     pub fn score(&self, row: &[f32; FEATURES]) -> f32 {
         let mut raw = self.base;
-        for (roots, depths) in self.roots.chunks(LANES).zip(self.depths.chunks(LANES)) {
-            let mut at = [0u32; LANES];
-            for (slot, &root) in at.iter_mut().zip(roots) {
-                *slot = root;
-            }
-            let lanes = &mut at[..roots.len()];
-            for _ in 0..depths.iter().copied().max().unwrap_or(0) {
-                for slot in lanes.iter_mut() {
-                    *slot = self.step(*slot, row);
+        for (b, block) in self.order.chunks(BLOCK).enumerate() {
+            // The leaf each tree of the block ends at, by its place in the block.
+            let mut ends = [0u32; BLOCK];
+            for trees in block.chunks(LANES) {
+                let mut at = [0u32; LANES];
+                let mut steps = 0;
+                for (slot, &t) in at.iter_mut().zip(trees) {
+                    *slot = self.roots.get(t as usize).copied().unwrap_or(0);
+                    steps = steps.max(self.depths.get(t as usize).copied().unwrap_or(0));
+                }
+                let lanes = &mut at[..trees.len()];
+                for _ in 0..steps {
+                    for slot in lanes.iter_mut() {
+                        *slot = self.step(*slot, row);
+                    }
+                }
+                for (&t, &leaf) in trees.iter().zip(lanes.iter()) {
+                    if let Some(end) = ends.get_mut(t as usize - b * BLOCK) {
+                        *end = leaf;
+                    }
                 }
             }
-            for &leaf in lanes.iter() {
+            for &leaf in ends.iter().take(block.len()) {
                 raw += self.leaves.get(leaf as usize).copied().unwrap_or(0.0);
             }
         }
