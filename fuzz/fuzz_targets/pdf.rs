@@ -26,7 +26,9 @@ fn install_hook() {
                 .location()
                 .map(|l| format!("{}:{}", l.file(), l.line()))
                 .unwrap_or_default();
-            if place.contains("/pdf_oxide-") {
+            // The registry's crate (`pdf_oxide-0.3.78/`) or our patched copy of it
+            // (`rust/vendor/pdf_oxide/`): either is pdf_oxide's code.
+            if place.contains("/pdf_oxide-") || place.contains("/vendor/pdf_oxide/") {
                 if seen.lock().is_ok_and(|mut s| s.insert(place.clone())) {
                     eprintln!("caught pdf_oxide panic at {place}: {info}");
                 }
