@@ -173,6 +173,8 @@ impl Builder {
                 }
                 let Some(pos) = pos else {
                     self.open.remove(node_index);
+                    // What stood above it moved down one.
+                    self.p_floor = self.p_floor.min(node_index);
                     continue;
                 };
                 let new = self.dom.clone_element(node);

@@ -95,13 +95,28 @@ impl Builder {
         let node = self
             .dom
             .new_element_id(Ns::Html, name_id, html_attr_ids(tag));
-        self.insert_element(node)
+        self.insert_element(node);
+        if name_id == tag::P {
+            self.p_pushed();
+        }
+        node
+    }
+
+    /// A `<p>` was just pushed: keep `p_floor` (see [`Builder`]) at or below it. The inserts
+    /// of HTML elements by name are the only ways a `<p>` is pushed (the adoption agency and
+    /// the reconstruction push copies of formatting elements).
+    fn p_pushed(&mut self) {
+        self.p_floor = self.p_floor.min(self.open.len() - 1);
     }
 
     /// Insert an HTML element with no attributes, for an implied tag.
     pub(crate) fn insert_html_named(&mut self, name: &str) -> NodeId {
         let node = self.dom.new_element(Ns::Html, name, []);
-        self.insert_element(node)
+        self.insert_element(node);
+        if name == "p" {
+            self.p_pushed();
+        }
+        node
     }
 
     /// Insert characters at the appropriate place (nothing goes straight into the

@@ -459,7 +459,7 @@ impl Builder {
                 }
             }
             tag::P => {
-                if !self.in_scope(tag::P, Scope::Button) {
+                if !self.p_in_button_scope() {
                     self.insert_html_named("p");
                 }
                 self.close_p();

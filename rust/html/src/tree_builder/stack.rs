@@ -230,6 +230,8 @@ impl Builder {
     pub(crate) fn remove_from_stack(&mut self, node: NodeId) {
         if let Some(i) = self.open.iter().rposition(|&n| n == node) {
             self.open.remove(i);
+            // What stood above it moved down one.
+            self.p_floor = self.p_floor.min(i);
         }
     }
 
@@ -239,9 +241,32 @@ impl Builder {
         self.pop_until_id(tag::P);
     }
 
+    /// Whether a `<p>` is in button scope: [`Builder::in_scope`] walking no lower than
+    /// `p_floor`, below which no `<p>` is open. A walk that gets there finds none on the
+    /// stack at all, and says so for the next ones.
+    pub(crate) fn p_in_button_scope(&mut self) -> bool {
+        let bits = scope_bits(Scope::Button);
+        for i in (self.p_floor..self.open.len()).rev() {
+            let node = self.open[i];
+            let n = self.dom.node(node);
+            if n.kind == Kind::Element && n.ns == Ns::Html {
+                if n.name == tag::P {
+                    return true;
+                }
+                if self.dom.names.class(n.name) & bits != 0 {
+                    return false;
+                }
+            } else if self.is_scope_boundary(node, Scope::Button) {
+                return false;
+            }
+        }
+        self.p_floor = usize::MAX;
+        false
+    }
+
     /// Close a `<p>` in button scope, before a block opens.
     pub(crate) fn close_p_in_button_scope(&mut self) {
-        if self.in_scope(tag::P, Scope::Button) {
+        if self.p_in_button_scope() {
             self.close_p();
         }
     }
