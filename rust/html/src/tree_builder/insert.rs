@@ -77,11 +77,20 @@ impl Builder {
         }
     }
 
+    /// [`Builder::insert_at`] for a node just created (never attached).
+    fn insert_new_at(&mut self, place: Place, node: NodeId) {
+        if place.before == NONE {
+            self.dom.append_new(place.parent, node);
+        } else {
+            self.dom.insert_before(place.parent, node, place.before);
+        }
+    }
+
     /// Insert a foreign element for a new element `node`: at the appropriate place, then
     /// pushed on the stack.
     pub(crate) fn insert_element(&mut self, node: NodeId) -> NodeId {
         let place = self.place(None);
-        self.insert_at(place, node);
+        self.insert_new_at(place, node);
         self.open.push(node);
         node
     }
@@ -140,7 +149,7 @@ impl Builder {
     pub(crate) fn insert_comment(&mut self, s: &str) {
         let node = self.dom.new_comment(s);
         let place = self.place(None);
-        self.insert_at(place, node);
+        self.insert_new_at(place, node);
     }
 
     /// Insert a comment as the last child of `parent` (document, `<html>`).
