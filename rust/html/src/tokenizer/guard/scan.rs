@@ -46,6 +46,14 @@ pub fn scan_guarded(b: &[u8], i: usize, attrs: &mut Vec<Attr>) -> Option<Tag> {
 /// [`scan_tag`] keeping the first `keep` attributes (0: none, for an end tag).
 pub fn scan_tag_keeping(b: &[u8], i: usize, attrs: &mut Vec<Attr>, keep: usize) -> Option<Tag> {
     attrs.clear();
+    // A bare tag (`<td>`, `</b>`: most tags of a page) ends right after its name; the state
+    // machine's setup cost more than such a tag (it is what the scan below answers there).
+    if b.get(i) == Some(&b'>') {
+        return Some(Tag {
+            end: i + 1,
+            self_closing: false,
+        });
+    }
     scan_tag_with(b, i, |a| {
         if attrs.len() < keep {
             attrs.push(a);
