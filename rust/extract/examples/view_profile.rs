@@ -1,7 +1,8 @@
 //! Parse and render one view of a file, for callgrind or perf on the whole-page path.
 //! `cargo build --profile fastbuild -p webgrip-extract --example view_profile`, then
-//! `valgrind --tool=callgrind target/fastbuild/examples/view_profile FILE markdown|text|parse [N]`
-use webgrip_extract::{document_base, render_markdown, render_text, Scope};
+//! `valgrind --tool=callgrind target/fastbuild/examples/view_profile FILE markdown|text|tables|parse [N]`
+//! (`parse` alone gives the parse's share: a view's render is the difference.)
+use webgrip_extract::{document_base, extract_tables, render_markdown, render_text, Scope};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -18,6 +19,10 @@ fn main() {
                 render_markdown(&doc, &Scope::whole(), base.as_ref()).len()
             }
             "text" => render_text(&doc, &Scope::whole()).len(),
+            "tables" => extract_tables(&doc)
+                .iter()
+                .map(|t| t.markdown.len() + t.rows.len())
+                .sum(),
             _ => doc.tree.len(),
         };
     }

@@ -1,7 +1,7 @@
 //! Small facts about elements shared by every view: attribute lookup, what is never shown,
 //! what is a block.
 
-use crate::tree::Element;
+use crate::tree::{tag, Element};
 
 /// An attribute value by (lower-case) local name, in any namespace (the null namespace
 /// first, so `href` before `xlink:href`).
@@ -46,11 +46,13 @@ pub fn is_invisible_tag(name: &str) -> bool {
 }
 
 /// `hidden`, `aria-hidden="true"` or an inline `display:none` / `visibility:hidden`.
+/// The three names have fixed ids (`tag::HIDDEN`): compared as integers, every attribute
+/// of every element the views open costs no string compare.
 pub fn is_hidden(el: Element<'_>) -> bool {
-    el.attrs().any(|(name, value)| match name {
-        "hidden" => true,
-        "aria-hidden" => value.trim().eq_ignore_ascii_case("true"),
-        "style" => style_hides(value),
+    el.attr_ids().any(|(name, _, value)| match name {
+        tag::HIDDEN => true,
+        tag::ARIA_HIDDEN => value.trim().eq_ignore_ascii_case("true"),
+        tag::STYLE => style_hides(value),
         _ => false,
     })
 }
@@ -104,6 +106,126 @@ pub enum Flow {
     Paragraph,
 }
 
+/// What the text and Markdown views do on opening an element, by its name: the names the
+/// emitter treats apart (everything else flows as [`Flow`] says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Br,
+    Hr,
+    Img,
+    Wbr,
+    Span,
+    /// `h1`..`h6`, with the level.
+    Heading(u8),
+    List,
+    Item,
+    Quote,
+    Pre,
+    Strong,
+    Em,
+    Del,
+    Code,
+    Link,
+    Table,
+    Thead,
+    /// `tbody` or `tfoot`.
+    RowGroup,
+    Tr,
+    /// `td` or `th`.
+    Cell,
+    Caption,
+    /// `iframe` or `frame` (see [`crate::frames::is_frame_tag`]).
+    Frame,
+    Other,
+}
+
+/// Everything the views ask of an element's name: its [`Role`], its [`Flow`] and whether
+/// it is never shown ([`is_invisible_tag`]). Looked up once per name ([`FactsByName`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Facts {
+    pub role: Role,
+    pub flow: Flow,
+    pub invisible: bool,
+}
+
+impl Facts {
+    /// The facts of the element name `name`.
+    pub fn of(name: &str) -> Facts {
+        let role = match name {
+            "br" => Role::Br,
+            "hr" => Role::Hr,
+            "img" => Role::Img,
+            "wbr" => Role::Wbr,
+            "span" => Role::Span,
+            "ul" | "ol" | "menu" => Role::List,
+            "li" => Role::Item,
+            "blockquote" => Role::Quote,
+            "pre" => Role::Pre,
+            "strong" | "b" => Role::Strong,
+            "em" | "i" => Role::Em,
+            "del" | "s" | "strike" => Role::Del,
+            "code" | "kbd" | "samp" | "tt" => Role::Code,
+            "a" => Role::Link,
+            "table" => Role::Table,
+            "thead" => Role::Thead,
+            "tbody" | "tfoot" => Role::RowGroup,
+            "tr" => Role::Tr,
+            "td" | "th" => Role::Cell,
+            "caption" => Role::Caption,
+            _ if crate::frames::is_frame_tag(name) => Role::Frame,
+            _ => webgrip_html::heading_level(name).map_or(Role::Other, Role::Heading),
+        };
+        Facts {
+            role,
+            flow: flow(name),
+            invisible: is_invisible_tag(name),
+        }
+    }
+}
+
+/// [`Facts`] by interned name id (`Element::name_id`), each name's worked out from its
+/// spelling the first time it is met: a walk asks for every element, and matching the
+/// name against a few dozen strings per element cost more than the rest of the dispatch.
+/// One per walk (ids are the document's own past the fixed ones).
+#[derive(Debug, Default)]
+pub struct FactsByName {
+    by_id: Vec<Option<Facts>>,
+}
+
+/// Ids up to this are kept; a name past it (a page of more distinct names than this) is
+/// worked out each time, so a hostile page cannot grow the table past its size.
+const MAX_CACHED_ID: usize = 1 << 16;
+
+impl FactsByName {
+    /// The facts of `el`'s name.
+    #[inline]
+    pub fn get(&mut self, el: Element<'_>) -> Facts {
+        let id = el.name_id() as usize;
+        match self.by_id.get(id) {
+            Some(Some(facts)) => *facts,
+            _ => self.fill(id, el.name()),
+        }
+    }
+
+    #[cold]
+    fn fill(&mut self, id: usize, name: &str) -> Facts {
+        let facts = Facts::of(name);
+        if id < MAX_CACHED_ID {
+            if self.by_id.len() <= id {
+                self.by_id.resize(id + 1, None);
+            }
+            self.by_id[id] = Some(facts);
+        }
+        facts
+    }
+
+    /// Whether `el` is not emitted at all ([`is_dropped`], its name looked up here).
+    #[inline]
+    pub fn is_dropped(&mut self, el: Element<'_>) -> bool {
+        self.get(el).invisible || (el.has_attrs() && is_hidden(el))
+    }
+}
+
 /// The flow class of an element by name.
 pub fn flow(name: &str) -> Flow {
     match name {
@@ -121,6 +243,49 @@ pub fn flow(name: &str) -> Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn facts_by_name_are_the_facts_of_the_name() {
+        // Known names, names this document interns, a foreign element, repeats.
+        let doc = crate::parse(
+            "<div><h2>t</h2><canvas></canvas><x-card><b>b</b></x-card><frame>\
+             <svg><a>s</a><annotation>m</annotation></svg><iframe></iframe><map></map>\
+             <table><caption>c</caption><tr><th>h</th><td>d</td></tr></table>\
+             <menu><li>i</li></menu><tt>t</tt><search>s</search><x-card>again</x-card></div>",
+        );
+        let mut facts = FactsByName::default();
+        let mut seen = 0;
+        for _ in 0..2 {
+            for node in doc.tree.root().descendants() {
+                if let Some(el) = node.element() {
+                    assert_eq!(facts.get(el), Facts::of(el.name()), "{}", el.name());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 40);
+        assert_eq!(Facts::of("h3").role, Role::Heading(3));
+        assert_eq!(Facts::of("iframe").role, Role::Frame);
+        assert!(Facts::of("canvas").invisible);
+        assert_eq!(Facts::of("x-card").role, Role::Other);
+    }
+
+    #[test]
+    fn hidden_by_attribute_ids() {
+        let doc = crate::parse(
+            "<p hidden>a</p><p aria-hidden=' TRUE '>b</p><p style='display:none'>c</p>\
+             <p aria-hidden=false class=hidden data-hidden>d</p><g HIDDEN></g>",
+        );
+        let hidden: Vec<bool> = doc
+            .tree
+            .root()
+            .descendants()
+            .filter_map(|n| n.element())
+            .filter(|e| matches!(e.name(), "p" | "g"))
+            .map(is_hidden)
+            .collect();
+        assert_eq!(hidden, [true, true, true, false, true]);
+    }
 
     #[test]
     fn styles() {

@@ -7,8 +7,8 @@ use crate::tree::NodeRef;
 use crate::tree::{Html, Node};
 use url::Url;
 
-use crate::element_facts::{self, attr};
-use crate::plain::inline_text;
+use crate::element_facts::{attr, FactsByName};
+use crate::plain::inline_text_with;
 use crate::tracking::TrackingRules;
 use crate::urls;
 use crate::walk::{walk, Visitor};
@@ -34,6 +34,7 @@ pub fn extract_with(doc: &Html, base: Option<&Url>, tracking: Option<&TrackingRu
         urls: urls::Resolver::new(base),
         links: Vec::new(),
         index: HashMap::new(),
+        facts: FactsByName::default(),
     };
     walk(doc.tree.root(), &mut v);
     // The walk's index (a copy of every URL) goes before the merge builds its own.
@@ -87,6 +88,8 @@ struct Finder<'b> {
     urls: urls::Resolver<'b>,
     links: Vec<Link>,
     index: HashMap<String, usize>,
+    /// Element names looked up once per name, for the walk and every link's text.
+    facts: FactsByName,
 }
 
 impl<'a> Visitor<'a> for Finder<'_> {
@@ -96,10 +99,10 @@ impl<'a> Visitor<'a> for Finder<'_> {
             Node::Document | Node::Fragment => return true,
             _ => return false,
         };
-        let name = el.name();
-        if element_facts::is_invisible_tag(name) {
+        if self.facts.get(el).invisible {
             return false;
         }
+        let name = el.name();
         if name != "a" && name != "area" {
             return true;
         }
@@ -107,7 +110,9 @@ impl<'a> Visitor<'a> for Finder<'_> {
             return true;
         };
         let text = if name == "a" {
-            inline_text(node)
+            let mut text = String::new();
+            inline_text_with(node, &mut text, &mut self.facts);
+            text
         } else {
             attr(el, "alt").unwrap_or("").trim().to_string()
         };

@@ -3,7 +3,7 @@
 use crate::tree::Node;
 use crate::tree::NodeRef;
 
-use crate::element_facts;
+use crate::element_facts::{self, FactsByName, Flow, Role};
 use crate::walk::{walk, Visitor};
 
 /// Visible text under `node`, whitespace collapsed to single spaces, trimmed. Block
@@ -18,21 +18,29 @@ pub fn inline_text(node: NodeRef<'_>) -> String {
 /// table's cells) reuses one buffer and copies each text out at its exact size, rather
 /// than growing a new string through every small capacity per cell.
 pub fn inline_text_into(node: NodeRef<'_>, out: &mut String) {
+    inline_text_with(node, out, &mut FactsByName::default());
+}
+
+/// [`inline_text_into`] with the element facts of the caller's walk (`facts`), so a caller
+/// collecting many texts (a table's cells) looks each element name up once, not per text.
+pub fn inline_text_with(node: NodeRef<'_>, out: &mut String, facts: &mut FactsByName) {
     out.clear();
     let mut v = Collect {
         out: std::mem::take(out),
         space: false,
+        facts,
     };
     walk(node, &mut v);
     *out = v.out;
 }
 
-struct Collect {
+struct Collect<'f> {
     out: String,
     space: bool,
+    facts: &'f mut FactsByName,
 }
 
-impl Collect {
+impl Collect<'_> {
     /// `s` split at collapsible whitespace (ASCII whitespace as HTML collapses it, plus
     /// no-break space, shown as a plain space), words joined by one space.
     /// A byte scan: every separator is an ASCII byte or no-break space's two bytes
@@ -72,7 +80,7 @@ impl Collect {
     }
 }
 
-impl<'a> Visitor<'a> for Collect {
+impl<'a> Visitor<'a> for Collect<'_> {
     fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Text(t) => {
@@ -80,12 +88,11 @@ impl<'a> Visitor<'a> for Collect {
                 false
             }
             Node::Element(el) => {
-                if element_facts::is_dropped(el) {
+                let facts = self.facts.get(el);
+                if facts.invisible || (el.has_attrs() && element_facts::is_hidden(el)) {
                     return false;
                 }
-                if el.name() == "br"
-                    || element_facts::flow(el.name()) != element_facts::Flow::Inline
-                {
+                if facts.role == Role::Br || facts.flow != Flow::Inline {
                     self.space = true;
                 }
                 true
@@ -96,8 +103,8 @@ impl<'a> Visitor<'a> for Collect {
     }
 
     fn close(&mut self, node: NodeRef<'a>) {
-        if let Some(el) = node.value().as_element() {
-            if element_facts::flow(el.name()) != element_facts::Flow::Inline {
+        if let Some(el) = node.element() {
+            if self.facts.get(el).flow != Flow::Inline {
                 self.space = true;
             }
         }
@@ -146,9 +153,11 @@ mod tests {
             "\u{e0}\u{a0}",
             "x\u{a0}",
         ] {
+            let mut facts = FactsByName::default();
             let mut c = Collect {
                 out: String::new(),
                 space: false,
+                facts: &mut facts,
             };
             c.push(s);
             assert_eq!(c.out, by_chars(s), "{s:?}");

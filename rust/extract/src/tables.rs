@@ -6,9 +6,9 @@ use crate::tree::Element;
 use crate::tree::NodeRef;
 use crate::tree::{tag, Html, Node};
 
-use crate::element_facts::{self, attr};
+use crate::element_facts::{attr, FactsByName};
 use crate::grid::{self, RawCell, RawRow};
-use crate::plain::{inline_text, inline_text_into};
+use crate::plain::inline_text_with;
 use crate::walk::{walk, Visitor};
 
 /// One extracted data table.
@@ -82,24 +82,29 @@ pub fn is_data_table(el: Element<'_>, node: NodeRef<'_>) -> bool {
 
 /// Every data table of the document, in document order (nested ones included).
 pub fn extract(doc: &Html) -> Vec<Table> {
-    let mut v = Finder { tables: Vec::new() };
+    let mut v = Finder {
+        tables: Vec::new(),
+        facts: FactsByName::default(),
+    };
     walk(doc.tree.root(), &mut v);
     v.tables
 }
 
 struct Finder {
     tables: Vec<Table>,
+    /// Element names looked up once per name, for the walk and every cell's text.
+    facts: FactsByName,
 }
 
 impl<'a> Visitor<'a> for Finder {
     fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Element(el) => {
-                if element_facts::is_dropped(el) {
+                if self.facts.is_dropped(el) {
                     return false;
                 }
-                if el.name() == "table" && is_data_table(el, node) {
-                    if let Some(t) = build(node) {
+                if el.name_id() == tag::TABLE && is_data_table(el, node) {
+                    if let Some(t) = build(node, &mut self.facts) {
                         self.tables.push(t);
                     }
                 }
@@ -113,15 +118,15 @@ impl<'a> Visitor<'a> for Finder {
     fn close(&mut self, _node: NodeRef<'a>) {}
 }
 
-fn build(table: NodeRef<'_>) -> Option<Table> {
+fn build(table: NodeRef<'_>, facts: &mut FactsByName) -> Option<Table> {
     let caption = table
         .children()
-        .find(|c| {
-            c.value()
-                .as_element()
-                .is_some_and(|e| e.name() == "caption")
+        .find(|c| c.element().is_some_and(|e| e.name_id() == tag::CAPTION))
+        .map(|c| {
+            let mut text = String::new();
+            inline_text_with(c, &mut text, facts);
+            text
         })
-        .map(inline_text)
         .filter(|c| !c.is_empty());
     let mut raw = Vec::new();
     // One buffer for every cell's text, each copied out at its size (see `inline_text_into`).
@@ -134,7 +139,7 @@ fn build(table: NodeRef<'_>) -> Option<Table> {
         };
         for (cell, el) in cells(row) {
             r.header &= el.name_id() == tag::TH;
-            inline_text_into(cell, &mut text);
+            inline_text_with(cell, &mut text, facts);
             r.cells.push(RawCell {
                 text: text.as_str().to_owned(),
                 colspan: grid::colspan(attr(el, "colspan")),

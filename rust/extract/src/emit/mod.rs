@@ -16,8 +16,8 @@ use crate::tree::NodeRef;
 use crate::tree::{tag, Html, Node};
 use url::Url;
 
-use crate::element_facts::{self, attr, Flow};
-use crate::frames::{self, FrameIndex};
+use crate::element_facts::{self, attr, Facts, FactsByName, Flow, Role};
+use crate::frames::FrameIndex;
 use crate::grid::{self, RawCell, RawRow};
 use crate::scope::Scope;
 use crate::tracking::TrackingRules;
@@ -184,6 +184,8 @@ struct Emitter<'s> {
     pre: u32,
     /// Where the last highlighter line (`span.line`) of the open listing began.
     code_line_at: Option<usize>,
+    /// What each element name is to this walk, looked up once per name.
+    facts: FactsByName,
 }
 
 impl<'s> Emitter<'s> {
@@ -210,6 +212,7 @@ impl<'s> Emitter<'s> {
             link: 0,
             pre: 0,
             code_line_at: None,
+            facts: FactsByName::default(),
         }
     }
 
@@ -219,10 +222,9 @@ impl<'s> Emitter<'s> {
         self.w.in_cell = self.cell_depth > 0;
     }
 
-    fn open_element(&mut self, el: Element<'_>, node: NodeRef<'_>) -> bool {
-        let name = el.name();
-        match name {
-            "br" => {
+    fn open_element(&mut self, el: Element<'_>, node: NodeRef<'_>, facts: Facts) -> bool {
+        match facts.role {
+            Role::Br => {
                 if self.pre > 0 {
                     self.w.raw_newline();
                 } else {
@@ -230,7 +232,7 @@ impl<'s> Emitter<'s> {
                 }
                 return false;
             }
-            "hr" => {
+            Role::Hr => {
                 self.w.request_break(2);
                 if self.md && !self.w.is_inline_only() {
                     self.w.push_literal("---");
@@ -238,17 +240,17 @@ impl<'s> Emitter<'s> {
                 self.w.request_break(2);
                 return false;
             }
-            "img" => {
+            Role::Img => {
                 if self.md {
                     self.image(el);
                 }
                 return false;
             }
-            "wbr" => return false,
-            "span" if self.pre > 0 && is_code_line(el) => self.open_code_line(),
+            Role::Wbr => return false,
+            Role::Span if self.pre > 0 && is_code_line(el) => self.open_code_line(),
             _ => {}
         }
-        let frame = if let Some(level) = webgrip_html::heading_level(name) {
+        let frame = if let Role::Heading(level) = facts.role {
             self.w.request_break(2);
             let prefixed = self.md && !self.w.is_inline_only();
             if prefixed {
@@ -259,34 +261,34 @@ impl<'s> Emitter<'s> {
             self.w.begin_inline_only();
             Frame::Heading { prefixed }
         } else {
-            match name {
-                "ul" | "ol" | "menu" => self.open_list(el),
-                "li" => self.open_item(el),
-                "blockquote" => {
+            match facts.role {
+                Role::List => self.open_list(el),
+                Role::Item => self.open_item(el),
+                Role::Quote => {
                     self.w.request_break(2);
                     self.w.push_prefix(None, if self.md { "> " } else { "  " });
                     Frame::Quote
                 }
-                "pre" => self.open_pre(el, node),
-                "strong" | "b" => self.open_style(Style::Strong, el),
-                "em" | "i" => self.open_style(Style::Em, el),
-                "del" | "s" | "strike" => self.open_style(Style::Del, el),
-                "code" | "kbd" | "samp" | "tt" => self.open_style(Style::Code, el),
-                "a" => self.open_style(Style::Link, el),
-                "table" => self.open_table(el, node),
-                "thead" => {
+                Role::Pre => self.open_pre(el, node),
+                Role::Strong => self.open_style(Style::Strong, el),
+                Role::Em => self.open_style(Style::Em, el),
+                Role::Del => self.open_style(Style::Del, el),
+                Role::Code => self.open_style(Style::Code, el),
+                Role::Link => self.open_style(Style::Link, el),
+                Role::Table => self.open_table(el, node),
+                Role::Thead => {
                     if let Some(c) = self.active_capture() {
                         c.in_thead = true;
                     }
                     Frame::Block(1)
                 }
-                "tbody" | "tfoot" => {
+                Role::RowGroup => {
                     if let Some(c) = self.active_capture() {
                         c.in_thead = false;
                     }
                     Frame::Block(1)
                 }
-                "tr" if self.captures_here() => {
+                Role::Tr if self.captures_here() => {
                     if let Some(c) = self.captures.last_mut() {
                         c.rows.push(RowMark {
                             first: c.cell_list.len(),
@@ -296,8 +298,8 @@ impl<'s> Emitter<'s> {
                     }
                     Frame::Row
                 }
-                "td" | "th" if self.captures_here() => self.open_cell(el),
-                "caption" if self.captures_here() => {
+                Role::Cell if self.captures_here() => self.open_cell(el),
+                Role::Caption if self.captures_here() => {
                     self.cell_depth += 1;
                     self.w.reset_capture_line();
                     self.sync_flags();
@@ -305,7 +307,7 @@ impl<'s> Emitter<'s> {
                         start: self.w.out.len(),
                     }
                 }
-                _ => match element_facts::flow(name) {
+                _ => match facts.flow {
                     Flow::Inline => Frame::Inline,
                     Flow::Line => {
                         self.w.request_break(1);
@@ -812,18 +814,19 @@ impl<'a> Visitor<'a> for Emitter<'_> {
                 false
             }
             Node::Element(el) => {
+                let facts = self.facts.get(el);
                 if let Some(marks) = self.marks {
-                    if frames::is_frame_tag(el.name()) {
+                    if facts.role == Role::Frame {
                         if let Some(i) = marks.index.get(&node.id()) {
                             self.mark_frame(marks.marker, *i);
                         }
                         return false;
                     }
                 }
-                if element_facts::is_dropped(el) {
+                if facts.invisible || (el.has_attrs() && element_facts::is_hidden(el)) {
                     return false;
                 }
-                self.open_element(el, node)
+                self.open_element(el, node, facts)
             }
             Node::Document | Node::Fragment => true,
             _ => false,
