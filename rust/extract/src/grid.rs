@@ -252,6 +252,10 @@ pub fn escape_cell(text: &str) -> String {
 
 /// A plain-text cell escaped for a pipe table, appended to `out`.
 pub fn push_escaped_cell(out: &mut String, text: &str) {
+    if is_written_as_is(text) {
+        out.push_str(text);
+        return;
+    }
     // On ASCII text, `char::is_whitespace` is `u8::is_ascii_whitespace` plus the vertical
     // tab: without either, the byte splitter cuts where the Unicode one does, without
     // decoding a character (most cells are ASCII).
@@ -260,6 +264,53 @@ pub fn push_escaped_cell(out: &mut String, text: &str) {
     } else {
         push_escaped_words(out, text.split_whitespace());
     }
+}
+
+/// How a byte of a cell's text bears on [`is_written_as_is`].
+const KEPT: u8 = 0;
+const SPACE: u8 = 1;
+const OTHER: u8 = 2;
+
+/// [`KEPT`] for the bytes a cell writes as they are: not a byte Markdown escaping looks at
+/// (`escape::SPECIAL`), not whitespace, not the lead byte of a Unicode space (U+0085 and
+/// U+00A0 start with `C2`, U+1680 with `E1`, U+2000..U+205F with `E2`, U+3000 with `E3`).
+const fn cell_bytes() -> [u8; 256] {
+    let special = crate::emit::escape::special_table();
+    let mut t = [KEPT; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_whitespace() || c == 0x0b {
+            t[b] = OTHER;
+        }
+        if special[b] || matches!(c, 0xC2 | 0xE1 | 0xE2 | 0xE3) {
+            t[b] = OTHER;
+        }
+        b += 1;
+    }
+    t[b' ' as usize] = SPACE;
+    t
+}
+static CELL_BYTES: [u8; 256] = cell_bytes();
+
+/// Whether [`push_escaped_cell`] writes `text` unchanged: words one space apart, no space
+/// at either end, no byte that escaping or the split looks at. Text a view collapsed
+/// (`plain::inline_text`) nearly always is: one pass over it then replaces a split into
+/// words and an escape per word.
+fn is_written_as_is(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut after_space = false;
+    for &b in bytes {
+        match CELL_BYTES[b as usize] {
+            KEPT => after_space = false,
+            SPACE if !after_space => after_space = true,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// `words` escaped for a pipe table, one space between them.
@@ -283,6 +334,60 @@ fn push_escaped_words<'a>(out: &mut String, words: impl Iterator<Item = &'a str>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_written_as_is_are_what_escaping_writes() {
+        let pieces = [
+            "a",
+            "bc",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\x0b",
+            "|",
+            "*",
+            "_",
+            "x_y",
+            "[",
+            "]",
+            "<p",
+            "&amp;",
+            "~",
+            "\\",
+            "`",
+            "\u{a0}",
+            "\u{85}",
+            "\u{2003}",
+            "\u{3000}",
+            "\u{1680}",
+            "\u{e9}",
+            "\u{4e2d}",
+            "\u{1f600}",
+            "-",
+            "#",
+            "1.",
+        ];
+        let mut texts = vec![String::new()];
+        for a in pieces {
+            for b in pieces {
+                texts.push(format!("{a}{b}"));
+                for c in pieces {
+                    texts.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for text in &texts {
+            let mut slow = String::new();
+            push_escaped_words(&mut slow, text.split_whitespace());
+            let mut fast = String::new();
+            push_escaped_cell(&mut fast, text);
+            assert_eq!(fast, slow, "{text:?}");
+            if is_written_as_is(text) {
+                assert_eq!(&slow, text, "{text:?}");
+            }
+        }
+    }
 
     #[test]
     fn ascii_cells_split_as_unicode_ones() {

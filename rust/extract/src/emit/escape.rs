@@ -13,7 +13,7 @@ pub struct Context {
 }
 
 /// Bytes that may need a backslash somewhere; everything else is copied in bulk.
-const fn special_table() -> [bool; 256] {
+pub(crate) const fn special_table() -> [bool; 256] {
     let mut t = [false; 256];
     let s = b"\\`*_[]<&|~";
     let mut i = 0;
