@@ -68,6 +68,10 @@ const PROSE_SECTION_PUNCT: u32 = 3;
 /// for the descent to keep them together (see `Table::descend`).
 const SERIES_SHARE: f32 = 0.05;
 
+/// Longest heading text asked whether the page's table of contents lists it (see
+/// `Table::listed_headings`): the boilerplate pass reads no longer heading either.
+const LISTED_HEADING_TEXT: u32 = 80;
+
 /// Text of the prose paragraphs after an `h1` that make a block before the heavy child the
 /// page's title block with its lead, off declared articles (see `Table::descend`).
 const TITLE_LEAD_TEXT: u32 = 100;
@@ -100,7 +104,18 @@ impl Table {
             skip.clear();
             self.prune(root, &mut skip, true);
         }
+        // A section the page's own table of contents lists is one of its parts, whatever its
+        // heading says ("See also" on a reference page): it stays out of the boilerplate
+        // pass, which sees its heading as already decided.
+        let listed: Vec<NodeId> = self
+            .listed_headings(doc, root)
+            .into_iter()
+            .filter(|&id| skip.insert(id))
+            .collect();
         self.drop_boilerplate_sections(doc, root, &mut skip);
+        for id in &listed {
+            skip.remove(id);
+        }
         if self.declared_product {
             self.drop_price_shelves(doc, root, &mut skip);
         }
@@ -300,6 +315,69 @@ impl Table {
             node = p;
         }
         out
+    }
+
+    /// The headings inside `root` that an in-page link outside them names (`href="#see_also"`
+    /// for `<h2 id="see_also">`, or for an element with that id inside the heading, as
+    /// MediaWiki writes `<span class="mw-headline" id="See_also">`): the page's table of
+    /// contents lists them as its own sections. A heading's own permalink does not count.
+    /// Only headings short enough to be a boilerplate label are asked; the links are read
+    /// only when such a heading has an id, so most pages pay one pass over the root.
+    fn listed_headings(&self, doc: &Html, root: u32) -> Vec<NodeId> {
+        if self.article {
+            return Vec::new();
+        }
+        let end = self.items[root as usize].end;
+        let id_of = |j: u32| {
+            doc.tree
+                .get(self.items[j as usize].id)
+                .and_then(|n| n.value().as_element())
+                .and_then(|el| el.attr("id"))
+                .filter(|v| !v.is_empty())
+        };
+        // (heading, its subtree's end, the id naming it).
+        let mut named: Vec<(u32, u32, &str)> = Vec::new();
+        let mut i = root + 1;
+        while i < end {
+            let it = &self.items[i as usize];
+            if it.level == 0 || it.text > LISTED_HEADING_TEXT {
+                i += 1;
+                continue;
+            }
+            for j in i..it.end {
+                if let Some(v) = id_of(j) {
+                    named.push((i, it.end, v));
+                }
+            }
+            i = it.end;
+        }
+        if named.is_empty() {
+            return Vec::new();
+        }
+        let mut listed: Vec<NodeId> = Vec::new();
+        for (k, it) in self.items.iter().enumerate() {
+            if !it.flags.has_any(F_FRAGMENT) {
+                continue;
+            }
+            let k = k as u32;
+            let Some(target) = doc
+                .tree
+                .get(it.id)
+                .and_then(|n| n.value().as_element())
+                .and_then(|el| el.attr("href"))
+                .and_then(|h| h.trim().strip_prefix('#'))
+            else {
+                continue;
+            };
+            for &(h, h_end, v) in &named {
+                let outside = k < h || k >= h_end;
+                let id = self.items[h as usize].id;
+                if outside && v == target && !listed.contains(&id) {
+                    listed.push(id);
+                }
+            }
+        }
+        listed
     }
 
     /// A section under a boilerplate heading ("Related advice", "Read more") is kept on a
