@@ -75,6 +75,11 @@ enum Role {
     /// are the site's own ("android-promo" on a row of course cards) and say nothing of
     /// the row's kind, so what they would mark is cleared once the generator is known.
     Row,
+    /// A heading's own class whose words say where it scrolls to, not what it is (a mark
+    /// too): Docusaurus writes `anchorWithStickyNavbar_LWe7` on every heading of a page, and
+    /// "navbar" in it would make the heading navigation. Cleared like a [`Role::Row`]'s names
+    /// once the generator is known.
+    Anchor,
     /// One of a set of alternative panels the reader picks between (a mark too): DocFX's
     /// pivot zones, one per programming language, interleaved through the article. A tab
     /// panel (`F_COLLAPSIBLE`) once the generator is known, so each keeps the lines it
@@ -101,6 +106,9 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
     // the Python-Markdown outline behind MkDocs.
     if name == "headerlink" {
         return Some((Sphinx as Seen | MkDocs as Seen, Furniture));
+    }
+    if is_docusaurus_anchor(name) {
+        return Some((Docusaurus as Seen, Anchor));
     }
     let (g, role) = match name {
         // Sphinx: the basic theme, Read the Docs, PyData, Furo.
@@ -193,6 +201,13 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
     Some((g as Seen, role))
 }
 
+/// A Docusaurus heading's CSS-module class: "anchorWith" or "anchorTarget", how the heading
+/// sits under the navbar when a link scrolls to it, and the module's hash
+/// (`anchorWithStickyNavbar_LWe7`, `anchorTargetHideOnScrollNavbar_qJOx`).
+fn is_docusaurus_anchor(name: &str) -> bool {
+    (name.starts_with("anchorWith") || name.starts_with("anchorTarget")) && name.contains("Navbar_")
+}
+
 /// The generator a `<meta name="generator">` names (its first word, any case: "Sphinx 7.2",
 /// "Docutils 0.19", "mkdocs-1.6.1, mkdocs-material-9.5", "Docusaurus v3", "VitePress v1",
 /// "rustdoc", "javadoc/ClassWriter").
@@ -231,7 +246,8 @@ pub(super) struct DocsNotes {
     /// of the section's heading, which says what the section is about, not what kind of
     /// block it is.
     slugged: Vec<u32>,
-    /// A generator's landing-page rows, with their generator (see [`Role::Row`]).
+    /// A generator's landing-page rows and headings' anchor classes, with their generator
+    /// (see [`Role::Row`] and [`Role::Anchor`]): their class names are cleared.
     rows: Vec<(u32, Seen)>,
 }
 
@@ -307,7 +323,7 @@ impl DocsNotes {
                     self.seen |= g;
                     self.candidates.push((i, g, F_COLLAPSIBLE, false));
                 }
-                (g, Role::Row) => {
+                (g, Role::Row | Role::Anchor) => {
                     self.seen |= g;
                     self.rows.push((i, g));
                 }
