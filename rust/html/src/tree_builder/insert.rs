@@ -15,18 +15,32 @@ pub(crate) struct Place {
 impl Builder {
     /// The appropriate place for inserting a node, with `target` (default: the current
     /// node) as the override target.
+    ///
+    /// Inlined up to foster parenting (off but in a table's "anything else"): every insert
+    /// asks, and the call cost about as much as the answer.
+    #[inline(always)]
     pub(crate) fn place(&self, target: Option<NodeId>) -> Place {
         let target = target.unwrap_or_else(|| self.current());
+        if self.foster {
+            return self.place_fostering(target);
+        }
+        // Into a template goes into its contents.
+        Place {
+            parent: self.dom.template_contents(target).unwrap_or(target),
+            before: NONE,
+        }
+    }
+
+    /// [`Builder::place`] with foster parenting on.
+    fn place_fostering(&self, target: NodeId) -> Place {
         let mut place = Place {
             parent: target,
             before: NONE,
         };
-        if self.foster
-            && self.is_el_in(
-                target,
-                const { set(&[tag::TABLE, tag::TBODY, tag::TFOOT, tag::THEAD, tag::TR]) },
-            )
-        {
+        if self.is_el_in(
+            target,
+            const { set(&[tag::TABLE, tag::TBODY, tag::TFOOT, tag::THEAD, tag::TR]) },
+        ) {
             let last_template = self
                 .open
                 .iter()
