@@ -181,10 +181,11 @@ impl Tracker {
             }
             foreign = false;
         }
-        // In a MathML text integration point, `mglyph`/`malignmark` stay MathML.
+        // In a MathML text integration point, `mglyph`/`malignmark` stay MathML. (The
+        // stack first: the names are compared only inside MathML, not for every tag.)
         if !foreign
-            && is_any(&key, &["mglyph", "malignmark"])
             && self.stack.last().is_some_and(|o| o.ns == Ns::Math)
+            && is_any(&key, &["mglyph", "malignmark"])
         {
             foreign = true;
         }
