@@ -93,19 +93,22 @@ pub fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
 }
 
 /// A path-absolute reference (`/a/b?q`, a third of a page's links) against an `http(s)`
-/// base: the base's scheme and host, then the reference, when that is a [`plain_absolute`]
-/// URL (the join would give exactly that; a base with user info, a port, an IP address or
-/// punycode is not plain, and leaves the answer to the parser).
+/// base: the base's scheme and authority as the parser printed them, then the reference,
+/// when that is a [`plain_tail`] (the join would give exactly that: a path-absolute
+/// reference keeps the base's authority, user info, port and address spelling included).
 fn on_origin(base: &Url, href: &str) -> Option<String> {
     let rest = href.strip_prefix('/')?;
     if rest.starts_with(['/', '\\']) || !matches!(base.scheme(), "http" | "https") {
+        return None;
+    }
+    if !plain_tail(href.as_bytes()) {
         return None;
     }
     let origin = &base[..url::Position::BeforePath];
     let mut joined = String::with_capacity(origin.len() + href.len());
     joined.push_str(origin);
     joined.push_str(href);
-    plain_absolute(&joined)
+    Some(joined)
 }
 
 /// Bytes the URL parser keeps as they are in a path, query and fragment (see
@@ -154,10 +157,7 @@ fn plain_absolute(href: &str) -> Option<String> {
     let rest = b
         .strip_prefix(b"https://")
         .or_else(|| b.strip_prefix(b"http://"))?;
-    let host_len = rest
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
+    let host_len = memchr::memchr3(b'/', b'?', b'#', rest).unwrap_or(rest.len());
     let host = &rest[..host_len];
     // One pass over the labels: each of letters, digits and `-`, not punycode; an empty
     // label only last and after another (a trailing dot, which the parser keeps); the last
@@ -186,37 +186,37 @@ fn plain_absolute(href: &str) -> Option<String> {
         return None;
     }
     let tail = &rest[host_len..];
-    // One pass over the rest: every byte one the parser keeps, and no dot segment in the
-    // path (`/.`, or `%2e` in either case), which ends at the first `?` or `#`.
-    let mut path_end = tail.len();
-    let mut prev = 0u8;
-    for (i, &c) in tail.iter().enumerate() {
-        if !KEPT[usize::from(c)] {
-            return None;
-        }
-        if i < path_end {
-            let dot = (prev == b'/' && c == b'.')
-                || (c == b'%'
-                    && tail.get(i + 1) == Some(&b'2')
-                    && tail.get(i + 2).is_some_and(|&e| e | 0x20 == b'e'));
-            if dot {
-                return None;
-            }
-            if matches!(c, b'?' | b'#') {
-                path_end = i;
-            }
-        }
-        prev = c;
+    if !plain_tail(tail) {
+        return None;
     }
-    let path = &tail[..path_end];
-    let mut out = String::with_capacity(href.len() + 1);
+    // The tail starts at the path's `/`, or at `?`, `#` or its end when there is no path.
+    let no_path = !tail.starts_with(b"/");
+    let mut out = String::with_capacity(href.len() + usize::from(no_path));
     out.push_str(&href[..href.len() - tail.len()]);
-    if path.is_empty() {
+    if no_path {
         // Special URLs always have a path.
         out.push('/');
     }
     out.push_str(&href[href.len() - tail.len()..]);
     Some(out)
+}
+
+/// A URL's path, query and fragment (`tail`, from the first `/`, `?` or `#` after the host)
+/// that the parser prints as written: every byte one it keeps ([`KEPT`]), and no dot segment
+/// in the path (`/.`, or `%2e` in either case), which ends at the first `?` or `#`. Three
+/// passes that each go many bytes at a time (most links have no `%` and few dots).
+fn plain_tail(tail: &[u8]) -> bool {
+    // No early exit: the table lookups of a whole link run without a branch each.
+    let kept = tail.iter().fold(true, |ok, &c| ok & KEPT[usize::from(c)]);
+    if !kept {
+        return false;
+    }
+    let path = &tail[..memchr::memchr2(b'?', b'#', tail).unwrap_or(tail.len())];
+    let dot_segment = memchr::memchr_iter(b'.', path).any(|i| i > 0 && path[i - 1] == b'/');
+    let encoded_dot = memchr::memchr_iter(b'%', path).any(|i| {
+        path.get(i + 1) == Some(&b'2') && path.get(i + 2).is_some_and(|&e| e | 0x20 == b'e')
+    });
+    !dot_segment && !encoded_dot
 }
 
 /// `resolve` with memory: pages repeat the same `href`/`src` many times (navigation,
@@ -266,11 +266,15 @@ impl<'b> Resolver<'b> {
             Some(&index) => index,
             None => {
                 let url = resolve(self.base, href).map(|url| match self.tracking {
-                    Some(rules) => match rules.strip(&url) {
-                        Cow::Borrowed(_) => url,
-                        Cow::Owned(stripped) => stripped,
-                    },
-                    None => url,
+                    // Only a query can hold tracking parameters: most links have none, and
+                    // one search for `?` costs less than the query's parse.
+                    Some(rules) if memchr::memchr(b'?', url.as_bytes()).is_some() => {
+                        match rules.strip(&url) {
+                            Cow::Borrowed(_) => url,
+                            Cow::Owned(stripped) => stripped,
+                        }
+                    }
+                    _ => url,
                 });
                 let index = self.answers.len();
                 self.answers.push(url.map(String::into_boxed_str));
@@ -558,6 +562,9 @@ mod tests {
                 "https://EX.com/",
                 "https://ex.com:8443/a",
                 "http://ex.com:80/a",
+                "http://127.0.0.1:8080/p/1",
+                "http://[2001:db8::1]:81/",
+                "https://U@127.0.0.1:8/",
                 "https://u:p@ex.com/",
                 "https://1.2.3.4/",
                 "https://[::1]/",
