@@ -23,9 +23,10 @@
 //! of cards, whatever else the site calls it ("android-promo"). On every page, a figure's
 //! caption beside a code block is the listing's title, not a photo caption.
 
-use crate::tree::Element;
+use crate::tree::{Element, Html};
 
 use super::flags::*;
+use super::furniture::visible_texts;
 use super::outline::Table;
 use super::NONE;
 
@@ -246,6 +247,8 @@ pub(super) struct DocsNotes {
     /// of the section's heading, which says what the section is about, not what kind of
     /// block it is.
     slugged: Vec<u32>,
+    /// Headings with an id and no class (see [`Table::mark_docs_furniture`]).
+    headings: Vec<u32>,
     /// A generator's landing-page rows and headings' anchor classes, with their generator
     /// (see [`Role::Row`] and [`Role::Anchor`]): their class names are cleared.
     rows: Vec<(u32, Seen)>,
@@ -289,6 +292,12 @@ impl DocsNotes {
         };
         if sectioned && id.is_some() {
             self.slugged.push(i);
+        }
+        if class.is_none()
+            && id.is_some_and(|v| !v.is_empty())
+            && matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+        {
+            self.headings.push(i);
         }
         if name == "meta" {
             if el
@@ -341,12 +350,19 @@ impl Table {
     /// On every page, a figure's caption beside a code block (a book's "Listing 10-12: A
     /// trait with one method") is the listing's title, part of the text as a heading is:
     /// captions are chrome by tag only because photo captions are (see `classify`).
-    pub(super) fn mark_docs_furniture(&mut self) {
+    ///
+    /// On every page, a heading whose id spells its own text (`<h3 id="Login_shell">Login
+    /// shell</h3>`, `id="resource-sharing-and-communication"`) is named by what it says, not
+    /// by what kind of block it is, as a Sphinx section's slug is: "login", "sharing",
+    /// "filtering", "discussion" in it say nothing of furniture. Only headings without a
+    /// class are asked, so a class naming a widget's title still counts.
+    pub(super) fn mark_docs_furniture(&mut self, doc: &Html) {
         let DocsNotes {
             seen,
             candidates,
             captions,
             slugged,
+            headings,
             rows,
         } = std::mem::take(&mut self.docs_notes);
         self.docs_generators = seen;
@@ -358,6 +374,11 @@ impl Table {
         for (i, g) in rows {
             if seen & g != 0 {
                 self.items[i as usize].flags &= !name_flags();
+            }
+        }
+        for h in headings {
+            if self.spells_its_id(doc, h) {
+                self.items[h as usize].flags &= !name_flags();
             }
         }
         for c in captions {
@@ -373,6 +394,30 @@ impl Table {
                 }
             }
         }
+    }
+
+    /// Whether heading `h`'s visible text and its id hold the same letters and digits, case
+    /// aside (the id is the text's slug). Both are short: the text is read only up to the
+    /// id's length.
+    fn spells_its_id(&self, doc: &Html, h: u32) -> bool {
+        let Some(node) = doc.tree.get(self.items[h as usize].id) else {
+            return false;
+        };
+        let Some(id) = node.value().as_element().and_then(|el| el.attr("id")) else {
+            return false;
+        };
+        let fold = |c: char| c.to_lowercase();
+        let mut want = id.chars().filter(|c| c.is_alphanumeric()).flat_map(fold);
+        let mut any = false;
+        for t in visible_texts(node) {
+            for c in t.chars().filter(|c| c.is_alphanumeric()).flat_map(fold) {
+                if want.next() != Some(c) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any && want.next().is_none()
     }
 
     /// Whether caption `c`'s figure holds a code block (`<pre>`) outside the caption.
@@ -407,7 +452,7 @@ mod tests {
             })
             .expect("the page holds the element");
         let before = table.items[at].flags;
-        table.mark_docs_furniture();
+        table.mark_docs_furniture(&doc);
         (before, table.items[at].flags)
     }
 

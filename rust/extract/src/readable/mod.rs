@@ -309,7 +309,7 @@ fn select_placed_table(
     }
     // A documentation generator's furniture (edit links, version badges, an API
     // reference's "Source" links), once the page shows which generator built it.
-    t.mark_docs_furniture();
+    t.mark_docs_furniture(doc);
     // A declared article's lists of the site's stories that hold the story itself (a
     // headline ticker beside it): furniture, however much text their excerpts carry.
     if article {
