@@ -62,9 +62,11 @@ impl Scope {
         }
     }
 
-    /// Whether the subtree at `id` is excluded.
+    /// Whether the subtree at `id` is excluded. Asked for every node a view walks; the
+    /// whole page's scope skips nothing, and a look-up in an empty set still hashes and
+    /// probes, so that case is answered first.
     #[inline]
     pub fn skips(&self, id: NodeId) -> bool {
-        self.skip.contains(&id)
+        !self.skip.is_empty() && self.skip.contains(&id)
     }
 }

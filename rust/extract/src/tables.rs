@@ -131,22 +131,37 @@ fn build(table: NodeRef<'_>, facts: &mut FactsByName) -> Option<Table> {
     let mut raw = Vec::new();
     // One buffer for every cell's text, each copied out at its size (see `inline_text_into`).
     let mut text = String::new();
+    // Rows of a table are mostly as wide as the one before: each row's cells are allocated
+    // at that width once, rather than grown through every small capacity (up to a width
+    // that bounds what a narrow row after a hostile wide one holds unused).
+    const WIDTH_AHEAD: usize = 64;
+    let mut width = 0;
     for (row, in_thead) in table_rows(table) {
         let mut r = RawRow {
+            cells: Vec::with_capacity(width.min(WIDTH_AHEAD)),
             in_thead,
             header: true,
-            ..RawRow::default()
         };
         for (cell, el) in cells(row) {
             r.header &= el.name_id() == tag::TH;
             inline_text_with(cell, &mut text, facts);
+            // Most cells have no attribute: no span to look up.
+            let (colspan, rowspan) = if el.has_attrs() {
+                (
+                    grid::colspan(attr(el, "colspan")),
+                    grid::rowspan(attr(el, "rowspan")),
+                )
+            } else {
+                (1, 1)
+            };
             r.cells.push(RawCell {
                 text: text.as_str().to_owned(),
-                colspan: grid::colspan(attr(el, "colspan")),
-                rowspan: grid::rowspan(attr(el, "rowspan")),
+                colspan,
+                rowspan,
             });
         }
         if !r.cells.is_empty() {
+            width = r.cells.len();
             raw.push(r);
         }
     }

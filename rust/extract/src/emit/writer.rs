@@ -304,7 +304,8 @@ impl Writer {
         let span = if i == 0 && !self.first_word && self.is_flushed() {
             // Mid-line with nothing pending (the second text of a cell or a paragraph): the
             // first word is one more word of the span, escaped on its own as a later one.
-            if bytes[..end].iter().any(|&c| special[c as usize]) {
+            if !std::ptr::eq(special, &NOTHING) && bytes[..end].iter().any(|&c| special[c as usize])
+            {
                 self.push_later_word(&s[..end]);
                 end
             } else {
