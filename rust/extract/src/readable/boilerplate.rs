@@ -57,6 +57,23 @@ const CLOSING_CALL_TEXT: u32 = 160;
 const SHOUT_TEXT: u32 = 20;
 const SHOUT_WORDS: usize = 4;
 
+/// An author box's name link (alphanumeric characters): a person's name, not a sentence
+/// (see `Table::drop_author_boxes`) ...
+const AUTHOR_NAME_MIN: u32 = 3;
+const AUTHOR_NAME_MAX: u32 = 60;
+/// ... the text labels before the name may hold ("Written by", an "Author | Recent Posts"
+/// tab bar, "Follow Sarah") ...
+const AUTHOR_LEAD_TEXT: u32 = 40;
+/// ... what the box says about the author besides the name: a role and a sentence ...
+const AUTHOR_BIO_TEXT: u32 = 60;
+/// ... and the most the box may hold, in characters and as a share of the root: a bio,
+/// not a section of the story.
+const AUTHOR_BOX_TEXT: u32 = 1200;
+const AUTHOR_BOX_SHARE: f32 = 0.3;
+/// Most elements of an author box: a few lines of markup, which also bounds the climb to it
+/// and the look back for a heading inside it, so the pass stays linear.
+const AUTHOR_BOX_NODES: u32 = 400;
+
 impl Table {
     /// Sections introduced by a boilerplate heading ("Related articles", "Comments",
     /// "You may also like", ...): the smallest wrapper the heading opens, or else the heading
@@ -166,6 +183,81 @@ impl Table {
         }
         self.drop_closing_calls(doc, root, skip);
         self.drop_shouted_promos(doc, root, skip);
+        self.drop_author_boxes(doc, root, skip);
+    }
+
+    /// A declared article's author box in its second half: a block that opens with a link
+    /// to an author's page (`/author/…`, `rel=author`) standing alone as the name, followed
+    /// by a line or two about them ("Associate Editor", "Emmet White has a passion for …").
+    /// A story paragraph that opens with such a link is one block with the name inside it
+    /// and stays; so does a box before the story's middle (a byline with a date).
+    fn drop_author_boxes(&self, doc: &Html, root: u32, skip: &mut NodeSet) {
+        if !self.article {
+            return;
+        }
+        let r = &self.items[root as usize];
+        let (start, end) = (root as usize, r.end as usize);
+        let mut prefix: Option<Vec<u32>> = None;
+        let mut i = root + 1;
+        while i < r.end {
+            let it = &self.items[i as usize];
+            // The name link or its line may already be out (a `vcard author` class, a line
+            // all link): its box is still read from it.
+            let named = it.flags.has_any(F_LINK)
+                && (AUTHOR_NAME_MIN..=AUTHOR_NAME_MAX).contains(&it.text)
+                && links_to_author(doc, it.id);
+            if !named {
+                let out = skip.contains(&it.id) && it.text > AUTHOR_NAME_MAX;
+                i = if out { it.end } else { i + 1 };
+                continue;
+            }
+            let prefix = prefix.get_or_insert_with(|| self.kept_text_prefix(start, end, skip));
+            let pre = |k: u32| prefix[(k as usize) - start];
+            let total = pre(r.end);
+            // The name's own block: the highest ancestor holding nothing but the name.
+            let mut name = i;
+            while self.items[name as usize].parent > root
+                && self.items[self.items[name as usize].parent as usize].text == it.text
+            {
+                name = self.items[name as usize].parent;
+            }
+            // The box: the largest ancestor that opens with the name (a label such as
+            // "Follow Sarah" before it at most) and stays a small part of the story.
+            // A name inside a paragraph is part of its sentence: no box.
+            let mut bx = NONE;
+            let mut a = self.items[name as usize].parent;
+            while a != NONE && a > root {
+                let ai = &self.items[a as usize];
+                if ai.flags.has_any(F_PARA) {
+                    bx = NONE;
+                    break;
+                }
+                if pre(name) - pre(a) > AUTHOR_LEAD_TEXT
+                    || ai.end - a > AUTHOR_BOX_NODES
+                    || ai.text > AUTHOR_BOX_TEXT
+                    || ai.text as f32 > AUTHOR_BOX_SHARE * r.text as f32
+                {
+                    break;
+                }
+                bx = a;
+                a = ai.parent;
+            }
+            // A heading before the name heads a teaser card (a story's title, then its
+            // byline and excerpt), not an author box.
+            if bx != NONE && (bx..name).any(|k| self.items[k as usize].level > 0) {
+                bx = NONE;
+            }
+            if bx != NONE {
+                let b = &self.items[bx as usize];
+                let about = b.text - it.text;
+                if about >= AUTHOR_BIO_TEXT && b.punct > 0 && 2 * pre(bx) >= total {
+                    skip.insert(b.id);
+                    i = b.end;
+                    continue;
+                }
+            }
+            i = it.end;
+        }
     }
 
     /// A declared article's paragraphs that are one link shouting in capitals ("GET FOX
@@ -259,6 +351,25 @@ impl Table {
                 _ => break,
             }
         }
+    }
+
+    /// Own text before each index of `start..end` (one more entry for `end`), counting only
+    /// what `skip` keeps: where a block stands in the text a reader gets, a comment thread
+    /// or a dropped rail after it not counted.
+    fn kept_text_prefix(&self, start: usize, end: usize, skip: &NodeSet) -> Vec<u32> {
+        let mut prefix = Vec::with_capacity(end - start + 1);
+        let (mut acc, mut out_until) = (0u32, 0usize);
+        for (k, it) in self.items[start..end].iter().enumerate() {
+            prefix.push(acc);
+            if start + k >= out_until && skip.contains(&it.id) {
+                out_until = it.end as usize;
+            }
+            if start + k >= out_until {
+                acc += it.own;
+            }
+        }
+        prefix.push(acc);
+        prefix
     }
 
     /// A product page's shelves of other products ("you may also like", "similar items",
@@ -933,4 +1044,25 @@ fn hides_on(class: &str, screens: &[&str]) -> bool {
         }
         false
     })
+}
+
+/// Whether link `id` leads to an author's page: `rel="author"`, or an address with an
+/// `author`/`authors` path segment.
+fn links_to_author(doc: &Html, id: NodeId) -> bool {
+    let Some(el) = doc.tree.get(id).and_then(|n| n.value().as_element()) else {
+        return false;
+    };
+    if html_attr(el, "rel").is_some_and(|r| {
+        r.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case("author"))
+    }) {
+        return true;
+    }
+    let Some(href) = html_attr(el, "href") else {
+        return false;
+    };
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    path.split('/')
+        .skip(1)
+        .any(|seg| seg.eq_ignore_ascii_case("author") || seg.eq_ignore_ascii_case("authors"))
 }
