@@ -245,6 +245,19 @@ pub struct Model {
     /// The trees in the order they are walked: within each run of [`BLOCK`] trees, by depth,
     /// so that the [`LANES`] walked side by side need about the same number of steps.
     order: Vec<u32>,
+    /// [`Model::order`] as the walk reads it: [`LANES`] trees at a time (see [`Group`]).
+    groups: Vec<Group>,
+}
+
+/// [`LANES`] trees walked side by side: their roots (a lane past the model's last tree starts
+/// at the parked leaf, `Model::steps`' last entry, and adds nothing), how many of them are
+/// trees, and the steps the deepest needs. Fixed-size, so the walk keeps the lanes in
+/// registers and unrolls them.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    roots: [u32; LANES],
+    trees: usize,
+    steps: u32,
 }
 
 /// A node as [`Model::score`] walks it: a split's test and children, a leaf as a split whose
@@ -291,6 +304,7 @@ impl Model {
             leaves: Vec::new(),
             depths: Vec::new(),
             order: Vec::new(),
+            groups: Vec::new(),
         };
         for _ in 0..trees {
             let count: u32 = field(&mut lines, "tree")?.parse().ok()?;
@@ -400,6 +414,33 @@ impl Model {
         for block in self.order.chunks_mut(BLOCK) {
             block.sort_by_key(|&t| depths.get(t as usize).copied().unwrap_or(0));
         }
+        // The parked leaf: where the lanes without a tree stay.
+        let parked = self.steps.len() as u32;
+        self.steps.push(Step {
+            feature: 0,
+            threshold: 0.0,
+            missing_left: true,
+            next: [parked, parked],
+        });
+        self.leaves.push(0.0);
+        self.groups = self
+            .order
+            .chunks(BLOCK)
+            .flat_map(|block| block.chunks(LANES))
+            .map(|trees| {
+                let mut roots = [parked; LANES];
+                let mut steps = 0;
+                for (slot, &t) in roots.iter_mut().zip(trees) {
+                    *slot = self.roots.get(t as usize).copied().unwrap_or(parked);
+                    steps = steps.max(self.depths.get(t as usize).copied().unwrap_or(0));
+                }
+                Group {
+                    roots,
+                    trees: trees.len(),
+                    steps,
+                }
+            })
+            .collect();
     }
 
     /// The probability that the block of `row` is main content.
@@ -409,24 +450,36 @@ impl Model {
     /// added in the model's order: the sum, rounding included, is the one a walk of one tree
     /// after another makes.
     pub fn score(&self, row: &[f32; FEATURES]) -> f32 {
+        // No feature is ever missing: the walk then needs no test for it (a row with a NaN,
+        // which only a caller's own rows can hold, takes the walk that tests).
+        if row.iter().any(|x| x.is_nan()) {
+            self.score_with(row, Self::step)
+        } else {
+            self.score_with(row, Self::step_number)
+        }
+    }
+
+    /// [`Model::score`] with `step` moving each walk.
+    #[inline(always)]
+    fn score_with(
+        &self,
+        row: &[f32; FEATURES],
+        step: impl Fn(&Self, u32, &[f32; FEATURES]) -> u32,
+    ) -> f32 {
         let mut raw = self.base;
+        let mut groups = self.groups.iter();
         for (b, block) in self.order.chunks(BLOCK).enumerate() {
             // The leaf each tree of the block ends at, by its place in the block.
             let mut ends = [0u32; BLOCK];
             for trees in block.chunks(LANES) {
-                let mut at = [0u32; LANES];
-                let mut steps = 0;
-                for (slot, &t) in at.iter_mut().zip(trees) {
-                    *slot = self.roots.get(t as usize).copied().unwrap_or(0);
-                    steps = steps.max(self.depths.get(t as usize).copied().unwrap_or(0));
+                let Some(group) = groups.next() else {
+                    break;
+                };
+                let mut at = group.roots;
+                for _ in 0..group.steps {
+                    at = at.map(|a| step(self, a, row));
                 }
-                let lanes = &mut at[..trees.len()];
-                for _ in 0..steps {
-                    for slot in lanes.iter_mut() {
-                        *slot = self.step(*slot, row);
-                    }
-                }
-                for (&t, &leaf) in trees.iter().zip(lanes.iter()) {
+                for (&t, &leaf) in trees.iter().zip(&at[..group.trees.min(LANES)]) {
                     if let Some(end) = ends.get_mut(t as usize - b * BLOCK) {
                         *end = leaf;
                     }
@@ -449,6 +502,17 @@ impl Model {
         // A missing value (NaN) goes where the split says; `<=` is false for it.
         let go_left = (x <= s.threshold) | (x.is_nan() & s.missing_left);
         s.next[usize::from(!go_left)]
+    }
+
+    /// [`Model::step`] for a row without a missing value.
+    #[inline(always)]
+    fn step_number(&self, at: u32, row: &[f32; FEATURES]) -> u32 {
+        let Some(s) = self.steps.get(at as usize) else {
+            return at;
+        };
+        let x = row.get(usize::from(s.feature)).copied().unwrap_or(0.0);
+        // Not NaN: past the threshold is "not at or below it".
+        s.next[usize::from(x > s.threshold)]
     }
 
     /// [`Model::score`] of every block.
