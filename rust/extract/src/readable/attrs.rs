@@ -6,7 +6,7 @@
 //! answers.
 
 use crate::element_facts::style_hides;
-use crate::tree::{Element, Ns};
+use crate::tree::{tag, Element, Html, Ns};
 
 /// The attributes in no namespace that the outline reads (see [`Attrs::of`]).
 #[derive(Default)]
@@ -36,37 +36,59 @@ pub(super) struct Attrs<'a> {
     pub(super) style_hides: bool,
 }
 
+/// The interned ids of the attribute names [`Attrs::of`] reads that have no fixed id
+/// (`tag`): `None` when no element of the document carries the name. Looked up once a page,
+/// so that each attribute is matched by comparing integers, not strings.
+pub(super) struct AttrNames {
+    style: Option<u32>,
+    aria_controls: Option<u32>,
+    popover: Option<u32>,
+}
+
+impl AttrNames {
+    pub(super) fn of(doc: &Html) -> Self {
+        let id = |name| doc.tree.name_id(name);
+        AttrNames {
+            style: id("style"),
+            aria_controls: id("aria-controls"),
+            popover: id("popover"),
+        }
+    }
+}
+
 impl<'a> Attrs<'a> {
     /// One pass over `el`'s attributes; each slot holds the first attribute of its name in
-    /// no namespace, as `element_facts::html_attr` would find it.
-    pub(super) fn of(el: Element<'a>) -> Self {
+    /// no namespace, as `element_facts::html_attr` would find it (`names`: the document's, see
+    /// [`AttrNames`]).
+    pub(super) fn of(el: Element<'a>, names: &AttrNames) -> Self {
         let mut a = Attrs::default();
-        for (local, ns, v) in el.attrs_ns() {
-            if local == "hidden" || local == "aria-hidden" {
+        let is = |id: u32, name: Option<u32>| name == Some(id);
+        for (local, ns, v) in el.attr_ids() {
+            if local == tag::HIDDEN || local == tag::ARIA_HIDDEN {
                 a.hiding_attr = true;
             }
             if ns != Ns::None {
-                a.hiding_attr |= local == "style";
+                a.hiding_attr |= is(local, names.style);
                 continue;
             }
             let slot = match local {
-                "class" => &mut a.class,
-                "id" => &mut a.id,
-                "href" => &mut a.href,
-                "type" => &mut a.kind,
-                "role" => &mut a.role,
-                "itemprop" => &mut a.itemprop,
-                "itemtype" => &mut a.itemtype,
-                "style" => &mut a.style,
-                "aria-hidden" => &mut a.aria_hidden,
-                "aria-controls" => &mut a.aria_controls,
-                "property" => &mut a.property,
-                "content" => &mut a.content,
-                "hidden" => {
+                tag::CLASS => &mut a.class,
+                tag::ID => &mut a.id,
+                tag::HREF => &mut a.href,
+                tag::TYPE => &mut a.kind,
+                tag::ROLE => &mut a.role,
+                tag::ITEMPROP => &mut a.itemprop,
+                tag::ITEMTYPE => &mut a.itemtype,
+                tag::ARIA_HIDDEN => &mut a.aria_hidden,
+                tag::PROPERTY => &mut a.property,
+                tag::CONTENT => &mut a.content,
+                tag::HIDDEN => {
                     a.hidden = true;
                     continue;
                 }
-                "popover" => {
+                id if is(id, names.style) => &mut a.style,
+                id if is(id, names.aria_controls) => &mut a.aria_controls,
+                id if is(id, names.popover) => {
                     a.popover = true;
                     continue;
                 }
@@ -104,12 +126,13 @@ mod tests {
             <i style=" display :	none;">3</i><i style="display:block">4</i><i aria-hidden=" TRUE ">5</i>"##;
         let doc = crate::parse(html);
         let (mut seen, mut hidden) = (0, 0);
+        let names = AttrNames::of(&doc);
         for node in doc.tree.all_nodes().map(|n| n.value()) {
             let Some(el) = node.as_element() else {
                 continue;
             };
             seen += 1;
-            let a = Attrs::of(el);
+            let a = Attrs::of(el, &names);
             let pairs = [
                 (a.class, "class"),
                 (a.id, "id"),

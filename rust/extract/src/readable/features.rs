@@ -236,18 +236,17 @@ pub(super) fn blocks_of(
             Some(texts) => texts[i].split_whitespace().collect::<Vec<_>>().join(" "),
             None => String::new(),
         };
-        let tag = tag_name(doc, it.id);
         let parent_chars = match it.parent {
             NONE => 0,
             p => items.get(p as usize).map_or(0, |p| p.text),
         };
         out.push(Block {
             tag: if keep_text {
-                tag.to_string()
+                tag_name(doc, it.id).to_string()
             } else {
                 String::new()
             },
-            tag_code: super::scorer::tag_code(tag),
+            tag_code: it.tag_code,
             chars: o.chars,
             link_chars: o.link_chars,
             words: o.words,

@@ -5,11 +5,12 @@ use std::collections::HashSet;
 
 use crate::tree::{Edge, Element, Html, Node, NodeId, NodeRef};
 
-use super::attrs::Attrs;
+use super::attrs::{AttrNames, Attrs};
 use super::classify::{attr_flags, is_streamed_segment_id, tag_flags, SIG_BASIS, SIG_PRIME};
 use super::docs_site::DocsNotes;
 use super::flags::*;
 use super::page_kind::{is_archive_body, is_product_body, product_marker, ProductSignal};
+use super::scorer::{tag_code, TAGS};
 use super::{ARTICLE_DESCEND_SHARE, NONE};
 use crate::jsonld::{is_discussion_type, is_json_ld_type};
 use crate::scope::NodeSet;
@@ -188,7 +189,7 @@ impl Table {
 /// cost more than the rest of the link's judgement).
 pub(super) fn url_host(url: &str) -> Option<&str> {
     let bytes = url.as_bytes();
-    let start = match bytes.windows(3).position(|w| w == b"://") {
+    let start = match scheme_end(bytes) {
         Some(i) => i + 3,
         None if bytes.starts_with(b"//") => 2,
         None => return None,
@@ -208,6 +209,21 @@ pub(super) fn url_host(url: &str) -> Option<&str> {
         None => host,
     };
     Some(host.strip_prefix("www.").unwrap_or(host))
+}
+
+/// Where the first "://" of `bytes` starts: each ':' tried in turn (a scheme's colon is the
+/// first one in nearly every URL), where comparing every three-byte window cost about as
+/// much as the rest of a link's judgement.
+fn scheme_end(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = bytes.get(from..)?.iter().position(|&b| b == b':') {
+        let colon = from + at;
+        if bytes.get(colon + 1..colon + 3) == Some(b"//") {
+            return Some(colon);
+        }
+        from = colon + 1;
+    }
+    None
 }
 
 /// Whether `href` points into the page's own site (relative, or the same host).
@@ -264,6 +280,9 @@ pub(super) struct Item {
     pub(super) line: u32,
     /// Heading level 1-6, 0 otherwise.
     pub(super) level: u8,
+    /// The block scorer's number for the tag (`scorer::tag_code`, read once per name; the
+    /// document root's `#document`, like any tag outside `TAGS`, numbers `TAGS.len()`).
+    pub(super) tag_code: u8,
     /// Hash of tag + class, for spotting repeated siblings (listing items, posts).
     pub(super) sig: u64,
     /// Hash of the subtree's visible alphanumeric text, lower-cased (see `Table::build`).
@@ -356,6 +375,63 @@ struct PageFacts {
     archive_body: bool,
 }
 
+/// What an element's name says to the walk, the same for every element of that name (kept
+/// per page by interned name id, see `Outliner::tag_facts`).
+#[derive(Clone, Copy)]
+struct TagFacts {
+    /// [`tag_flags`], with what the walk adds by name alone (a text field writes).
+    flags: Flags,
+    /// Heading level 1-6, 0 otherwise.
+    level: u8,
+    /// The block scorer's number for it (`scorer::tag_code`).
+    code: u8,
+    /// The name's part of the element's signature (see [`signature`]).
+    sig: u64,
+    /// The names the walk asks about, as bits (`TagFacts::SCRIPT`, ...).
+    kind: u8,
+}
+
+impl TagFacts {
+    const SCRIPT: u8 = 1;
+    const INPUT: u8 = 2;
+    const NOSCRIPT: u8 = 4;
+    const BODY: u8 = 8;
+    /// `ul` or `ol`.
+    const LIST: u8 = 16;
+    /// `element_facts::is_invisible_tag`.
+    const INVISIBLE: u8 = 32;
+
+    fn of(name: &str) -> TagFacts {
+        let mut flags = tag_flags(name);
+        if name == "textarea" {
+            flags |= F_WRITE;
+        }
+        let kind = match name {
+            "script" => Self::SCRIPT,
+            "input" => Self::INPUT,
+            "noscript" => Self::NOSCRIPT,
+            "body" => Self::BODY,
+            "ul" | "ol" => Self::LIST,
+            _ => 0,
+        } | if crate::element_facts::is_invisible_tag(name) {
+            Self::INVISIBLE
+        } else {
+            0
+        };
+        TagFacts {
+            flags,
+            level: webgrip_html::heading_level(name).unwrap_or(0),
+            code: tag_code(name),
+            sig: signature(name, 0),
+            kind,
+        }
+    }
+
+    fn is(&self, kind: u8) -> bool {
+        self.kind & kind != 0
+    }
+}
+
 /// The pre-order walk behind [`Table::build`]: the table so far, the open elements, and what
 /// the rules carry from one node to the next.
 struct Outliner<'a> {
@@ -373,6 +449,11 @@ struct Outliner<'a> {
     undecided: Vec<(u32, &'a str)>,
     /// React streaming segments unhidden on the way (see `Outliner::finish`).
     streamed_at: Vec<u32>,
+    /// The document's ids of the attribute names the walk reads (see [`AttrNames`]).
+    attr_names: AttrNames,
+    /// What each element name says, by its interned id, read at its first element (see
+    /// [`TagFacts`]).
+    tags: Vec<Option<TagFacts>>,
     /// JSON-LD script elements seen, and documentation-generator marks (see [`Table`]'s
     /// fields).
     json_ld: Vec<NodeId>,
@@ -404,6 +485,8 @@ impl<'a> Outliner<'a> {
             controlled: HashSet::new(),
             undecided: Vec::new(),
             streamed_at: Vec::new(),
+            attr_names: AttrNames::of(doc),
+            tags: Vec::new(),
             json_ld: Vec::new(),
             docs_notes: DocsNotes::default(),
             seen: 0,
@@ -429,21 +512,33 @@ impl<'a> Outliner<'a> {
         self.push(Item::new(id, NONE, idx, Flags::EMPTY));
     }
 
+    /// The [`TagFacts`] of the element name `id` (`name`), read once a page.
+    fn tag_facts(&mut self, id: u32, name: &str) -> TagFacts {
+        let slot = id as usize;
+        if let Some(Some(facts)) = self.tags.get(slot) {
+            return *facts;
+        }
+        let facts = TagFacts::of(name);
+        if self.tags.len() <= slot {
+            self.tags.resize(slot + 1, None);
+        }
+        self.tags[slot] = Some(facts);
+        facts
+    }
+
     fn open_element(&mut self, node: NodeRef<'a>, el: Element<'a>) {
         let name = el.name();
-        let attrs = Attrs::of(el);
+        let tag = self.tag_facts(el.name_id(), name);
+        let attrs = Attrs::of(el, &self.attr_names);
         if let Some(c) = attrs.aria_controls {
             self.controlled.extend(c.split_ascii_whitespace());
         }
-        if name == "script" && attrs.kind.is_some_and(is_json_ld_type) {
+        if tag.is(TagFacts::SCRIPT) && attrs.kind.is_some_and(is_json_ld_type) {
             self.json_ld.push(node.id());
         }
-        let mut flags = tag_flags(name);
-        if name == "textarea" {
-            flags |= F_WRITE;
-        }
+        let mut flags = tag.flags;
         // A hidden input is form state, not a control anyone sees or fills.
-        if name == "input"
+        if tag.is(TagFacts::INPUT)
             && attrs
                 .kind
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
@@ -451,7 +546,7 @@ impl<'a> Outliner<'a> {
             flags = F_INVISIBLE;
         }
         // Raw-text noscript (scripting-enabled parse): markup as text.
-        if name == "noscript" && !node.children().any(|c| c.value().is_element()) {
+        if tag.is(TagFacts::NOSCRIPT) && !node.children().any(|c| c.value().is_element()) {
             flags |= F_INVISIBLE;
         }
         // Looked up once: several rules below read them.
@@ -482,7 +577,7 @@ impl<'a> Outliner<'a> {
         if !class_facts.blank {
             flags |= F_CLASSED;
         }
-        if name == "body" {
+        if tag.is(TagFacts::BODY) {
             facts.shop_body = class.is_some_and(is_product_body);
             facts.archive_body = class.is_some_and(is_archive_body);
         }
@@ -493,15 +588,14 @@ impl<'a> Outliner<'a> {
             flags |= F_FRAGMENT;
         }
         let parent_open = self.open.last();
-        if name == "ul" || name == "ol" {
+        if tag.is(TagFacts::LIST) {
             flags |= F_LIST;
             if parent_open.is_some_and(|o| o.after_colon) {
                 flags |= F_INTRODUCED;
             }
         }
         // `element_facts::is_dropped`, without its attribute scan when no attribute it reads is there.
-        if crate::element_facts::is_invisible_tag(name)
-            || (attrs.may_hide() && crate::element_facts::is_hidden(el))
+        if tag.is(TagFacts::INVISIBLE) || (attrs.may_hide() && crate::element_facts::is_hidden(el))
         {
             flags |= F_DROPPED;
         }
@@ -538,8 +632,9 @@ impl<'a> Outliner<'a> {
         }
         let mut item = Item::new(node.id(), parent, idx, flags);
         item.links = u32::from(flags.has_any(F_LINK));
-        item.level = webgrip_html::heading_level(name).unwrap_or(0);
-        item.sig = signature(name, class_facts.sig);
+        item.level = tag.level;
+        item.tag_code = tag.code;
+        item.sig = tag.sig ^ class_facts.sig;
         self.push(item);
         self.depths.enter(flags);
     }
@@ -724,6 +819,7 @@ impl Item {
             own_words: 0,
             line: 0,
             level: 0,
+            tag_code: TAGS.len() as u8,
             sig: 0,
             text_hash: 0,
         }
@@ -1030,6 +1126,11 @@ mod tests {
             "",
             "//",
             "https://www.",
+            "a:b://c",
+            "::://x",
+            "x:/",
+            "x:",
+            "mailto:x@y.z?u=https://h.example/p",
         ] {
             assert_eq!(url_host(url), url_host_by_splits(url), "{url}");
         }
