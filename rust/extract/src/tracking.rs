@@ -14,6 +14,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+
+use memchr::memchr;
 use std::sync::LazyLock;
 
 /// Parameters removed on every site.
@@ -117,6 +119,8 @@ pub(crate) fn is_python_space(c: char) -> bool {
 struct BuiltIn {
     global: RuleSet,
     domains: Vec<(&'static str, RuleSet)>,
+    /// Every site list's rules in one: a name none of them matches needs no look at the host.
+    any_site: RuleSet,
 }
 
 // At most 64 site lists: `domain_mask` gives each a bit (checked by a test).
@@ -126,6 +130,11 @@ static BUILT_IN: LazyLock<BuiltIn> = LazyLock::new(|| BuiltIn {
         .iter()
         .map(|(domain, rules)| (*domain, RuleSet::new(rules.iter().copied())))
         .collect(),
+    any_site: RuleSet::new(
+        DOMAIN_TRACKING_PARAMS
+            .iter()
+            .flat_map(|(_, rules)| rules.iter().copied()),
+    ),
 });
 
 /// `amazon.<tld>` or `amazon.<sld>.<tld>` (and subdomains): every Amazon storefront.
@@ -182,23 +191,34 @@ impl TrackingRules {
 
     /// `name` lower-cased; `sites` from [`domain_mask`].
     fn is_tracking_lower(&self, name: &str, sites: u64) -> bool {
-        BUILT_IN.global.matches(name)
-            || BUILT_IN
-                .domains
-                .iter()
-                .enumerate()
-                .any(|(i, (_, rules))| sites & (1 << i) != 0 && rules.matches(name))
-            || (!self.extra.is_empty() && self.extra.matches(name))
+        self.is_tracking_with(name, || sites)
+    }
+
+    /// [`TrackingRules::is_tracking_lower`] with the sites asked for only when some site's
+    /// list could hold `name` (finding the host costs more than the lists' lookups).
+    fn is_tracking_with(&self, name: &str, sites: impl FnOnce() -> u64) -> bool {
+        if BUILT_IN.global.matches(name) || (!self.extra.is_empty() && self.extra.matches(name)) {
+            return true;
+        }
+        if !BUILT_IN.any_site.matches(name) {
+            return false;
+        }
+        let sites = sites();
+        BUILT_IN
+            .domains
+            .iter()
+            .enumerate()
+            .any(|(i, (_, rules))| sites & (1 << i) != 0 && rules.matches(name))
     }
 
     /// `url` without its tracking query parameters; every other byte kept. A URL without
     /// tracking parameters comes back borrowed, unchanged.
     pub fn strip<'u>(&self, url: &'u str) -> Cow<'u, str> {
-        let (rest, fragment) = match url.find('#') {
+        let (rest, fragment) = match memchr(b'#', url.as_bytes()) {
             Some(i) => (&url[..i], Some(&url[i + 1..])),
             None => (url, None),
         };
-        let Some(q) = rest.find('?') else {
+        let Some(q) = memchr(b'?', rest.as_bytes()) else {
             return Cow::Borrowed(url);
         };
         let (base, query) = (&rest[..q], &rest[q + 1..]);
@@ -209,20 +229,29 @@ impl TrackingRules {
         let mut removed = false;
         let mut kept: Vec<&str> = Vec::new();
         let mut name_buf = String::new();
-        for piece in query.split('&') {
-            let raw = piece.split('=').next().unwrap_or("");
+        // The pairs between `&`s, each found with one byte search (a `char` pattern's
+        // searcher cost more than these short pieces' scans).
+        let mut start = 0;
+        loop {
+            let end = memchr(b'&', &query.as_bytes()[start..]).map_or(query.len(), |i| start + i);
+            let piece = &query[start..end];
+            let raw = &piece[..memchr(b'=', piece.as_bytes()).unwrap_or(piece.len())];
             let tracking = !raw.is_empty() && {
                 let name = lower_name(raw, &mut name_buf);
-                !name.is_empty() && {
-                    let sites = *sites.get_or_insert_with(|| domain_mask(&host_of(url)));
-                    self.is_tracking_lower(name, sites)
-                }
+                !name.is_empty()
+                    && self.is_tracking_with(name, || {
+                        *sites.get_or_insert_with(|| domain_mask(&host_of(url)))
+                    })
             };
             if tracking {
                 removed = true;
             } else {
                 kept.push(piece);
             }
+            if end == query.len() {
+                break;
+            }
+            start = end + 1;
         }
         if !removed {
             return Cow::Borrowed(url);
