@@ -53,7 +53,14 @@ struct Found {
 /// Set `slot` once, to a trimmed, whitespace-collapsed, non-empty value.
 fn set(slot: &mut Option<String>, value: &str) {
     if slot.is_none() {
-        let v = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Joined as it goes: no list of the words first.
+        let mut v = String::with_capacity(value.len());
+        for word in value.split_whitespace() {
+            if !v.is_empty() {
+                v.push(' ');
+            }
+            v.push_str(word);
+        }
         if !v.is_empty() {
             *slot = Some(v);
         }
@@ -68,11 +75,20 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
     let dom = &doc.tree;
     // The only elements read, by their arena name ids: the flat scan below compares integers
     // and looks no further at the other elements (nearly all of a page's).
-    let read: Vec<u32> = READ.iter().filter_map(|name| dom.name_id(name)).collect();
+    // As a table by name id: one load a node rather than seven comparisons.
+    let mut read: Vec<bool> = Vec::new();
+    for id in READ.iter().filter_map(|name| dom.name_id(name)) {
+        let id = id as usize;
+        if read.len() <= id {
+            read.resize(id + 1, false);
+        }
+        read[id] = true;
+    }
     // Arena order is parse (source) order, and a flat scan needs no traversal state.
     for (id, n) in dom.nodes.iter().enumerate() {
         // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
-        if n.kind != Kind::Element || n.ns != Ns::Html || !read.contains(&n.name) {
+        let named = read.get(n.name as usize).copied().unwrap_or(false);
+        if !named || n.kind != Kind::Element || n.ns != Ns::Html {
             continue;
         }
         let Some(node) = u32::try_from(id).ok().and_then(|id| dom.get(id)) else {
