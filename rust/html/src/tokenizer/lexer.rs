@@ -305,8 +305,9 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         }
     }
 
-    /// Read from the start in `mode`; `last_start`: the name of the last start tag (for a
-    /// fragment, the context element's), whose end tag ends RCDATA, RAWTEXT and script data.
+    /// Read from the start in `mode`; `last_start`: the name of the last start tag that
+    /// opened raw text (for a fragment, the context element's), whose end tag ends RCDATA,
+    /// RAWTEXT and script data.
     fn run(&self, mut mode: Mode, mut last_start: String) -> Outcome {
         let len = self.b.len();
         let mut pos = 0;
@@ -603,14 +604,27 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             b'?' => (self.bogus_comment(at + 1), cont, keep),
             _ => match self.start_tag(at) {
                 Some((Some(tag), end, start)) => {
-                    last_start.clear();
-                    last_start.push_str(&tag.name);
+                    // The name is read only by the raw text that may follow (its end tag):
+                    // kept when the tree builder answers so, not copied for every tag. A
+                    // lowercased name goes with the token, so it is kept before.
+                    let name = match &tag.name {
+                        Cow::Borrowed(name) => Some(*name),
+                        Cow::Owned(name) => {
+                            last_start.clear();
+                            last_start.push_str(name);
+                            None
+                        }
+                    };
                     let attrs = self.tag_attrs.borrow();
                     let tag = Tag {
                         attrs: Cow::Borrowed(&attrs),
                         ..tag
                     };
                     let answer = self.emit(Token::Tag(tag));
+                    if let (Some(name), SinkResult::Raw(_)) = (name, answer) {
+                        last_start.clear();
+                        last_start.push_str(name);
+                    }
                     match start {
                         // Skip the subtree's content; its end tag is read next.
                         Start::Svg { end: content_end } => {
