@@ -1,7 +1,8 @@
 //! Small facts about elements shared by every view: attribute lookup, what is never shown,
 //! what is a block.
 
-use crate::tree::{tag, Element};
+use crate::tree::{tag, Element, NodeId};
+use webgrip_html::Dom;
 
 /// An attribute value by (lower-case) local name, in any namespace (the null namespace
 /// first, so `href` before `xlink:href`).
@@ -53,6 +54,18 @@ pub fn is_hidden(el: Element<'_>) -> bool {
         tag::HIDDEN => true,
         tag::ARIA_HIDDEN => value.trim().eq_ignore_ascii_case("true"),
         tag::STYLE => style_hides(value),
+        _ => false,
+    })
+}
+
+/// [`is_hidden`] of element `id` of `dom`, reading the attributes off the arena: a value is
+/// sliced out only for one of the three names, where the element's attribute iterators
+/// slice every value (a checked cut of the document's text each) before its name is read.
+pub fn is_hidden_in(dom: &Dom, id: NodeId) -> bool {
+    dom.attrs(id).iter().any(|a| match a.name {
+        tag::HIDDEN => true,
+        tag::ARIA_HIDDEN => dom.attr_value(a).trim().eq_ignore_ascii_case("true"),
+        tag::STYLE => style_hides(dom.attr_value(a)),
         _ => false,
     })
 }
@@ -218,12 +231,6 @@ impl FactsByName {
         }
         facts
     }
-
-    /// Whether `el` is not emitted at all ([`is_dropped`], its name looked up here).
-    #[inline]
-    pub fn is_dropped(&mut self, el: Element<'_>) -> bool {
-        self.get(el).invisible || (el.has_attrs() && is_hidden(el))
-    }
 }
 
 /// The flow class of an element by name.
@@ -285,6 +292,14 @@ mod tests {
             .map(is_hidden)
             .collect();
         assert_eq!(hidden, [true, true, true, false, true]);
+        let in_arena: Vec<bool> = doc
+            .tree
+            .root()
+            .descendants()
+            .filter(|n| n.element().is_some_and(|e| matches!(e.name(), "p" | "g")))
+            .map(|n| is_hidden_in(&doc.tree, n.id()))
+            .collect();
+        assert_eq!(in_arena, hidden);
     }
 
     #[test]

@@ -6,10 +6,11 @@ use crate::tree::Element;
 use crate::tree::NodeRef;
 use crate::tree::{tag, Html, Node};
 
-use crate::element_facts::{attr, FactsByName};
+use crate::element_facts::{self, attr, FactsByName};
 use crate::grid::{self, RawCell, RawRow};
 use crate::plain::inline_text_with;
 use crate::walk::{walk, Visitor};
+use webgrip_html::Dom;
 
 /// One extracted data table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +84,7 @@ pub fn is_data_table(el: Element<'_>, node: NodeRef<'_>) -> bool {
 /// Every data table of the document, in document order (nested ones included).
 pub fn extract(doc: &Html) -> Vec<Table> {
     let mut v = Finder {
+        dom: &doc.tree,
         tables: Vec::new(),
         facts: FactsByName::default(),
     };
@@ -90,17 +92,21 @@ pub fn extract(doc: &Html) -> Vec<Table> {
     v.tables
 }
 
-struct Finder {
+struct Finder<'d> {
+    /// The tree walked (attributes read off its arena: [`element_facts::is_hidden_in`]).
+    dom: &'d Dom,
     tables: Vec<Table>,
     /// Element names looked up once per name, for the walk and every cell's text.
     facts: FactsByName,
 }
 
-impl<'a> Visitor<'a> for Finder {
+impl<'a> Visitor<'a> for Finder<'_> {
     fn open(&mut self, node: NodeRef<'a>) -> bool {
         match node.value() {
             Node::Element(el) => {
-                if self.facts.is_dropped(el) {
+                if self.facts.get(el).invisible
+                    || (el.has_attrs() && element_facts::is_hidden_in(self.dom, node.id()))
+                {
                     return false;
                 }
                 if el.name_id() == tag::TABLE && is_data_table(el, node) {

@@ -15,6 +15,7 @@ use crate::tree::Element;
 use crate::tree::NodeRef;
 use crate::tree::{tag, Html, Node};
 use url::Url;
+use webgrip_html::Dom;
 
 use crate::element_facts::{self, attr, Facts, FactsByName, Flow, Role};
 use crate::frames::FrameIndex;
@@ -60,7 +61,7 @@ pub fn render_marked(
     tracking: Option<&TrackingRules>,
     marks: Option<FrameMarks<'_>>,
 ) -> String {
-    let mut e = Emitter::new(scope, flavor, base, tracking);
+    let mut e = Emitter::new(&doc.tree, scope, flavor, base, tracking);
     e.marks = marks;
     if let Some(extra) = scope.supplement.as_deref() {
         e.w.push_text(extra);
@@ -165,6 +166,8 @@ struct ListState {
 }
 
 struct Emitter<'s> {
+    /// The tree walked (its attributes read off the arena: [`element_facts::is_hidden_in`]).
+    dom: &'s Dom,
     w: Writer,
     marks: Option<FrameMarks<'s>>,
     md: bool,
@@ -190,12 +193,14 @@ struct Emitter<'s> {
 
 impl<'s> Emitter<'s> {
     fn new(
+        dom: &'s Dom,
         scope: &'s Scope,
         flavor: Flavor,
         base: Option<&'s Url>,
         tracking: Option<&'s TrackingRules>,
     ) -> Self {
         Emitter {
+            dom,
             w: Writer::new(flavor == Flavor::Markdown, 4096),
             marks: None,
             md: flavor == Flavor::Markdown,
@@ -823,7 +828,9 @@ impl<'a> Visitor<'a> for Emitter<'_> {
                         return false;
                     }
                 }
-                if facts.invisible || (el.has_attrs() && element_facts::is_hidden(el)) {
+                if facts.invisible
+                    || (el.has_attrs() && element_facts::is_hidden_in(self.dom, node.id()))
+                {
                     return false;
                 }
                 self.open_element(el, node, facts)
