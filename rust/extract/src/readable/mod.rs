@@ -20,9 +20,9 @@
 //!    link-dense blocks that are not part of a repeated item group nor a list under its own
 //!    heading (on a declared article, only where the article goes on after it) nor a panel of
 //!    a tab set with code in it, trailing "related"/"comments" sections, an article's
-//!    all-link "read next" lines set between its paragraphs and its closing calls to
-//!    follow or subscribe, and later copies of a block shipped twice; comment threads are
-//!    kept when they are what the page is about (forums, Q&A).
+//!    all-link "read next" lines set between its paragraphs, its closing calls to follow
+//!    or subscribe and its author box after the story, and later copies of a block shipped
+//!    twice; comment threads are kept when they are what the page is about (forums, Q&A).
 //! 4. *Safety*: if the selection is implausibly small for the page (and beside what the
 //!    fallback itself would keep), fall back to the whole body minus chrome; JSON-LD
 //!    `articleBody`/`description` becomes the `supplement` when the visible selection is thin
