@@ -367,7 +367,10 @@ impl Writer {
             self.out.push(' ');
             span = i;
         }
-        self.out.push_str(&s[span..]);
+        // Often nothing is left (a text of one word): no call to copy nothing.
+        if span < s.len() {
+            self.out.push_str(&s[span..]);
+        }
     }
 
     /// The rest of [`Writer::push_text`]'s text from `at` (the end of its first word), with
@@ -410,7 +413,10 @@ impl Writer {
                 span = i;
             }
         }
-        self.out.push_str(&s[span..]);
+        // Often nothing is left (a text of one word): no call to copy nothing.
+        if span < s.len() {
+            self.out.push_str(&s[span..]);
+        }
     }
 
     /// A word after the first of a text, whose bytes may need escaping.
