@@ -122,6 +122,11 @@ impl Limits {
         }
     }
 
+    /// Nodes the arena may hold: [`Limits::max_nodes`], at most what its `u32` ids allow.
+    pub(crate) fn node_cap(&self) -> usize {
+        self.max_nodes.min(ARENA_NODES)
+    }
+
     /// Whether the attribute cap is the only one ([`Limits::behind_guard`]).
     pub(crate) fn attrs_only(&self) -> bool {
         self.max_depth == usize::MAX && self.max_open == usize::MAX && self.flat_after == usize::MAX
@@ -404,15 +409,17 @@ impl Builder {
     /// nodes so far, checked apart), a template element its contents; plus implied tags.
     pub(crate) fn room_for_token(&self) -> bool {
         let worst = 2 * (self.afe.len() + 8 * 4) + 16;
+        let copies = if self.has_selectedcontent {
+            self.dom.nodes.len()
+        } else {
+            0
+        };
+        // Saturated sums stay past the cap, which is below `usize::MAX`.
         self.dom
             .nodes
             .len()
             .saturating_add(worst)
-            .checked_add(if self.has_selectedcontent {
-                self.dom.nodes.len()
-            } else {
-                0
-            })
-            .is_some_and(|n| n <= self.limits.max_nodes.min(ARENA_NODES))
+            .saturating_add(copies)
+            <= self.node_cap
     }
 }

@@ -169,6 +169,9 @@ pub(crate) struct Builder {
     limits: Limits,
     /// Which of `limits` apply ([`Limits::caps`]), set with them.
     caps: limits::Caps,
+    /// Nodes the arena may hold ([`Limits::max_nodes`], at most the arena's ids), set with
+    /// them: [`Builder::room_for_token`] reads it for every token.
+    node_cap: usize,
     guard: limits::Guard,
     /// Parsing stopped (end of input, or the arena is full): later tokens are ignored.
     stopped: bool,
@@ -354,6 +357,7 @@ impl Builder {
             selectedcontent_cache: None,
             limits: Limits::default(),
             caps: Limits::default().caps(),
+            node_cap: Limits::default().node_cap(),
             guard: limits::Guard::default(),
             stopped: false,
         }
@@ -363,6 +367,7 @@ impl Builder {
     fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
         self.caps = limits.caps();
+        self.node_cap = limits.node_cap();
     }
 
     /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the
