@@ -42,6 +42,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import logging
 import multiprocessing as mp
 import os
 import shutil
@@ -250,10 +251,19 @@ def httpx_fetcher() -> Callable[[str], str]:
 
 def gaia_fetcher() -> Callable[[str], str] | None:
     os.environ.setdefault("GAIA_WEB_ALLOWED_HOSTS", "127.0.0.1")
+    # Importing GAIA configures the root logger (level INFO, a stderr handler and a rotating
+    # file in ~/.gaia): from then on every contender that logs, webgrip's per-request INFO
+    # line included, would pay for formatting and writing records in every later round.
+    # The root logger is put back as it was, so each row measures its own work.
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
     try:
         from gaia.web.client import WebClient as GaiaClient
     except Exception:
         return None
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers
     local = threading.local()
 
     def fetch(url: str) -> str:
