@@ -456,23 +456,13 @@ impl Dom {
     /// Make `child` the last child of `parent` (detaching it first).
     pub fn append(&mut self, parent: NodeId, child: NodeId) {
         self.detach(child);
-        let last = self.nodes[parent as usize].last_child;
-        {
-            let c = &mut self.nodes[child as usize];
-            c.parent = parent;
-            c.prev = last;
-        }
-        if last == NONE {
-            self.nodes[parent as usize].first_child = child;
-        } else {
-            self.nodes[last as usize].next = child;
-        }
-        self.nodes[parent as usize].last_child = child;
+        self.append_new(parent, child);
     }
 
     /// [`Dom::append`] for a node never attached (just created): nothing to detach first.
     /// Why: the tree builder appends every new node, and the detach read each one for
     /// nothing (1% of the table page's parse).
+    #[inline]
     pub(crate) fn append_new(&mut self, parent: NodeId, child: NodeId) {
         debug_assert!(self.nodes[child as usize].parent == NONE);
         let last = self.nodes[parent as usize].last_child;
