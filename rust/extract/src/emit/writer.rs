@@ -291,6 +291,21 @@ impl Writer {
     /// than a word at a time through `ensure_content`.
     pub fn push_text(&mut self, s: &str) {
         let bytes = s.as_bytes();
+        if bytes.first().is_some_and(|&c| !starts_ws(bytes, 0, c)) {
+            // Content starts here whatever follows, so pending breaks, spaces and wrappers
+            // are written now (the paths below would do it first too).
+            self.ensure_content();
+            if !self.first_word && bytes.len() <= SHORT_TEXT {
+                if let Some(end) = plain_end(bytes, self.plain_classes()) {
+                    // Most short texts (a table cell's): written as they are in one copy.
+                    self.out.push_str(&s[..end]);
+                    if end < s.len() {
+                        self.soft_space();
+                    }
+                    return;
+                }
+            }
+        }
         let i = skip_ws(bytes, 0);
         if i > 0 {
             self.soft_space();
@@ -331,6 +346,18 @@ impl Writer {
             &PIPE
         } else {
             &NOTHING
+        }
+    }
+
+    /// [`Writer::special`] as a [`plain_end`] table.
+    #[inline]
+    fn plain_classes(&self) -> &'static [u8; 256] {
+        if self.markdown && !self.verbatim {
+            &MARKDOWN_CLASSES
+        } else if self.markdown && self.in_cell {
+            &PIPE_CLASSES
+        } else {
+            &PLAIN_CLASSES
         }
     }
 
@@ -533,6 +560,68 @@ static PIPE: [bool; 256] = {
     t[b'|' as usize] = true;
     t
 };
+
+/// The longest text [`Writer::push_text`] first tries to copy whole ([`plain_end`]): its
+/// checks cost one table look-up per byte, which pays on short texts (a table cell, a word
+/// between tags) where the span paths' set-up dominates; longer texts go straight to the
+/// span paths, which skip eight bytes at a time and never read a byte twice.
+const SHORT_TEXT: usize = 64;
+
+/// [`plain_end`]'s class of a byte that is copied as it is.
+const ORDINARY: u8 = 0;
+/// [`plain_end`]'s class of a space (kept when single and between words).
+const SPACE: u8 = 1;
+/// [`plain_end`]'s class of a byte that may need escaping or collapsing: other whitespace,
+/// the lead byte of U+00A0 (and of other characters, which is only slower), and whatever
+/// the escape table marks.
+const STOP: u8 = 2;
+
+/// [`plain_end`]'s table for text whose escaped bytes `special` marks.
+const fn plain_class_table(special: &[bool; 256]) -> [u8; 256] {
+    let mut t = [ORDINARY; 256];
+    let mut c = 0;
+    while c < 256 {
+        if special[c] {
+            t[c] = STOP;
+        }
+        c += 1;
+    }
+    t[b' ' as usize] = SPACE;
+    t[b'\t' as usize] = STOP;
+    t[b'\n' as usize] = STOP;
+    t[b'\r' as usize] = STOP;
+    t[0x0c] = STOP;
+    t[0xC2] = STOP;
+    t
+}
+
+static MARKDOWN_CLASSES: [u8; 256] = plain_class_table(&super::escape::special_table());
+static PIPE_CLASSES: [u8; 256] = plain_class_table(&{
+    let mut t = [false; 256];
+    t[b'|' as usize] = true;
+    t
+});
+static PLAIN_CLASSES: [u8; 256] = plain_class_table(&[false; 256]);
+
+/// The length of `bytes` without its trailing spaces if that part is already in its final
+/// form: no byte of class [`STOP`], no space but single ones between words. `None` when
+/// something needs escaping or collapsing (or the text is only spaces).
+#[inline]
+fn plain_end(bytes: &[u8], classes: &[u8; 256]) -> Option<usize> {
+    let mut end = bytes.len();
+    while end > 0 && bytes[end - 1] == b' ' {
+        end -= 1;
+    }
+    let mut prev_space = true;
+    for &c in &bytes[..end] {
+        match classes[c as usize] {
+            ORDINARY => prev_space = false,
+            SPACE if !prev_space => prev_space = true,
+            _ => return None,
+        }
+    }
+    Some(end).filter(|&e| e > 0)
+}
 
 /// Whether collapsible whitespace starts at `i`, whose byte is `c`: ASCII whitespace or
 /// U+00A0 (which the text views collapse too).
