@@ -31,17 +31,23 @@ impl Builder {
 
     /// Push onto the list; with three identical elements already after the last marker,
     /// the earliest goes (Noah's Ark).
+    ///
+    /// No list of the identical entries is built: the earliest of them is the only one
+    /// read, and only when there are three or more.
     pub(crate) fn push_formatting(&mut self, node: NodeId) {
-        let mut same = Vec::new();
+        let mut same = 0usize;
+        let mut earliest = 0;
         for (i, e) in self.afe.iter().enumerate().rev() {
             match *e {
                 Entry::Marker => break,
-                Entry::Element(n) if self.same_element(n, node) => same.push(i),
+                Entry::Element(n) if self.same_element(n, node) => {
+                    same += 1;
+                    earliest = i;
+                }
                 Entry::Element(_) => {}
             }
         }
-        // `same` runs latest first, so its last entry is the earliest.
-        if let (true, Some(&earliest)) = (same.len() >= 3, same.last()) {
+        if same >= 3 {
             self.afe.remove(earliest);
         }
         self.afe.push(Entry::Element(node));

@@ -91,22 +91,7 @@ const FORMATTING: u128 = set(&[
 impl Builder {
     pub(crate) fn in_body(&mut self, tok: Tok) {
         match tok {
-            Tok::Chars(s) => {
-                // A U+0000 comes alone, as the builder's token for `Token::Null` (a run of
-                // characters never holds one: `token.rs`), and is dropped here. Why not
-                // search each run for one: that search was 1.7% of the body-only bench
-                // page's parse.
-                if s.is_empty() || *s == *"\0" {
-                    return;
-                }
-                let s: &str = &s;
-                self.reconstruct_formatting();
-                self.insert_text(s);
-                // Read only while it can still change: once off, it stays off.
-                if self.frameset_ok && !s.chars().all(is_ws) {
-                    self.frameset_ok = false;
-                }
-            }
+            Tok::Chars(s) => self.body_chars(&s),
             Tok::Comment(c) => self.insert_comment(&c),
             Tok::Doctype(_) => {}
             Tok::Start(t) => self.body_start(t),
@@ -121,7 +106,26 @@ impl Builder {
         }
     }
 
-    fn body_start(&mut self, t: TagTok) {
+    /// In-body characters. Also called straight from the table modes' "process using the
+    /// in body rules" for the tokens they pass on (`in_cell`), without a second dispatch.
+    #[inline]
+    pub(crate) fn body_chars(&mut self, s: &str) {
+        // A U+0000 comes alone, as the builder's token for `Token::Null` (a run of
+        // characters never holds one: `token.rs`), and is dropped here. Why not
+        // search each run for one: that search was 1.7% of the body-only bench
+        // page's parse.
+        if s.is_empty() || s == "\0" {
+            return;
+        }
+        self.reconstruct_formatting();
+        self.insert_text(s);
+        // Read only while it can still change: once off, it stays off.
+        if self.frameset_ok && !s.chars().all(is_ws) {
+            self.frameset_ok = false;
+        }
+    }
+
+    pub(crate) fn body_start(&mut self, t: TagTok) {
         let id = t.id;
         match id {
             tag::HTML => {
@@ -421,7 +425,7 @@ impl Builder {
         }
     }
 
-    fn body_end(&mut self, t: TagTok) {
+    pub(crate) fn body_end(&mut self, t: TagTok) {
         let id = self.tag_id(&t);
         match id {
             tag::TEMPLATE => self.in_head(Tok::End(t)),
