@@ -119,6 +119,12 @@ pub enum SinkResult {
 pub trait TokenSink {
     fn process_token(&self, token: Token<'_>) -> SinkResult;
 
+    /// A run of characters borrowed from the input (never holding U+0000): the same as
+    /// [`Token::Chars`], which a sink may take by a shorter way.
+    fn process_text(&self, s: &str) -> SinkResult {
+        self.process_token(Token::Chars(Cow::Borrowed(s)))
+    }
+
     /// Whether the adjusted current node is an element outside the HTML namespace: a
     /// `<![CDATA[` opens a CDATA section only then (§13.2.5.42).
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {

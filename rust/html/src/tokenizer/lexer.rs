@@ -299,9 +299,12 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
         Cow::Borrowed(&self.src[from..to])
     }
 
+    /// Text borrowed from the input: the tree builder's own way for it
+    /// ([`TokenSink::process_text`]). No raw text element to close first: the text mode
+    /// takes text.
     fn emit_text(&self, from: usize, to: usize) {
         if to > from {
-            let _ = self.emit(Token::Chars(self.slice(from, to)));
+            let _ = self.sink.process_text(&self.src[from..to]);
         }
     }
 

@@ -307,6 +307,20 @@ impl TokenSink for TreeBuilder {
         }
     }
 
+    // Text in body or in a cell (most of a page's text) goes straight to the in-body rules,
+    // not through the builder's token, the dispatcher and the mode's match.
+    #[inline(always)]
+    fn process_text(&self, s: &str) -> SinkResult {
+        {
+            let mut b = self.inner.borrow_mut();
+            if b.takes_body_text() {
+                b.body_chars(s);
+                return SinkResult::Continue;
+            }
+        }
+        self.process_token(Token::Chars(Cow::Borrowed(s)))
+    }
+
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
         let b = self.inner.borrow();
         b.adjusted_current()
@@ -368,6 +382,25 @@ impl Builder {
         self.limits = limits;
         self.caps = limits.caps();
         self.node_cap = limits.node_cap();
+    }
+
+    /// Whether a run of characters now goes to the in-body rules for characters and
+    /// nowhere else: what [`Builder::dispatch`] would decide for it, answered without it.
+    /// In body and in cell (whose characters are in-body's) with the current node an HTML
+    /// element (so the HTML rules apply), not stopped, room for the token, no newline to
+    /// drop and no option pops to watch. Not for a fragment (its adjusted current node).
+    #[inline(always)]
+    fn takes_body_text(&self) -> bool {
+        matches!(self.mode, Mode::InBody | Mode::InCell)
+            && !self.stopped
+            && !self.ignore_lf
+            && !self.has_selectedcontent
+            && self.context.is_none()
+            && self
+                .open
+                .last()
+                .is_some_and(|&n| self.dom.node(n).ns == Ns::Html)
+            && self.room_for_token()
     }
 
     /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the
