@@ -486,7 +486,8 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
             Some(mut o) => {
                 o.push_str(&self.src[seg..to]);
                 if !o.is_empty() {
-                    let _ = self.emit(Token::Chars(Cow::Owned(o)));
+                    // Text, as `emit_text`'s: the tree builder copies what it keeps.
+                    let _ = self.sink.process_text(&o);
                 }
             }
             None => self.emit_text(seg, to),

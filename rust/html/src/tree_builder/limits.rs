@@ -222,6 +222,11 @@ fn integration_point(t: &Tag, ns: ModelNs) -> bool {
 }
 
 impl Guard {
+    /// No end tag is waiting to be dropped (for a start tag dropped before).
+    pub(crate) fn dropped_none(&self) -> bool {
+        self.dropped.is_empty()
+    }
+
     fn drop_tag(&mut self, name: &str) -> bool {
         match self.dropped.get_mut(name) {
             Some(n) => *n += 1,

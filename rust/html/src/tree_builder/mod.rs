@@ -285,8 +285,25 @@ impl TokenSink for TreeBuilder {
     fn process_token(&self, token: Token<'_>) -> SinkResult {
         let tok = match token {
             Token::Doctype(d) => Tok::Doctype(d),
-            Token::Tag(t) if t.kind == TagKind::StartTag => Tok::Start(TagTok::new(t)),
-            Token::Tag(t) => Tok::End(TagTok::new(t)),
+            Token::Tag(t) => {
+                // A tag in body or in a cell goes to its mode's rules without the
+                // dispatcher (see `takes_body_tag`).
+                let mut b = self.inner.borrow_mut();
+                if b.takes_body_tag(&t) {
+                    b.body_tag(t);
+                    return match b.switch.take() {
+                        None => SinkResult::Continue,
+                        Some(Switch::Raw(kind)) => SinkResult::Raw(kind),
+                        Some(Switch::Plaintext) => SinkResult::Plaintext,
+                    };
+                }
+                drop(b);
+                if t.kind == TagKind::StartTag {
+                    Tok::Start(TagTok::new(t))
+                } else {
+                    Tok::End(TagTok::new(t))
+                }
+            }
             Token::Comment(c) => Tok::Comment(c),
             Token::Chars(s) => Tok::Chars(s),
             Token::Null => Tok::Chars(Cow::Borrowed("\0")),
@@ -401,6 +418,48 @@ impl Builder {
                 .last()
                 .is_some_and(|&n| self.dom.node(n).ns == Ns::Html)
             && self.room_for_token()
+    }
+
+    /// Whether [`Builder::dispatch`] would hand the tag `t` to the HTML rules of the current
+    /// mode, in body or in cell: the checks of [`Builder::takes_body_text`], and the caps
+    /// keep the tag without reading it (no cap, or only the attribute cap with `t` within it
+    /// and no end tag waiting to be dropped).
+    #[inline(always)]
+    fn takes_body_tag(&self, t: &Tag) -> bool {
+        matches!(self.mode, Mode::InBody | Mode::InCell)
+            && !self.stopped
+            && !self.has_selectedcontent
+            && self.context.is_none()
+            && match self.caps {
+                limits::Caps::Nothing => true,
+                limits::Caps::AttrsOnly => {
+                    if t.kind == TagKind::StartTag {
+                        t.attrs.len() <= self.limits.max_attrs
+                    } else {
+                        self.guard.dropped_none()
+                    }
+                }
+                limits::Caps::All => false,
+            }
+            && self
+                .open
+                .last()
+                .is_some_and(|&n| self.dom.node(n).ns == Ns::Html)
+            && self.room_for_token()
+    }
+
+    /// [`Builder::dispatch`] for a tag [`Builder::takes_body_tag`] answered for.
+    #[inline(never)]
+    fn body_tag(&mut self, t: Tag) {
+        self.ignore_lf = false;
+        let start = t.kind == TagKind::StartTag;
+        let t = TagTok::new(t);
+        match (self.mode, start) {
+            (Mode::InBody, true) => self.body_start(t),
+            (Mode::InBody, false) => self.body_end(t),
+            (_, true) => self.in_cell(Tok::Start(t)),
+            (_, false) => self.in_cell(Tok::End(t)),
+        }
     }
 
     /// The tree construction dispatcher (§13.2.6): HTML rules of the current mode, or the
