@@ -31,6 +31,34 @@ use crate::arena::{Dom, NodeId, Ns};
 
 pub use limits::{Limits, BYTES_PER_NODE, MAX_ATTRS, MAX_DEPTH, MAX_OPEN, SPARE_NODES};
 
+/// The start tags in-cell handles itself, and the end tags: the others it passes to in-body
+/// (`modes_table.rs`).
+const CELL_STARTS: u128 = tag_ids::set(&[
+    tag_ids::tag::CAPTION,
+    tag_ids::tag::COL,
+    tag_ids::tag::COLGROUP,
+    tag_ids::tag::TBODY,
+    tag_ids::tag::TD,
+    tag_ids::tag::TFOOT,
+    tag_ids::tag::TH,
+    tag_ids::tag::THEAD,
+    tag_ids::tag::TR,
+]);
+const CELL_ENDS: u128 = tag_ids::set(&[
+    tag_ids::tag::TD,
+    tag_ids::tag::TH,
+    tag_ids::tag::BODY,
+    tag_ids::tag::CAPTION,
+    tag_ids::tag::COL,
+    tag_ids::tag::COLGROUP,
+    tag_ids::tag::HTML,
+    tag_ids::tag::TABLE,
+    tag_ids::tag::TBODY,
+    tag_ids::tag::TFOOT,
+    tag_ids::tag::THEAD,
+    tag_ids::tag::TR,
+]);
+
 /// The insertion modes (§13.2.4.1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Mode {
@@ -454,11 +482,14 @@ impl Builder {
         self.ignore_lf = false;
         let start = t.kind == TagKind::StartTag;
         let t = TagTok::new(t);
-        match (self.mode, start) {
-            (Mode::InBody, true) => self.body_start(t),
-            (Mode::InBody, false) => self.body_end(t),
-            (_, true) => self.in_cell(Tok::Start(t)),
-            (_, false) => self.in_cell(Tok::End(t)),
+        // In cell, the tags it does not handle itself are in-body's (`in_cell`).
+        let in_body = self.mode == Mode::InBody
+            || !tag_ids::contains(if start { CELL_STARTS } else { CELL_ENDS }, t.id);
+        match (in_body, start) {
+            (true, true) => self.body_start(t),
+            (true, false) => self.body_end(t),
+            (false, true) => self.in_cell(Tok::Start(t)),
+            (false, false) => self.in_cell(Tok::End(t)),
         }
     }
 
