@@ -115,6 +115,24 @@ pub fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> O
                 // The rest of the name at once: most of a tag's bytes are its attribute names
                 // and values, and the state machine costs several branches a byte.
                 let run = run_end(b, i, &NAME_STOPS);
+                // The common `name="value"` (or `'value'`) in one step: what the `=`, the
+                // before-value state and its quote would do one turn each (and a space
+                // after the value, the after-quoted state's turn).
+                if let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (b.get(run), b.get(run + 1)) {
+                    let from = run + 2;
+                    let end = memchr(q, &b[from..]).map(|e| from + e)?;
+                    a.name.1 = run;
+                    a.value = Some((from, end, true));
+                    a.end = end + 1;
+                    if b.get(end + 1).is_some_and(|&c| is_space(c)) {
+                        i = end + 2;
+                        s = S::BeforeName;
+                    } else {
+                        i = end + 1;
+                        s = S::AfterQuoted;
+                    }
+                    continue;
+                }
                 if run > i {
                     a.name.1 = run;
                     a.end = run;
