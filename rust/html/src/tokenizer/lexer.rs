@@ -744,6 +744,8 @@ impl<'a, S: TokenSink> Lexer<'a, S> {
                 {
                     self.decode(s, s + 5, true)
                 }
+                // Nothing to decode (the scanner found no `&` and no NUL in it).
+                Some((s, e, _)) if a.clean => self.slice(s, e),
                 Some((s, e, _)) => self.decode(s, e, true),
             };
             let name = self.name(n0, n1);

@@ -1,7 +1,7 @@
 //! Byte scanning that follows the HTML tokenizer: tags and their attributes, raw text,
 //! script data, comments. Everything is a range of the input; nothing is copied.
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 use super::MAX_ATTRS;
 
@@ -17,6 +17,9 @@ pub struct Attr {
     pub value: Option<(usize, usize, bool)>,
     /// Just past the attribute's last character (name, `=` or value, closing quote included).
     pub(super) end: usize,
+    /// The value is known to hold no `&` and no NUL, so it reads as it is written (found on
+    /// the way to its closing quote; `false`: not known).
+    pub(crate) clean: bool,
 }
 
 /// A scanned tag: where it ends (after `>`), whether it is self-closing, its attributes.
@@ -91,6 +94,7 @@ pub fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> O
             name: (i, i + 1),
             value: None,
             end: i + 1,
+            clean: false,
         };
         if let Some(done) = cur.replace(fresh) {
             on_attr(done);
@@ -118,11 +122,19 @@ pub fn scan_tag_with(b: &[u8], mut i: usize, mut on_attr: impl FnMut(Attr)) -> O
                 // The common `name="value"` (or `'value'`) in one step: what the `=`, the
                 // before-value state and its quote would do one turn each (and a space
                 // after the value, the after-quoted state's turn).
+                // Its closing quote is looked for with `&` and NUL: a value with neither (most)
+                // is then known to need no decoding.
                 if let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (b.get(run), b.get(run + 1)) {
                     let from = run + 2;
-                    let end = memchr(q, &b[from..]).map(|e| from + e)?;
+                    let stop = from + memchr3(q, b'&', 0, &b[from..])?;
+                    let (end, clean) = if b[stop] == q {
+                        (stop, true)
+                    } else {
+                        (stop + memchr(q, &b[stop..])?, false)
+                    };
                     a.name.1 = run;
                     a.value = Some((from, end, true));
+                    a.clean = clean;
                     a.end = end + 1;
                     if b.get(end + 1).is_some_and(|&c| is_space(c)) {
                         i = end + 2;
