@@ -101,7 +101,7 @@ fn id_role(id: &str) -> Option<(Seen, Role)> {
 
 /// The generator a class name belongs to and what it is there. Exact, case-sensitive names,
 /// as the generators write them.
-fn class_role(name: &str) -> Option<(Seen, Role)> {
+pub(super) fn class_role(name: &str) -> Option<(Seen, Role)> {
     use Role::*;
     // A heading's permalink ("¶", or "#" in the PyData theme): Sphinx writes it, and so does
     // the Python-Markdown outline behind MkDocs.
@@ -170,6 +170,9 @@ fn class_role(name: &str) -> Option<(Seen, Role)> {
         // mdBook.
         "sidebar-scrollbox" => (MdBook, Mark),
         "nav-chapters" | "mobile-nav-chapters" | "nav-wrapper" | "menu-bar" => (MdBook, Furniture),
+        // A code block's hidden lines (`# use std::io;` in the source): the book shows the
+        // block without them, and an eye button would bring them in.
+        "boring" => (MdBook, Furniture),
         // Hugo: Docsy and Book.
         "td-main" => (Docsy, Mark),
         "td-content" => (Docsy, Container),
@@ -274,7 +277,8 @@ fn name_flags() -> Flags {
 
 impl DocsNotes {
     /// Note element `i` of the table (`el`, named `name`, with its `class` and `id`
-    /// attributes as `Attrs` read them: the first of each name in no namespace).
+    /// attributes as `Attrs` read them: the first of each name in no namespace;
+    /// `class_roles`: a class name has a [`class_role`], known from the class memo).
     pub(super) fn note(
         &mut self,
         i: u32,
@@ -282,6 +286,7 @@ impl DocsNotes {
         name: &str,
         class: Option<&str>,
         id: Option<&str>,
+        class_roles: bool,
     ) {
         if name == "figcaption" {
             self.captions.push(i);
@@ -311,6 +316,7 @@ impl DocsNotes {
             return;
         }
         let roles = class
+            .filter(|_| class_roles)
             .into_iter()
             .flat_map(str::split_ascii_whitespace)
             .filter_map(class_role)
@@ -567,6 +573,7 @@ mod tests {
                 "mobile-nav-chapters",
                 "nav-wrapper",
                 "menu-bar",
+                "boring",
             ],
         ),
         (
