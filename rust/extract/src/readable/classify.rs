@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::attrs::Attrs;
+use super::docs_site::has_class_role;
 use super::flags::*;
 use super::hashing::{fast_map, FastMap};
 use super::vocab::WordSet;
@@ -57,6 +58,10 @@ pub(super) struct ClassFacts {
     pub(super) blank: bool,
     /// The class names' part of the element's signature (see `outline::signature`).
     pub(super) sig: u64,
+    /// A class name, as written, has a documentation generator's role
+    /// (`docs_site::has_class_role`): judged once per class string here, so that
+    /// `DocsNotes::note` splits no other element's class string.
+    pub(super) docs: bool,
 }
 
 impl ClassFacts {
@@ -65,6 +70,7 @@ impl ClassFacts {
         price: false,
         blank: true,
         sig: SIG_BASIS,
+        docs: false,
     };
 }
 
@@ -267,6 +273,7 @@ impl ClassWords {
                 price: false,
                 blank: raw.trim().is_empty(),
                 sig: SIG_BASIS,
+                docs: false,
             },
             social: WordCounts::holds_social(&found),
             found,
@@ -294,6 +301,7 @@ impl ClassWords {
                 break;
             }
             w.facts.sig = sign_name(w.facts.sig, raw_name, k);
+            w.facts.docs |= has_class_role(raw_name);
             k += 1;
             w.judge_name(name);
         }

@@ -99,9 +99,14 @@ fn id_role(id: &str) -> Option<(Seen, Role)> {
     Some((g as Seen, role))
 }
 
+/// Whether [`class_role`] knows the class name (see `ClassFacts::docs`).
+pub(super) fn has_class_role(name: &str) -> bool {
+    class_role(name).is_some()
+}
+
 /// The generator a class name belongs to and what it is there. Exact, case-sensitive names,
 /// as the generators write them.
-pub(super) fn class_role(name: &str) -> Option<(Seen, Role)> {
+fn class_role(name: &str) -> Option<(Seen, Role)> {
     use Role::*;
     // A heading's permalink ("¶", or "#" in the PyData theme): Sphinx writes it, and so does
     // the Python-Markdown outline behind MkDocs.

@@ -609,7 +609,8 @@ impl<'a> Outliner<'a> {
             flags &= !F_COMMENTS;
         }
         let idx = self.items.len() as u32;
-        self.docs_notes.note(idx, el, name, class, el_id);
+        self.docs_notes
+            .note(idx, el, name, class, el_id, class_facts.docs);
         let parent = parent_open.map_or(NONE, |o| o.idx);
         // A collapsed accordion / FAQ panel is hidden until a click: content a reader
         // expands, not furniture (its own class or its parent's says what it is).
@@ -949,6 +950,9 @@ const fn byte_kinds() -> [u8; 256] {
 }
 
 impl TextCounts {
+    /// Kept out of line: inlined into the walk, its counters lived on the stack (the walk
+    /// holds many values), a load and a store per byte.
+    #[inline(never)]
     fn of(text: &str) -> Self {
         let (mut alnum, mut punct, mut hash) = (0u32, 0u32, 0u64);
         // Words ended so far, and whether the run of non-whitespace being read holds an

@@ -5,7 +5,9 @@
 //! thousands of instructions per element; one Aho-Corasick automaton over all the lists
 //! answers for all of them in a single scan of the string.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind, StartKind};
 
 /// Most distinct words a [`Vocab`] holds: a [`WordSet`] is a fixed bit set, kept on the
 /// stack and copied freely (the main-content vocabularies hold about 130).
@@ -16,7 +18,7 @@ pub type WordSet = [u64; MAX_WORDS / 64];
 
 /// Word lists compiled into one automaton.
 pub struct Vocab {
-    automaton: Option<AhoCorasick>,
+    automaton: Option<DFA>,
     /// For each distinct word (automaton pattern): the lists it belongs to, as a bitmask.
     owners: Vec<u64>,
     /// How many lists (for [`Vocab::counts`], which the tests compare against a naive count).
@@ -47,9 +49,11 @@ impl Vocab {
         // lists are a few hundred short words (a table of some hundred KB, built once), and
         // it scans a class string at a few instructions a byte where the default NFA took
         // several times that (the scan runs once per distinct class string of every page).
-        let automaton = AhoCorasickBuilder::new()
+        // Unanchored only, without a prefilter: [`Vocab::found`] walks it byte by byte.
+        let automaton = DFA::builder()
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .start_kind(StartKind::Unanchored)
+            .prefilter(false)
             .build(&words)
             .ok();
         Vocab {
@@ -79,10 +83,30 @@ impl Vocab {
     /// `a + " " + b` are those of `a` and those of `b`.
     pub fn found(&self, haystack: &str) -> WordSet {
         let mut seen = WordSet::default();
-        if let Some(ac) = &self.automaton {
-            for m in ac.find_overlapping_iter(haystack) {
-                let word = m.pattern().as_usize();
-                seen[word / 64] |= 1 << (word % 64);
+        let Some(dfa) = &self.automaton else {
+            return seen;
+        };
+        // The DFA walked by hand, as the crate's overlapping search walks it (every word of
+        // a match state is a word ending at that byte; no word is empty, so the start state
+        // matches none), without that search's setup and per-match bookkeeping, which cost
+        // several times the walk on strings of a few dozen bytes.
+        let Ok(mut sid) = dfa.start_state(Anchored::No) else {
+            return seen;
+        };
+        for &b in haystack.as_bytes() {
+            sid = dfa.next_state(Anchored::No, sid, b);
+            if dfa.is_special(sid) {
+                if dfa.is_dead(sid) {
+                    break;
+                }
+                if dfa.is_match(sid) {
+                    for i in 0..dfa.match_len(sid) {
+                        let word = dfa.match_pattern(sid, i).as_usize();
+                        if let Some(chunk) = seen.get_mut(word / 64) {
+                            *chunk |= 1 << (word % 64);
+                        }
+                    }
+                }
             }
         }
         seen
