@@ -290,7 +290,18 @@ impl ClassWords {
                 at += 1;
             }
             let start = at;
+            // The name's end, its signature (`sign_name`'s, fed as it goes) and its last ':'
+            // in one scan.
+            let mut sig = w.facts.sig;
+            let mut colon = None;
             while at < bytes.len() && !bytes[at].is_ascii_whitespace() {
+                let b = bytes[at];
+                if !b.is_ascii_digit() {
+                    sig = (sig ^ u64::from(b)).wrapping_mul(SIG_PRIME);
+                }
+                if b == b':' {
+                    colon = Some(at);
+                }
                 at += 1;
             }
             // Cut next to ASCII whitespace: on character boundaries.
@@ -300,10 +311,13 @@ impl ClassWords {
             if name.is_empty() {
                 break;
             }
-            w.facts.sig = sign_name(w.facts.sig, raw_name, k);
+            if !skips_signature(raw_name, k) {
+                w.facts.sig = (sig ^ u64::from(b' ')).wrapping_mul(SIG_PRIME);
+            }
             w.facts.docs |= has_class_role(raw_name);
             k += 1;
-            w.judge_name(name);
+            // Lower-casing moves no byte: the ':' is at the same offset in `name`.
+            w.judge_name(name, colon.map_or(0, |c| c + 1 - start));
         }
         w
     }
@@ -315,8 +329,8 @@ impl ClassWords {
     /// ("hide-mobile", "hide-sm") hides the element on phones only, and before "from"
     /// ("hide-from-toc" on a docs landing page's card titles) keeps it out of a generated list
     /// only: a desktop reader sees both.
-    fn judge_name(&mut self, name: &str) {
-        let utility_at = name.len() - after_last_colon(name).len();
+    /// `utility_at`: where its utility part starts (after its last ':', 0 without one).
+    fn judge_name(&mut self, name: &str, utility_at: usize) {
         // The utility token before the current one, judged once the next shows whether a
         // small-screen word follows it.
         let mut pending: Option<&str> = None;
@@ -367,12 +381,19 @@ impl ClassWords {
     }
 }
 
+/// A class name the signature leaves out: a post's own taxonomy terms after its kind
+/// (WordPress `post_class`: "post-12 post ... category-recipes tag-vegan") differ from post
+/// to post of one listing.
+fn skips_signature(tok: &str, k: usize) -> bool {
+    k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-"))
+}
+
 /// The signature `h` so far fed with class name number `k`: FNV-1a over the class names
-/// with digits dropped (item-1, item-2 are one kind of item), each followed by a space.
+/// with digits dropped (item-1, item-2 are one kind of item), each followed by a space (the
+/// scan in [`ClassWords::of`] computes it as it splits; the tests compare).
+#[cfg(test)]
 fn sign_name(mut h: u64, tok: &str, k: usize) -> u64 {
-    // A post's own taxonomy terms after its kind (WordPress `post_class`: "post-12
-    // post ... category-recipes tag-vegan") differ from post to post of one listing.
-    if k > 0 && (tok.starts_with("category-") || tok.starts_with("tag-")) {
+    if skips_signature(tok, k) {
         return h;
     }
     for b in tok.bytes() {
