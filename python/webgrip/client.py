@@ -852,6 +852,8 @@ class WebClient:
                 if answer is None:
                     return result
                 status, retry_after, answered = answer(result)
+                if status not in RETRY_STATUSES:  # nearly every answer: nothing to retry
+                    return result
             if retry_after is not None and status in RETRY_STATUSES:
                 # The host that answered (the last hop of the redirects) asked to be left
                 # alone, not necessarily the one first asked; whether or not this call retries.

@@ -365,7 +365,8 @@ def _html_page(
         content = render_tables(tables)
     if sink is not None:
         sink.extend(data if extract == "links" and data is not None else doc.get("links") or ())
-    metadata = dict(doc.get("metadata") or {})
+    # The core's dict is fresh and this page's alone: kept, not copied.
+    metadata = doc.get("metadata") or {}
     return Page(
         url=url,
         final_url=response.url,

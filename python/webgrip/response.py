@@ -106,9 +106,11 @@ def _fields(
     """The fields of the :class:`Response` of ``raw``, its repeated headers joined with
     ``", "``: one mapping for both ways of building one (:meth:`Response._from_raw`,
     :meth:`Response._from_core`), which differ only in how they read the header pairs."""
-    joined: dict[str, str] = {}
-    for k, v in header_list:
-        joined[k] = f"{joined[k]}, {v}" if k in joined else v
+    joined = dict(header_list)  # one step when no name repeats (nearly every response)
+    if len(joined) != len(header_list):
+        joined = {}
+        for k, v in header_list:
+            joined[k] = f"{joined[k]}, {v}" if k in joined else v
     return {
         "url": raw["url"],
         "status": raw["status"],
