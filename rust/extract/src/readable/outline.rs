@@ -1028,12 +1028,18 @@ impl TextCounts {
 fn trim_ascii_whitespace_end(text: &str) -> &str {
     let bytes = text.as_bytes();
     let mut end = bytes.len();
-    while end > 0
-        && matches!(
-            bytes[end - 1],
-            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r'
-        )
-    {
+    // Eight bytes a step while all eight are whitespace (the indentation between tags, most
+    // text nodes, runs to dozens of bytes), then byte by byte.
+    while let Some(chunk) = end.checked_sub(8).and_then(|at| bytes.get(at..end)) {
+        if !chunk
+            .iter()
+            .fold(true, |all, &b| all & (BYTE_KIND[b as usize] == SPACE))
+        {
+            break;
+        }
+        end -= 8;
+    }
+    while end > 0 && BYTE_KIND[bytes[end - 1] as usize] == SPACE {
         end -= 1;
     }
     // ASCII bytes end characters: `end` is a boundary.
@@ -1218,5 +1224,19 @@ mod tests {
             None
         );
         assert_eq!(trim_ascii_whitespace_end(" \r\n\x0b\x0c"), "");
+        for text in [
+            "",
+            "a",
+            "x\u{a0}",
+            "ab  \n\t\t\t\t\t\t\t\t\t\t\t",
+            "\n        \n    ",
+            "a b\x0c\x0b\r\n\t c  ",
+        ] {
+            assert_eq!(
+                trim_ascii_whitespace_end(text),
+                text.trim_end_matches([' ', '\t', '\n', '\x0B', '\x0C', '\r']),
+                "{text:?}"
+            );
+        }
     }
 }
