@@ -21,7 +21,7 @@ fn main() {
             "text" => render_text(&doc, &Scope::whole()).len(),
             "tables" => extract_tables(&doc)
                 .iter()
-                .map(|t| t.markdown.len() + t.rows.len())
+                .map(|t| t.markdown.len() + t.row_count())
                 .sum(),
             _ => doc.tree.len(),
         };

@@ -21,8 +21,6 @@ pub struct RawCell<T = String> {
 #[derive(Debug, Clone)]
 pub struct RawRow<T = String> {
     pub cells: Vec<RawCell<T>>,
-    /// In `<thead>`, or made only of `<th>` cells.
-    pub header: bool,
     pub in_thead: bool,
 }
 
@@ -30,7 +28,6 @@ impl<T> Default for RawRow<T> {
     fn default() -> Self {
         RawRow {
             cells: Vec::new(),
-            header: false,
             in_thead: false,
         }
     }
@@ -59,6 +56,30 @@ pub fn rowspan(value: Option<&str>) -> usize {
     span(value, MAX_ROWSPAN)
 }
 
+/// A cell's text as [`build`] sees it: only its length counts (the budget of copies).
+pub trait CellText: Clone + Default {
+    fn text_len(&self) -> usize;
+}
+
+impl CellText for String {
+    fn text_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl CellText for &str {
+    fn text_len(&self) -> usize {
+        self.len()
+    }
+}
+
+/// A range of a buffer holding every cell's text (the tables view's).
+impl CellText for std::ops::Range<usize> {
+    fn text_len(&self) -> usize {
+        self.len()
+    }
+}
+
 /// The expanded table: the header row (if any) and the body rows, in order.
 #[derive(Debug)]
 pub struct Grid<T = String> {
@@ -76,12 +97,12 @@ struct Active<T> {
 }
 
 /// Expand spans and pick the header: the first `<thead>` row, else the first row.
-pub fn build<T: AsRef<str> + Clone + Default>(rows: Vec<RawRow<T>>) -> Grid<T> {
+pub fn build<T: CellText>(rows: Vec<RawRow<T>>) -> Grid<T> {
     let real: usize = rows.iter().map(|r| r.cells.len()).sum();
     let real_bytes: usize = rows
         .iter()
         .flat_map(|r| r.cells.iter())
-        .map(|c| c.text.as_ref().len())
+        .map(|c| c.text.text_len())
         .sum();
     // Cells and bytes we are willing to create by copying.
     let mut budget_cells = 4 * real + 100_000;
@@ -100,7 +121,7 @@ pub fn build<T: AsRef<str> + Clone + Default>(rows: Vec<RawRow<T>>) -> Grid<T> {
             }
             let col = line.len();
             let copies = cell.colspan.saturating_sub(1);
-            let text_len = cell.text.as_ref().len();
+            let text_len = cell.text.text_len();
             let cost = copies * text_len;
             let expand = copies <= budget_cells && cost <= budget_bytes;
             if expand {
@@ -152,11 +173,7 @@ pub fn build<T: AsRef<str> + Clone + Default>(rows: Vec<RawRow<T>>) -> Grid<T> {
 
 /// Put a span from the row above into its column of `line` (padding the columns before it),
 /// and keep it for the next row while it covers more.
-fn fill_span<T: AsRef<str> + Clone + Default>(
-    line: &mut Vec<T>,
-    next_active: &mut Vec<Active<T>>,
-    a: Active<T>,
-) {
+fn fill_span<T: CellText>(line: &mut Vec<T>, next_active: &mut Vec<Active<T>>, a: Active<T>) {
     while line.len() < a.col {
         line.push(T::default());
     }

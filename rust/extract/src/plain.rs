@@ -1,7 +1,7 @@
 //! The visible text of a subtree on one line: for link text, table cells, captions.
 
-use crate::tree::Node;
 use crate::tree::NodeRef;
+use crate::tree::{tag, Node};
 
 use crate::element_facts::{self, FactsByName, Flow, Role};
 use crate::walk::{walk, Visitor};
@@ -25,18 +25,32 @@ pub fn inline_text_into(node: NodeRef<'_>, out: &mut String) {
 /// collecting many texts (a table's cells) looks each element name up once, not per text.
 pub fn inline_text_with(node: NodeRef<'_>, out: &mut String, facts: &mut FactsByName) {
     out.clear();
+    inline_text_append(node, out, facts);
+}
+
+/// [`inline_text_with`] appended to what `out` holds (which the text neither joins nor
+/// trims against): a caller collecting many texts keeps them all in one buffer. Returns
+/// whether the walk met a `<table>` (the tables view need not look for one there again).
+pub fn inline_text_append(node: NodeRef<'_>, out: &mut String, facts: &mut FactsByName) -> bool {
     let mut v = Collect {
+        start: out.len(),
         out: std::mem::take(out),
         space: false,
+        table: false,
         facts,
     };
     walk(node, &mut v);
     *out = v.out;
+    v.table
 }
 
 struct Collect<'f> {
+    /// Where this text starts in `out`.
+    start: usize,
     out: String,
     space: bool,
+    /// Whether a (visible) `<table>` was walked.
+    table: bool,
     facts: &'f mut FactsByName,
 }
 
@@ -72,7 +86,7 @@ impl Collect<'_> {
         if word.is_empty() {
             return;
         }
-        if self.space && !self.out.is_empty() {
+        if self.space && self.out.len() > self.start {
             self.out.push(' ');
         }
         self.space = false;
@@ -94,6 +108,7 @@ impl<'a> Visitor<'a> for Collect<'_> {
                 }
                 if facts.role == Role::Br || facts.flow != Flow::Inline {
                     self.space = true;
+                    self.table |= el.name_id() == tag::TABLE;
                 }
                 true
             }
@@ -155,8 +170,10 @@ mod tests {
         ] {
             let mut facts = FactsByName::default();
             let mut c = Collect {
+                start: 0,
                 out: String::new(),
                 space: false,
+                table: false,
                 facts: &mut facts,
             };
             c.push(s);

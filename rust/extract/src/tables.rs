@@ -1,6 +1,7 @@
 //! The `tables` view: every data table as header-keyed rows, plus its Markdown.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use crate::tree::Element;
 use crate::tree::NodeRef;
@@ -8,7 +9,7 @@ use crate::tree::{tag, Html, Node};
 
 use crate::element_facts::{self, attr, FactsByName};
 use crate::grid::{self, RawCell, RawRow};
-use crate::plain::inline_text_with;
+use crate::plain::inline_text_append;
 use crate::walk::{walk, Visitor};
 use webgrip_html::Dom;
 
@@ -18,10 +19,66 @@ pub struct Table {
     pub caption: Option<String>,
     /// Unique, non-empty column names.
     pub headers: Vec<String>,
+    /// Every body cell's text, one after the other (a span's copies share one text): one
+    /// buffer rather than a `String` per cell, which the binding turns into Python strings
+    /// straight from its slices.
+    text: String,
+    /// Every body cell, row after row, as a range of `text`.
+    cells: Vec<Range<usize>>,
+    /// Where each body row ends in `cells` (it starts where the row before ends).
+    row_ends: Vec<usize>,
+    pub markdown: String,
+}
+
+impl Table {
     /// Body rows: cell `i` belongs to `headers[i]`. Rows are padded to every column unless
     /// a ragged hostile table would multiply its size (then short rows stay short).
-    pub rows: Vec<Vec<String>>,
-    pub markdown: String,
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = Row<'_>> + '_ {
+        let mut start = 0;
+        self.row_ends.iter().map(move |&end| {
+            let cells = self.cells.get(start..end).unwrap_or_default();
+            start = end;
+            Row {
+                text: &self.text,
+                cells,
+            }
+        })
+    }
+
+    /// How many body rows.
+    pub fn row_count(&self) -> usize {
+        self.row_ends.len()
+    }
+
+    /// How many body cells, padding included.
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+}
+
+/// A body row of a [`Table`]: its cells' texts, in column order.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'t> {
+    text: &'t str,
+    cells: &'t [Range<usize>],
+}
+
+impl<'t> Row<'t> {
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The cells' texts.
+    pub fn cells(&self) -> impl ExactSizeIterator<Item = &'t str> + 't {
+        let text = self.text;
+        self.cells
+            .iter()
+            .map(move |r| text.get(r.clone()).unwrap_or_default())
+    }
 }
 
 /// The rows of a table element: direct `tr` children and those of its row groups, in order,
@@ -110,9 +167,11 @@ impl<'a> Visitor<'a> for Finder<'_> {
                     return false;
                 }
                 if el.name_id() == tag::TABLE && is_data_table(el, node) {
-                    if let Some(t) = build(node, &mut self.facts) {
-                        self.tables.push(t);
-                    }
+                    let (table, nested) = build(node, &mut self.facts);
+                    self.tables.extend(table);
+                    // `build` walked every cell and the caption as this walk would (the
+                    // same elements skipped): below them, it met every table there is.
+                    return nested || !only_cells(node);
                 }
                 true
             }
@@ -124,35 +183,33 @@ impl<'a> Visitor<'a> for Finder<'_> {
     fn close(&mut self, _node: NodeRef<'a>) {}
 }
 
-fn build(table: NodeRef<'_>, facts: &mut FactsByName) -> Option<Table> {
-    let caption = table
-        .children()
-        .find(|c| c.element().is_some_and(|e| e.name_id() == tag::CAPTION))
+/// The data table `table`, unless fewer than two rows have cells, and whether its cells or
+/// caption hold a `<table>`.
+fn build(table: NodeRef<'_>, facts: &mut FactsByName) -> (Option<Table>, bool) {
+    let mut nested = false;
+    let caption = first_caption(table)
         .map(|c| {
             let mut text = String::new();
-            inline_text_with(c, &mut text, facts);
+            nested |= inline_text_append(c, &mut text, facts);
             text
         })
         .filter(|c| !c.is_empty());
-    let mut raw = Vec::new();
-    // One buffer for every cell's text, each copied out at its size (see `inline_text_into`).
+    // Every cell's text in one buffer, each cell a range of it: no allocation per cell, and
+    // the body cells' ranges stay valid in the table handed out.
     let mut text = String::new();
-    // Rows of a table are mostly as wide as the one before: each row's cells are allocated
-    // at that width once, rather than grown through every small capacity (up to a width
-    // that bounds what a narrow row after a hostile wide one holds unused).
-    const WIDTH_AHEAD: usize = 64;
-    let mut width = 0;
+    let mut texts: Vec<Range<usize>> = Vec::new();
+    // Each cell's (colspan, rowspan), and whether one spans more than one.
+    let mut sizes: Vec<(usize, usize)> = Vec::new();
+    let mut spans = false;
+    let mut rows: Vec<RowMark> = Vec::new();
     for (row, in_thead) in table_rows(table) {
-        let mut r = RawRow {
-            cells: Vec::with_capacity(width.min(WIDTH_AHEAD)),
-            in_thead,
-            header: true,
-        };
+        let first = texts.len();
         for (cell, el) in cells(row) {
-            r.header &= el.name_id() == tag::TH;
-            inline_text_with(cell, &mut text, facts);
+            let from = text.len();
+            nested |= inline_text_append(cell, &mut text, facts);
+            texts.push(from..text.len());
             // Most cells have no attribute: no span to look up.
-            let (colspan, rowspan) = if el.has_attrs() {
+            let size = if el.has_attrs() {
                 (
                     grid::colspan(attr(el, "colspan")),
                     grid::rowspan(attr(el, "rowspan")),
@@ -160,69 +217,150 @@ fn build(table: NodeRef<'_>, facts: &mut FactsByName) -> Option<Table> {
             } else {
                 (1, 1)
             };
-            r.cells.push(RawCell {
-                text: text.as_str().to_owned(),
-                colspan,
-                rowspan,
-            });
+            spans |= size != (1, 1);
+            sizes.push(size);
         }
-        if !r.cells.is_empty() {
-            width = r.cells.len();
-            raw.push(r);
+        if texts.len() > first {
+            rows.push(RowMark { first, in_thead });
         }
     }
-    if raw.len() < 2 {
-        return None;
+    if rows.len() < 2 {
+        return (None, nested);
     }
-    let real_cells: usize = raw.iter().map(|r| r.cells.len()).sum();
-    let real_bytes: usize = raw
-        .iter()
-        .flat_map(|r| r.cells.iter())
-        .map(|c| c.text.len())
-        .sum();
-    let grid = grid::build(raw);
-    let headers = unique_headers(grid.header.as_deref().unwrap_or(&[]), grid.columns);
+    let real_cells = texts.len();
+    let real_bytes = text.len();
+    let bounds = |i: usize| rows[i].first..rows.get(i + 1).map_or(texts.len(), |r| r.first);
+
+    // The header row and the body rows, spans expanded, as ranges of `text`.
+    let grid;
+    let (header, columns, body): (Cells<'_>, usize, Vec<Cells<'_>>) = if !spans {
+        // No spans: the grid would be the rows as they are, the header the first
+        // `<thead>` row (else the first row) taken out of them.
+        let at = rows.iter().position(|r| r.in_thead).unwrap_or(0);
+        let columns = (0..rows.len()).map(|i| bounds(i).len()).max().unwrap_or(0);
+        let body = (0..rows.len())
+            .filter(|&i| i != at)
+            .map(|i| texts.get(bounds(i)).unwrap_or_default())
+            .collect();
+        (texts.get(bounds(at)).unwrap_or_default(), columns, body)
+    } else {
+        let raw = (0..rows.len())
+            .map(|i| {
+                let b = bounds(i);
+                RawRow {
+                    cells: texts[b.clone()]
+                        .iter()
+                        .zip(&sizes[b])
+                        .map(|(t, &(colspan, rowspan))| RawCell {
+                            text: t.clone(),
+                            colspan,
+                            rowspan,
+                        })
+                        .collect(),
+                    in_thead: rows[i].in_thead,
+                }
+            })
+            .collect();
+        grid = grid::build(raw);
+        (
+            grid.header.as_deref().unwrap_or_default(),
+            grid.columns,
+            grid.rows.iter().map(Vec::as_slice).collect(),
+        )
+    };
+    let cell_text = |r: &Range<usize>| text.get(r.clone()).unwrap_or_default();
+    let header_texts: Vec<&str> = header.iter().map(cell_text).collect();
+    let headers = unique_headers(&header_texts, columns);
 
     // Cells escaped straight into the Markdown: no escaped copy of the grid.
     let mut markdown = String::with_capacity(real_bytes + real_bytes / 8 + 4 * real_cells + 64);
-    grid::markdown_lines(&grid, true, |line| {
-        markdown.push_str(line);
-        markdown.push('\n');
-    });
+    grid::pipe_lines(
+        header.iter().map(&cell_text),
+        columns,
+        body.iter().map(|row| row.iter().map(&cell_text)),
+        true,
+        |line| {
+            markdown.push_str(line);
+            markdown.push('\n');
+        },
+    );
 
     // Padding every row to the full width is what callers want, unless a ragged hostile
     // table would multiply its size.
-    let pad = grid.rows.len().saturating_mul(headers.len()) <= 4 * real_cells + 100_000;
     let width = headers.len();
-    let rows = grid
-        .rows
-        .into_iter()
-        .map(|mut cells| {
-            cells.truncate(width);
-            if pad {
-                cells.resize(width, String::new());
-            }
-            cells
-        })
-        .collect();
-    Some(Table {
+    let pad = body.len().saturating_mul(width) <= 4 * real_cells + 100_000;
+    let mut cells = Vec::with_capacity(if pad { body.len() * width } else { real_cells });
+    let mut row_ends = Vec::with_capacity(body.len());
+    for row in &body {
+        let start = cells.len();
+        cells.extend_from_slice(row.get(..width).unwrap_or(row));
+        if pad {
+            cells.resize(start + width, 0..0);
+        }
+        row_ends.push(cells.len());
+    }
+    let table = Table {
         caption,
         headers,
-        rows,
+        text,
+        cells,
+        row_ends,
         markdown,
-    })
+    };
+    (Some(table), nested)
+}
+
+fn first_caption(table: NodeRef<'_>) -> Option<NodeRef<'_>> {
+    table
+        .children()
+        .find(|c| c.element().is_some_and(|e| e.name_id() == tag::CAPTION))
+}
+
+/// Whether everything under `table` with children is what [`build`] walks: its first
+/// caption, and the cells of its rows (those of its row groups included).
+fn only_cells(table: NodeRef<'_>) -> bool {
+    let caption = first_caption(table);
+    let childless = |n: NodeRef<'_>| n.first_child().is_none();
+    let row_of_cells = |row: NodeRef<'_>| {
+        row.children().all(|c| {
+            childless(c)
+                || c.element()
+                    .is_some_and(|e| matches!(e.name_id(), tag::TD | tag::TH))
+        })
+    };
+    table
+        .children()
+        .all(|child| match child.element().map(|e| e.name_id()) {
+            _ if childless(child) || Some(child) == caption => true,
+            Some(tag::TR) => row_of_cells(child),
+            Some(tag::THEAD | tag::TBODY | tag::TFOOT) => child.children().all(|r| {
+                childless(r)
+                    || (r.element().is_some_and(|e| e.name_id() == tag::TR) && row_of_cells(r))
+            }),
+            _ => false,
+        })
+}
+
+/// A row's cells as ranges of a table's text.
+type Cells<'t> = &'t [Range<usize>];
+
+/// A row of [`build`]'s cells: where its cells start (they run to the next row's start)
+/// and what [`RawRow`] says of it.
+struct RowMark {
+    first: usize,
+    in_thead: bool,
 }
 
 /// Header names for `columns` columns: empty ones become `col_N` (1-based), repeats get
 /// `_2`, `_3`, ...
-pub fn unique_headers(cells: &[String], columns: usize) -> Vec<String> {
+pub fn unique_headers<S: AsRef<str>>(cells: &[S], columns: usize) -> Vec<String> {
     let mut used: HashSet<String> = HashSet::with_capacity(columns);
     let mut next_suffix: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(columns);
     for i in 0..columns {
         let base = cells
             .get(i)
-            .map(|c| c.trim())
+            .map(|c| c.as_ref().trim())
             .filter(|c| !c.is_empty())
             .map_or_else(|| format!("col_{}", i + 1), str::to_string);
         let name = if used.contains(&base) {
@@ -249,9 +387,9 @@ mod tests {
 
     #[test]
     fn headers_made_unique() {
-        let h = unique_headers(&["Name".into(), "".into(), "Name".into(), "Name".into()], 5);
+        let h = unique_headers(&["Name", "", "Name", "Name"], 5);
         assert_eq!(h, vec!["Name", "col_2", "Name_2", "Name_3", "col_5"]);
-        let h = unique_headers(&["col_2".into(), "".into()], 2);
+        let h = unique_headers(&["col_2", ""], 2);
         assert_eq!(h, vec!["col_2", "col_2_2"]);
     }
 
@@ -266,11 +404,41 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].caption.as_deref(), Some("Prices"));
         assert_eq!(t[0].headers, vec!["Item", "Cost"]);
-        assert_eq!(t[0].rows[1], vec!["n/a", "n/a"]);
+        let rows: Vec<Vec<&str>> = t[0].rows().map(|r| r.cells().collect()).collect();
+        assert_eq!(rows, vec![vec!["Tea", "3 | 4"], vec!["n/a", "n/a"]]);
         assert_eq!(
             t[0].markdown,
             "| Item | Cost |\n| --- | --- |\n| Tea | 3 \\| 4 |\n| n/a | n/a |\n"
         );
+    }
+
+    #[test]
+    fn first_cell_spans() {
+        let doc = crate::parse(
+            "<table><tr><th colspan=2>H</th></tr><tr><td>a</td><td rowspan=2>b</td></tr>\
+             <tr><td>c</td></tr></table>",
+        );
+        let t = extract(&doc);
+        assert_eq!(t[0].headers, vec!["H", "H_2"]);
+        let rows: Vec<Vec<&str>> = t[0].rows().map(|r| r.cells().collect()).collect();
+        assert_eq!(rows, vec![vec!["a", "b"], vec!["c", "b"]]);
+    }
+
+    #[test]
+    fn tables_below_cells_found() {
+        // A data table in a data table's cell (below a `div`), and one beside the rows.
+        let doc = crate::parse(
+            "<table><tr><th>A</th><th>B</th></tr><tr><td>x</td><td><div><table>\
+             <tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table></div></td></tr>\
+             <caption>first</caption><caption><table><tr><th>C</th><th>D</th></tr>\
+             <tr><td>5</td><td>6</td></tr></table></caption></table>",
+        );
+        let t = extract(&doc);
+        let headers: Vec<&[String]> = t.iter().map(|t| t.headers.as_slice()).collect();
+        assert_eq!(headers, vec![&["A", "B"][..], &["1", "2"], &["C", "D"]]);
+        assert_eq!(t[0].caption.as_deref(), Some("first"));
+        let rows: Vec<Vec<&str>> = t[0].rows().map(|r| r.cells().collect()).collect();
+        assert_eq!(rows, vec![vec!["x", "1 2 3 4"]]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub struct NodeRef<'a> {
 }
 
 impl PartialEq for NodeRef<'_> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.id == other.id && std::ptr::eq(self.dom, other.dom)
     }
@@ -173,6 +174,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// What the node holds.
+    #[inline]
     pub fn value(&self) -> Node<'a> {
         let dom = self.dom;
         match dom.kind(self.id) {
@@ -225,6 +227,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The children, first to last.
+    #[inline]
     pub fn children(&self) -> Children<'a> {
         Children {
             next: self.first_child(),

@@ -354,10 +354,7 @@ fn extract_document<'py>(
 fn python_objects(out: &Extracted) -> usize {
     let links = out.links.as_ref().map_or(0, Vec::len);
     let cells = out.tables.as_ref().map_or(0, |tables| {
-        tables
-            .iter()
-            .map(|t| t.rows.iter().map(|r| r.len() + 1).sum::<usize>())
-            .sum()
+        tables.iter().map(|t| t.cell_count() + t.row_count()).sum()
     });
     links + cells
 }
@@ -555,21 +552,33 @@ fn tables_list(py: Python<'_>, tables: Vec<Table>) -> PyResult<Bound<'_, PyList>
     let list = PyList::empty(py);
     for t in tables {
         let d = PyDict::new(py);
-        d.set_item(intern!(py, "caption"), t.caption)?;
+        d.set_item(intern!(py, "caption"), t.caption.as_deref())?;
         // One Python str per header, shared as the key of every row.
         let keys: Vec<Bound<'_, PyString>> =
             t.headers.iter().map(|h| PyString::new(py, h)).collect();
         d.set_item(intern!(py, "headers"), &keys)?;
+        // A row of every column starts as a copy of this one (keys in order, values
+        // `None`): the copy takes the key table whole, where inserting each key into a new
+        // dict grows its table on the way (a third of the work of a wide table's rows).
+        let template = PyDict::new(py);
+        for k in &keys {
+            template.set_item(k, py.None())?;
+        }
         let rows = PyList::empty(py);
-        for row in t.rows {
-            let r = PyDict::new(py);
-            for (k, v) in keys.iter().zip(row) {
+        for row in t.rows() {
+            let r = if row.len() == keys.len() {
+                template.copy()?
+            } else {
+                PyDict::new(py)
+            };
+            // Each Python str straight from its slice of the table's one text buffer.
+            for (k, v) in keys.iter().zip(row.cells()) {
                 r.set_item(k, v)?;
             }
             rows.append(r)?;
         }
         d.set_item(intern!(py, "rows"), rows)?;
-        d.set_item(intern!(py, "markdown"), t.markdown)?;
+        d.set_item(intern!(py, "markdown"), &t.markdown)?;
         list.append(d)?;
     }
     Ok(list)

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::tree::Element;
 use crate::tree::NodeRef;
-use crate::tree::{tag, Html, Node};
+use crate::tree::{Html, Node};
 use url::Url;
 use webgrip_html::Dom;
 
@@ -138,7 +138,6 @@ struct Capture {
 #[derive(Debug)]
 struct RowMark {
     first: usize,
-    header: bool,
     in_thead: bool,
 }
 
@@ -297,7 +296,6 @@ impl<'s> Emitter<'s> {
                     if let Some(c) = self.captures.last_mut() {
                         c.rows.push(RowMark {
                             first: c.cell_list.len(),
-                            header: true,
                             in_thead: c.in_thead,
                         });
                     }
@@ -659,10 +657,6 @@ impl<'s> Emitter<'s> {
     }
 
     fn open_cell(&mut self, el: Element<'_>) -> Frame {
-        let is_th = el.name_id() == tag::TH;
-        if let Some(row) = self.captures.last_mut().and_then(|c| c.rows.last_mut()) {
-            row.header &= is_th;
-        }
         self.cell_depth += 1;
         self.w.reset_capture_line();
         self.sync_flags();
@@ -692,7 +686,6 @@ impl<'s> Emitter<'s> {
             if c.rows.is_empty() {
                 c.rows.push(RowMark {
                     first: c.cell_list.len(),
-                    header: false,
                     in_thead: false,
                 });
             }
@@ -750,7 +743,6 @@ impl<'s> Emitter<'s> {
                                 rowspan: c.rowspan,
                             })
                             .collect(),
-                        header: capture.rows[i].header,
                         in_thead: capture.rows[i].in_thead,
                     })
                     .collect();
