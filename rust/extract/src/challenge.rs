@@ -339,18 +339,19 @@ fn skip_markup(html: &[u8], lt: usize, scan: &mut Scan) -> usize {
         return html.len();
     };
     let tag = html.get(lt + 1..gt).unwrap_or_default();
+    // Most tags are none of the names below: their first letter says so without comparing,
+    // or even reading the rest of the name.
+    if !matches!(
+        tag.first().map(u8::to_ascii_lowercase),
+        Some(b'f' | b'i' | b's' | b't')
+    ) {
+        return gt + 1;
+    }
     let name_len = tag
         .iter()
         .position(|b| !b.is_ascii_alphanumeric())
         .unwrap_or(tag.len());
     let name = tag.get(..name_len).unwrap_or_default();
-    // Most tags are none of the names below: their first letter says so without comparing.
-    if !matches!(
-        name.first().map(u8::to_ascii_lowercase),
-        Some(b'f' | b'i' | b's' | b't')
-    ) {
-        return gt + 1;
-    }
     if name.eq_ignore_ascii_case(b"form") {
         scan.forms += 1;
     } else if name.eq_ignore_ascii_case(b"input") && is_password_input(tag) {

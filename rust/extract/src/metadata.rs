@@ -84,6 +84,11 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
         }
         read[id] = true;
     }
+    // The JSON-LD blocks and `<h1>`s, read after the scan and only when a field could still
+    // take their value (see `ld_wanted`): parsing a block is most of this view's work, and most
+    // pages name their title, author and date in `<meta>` tags that win over JSON-LD.
+    let mut scripts: Vec<u32> = Vec::new();
+    let mut h1s: Vec<u32> = Vec::new();
     // Arena order is parse (source) order, and a flat scan needs no traversal state.
     for (id, n) in dom.nodes.iter().enumerate() {
         // SVG/MathML `<title>`, `<a>`, ... are not document metadata.
@@ -91,7 +96,10 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
         if !named || n.kind != Kind::Element || n.ns != Ns::Html {
             continue;
         }
-        let Some(node) = u32::try_from(id).ok().and_then(|id| dom.get(id)) else {
+        let Ok(id) = u32::try_from(id) else {
+            break;
+        };
+        let Some(node) = dom.get(id) else {
             break;
         };
         let Node::Element(el) = node.value() else {
@@ -100,7 +108,7 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
         match el.name() {
             "html" => set(&mut f.lang, attr(el, "lang").unwrap_or("")),
             "title" if f.title_tag.is_none() => set(&mut f.title_tag, &inline_text_of(node)),
-            "h1" if f.h1.is_none() => set(&mut f.h1, &inline_text(node)),
+            "h1" => h1s.push(id),
             "meta" => meta(&mut f, el),
             "link" => {
                 let is_canonical = attr(el, "rel").is_some_and(|r| {
@@ -117,9 +125,33 @@ pub fn extract(doc: &Html, base: Option<&Url>) -> Metadata {
                 set(&mut f.time, attr(el, "datetime").unwrap_or(""));
             }
             "script" if attr(el, "type").is_some_and(jsonld::is_json_ld_type) => {
-                json_ld(&mut f, &jsonld::script_text(node));
+                scripts.push(id);
             }
             _ => {}
+        }
+    }
+    // JSON-LD fills only its own `ld_*` slots, each first-come: read in document order after
+    // the scan, it leaves them as reading it during the scan did. A field whose `<meta>`
+    // candidate ranks first and is present shows that, whatever the blocks hold.
+    let ld_wanted = |f: &Found| {
+        (f.og_title.is_none() && f.title_tag.is_none())
+            || (f.description.is_none() && f.og_description.is_none())
+            || f.author.is_none()
+            || f.published.is_none()
+            || f.og_site.is_none()
+    };
+    if ld_wanted(&f) {
+        for node in scripts.iter().filter_map(|&id| dom.get(id)) {
+            json_ld(&mut f, &jsonld::script_text(node));
+        }
+    }
+    // The first `<h1>` with text: the title's last resort.
+    if f.og_title.is_none() && f.title_tag.is_none() && f.ld_headline.is_none() {
+        for node in h1s.iter().filter_map(|&id| dom.get(id)) {
+            set(&mut f.h1, &inline_text(node));
+            if f.h1.is_some() {
+                break;
+            }
         }
     }
     let og_url = f.og_url.as_deref().and_then(|u| urls::resolve(base, u));

@@ -331,17 +331,18 @@ pub fn reduce_images<'a>(markdown: &'a str, mut refused: impl FnMut(&str) -> boo
 fn markdown_image(markdown: &str, start: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     let alt_start = start + 2;
     // The alt text: `\` with the character after it (not a newline), or any character but
-    // `\`, `]` and a newline.
+    // `\`, `]` and a newline. Read a byte at a time: the three are ASCII, and no byte of a
+    // multi-byte character is (an escaped one's later bytes are then read as plain ones).
+    let bytes = markdown.as_bytes();
     let mut alt_end = alt_start;
-    let mut chars = markdown[alt_start..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            ']' | '\n' => break,
-            '\\' => match chars.next() {
-                Some(next) if next != '\n' => alt_end += 1 + next.len_utf8(),
+    while let Some(&b) = bytes.get(alt_end) {
+        match b {
+            b']' | b'\n' => break,
+            b'\\' => match bytes.get(alt_end + 1) {
+                Some(&next) if next != b'\n' => alt_end += 2,
                 _ => break,
             },
-            _ => alt_end += c.len_utf8(),
+            _ => alt_end += 1,
         }
     }
     let target_start = alt_end + 2;
@@ -351,7 +352,7 @@ fn markdown_image(markdown: &str, start: usize) -> Option<(Range<usize>, Range<u
     let rest = &markdown[target_start..];
     // `<...>` (no `>` or newline inside) followed by `)`; else the bare form.
     if let Some(inner) = rest.strip_prefix('<') {
-        if let Some(close) = inner.find(['>', '\n']) {
+        if let Some(close) = memchr::memchr2(b'>', b'\n', inner.as_bytes()) {
             if inner[close..].starts_with(">)") {
                 let target_end = target_start + close + 2;
                 return Some((alt_start..alt_end, target_start..target_end, target_end + 1));
@@ -369,20 +370,44 @@ fn markdown_image(markdown: &str, start: usize) -> Option<(Range<usize>, Range<u
 /// nor a parenthesis, and `(...)` groups of such characters.
 fn bare_target_len(rest: &str) -> usize {
     let mut at = 0;
-    while let Some(c) = rest[at..].chars().next() {
-        if c == '(' {
-            let group = &rest[at + 1..];
-            match group.find(|c: char| c == '(' || c == ')' || is_python_space(c)) {
-                Some(close) if group[close..].starts_with(')') => at += close + 2,
-                _ => break,
+    loop {
+        match stop_at(rest, at) {
+            Some((open, b'(')) => {
+                let group = open + 1;
+                match stop_at(rest, group) {
+                    Some((close, b')')) => at = close + 1,
+                    _ => return open,
+                }
             }
-        } else if c == ')' || is_python_space(c) {
-            break;
+            Some((end, _)) => return end,
+            None => return rest.len(),
+        }
+    }
+}
+
+/// The first character of `text[from..]` that is a parenthesis or whitespace (Python's
+/// `\s`), as its offset and its first byte; `None` if there is none. ASCII is judged a byte
+/// at a time (URLs are nearly all ASCII); a non-ASCII character is decoded and judged whole.
+fn stop_at(text: &str, from: usize) -> Option<(usize, u8)> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(&b) = bytes.get(at) {
+        if b.is_ascii() {
+            // `(`, `)`, and the ASCII characters `str.isspace` accepts: \t..\r, \x1c..\x1f
+            // and the space.
+            if matches!(b, b'(' | b')' | b'\t'..=b'\r' | 0x1c..=b' ') {
+                return Some((at, b));
+            }
+            at += 1;
         } else {
+            let c = text.get(at..)?.chars().next()?;
+            if is_python_space(c) {
+                return Some((at, b));
+            }
             at += c.len_utf8();
         }
     }
-    at
+    None
 }
 
 /// Python's `\s` (`str.isspace`): Unicode White_Space plus the four information
